@@ -1,0 +1,29 @@
+"""Errors as the Workers runtime surfaces them to Python.
+
+Binding calls in Pyodide raise `pyodide.ffi.JsException` (`.name`, `.message`, and
+`str(e) == "<name>: <message>"`). The local platform raises this look-alike so that code written
+against the real runtime (which may only catch `Exception` and read the message) behaves the same.
+"""
+
+from __future__ import annotations
+
+
+class JsException(Exception):
+    """A JavaScript error seen from Python, as `pyodide.ffi.JsException` presents it."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(f"{name}: {message}")
+        self.name = name
+        self.message = message
+
+
+def js_error(message: str) -> JsException:
+    return JsException("Error", message)
+
+
+def js_type_error(message: str) -> JsException:
+    return JsException("TypeError", message)
+
+
+def js_range_error(message: str) -> JsException:
+    return JsException("RangeError", message)

@@ -1,0 +1,146 @@
+"""Value conversion across the JS boundary, as the `workers` SDK and the runtime perform it.
+
+Every value that crosses a binding call, a Durable Object RPC, a workflow step result or a workflow
+event travels Python -> `python_to_rpc` -> structured clone -> `python_from_rpc` -> Python.
+`crossing()` reproduces that whole trip on CPython, so code tested here meets the same surprises as
+in production: tuples and bytearrays refused, bytes arriving as memoryview, dicts as `JsDict`,
+whole-number floats as int, datetimes as naive UTC datetimes with millisecond precision.
+(../shared/docs/platform.md §0.2-0.3; the SDK's `rpc.py`.)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import inspect
+import math
+from typing import Any
+
+from local_platform.errors import JsException
+
+RPC_MAX_BYTES = 1 << 25  # 32 MiB: workerd `MAX_JS_RPC_MESSAGE_SIZE`
+RPC_SIZE_ERROR = (
+    "Serialized RPC arguments or return values are limited to 32MiB, "
+    "but the size of this value was: "
+)
+_MAX_SAFE_INTEGER = 2**53
+
+
+class JsDict(dict):  # type: ignore[type-arg]
+    """A dict that also allows attribute access, as the SDK returns for JS objects.
+
+    Like the SDK's class, keys that collide with dict methods (`values`, `items`, ...) return the
+    method on attribute access; use `row["values"]`.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self[name] = value
+
+
+def refuse_disabled_types(value: Any) -> None:
+    """Raise the SDK's TypeError for values `python_to_rpc` refuses, anywhere in the value."""
+    if callable(value) and not isinstance(value, type):
+        return
+    if isinstance(value, (tuple, bytearray)):
+        raise TypeError(f"{type(value)} cannot be sent over RPC.")
+    if inspect.isawaitable(value):
+        raise TypeError(f"Awaitable {type(value)} cannot be sent over RPC.")
+    if isinstance(value, dict):
+        for item in value.values():
+            refuse_disabled_types(item)
+    elif isinstance(value, (list, set, frozenset)):
+        for item in value:
+            refuse_disabled_types(item)
+
+
+def crossing(value: Any) -> Any:
+    """What the other side of the boundary receives when Python sends `value`."""
+    refuse_disabled_types(value)
+    return _convert(value)
+
+
+def rpc_crossing(value: Any) -> Any:
+    """`crossing()` plus the 32 MiB cap that Durable Object RPC enforces on each message."""
+    converted = crossing(value)
+    size = serialized_size(converted)
+    if size > RPC_MAX_BYTES:
+        # Assumption: the runtime raises a RangeError; only the message text is documented.
+        raise JsException("RangeError", f"{RPC_SIZE_ERROR}{size} bytes.")
+    return converted
+
+
+def _convert(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return _number(value)
+    if isinstance(value, (bytes, memoryview)):
+        return memoryview(bytes(value))
+    if isinstance(value, dict):
+        return JsDict({str(k) if not isinstance(k, str) else k: _convert(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return [_convert(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return {_convert(v) for v in value}
+    if isinstance(value, dt.datetime):
+        return _date(value)
+    if isinstance(value, Exception):
+        return Exception(f"Error: {value}")
+    if callable(value) and not isinstance(value, type):
+        return value  # arrives as an RPC stub; calling it stays possible
+    raise JsException("DataCloneError", f"{value!r} could not be cloned.")
+
+
+def _number(value: float) -> int | float:
+    # Pyodide turns an integral JS number within +-2^53 into int (a REAL 3.0 arrives as 3).
+    if math.isfinite(value) and value.is_integer() and abs(value) <= _MAX_SAFE_INTEGER:
+        return int(value)
+    return value
+
+
+def _date(value: dt.datetime) -> dt.datetime:
+    # Naive datetimes are read as local time, which is UTC on Workers; JS Dates keep milliseconds.
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.UTC)
+    millis = math.floor(value.timestamp() * 1000)
+    return dt.datetime.fromtimestamp(millis / 1000, dt.UTC).replace(tzinfo=None)
+
+
+def serialized_size(value: Any) -> int:
+    """An estimate of V8's structured-clone size of an already converted value.
+
+    Assumption: strings cost their UTF-8 length plus a small header and numbers 9 bytes; this is
+    close to V8's wire format for the ASCII-heavy data we send and only needs to be right near the
+    32 MiB cap, far above anything siteaudit sends on purpose.
+    """
+    stack: list[Any] = [value]
+    total = 0
+    while stack:
+        item = stack.pop()
+        if item is None or isinstance(item, bool):
+            total += 1
+        elif isinstance(item, (int, float)):
+            total += 9
+        elif isinstance(item, str):
+            total += 5 + len(item.encode("utf-8", "surrogatepass"))
+        elif isinstance(item, memoryview):
+            total += 5 + item.nbytes
+        elif isinstance(item, dict):
+            total += 5
+            for key, child in item.items():
+                total += 5 + len(str(key).encode("utf-8", "surrogatepass"))
+                stack.append(child)
+        elif isinstance(item, (list, set)):
+            total += 5
+            stack.extend(item)
+        else:
+            total += 16
+    return total
+
