@@ -1,0 +1,835 @@
+"""The issue catalogue, as data.
+
+Every issue the audit can report has one `IssueDescriptor`: its id, severity, scope, the texts the
+UI, MCP tools and CSV export show, the trigger in one line, and the thresholds it uses together with
+where each number comes from. Rules import the threshold constants defined here, so a number lives
+in exactly one place and docs/issues.md is rendered from the same data
+(`python -m audit.catalogue --markdown > docs/issues.md`).
+
+Theory of operation
+-------------------
+* The first block reproduces the original system's newest registry (original-system.md §1.5) with
+  its thresholds (§1.2) and severities, plus two branch-only structured-data checks that the JSON-LD
+  summary of our extractor makes decidable.
+* The second block adds crawl-decidable checks the field has and the original lacks (field.md §1.3,
+  §2.1, §3.1). Severity follows one policy, stated in each explanation:
+  - critical: the page (or the link to it) cannot serve its purpose: blocked, erroring, untitled,
+    or pointing readers and search engines at an error;
+  - warning: a search engine or browser is likely to treat the page worse than its owner intends;
+  - info: best practice, hygiene, or frequently intentional.
+* Unknown ids resolve to no descriptor (`maybe_descriptor`), as in the original (§1.1), because
+  stored audits may carry ids from older or newer catalogues.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+__all__ = [
+    "CATALOGUE",
+    "IssueDescriptor",
+    "IssueType",
+    "Scope",
+    "Severity",
+    "Threshold",
+    "descriptor",
+    "maybe_descriptor",
+    "render_markdown",
+    "severity_of",
+]
+
+
+class Severity(StrEnum):
+    CRITICAL = "critical"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def order(self) -> int:
+        """Sort key: critical=0, warning=1, info=2 (the original's `ISSUE_SEVERITY_ORDER`)."""
+        return _SEVERITY_ORDER[self]
+
+
+_SEVERITY_ORDER = {Severity.CRITICAL: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+class Scope(StrEnum):
+    PAGE = "page"  # a pure function of one crawled page
+    CROSS_PAGE = "cross-page"  # needs several pages of the audit (duplicates, links, redirects)
+    SITE = "site"  # one extra request about the site (robots.txt, /llms.txt, ...)
+    CRAWL = "crawl"  # about the crawl run itself
+
+
+class IssueType(StrEnum):
+    # --- original system, newest registry (original-system.md §1.5) ---
+    BLOCKED_PAGE = "blocked-page"
+    RATE_LIMITED_PAGE = "rate-limited-page"
+    SERVER_ERROR = "server-error"
+    BROKEN_PAGE = "broken-page"
+    SLOW_RESPONSE = "slow-response"
+    NOINDEX_PAGE = "noindex-page"
+    CANONICAL_CONFLICT = "canonical-conflict"
+    CANONICALIZED_PAGE = "canonicalized-page"
+    DEEP_PAGE = "deep-page"
+    JAVASCRIPT_RENDERING_SUSPECTED = "javascript-rendering-suspected"
+    MISSING_TITLE = "missing-title"
+    TITLE_TOO_LONG = "title-too-long"
+    TITLE_TOO_SHORT = "title-too-short"
+    MISSING_META_DESCRIPTION = "missing-meta-description"
+    META_DESCRIPTION_TOO_LONG = "meta-description-too-long"
+    META_DESCRIPTION_TOO_SHORT = "meta-description-too-short"
+    MISSING_H1 = "missing-h1"
+    MULTIPLE_H1 = "multiple-h1"
+    HEADING_ORDER_SKIP = "heading-order-skip"
+    THIN_CONTENT = "thin-content"
+    IMAGES_MISSING_ALT = "images-missing-alt"
+    NO_OUTGOING_LINKS = "no-outgoing-links"
+    DUPLICATE_TITLE = "duplicate-title"
+    DUPLICATE_META_DESCRIPTION = "duplicate-meta-description"
+    DUPLICATE_CONTENT = "duplicate-content"
+    REDIRECT_CHAIN = "redirect-chain"
+    REDIRECT_LOOP = "redirect-loop"
+    BROKEN_INTERNAL_LINK = "broken-internal-link"
+    ORPHAN_PAGE = "orphan-page"
+    CRAWL_RATE_LIMITED = "crawl-rate-limited"
+    # --- original system, branch-only (§1.2), decidable from the extractor's JSON-LD summary ---
+    INVALID_STRUCTURED_DATA = "invalid-structured-data"
+    JSONLD_NOT_LINKED_GRAPH = "jsonld-not-linked-graph"
+    # --- field checks: per page (field.md §1.3, §2.1) ---
+    HTTP_PAGE_ON_HTTPS_SITE = "http-page-on-https-site"
+    HTML_TOO_LARGE = "html-too-large"
+    MULTIPLE_TITLES = "multiple-titles"
+    MULTIPLE_META_DESCRIPTIONS = "multiple-meta-descriptions"
+    MULTIPLE_CANONICALS = "multiple-canonicals"
+    RELATIVE_CANONICAL = "relative-canonical"
+    META_REFRESH = "meta-refresh"
+    MISSING_HTML_LANG = "missing-html-lang"
+    MISSING_VIEWPORT = "missing-viewport"
+    IMAGES_MISSING_DIMENSIONS = "images-missing-dimensions"
+    INTERNAL_NOFOLLOW_LINKS = "internal-nofollow-links"
+    MIXED_CONTENT = "mixed-content"
+    INSECURE_FORM_ACTION = "insecure-form-action"
+    # --- field checks: security headers on HTML pages (field.md §3.1, Observatory) ---
+    HSTS_MISSING = "hsts-missing"
+    HSTS_TOO_SHORT = "hsts-too-short"
+    CONTENT_TYPE_OPTIONS_MISSING = "content-type-options-missing"
+    CSP_MISSING = "csp-missing"
+    FRAME_PROTECTION_MISSING = "frame-protection-missing"
+    # --- field checks: cross-page (field.md §1.3, §2.1, §6) ---
+    CANONICAL_TO_BROKEN = "canonical-to-broken"
+    CANONICAL_TO_REDIRECT = "canonical-to-redirect"
+    CANONICAL_TO_NOINDEX = "canonical-to-noindex"
+    HREFLANG_MISSING_RETURN_LINK = "hreflang-missing-return-link"
+    LINK_TO_REDIRECT = "link-to-redirect"
+    SITEMAP_URL_BROKEN = "sitemap-url-broken"
+    SITEMAP_URL_REDIRECT = "sitemap-url-redirect"
+    SITEMAP_URL_NOINDEX = "sitemap-url-noindex"
+    SITEMAP_URL_BLOCKED = "sitemap-url-blocked"
+
+
+# --- Threshold constants. Rules import these; descriptors below cite them. ---
+
+_ORIG_PAGE = "original system §1.2"
+_ORIG_CROSS = "original system §1.3"
+_ORIG_ANALYZER = "original system §6.1"
+
+TITLE_MAX_CHARS = 60
+TITLE_MIN_CHARS = 10
+META_DESCRIPTION_MAX_CHARS = 160
+META_DESCRIPTION_MIN_CHARS = 70
+THIN_CONTENT_WORDS = 150
+SLOW_RESPONSE_MS = 1500
+DEEP_PAGE_DEPTH = 5
+SERVER_ERROR_STATUS = 500
+CLIENT_ERROR_STATUS = 400
+DUPLICATE_GROUP_SAMPLE = 3
+REDIRECT_CHAIN_MIN_URLS = 3  # a hop list of > 2 URLs = two consecutive redirects before content
+BROKEN_LINK_ISSUE_CAP = 2000
+JS_SHELL_MAX_WORDS = 20
+JSONLD_LINKED_GRAPH_MIN_ENTITIES = 2
+HEADING_MAX_STEP = 1
+# Semrush flags "HTML larger than 2 MB". We read MB as MiB: Googlebot documents its fetch limits in
+# binary units, and the difference (~5 %) never decides a real page.
+HTML_MAX_BYTES = 2 * 1024 * 1024
+# The Observatory's HSTS floor: 0 points at >= 6 months, -10 below (field.md §3.1).
+HSTS_MIN_MAX_AGE_S = 15_768_000
+
+
+@dataclass(frozen=True, slots=True)
+class Threshold:
+    """One number a rule compares against, with its unit and where the number comes from."""
+
+    name: str
+    value: int
+    unit: str
+    source: str
+
+    def render(self) -> str:
+        return f"{self.name} = {self.value:,} {self.unit} ({self.source})"
+
+
+@dataclass(frozen=True, slots=True)
+class IssueDescriptor:
+    """Everything the product says about one issue type."""
+
+    id: IssueType
+    severity: Severity
+    scope: Scope
+    title: str
+    trigger: str
+    explanation: str
+    how_to_fix: str
+    source: str
+    thresholds: tuple[Threshold, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not (self.title and self.trigger and self.explanation and self.how_to_fix):
+            raise ValueError(f"{self.id}: descriptor texts must not be empty")
+
+
+def _t(name: str, value: int, unit: str, source: str) -> Threshold:
+    return Threshold(name, value, unit, source)
+
+
+_TITLE_MAX = _t("TITLE_MAX_CHARS", TITLE_MAX_CHARS, "UTF-16 code units", _ORIG_PAGE)
+_TITLE_MIN = _t("TITLE_MIN_CHARS", TITLE_MIN_CHARS, "UTF-16 code units", _ORIG_PAGE)
+_DESC_MAX = _t(
+    "META_DESCRIPTION_MAX_CHARS", META_DESCRIPTION_MAX_CHARS, "UTF-16 code units", _ORIG_PAGE
+)
+_DESC_MIN = _t(
+    "META_DESCRIPTION_MIN_CHARS", META_DESCRIPTION_MIN_CHARS, "UTF-16 code units", _ORIG_PAGE
+)
+_SAMPLE = _t("DUPLICATE_GROUP_SAMPLE", DUPLICATE_GROUP_SAMPLE, "other URLs listed", _ORIG_CROSS)
+_CLIENT_ERROR = _t("CLIENT_ERROR_STATUS", CLIENT_ERROR_STATUS, "HTTP status", "RFC 9110 §15.5")
+
+_D = IssueDescriptor
+_CRIT, _WARN, _INFO = Severity.CRITICAL, Severity.WARNING, Severity.INFO
+_PAGE, _CROSS, _CRAWL = Scope.PAGE, Scope.CROSS_PAGE, Scope.CRAWL
+
+_DESCRIPTORS: tuple[IssueDescriptor, ...] = (
+    # ------------------------------------------------------------------ original: per page
+    _D(
+        IssueType.BLOCKED_PAGE, _CRIT, _PAGE,
+        "Page blocked the crawler",
+        "fetch classified blocked: 401/403/202, cf-mitigated header, or a challenge page",
+        "The server answered with an access wall instead of the page. Search engines often meet "
+        "the same wall, and nothing else about the page can be checked. Critical because the "
+        "page is unreachable for the audit and possibly for search engines.",
+        "Allow the audit's user agent (and search engine bots) through the firewall or bot "
+        "protection, or add a crawler-access rule for this site.",
+        "original system §1.2 step 1, §4.7",
+    ),
+    _D(
+        IssueType.RATE_LIMITED_PAGE, _WARN, _PAGE,
+        "Page rate-limited the crawler",
+        "final status 429 after the crawler's retries",
+        "The server kept answering 429 Too Many Requests. The page exists but could not be "
+        "audited. Warning, not critical: the limit usually targets the crawl rate, not visitors.",
+        "Raise the rate limit for the audit's user agent, or re-run the audit at a quieter time.",
+        "original system §1.2 step 2",
+    ),
+    _D(
+        IssueType.SERVER_ERROR, _CRIT, _PAGE,
+        "Server error (5xx)",
+        "status >= 500",
+        "The server failed to produce the page. Visitors see an error and search engines slow "
+        "their crawling and eventually drop the URL. Critical because the page is down.",
+        "Check the server logs for this URL and fix the failing handler or upstream.",
+        "original system §1.2 step 4",
+        (_t("SERVER_ERROR_STATUS", SERVER_ERROR_STATUS, "HTTP status", "RFC 9110 §15.6"),),
+    ),
+    _D(
+        IssueType.BROKEN_PAGE, _WARN, _PAGE,
+        "Broken page (4xx)",
+        "400 <= status < 500",
+        "The URL answers with a client error such as 404 Not Found. Warning: a missing page is "
+        "sometimes intended; what hurts is linking to it (see broken-internal-link).",
+        "Restore the page, redirect the URL to its replacement, or remove links and sitemap "
+        "entries that point at it.",
+        "original system §1.2 step 5",
+        (_CLIENT_ERROR,),
+    ),
+    _D(
+        IssueType.SLOW_RESPONSE, _INFO, _PAGE,
+        "Slow server response",
+        "response time (request start to headers of the last attempt) > 1500 ms",
+        "The server took long to start answering. Slow responses reduce how much of the site "
+        "search engines crawl and delay every visit. Info: one measurement from one location.",
+        "Cache the page, speed up the database or backend work behind it, or use a CDN.",
+        "original system §1.2 step 7",
+        (_t("SLOW_RESPONSE_MS", SLOW_RESPONSE_MS, "ms", _ORIG_PAGE),),
+    ),
+    _D(
+        IssueType.NOINDEX_PAGE, _INFO, _PAGE,
+        "Page is noindex",
+        "'noindex' in the robots meta tag or the X-Robots-Tag header (case-insensitive)",
+        "The page asks search engines not to index it. Info: usually deliberate (search "
+        "results, carts, thank-you pages), but worth checking it is not on a page that should rank.",
+        "Remove the noindex directive if the page should appear in search results.",
+        "original system §1.2 step 9",
+    ),
+    _D(
+        IssueType.CANONICAL_CONFLICT, _WARN, _PAGE,
+        "HTML and HTTP canonicals disagree",
+        "<link rel=canonical> and the Link: rel=canonical header both present and different",
+        "The page names two different canonical URLs. Search engines may ignore both. Warning "
+        "because the owner's de-duplication intent is lost.",
+        "Keep one canonical declaration, or make the HTML and header values identical.",
+        "original system §1.2 step 10",
+    ),
+    _D(
+        IssueType.CANONICALIZED_PAGE, _INFO, _PAGE,
+        "Page is canonicalized elsewhere",
+        "effective canonical (HTML, else header; resolved against the page URL) != page URL",
+        "The page declares another URL as its canonical, so search engines index that one "
+        "instead. Info: the normal way to consolidate variants.",
+        "Nothing to do if intended; otherwise point the canonical at the page itself.",
+        "original system §1.2 step 11",
+    ),
+    _D(
+        IssueType.DEEP_PAGE, _INFO, _PAGE,
+        "Page is deep in the site",
+        "crawl depth (clicks from the start URL) >= 5",
+        "Pages many clicks from the start page get less internal link weight and are crawled "
+        "less often. Info: a structural hint, not an error.",
+        "Link the page from a hub, category or navigation page closer to the start URL.",
+        "original system §1.2 step 12",
+        (_t("DEEP_PAGE_DEPTH", DEEP_PAGE_DEPTH, "clicks", _ORIG_PAGE),),
+    ),
+    _D(
+        IssueType.JAVASCRIPT_RENDERING_SUSPECTED, _WARN, _PAGE,
+        "Page needs JavaScript to show content",
+        "app root + executable script, < 20 words, no headings, links or images",
+        "The HTML is an empty application shell; its content appears only after JavaScript "
+        "runs. Content checks are skipped. Warning: crawlers that do not render see an empty page.",
+        "Server-render or pre-render the page, or re-run the audit with JavaScript rendering.",
+        "original system §1.2 step 13, §6.1",
+        (_t("JS_SHELL_MAX_WORDS", JS_SHELL_MAX_WORDS, "words", _ORIG_ANALYZER),),
+    ),
+    _D(
+        IssueType.MISSING_TITLE, _CRIT, _PAGE,
+        "Missing title",
+        "no <title>, or a title that is empty after trimming",
+        "The title is the headline of the search result and the browser tab. Without one, "
+        "search engines invent a title. Critical because every indexable page needs one.",
+        "Add a unique, descriptive <title> to the page's <head>.",
+        "original system §1.2 step 14",
+    ),
+    _D(
+        IssueType.TITLE_TOO_LONG, _INFO, _PAGE,
+        "Title too long",
+        "trimmed title length > 60",
+        "Search results truncate long titles. Info: truncation is cosmetic.",
+        "Shorten the title to about 60 characters, key words first.",
+        "original system §1.2 step 14",
+        (_TITLE_MAX,),
+    ),
+    _D(
+        IssueType.TITLE_TOO_SHORT, _INFO, _PAGE,
+        "Title too short",
+        "trimmed title length < 10",
+        "A very short title says little about the page. Info: legitimate for brand pages.",
+        "Write a title that describes the page's content.",
+        "original system §1.2 step 14",
+        (_TITLE_MIN,),
+    ),
+    _D(
+        IssueType.MISSING_META_DESCRIPTION, _WARN, _PAGE,
+        "Missing meta description",
+        "no <meta name=description>, or empty content",
+        "Search engines show a snippet picked from the page instead of a summary you wrote. "
+        "Warning: it affects click-through, not indexing.",
+        "Add a <meta name=\"description\"> that summarises the page.",
+        "original system §1.2 step 15",
+    ),
+    _D(
+        IssueType.META_DESCRIPTION_TOO_LONG, _INFO, _PAGE,
+        "Meta description too long",
+        "trimmed description length > 160",
+        "Search results truncate long descriptions. Info: truncation is cosmetic.",
+        "Shorten the description to about 160 characters.",
+        "original system §1.2 step 15",
+        (_DESC_MAX,),
+    ),
+    _D(
+        IssueType.META_DESCRIPTION_TOO_SHORT, _INFO, _PAGE,
+        "Meta description too short",
+        "trimmed description length < 70",
+        "A short description wastes room in the search result. Info: cosmetic.",
+        "Expand the description to summarise the page in 70-160 characters.",
+        "original system §1.2 step 15",
+        (_DESC_MIN,),
+    ),
+    _D(
+        IssueType.MISSING_H1, _WARN, _PAGE,
+        "Missing H1",
+        "no <h1> with non-empty text (an empty <h1></h1> counts as missing)",
+        "The H1 tells readers and search engines what the page is about. Warning: the page "
+        "still works, but its main topic is less clear.",
+        "Add one <h1> with the page's main heading.",
+        "original system §1.2 step 16",
+    ),
+    _D(
+        IssueType.MULTIPLE_H1, _WARN, _PAGE,
+        "Multiple H1 headings",
+        "more than one <h1> with non-empty text",
+        "Several top-level headings blur the page's main topic. Warning, as in the original.",
+        "Keep one <h1>; demote the others to <h2>.",
+        "original system §1.2 step 16",
+    ),
+    _D(
+        IssueType.HEADING_ORDER_SKIP, _INFO, _PAGE,
+        "Heading levels skipped",
+        "a heading more than one level deeper than the one before it (e.g. H2 -> H4)",
+        "Skipped levels break the outline that screen readers and parsers build. Info: an "
+        "accessibility and structure hint.",
+        "Use consecutive heading levels when going deeper; going back up is fine.",
+        "original system §1.2 step 17",
+        (_t("HEADING_MAX_STEP", HEADING_MAX_STEP, "levels deeper", _ORIG_PAGE),),
+    ),
+    _D(
+        IssueType.THIN_CONTENT, _WARN, _PAGE,
+        "Thin content",
+        "indexable page with fewer than 150 words of visible body text",
+        "Pages with little text rarely rank and can be judged low quality. Warning because "
+        "it concerns pages the owner wants indexed.",
+        "Add useful content, merge the page into a related one, or noindex it.",
+        "original system §1.2 step 18",
+        (_t("THIN_CONTENT_WORDS", THIN_CONTENT_WORDS, "words", _ORIG_PAGE),),
+    ),
+    _D(
+        IssueType.IMAGES_MISSING_ALT, _WARN, _PAGE,
+        "Images without alt attribute",
+        "at least one <img> with no alt attribute at all (alt=\"\" is correct for decoration)",
+        "Screen readers and image search cannot describe these images. Warning: an "
+        "accessibility failure (WCAG 1.1.1).",
+        "Add alt text to meaningful images and alt=\"\" to decorative ones.",
+        "original system §1.2 step 19; HTML spec (img alt)",
+    ),
+    _D(
+        IssueType.NO_OUTGOING_LINKS, _WARN, _PAGE,
+        "Page has no outgoing links",
+        "indexable page with zero <a href> links after dropping javascript:/mailto:/tel:/#",
+        "A dead end: crawlers and visitors cannot continue from here. Warning because link "
+        "weight and navigation stop at this page.",
+        "Add links to related pages or the site navigation.",
+        "original system §1.2 step 20",
+    ),
+    _D(
+        IssueType.INVALID_STRUCTURED_DATA, _WARN, _PAGE,
+        "Invalid JSON-LD",
+        "at least one <script type=application/ld+json> block is not valid JSON",
+        "Search engines discard structured data they cannot parse, so the page loses rich "
+        "results it was built for. Warning: the owner's intent silently fails.",
+        "Validate the JSON-LD (e.g. Google's Rich Results Test) and fix the syntax errors.",
+        "original system §1.2 (branch @4ff1019); Semrush (invalid structured data)",
+    ),
+    _D(
+        IssueType.JSONLD_NOT_LINKED_GRAPH, _INFO, _PAGE,
+        "JSON-LD entities not linked",
+        "two or more top-level typed JSON-LD entities, no @graph and no @id reference between "
+        "them (skipped when the JSON-LD summary was truncated)",
+        "Separate entities (Organization, WebPage, Product...) that do not reference each other "
+        "leave search engines to guess how they relate. Info: an enhancement.",
+        "Put the entities in one @graph, or give them @id values and reference them.",
+        "original system §1.2 (branch @047a0b4)",
+        (_t("JSONLD_LINKED_GRAPH_MIN_ENTITIES", JSONLD_LINKED_GRAPH_MIN_ENTITIES, "entities",
+            "original system §1.2"),),
+    ),
+    # ------------------------------------------------------------------ original: cross-page
+    _D(
+        IssueType.DUPLICATE_TITLE, _WARN, _CROSS,
+        "Duplicate title",
+        "two or more duplicate candidates share the exact title",
+        "Pages with the same title compete with each other in search. Candidates are 2xx, "
+        "indexable, self-canonical pages that are not JavaScript shells. Warning.",
+        "Give each page a unique title, or canonicalize the duplicates to one URL.",
+        "original system §1.3",
+        (_SAMPLE,),
+    ),
+    _D(
+        IssueType.DUPLICATE_META_DESCRIPTION, _WARN, _CROSS,
+        "Duplicate meta description",
+        "two or more duplicate candidates share the exact meta description",
+        "Identical descriptions make search results look alike and suggest duplicate pages. "
+        "Warning.",
+        "Write a distinct description for each page.",
+        "original system §1.3",
+        (_SAMPLE,),
+    ),
+    _D(
+        IssueType.DUPLICATE_CONTENT, _WARN, _CROSS,
+        "Duplicate content",
+        "two or more duplicate candidates share the SHA-256 of their visible body text",
+        "Identical pages split ranking signals; search engines pick one and ignore the rest. "
+        "Warning.",
+        "Keep one version and redirect or canonicalize the others to it.",
+        "original system §1.3",
+        (_SAMPLE,),
+    ),
+    _D(
+        IssueType.REDIRECT_CHAIN, _WARN, _CROSS,
+        "Redirect chain",
+        "two or more consecutive redirects before content (hop list of more than 2 URLs)",
+        "Each extra hop costs a round trip and some crawlers stop following. Warning.",
+        "Redirect the first URL straight to the final destination and update links to it.",
+        "original system §1.3",
+        (_t("REDIRECT_CHAIN_MIN_URLS", REDIRECT_CHAIN_MIN_URLS, "URLs in the hop list",
+            _ORIG_CROSS),),
+    ),
+    _D(
+        IssueType.REDIRECT_LOOP, _WARN, _CROSS,
+        "Redirect loop",
+        "following redirects revisits a URL (including headless cycles such as a -> a)",
+        "The URL never resolves to content; browsers show an error. Warning, as in the original "
+        "(the looping URLs themselves answer 3xx, not an error status).",
+        "Break the cycle so that the redirects end at a page that answers 200.",
+        "original system §1.3",
+    ),
+    _D(
+        IssueType.BROKEN_INTERNAL_LINK, _CRIT, _CROSS,
+        "Broken internal link",
+        "a page links to an internal URL that was crawled (fetch ok) and answered status >= 400",
+        "Visitors and crawlers following the link hit an error page. Critical because the "
+        "site itself sends people to a dead end. Blocked targets are never counted.",
+        "Update the link to a working URL, or restore/redirect the target.",
+        "original system §1.3, §3.4",
+        (
+            _CLIENT_ERROR,
+            _t("BROKEN_LINK_ISSUE_CAP", BROKEN_LINK_ISSUE_CAP, "issues per audit",
+               "original system §3.3"),
+        ),
+    ),
+    _D(
+        IssueType.ORPHAN_PAGE, _WARN, _CROSS,
+        "Orphan page",
+        "2xx page (not the start URL) that no other crawled page links to and no crawled "
+        "redirect points to; only when the crawl completed with a complete link graph",
+        "Search engines find orphan pages only through sitemaps, and they receive no internal "
+        "link weight. Warning (Ahrefs rates it an Error; the original a warning).",
+        "Link the page from relevant pages, or remove it if it is obsolete.",
+        "original system §1.3, §3.4",
+    ),
+    _D(
+        IssueType.CRAWL_RATE_LIMITED, _WARN, _CRAWL,
+        "Crawl stopped by rate limiting",
+        "the site's requested cooldown exceeded the crawl's budget",
+        "The site throttled the crawler so hard that the audit could not finish; results "
+        "cover only part of the site. Warning about the audit, not the pages.",
+        "Allow the audit's user agent a higher rate, then re-run the audit.",
+        "original system §1.3",
+    ),
+    # ------------------------------------------------------------------ field: per page
+    _D(
+        IssueType.HTTP_PAGE_ON_HTTPS_SITE, _WARN, _PAGE,
+        "HTTP page on an HTTPS site",
+        "the site's start URL is https, and this page answered 2xx HTML over plain http",
+        "The page is reachable without encryption instead of redirecting to HTTPS, so it can be "
+        "tampered with and duplicates its HTTPS twin. Warning (SEOnaut: critical; Semrush: "
+        "warning) because the HTTPS version usually exists.",
+        "Redirect every http:// URL to its https:// equivalent with a 301 and link to HTTPS.",
+        "SEOnaut (page served over HTTP); Semrush",
+    ),
+    _D(
+        IssueType.HTML_TOO_LARGE, _WARN, _PAGE,
+        "HTML too large",
+        "HTML response body larger than 2 MiB",
+        "Very large documents are slow to download and parse, and crawlers stop reading after a "
+        "limit, so content at the end may never be seen. Warning (Semrush: error).",
+        "Remove inlined data, base64 images and repeated markup; paginate very long lists.",
+        "Semrush (HTML larger than 2 MB)",
+        (_t("HTML_MAX_BYTES", HTML_MAX_BYTES, "bytes", "Semrush"),),
+    ),
+    _D(
+        IssueType.MULTIPLE_TITLES, _INFO, _PAGE,
+        "Multiple title tags",
+        "more than one <title> in the document (outside svg)",
+        "Browsers use the first title, search engines may use another. Info: the first one "
+        "usually wins, but templates that add a second title are worth cleaning up.",
+        "Keep one <title> element.",
+        "SEOnaut (multiple titles); HTML spec (one title per document)",
+    ),
+    _D(
+        IssueType.MULTIPLE_META_DESCRIPTIONS, _INFO, _PAGE,
+        "Multiple meta descriptions",
+        "more than one <meta name=description>",
+        "Only one description is used; which one is not guaranteed. Info: cosmetic risk.",
+        "Keep one <meta name=\"description\">.",
+        "SEOnaut (multiple descriptions)",
+    ),
+    _D(
+        IssueType.MULTIPLE_CANONICALS, _WARN, _PAGE,
+        "Multiple canonical tags",
+        "more than one <link rel=canonical> with different targets",
+        "Google ignores all canonical hints when a page declares several conflicting ones. "
+        "Warning (Semrush: error; SEOnaut: alert).",
+        "Keep exactly one <link rel=\"canonical\">.",
+        "Google Search Central (consolidate duplicate URLs); Semrush; SEOnaut",
+    ),
+    _D(
+        IssueType.RELATIVE_CANONICAL, _INFO, _PAGE,
+        "Relative canonical URL",
+        "the HTML canonical href is not an absolute URL",
+        "Relative canonicals work but break easily when the page is served under another host "
+        "or path. Info: Google recommends absolute URLs.",
+        "Use an absolute URL (scheme and host) in rel=canonical.",
+        "Google Search Central (use absolute canonical URLs); SEOnaut (relative canonical)",
+    ),
+    _D(
+        IssueType.META_REFRESH, _WARN, _PAGE,
+        "Meta refresh",
+        "<meta http-equiv=refresh> present",
+        "Meta refresh redirects are slow, break the back button and pass signals less "
+        "reliably than HTTP redirects. Warning (Semrush: error).",
+        "Replace the meta refresh with a 301 redirect on the server.",
+        "Semrush (meta refresh); Google Search Central (redirects)",
+    ),
+    _D(
+        IssueType.MISSING_HTML_LANG, _INFO, _PAGE,
+        "Missing html lang",
+        "<html> has no non-empty lang attribute",
+        "Screen readers and translation tools need the page language. Info: search engines "
+        "detect language themselves.",
+        "Add lang=\"…\" (a BCP 47 tag such as en or de-CH) to the <html> element.",
+        "HTML spec (lang attribute); SEOnaut (missing lang); WCAG 3.1.1",
+    ),
+    _D(
+        IssueType.MISSING_VIEWPORT, _WARN, _PAGE,
+        "Missing viewport meta tag",
+        "no <meta name=viewport>",
+        "Without a viewport the page renders as a zoomed-out desktop page on phones, and "
+        "Google indexes the mobile rendering. Warning (Semrush: error).",
+        "Add <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">.",
+        "Google Search Central (mobile-first indexing); Semrush; SEOnaut",
+    ),
+    _D(
+        IssueType.IMAGES_MISSING_DIMENSIONS, _INFO, _PAGE,
+        "Images without width and height",
+        "at least one <img> lacking a width or a height attribute",
+        "The browser cannot reserve space before the image loads, so the layout shifts "
+        "(Core Web Vitals CLS). Info: a performance hint.",
+        "Set width and height attributes on images (CSS can still scale them).",
+        "SEOnaut (img without size); Lighthouse (unsized-images)",
+    ),
+    _D(
+        IssueType.INTERNAL_NOFOLLOW_LINKS, _INFO, _PAGE,
+        "Internal nofollow links",
+        "at least one internal link carries rel=nofollow",
+        "nofollow on internal links stops link weight to your own pages. Info: often "
+        "intentional (login, cart), so it is a prompt to check.",
+        "Remove rel=nofollow from internal links to pages that should rank.",
+        "Semrush (internal nofollow links); SEOnaut",
+    ),
+    _D(
+        IssueType.MIXED_CONTENT, _WARN, _PAGE,
+        "Mixed content",
+        "an https page loads a subresource (script, stylesheet, image, media, iframe) over http",
+        "Browsers block active mixed content and flag the page as not fully secure. Warning "
+        "(Semrush: error): parts of the page may silently not load.",
+        "Load every subresource over https.",
+        "Semrush (mixed content); W3C Mixed Content spec",
+    ),
+    _D(
+        IssueType.INSECURE_FORM_ACTION, _WARN, _PAGE,
+        "Form submits over HTTP",
+        "a <form> whose action resolves to an http:// URL",
+        "Form data, possibly passwords, is sent unencrypted. Warning (SEOnaut: alert); "
+        "browsers warn users before submitting.",
+        "Point form actions at https:// URLs.",
+        "SEOnaut (form action on http); Semrush (password field on HTTP page)",
+    ),
+    _D(
+        IssueType.HSTS_MISSING, _INFO, _PAGE,
+        "HSTS header missing",
+        "https page without a parseable Strict-Transport-Security max-age",
+        "Without HSTS the first visit can be downgraded to HTTP. Info: security hygiene, no "
+        "direct search impact (Observatory: -20).",
+        "Send Strict-Transport-Security: max-age=31536000 (add includeSubDomains when ready).",
+        "MDN HTTP Observatory (HSTS); SEOnaut",
+    ),
+    _D(
+        IssueType.HSTS_TOO_SHORT, _INFO, _PAGE,
+        "HSTS max-age too short",
+        "Strict-Transport-Security max-age below 6 months (15,768,000 s)",
+        "A short max-age lets the protection lapse between visits. Info (Observatory: -10).",
+        "Raise max-age to at least 15768000, preferably 31536000.",
+        "MDN HTTP Observatory (HSTS)",
+        (_t("HSTS_MIN_MAX_AGE_S", HSTS_MIN_MAX_AGE_S, "seconds", "MDN HTTP Observatory"),),
+    ),
+    _D(
+        IssueType.CONTENT_TYPE_OPTIONS_MISSING, _INFO, _PAGE,
+        "X-Content-Type-Options not nosniff",
+        "X-Content-Type-Options header absent or not 'nosniff'",
+        "Browsers may guess content types and execute uploads as scripts. Info (Observatory: -5).",
+        "Send X-Content-Type-Options: nosniff.",
+        "MDN HTTP Observatory (X-Content-Type-Options); SEOnaut",
+    ),
+    _D(
+        IssueType.CSP_MISSING, _INFO, _PAGE,
+        "No Content-Security-Policy",
+        "no Content-Security-Policy header and no <meta http-equiv=Content-Security-Policy>",
+        "A CSP is the main defence against injected scripts (XSS). Info: security hygiene "
+        "(Observatory: -25).",
+        "Add a Content-Security-Policy, starting from default-src 'self' in report-only mode.",
+        "MDN HTTP Observatory (CSP); SEOnaut",
+    ),
+    _D(
+        IssueType.FRAME_PROTECTION_MISSING, _INFO, _PAGE,
+        "No clickjacking protection",
+        "neither X-Frame-Options (DENY/SAMEORIGIN/ALLOW-FROM) nor CSP frame-ancestors",
+        "Other sites can frame the page and trick users into clicks. Info (Observatory: -20).",
+        "Send Content-Security-Policy: frame-ancestors 'self' (or X-Frame-Options: SAMEORIGIN).",
+        "MDN HTTP Observatory (X-Frame-Options)",
+    ),
+    # ------------------------------------------------------------------ field: cross-page
+    _D(
+        IssueType.CANONICAL_TO_BROKEN, _CRIT, _CROSS,
+        "Canonical points to an error page",
+        "the effective canonical is a crawled URL (fetch ok) that answered status >= 400",
+        "The page asks search engines to index a URL that does not work. Critical, like a "
+        "broken internal link (Semrush: error 'broken canonical').",
+        "Point the canonical at a live URL, usually the page itself.",
+        "Semrush (broken canonical); SEOnaut (defined, unregistered); Screaming Frog",
+        (_CLIENT_ERROR,),
+    ),
+    _D(
+        IssueType.CANONICAL_TO_REDIRECT, _WARN, _CROSS,
+        "Canonical points to a redirect",
+        "the effective canonical is a crawled URL that answered 3xx",
+        "Canonical and redirect send mixed signals; search engines may ignore the canonical. "
+        "Warning.",
+        "Point the canonical at the redirect's final destination.",
+        "Screaming Frog (canonicalised to non-indexable); SEOnaut (defined, unregistered)",
+    ),
+    _D(
+        IssueType.CANONICAL_TO_NOINDEX, _WARN, _CROSS,
+        "Canonical points to a noindex page",
+        "the effective canonical is a crawled 2xx URL that is noindex",
+        "The page hands its signals to a URL that refuses indexing, so neither may appear in "
+        "search. Warning (SEOnaut: warning-level 'canonicalized page that is noindex').",
+        "Make the canonical target indexable, or canonicalize to an indexable URL.",
+        "SEOnaut (canonicalized to noindex); Screaming Frog",
+    ),
+    _D(
+        IssueType.HREFLANG_MISSING_RETURN_LINK, _WARN, _CROSS,
+        "hreflang without return link",
+        "page A lists B as an hreflang alternate, B was crawled, and B does not list A",
+        "Google ignores hreflang pairs that are not confirmed from both sides. Warning "
+        "(SEOnaut: alert).",
+        "Add the reciprocal <link rel=alternate hreflang> on the alternate page.",
+        "Google Search Central (localized versions: bidirectional links); SEOnaut",
+    ),
+    _D(
+        IssueType.LINK_TO_REDIRECT, _INFO, _CROSS,
+        "Internal link to a redirect",
+        "a page links to an internal URL that was crawled and answered 3xx",
+        "Each visit through the link costs an extra round trip. Info (Ahrefs and Semrush: "
+        "notice).",
+        "Update the link to point at the redirect's destination.",
+        "Semrush (permanent redirects); Ahrefs",
+    ),
+    _D(
+        IssueType.SITEMAP_URL_BROKEN, _WARN, _CROSS,
+        "Sitemap lists an error URL",
+        "a URL in the sitemap was crawled (fetch ok) and answered status >= 400",
+        "Sitemaps should list only canonical, indexable 200 pages; error URLs waste crawl "
+        "budget and erode trust in the sitemap. Warning (Semrush: error).",
+        "Remove the URL from the sitemap or fix the page.",
+        "Semrush (incorrect pages in sitemap); Google Search Central (sitemaps)",
+        (_CLIENT_ERROR,),
+    ),
+    _D(
+        IssueType.SITEMAP_URL_REDIRECT, _WARN, _CROSS,
+        "Sitemap lists a redirecting URL",
+        "a URL in the sitemap answered 3xx",
+        "Sitemaps should list final URLs; redirects make search engines do extra work. Warning.",
+        "List the redirect's destination in the sitemap instead.",
+        "Semrush (incorrect pages in sitemap)",
+    ),
+    _D(
+        IssueType.SITEMAP_URL_NOINDEX, _WARN, _CROSS,
+        "Sitemap lists a noindex URL",
+        "a URL in the sitemap answered 2xx and is noindex",
+        "The sitemap asks for indexing, the page refuses it. Warning (SEOnaut: alert).",
+        "Remove noindex pages from the sitemap, or make them indexable.",
+        "SEOnaut (noindex page in sitemap); Semrush",
+    ),
+    _D(
+        IssueType.SITEMAP_URL_BLOCKED, _WARN, _CROSS,
+        "Sitemap lists a URL blocked by robots.txt",
+        "a URL in the sitemap is disallowed for the crawler by robots.txt",
+        "The sitemap asks search engines to crawl a URL that robots.txt forbids. Warning "
+        "(SEOnaut: alert).",
+        "Remove the URL from the sitemap or allow it in robots.txt.",
+        "SEOnaut (sitemap URL blocked by robots); Screaming Frog",
+    ),
+)
+
+CATALOGUE: Mapping[IssueType, IssueDescriptor] = MappingProxyType(
+    {d.id: d for d in _DESCRIPTORS}
+)
+
+
+def descriptor(issue_type: IssueType) -> IssueDescriptor:
+    """The descriptor of a known issue type."""
+    return CATALOGUE[issue_type]
+
+
+def maybe_descriptor(issue_type: str) -> IssueDescriptor | None:
+    """The descriptor for an id read from storage; None for ids this catalogue does not know."""
+    try:
+        return CATALOGUE[IssueType(issue_type)]
+    except ValueError:
+        return None
+
+
+def severity_of(issue_type: IssueType) -> Severity:
+    return CATALOGUE[issue_type].severity
+
+
+def _cell(text: str) -> str:
+    # Tag names such as <title> would be swallowed as HTML by Markdown renderers.
+    return text.replace("|", "\\|").replace("<", "&lt;").replace("\n", " ")
+
+
+def _markdown_row(d: IssueDescriptor) -> str:
+    thresholds = "<br>".join(t.render() for t in d.thresholds) or "—"
+    cells = (f"`{d.id}`", d.severity, d.scope, d.title, d.trigger, thresholds, d.source)
+    return "| " + " | ".join(_cell(str(c)) for c in cells) + " |"
+
+
+def render_markdown() -> str:
+    """docs/issues.md: the catalogue as a table, critical first, then catalogue order."""
+    ordered = sorted(_DESCRIPTORS, key=lambda d: d.severity.order)
+    counts = {s: sum(d.severity is s for d in _DESCRIPTORS) for s in Severity}
+    lines = [
+        "# Issue catalogue",
+        "",
+        "Generated by `uv run python -m audit.catalogue --markdown > docs/issues.md` from "
+        "`src/audit/catalogue.py`; do not edit by hand.",
+        "",
+        f"{len(_DESCRIPTORS)} issue types: "
+        + ", ".join(f"{counts[s]} {s}" for s in Severity)
+        + ". Lengths are UTF-16 code units of trimmed text, as in the original system.",
+        "",
+        "| id | severity | scope | title | trigger | threshold (source) | source |",
+        "|---|---|---|---|---|---|---|",
+        *(_markdown_row(d) for d in ordered),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if argv != ["--markdown"]:
+        print("usage: python -m audit.catalogue --markdown", file=sys.stderr)
+        return 2
+    sys.stdout.write(render_markdown())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
