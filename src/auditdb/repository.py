@@ -1,0 +1,161 @@
+"""Reads and writes of the D1 tables, through `env.DB` as the Workers SDK presents it.
+
+Every write is idempotent on a stable key (insert-or-replace for pages, insert-or-ignore for
+issues, status-guarded updates for audits) because workflow steps are retried. D1 allows 100 bound
+parameters per statement, so multi-row inserts are cut into statements under that limit and sent as
+one atomic `batch`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from auditdb.records import AuditPhase, AuditRecord, AuditStatus, IssueRecord, PageRecord
+
+D1_MAX_BOUND_PARAMETERS = 100
+_AUDIT_COLUMNS = (
+    "id", "owner", "start_url", "final_url", "options_json", "status", "current_phase",
+    "workflow_instance_id", "created_at", "started_at",
+)
+
+
+async def insert_audit(db: Any, audit: AuditRecord) -> None:
+    values = [
+        audit.id, audit.owner, audit.start_url, audit.final_url,
+        json.dumps(audit.options.to_dict(), sort_keys=True), str(audit.status),
+        None if audit.current_phase is None else str(audit.current_phase),
+        audit.workflow_instance_id, audit.created_at, audit.started_at,
+    ]
+    placeholders = ", ".join("?" for _ in _AUDIT_COLUMNS)
+    sql = f"INSERT INTO audits ({', '.join(_AUDIT_COLUMNS)}) VALUES ({placeholders})"
+    await db.prepare(sql).bind(*values).run()
+
+
+async def delete_audit(db: Any, audit_id: str) -> None:
+    await db.prepare("DELETE FROM audits WHERE id = ?").bind(audit_id).run()
+
+
+async def get_audit(db: Any, audit_id: str) -> AuditRecord | None:
+    row = await db.prepare("SELECT * FROM audits WHERE id = ?").bind(audit_id).first()
+    return None if row is None else AuditRecord.from_row(row)
+
+
+async def list_audits(db: Any, owner: str, limit: int = 50) -> list[AuditRecord]:
+    result = await db.prepare(
+        "SELECT * FROM audits WHERE owner = ? ORDER BY created_at DESC, id LIMIT ?"
+    ).bind(owner, limit).all()
+    return [AuditRecord.from_row(row) for row in result["results"]]
+
+
+async def set_phase(db: Any, audit_id: str, phase: AuditPhase) -> None:
+    await db.prepare(
+        "UPDATE audits SET current_phase = ? WHERE id = ? AND status = 'running'"
+    ).bind(str(phase), audit_id).run()
+
+
+async def set_final_url(db: Any, audit_id: str, final_url: str) -> None:
+    await db.prepare("UPDATE audits SET final_url = ? WHERE id = ?").bind(final_url, audit_id).run()
+
+
+async def update_progress(db: Any, audit_id: str, pages_crawled: int, pages_total: int) -> None:
+    await db.prepare(
+        "UPDATE audits SET pages_crawled = ?, pages_total = ? WHERE id = ? AND status = 'running'"
+    ).bind(pages_crawled, pages_total, audit_id).run()
+
+
+async def complete_audit(
+    db: Any,
+    audit_id: str,
+    *,
+    finished_at: str,
+    pages_crawled: int,
+    counts: dict[str, int],
+    health_score: float | None,
+) -> bool:
+    """Mark a running audit completed; returns False if it was no longer running."""
+    result = await db.prepare(
+        "UPDATE audits SET status = 'completed', current_phase = 'completed', finished_at = ?, "
+        "pages_crawled = ?, pages_total = ?, issues_total = ?, critical_count = ?, "
+        "warning_count = ?, info_count = ?, health_score = ?, issues_checked = 1 "
+        "WHERE id = ? AND status = 'running'"
+    ).bind(
+        finished_at, pages_crawled, pages_crawled, counts.get("total", 0),
+        counts.get("critical", 0), counts.get("warning", 0), counts.get("info", 0),
+        health_score, audit_id,
+    ).run()
+    return bool(result["meta"]["changes"])
+
+
+async def fail_audit(
+    db: Any,
+    audit_id: str,
+    *,
+    error_code: str,
+    error_detail: str | None,
+    failed_phase: str | None,
+    finished_at: str,
+) -> bool:
+    """Mark a running audit failed; a completed or already failed audit is left alone."""
+    result = await db.prepare(
+        "UPDATE audits SET status = 'failed', current_phase = 'failed', error_code = ?, "
+        "error_detail = ?, failed_phase = ?, finished_at = ? WHERE id = ? AND status = 'running'"
+    ).bind(error_code, error_detail, failed_phase, finished_at, audit_id).run()
+    return bool(result["meta"]["changes"])
+
+
+async def upsert_pages(db: Any, pages: Sequence[PageRecord]) -> None:
+    rows = [page.to_row() for page in pages]
+    await _write_rows(db, "INSERT OR REPLACE INTO audit_pages", rows)
+
+
+async def insert_issues(db: Any, issues: Sequence[IssueRecord]) -> None:
+    rows = [issue.to_row() for issue in issues]
+    await _write_rows(db, "INSERT OR IGNORE INTO audit_issues", rows)
+
+
+async def list_pages(db: Any, audit_id: str) -> list[PageRecord]:
+    result = await db.prepare(
+        "SELECT * FROM audit_pages WHERE audit_id = ? ORDER BY url"
+    ).bind(audit_id).all()
+    return [PageRecord.from_row(row) for row in result["results"]]
+
+
+async def list_issues(db: Any, audit_id: str) -> list[IssueRecord]:
+    result = await db.prepare(
+        "SELECT id, audit_id, page_id, page_url, issue_type, severity, details_json "
+        "FROM audit_issues WHERE audit_id = ? ORDER BY "
+        "CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, issue_type, page_url"
+    ).bind(audit_id).all()
+    return [IssueRecord.from_row(row) for row in result["results"]]
+
+
+async def count_pages(db: Any, audit_id: str) -> int:
+    value = await db.prepare(
+        "SELECT COUNT(*) AS n FROM audit_pages WHERE audit_id = ?"
+    ).bind(audit_id).first("n")
+    return int(value or 0)
+
+
+def is_running(audit: AuditRecord) -> bool:
+    return audit.status is AuditStatus.RUNNING
+
+
+async def _write_rows(db: Any, verb: str, rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    statements = [db.prepare(sql).bind(*values) for sql, values in _multi_row_inserts(verb, rows)]
+    await db.batch(statements)
+
+
+def _multi_row_inserts(
+    verb: str, rows: list[dict[str, Any]]
+) -> Iterable[tuple[str, list[Any]]]:
+    columns = list(rows[0])
+    per_statement = max(1, D1_MAX_BOUND_PARAMETERS // len(columns))
+    row_placeholder = "(" + ", ".join("?" for _ in columns) + ")"
+    for start in range(0, len(rows), per_statement):
+        group = rows[start : start + per_statement]
+        sql = f"{verb} ({', '.join(columns)}) VALUES " + ", ".join(row_placeholder for _ in group)
+        yield sql, [row[column] for row in group for column in columns]

@@ -1,0 +1,88 @@
+"""Which hosts an audit may never fetch: private, loopback, link-local, CGNAT, metadata.
+
+Checked on the start URL and on every redirect hop before anything is fetched. Host spellings that
+resolve to the same address (decimal, octal and hex IPv4, IPv4-mapped IPv6) are normalised first,
+so `http://2130706433/` is as private as `http://127.0.0.1/`. No DNS is done here (the Workers
+runtime's `global_fetch_strictly_public` flag is the backstop for names resolving privately).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+_BLOCKED_NAMES = frozenset(
+    {"localhost", "metadata", "metadata.google.internal", "instance-data", "metadata.azure.com"}
+)
+_BLOCKED_SUFFIXES = (".localhost", ".local", ".localdomain", ".internal", ".home.arpa")
+_CGNAT = ipaddress.ip_network("100.64.0.0/10")
+_BENCHMARK = ipaddress.ip_network("198.18.0.0/15")
+_ALIBABA_METADATA = ipaddress.ip_address("100.100.100.200")
+
+
+def normalise_host(host: str) -> str:
+    host = host.strip().lower().rstrip(".")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    return host.split("%", 1)[0]  # an IPv6 zone id names an interface, not a different host
+
+
+def parse_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a literal host denotes, accepting every IPv4 spelling inet_aton accepts."""
+    host = normalise_host(host)
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        return _parse_legacy_ipv4(host)
+
+
+def _parse_legacy_ipv4(host: str) -> ipaddress.IPv4Address | None:
+    parts = host.split(".")
+    if not 1 <= len(parts) <= 4:
+        return None
+    try:
+        numbers = [_parse_ipv4_part(part) for part in parts]
+    except ValueError:
+        return None
+    *head, last = numbers
+    if any(n > 255 for n in head) or last >= 256 ** (5 - len(numbers)):
+        return None
+    value = 0
+    for n in head:
+        value = value * 256 + n
+    value = value * 256 ** (5 - len(numbers)) + last
+    return ipaddress.IPv4Address(value)
+
+
+def _parse_ipv4_part(part: str) -> int:
+    if not part:
+        raise ValueError("empty part")
+    if part[:2] in ("0x", "0X"):
+        return int(part[2:] or "0", 16)
+    if len(part) > 1 and part[0] == "0":
+        return int(part[1:], 8)
+    if not part.isdigit():
+        raise ValueError(part)
+    return int(part)
+
+
+def is_private_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if isinstance(address, ipaddress.IPv6Address):
+        mapped = address.ipv4_mapped or address.sixtofour
+        if mapped is not None:
+            return is_private_address(mapped)
+    if isinstance(address, ipaddress.IPv4Address) and (
+        address in _CGNAT or address in _BENCHMARK or address == _ALIBABA_METADATA
+    ):
+        return True
+    return not address.is_global or address.is_multicast
+
+
+def is_blocked_host(host: str) -> bool:
+    """True when a host must not be fetched by an audit of a public site."""
+    host = normalise_host(host)
+    if not host:
+        return True
+    if host in _BLOCKED_NAMES or host.endswith(_BLOCKED_SUFFIXES):
+        return True
+    address = parse_ip(host)
+    return address is not None and is_private_address(address)

@@ -1,0 +1,90 @@
+"""The Workers shells: the only module that imports the Workers SDK.
+
+Each class adapts the runtime's calling convention to the platform-free core and does nothing else.
+The API (which uses pydantic) is imported on first request, so the workflow and the Durable Object
+load even where pydantic cannot (the Pyodide test tier).
+"""
+
+import asyncio
+import time
+
+from workers import DurableObject, Response, WorkerEntrypoint, WorkflowEntrypoint, fetch
+from workers.workflows import NonRetryableError
+
+import ports
+from api.http import ApiRequest
+from durable.scratchpad import ScratchpadMethods
+from workflow.site_audit import run_site_audit
+
+
+class WorkersHttpClient:
+    """`ports.HttpClient` over `workers.fetch`: manual redirects, a timeout and a body byte cap."""
+
+    async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
+        started = time.monotonic()
+        try:
+            async with asyncio.timeout(request.timeout_s):
+                return await self._exchange(request, started)
+        except TimeoutError:
+            return _failure(request, started, f"timed out after {request.timeout_s:g} s")
+        except OSError as exc:  # fetch failures and aborts are OSError subclasses in the SDK
+            return _failure(request, started, str(exc) or type(exc).__name__)
+
+    async def _exchange(self, request: ports.FetchRequest, started: float) -> ports.FetchResult:
+        response = await fetch(request.url, method="GET", headers=request.headers, redirect="manual")
+        elapsed_ms = (time.monotonic() - started) * 1000
+        body, truncated = await _read_capped(response, request.max_bytes)
+        headers = {name.lower(): value for name, value in response.headers.items()}
+        return ports.FetchResult(request.url, response.status, headers, body, truncated, elapsed_ms)
+
+
+async def _read_capped(response, max_bytes: int) -> tuple[bytes, bool]:
+    if response.body is None:
+        return b"", False
+    reader = response.body.getReader()
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = await reader.read()
+        if chunk.done:
+            return b"".join(chunks), False
+        data = chunk.value.to_bytes()
+        if size + len(data) > max_bytes:
+            chunks.append(data[: max_bytes - size])
+            await reader.cancel()
+            return b"".join(chunks), True
+        chunks.append(data)
+        size += len(data)
+
+
+def _failure(request: ports.FetchRequest, started: float, error: str) -> ports.FetchResult:
+    elapsed_ms = (time.monotonic() - started) * 1000
+    return ports.FetchResult(request.url, 0, {}, b"", False, elapsed_ms, error)
+
+
+ports.configure(http=WorkersHttpClient())
+
+
+class Default(WorkerEntrypoint):
+    async def fetch(self, request):
+        from api.app import handle_request
+
+        api_request = ApiRequest(
+            method=str(request.method),
+            url=request.url,
+            headers={name.lower(): value for name, value in request.headers.items()},
+            body=await request.bytes(),
+        )
+        api_response = await handle_request(api_request, self.env)
+        return Response(api_response.body, status=api_response.status, headers=api_response.headers)
+
+
+class SiteAuditWorkflow(WorkflowEntrypoint):
+    async def run(self, event, step):
+        return await run_site_audit(event, step, self.env, NonRetryableError)
+
+
+class AuditScratchpad(DurableObject, ScratchpadMethods):
+    def __init__(self, ctx, env):
+        super().__init__(ctx, env)
+        self.open_scratchpad()

@@ -1,0 +1,77 @@
+"""The `workers` SDK surface on CPython, installed as the modules `workers` and `workers.workflows`.
+
+The real SDK (`workers-runtime-sdk`) imports `js` and cannot load outside Pyodide. The shells in
+entry.py import only what is listed here, and the local platform installs these modules in
+`sys.modules` before it imports entry.py, so the same shell code runs on both platforms.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+from local_platform import rpc
+
+
+class WorkerEntrypoint:
+    def __init__(self, ctx: Any, env: Any) -> None:
+        self.ctx = ctx
+        self.env = env
+
+
+class DurableObject:
+    def __init__(self, ctx: Any, env: Any) -> None:
+        self.ctx = ctx
+        self.env = env
+
+
+class WorkflowEntrypoint:
+    def __init__(self, ctx: Any, env: Any) -> None:
+        self.ctx = ctx
+        self.env = env
+
+
+def python_to_rpc(value: Any) -> Any:
+    rpc.refuse_disabled_types(value)
+    return value
+
+
+def python_from_rpc(value: Any) -> Any:
+    return rpc.crossing(value)
+
+
+def build_modules() -> tuple[types.ModuleType, types.ModuleType]:
+    from local_platform import fetch as local_fetch
+    from local_platform import http as local_http
+    from local_platform import workflows as local_workflows
+
+    workers = types.ModuleType("workers", __doc__)
+    workers.__path__ = []  # a package, so `import workers.workflows` resolves
+    for name, value in {
+        "WorkerEntrypoint": WorkerEntrypoint,
+        "DurableObject": DurableObject,
+        "WorkflowEntrypoint": WorkflowEntrypoint,
+        "Request": local_http.Request,
+        "Response": local_http.Response,
+        "FetchResponse": local_http.FetchResponse,
+        "fetch": local_fetch.fetch,
+        "python_to_rpc": python_to_rpc,
+        "python_from_rpc": python_from_rpc,
+    }.items():
+        setattr(workers, name, value)
+    workflows = types.ModuleType("workers.workflows")
+    workflows.NonRetryableError = local_workflows.NonRetryableError  # type: ignore[attr-defined]
+    workers.workflows = workflows  # type: ignore[attr-defined]
+    return workers, workflows
+
+
+def install() -> None:
+    """Make `import workers` resolve to the local SDK surface (idempotent)."""
+    current = sys.modules.get("workers")
+    if current is not None and getattr(current, "__local_platform__", False):
+        return
+    workers, workflows = build_modules()
+    workers.__local_platform__ = True  # type: ignore[attr-defined]
+    sys.modules["workers"] = workers
+    sys.modules["workers.workflows"] = workflows

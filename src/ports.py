@@ -1,0 +1,90 @@
+"""What the core asks of the world besides bindings: outbound HTTP and the time.
+
+The Workers shell (entry.py) configures these with `workers.fetch` and the runtime clock; the local
+platform keeps the shell's HTTP client (running over its own `workers.fetch`) and may swap the
+clock for one that tests move by hand. Bindings (D1, Durable Objects, Workflows, ...) are not
+here: the core reaches them through `env`, duck-typed, exactly as the SDK presents them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class FetchRequest:
+    url: str
+    timeout_s: float
+    max_bytes: int
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class FetchResult:
+    """One HTTP exchange, redirects not followed.
+
+    `status` 0 means no response (DNS, connection, TLS or timeout failure, described by `error`).
+    `headers` maps lowercase names to values, repeated headers joined with ", " as fetch does.
+    `elapsed_ms` runs from the request start to the response headers.
+    """
+
+    url: str
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    truncated: bool
+    elapsed_ms: float
+    error: str | None = None
+
+    def header(self, name: str) -> str | None:
+        return self.headers.get(name.lower())
+
+
+class HttpClient(Protocol):
+    async def fetch(self, request: FetchRequest) -> FetchResult: ...
+
+
+def _wall_clock_ms() -> float:
+    # On Workers, Date.now() only advances across I/O (a Spectre mitigation); that is precise
+    # enough for timestamps and deadlines measured around fetches.
+    return time.time() * 1000.0
+
+
+@dataclass(slots=True)
+class Ports:
+    http: HttpClient | None = None
+    now_ms: Callable[[], float] = _wall_clock_ms
+
+
+_PORTS = Ports()
+
+
+def configure(*, http: HttpClient | None = None, now_ms: Callable[[], float] | None = None) -> None:
+    """Install the platform's implementations; called once by the shell, or by the local platform."""
+    if http is not None:
+        _PORTS.http = http
+    if now_ms is not None:
+        _PORTS.now_ms = now_ms
+
+
+def http_client() -> HttpClient:
+    if _PORTS.http is None:
+        raise RuntimeError("no HTTP client configured: the Worker shell configures one at import")
+    return _PORTS.http
+
+
+def now_ms() -> float:
+    return _PORTS.now_ms()
+
+
+def iso_now() -> str:
+    """The current UTC time as the D1 tables store it: YYYY-MM-DDTHH:MM:SS.sssZ."""
+    return iso_from_ms(now_ms())
+
+
+def iso_from_ms(ms: float) -> str:
+    seconds, millis = divmod(int(ms), 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{millis:03d}Z"

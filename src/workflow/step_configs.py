@@ -1,0 +1,25 @@
+"""Retry and timeout policy of every workflow step, sized for its work.
+
+Without an explicit config a step inherits the platform default (10-minute timeout, 5 retries with
+exponential back-off), and the original system burned ~65 minutes replaying doomed steps that way
+(original-system.md §4.3). Values below follow that system's `auditStepConfigs.ts`.
+Configs are plain dicts: they cross into the Workflows engine as JS objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _config(limit: int, delay_ms: int, backoff: str, timeout: str) -> dict[str, Any]:
+    return {"retries": {"limit": limit, "delay": delay_ms, "backoff": backoff}, "timeout": timeout}
+
+
+# Reads and writes of a few D1 rows: fast, and safe to retry a few times.
+DB_STEP = _config(3, 5_000, "exponential", "2 minutes")
+# robots.txt, sitemaps and seeding the scratchpad: network-bound, bounded by its own caps.
+DISCOVERY_STEP = _config(2, 5_000, "exponential", "4 minutes")
+# ~200 fetches under a 90 s soft deadline plus persistence; a retry is its last attempt.
+CRAWL_CHUNK_STEP = _config(1, 10_000, "constant", "5 minutes")
+# Cross-page SQL inside the scratchpad and the issue inserts.
+FINALIZE_STEP = _config(2, 5_000, "exponential", "5 minutes")
