@@ -1,0 +1,49 @@
+"""`DetectedIssue`: what a rule reports, before it becomes an `audit_issues` row (§1.1, §2.3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from audit.catalogue import IssueType, Severity, severity_of
+from audit.issue_ids import issue_id
+
+__all__ = ["DetectedIssue"]
+
+
+@dataclass(frozen=True, slots=True)
+class DetectedIssue:
+    """One issue of one type on one page; `dedupe_key` tells apart several of one type on a page.
+
+    `details` holds JSON values only (dicts, lists, str, int, float, bool, None) with the original's
+    camelCase keys, because it is stored as `details_json` and read by the UI, MCP and CSV export.
+    """
+
+    issue_type: IssueType
+    page_url: str
+    details: dict[str, Any] = field(default_factory=dict)
+    dedupe_key: str | None = None
+
+    @property
+    def severity(self) -> Severity:
+        return severity_of(self.issue_type)
+
+    def id(self, audit_id: str) -> str:
+        return issue_id(audit_id, self.page_url, self.issue_type, self.dedupe_key)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "issueType": self.issue_type.value,
+            "pageUrl": self.page_url,
+            "details": dict(self.details),
+            "dedupeKey": self.dedupe_key,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DetectedIssue:
+        return cls(
+            issue_type=IssueType(data["issueType"]),
+            page_url=data["pageUrl"],
+            details=dict(data.get("details") or {}),
+            dedupe_key=data.get("dedupeKey"),
+        )
