@@ -1,0 +1,110 @@
+"""`siteaudit`: run audits on the local platform from a terminal.
+
+    siteaudit audit URL [--max-pages N] [--allow-private-hosts] [--json FILE] [--state-dir DIR]
+    siteaudit serve [--port N] [--state-dir DIR]
+
+Both run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
+(default ./.siteaudit), so what a run crawled survives the process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from cli.report import format_summary, write_report
+
+DEFAULT_STATE_DIR = ".siteaudit"
+PROGRESS_INTERVAL_S = 1.0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="siteaudit", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--state-dir", type=Path,
+                        default=Path(os.environ.get("SITEAUDIT_STATE_DIR", DEFAULT_STATE_DIR)),
+                        help="folder holding the local platform's state (default: %(default)s)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    audit = commands.add_parser("audit", help="audit a site and print a summary")
+    audit.add_argument("url")
+    audit.add_argument("--max-pages", type=int, default=50)
+    audit.add_argument("--allow-private-hosts", action="store_true",
+                       help="allow private, loopback and link-local hosts (local test sites)")
+    audit.add_argument("--json", type=Path, dest="json_path", help="write the full report here")
+    serve = commands.add_parser("serve", help="serve the Worker's HTTP API on 127.0.0.1")
+    serve.add_argument("--port", type=int, default=8787)
+    serve.add_argument("--allow-private-hosts", action="store_true")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "audit":
+            return asyncio.run(run_audit(args))
+        return asyncio.run(run_serve(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _platform(args: argparse.Namespace) -> Any:
+    from local_platform.runtime import LocalPlatform
+
+    overrides = {"ALLOW_PRIVATE_HOSTS": "true"} if args.allow_private_hosts else {}
+    return LocalPlatform(args.state_dir, var_overrides=overrides)
+
+
+async def run_audit(args: argparse.Namespace) -> int:
+    platform = _platform(args)
+    try:
+        status, body = await platform.request(
+            "POST", "/api/audits", {"url": args.url, "max_pages": args.max_pages}
+        )
+        if status != 201:
+            print(f"siteaudit: {body['error']['message']}", file=sys.stderr)
+            return 2
+        audit_id = body["audit"]["id"]
+        print(f"audit {audit_id}", flush=True)
+        return await _follow(platform, audit_id, args.json_path)
+    finally:
+        await platform.close()
+
+
+async def _follow(platform: Any, audit_id: str, json_path: Path | None) -> int:
+    finished = asyncio.ensure_future(platform.wait_for_workflow(audit_id))
+    while not finished.done():
+        await asyncio.wait({finished}, timeout=PROGRESS_INTERVAL_S)
+        await platform.tick()
+        _, body = await platform.request("GET", f"/api/audits/{audit_id}")
+        audit = body["audit"]
+        print(f"  {audit['current_phase'] or audit['status']}: "
+              f"{audit['pages_crawled']} pages crawled", file=sys.stderr, flush=True)
+    _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+    print(format_summary(report))
+    if json_path is not None:
+        write_report(json_path, report)
+    return 0 if report["audit"]["status"] == "completed" else 1
+
+
+async def run_serve(args: argparse.Namespace) -> int:
+    from local_platform.http_server import serve
+
+    platform = _platform(args)
+    server = await serve(platform.fetch, host="127.0.0.1", port=args.port)
+    print(f"siteaudit API on http://127.0.0.1:{server.port}/api/audits", flush=True)
+    try:
+        await platform.engine.resume_incomplete()
+        while True:
+            await platform.tick()
+            await asyncio.sleep(1.0)
+    finally:
+        await server.close()
+        await platform.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,196 @@
+"""The local platform assembled: the Worker of wrangler.toml running on CPython.
+
+`LocalPlatform` reads the same wrangler.toml that deploys the Worker, builds every binding it
+declares over files in one state directory (D1 and Durable Object SQLite files, the workflow
+engine's state, queue messages, R2 objects), imports src/entry.py behind the local `workers` SDK
+surface and dispatches fetch, scheduled, queue and alarm events to it. State survives the process,
+so a killed CLI run can be resumed by a later one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import ports
+from local_platform import workers_sdk
+from local_platform.clock import Clock, SystemClock
+from local_platform.cron import CronScheduler, ScheduledController
+from local_platform.d1 import LocalD1Database
+from local_platform.durable_objects import DurableObjectNamespace
+from local_platform.fetch import aclose_shared_client
+from local_platform.http import Request, Response
+from local_platform.migrations import apply_migrations
+from local_platform.queues import LocalQueue, QueueBroker
+from local_platform.r2 import LocalR2Bucket
+from local_platform.workflows import WorkflowEngine
+
+log = logging.getLogger("siteaudit.local")
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+class LocalEnv:
+    """The Worker's `env`: bindings and vars as attributes, like the SDK's env wrapper."""
+
+    def __repr__(self) -> str:
+        return f"LocalEnv({', '.join(sorted(vars(self)))})"
+
+
+class ExecutionContext:
+    """The `ctx` of a handler: `waitUntil` work is awaited before the event counts as done."""
+
+    def __init__(self) -> None:
+        self._pending: list[Any] = []
+        self.props: dict[str, Any] = {}
+
+    def waitUntil(self, awaitable: Any) -> None:  # noqa: N802 - the runtime's name
+        self._pending.append(awaitable)
+
+    def passThroughOnException(self) -> None:  # noqa: N802 - the runtime's name
+        pass
+
+    async def drain(self) -> None:
+        while self._pending:
+            await self._pending.pop(0)
+
+
+@dataclass
+class LocalPlatform:
+    state_dir: Path
+    clock: Clock = field(default_factory=SystemClock)
+    var_overrides: dict[str, str] = field(default_factory=dict)
+    project_root: Path = PROJECT_ROOT
+    env: LocalEnv = field(init=False, default_factory=LocalEnv)
+    config: dict[str, Any] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.state_dir = Path(self.state_dir)
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.config = tomllib.loads((self.project_root / "wrangler.toml").read_text())
+        workers_sdk.install()
+        ports.configure(now_ms=self.clock.now_ms)
+        self.entry = importlib.import_module("entry")
+        self.databases: dict[str, LocalD1Database] = {}
+        self.namespaces: dict[str, DurableObjectNamespace] = {}
+        self.queue_consumers: dict[str, dict[str, Any]] = {}
+        self.engine = WorkflowEngine(self.state_dir / "workflows.sqlite", clock=self.clock)
+        self.broker = QueueBroker(self.state_dir / "queues.sqlite", clock=self.clock)
+        self.crons = CronScheduler(list(self.config.get("triggers", {}).get("crons", [])), self.clock)
+        self._bind_all(self.entry)
+
+    # -- construction -------------------------------------------------------------------------
+
+    def _bind_all(self, entry: ModuleType) -> None:
+        for name, value in self.config.get("vars", {}).items():
+            setattr(self.env, name, str(value))
+        for name, value in self.var_overrides.items():
+            setattr(self.env, name, value)
+        self._bind_d1()
+        self._bind_durable_objects(entry)
+        self._bind_workflows(entry)
+        self._bind_queues()
+        self._bind_r2()
+
+    def _bind_d1(self) -> None:
+        for db in self.config.get("d1_databases", []):
+            path = self.state_dir / "d1" / f"{db['database_name']}.sqlite"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            apply_migrations(path, self.project_root / db.get("migrations_dir", "migrations"))
+            self.databases[db["binding"]] = LocalD1Database(path)
+            setattr(self.env, db["binding"], self.databases[db["binding"]])
+
+    def _bind_durable_objects(self, entry: ModuleType) -> None:
+        for binding in self.config.get("durable_objects", {}).get("bindings", []):
+            namespace = DurableObjectNamespace(
+                binding["class_name"],
+                getattr(entry, binding["class_name"]),
+                state_dir=self.state_dir / "durable_objects",
+                clock=self.clock,
+                env_provider=lambda: self.env,
+            )
+            self.namespaces[binding["name"]] = namespace
+            setattr(self.env, binding["name"], namespace)
+
+    def _bind_workflows(self, entry: ModuleType) -> None:
+        for workflow in self.config.get("workflows", []):
+            cls = getattr(entry, workflow["class_name"])
+            self.engine.register(workflow["name"], cls, lambda: self.env)
+            setattr(self.env, workflow["binding"], self.engine.binding(workflow["name"]))
+
+    def _bind_queues(self) -> None:
+        queues = self.config.get("queues", {})
+        for producer in queues.get("producers", []):
+            setattr(self.env, producer["binding"], LocalQueue(producer["queue"], self.broker))
+        for consumer in queues.get("consumers", []):
+            self.queue_consumers[consumer["queue"]] = consumer
+            self.broker.configure_consumer(consumer["queue"], consumer)
+
+    def _bind_r2(self) -> None:
+        for bucket in self.config.get("r2_buckets", []):
+            directory = self.state_dir / "r2" / bucket["bucket_name"]
+            setattr(self.env, bucket["binding"], LocalR2Bucket(directory))
+
+    # -- events -------------------------------------------------------------------------------
+
+    def _default(self, ctx: ExecutionContext) -> Any:
+        return self.entry.Default(ctx, self.env)
+
+    async def fetch(self, request: Request) -> Response:
+        ctx = ExecutionContext()
+        response = await self._default(ctx).fetch(request)
+        await ctx.drain()
+        return response
+
+    async def request(self, method: str, path: str, json_body: Any = None) -> tuple[int, Any]:
+        """Call the Worker's API in-process; returns (status, decoded JSON body)."""
+        import json
+
+        body = None if json_body is None else json.dumps(json_body)
+        headers = {"content-type": "application/json"} if body is not None else None
+        request = Request(f"http://siteaudit.local{path}", method=method, headers=headers, body=body)
+        response = await self.fetch(request)
+        text = await response.text()
+        return response.status, (json.loads(text) if text else None)
+
+    async def scheduled(self, cron: str, scheduled_ms: float | None = None) -> None:
+        when = self.clock.now_ms() if scheduled_ms is None else scheduled_ms
+        controller = ScheduledController(cron, when)
+        ctx = ExecutionContext()
+        default = self._default(ctx)
+        if hasattr(default, "scheduled"):
+            await default.scheduled(controller, self.env, ctx)
+        await ctx.drain()
+
+    async def deliver_queue(self, queue: str) -> None:
+        async def handler(batch: Any) -> None:
+            ctx = ExecutionContext()
+            await self._default(ctx).queue(batch, self.env, ctx)
+            await ctx.drain()
+
+        await self.broker.deliver_due(queue, handler)
+
+    async def tick(self) -> None:
+        """Run everything due now: alarms, cron triggers, queue batches."""
+        for namespace in self.namespaces.values():
+            await namespace.run_due_alarms()
+        for cron, scheduled_ms in self.crons.due(self.clock.now_ms()):
+            try:
+                await self.scheduled(cron, scheduled_ms)
+            except Exception:
+                log.exception("scheduled handler for %r raised", cron)
+        for queue in self.queue_consumers:
+            await self.deliver_queue(queue)
+
+    async def wait_for_workflow(self, instance_id: str, timeout_s: float | None = None) -> Any:
+        return await self.engine.wait(instance_id, timeout_s=timeout_s)
+
+    async def close(self) -> None:
+        self.engine.close()
+        for database in self.databases.values():
+            database.close()
+        await aclose_shared_client()

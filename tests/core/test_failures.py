@@ -1,0 +1,34 @@
+"""Every platform error text maps to exactly one code of the closed vocabulary."""
+
+import pytest
+
+from workflow.failures import ERROR_DETAIL_MAX_CHARS, ErrorCode, classify_error, error_detail
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("Worker exceeded memory limit.", ErrorCode.OOM),
+        ("Error: Durable Object exceeded memory limit", ErrorCode.OOM),
+        ("Python Worker exceeded CPU time limit", ErrorCode.CPU_LIMIT),
+        ("WorkflowTimeoutError: Execution timed out after 300000ms", ErrorCode.STEP_TIMEOUT),
+        ("Execution timed out", ErrorCode.STEP_TIMEOUT),
+        ("Step crawl-chunk-3-1 output is too large. Maximum allowed size is 1MiB.",
+         ErrorCode.STEP_OUTPUT_TOO_LARGE),
+        ("WorkflowInternalError: Step x-1 output is too large.", ErrorCode.STEP_OUTPUT_TOO_LARGE),
+        ("WorkflowInternalError: something broke", ErrorCode.WORKFLOW_INTERNAL),
+        ("Error: D1_ERROR: no such table: audits: SQLITE_ERROR", ErrorCode.DB_ERROR),
+        ("Failed query: insert into audit_pages", ErrorCode.DB_ERROR),
+        ("D1_TYPE_ERROR: Type 'bigint' not supported for value '9007199254740993'", ErrorCode.DB_ERROR),
+        ("TypeError: 'NoneType' object is not subscriptable", ErrorCode.UNKNOWN),
+        ("", ErrorCode.UNKNOWN),
+        (None, ErrorCode.UNKNOWN),
+    ],
+)
+def test_classification(message: str | None, code: ErrorCode) -> None:
+    assert classify_error(message) is code
+
+
+def test_detail_is_truncated_to_the_column_budget() -> None:
+    assert error_detail("x" * 2000) == "x" * ERROR_DETAIL_MAX_CHARS
+    assert error_detail(None) is None
