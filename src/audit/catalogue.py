@@ -130,6 +130,10 @@ class IssueType(StrEnum):
     SITEMAP_URL_NOINDEX = "sitemap-url-noindex"
     SITEMAP_URL_BLOCKED = "sitemap-url-blocked"
 
+    @property
+    def severity(self) -> Severity:
+        return CATALOGUE[self].severity
+
 
 # --- Threshold constants. Rules import these; descriptors below cite them. ---
 
