@@ -1,0 +1,98 @@
+"""A small HTTP site on 127.0.0.1 for tests: fixed routes, dynamic handlers, request log.
+
+Threaded, HTTP/1.1 keep-alive, TCP_NODELAY (without it Nagle plus delayed ACK adds ~40 ms to
+every response), bound to loopback only, one fresh server per use.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int = 200
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=lambda: {"content-type": "text/html; charset=utf-8"})
+
+
+Route = Reply | Callable[["SiteRequest"], Reply]
+
+
+@dataclass(frozen=True)
+class SiteRequest:
+    method: str
+    path: str
+    headers: dict[str, str]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    server: _SiteHTTPServer
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        request = SiteRequest("GET", self.path, {k.lower(): v for k, v in self.headers.items()})
+        self.server.log.append(request)
+        route = self.server.routes.get(self.path.split("#")[0]) or self.server.routes.get(self.path.split("?")[0])
+        reply = Reply(404, b"<title>Not found</title>") if route is None else (
+            route(request) if callable(route) else route
+        )
+        self.send_response(reply.status)
+        for name, value in reply.headers.items():
+            self.send_header(name, value)
+        self.send_header("content-length", str(len(reply.body)))
+        self.end_headers()
+        self.wfile.write(reply.body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+class _SiteHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    routes: dict[str, Route]
+    log: list[SiteRequest]
+
+
+@dataclass
+class Site:
+    server: _SiteHTTPServer
+
+    @property
+    def origin(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def url(self, path: str) -> str:
+        return self.origin + path
+
+    @property
+    def requests(self) -> list[SiteRequest]:
+        return list(self.server.log)
+
+
+@contextmanager
+def serve_site(routes: dict[str, Route]) -> Iterator[Site]:
+    server = _SiteHTTPServer(("127.0.0.1", 0), _Handler)
+    server.routes = routes
+    server.log = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Site(server)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def html_page(title: str, body: str = "", head: str = "") -> bytes:
+    return (
+        f"<!doctype html><html lang=en><head><title>{title}</title>{head}</head>"
+        f"<body>{body}</body></html>"
+    ).encode()

@@ -1,0 +1,106 @@
+"""The walking skeleton end to end: API -> Workflow -> Durable Object -> D1 -> API.
+
+Every request goes through the Worker's real fetch handler (`entry.Default.fetch`) on the local
+platform, and the audit runs as a SiteAuditWorkflow instance whose id is the audit id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support.site_server import Site
+
+
+async def start_audit(platform: Any, url: str, **options: Any) -> str:
+    status, body = await platform.request("POST", "/api/audits", {"url": url, **options})
+    assert status == 201, body
+    return body["audit"]["id"]
+
+
+async def test_an_audit_runs_from_the_api_to_d1_and_back(platform: Any, small_site: Site) -> None:
+    audit_id = await start_audit(platform, small_site.url("/"))
+
+    await platform.wait_for_workflow(audit_id, timeout_s=30)
+    status, body = await platform.request("GET", f"/api/audits/{audit_id}")
+
+    assert status == 200
+    audit = body["audit"]
+    assert (audit["id"], audit["status"], audit["pages_crawled"]) == (audit_id, "completed", 1)
+    assert audit["start_url"] == small_site.url("/")
+    assert audit["error_code"] is None and audit["finished_at"] is not None
+    instance = await platform.env.SITE_AUDIT_WORKFLOW.get(audit_id)
+    assert (await instance.status())["status"] == "complete"
+
+
+async def test_the_start_page_is_recorded_as_an_audit_page(platform: Any, small_site: Site) -> None:
+    audit_id = await start_audit(platform, small_site.url("/"))
+    await platform.wait_for_workflow(audit_id, timeout_s=30)
+
+    status, body = await platform.request("GET", f"/api/audits/{audit_id}/pages")
+
+    assert status == 200
+    [page] = body["pages"]
+    assert (page["url"], page["status_code"], page["fetch_class"]) == (small_site.url("/"), 200, "ok")
+    assert page["content_type"].startswith("text/html") and page["html_bytes"] > 0
+    assert [r.path for r in small_site.requests] == ["/"]
+
+
+async def test_the_audit_list_shows_the_newest_first(platform: Any, small_site: Site) -> None:
+    first = await start_audit(platform, small_site.url("/"))
+    second = await start_audit(platform, small_site.url("/about"))
+    for audit_id in (first, second):
+        await platform.wait_for_workflow(audit_id, timeout_s=30)
+
+    status, body = await platform.request("GET", "/api/audits")
+
+    assert status == 200
+    assert {a["id"] for a in body["audits"]} == {first, second}
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "payload", "status", "code"),
+    [
+        ("POST", "/api/audits", {"url": "ftp://example.com/"}, 400, "invalid_url"),
+        ("POST", "/api/audits", {"url": "http://exa mple.com/"}, 400, "invalid_url"),
+        ("POST", "/api/audits", {"url": ""}, 400, "invalid_request"),
+        ("POST", "/api/audits", {"website": "https://example.com"}, 400, "invalid_request"),
+        ("POST", "/api/audits", {"url": "https://example.com", "max_pages": 0}, 400, "invalid_request"),
+        ("POST", "/api/audits", ["https://example.com"], 400, "invalid_request"),
+        ("GET", "/api/audits/no-such-audit", None, 404, "not_found"),
+        ("GET", "/api/audits/no-such-audit/pages", None, 404, "not_found"),
+        ("GET", "/api/nothing-here", None, 404, "not_found"),
+        ("DELETE", "/api/audits", None, 405, "method_not_allowed"),
+        ("PUT", "/api/audits/some-id", None, 405, "method_not_allowed"),
+    ],
+)
+async def test_errors_are_json_with_a_clear_message(
+    platform: Any, method: str, path: str, payload: Any, status: int, code: str
+) -> None:
+    got_status, body = await platform.request(method, path, payload)
+
+    assert (got_status, body["error"]["code"]) == (status, code)
+    assert body["error"]["message"]
+
+
+async def test_malformed_json_is_a_400(platform: Any) -> None:
+    from local_platform.http import Request
+
+    request = Request("http://siteaudit.local/api/audits", method="POST", body="{not json")
+    response = await platform.fetch(request)
+
+    assert response.status == 400
+    assert (await response.json())["error"]["code"] == "invalid_json"
+
+
+async def test_private_hosts_are_refused_unless_allowed(tmp_path: Any) -> None:
+    from local_platform.runtime import LocalPlatform
+
+    strict = LocalPlatform(tmp_path / "strict")
+    try:
+        status, body = await strict.request("POST", "/api/audits", {"url": "http://127.0.0.1:9/"})
+    finally:
+        await strict.close()
+
+    assert (status, body["error"]["code"]) == (400, "target_blocked")
