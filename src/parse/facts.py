@@ -1,0 +1,288 @@
+"""What the HTML extractor reports about one page: `PageFacts` and its parts.
+
+These values cross Workflow-step and Durable-Object RPC boundaries, so every class is a frozen,
+slotted dataclass whose `to_dict()` returns only dicts, lists, str, int, bool and None (the runtime
+refuses tuples), and whose `from_dict()` rebuilds an equal object (tested as a round trip).
+
+Definitions (the streaming extractor and the html5lib reference in `reference.py` both follow them;
+where HTML tree construction could move content in ways a streamer cannot know, the definition is
+chosen so that both agree):
+
+* Source order. Every list is in the order the elements' start tags occur in the input. Tree order
+  differs only where tree construction moves nodes (foster parenting out of tables, the adoption
+  agency algorithm); the reference stamps elements with their token sequence number and sorts by it.
+  An element cloned by tree construction (a formatting element such as `<a>` reopened after a
+  misnested end tag) is the same source element: its clones' text counts towards the one fact.
+* Excluded subtrees. Elements inside `<template>` (its content is inert) or inside foreign content
+  (`<svg>`, `<math>`, including their HTML integration points) yield no facts, except that a
+  `<meta charset>` anywhere still changes the decoding, as html5lib and browsers do.
+* Visible text is the character data of the document, in source order, that is not inside
+  `script, style, noscript, template, title, textarea, iframe, noembed, noframes, svg, math`
+  (noscript is raw text because scripting is treated as enabled, like a browser). Character
+  references are decoded, NUL characters are dropped (the HTML parser ignores them in body text),
+  and the whole is joined *without* separators between elements (like the original's
+  `bodyText`, cheerio's `.text()` and DOM `textContent`), then whitespace-collapsed: split on
+  Python's `str.split()` whitespace (which includes U+00A0, as JavaScript's `\\s` does) and joined
+  with single spaces. `word_count` counts those words and `content_hash` is the SHA-256 hex of the
+  collapsed text, None when it is empty. Text is not restricted to `<body>`: in a parsed tree all
+  non-whitespace character data outside the excluded elements ends up in body anyway.
+* Element texts (title, heading, anchor) are the visible text inside that element (a title's own
+  text, which is raw text), collapsed the same way and cut to `TEXT_CAP` (anchors: `ANCHOR_TEXT_CAP`)
+  characters. A heading's text includes the text of headings nested in it.
+* Attribute values are decoded the HTML way (character references with the attribute-value rule,
+  CR/CRLF as LF, NUL as U+FFFD), names are lowercase, the first of duplicate attributes wins, and
+  stored strings are cut to `ATTR_CAP` characters to bound memory.
+* URLs are resolved against the document base URL (the first `<base href>`, itself resolved against
+  the page URL) with the fragment dropped; `None` when the value cannot be resolved. Because the
+  base applies to the whole document, the extractor resolves at `close()`.
+* Caps: lists of links, images, scripts, forms, social tags, hreflangs and mixed-content findings are
+  cut at their caps below; each capped list has a `*_seen` count of how many occurred.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, is_dataclass
+from enum import StrEnum
+from typing import Any, Self
+
+TEXT_CAP = 1024  # a title/heading beyond 1 KiB is a defect either way; rules check 60 characters
+ANCHOR_TEXT_CAP = 200  # the original analyzer's anchor-text limit
+ATTR_CAP = 2048  # above the 2,000-character "link URL too long" check; bounds a page's memory
+LINKS_CAP = 1000  # the original analyzer's cap (1,000 unique links per page)
+IMAGES_CAP = 1000  # the original analyzer's cap
+SCRIPTS_CAP = 500  # "more than 100 JS/CSS files" is the largest check that reads this list
+LIST_CAP = 100  # canonicals, hreflangs, social tags, forms, mixed content, meta lists
+# JSON-LD bounds: the original's branch accumulator (25 blocks, 64,000 chars each, walk depth 12).
+JSONLD_MAX_BLOCKS = 25
+JSONLD_MAX_CHARS = 64_000
+JSONLD_MAX_DEPTH = 12
+JSONLD_MAX_TYPES = 50
+
+
+class EncodingSource(StrEnum):
+    """Where the encoding used to decode the page came from (WHATWG "encoding sniffing")."""
+
+    BOM = "bom"
+    CONTENT_TYPE = "content-type"
+    META_PRESCAN = "meta-prescan"  # a meta charset in the first 1,024 bytes
+    META_LATE = "meta-late"  # a meta charset found while parsing; the page was re-decoded
+    DEFAULT = "default"  # windows-1252, the fallback for unlabelled pages
+
+
+def _plain(value: Any) -> Any:
+    """Reduce a facts value to RPC-safe dicts, lists and scalars."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [_plain(item) for item in value]
+    return value
+
+
+class _Plain:
+    """Mixin giving the facts classes `to_dict()`; `from_dict()` is explicit per class."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return _plain(self)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class EncodingInfo(_Plain):
+    name: str  # WHATWG encoding name (webencodings), e.g. "utf-8", "windows-1252"
+    source: EncodingSource
+    declared: str | None = None  # first charset label declared in the markup, as written
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        return cls(d["name"], EncodingSource(d["source"]), d["declared"])
+
+
+@dataclass(frozen=True, slots=True)
+class UrlRef(_Plain):
+    """A URL-valued attribute: `raw` as written (decoded), `url` resolved or None."""
+
+    raw: str
+    url: str | None
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        return cls(d["raw"], d["url"])
+
+
+@dataclass(frozen=True, slots=True)
+class Hreflang(_Plain):
+    lang: str
+    href: UrlRef
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        return cls(d["lang"], UrlRef.from_dict(d["href"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Heading(_Plain):
+    level: int  # 1..6
+    text: str
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        return cls(d["level"], d["text"])
+
+
+@dataclass(frozen=True, slots=True)
+class Link(_Plain):
+    """An `<a href>` that is not javascript:, mailto:, tel: or a bare #fragment."""
+
+    href: UrlRef
+    text: str
+    nofollow: bool = False
+    sponsored: bool = False
+    ugc: bool = False
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        return cls(UrlRef.from_dict(d["href"]), d["text"], d["nofollow"], d["sponsored"], d["ugc"])
+
+
+@dataclass(frozen=True, slots=True)
+class Image(_Plain):
+    """An `<img>`: None means the attribute is absent (alt="" is a decorative image)."""
+
+    src: UrlRef | None
+    alt: str | None
+    width: str | None
+    height: str | None
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        src = UrlRef.from_dict(d["src"]) if d["src"] is not None else None
+        return cls(src, d["alt"], d["width"], d["height"])
+
+
+@dataclass(frozen=True, slots=True)
+class Script(_Plain):
+    src: UrlRef | None
+    type: str | None
+    integrity: str | None
+    crossorigin: str | None
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        src = UrlRef.from_dict(d["src"]) if d["src"] is not None else None
+        return cls(src, d["type"], d["integrity"], d["crossorigin"])
+
+
+@dataclass(frozen=True, slots=True)
+class MetaTag(_Plain):
+    """An Open Graph (`og:*`) or Twitter (`twitter:*`) meta; key lowercased."""
+
+    key: str
+    value: str
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        return cls(d["key"], d["value"])
+
+
+@dataclass(frozen=True, slots=True)
+class MixedContent(_Plain):
+    """A sub-resource requested over http: from an https page."""
+
+    tag: str  # img, script, link, iframe, source, video, audio, embed, object
+    url: str
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        return cls(d["tag"], d["url"])
+
+
+@dataclass(frozen=True, slots=True)
+class JsonLd(_Plain):
+    """Summary of `<script type="application/ld+json">` blocks, computed with bounded work.
+
+    Bounds follow the original's accumulator: at most `JSONLD_MAX_BLOCKS` blocks parsed, each at
+    most `JSONLD_MAX_CHARS` characters, `@type` values gathered to depth `JSONLD_MAX_DEPTH`, at most
+    `JSONLD_MAX_TYPES` of them. `truncated` is True when any bound cut the work short.
+    """
+
+    blocks: int = 0
+    parse_errors: int = 0
+    types: tuple[str, ...] = ()
+    truncated: bool = False
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        return cls(d["blocks"], d["parse_errors"], tuple(d["types"]), d["truncated"])
+
+
+@dataclass(frozen=True, slots=True)
+class PageFacts(_Plain):
+    page_url: str
+    encoding: EncodingInfo
+    html_bytes: int  # bytes fed, including any beyond the cap
+    truncated: bool  # input beyond max_bytes was not parsed
+    titles: tuple[str, ...] = ()
+    meta_descriptions: tuple[str, ...] = ()
+    meta_robots: tuple[str, ...] = ()
+    meta_googlebot: tuple[str, ...] = ()
+    viewports: tuple[str, ...] = ()
+    refreshes: tuple[str, ...] = ()
+    html_lang: str | None = None
+    base_href: str | None = None
+    canonicals: tuple[UrlRef, ...] = ()
+    hreflangs: tuple[Hreflang, ...] = ()
+    headings: tuple[Heading, ...] = ()
+    links: tuple[Link, ...] = ()
+    links_seen: int = 0
+    images: tuple[Image, ...] = ()
+    images_seen: int = 0
+    scripts: tuple[Script, ...] = ()
+    scripts_seen: int = 0
+    forms: tuple[UrlRef, ...] = ()  # form actions; an absent or empty action is the page URL
+    forms_seen: int = 0
+    social: tuple[MetaTag, ...] = ()
+    social_seen: int = 0
+    mixed_content: tuple[MixedContent, ...] = ()
+    mixed_content_seen: int = 0
+    json_ld: JsonLd = field(default_factory=JsonLd)
+    word_count: int = 0
+    content_hash: str | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        def many(key: str, load: Any = None) -> tuple[Any, ...]:
+            return tuple(load(item) if load else item for item in d[key])
+
+        return cls(
+            page_url=d["page_url"],
+            encoding=EncodingInfo.from_dict(d["encoding"]),
+            html_bytes=d["html_bytes"],
+            truncated=d["truncated"],
+            titles=many("titles"),
+            meta_descriptions=many("meta_descriptions"),
+            meta_robots=many("meta_robots"),
+            meta_googlebot=many("meta_googlebot"),
+            viewports=many("viewports"),
+            refreshes=many("refreshes"),
+            html_lang=d["html_lang"],
+            base_href=d["base_href"],
+            canonicals=many("canonicals", UrlRef.from_dict),
+            hreflangs=many("hreflangs", Hreflang.from_dict),
+            headings=many("headings", Heading.from_dict),
+            links=many("links", Link.from_dict),
+            links_seen=d["links_seen"],
+            images=many("images", Image.from_dict),
+            images_seen=d["images_seen"],
+            scripts=many("scripts", Script.from_dict),
+            scripts_seen=d["scripts_seen"],
+            forms=many("forms", UrlRef.from_dict),
+            forms_seen=d["forms_seen"],
+            social=many("social", MetaTag.from_dict),
+            social_seen=d["social_seen"],
+            mixed_content=many("mixed_content", MixedContent.from_dict),
+            mixed_content_seen=d["mixed_content_seen"],
+            json_ld=JsonLd.from_dict(d["json_ld"]),
+            word_count=d["word_count"],
+            content_hash=d["content_hash"],
+        )
