@@ -208,6 +208,9 @@ _DESC_MIN = _t(
     "META_DESCRIPTION_MIN_CHARS", META_DESCRIPTION_MIN_CHARS, "UTF-16 code units", _ORIG_PAGE
 )
 _SAMPLE = _t("DUPLICATE_GROUP_SAMPLE", DUPLICATE_GROUP_SAMPLE, "other URLs listed", _ORIG_CROSS)
+_LINK_CAP = _t(
+    "BROKEN_LINK_ISSUE_CAP", BROKEN_LINK_ISSUE_CAP, "issues per audit", "original system §3.3"
+)
 _CLIENT_ERROR = _t("CLIENT_ERROR_STATUS", CLIENT_ERROR_STATUS, "HTTP status", "RFC 9110 §15.5")
 
 _D = IssueDescriptor
@@ -504,8 +507,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.3, §3.4",
         (
             _CLIENT_ERROR,
-            _t("BROKEN_LINK_ISSUE_CAP", BROKEN_LINK_ISSUE_CAP, "issues per audit",
-               "original system §3.3"),
+            _LINK_CAP,
         ),
     ),
     _D(
@@ -735,6 +737,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "notice).",
         "Update the link to point at the redirect's destination.",
         "Semrush (permanent redirects); Ahrefs",
+        (_LINK_CAP,),
     ),
     _D(
         IssueType.SITEMAP_URL_BROKEN, _WARN, _CROSS,
