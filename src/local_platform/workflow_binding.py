@@ -45,7 +45,7 @@ class WorkflowInstance:
     async def send_event(self, event: dict[str, Any] | None = None, /, **fields: Any) -> None:
         self._engine.send_event(self.id, _one_object(event, fields))
 
-    sendEvent = send_event  # noqa: N815  (the JS name also works through the SDK)
+    sendEvent = send_event
 
 
 class WorkflowBinding:
@@ -64,7 +64,7 @@ class WorkflowBinding:
             raise JsException("RangeError", f"createBatch accepts at most {BATCH_MAX} instances")
         return [await self.create(options) for options in batch]
 
-    createBatch = create_batch  # noqa: N815
+    createBatch = create_batch
 
     async def get(self, instance_id: str) -> WorkflowInstance:
         self._engine.exists(instance_id, self.workflow_name)

@@ -10,7 +10,9 @@ resolves, so a process killed at any point loses at most the step that was in fl
 
 Errors are `JsException`s throughout, as JS errors are to the engine. Retry waits and sleeps use
 the engine's Clock (instant under ManualClock); the step timeout uses wall time, because it
-bounds real work.
+bounds real work. Consequence for tests: under ManualClock a `waitForEvent` timeout elapses at
+once, so only events sent before the wait is reached are delivered; use SystemClock to send an
+event to an instance that is already waiting.
 """
 
 from __future__ import annotations
@@ -67,15 +69,15 @@ class EngineStep:
         resolved = resolve_config(config)
         return await self._attempts(name, count, key, resolved, callback)
 
-    async def sleep(self, name: str, duration: int | float | str) -> None:
+    async def sleep(self, name: str, duration: float | str) -> None:
         key, _ = await self._begin("sleep-", name)
         await self._sleep_to(key, lambda: self._run.now_ms() + duration_ms(duration))
 
-    async def sleepUntil(self, name: str, timestamp: dt.datetime | int | float) -> None:  # noqa: N802
+    async def sleepUntil(self, name: str, timestamp: dt.datetime | float) -> None:
         key, _ = await self._begin("sleep-", name)
         await self._sleep_to(key, lambda: _future_epoch_ms(timestamp, self._run.now_ms()))
 
-    async def waitForEvent(self, name: str, options: dict[str, Any]) -> Any:  # noqa: N802
+    async def waitForEvent(self, name: str, options: dict[str, Any]) -> Any:
         key, _ = await self._begin("waitForEvent-", name)
         run = self._run
         if (record := run.store.step(run.instance_id, key)) is not None:
@@ -196,7 +198,7 @@ def _retryable(err: JsException) -> bool:
     return err.name != "NonRetryableError" and "output is too large" not in err.message
 
 
-def _timeout_error(timeout: int | float | str) -> JsException:
+def _timeout_error(timeout: float | str) -> JsException:
     # Assumed format: the engine's WorkflowTimeoutError arrives as a plain Error with its class
     # name folded into the message (as the SDK's `_from_js_error` notes for NonRetryableError).
     # What matters is that the text holds both "WorkflowTimeoutError" and "Execution timed out",
@@ -204,7 +206,7 @@ def _timeout_error(timeout: int | float | str) -> JsException:
     return JsException("Error", f"WorkflowTimeoutError: Execution timed out after {timeout}")
 
 
-def _future_epoch_ms(timestamp: dt.datetime | int | float, now_ms: float) -> float:
+def _future_epoch_ms(timestamp: dt.datetime | float, now_ms: float) -> float:
     if isinstance(timestamp, dt.datetime):
         aware = timestamp if timestamp.tzinfo else timestamp.replace(tzinfo=dt.UTC)
         target = aware.timestamp() * 1000

@@ -80,16 +80,16 @@ class WorkflowStep:
             return await self._in_flight[dep]
         return await dep()
 
-    def sleep(self, name: str, duration: int | float | str) -> Awaitable[None]:
+    def sleep(self, name: str, duration: float | str) -> Awaitable[None]:
         return self._js_step.sleep(name, duration)
 
-    def sleep_until(self, name: str, timestamp: dt.datetime | int | float) -> Awaitable[None]:
+    def sleep_until(self, name: str, timestamp: dt.datetime | float) -> Awaitable[None]:
         if not isinstance(timestamp, str):
             timestamp = crossing(timestamp)
         return self._js_step.sleepUntil(name, timestamp)
 
     async def wait_for_event(
-        self, name: str, event_type: str, /, timeout: int | float | str = "24 hours"
+        self, name: str, event_type: str, /, timeout: float | str = "24 hours"
     ) -> Any:
         return crossing(await self._js_step.waitForEvent(
             name, {"type": event_type, "timeout": timeout}

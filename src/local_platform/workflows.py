@@ -65,12 +65,12 @@ class _ExecutionContext:
     def __init__(self) -> None:
         self._pending: set[asyncio.Future[Any]] = set()
 
-    def waitUntil(self, awaitable: Awaitable[Any]) -> None:  # noqa: N802
+    def waitUntil(self, awaitable: Awaitable[Any]) -> None:
         future = asyncio.ensure_future(awaitable)
         self._pending.add(future)
         future.add_done_callback(self._pending.discard)
 
-    def passThroughOnException(self) -> None:  # noqa: N802
+    def passThroughOnException(self) -> None:
         """Meaningless for workflows; present because ExecutionContext has it."""
 
 
@@ -221,7 +221,7 @@ class WorkflowEngine:
             self._drop(run)
         except PlatformKill as kill:
             self._finish(run, "errored", error=kill.error)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001  (any error in run() errors the instance)
             self._finish(run, "errored", error=_error_of(exc))
         else:
             self._finish(run, "complete", output=output)
@@ -255,7 +255,8 @@ class WorkflowEngine:
     def _idle(self, run: Run) -> bool:
         assert run.task is not None
         status = self._store.instance(run.instance_id)
-        blocked = status is None or status.status == "paused" or run.awaiting_event
+        waiting = run.awaiting_event and not run.event_arrived.is_set()
+        blocked = status is None or status.status == "paused" or waiting
         return run.task.done() or blocked
 
     async def _pause_gate(self, instance_id: str) -> None:

@@ -1,11 +1,9 @@
-"""Specification of the local Workflows engine (platform.md §1.4, §4; original-system.md §5)."""
+"""Specification of the local Workflows engine's binding (platform.md §1.4, §4.4)."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections import Counter
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,68 +12,16 @@ import pytest
 from local_platform.clock import ManualClock, SystemClock
 from local_platform.errors import JsException
 from local_platform.rpc import JsDict
-from local_platform.workflows import (
-    ALREADY_EXISTS,
-    INVALID_ID,
-    NOT_FOUND,
-    NonRetryableError,
-    WorkflowBinding,
-    WorkflowEngine,
+from local_platform.workflows import ALREADY_EXISTS, INVALID_ID, NOT_FOUND, WorkflowEngine
+from tests.local_platform.workflow_harness import (  # noqa: F401  (fixtures)
+    Flow,
+    clock,
+    db_path,
+    engine,
+    flow,
+    returns,
+    run_to_end,
 )
-
-Body = Callable[[Any, Any], Awaitable[Any]]
-
-
-class Flow:
-    """A workflow whose `run` is the test's `body`, so each test states its own steps."""
-
-    def __init__(self, ctx: Any, env: Any) -> None:
-        self.ctx, self.env = ctx, env
-
-    async def run(self, event: Any, step: Any) -> Any:
-        return await self.env["body"](event, step)
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "workflows.sqlite3"
-
-
-@pytest.fixture
-async def engine(db_path: Path, clock: ManualClock):  # type: ignore[no-untyped-def]
-    engine = WorkflowEngine(db_path, clock=clock)
-    yield engine
-    await engine.aclose()
-
-
-def flow(engine: WorkflowEngine, body: Body, name: str = "flow") -> WorkflowBinding:
-    engine.register(name, Flow, lambda: {"body": body})
-    return engine.binding(name)
-
-
-async def run_to_end(engine: WorkflowEngine, body: Body, **create: Any) -> JsDict:
-    instance = await flow(engine, body).create(**create)
-    return await engine.wait(instance.id)
-
-
-async def returns(value: Any) -> Body:
-    async def body(event: Any, step: Any) -> Any:
-        return value
-    return body
-
-
-async def until_status(engine: WorkflowEngine, instance_id: str, status: str) -> None:
-    for _ in range(1000):
-        if engine.status(instance_id)["status"] == status:
-            return
-        await asyncio.sleep(0)
-    raise AssertionError(f"{instance_id} never reached {status}: {engine.status(instance_id)}")
-
 
 # -- binding: create / get / status / terminate -----------------------------------------------
 
@@ -197,7 +143,8 @@ async def test_tuple_output_errors_the_instance(engine: WorkflowEngine) -> None:
                                "message": "<class 'tuple'> cannot be sent over RPC."}
 
 
-async def test_terminate_stops_a_waiting_instance(engine: WorkflowEngine) -> None:
+async def test_terminate_stops_a_waiting_instance(db_path: Path) -> None:
+    engine = WorkflowEngine(db_path, clock=SystemClock())  # ManualClock would time the wait out
     after: list[str] = []
 
     async def body(event: Any, step: Any) -> None:
@@ -212,6 +159,7 @@ async def test_terminate_stops_a_waiting_instance(engine: WorkflowEngine) -> Non
     await engine.run_until_idle()
     assert await instance.status() == {"status": "terminated", "output": None, "error": None}
     assert after == []
+    await engine.aclose()
 
 
 async def test_execution_context_accepts_coroutines(engine: WorkflowEngine) -> None:
