@@ -57,8 +57,9 @@ class InstanceRow:
 
 @dataclass(frozen=True, slots=True)
 class StepRecord:
-    """A finished step: `outcome` is "value" (result holds the value) or "error"
-    (result holds `{"name", "message"}` of the error the step's `await` rejects with)."""
+    """A step's stored outcome: "value" (result holds the value), "error" (result holds
+    `{"name", "message"}` of the error the step's `await` rejects with), or "pending" (a sleep
+    that has started; result holds `{"until": epoch ms}` so a replay sleeps only the rest)."""
 
     outcome: str
     result: Any
