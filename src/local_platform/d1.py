@@ -64,7 +64,8 @@ _PRIMARY_CODES = {
 _PYTHON_ERRORS = (
     ("Incorrect number of bindings", "Wrong number of parameter bindings for SQL query.", 25),
     ("query string is too large", "statement too long", 18),
-    ("You can only execute one statement", "A prepared SQL statement must contain only one statement.", 1),
+    ("You can only execute one statement",
+     "A prepared SQL statement must contain only one statement.", 1),
 )  # fmt: skip
 
 SqlValue = int | float | str | bytes | None
@@ -111,7 +112,9 @@ class _Trusted:
         self._guard.trusted_depth -= 1
 
 
-def open_sqlite(path: Path | str, guard: SqlGuard, *, compound_select: int | None) -> sqlite3.Connection:
+def open_sqlite(
+    path: Path | str, guard: SqlGuard, *, compound_select: int | None
+) -> sqlite3.Connection:
     """Open a connection in autocommit mode with the platform's limits and authorizer."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
     conn.execute("PRAGMA journal_mode=WAL")
@@ -171,7 +174,7 @@ def _has_code(text: str) -> bool:
     return any(lines)
 
 
-def js_number(value: int | float) -> int | float:
+def js_number(value: float) -> int | float:
     """A number as Python sees it after a trip through JS: a safe integer → int, else float."""
     if isinstance(value, int) and abs(value) <= MAX_SAFE_INTEGER:
         return value
@@ -389,7 +392,10 @@ class D1PreparedStatement:
         return row[column]
 
     async def raw(
-        self, options: dict[str, Any] | None = None, *, columnNames: bool = False  # noqa: N803
+        self,
+        options: dict[str, Any] | None = None,
+        *,
+        columnNames: bool = False,
     ) -> list[list[Any]]:
         outcome = await self._outcome()
         with_names = columnNames or (isinstance(options, dict) and bool(options.get("columnNames")))
@@ -422,5 +428,3 @@ def _result_dict(db: LocalD1Database, outcome: _Outcome) -> JsDict:
 
 def _elapsed_ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000.0
-
-

@@ -27,7 +27,9 @@ def db(tmp_path: Path) -> Iterator[LocalD1Database]:
 
 
 async def make_table(db: LocalD1Database) -> None:
-    await db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE, score REAL, data BLOB)")
+    await db.exec(
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE, score REAL, data BLOB)"
+    )
 
 
 # --- result shapes -------------------------------------------------------------------------
@@ -151,7 +153,10 @@ def test_unsupported_binding_raises_d1_type_error(
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [((1, 2), "<class 'tuple'> cannot be sent over RPC."), (bytearray(b"x"), "<class 'bytearray'> cannot be sent over RPC.")],
+    [
+        ((1, 2), "<class 'tuple'> cannot be sent over RPC."),
+        (bytearray(b"x"), "<class 'bytearray'> cannot be sent over RPC."),
+    ],
 )
 def test_sdk_refuses_tuples_and_bytearrays_before_d1(
     db: LocalD1Database, value: Any, text: str
@@ -189,8 +194,16 @@ def test_bind_returns_a_new_statement(db: LocalD1Database) -> None:
     [
         ("SELEC 1", [], 'D1_ERROR: near "SELEC": syntax error: SQLITE_ERROR'),
         ("SELECT * FROM missing", [], "D1_ERROR: no such table: missing: SQLITE_ERROR"),
-        ("SELECT ?", [], "D1_ERROR: Wrong number of parameter bindings for SQL query.: SQLITE_RANGE"),
-        ("SELECT " + ",".join(["?"] * 101), [1] * 101, "D1_ERROR: too many SQL variables: SQLITE_ERROR"),
+        (
+            "SELECT ?",
+            [],
+            "D1_ERROR: Wrong number of parameter bindings for SQL query.: SQLITE_RANGE",
+        ),
+        (
+            "SELECT " + ",".join(["?"] * 101),
+            [1] * 101,
+            "D1_ERROR: too many SQL variables: SQLITE_ERROR",
+        ),
         ("SELECT 1 " + " " * 100_000, [], "D1_ERROR: statement too long: SQLITE_TOOBIG"),
         ("SELECT ?", ["x" * 2_000_001], "D1_ERROR: string or blob too big: SQLITE_TOOBIG"),
         ("SELECT ?", [b"x" * 2_000_001], "D1_ERROR: string or blob too big: SQLITE_TOOBIG"),
@@ -212,12 +225,16 @@ async def test_constraint_failure_names_sqlite_constraint(db: LocalD1Database) -
     await make_table(db)
     insert = db.prepare("INSERT INTO t (name) VALUES (?)").bind("a")
     await insert.run()
-    with pytest.raises(JsException, match=r"^Error: D1_ERROR: UNIQUE constraint failed: t.name: SQLITE_CONSTRAINT$"):
+    with pytest.raises(
+        JsException, match=r"^Error: D1_ERROR: UNIQUE constraint failed: t.name: SQLITE_CONSTRAINT$"
+    ):
         await insert.run()
 
 
 async def test_foreign_keys_are_enforced(db: LocalD1Database) -> None:
-    await db.exec("CREATE TABLE p (id INTEGER PRIMARY KEY)\nCREATE TABLE c (p INTEGER REFERENCES p(id))")
+    await db.exec(
+        "CREATE TABLE p (id INTEGER PRIMARY KEY)\nCREATE TABLE c (p INTEGER REFERENCES p(id))"
+    )
     with pytest.raises(JsException, match="FOREIGN KEY constraint failed: SQLITE_CONSTRAINT"):
         await db.prepare("INSERT INTO c VALUES (1)").run()
 
@@ -262,7 +279,9 @@ async def test_exec_error_names_the_line(db: LocalD1Database) -> None:
 
 
 async def test_exec_splits_on_newlines_so_multiline_statements_fail(db: LocalD1Database) -> None:
-    with pytest.raises(JsException, match=re.escape("D1_EXEC_ERROR: Error in line 1: CREATE TABLE a (:")):
+    with pytest.raises(
+        JsException, match=re.escape("D1_EXEC_ERROR: Error in line 1: CREATE TABLE a (:")
+    ):
         await db.exec("CREATE TABLE a (\n x\n)")
 
 

@@ -26,7 +26,8 @@ def query(db_path: Path, sql: str) -> list[tuple[object, ...]]:
 
 
 BASE = {
-    "0002_add_pages.sql": "CREATE TABLE pages (id INTEGER PRIMARY KEY, audit INTEGER REFERENCES audits(id));",
+    "0002_add_pages.sql": "CREATE TABLE pages (id INTEGER PRIMARY KEY, "
+    "audit INTEGER REFERENCES audits(id));",
     "0001_init.sql": "-- first\nCREATE TABLE audits (id INTEGER PRIMARY KEY, url TEXT);\n"
     "INSERT INTO audits (url) VALUES ('https://a.example/;x');\n",
 }
@@ -46,7 +47,9 @@ def test_applies_in_file_name_order_and_records_full_names(tmp_path: Path) -> No
 def test_tracking_table_matches_wranglers(tmp_path: Path) -> None:
     db_path = tmp_path / "db.sqlite"
     apply_migrations(db_path, write(tmp_path / "m", {}))
-    columns = query(db_path, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('d1_migrations')")
+    columns = query(
+        db_path, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('d1_migrations')"
+    )
     assert columns == [
         ("id", "INTEGER", 0, 1),
         ("name", "TEXT", 0, 0),
@@ -74,7 +77,9 @@ def test_a_failing_file_rolls_back_and_stops(tmp_path: Path) -> None:
         },
     )
     db_path = tmp_path / "db.sqlite"
-    with pytest.raises(MigrationError, match="0002_bad.sql failed: D1_ERROR: no such table: nowhere"):
+    with pytest.raises(
+        MigrationError, match="0002_bad.sql failed: D1_ERROR: no such table: nowhere"
+    ):
         apply_migrations(db_path, folder)
     tables = {row[0] for row in query(db_path, "SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"a", "d1_migrations"} <= tables and not {"b", "c"} & tables
@@ -82,7 +87,9 @@ def test_a_failing_file_rolls_back_and_stops(tmp_path: Path) -> None:
 
 
 def test_sql_transaction_statements_are_refused_as_d1_refuses_them(tmp_path: Path) -> None:
-    folder = write(tmp_path / "m", {"0001_tx.sql": "BEGIN TRANSACTION;\nCREATE TABLE a (x);\nCOMMIT;"})
+    folder = write(
+        tmp_path / "m", {"0001_tx.sql": "BEGIN TRANSACTION;\nCREATE TABLE a (x);\nCOMMIT;"}
+    )
     with pytest.raises(MigrationError, match="To execute a transaction, please use"):
         apply_migrations(tmp_path / "db.sqlite", folder)
 
