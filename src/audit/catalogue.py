@@ -9,8 +9,8 @@ in exactly one place and docs/issues.md is rendered from the same data
 Theory of operation
 -------------------
 * The first block reproduces the original system's newest registry (original-system.md §1.5) with
-  its thresholds (§1.2) and severities, plus two branch-only structured-data checks that the JSON-LD
-  summary of our extractor makes decidable.
+  its thresholds (§1.2) and severities, plus the branch-only invalid-structured-data check, which
+  the JSON-LD summary of our extractor makes decidable.
 * The second block adds crawl-decidable checks the field has and the original lacks (field.md §1.3,
   §2.1, §3.1). Severity follows one policy, stated in each explanation:
   - critical: the page (or the link to it) cannot serve its purpose: blocked, erroring, untitled,
@@ -96,9 +96,10 @@ class IssueType(StrEnum):
     BROKEN_INTERNAL_LINK = "broken-internal-link"
     ORPHAN_PAGE = "orphan-page"
     CRAWL_RATE_LIMITED = "crawl-rate-limited"
-    # --- original system, branch-only (§1.2), decidable from the extractor's JSON-LD summary ---
+    # --- original system, branch-only (§1.2), decidable from the extractor's JSON-LD summary.
+    # jsonld-not-linked-graph is not: the summary has no top-level node count, @graph or @id
+    # references, so it is left out rather than approximated. ---
     INVALID_STRUCTURED_DATA = "invalid-structured-data"
-    JSONLD_NOT_LINKED_GRAPH = "jsonld-not-linked-graph"
     # --- field checks: per page (field.md §1.3, §2.1) ---
     HTTP_PAGE_ON_HTTPS_SITE = "http-page-on-https-site"
     HTML_TOO_LARGE = "html-too-large"
@@ -154,7 +155,6 @@ DUPLICATE_GROUP_SAMPLE = 3
 REDIRECT_CHAIN_MIN_URLS = 3  # a hop list of > 2 URLs = two consecutive redirects before content
 BROKEN_LINK_ISSUE_CAP = 2000
 JS_SHELL_MAX_WORDS = 20
-JSONLD_LINKED_GRAPH_MIN_ENTITIES = 2
 HEADING_MAX_STEP = 1
 # Semrush flags "HTML larger than 2 MB". We read MB as MiB: Googlebot documents its fetch limits in
 # binary units, and the difference (~5 %) never decides a real page.
@@ -275,7 +275,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Page is noindex",
         "'noindex' in the robots meta tag or the X-Robots-Tag header (case-insensitive)",
         "The page asks search engines not to index it. Info: usually deliberate (search "
-        "results, carts, thank-you pages), but worth checking it is not on a page that should rank.",
+        "results, carts, thank-you pages), but worth checking on pages that should rank.",
         "Remove the noindex directive if the page should appear in search results.",
         "original system §1.2 step 9",
     ),
@@ -310,7 +310,8 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     _D(
         IssueType.JAVASCRIPT_RENDERING_SUSPECTED, _WARN, _PAGE,
         "Page needs JavaScript to show content",
-        "app root + executable script, < 20 words, no headings, links or images",
+        "executable script, < 20 words, no headings, links or images (the original's app-root "
+        "test is not available from PageFacts)",
         "The HTML is an empty application shell; its content appears only after JavaScript "
         "runs. Content checks are skipped. Warning: crawlers that do not render see an empty page.",
         "Server-render or pre-render the page, or re-run the audit with JavaScript rendering.",
@@ -434,18 +435,6 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "results it was built for. Warning: the owner's intent silently fails.",
         "Validate the JSON-LD (e.g. Google's Rich Results Test) and fix the syntax errors.",
         "original system §1.2 (branch @4ff1019); Semrush (invalid structured data)",
-    ),
-    _D(
-        IssueType.JSONLD_NOT_LINKED_GRAPH, _INFO, _PAGE,
-        "JSON-LD entities not linked",
-        "two or more top-level typed JSON-LD entities, no @graph and no @id reference between "
-        "them (skipped when the JSON-LD summary was truncated)",
-        "Separate entities (Organization, WebPage, Product...) that do not reference each other "
-        "leave search engines to guess how they relate. Info: an enhancement.",
-        "Put the entities in one @graph, or give them @id values and reference them.",
-        "original system §1.2 (branch @047a0b4)",
-        (_t("JSONLD_LINKED_GRAPH_MIN_ENTITIES", JSONLD_LINKED_GRAPH_MIN_ENTITIES, "entities",
-            "original system §1.2"),),
     ),
     # ------------------------------------------------------------------ original: cross-page
     _D(
@@ -677,7 +666,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     _D(
         IssueType.CSP_MISSING, _INFO, _PAGE,
         "No Content-Security-Policy",
-        "no Content-Security-Policy header and no <meta http-equiv=Content-Security-Policy>",
+        "no Content-Security-Policy response header (a <meta> CSP is not seen)",
         "A CSP is the main defence against injected scripts (XSS). Info: security hygiene "
         "(Observatory: -25).",
         "Add a Content-Security-Policy, starting from default-src 'self' in report-only mode.",
@@ -816,8 +805,8 @@ def render_markdown() -> str:
     lines = [
         "# Issue catalogue",
         "",
-        "Generated by `uv run python -m audit.catalogue --markdown > docs/issues.md` from "
-        "`src/audit/catalogue.py`; do not edit by hand.",
+        ("Generated by `uv run python -m audit.catalogue --markdown > docs/issues.md` from "
+        "`src/audit/catalogue.py`; do not edit by hand."),
         "",
         f"{len(_DESCRIPTORS)} issue types: "
         + ", ".join(f"{counts[s]} {s}" for s in Severity)

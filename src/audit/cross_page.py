@@ -145,7 +145,9 @@ def duplicate_issues(pages: Iterable[CrawledPage]) -> list[DetectedIssue]:
     candidates = duplicate_candidates(pages)
     return [
         *_group_issues(IssueType.DUPLICATE_TITLE, candidates, lambda p: p.title),
-        *_group_issues(IssueType.DUPLICATE_META_DESCRIPTION, candidates, lambda p: p.meta_description),
+        *_group_issues(
+            IssueType.DUPLICATE_META_DESCRIPTION, candidates, lambda p: p.meta_description
+        ),
         *_group_issues(IssueType.DUPLICATE_CONTENT, candidates, _content_key),
     ]
 
@@ -351,7 +353,9 @@ def canonical_target_issues(pages: Iterable[CrawledPage]) -> list[DetectedIssue]
     return issues
 
 
-def _missing_return_links(page: CrawledPage, by_url: Mapping[str, CrawledPage]) -> list[DetectedIssue]:
+def _missing_return_links(
+    page: CrawledPage, by_url: Mapping[str, CrawledPage]
+) -> list[DetectedIssue]:
     issues = []
     reported: set[str] = set()
     for link in page.hreflang:

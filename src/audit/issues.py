@@ -17,6 +17,7 @@ class DetectedIssue:
 
     `details` holds JSON values only (dicts, lists, str, int, float, bool, None) with the original's
     camelCase keys, because it is stored as `details_json` and read by the UI, MCP and CSV export.
+    The envelope (`to_dict`) uses the project's snake_case, like every other record.
     """
 
     issue_type: IssueType
@@ -33,17 +34,17 @@ class DetectedIssue:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "issueType": self.issue_type.value,
-            "pageUrl": self.page_url,
+            "issue_type": self.issue_type.value,
+            "page_url": self.page_url,
             "details": dict(self.details),
-            "dedupeKey": self.dedupe_key,
+            "dedupe_key": self.dedupe_key,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DetectedIssue:
         return cls(
-            issue_type=IssueType(data["issueType"]),
-            page_url=data["pageUrl"],
+            issue_type=IssueType(data["issue_type"]),
+            page_url=data["page_url"],
             details=dict(data.get("details") or {}),
-            dedupe_key=data.get("dedupeKey"),
+            dedupe_key=data.get("dedupe_key"),
         )

@@ -74,7 +74,7 @@ def test_detected_issue_id_and_severity_come_from_key_and_catalogue():
     issue = DetectedIssue(IssueType.MISSING_TITLE, "https://example.com/")
     assert issue.id("audit-1") == VECTORS[0][1]
     assert issue.severity == "critical"
-    assert DetectedIssue.from_dict({"issueType": "missing-title", "pageUrl": "u"}).details == {}
+    assert DetectedIssue.from_dict({"issue_type": "missing-title", "page_url": "u"}).details == {}
 
 
 def test_lone_surrogates_hash_like_javascripts_text_encoder():
