@@ -71,6 +71,7 @@ _MIRROR_COLUMNS = (
 
 class ScratchpadMethods:
     ctx: Any
+    _destroyed: bool = False
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -80,8 +81,9 @@ class ScratchpadMethods:
         Arming the alarm on every construction (if none is set) means even a write that races in
         after destroy() is eventually wiped.
         """
+        self._destroyed = False
         for statement in _SCHEMA:
-            self._sql(statement)
+            self.ctx.storage.sql.exec(statement)
         self.ctx.blockConcurrencyWhile(self._ensure_cleanup_alarm)
 
     async def _ensure_cleanup_alarm(self) -> None:
@@ -92,6 +94,9 @@ class ScratchpadMethods:
         """Delete the alarm, then every row: the object stops being billed for storage."""
         await self.ctx.storage.deleteAlarm()
         await self.ctx.storage.deleteAll()
+        # The instance may live on in memory; a later call (a retried step) reopens the schema
+        # and re-arms the cleanup alarm, so nothing it writes outlives the 7 days.
+        self._destroyed = True
         return {"destroyed": True}
 
     async def alarm(self) -> None:
@@ -259,6 +264,8 @@ class ScratchpadMethods:
     # -- helpers --------------------------------------------------------------------------------
 
     def _sql(self, query: str, *bindings: Any) -> Any:
+        if self._destroyed:
+            self.open_scratchpad()
         return self.ctx.storage.sql.exec(query, *bindings)
 
     def _rows(self, query: str, *bindings: Any) -> list[dict[str, Any]]:

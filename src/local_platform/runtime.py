@@ -128,7 +128,7 @@ class LocalPlatform:
             setattr(self.env, producer["binding"], LocalQueue(producer["queue"], self.broker))
         for consumer in queues.get("consumers", []):
             self.queue_consumers[consumer["queue"]] = consumer
-            self.broker.configure_consumer(consumer["queue"], consumer)
+            self.broker.configure_consumer(consumer)
 
     def _bind_r2(self) -> None:
         for bucket in self.config.get("r2_buckets", []):
@@ -190,7 +190,11 @@ class LocalPlatform:
         return await self.engine.wait(instance_id, timeout_s=timeout_s)
 
     async def close(self) -> None:
-        self.engine.close()
+        """Stop running instances (their state stays resumable) and close every file."""
+        await self.engine.aclose()
+        for namespace in self.namespaces.values():
+            namespace.close()
         for database in self.databases.values():
             database.close()
+        self.broker.close()
         await aclose_shared_client()

@@ -96,3 +96,13 @@ async def test_destroy_removes_all_state(pad: Any) -> None:
     assert await pad.destroy() == {"destroyed": True}
     # A later call constructs the object again over empty storage (schema re-created).
     assert (await pad.stats())["seen"] == 0
+
+
+async def test_a_call_after_destroy_reopens_with_a_fresh_cleanup_alarm(platform: Any, pad: Any) -> None:
+    await pad.destroy()
+    assert platform.env.AUDIT_SCRATCHPAD.next_alarm_ms() is None
+
+    await pad.seed_start("https://a.test/late")
+    await pad.stats()  # calls wait behind blockConcurrencyWhile, so the alarm is set by now
+
+    assert platform.env.AUDIT_SCRATCHPAD.next_alarm_ms() is not None
