@@ -23,7 +23,8 @@ from typing import Any
 from audit.catalogue import BROKEN_LINK_ISSUE_CAP, DUPLICATE_GROUP_SAMPLE, IssueType
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
-from audit.page import FetchClass
+from audit.page import FetchClass, PageObservation
+from audit.rules_head import is_javascript_shell
 
 __all__ = [
     "CrawledPage",
@@ -31,6 +32,7 @@ __all__ = [
     "LinkEdge",
     "broken_internal_links",
     "canonical_target_issues",
+    "crawled_page",
     "duplicate_candidates",
     "duplicate_issues",
     "hreflang_return_link_issues",
@@ -84,6 +86,31 @@ class LinkEdge:
 
     source_url: str
     target_url: str
+
+
+def crawled_page(obs: PageObservation) -> CrawledPage:
+    """The cross-page record of one observation, derived as the page row stores it (§2.2, §6.1):
+    shells keep no content hash, so they never group as duplicate content."""
+    facts = obs.facts
+    shell = facts is not None and obs.is_ok_2xx_html and is_javascript_shell(facts)
+    hreflang = tuple(
+        HreflangLink(h.lang, h.href.url) for h in (facts.hreflangs if facts else ()) if h.href.url
+    )
+    return CrawledPage(
+        url=obs.url,
+        status_code=obs.status_code,
+        fetch_class=obs.fetch_class,
+        redirect_url=obs.redirect_url,
+        is_indexable=obs.is_indexable,
+        canonical_url=obs.effective_canonical,
+        title=obs.title,
+        meta_description=obs.meta_description,
+        content_hash=None if shell or facts is None else facts.content_hash,
+        word_count=obs.word_count,
+        javascript_shell=shell,
+        in_sitemap=obs.in_sitemap,
+        hreflang=hreflang,
+    )
 
 
 def _by_url(pages: Iterable[CrawledPage]) -> dict[str, CrawledPage]:

@@ -1,6 +1,7 @@
 """Cross-page checks: the executable specification the scratchpad SQL is tested against."""
 
 import pytest
+from audit_builders import URL, observe
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -11,6 +12,7 @@ from audit.cross_page import (
     LinkEdge,
     broken_internal_links,
     canonical_target_issues,
+    crawled_page,
     duplicate_candidates,
     duplicate_issues,
     hreflang_return_link_issues,
@@ -21,6 +23,7 @@ from audit.cross_page import (
 )
 from audit.issue_ids import page_id
 from audit.page import FetchClass
+from parse.facts import Hreflang, Script, UrlRef
 
 T = IssueType
 
@@ -297,3 +300,32 @@ def test_sitemap_url_hygiene(row, expected):
 def test_robots_blocked_sitemap_urls_are_reported_once_each():
     issues = sitemap_issues([], ["b", "a", "b"])
     assert summary(issues) == [("sitemap-url-blocked", "a"), ("sitemap-url-blocked", "b")]
+
+
+# --------------------------------------------------------------------------- from observations
+
+
+def test_crawled_page_derives_the_row_from_an_observation():
+    obs = observe(
+        {
+            "titles": (" Title ",),
+            "canonicals": (UrlRef("/c", "https://example.com/c"),),
+            "hreflangs": (Hreflang("de", UrlRef("/de", "https://example.com/de")),
+                          Hreflang("xx", UrlRef("bad", None))),
+        },
+        x_robots_tag="noindex",
+    )
+    record = crawled_page(obs)
+    assert (record.url, record.title, record.is_indexable) == (URL, "Title", False)
+    assert record.canonical_url == "https://example.com/c"
+    assert record.hreflang == (HreflangLink("de", "https://example.com/de"),)
+    assert record.content_hash == "c" * 64 and not record.javascript_shell
+
+
+def test_shell_pages_keep_no_content_hash_and_are_not_duplicate_candidates():
+    shell = {"headings": (), "links": (), "links_seen": 0, "word_count": 3,
+             "scripts": (Script(None, None, None, None),)}
+    a = crawled_page(observe(shell, url="https://example.com/a"))
+    b = crawled_page(observe(shell, url="https://example.com/b"))
+    assert a.javascript_shell and a.content_hash is None
+    assert duplicate_issues([a, b]) == []
