@@ -53,6 +53,7 @@ __all__ = [
     "DEFAULT_PORTS",
     "UrlParts",
     "normalise_percent_encoding",
+    "normalise_request_target",
     "normalise_url",
     "origin_of",
     "path_and_query",
@@ -172,6 +173,13 @@ def path_and_query(url: str) -> str | None:
     """The request target (`/path?query`) of an http(s) URL, or None."""
     parts = split_url(url)
     return None if parts is None else parts.request_target
+
+
+def normalise_request_target(target: str) -> str:
+    """Percent-encoding normalisation of a `/path?query` string (or a robots.txt pattern) with the
+    same rules `normalise_url` applies to each component, so the two compare equal."""
+    path, mark, query = target.partition("?")
+    return normalise_percent_encoding(path) + mark + normalise_percent_encoding(query, _QUERY_ENCODE)
 
 
 def normalise_percent_encoding(text: str, encode: frozenset[str] = _PATH_ENCODE) -> str:
