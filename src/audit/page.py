@@ -12,7 +12,8 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, Self
 
-from audit.text import js_trim, normalize_url
+from audit.text import js_trim
+from crawl.urls import normalise_url
 from parse.facts import PageFacts
 
 __all__ = ["FetchClass", "PageObservation"]
@@ -92,13 +93,13 @@ class PageObservation:
         if self.facts is None or not self.facts.canonicals:
             return None
         first = self.facts.canonicals[0].url
-        return None if first is None else normalize_url(first)
+        return None if first is None else normalise_url(first)
 
     @property
     def normalized_header_canonical(self) -> str | None:
         if not self.header_canonical:
             return None
-        return normalize_url(self.header_canonical, self.url)
+        return normalise_url(self.header_canonical, self.url)
 
     @property
     def effective_canonical(self) -> str | None:

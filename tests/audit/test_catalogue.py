@@ -128,3 +128,30 @@ def test_cli_prints_markdown_and_rejects_other_arguments(capsys):
     assert catalogue.main(["--markdown"]) == 0
     assert capsys.readouterr().out == render_markdown()
     assert catalogue.main([]) == 2
+
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "audit"
+
+
+@pytest.mark.parametrize(
+    ("scope", "modules"),
+    [
+        (
+            Scope.PAGE,
+            [
+                "rules_status.py",
+                "rules_head.py",
+                "rules_content.py",
+                "rules_field.py",
+                "rules_security.py",
+            ],
+        ),
+        (Scope.CROSS_PAGE, ["cross_page.py"]),
+    ],
+)
+def test_every_catalogued_issue_has_a_rule_that_emits_it(scope, modules):
+    source = "".join((SRC / name).read_text(encoding="utf-8") for name in modules)
+    missing = [
+        t for t in IssueType if CATALOGUE[t].scope is scope and f"IssueType.{t.name}" not in source
+    ]
+    assert missing == []

@@ -1,13 +1,13 @@
-"""PageObservation: lossless round trip, derived fields, and the JS text and URL helpers."""
+"""PageObservation: lossless round trip, derived fields, and the JavaScript text helpers."""
 
 import pytest
-from audit_builders import URL, observe
+from audit_builders import observe
 from audit_strategies import observations
 from hypothesis import given, settings
 
 from audit.page import PageObservation
 from audit.page_rules import run_page_rules
-from audit.text import is_absolute_url, js_length, js_trim, normalize_url, same_site
+from audit.text import is_absolute_url, js_length, js_trim
 from local_platform.rpc import crossing
 from parse.facts import Heading, UrlRef
 
@@ -88,49 +88,9 @@ def test_js_trim_matches_string_prototype_trim():
 
 
 @pytest.mark.parametrize(
-    ("raw", "base", "expected"),
-    [
-        ("https://Example.COM/a/?b=2&a=1#frag", None, "https://example.com/a/?a=1&b=2"),
-        ("/docs", URL, "https://example.com/docs"),  # trailing slash not added
-        ("/docs/", URL, "https://example.com/docs/"),  # nor removed
-        ("http://example.com:80", None, "http://example.com/"),
-        ("https://example.com:8443/x", None, "https://example.com:8443/x"),
-        ("?q=1&a=2&q=0", URL, "https://example.com/page?a=2&q=1&q=0"),  # stable by key
-        ("mailto:a@b.c", None, None),
-        ("ftp://example.com/", None, None),
-        ("http://[bad", None, None),
-        ("", None, None),
-    ],
-)
-def test_normalize_url(raw, base, expected):
-    assert normalize_url(raw, base) == expected
-
-
-@pytest.mark.parametrize(
     ("raw", "absolute"),
     [("https://a/b", True), ("HTTP://a", True), ("/b", False), ("//a/b", False),
      ("b", False), ("", False), ("1http://a", False)],
 )
 def test_is_absolute_url(raw, absolute):
     assert is_absolute_url(raw) is absolute
-
-
-@pytest.mark.parametrize(
-    ("target", "internal"),
-    [
-        ("https://example.com/x", True),
-        ("https://www.example.com/x", True),  # a leading www. is the same site
-        ("https://shop.example.com/x", False),
-        ("http://example.com/x", False),  # https page, http link: not an upgrade
-        ("https://example.com:8443/x", False),
-        ("https://example.com:443/x", True),
-        ("not a url", False),
-    ],
-)
-def test_same_site_from_an_https_page(target, internal):
-    assert same_site(URL, target) is internal
-
-
-def test_http_page_may_link_to_its_https_upgrade():
-    assert same_site("http://example.com/", "https://example.com/x")
-    assert not same_site("http://example.com:8080/", "https://example.com/x")
