@@ -17,7 +17,8 @@ chosen so that both agree):
   (`<svg>`, `<math>`, including their HTML integration points) yield no facts, except that a
   `<meta charset>` anywhere still changes the decoding, as html5lib and browsers do.
 * Visible text is the character data of the document, in source order, that is not inside
-  `script, style, noscript, template, title, textarea, iframe, noembed, noframes, svg, math`
+  `script, style, noscript, template, title, textarea, xmp, iframe, noembed, noframes, plaintext`
+  or foreign content (`svg`, `math`): the raw-text elements, whose content is not markup
   (noscript is raw text because scripting is treated as enabled, like a browser). Character
   references are decoded, NUL characters are dropped (the HTML parser ignores them in body text),
   and the whole is joined *without* separators between elements (like the original's

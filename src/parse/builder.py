@@ -1,0 +1,350 @@
+"""Turns observed elements into `PageFacts`: shared by the streaming extractor and the reference.
+
+Both parsers find elements and their text their own way and report them here in source order;
+everything downstream of "this element, with these attributes and this text" (attribute caps,
+meta/link/rel interpretation, URL resolution against the base, list caps, JSON-LD summary) lives in
+this one place, so a parity mismatch always points at the parsing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from parse.facts import (
+    ANCHOR_TEXT_CAP,
+    ATTR_CAP,
+    IMAGES_CAP,
+    JSONLD_MAX_BLOCKS,
+    JSONLD_MAX_DEPTH,
+    JSONLD_MAX_TYPES,
+    LINKS_CAP,
+    LIST_CAP,
+    SCRIPTS_CAP,
+    TEXT_CAP,
+    EncodingInfo,
+    Heading,
+    Hreflang,
+    Image,
+    JsonLd,
+    Link,
+    MetaTag,
+    MixedContent,
+    PageFacts,
+    Script,
+    UrlRef,
+)
+from parse.text import cut
+from parse.urls import clean, document_base, is_http, resolve
+
+Attrs = dict[str, str]
+
+# Elements whose only fact is a sub-resource URL (mixed content), and the attribute holding it.
+MEDIA_SRC = {
+    "iframe": "src",
+    "source": "src",
+    "video": "src",
+    "audio": "src",
+    "embed": "src",
+    "object": "data",
+}
+# Start tags the builder wants to see (besides a, h1-h6 and title, which carry text).
+ELEMENTS = frozenset({"meta", "link", "base", "html", "img", "script", "form", *MEDIA_SRC})
+_SKIPPED_LINK_PREFIXES = ("javascript:", "mailto:", "tel:", "#")  # the original analyzer's filter
+_JSONLD_TYPES = ("application/ld+json",)
+_WALK_BUDGET = 10_000  # JSON-LD nodes visited per block
+
+
+def _cap(value: str | None) -> str | None:
+    return value if value is None or len(value) <= ATTR_CAP else value[:ATTR_CAP]
+
+
+def _tokens(value: str | None) -> set[str]:
+    return set(value.lower().split()) if value else set()
+
+
+def is_jsonld(attrs: Attrs) -> bool:
+    """Whether a `<script>` start tag opens a JSON-LD block (MIME essence, case-insensitive)."""
+    kind = attrs.get("type")
+    return kind is not None and kind.split(";", 1)[0].strip().lower() in _JSONLD_TYPES
+
+
+class Capture:
+    """Text of one link or heading, filled in when the element closes."""
+
+    __slots__ = ("text",)
+
+    def __init__(self) -> None:
+        self.text = ""
+
+
+class FactsBuilder:
+    def __init__(self, page_url: str) -> None:
+        self.page_url = page_url
+        self._base_href: str | None = None
+        self._lang: str | None = None
+        self._declared: str | None = None
+        self._lists: dict[str, list[Any]] = {
+            k: []
+            for k in (
+                "titles meta_descriptions meta_robots meta_googlebot viewports refreshes "
+                "canonicals hreflangs social forms scripts images links headings http relative"
+            ).split()
+        }
+        self._seen = dict.fromkeys("links images scripts forms social http relative".split(), 0)
+        self._resources = 0  # sub-resource counter, orders mixed-content candidates
+        self._jsonld_blocks = 0
+        self._jsonld_errors = 0
+        self._jsonld_types: list[str] = []
+        self._jsonld_truncated = False
+
+    # -- elements ---------------------------------------------------------------------------
+
+    def element(self, name: str, attrs: Attrs) -> None:
+        """A start tag in `ELEMENTS` outside template and foreign content."""
+        getattr(self, "_" + name, self._media)(name, attrs)
+
+    def _add(self, key: str, item: Any, cap: int = LIST_CAP) -> bool:
+        if key in self._seen:
+            self._seen[key] += 1
+        items = self._lists[key]
+        if len(items) >= cap:
+            return False
+        items.append(item)
+        return True
+
+    def _html(self, name: str, attrs: Attrs) -> None:
+        if self._lang is None and "lang" in attrs:
+            self._lang = _cap(attrs["lang"])
+
+    def _base(self, name: str, attrs: Attrs) -> None:
+        if self._base_href is None and "href" in attrs:
+            self._base_href = _cap(attrs["href"])
+
+    def _meta(self, name: str, attrs: Attrs) -> None:
+        content = _cap(attrs.get("content", ""))
+        assert content is not None
+        if self._declared is None:
+            self._declared = declared_charset(attrs)
+        key = attrs.get("name", "").strip().lower()
+        target = {
+            "description": "meta_descriptions",
+            "robots": "meta_robots",
+            "googlebot": "meta_googlebot",
+            "viewport": "viewports",
+        }.get(key)
+        if target is not None:
+            self._add(target, content)
+        prop = attrs.get("property", "").strip().lower()
+        for social in (prop, key):
+            if social.startswith(("og:", "twitter:")):
+                self._add("social", MetaTag(_cap(social) or "", content))
+                break
+        if attrs.get("http-equiv", "").strip().lower() == "refresh":
+            self._add("refreshes", content)
+
+    def _link(self, name: str, attrs: Attrs) -> None:
+        rel = _tokens(attrs.get("rel"))
+        href = _cap(attrs.get("href"))
+        if href is None:
+            return
+        if "canonical" in rel:
+            self._add("canonicals", href)
+        if "alternate" in rel and "hreflang" in attrs:
+            self._add("hreflangs", (_cap(attrs["hreflang"]), href))
+        if "stylesheet" in rel:
+            self._resource("link", href)
+
+    def _img(self, name: str, attrs: Attrs) -> None:
+        src = _cap(attrs.get("src"))
+        image = (src, _cap(attrs.get("alt")), _cap(attrs.get("width")), _cap(attrs.get("height")))
+        self._add("images", image, IMAGES_CAP)
+        if src is not None:
+            self._resource("img", src)
+
+    def _script(self, name: str, attrs: Attrs) -> None:
+        src = _cap(attrs.get("src"))
+        script = (src, _cap(attrs.get("type")), _cap(attrs.get("integrity")))
+        self._add("scripts", (*script, _cap(attrs.get("crossorigin"))), SCRIPTS_CAP)
+        if src is not None:
+            self._resource("script", src)
+
+    def _form(self, name: str, attrs: Attrs) -> None:
+        self._add("forms", _cap(attrs.get("action")))
+
+    def _media(self, name: str, attrs: Attrs) -> None:
+        url = attrs.get(MEDIA_SRC[name])
+        if url is not None:
+            self._resource(name, _cap(url) or "")
+
+    def _resource(self, tag: str, raw: str) -> None:
+        """Keep sub-resource URLs that are or may become http: (relative ones, if the base is)."""
+        self._resources += 1
+        url = clean(raw)
+        scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+        if scheme == "http":
+            self._add("http", (self._resources, tag, raw))
+        elif not scheme.isalpha() or "/" in scheme or "?" in scheme or "#" in scheme:
+            self._add("relative", (self._resources, tag, raw))
+
+    # -- elements with text -----------------------------------------------------------------
+
+    def title(self, text: str) -> None:
+        self._add("titles", text)
+
+    def heading(self, level: int) -> Capture:
+        capture = Capture()
+        self._add("headings", (level, capture), 10**9)  # headings are few; see TEXT_CAP
+        return capture
+
+    def anchor(self, attrs: Attrs) -> Capture | None:
+        """An `<a>` start tag: a Capture for its text if it is a link that is kept."""
+        href = attrs.get("href")
+        if href is None or href.lstrip(" \t\n\r\f").lower().startswith(_SKIPPED_LINK_PREFIXES):
+            return None
+        rel = _tokens(attrs.get("rel"))
+        capture = Capture()
+        link = (_cap(href), capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
+        return capture if self._add("links", link, LINKS_CAP) else None
+
+    def jsonld(self, text: str | None) -> None:
+        """One JSON-LD block's content, or None when it exceeded JSONLD_MAX_CHARS."""
+        self._jsonld_blocks += 1
+        if text is None or self._jsonld_blocks > JSONLD_MAX_BLOCKS:
+            self._jsonld_truncated = True
+            return
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            self._jsonld_errors += 1
+            return
+        if not self._collect_types(data):
+            self._jsonld_truncated = True
+
+    def _collect_types(self, data: Any) -> bool:
+        """Gather @type strings breadth-first within the bounds; False if a bound was hit."""
+        level, budget, types = [data], _WALK_BUDGET, self._jsonld_types
+        for _depth in range(JSONLD_MAX_DEPTH):
+            children: list[Any] = []
+            for node in level:
+                budget -= 1
+                if budget < 0:
+                    return False
+                if isinstance(node, dict):
+                    found = node.get("@type")
+                    for kind in found if isinstance(found, list) else [found]:
+                        if isinstance(kind, str) and kind not in types:
+                            if len(types) >= JSONLD_MAX_TYPES:
+                                return False
+                            types.append(kind[:ATTR_CAP])
+                    children.extend(node.values())
+                elif isinstance(node, list):
+                    children.extend(node)
+            level = [c for c in children if isinstance(c, (dict, list))]
+            if not level:
+                return True
+        return False
+
+    # -- result -----------------------------------------------------------------------------
+
+    def build(
+        self,
+        encoding: EncodingInfo,
+        html_bytes: int,
+        truncated: bool,
+        word_count: int,
+        content_hash: str | None,
+    ) -> PageFacts:
+        base = document_base(self.page_url, self._base_href)
+        lists, seen = self._lists, self._seen
+
+        def ref(raw: str) -> UrlRef:
+            return UrlRef(raw, resolve(raw, base))
+
+        def maybe_ref(raw: str | None) -> UrlRef | None:
+            return None if raw is None else ref(raw)
+
+        if encoding.declared is None and self._declared is not None:
+            encoding = EncodingInfo(encoding.name, encoding.source, self._declared)
+        mixed, mixed_seen = self._mixed_content(base)
+        return PageFacts(
+            page_url=self.page_url,
+            encoding=encoding,
+            html_bytes=html_bytes,
+            truncated=truncated,
+            titles=tuple(cut(t, TEXT_CAP) for t in lists["titles"]),
+            meta_descriptions=tuple(lists["meta_descriptions"]),
+            meta_robots=tuple(lists["meta_robots"]),
+            meta_googlebot=tuple(lists["meta_googlebot"]),
+            viewports=tuple(lists["viewports"]),
+            refreshes=tuple(lists["refreshes"]),
+            html_lang=self._lang,
+            base_href=self._base_href,
+            canonicals=tuple(ref(h) for h in lists["canonicals"]),
+            hreflangs=tuple(Hreflang(lang, ref(h)) for lang, h in lists["hreflangs"]),
+            headings=tuple(Heading(lv, cut(c.text, TEXT_CAP)) for lv, c in lists["headings"]),
+            links=tuple(
+                Link(ref(h), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc)
+                for h, c, nf, sp, ugc in lists["links"]
+            ),
+            links_seen=seen["links"],
+            images=tuple(Image(maybe_ref(s), a, w, h) for s, a, w, h in lists["images"]),
+            images_seen=seen["images"],
+            scripts=tuple(Script(maybe_ref(s), t, i, c) for s, t, i, c in lists["scripts"]),
+            scripts_seen=seen["scripts"],
+            forms=tuple(self._form_action(a, base) for a in lists["forms"]),
+            forms_seen=seen["forms"],
+            social=tuple(lists["social"]),
+            social_seen=seen["social"],
+            mixed_content=tuple(mixed[:LIST_CAP]),
+            mixed_content_seen=mixed_seen,
+            json_ld=JsonLd(
+                self._jsonld_blocks,
+                self._jsonld_errors,
+                tuple(self._jsonld_types),
+                self._jsonld_truncated,
+            ),
+            word_count=word_count,
+            content_hash=content_hash,
+        )
+
+    def _form_action(self, action: str | None, base: str) -> UrlRef:
+        # HTML: an absent or empty action submits to the document's URL.
+        raw = action or ""
+        return UrlRef(raw, resolve(raw, base) if clean(raw) else resolve(self.page_url, base))
+
+    def _mixed_content(self, base: str) -> tuple[list[MixedContent], int]:
+        """http: sub-resources of an https page: absolute ones, and relative ones if the base is."""
+        if self.page_url[:6].lower() != "https:":
+            return [], 0
+        candidates, seen = list(self._lists["http"]), self._seen["http"]
+        if is_http(base):
+            candidates = sorted(candidates + self._lists["relative"])
+            seen += self._seen["relative"]
+        found = []
+        for _index, tag, raw in candidates:
+            url = resolve(raw, base)
+            if is_http(url):
+                assert url is not None
+                found.append(MixedContent(tag, url))
+        return found, seen
+
+
+def declared_charset(attrs: Attrs) -> str | None:
+    """The charset label a `<meta>` declares (charset=, or http-equiv Content-Type content)."""
+    if "charset" in attrs:
+        return _cap(attrs["charset"].strip())
+    if attrs.get("http-equiv", "").strip().lower() == "content-type" and "content" in attrs:
+        return content_type_charset(attrs["content"])
+    return None
+
+
+def content_type_charset(content: str) -> str | None:
+    """The charset parameter of a Content-Type value, via html5lib's WHATWG algorithm."""
+    from html5lib._inputstream import ContentAttrParser, EncodingBytes
+
+    try:
+        label = ContentAttrParser(EncodingBytes(content.encode("utf-8", "replace"))).parse()
+    except Exception:  # html5lib's byte parser signals "no charset" with assorted errors
+        return None
+    return _cap(label.decode("utf-8", "replace")) if label else None

@@ -1,0 +1,611 @@
+"""The streaming extractor: bytes in, `PageFacts` out, no tree, bounded memory.
+
+Theory of operation. `feed()` decodes the chunk (`decoding.Decoder`) and appends it to a buffer
+holding only what earlier feeds could not finish (a cut tag, a partial character reference, the
+tail of a raw-text element). `_run()` then walks the buffer with the tokenizer's patterns; for
+each token it does the least work the facts need:
+
+* character data goes, undecoded, to the visible-text list (and to open link/heading captures);
+  character references are decoded once per batch, which is exact because batches are joined with
+  NUL, a character no reference spans and visible text drops anyway;
+* tags outside `ELEMENTS`, raw-text, heading, anchor and foreign names cost one dict lookup,
+  unless a capture or foreign content is open (`_busy`), when `_tag()` keeps the small amount of
+  tree-construction state the facts depend on;
+* raw-text content (script, style, title, ...) is skipped by searching for its end tag, keeping
+  only titles and JSON-LD (both capped).
+
+What a streamer knows of tree construction is kept deliberately small (see facts.py for the
+definitions this supports): the template depth, a stack of open foreign (svg/math) elements with
+their integration points and the breakout rule, the open anchor (closed by `</a>`, the next `<a>`,
+or the table cell around it), and open headings (closed by any heading end tag, by a heading start
+tag when nothing opened inside is still open, or by the end tag of a block element around them).
+
+Memory is bounded by the chunk size plus `MAX_PENDING` (a single unfinished tag) plus the capped
+facts, whatever the page size; input beyond `max_bytes` is counted but not parsed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from parse.builder import ELEMENTS, Attrs, Capture, FactsBuilder, declared_charset, is_jsonld
+from parse.decoding import Decoder
+from parse.facts import ANCHOR_TEXT_CAP, JSONLD_MAX_CHARS, TEXT_CAP, PageFacts
+from parse.text import PARTIAL_CHARREF, TextDigest, collapse, decode_text
+from parse.tokenizer import (
+    BOGUS_END,
+    CDATA_END,
+    COMMENT_END,
+    MARKUP,
+    RAW_ELEMENTS,
+    RAWTEXT_END,
+    RCDATA,
+    SCRIPT_SCAN,
+    SCRIPT_TAIL,
+    is_self_closing,
+    lower,
+    parse_attrs,
+)
+
+# The byte cap. The original system stopped at 1 MiB (`MAX_HTML_BYTES`); the field's audits flag
+# "HTML larger than 2 MB" as an error, so 2 MiB parses every page such a check still passes while
+# bounding CPU per Workflow step. Pages above it are reported with `truncated=True`.
+DEFAULT_MAX_BYTES = 2 * 1024 * 1024
+# Large feeds are decoded and parsed a slice at a time: the decoded text held at once stays
+# bounded, and a late `<meta charset>` is met before much input has been decoded the wrong way.
+SLICE_BYTES = 64 * 1024
+# One tag may not grow beyond this while waiting for its `>` (a million attributes, say); past it
+# the tag is dropped and skipped to its end, which keeps buffered text bounded.
+MAX_PENDING = 256 * 1024
+
+HEADINGS = {f"h{n}": n for n in range(1, 7)}
+VOID = frozenset(
+    "area base basefont bgsound br col embed frame hr image img input keygen link meta param "
+    "source track wbr".split()
+)
+# End tags that close elements *around* an open heading (they pop to their own element, which the
+# heading is inside of): the HTML spec's in-body rules for these names, plus table-cell closure.
+BLOCK_CLOSERS = frozenset(
+    "address article aside blockquote button center details dialog dir div dl fieldset figcaption "
+    "figure footer header hgroup listing main menu nav ol pre section summary ul li dd dt "
+    "td th tr tbody thead tfoot table caption".split()
+)
+# Start tags that first "close a p element in button scope".
+P_CLOSERS = frozenset(
+    "address article aside blockquote center details dialog dir div dl fieldset figcaption figure "
+    "footer header hgroup main menu nav ol p search section summary ul h1 h2 h3 h4 h5 h6 pre "
+    "listing form plaintext table hr xmp".split()
+)
+# Active-formatting markers (an open `<a>` does not continue past their end) and table parts.
+MARKERS = frozenset("td th caption object applet marquee template".split())
+TABLE_PARTS = frozenset("tr tbody thead tfoot".split())
+# Start tags that break out of foreign content (HTML spec "in foreign content").
+BREAKOUT = frozenset(
+    "b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img "
+    "li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul "
+    "var".split()
+)
+_SVG_INTEGRATION = frozenset({"foreignobject", "desc", "title"})
+_MATH_INTEGRATION = frozenset({"mi", "mo", "mn", "ms", "mtext"})
+# Names whose start tags need `_tag()` even when nothing is open.
+_INTERESTING = frozenset(
+    {*ELEMENTS, *RAW_ELEMENTS, *HEADINGS, "a", "template", "svg", "math"}
+)
+_SCRIPT, _RAW, _PLAIN = 0, 1, 2  # raw-text kinds
+_DATA, _ESCAPED, _DOUBLE = 0, 1, 2  # script data states
+
+
+class _Restart(Exception):
+    """A late `<meta charset>` changed the encoding: decode the retained bytes again."""
+
+    def __init__(self, data: bytes, decoder: Decoder) -> None:
+        self.data, self.decoder = data, decoder
+
+
+class _Text:
+    """Text of one element being captured, kept bounded by compacting as it grows."""
+
+    __slots__ = ("capture", "cap", "done", "pieces", "size", "inner", "markers", "tables")
+
+    def __init__(self, capture: Capture | None, cap: int) -> None:
+        self.capture, self.cap = capture, cap
+        self.done = ""  # decoded, whitespace-compacted text so far
+        self.pieces: list[str] = []  # undecoded pieces since
+        self.size = 0
+        self.inner: list[str] = []  # headings: elements opened inside and still open
+        self.markers = 0  # anchors: cells/markers opened inside
+        self.tables = 0  # anchors: tables opened inside
+
+    def add(self, piece: str) -> None:
+        self.pieces.append(piece)
+        self.size += len(piece)
+        if self.size > 4 * self.cap + 256:
+            self._compact()
+
+    def _compact(self) -> None:
+        text = self.done + _decode_pieces(self.pieces)
+        words = collapse(text)
+        if len(words) > self.cap:  # later text cannot change the first `cap` characters
+            self.done, self.size = words[: self.cap + 1], 0
+            self.pieces, self.add = [], lambda piece: None  # type: ignore[method-assign]
+            return
+        lead = " " if text[:1].isspace() else ""
+        trail = " " if text[-1:].isspace() and words else ""
+        self.done, self.pieces, self.size = lead + words + trail, [], 0
+
+    def finish(self) -> None:
+        if self.capture is not None:
+            self.capture.text = self.done + _decode_pieces(self.pieces)
+
+
+def _decode_pieces(pieces: list[str]) -> str:
+    """Decode character data pieces exactly as if one by one, dropping NULs."""
+    return decode_text("\0".join(pieces)).replace("\0", "")
+
+
+class PageExtractor:
+    """Feed a page's bytes in chunks, then `close()` for its `PageFacts`.
+
+    Never raises on any input; never holds more than the current chunk, one unfinished token and
+    the capped facts.
+    """
+
+    def __init__(
+        self,
+        page_url: str,
+        *,
+        content_type: str | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+    ) -> None:
+        self.page_url = page_url
+        self.max_bytes = max_bytes
+        self._bytes = 0
+        self._truncated = False
+        self._closed = False
+        self._reset(Decoder(content_type))
+
+    def _reset(self, decoder: Decoder) -> None:
+        self._decoder = decoder
+        self._builder = FactsBuilder(self.page_url)
+        self._digest = TextDigest()
+        self._buf = ""
+        self._text: list[str] = []  # visible text pieces since the last flush
+        self._raw: str | None = None  # open raw-text element
+        self._raw_kind = _RAW
+        self._script_state = _DATA
+        self._raw_capture: list[str] | None = None  # title or JSON-LD content
+        self._raw_size = 0
+        self._jsonld_open = False  # the open raw-text element is a JSON-LD script
+        self._skip: re.Pattern[str] | None = None  # inside a comment / bogus comment / CDATA
+        self._template = 0
+        self._foreign: list[tuple[str, bool, str]] = []  # (name, integration point, namespace)
+        self._anchor: _Text | None = None
+        self._headings: list[_Text] = []
+        self._captures: list[_Text] = []  # open captures that want text
+
+    # -- public API -------------------------------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        if self._closed or not data:
+            return
+        self._bytes += len(data)
+        if self._truncated:
+            return
+        over = self._bytes - self.max_bytes
+        if over > 0:
+            data, self._truncated = data[: len(data) - over], True
+        view = memoryview(data)
+        for start in range(0, len(data), SLICE_BYTES):
+            piece = bytes(view[start : start + SLICE_BYTES])
+            self._guarded(lambda: self._decoder.feed(piece), False)
+
+    def close(self) -> PageFacts:
+        if not self._closed:
+            self._closed = True
+            self._guarded(self._decoder.finish, True)
+            self._finish()
+        return self._builder.build(
+            self._decoder.info, self._bytes, self._truncated, *self._digest.result()
+        )
+
+    # -- driving ----------------------------------------------------------------------------
+
+    def _guarded(self, decode: object, eof: bool) -> None:
+        """Decode and parse, restarting from the retained bytes after a late charset change."""
+        try:
+            self._buf += decode()  # type: ignore[operator]
+            self._run(eof)
+        except _Restart as restart:
+            self._reset(restart.decoder)
+            self._guarded(lambda: restart.decoder.feed(restart.data), False)
+            if eof:
+                self._guarded(restart.decoder.finish, True)
+
+    def _run(self, eof: bool) -> None:
+        buf = self._buf
+        pos = 0
+        end = len(buf)
+        text = self._text
+        search = MARKUP.search
+        interesting = _INTERESTING
+        while pos < end:
+            if self._raw is not None or self._skip is not None:
+                pos = self._run_raw(buf, pos, eof) if self._skip is None else self._run_skip(buf, pos, eof)
+                if self._raw is not None or self._skip is not None:
+                    break
+                continue
+            m = search(buf, pos)
+            if m is None:
+                pos = self._trailing_text(buf, pos, eof)
+                break
+            start = m.start()
+            if start > pos:
+                piece = buf[pos:start]
+                if not (self._template or self._foreign):
+                    text.append(piece)
+                    if self._captures:
+                        for capture in self._captures:
+                            capture.add(piece)
+            name = m.group(2)
+            if name is None:
+                pos = self._markup_declaration(buf, start, m.group(5), eof)
+                if pos == start:
+                    break
+                continue
+            if m.group(4) is None:  # tag not finished in this buffer
+                if eof:
+                    pos = end  # EOF in a tag: the spec drops it
+                elif end - start > MAX_PENDING:
+                    self._skip, pos = BOGUS_END, start + 1
+                    continue
+                else:
+                    pos = start
+                break
+            pos = m.end()
+            lname = name.lower() if name.isascii() else lower(name)
+            if m.group(1):
+                if self._anchor is not None or self._headings or self._foreign or self._template:
+                    self._tag(True, lname, m.group(3))
+            elif lname in interesting or self._anchor is not None or self._headings or self._foreign:
+                self._tag(False, lname, m.group(3))
+        self._buf = buf[pos:]
+        if len(text) > 256 or eof:
+            self._flush_text()
+
+    def _flush_text(self) -> None:
+        if self._text:
+            self._digest.feed(_decode_pieces(self._text))
+            self._text.clear()
+
+    def _trailing_text(self, buf: str, pos: int, eof: bool) -> int:
+        """Emit text up to the end, holding back a possible `<` or character reference start."""
+        end = len(buf)
+        if not eof:
+            if buf.endswith("<"):
+                end -= 1
+            else:
+                m = PARTIAL_CHARREF.search(buf, max(pos, end - 40))
+                if m is not None:
+                    end = m.start()
+        if end > pos and not (self._template or self._foreign):
+            piece = buf[pos:end]
+            self._text.append(piece)
+            for capture in self._captures:
+                capture.add(piece)
+        return end
+
+    def _markup_declaration(self, buf: str, start: int, kind: str, eof: bool) -> int:
+        """`<!`, `<?` or `</` + non-letter at `start`; returns the new position (start = wait)."""
+        rest = buf[start + 2 : start + 9]
+        if kind == "/":
+            if not rest:
+                return len(buf) if eof else start
+            if rest[0] == ">":
+                return start + 3  # `</>` is dropped
+            self._skip = BOGUS_END
+            return start + 2
+        if kind == "!":
+            if rest[:2] == "--":
+                tail = buf[start + 4 : start + 6]
+                if tail[:1] == ">":
+                    return start + 5
+                if tail == "->":
+                    return start + 6
+                if tail in ("", "-") and not eof:
+                    return start
+                self._skip = COMMENT_END
+                return start + 4
+            if not eof and len(rest) < 2 and "--".startswith(rest):
+                return start
+            if self._foreign:
+                if rest == "[CDATA[":
+                    self._skip = CDATA_END
+                    return start + 9
+                if not eof and len(rest) < 7 and "[CDATA[".startswith(rest):
+                    return start
+        self._skip = BOGUS_END
+        return start + 2
+
+    def _run_skip(self, buf: str, pos: int, eof: bool) -> int:
+        assert self._skip is not None
+        m = self._skip.search(buf, pos)
+        if m is not None:
+            self._skip = None
+            return m.end()
+        return len(buf) if eof else max(pos, len(buf) - 3)
+
+    # -- raw text ---------------------------------------------------------------------------
+
+    def _open_raw(self, name: str, capture: bool) -> None:
+        self._raw = name
+        self._raw_kind = _SCRIPT if name == "script" else _PLAIN if name == "plaintext" else _RAW
+        self._script_state = _DATA
+        self._raw_capture = [] if capture else None
+        self._raw_size = 0
+
+    def _run_raw(self, buf: str, pos: int, eof: bool) -> int:
+        """Consume raw-text content; on its end tag, leave `pos` there for `_run()` to tokenize."""
+        name, end = self._raw, len(buf)
+        assert name is not None
+        if self._raw_kind == _PLAIN:
+            return end
+        safe = end if eof else max(pos, end - SCRIPT_TAIL)
+        if self._raw_kind == _SCRIPT:
+            stop = self._script_end(buf, pos, safe)
+        else:
+            stop = self._rawtext_end(buf, pos)
+        if stop is not None:
+            self._raw_content(buf[pos:stop])
+            self._close_raw()
+            return stop
+        if not eof and name in RCDATA and self._raw_capture is not None:
+            m = PARTIAL_CHARREF.search(buf, max(pos, safe - 40))
+            if m is not None:
+                safe = min(safe, m.start())
+        self._raw_content(buf[pos:safe])
+        if eof:
+            self._close_raw()
+        return safe
+
+    def _rawtext_end(self, buf: str, pos: int) -> int | None:
+        assert self._raw is not None
+        m = RAWTEXT_END[self._raw].search(buf, pos)
+        return m.start() if m else None
+
+    def _script_end(self, buf: str, pos: int, safe: int) -> int | None:
+        """Script data: where the `</script` that ends it starts, tracking the escape states.
+
+        Only tokens starting before `safe` are taken; the held-back tail is scanned again, from
+        the state reached, once more input has arrived.
+        """
+        state, search = self._script_state, SCRIPT_SCAN.search
+        while True:
+            m = search(buf, pos)
+            if m is None or m.start() >= safe:
+                break
+            if m.group(1):  # <!--
+                state = _ESCAPED if state == _DATA else state
+                pos = m.start() + 2  # its dashes may begin `-->`, as in `<!-->`
+            elif m.group(2):  # -->
+                state, pos = _DATA, m.end()
+            elif m.group(3):  # </script
+                if state != _DOUBLE:
+                    self._script_state = _DATA
+                    return m.start()
+                state, pos = _ESCAPED, m.end()
+            else:  # <script
+                state = _DOUBLE if state == _ESCAPED else state
+                pos = m.end()
+        self._script_state = state
+        return None
+
+    def _raw_content(self, piece: str) -> None:
+        capture = self._raw_capture
+        if capture is None or not piece:
+            return
+        self._raw_size += len(piece)
+        if self._raw == "script":
+            if self._raw_size > JSONLD_MAX_CHARS:
+                self._raw_capture = None  # reported as an oversized block
+                return
+            capture.append(piece)
+        elif self._raw_size <= 4 * TEXT_CAP + 256 or len(collapse("".join(capture))) <= TEXT_CAP:
+            capture.append(decode_text(piece))
+
+    def _close_raw(self) -> None:
+        name, capture = self._raw, self._raw_capture
+        self._raw, self._raw_capture = None, None
+        if name == "script" and self._jsonld_open:
+            self._jsonld_open = False
+            self._builder.jsonld(None if capture is None else "".join(capture))
+        elif name == "title" and capture is not None:
+            self._builder.title("".join(capture).replace("\0", "\ufffd"))
+
+    # -- tags -------------------------------------------------------------------------------
+
+    def _tag(self, end: bool, name: str, source: str) -> None:
+        if self._foreign and self._foreign_tag(end, name, source):
+            return
+        if end:
+            self._end_tag(name)
+        else:
+            self._start_tag(name, source)
+
+    def _foreign_tag(self, end: bool, name: str, source: str) -> bool:
+        """Handle a tag inside svg/math; False when HTML rules must process it instead."""
+        stack = self._foreign
+        top_name, top_integration, namespace = stack[-1]
+        if end:
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i][0] == name:
+                    del stack[i:]
+                    return True
+            return not top_integration
+        if top_integration:
+            return False
+        if name in BREAKOUT or (name == "font" and {"color", "face", "size"} & parse_attrs(source).keys()):
+            while stack and not stack[-1][1]:
+                stack.pop()
+            return False
+        if not is_self_closing(source):
+            stack.append((name, self._integration_point(name, source, namespace), namespace))
+        return True
+
+    @staticmethod
+    def _integration_point(name: str, source: str, namespace: str) -> bool:
+        if namespace == "svg":
+            return name in _SVG_INTEGRATION
+        if name == "annotation-xml":
+            encoding = parse_attrs(source).get("encoding", "").lower()
+            return encoding in ("text/html", "application/xhtml+xml")
+        return name in _MATH_INTEGRATION
+
+    def _start_tag(self, name: str, source: str) -> None:
+        hidden = self._template or self._foreign
+        attrs: Attrs = parse_attrs(source) if source and (name in ELEMENTS or name == "a" or name == "script") else {}
+        if not hidden:
+            self._track_start(name)
+        if name == "meta":
+            self._meta_charset(attrs)
+        if name in RAW_ELEMENTS and not self._foreign_html_only():
+            capture = not hidden and (name == "title" or (name == "script" and is_jsonld(attrs)))
+            self._jsonld_open = capture and name == "script"
+            self._open_raw(name, capture)
+        if name == "template":
+            self._template += 1
+        elif name in ("svg", "math"):
+            if not is_self_closing(source):
+                self._foreign.append((name, False, name))
+        elif hidden:
+            return
+        elif name == "a":
+            self._open_anchor(attrs)
+        elif name in HEADINGS:
+            self._open_heading(HEADINGS[name])
+        elif name in ELEMENTS:
+            self._builder.element(name, attrs)
+
+    def _foreign_html_only(self) -> bool:
+        """Whether raw-text switching is off (inside foreign content, not at an integration point)."""
+        return bool(self._foreign) and not self._foreign[-1][1]
+
+    def _meta_charset(self, attrs: Attrs) -> None:
+        if self._decoder.certain:
+            return
+        if "charset" in attrs:
+            label: str | None = attrs["charset"]
+        elif attrs.get("http-equiv", "").strip().lower() == "content-type" and "content" in attrs:
+            label = declared_charset(attrs)
+        else:
+            return
+        retained = self._decoder.change_encoding(label)
+        if retained is not None:
+            raise _Restart(retained, Decoder(forced=self._decoder.encoding))
+
+    def _end_tag(self, name: str) -> None:
+        if name == "template":
+            if self._template:
+                self._template -= 1
+            return
+        if self._template or self._foreign:
+            return
+        if name in HEADINGS:
+            if self._headings:
+                self._close_heading()
+            return
+        if name == "a":
+            self._close_anchor()
+        self._track_end(name)
+
+    # -- anchors and headings ---------------------------------------------------------------
+
+    def _open_anchor(self, attrs: Attrs) -> None:
+        self._close_anchor()  # a new <a> closes the open one (adoption agency)
+        self._anchor = _Text(self._builder.anchor(attrs), ANCHOR_TEXT_CAP)
+        if self._anchor.capture is not None:
+            self._captures.append(self._anchor)
+
+    def _close_anchor(self) -> None:
+        anchor = self._anchor
+        if anchor is not None:
+            self._anchor = None
+            anchor.finish()
+            if anchor.capture is not None:
+                self._captures.remove(anchor)
+
+    def _open_heading(self, level: int) -> None:
+        heading = _Text(self._builder.heading(level), TEXT_CAP)
+        self._headings.append(heading)
+        self._captures.append(heading)
+
+    def _close_heading(self) -> None:
+        heading = self._headings.pop()
+        heading.finish()
+        self._captures.remove(heading)
+
+    def _track_start(self, name: str) -> None:
+        """Tree-construction effects of a start tag on the open anchor and headings."""
+        anchor = self._anchor
+        if anchor is not None:
+            if name in MARKERS:
+                anchor.markers += 1
+            elif name == "table":
+                anchor.tables += 1
+            elif name in ("tr", "td", "th") and not (anchor.markers or anchor.tables):
+                self._close_anchor()
+        if not self._headings:
+            return
+        inner = self._headings[-1].inner
+        if name in P_CLOSERS and "p" in inner:
+            del inner[_last(inner, "p") :]
+        elif name == "a" and "a" in inner:  # the adoption agency closes the open <a>
+            del inner[_last(inner, "a") :]
+        if name in HEADINGS:
+            if not inner:
+                self._close_heading()
+        elif name in ("li", "dd", "dt") and name in inner:
+            del inner[_last(inner, name) :]
+        elif name in ("td", "th", "tr") and "table" not in inner:
+            while self._headings:
+                self._close_heading()
+            return
+        if name not in VOID and name not in HEADINGS and len(inner) < 512:
+            inner.append(name)
+
+    def _track_end(self, name: str) -> None:
+        anchor = self._anchor
+        if anchor is not None:
+            if name == "table":
+                if anchor.tables:
+                    anchor.tables, anchor.markers = anchor.tables - 1, 0
+                else:
+                    self._close_anchor()
+            elif name in MARKERS:
+                if anchor.markers:
+                    anchor.markers -= 1
+                elif not anchor.tables:
+                    self._close_anchor()
+            elif name in TABLE_PARTS and not anchor.tables:
+                self._close_anchor()
+        while self._headings:
+            inner = self._headings[-1].inner
+            if name in inner:
+                del inner[_last(inner, name) :]
+                return
+            if name not in BLOCK_CLOSERS:
+                return
+            self._close_heading()
+
+    # -- end of input -----------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        if self._raw is not None:
+            self._close_raw()
+        self._close_anchor()
+        while self._headings:
+            self._close_heading()
+        self._flush_text()
+
+
+def _last(items: list[str], name: str) -> int:
+    return len(items) - 1 - items[::-1].index(name)

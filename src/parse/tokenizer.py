@@ -1,0 +1,95 @@
+"""The HTML tokenizer's patterns: compiled regexes that a scanning loop applies to a buffer.
+
+Theory of operation. The extractor never asks for one character at a time: it searches its buffer
+with `MARKUP` for the next `<` that starts markup, treats what lies before as character data, and
+for each tag gets the name and the raw attribute text in one match. Attributes are parsed (by
+`parse_attrs`) only for the few tags whose facts need them. The patterns encode the HTML spec's
+tokenizer states where they decide where a token ends:
+
+* tag: name up to whitespace, `/` or `>`; attributes as in the "before/after attribute name" and
+  "attribute value (double/single/unquoted)" states: a name may start with `=`, an unquoted value
+  runs to whitespace or `>`, a quote only opens a value right after `=`. A tag is complete only at
+  a `>` outside a quoted value; if the buffer ends first, `MARKUP` still matches but without the
+  closing group, meaning "wait for more input" (or, at end of input, "drop the tag", as the spec's
+  EOF-in-tag rule does). Possessive quantifiers keep the match linear on hostile input.
+* `<!--` comments end at `-->` or `--!>`, `<!-->` and `<!--->` are empty comments; `<!...>`,
+  `<?...>` and `</` + non-letter are bogus comments ending at the first `>`; `</>` is dropped;
+  `<![CDATA[` is a bogus comment in HTML content and a CDATA section (to `]]>`) in foreign content.
+* raw text: after `<script>`, `<style>`, `<title>` and the like the tokenizer looks only for the
+  matching end tag (`RAWTEXT_END`); script data additionally has the escaped and double-escaped
+  states entered by `<!--` and `<script` (`SCRIPT_SCAN`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from parse.text import decode_attr
+
+_WS = r"\t\n\f\r "
+_VALUE = rf"""(?:"[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>))"""
+_ATTRS = rf"(?:[{_WS}/]++|[^{_WS}/>][^{_WS}/>=]*+[{_WS}]*+(?:=[{_WS}]*+{_VALUE}|(?!=)))*+"
+# Groups: 1 "/" of an end tag, 2 tag name, 3 attribute text, 4 ">" if complete, 5 one of "!?/".
+MARKUP = re.compile(rf"<(?:(/?)([A-Za-z][^{_WS}/>]*+)({_ATTRS})(>)?|([!?/]))")
+_ATTR = re.compile(
+    rf"""([^{_WS}/>][^{_WS}/>=]*)(?:[{_WS}]*=[{_WS}]*(?:"([^"]*)"|'([^']*)'|([^{_WS}>]*)))?"""
+)
+COMMENT_END = re.compile(r"--!?>")
+BOGUS_END = re.compile(r">")
+CDATA_END = re.compile(r"\]\]>")
+# Script data: `<!--` enters the escaped state, `-->` leaves it, `<script` inside it enters the
+# double-escaped state (where `</script` only returns to escaped); `</script` ends the element.
+SCRIPT_SCAN = re.compile(r"(<!--)|(-->)|(</script)(?=[\t\n\f\r />])|(<script)(?=[\t\n\f\r />])", re.I)
+SCRIPT_TAIL = len("</script ")  # longest partial match a chunk boundary can cut
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+RAWTEXT = frozenset({"style", "xmp", "iframe", "noembed", "noframes", "noscript"})
+RCDATA = frozenset({"title", "textarea"})
+RAW_ELEMENTS = RAWTEXT | RCDATA | {"script", "plaintext"}
+RAWTEXT_END = {
+    name: re.compile(rf"</{name}(?=[\t\n\f\r />])", re.I) for name in RAWTEXT | RCDATA
+}
+
+
+def lower(name: str) -> str:
+    """ASCII lowercase, as the tokenizer lowercases names (non-ASCII letters stay as they are)."""
+    return name.lower() if name.isascii() else name.translate(_ASCII_LOWER)
+
+
+def fix_value(value: str) -> str:
+    """An attribute value as the tokenizer and input stream deliver it."""
+    if "&" in value:
+        value = decode_attr(value)
+    if "\r" in value:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    if "\0" in value:
+        value = value.replace("\0", "\ufffd")
+    return value
+
+
+def parse_attrs(source: str) -> dict[str, str]:
+    """Attributes from a tag's attribute text (group 3 of MARKUP); the first duplicate wins."""
+    attrs: dict[str, str] = {}
+    for m in _ATTR.finditer(source):
+        name = lower(m.group(1))
+        if "\0" in name:
+            name = name.replace("\0", "\ufffd")
+        if name in attrs:
+            continue
+        value = m.group(2)
+        if value is None:
+            value = m.group(3)
+            if value is None:
+                value = m.group(4) or ""
+        attrs[name] = fix_value(value) if value else value
+    return attrs
+
+
+def is_self_closing(source: str) -> bool:
+    """Whether the attribute text ends with the self-closing `/` (not a slash inside a value)."""
+    if not source.endswith("/"):
+        return False
+    last = None
+    for last in _ATTR.finditer(source):
+        pass
+    return last is None or last.end() < len(source)

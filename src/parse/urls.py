@@ -1,0 +1,43 @@
+"""URL resolution for extracted attributes: against the document base URL, fragment dropped.
+
+Mirrors the WHATWG URL parser where it matters for links: leading/trailing C0 controls and spaces
+are stripped and tabs/newlines removed before resolving (browsers do this), and a value that
+cannot be parsed resolves to None rather than raising.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+_STRIP = "".join(map(chr, range(0x21)))
+_TAB_NEWLINE = str.maketrans("", "", "\t\n\r")
+
+
+def clean(raw: str) -> str:
+    """The URL string as a browser's URL parser sees it."""
+    return raw.strip(_STRIP).translate(_TAB_NEWLINE)
+
+
+def resolve(raw: str, base: str) -> str | None:
+    """Resolve `raw` against `base`, dropping any fragment; None if it is not a valid URL."""
+    try:
+        url = urljoin(base, clean(raw))
+        urlsplit(url).port  # noqa: B018 - raises ValueError on a malformed port
+        return urldefrag(url).url
+    except ValueError:
+        return None
+
+
+def document_base(page_url: str, base_href: str | None) -> str:
+    """The document base URL: `<base href>` resolved against the page, if usable (HTML spec)."""
+    if base_href is None:
+        return page_url
+    url = resolve(base_href, page_url)
+    if url is None or urlsplit(url).scheme in ("data", "javascript"):
+        return page_url
+    return url
+
+
+def is_http(url: str | None) -> bool:
+    """Whether the resolved URL is fetched over plain http:."""
+    return url is not None and url[:5].lower() == "http:"
