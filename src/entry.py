@@ -14,6 +14,7 @@ from workers.workflows import NonRetryableError
 import ports
 from api.http import ApiRequest
 from durable.scratchpad import ScratchpadMethods
+from maintenance.scheduled import run_scheduled
 from workflow.site_audit import run_site_audit
 
 
@@ -77,6 +78,9 @@ class Default(WorkerEntrypoint):
         )
         api_response = await handle_request(api_request, self.env)
         return Response(api_response.body, status=api_response.status, headers=api_response.headers)
+
+    async def scheduled(self, controller, env, ctx):
+        await run_scheduled(controller.cron, self.env)
 
 
 class SiteAuditWorkflow(WorkflowEntrypoint):

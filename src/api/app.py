@@ -23,6 +23,7 @@ from api.schemas import CreateAuditBody, parse_create_body
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
 from crawl.start_url import StartUrlError, normalise_start_url
+from maintenance.reconcile import reconcile_audit
 from workflow.params import AuditParams
 
 Handler = Callable[[ApiRequest, Any, dict[str, str]], Awaitable[ApiResponse]]
@@ -94,6 +95,10 @@ async def get_audit(request: ApiRequest, env: Any, args: dict[str, str]) -> ApiR
     audit = await repository.get_audit(env.DB, args["audit_id"])
     if audit is None:
         return _unknown_audit(args["audit_id"])
+    if repository.is_running(audit):
+        # Lazy reconciliation: a platform-killed audit shows its failure on the next read.
+        await reconcile_audit(env, audit, "status_read")
+        audit = await repository.get_audit(env.DB, audit.id) or audit
     return json_response({"audit": audit_summary(audit)})
 
 

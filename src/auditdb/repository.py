@@ -131,6 +131,24 @@ async def list_issues(db: Any, audit_id: str) -> list[IssueRecord]:
     return [IssueRecord.from_row(row) for row in result["results"]]
 
 
+async def list_running_before(db: Any, started_before: str, limit: int) -> list[AuditRecord]:
+    """Running audits started before a cutoff, oldest first (the watchdog's sweep)."""
+    result = await db.prepare(
+        "SELECT * FROM audits WHERE status = 'running' AND "
+        "(started_at IS NULL OR started_at < ?) ORDER BY started_at, id LIMIT ?"
+    ).bind(started_before, limit).all()
+    return [AuditRecord.from_row(row) for row in result["results"]]
+
+
+async def delete_finished_before(db: Any, finished_before: str, limit: int) -> int:
+    """Delete up to `limit` finished audits (pages and issues cascade); returns how many."""
+    result = await db.prepare(
+        "DELETE FROM audits WHERE id IN (SELECT id FROM audits WHERE status != 'running' "
+        "AND finished_at < ? ORDER BY finished_at LIMIT ?)"
+    ).bind(finished_before, limit).run()
+    return int(result["meta"]["changes"])
+
+
 async def count_pages(db: Any, audit_id: str) -> int:
     value = await db.prepare(
         "SELECT COUNT(*) AS n FROM audit_pages WHERE audit_id = ?"

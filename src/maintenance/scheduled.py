@@ -1,0 +1,44 @@
+"""The cron entry point: which job each trigger of wrangler.toml runs. Never raises."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import ports
+from auditdb import repository
+from maintenance.reconcile import sweep_stale_audits
+
+log = logging.getLogger("siteaudit.scheduled")
+
+WATCHDOG_CRON = "*/15 * * * *"
+CLEANUP_CRON = "17 3 * * *"
+# Finished audits (and, by cascade, their pages and issues) are kept this long by default.
+DEFAULT_RETENTION_DAYS = 90
+CLEANUP_BATCH_LIMIT = 500
+_DAY_MS = 24 * 60 * 60 * 1000
+
+
+async def run_scheduled(cron: str, env: Any) -> dict[str, Any]:
+    try:
+        if cron == CLEANUP_CRON:
+            return {"cleanup": await delete_expired_audits(env)}
+        # The watchdog runs on its own trigger and, defensively, on any unknown one.
+        return {"watchdog": await sweep_stale_audits(env)}
+    except Exception as exc:
+        log.exception("scheduled job for %r failed", cron)
+        return {"error": str(exc)}
+
+
+async def delete_expired_audits(env: Any) -> dict[str, int]:
+    days = _retention_days(env)
+    cutoff = ports.iso_from_ms(ports.now_ms() - days * _DAY_MS)
+    deleted = await repository.delete_finished_before(env.DB, cutoff, CLEANUP_BATCH_LIMIT)
+    return {"deleted": deleted, "retention_days": days}
+
+
+def _retention_days(env: Any) -> int:
+    try:
+        return max(1, int(getattr(env, "AUDIT_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)))
+    except (TypeError, ValueError):
+        return DEFAULT_RETENTION_DAYS

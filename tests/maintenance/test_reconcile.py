@@ -1,0 +1,125 @@
+"""The watchdog and the lazy status read, against real workflow instances on the local platform."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import pytest
+
+from auditdb import repository
+from auditdb.records import AuditRecord
+from local_platform.clock import ManualClock
+from maintenance.scheduled import CLEANUP_CRON, WATCHDOG_CRON
+
+MINUTE_S = 60
+
+
+@pytest.fixture
+async def clocked(tmp_path: Any) -> Any:
+    from local_platform.runtime import LocalPlatform
+
+    clock = ManualClock(start_ms=1_795_000_000_000)
+    local = LocalPlatform(tmp_path / "state", clock=clock, var_overrides={"ALLOW_PRIVATE_HOSTS": "true"})
+    yield local
+    await local.close()
+
+
+async def running_audit(local: Any, audit_id: str) -> AuditRecord:
+    import ports
+
+    record = AuditRecord(id=audit_id, start_url="https://a.test/", created_at=ports.iso_now(),
+                         started_at=ports.iso_now(), workflow_instance_id=audit_id)
+    await repository.insert_audit(local.env.DB, record)
+    return record
+
+
+async def status_of(local: Any, audit_id: str) -> dict[str, Any]:
+    return (await repository.get_audit(local.env.DB, audit_id)).to_dict()  # type: ignore[union-attr]
+
+
+async def test_the_sweep_fails_audits_whose_instance_was_killed(clocked: Any, caplog: Any) -> None:
+    await running_audit(clocked, "killed")
+    await clocked.env.SITE_AUDIT_WORKFLOW.create(id="killed", params={"audit_id": "killed",
+                                                                      "start_url": "https://a.test/"})
+    clocked.engine.faults.kill("killed", "oom")
+    await clocked.wait_for_workflow("killed", timeout_s=10)
+    clocked.clock.advance(16 * MINUTE_S)
+
+    with caplog.at_level(logging.INFO, logger="siteaudit.events"):
+        await clocked.scheduled(WATCHDOG_CRON)
+
+    audit = await status_of(clocked, "killed")
+    assert (audit["status"], audit["error_code"]) == ("failed", "oom")
+    assert "exceeded memory limit" in audit["error_detail"]
+    [line] = [json.loads(r.getMessage()) for r in caplog.records if r.name == "siteaudit.events"]
+    assert line == {"event": "audit_terminal", "audit_id": "killed", "status": "failed",
+                    "error_code": "oom", "failed_phase": "discovery", "pages": 0,
+                    "reconciled_by": "watchdog"}
+
+
+async def test_a_lost_instance_fails_only_after_the_grace_period(clocked: Any) -> None:
+    await running_audit(clocked, "lost")
+
+    clocked.clock.advance(9 * MINUTE_S)
+    await clocked.request("GET", "/api/audits/lost")
+    assert (await status_of(clocked, "lost"))["status"] == "running"
+
+    clocked.clock.advance(2 * MINUTE_S)
+    _, body = await clocked.request("GET", "/api/audits/lost")
+    assert (body["audit"]["status"], body["audit"]["error_code"]) == ("failed", "instance_lost")
+
+
+async def test_a_transient_binding_error_never_fails_a_live_audit(clocked: Any, monkeypatch: Any) -> None:
+    await running_audit(clocked, "live")
+    clocked.clock.advance(60 * MINUTE_S)
+
+    async def broken_get(instance_id: str) -> Any:
+        raise RuntimeError("Error: internal error; reference = abc")
+
+    monkeypatch.setattr(clocked.env.SITE_AUDIT_WORKFLOW, "get", broken_get)
+    await clocked.scheduled(WATCHDOG_CRON)
+
+    assert (await status_of(clocked, "live"))["status"] == "running"
+
+
+async def test_one_bad_audit_never_stops_the_sweep(clocked: Any, monkeypatch: Any) -> None:
+    for audit_id in ("first", "second"):
+        await running_audit(clocked, audit_id)
+        clocked.clock.advance(1)
+    clocked.clock.advance(60 * MINUTE_S)
+    real_fail = repository.fail_audit
+
+    async def flaky_fail(db: Any, audit_id: str, **kwargs: Any) -> bool:
+        if audit_id == "first":
+            raise RuntimeError("D1_ERROR: database is locked: SQLITE_BUSY")
+        return await real_fail(db, audit_id, **kwargs)
+
+    monkeypatch.setattr(repository, "fail_audit", flaky_fail)
+    await clocked.scheduled(WATCHDOG_CRON)  # must not raise
+
+    assert (await status_of(clocked, "first"))["status"] == "running"
+    assert (await status_of(clocked, "second"))["error_code"] == "instance_lost"
+
+
+async def test_daily_cleanup_deletes_only_expired_finished_audits(clocked: Any) -> None:
+    old = await running_audit(clocked, "old")
+    await repository.fail_audit(clocked.env.DB, old.id, error_code="unknown", error_detail=None,
+                                failed_phase=None, finished_at="2020-01-01T00:00:00.000Z")
+    await running_audit(clocked, "current")
+
+    await clocked.scheduled(CLEANUP_CRON)
+
+    assert await repository.get_audit(clocked.env.DB, "old") is None
+    assert await repository.get_audit(clocked.env.DB, "current") is not None
+
+
+async def test_the_platform_tick_fires_the_watchdog_cron(clocked: Any) -> None:
+    await running_audit(clocked, "zombie")
+    await clocked.tick()  # arms the cron schedule at the current time
+    clocked.clock.advance(30 * MINUTE_S)
+
+    await clocked.tick()
+
+    assert (await status_of(clocked, "zombie"))["error_code"] == "instance_lost"
