@@ -236,6 +236,20 @@ def test_gzip_bomb_stops_at_the_cap_with_bounded_memory() -> None:
     assert next(chunks, None) is not None  # the rest of the gigabyte was never touched
 
 
+def test_one_small_gzip_chunk_never_inflates_past_the_cap() -> None:
+    bomb = gzip_bomb(gib=1)
+    hundred_mib = b"".join(next(bomb) for _ in range(100))  # ~100 KiB on the wire
+    parser = SitemapParser()
+    tracemalloc.start()
+    try:
+        parser.feed(hundred_mib)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert parser.close().oversized
+    assert peak < 4 * MAX_SITEMAP_BYTES
+
+
 BILLION_LAUGHS = b"""<?xml version="1.0"?>
 <!DOCTYPE urlset [
  <!ENTITY lol "lol">
@@ -281,3 +295,11 @@ def test_document_round_trips_through_a_dict() -> None:
         parse_every_way(gzip.compress(urlset(A)), max_bytes=10),
     ):
         assert SitemapDocument.from_dict(doc.to_dict()) == doc
+
+
+def test_the_public_surface_is_exactly_what_the_modules_export() -> None:
+    from crawl import sitemap_parser, sitemap_walk, sitemaps
+
+    sources = {name: module for module in (sitemap_parser, sitemap_walk) for name in module.__all__}
+    assert sorted(sitemaps.__all__) == sorted(sources)
+    assert all(getattr(sitemaps, name) is getattr(sources[name], name) for name in sources)
