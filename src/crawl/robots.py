@@ -96,7 +96,11 @@ class RobotsRules:
     def allowed(self, url: str) -> bool:
         """Whether our crawler may fetch `url` (absolute, or a path starting with "/")."""
         target = _request_target(url)
-        if target is None or target == "/robots.txt":  # RFC 9309 §2.2.2: implicitly allowed
+        return target is None or self.allows_target(target)
+
+    def allows_target(self, target: str) -> bool:
+        """Whether our crawler may fetch a normalised request target (`/path?query`)."""
+        if target == "/robots.txt":  # RFC 9309 §2.2.2: implicitly allowed
             return True
         best: RobotsRule | None = None
         for rule in self.rules:

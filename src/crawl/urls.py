@@ -58,6 +58,7 @@ __all__ = [
     "origin_of",
     "path_and_query",
     "same_site",
+    "same_site_parts",
     "split_url",
 ]
 
@@ -146,16 +147,16 @@ def split_url(href: str, base: str | None = None) -> UrlParts | None:
 
 
 def same_site(a: str, b: str) -> bool:
-    """The original's same-origin rule (original system §4.7, `url-utils.ts`).
-
-    Hosts must be equal or differ only by a leading `www.`. With equal schemes the effective ports
-    must be equal; across http and https both ports must be their scheme's default, so an
-    http:80 link on an https:443 site (or the reverse) stays on the site: it is the site's own
-    page, usually one redirect away from the other scheme.
-    """
+    """The original's same-origin rule (original system §4.7, `url-utils.ts`); see `same_site_parts`."""
     first, second = split_url(a), split_url(b)
-    if first is None or second is None:
-        return False
+    return first is not None and second is not None and same_site_parts(first, second)
+
+
+def same_site_parts(first: UrlParts, second: UrlParts) -> bool:
+    """Hosts must be equal or differ only by a leading `www.`. With equal schemes the effective
+    ports must be equal; across http and https both ports must be their scheme's default, so an
+    http:80 link on an https:443 site (or the reverse) stays on the site: it is the site's own
+    page, usually one redirect away from the other scheme."""
     if _site_host(first.host) != _site_host(second.host):
         return False
     if first.scheme == second.scheme:

@@ -1,0 +1,124 @@
+"""Which URLs an audit may crawl: one decision, with its reason, for every URL the crawl meets.
+
+Every discovered link, redirect target and sitemap entry goes through `UrlPolicy.decide` before
+it is enqueued (original system §4.4 "discovered map: internal, same-origin, crawlable,
+robots-allowed"; §4.7 `isCrawlableUrl`). The checks run in a fixed order and the first that
+fails names the reason, so a URL is counted once, under the most important reason:
+
+1. `not_http` / `malformed` — nothing fetchable (mailto:, javascript:, bad ports, bad hosts).
+2. `blocked_host` — private, loopback, link-local or metadata hosts (`crawl.ssrf`), unless the
+   deployment allows private hosts (local development). Checked before `off_site` so an SSRF
+   attempt is visible as one even when it also leaves the site.
+3. `off_site` — not the audited site (`crawl.urls.same_site` against the audit's *final* start
+   URL, after start redirects, so apex→www sites do not dead-end; original §4.1).
+4. `reserved_path` — `/cdn-cgi/…` is Cloudflare's own namespace on every zone (e-mail
+   protection, challenge scripts), never site content; crawling it produced false "broken
+   links" (field.md §5.2) and the original excluded it in its newest URL policy.
+5. `excluded`, then `not_included` — the user's patterns; an exclusion beats an inclusion.
+6. `too_deep` — more clicks from the start URL than allowed (unknown depth is never too deep).
+7. `robots_disallowed` — robots.txt for our product token (`crawl.robots`).
+
+Pattern syntax (include/exclude): robots.txt path patterns, so users write what they already know
+from robots.txt and Google's documentation. A pattern is matched against the URL's path and
+query (`/blog/post?page=2`), case-sensitively, as a prefix; `*` matches any run of characters
+(including `/`) and a final `$` anchors the end. So `/blog/` covers everything under /blog/,
+`/*.pdf$` all PDFs, `/*?sort=` sorted listings. A pattern must start with `/` or `*`. The start
+URL gets no exemption: include patterns that do not match it leave only sitemap seeds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from crawl.robots import RobotsRules, pattern_matches
+from crawl.ssrf import is_blocked_host
+from crawl.urls import UrlParts, normalise_request_target, same_site_parts, split_url
+
+__all__ = ["RESERVED_PATH_PREFIX", "Decision", "UrlPolicy"]
+
+RESERVED_PATH_PREFIX = "/cdn-cgi/"
+
+
+class Decision(StrEnum):
+    """Why a URL may or may not be crawled; `.value` is stored and counted."""
+
+    ALLOWED = "allowed"
+    NOT_HTTP = "not_http"
+    MALFORMED = "malformed"  # looks like http(s) but cannot be parsed (bad port, host, ...)
+    BLOCKED_HOST = "blocked_host"
+    OFF_SITE = "off_site"
+    RESERVED_PATH = "reserved_path"
+    EXCLUDED = "excluded"
+    NOT_INCLUDED = "not_included"
+    TOO_DEEP = "too_deep"
+    ROBOTS_DISALLOWED = "robots_disallowed"
+
+
+@dataclass(frozen=True, slots=True)
+class UrlPolicy:
+    """The crawl scope of one audit. Patterns are stored normalised; see the module docstring."""
+
+    start_url: str
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_depth: int | None = None
+    allow_private_hosts: bool = False
+    robots: RobotsRules | None = None
+    _start: UrlParts = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        start = split_url(self.start_url)
+        if start is None:
+            raise ValueError(f"start_url is not an http(s) URL: {self.start_url!r}")
+        if self.max_depth is not None and self.max_depth < 0:
+            raise ValueError(f"max_depth must be >= 0, not {self.max_depth}")
+        object.__setattr__(self, "start_url", start.unsplit())
+        object.__setattr__(self, "_start", start)
+        object.__setattr__(self, "include", _patterns(self.include))
+        object.__setattr__(self, "exclude", _patterns(self.exclude))
+
+    def decide(self, url: str, depth: int | None) -> Decision:
+        """The first failing check's reason, or ALLOWED. `depth` is clicks from the start URL
+        (0 for the start URL itself; None when unknown)."""
+        parts = split_url(url)
+        if parts is None:
+            return Decision.MALFORMED if _looks_http(url) else Decision.NOT_HTTP
+        target = parts.request_target
+        return self._scope(parts) or self._config(target, depth) or self._robots(target)
+
+    def _scope(self, parts: UrlParts) -> Decision | None:
+        if not self.allow_private_hosts and is_blocked_host(parts.host):
+            return Decision.BLOCKED_HOST
+        if not same_site_parts(self._start, parts):
+            return Decision.OFF_SITE
+        if parts.path.startswith(RESERVED_PATH_PREFIX) or parts.path == RESERVED_PATH_PREFIX[:-1]:
+            return Decision.RESERVED_PATH
+        return None
+
+    def _config(self, target: str, depth: int | None) -> Decision | None:
+        if any(pattern_matches(pattern, target) for pattern in self.exclude):
+            return Decision.EXCLUDED
+        if self.include and not any(pattern_matches(pattern, target) for pattern in self.include):
+            return Decision.NOT_INCLUDED
+        if depth is not None and self.max_depth is not None and depth > self.max_depth:
+            return Decision.TOO_DEEP
+        return None
+
+    def _robots(self, target: str) -> Decision:
+        if self.robots is not None and not self.robots.allows_target(target):
+            return Decision.ROBOTS_DISALLOWED
+        return Decision.ALLOWED
+
+
+def _patterns(patterns: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    if isinstance(patterns, str):  # a lone string would otherwise become one pattern per char
+        raise TypeError("patterns must be a sequence of strings, not a string")
+    for pattern in patterns:
+        if not pattern.startswith(("/", "*")):
+            raise ValueError(f"a URL pattern must start with '/' or '*': {pattern!r}")
+    return tuple(normalise_request_target(pattern) for pattern in patterns)
+
+
+def _looks_http(url: str) -> bool:
+    return url.strip().lower().startswith(("http:", "https:"))

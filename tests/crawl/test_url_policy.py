@@ -1,0 +1,173 @@
+"""The crawl scope: one reason per URL, checked in a fixed order (see crawl/url_policy.py)."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crawl.robots import RobotsRules
+from crawl.url_policy import Decision, UrlPolicy
+
+START = "https://www.example.com/"
+ROBOTS = RobotsRules.from_text(
+    "User-agent: *\nDisallow: /\n\nUser-agent: siteaudit\nDisallow: /admin/\nDisallow: /*.pdf$\n"
+)
+POLICY = UrlPolicy(
+    start_url=START,
+    include=("/",),
+    exclude=("/tmp/", "/*?sessionid=", "/*.zip$"),
+    max_depth=3,
+    robots=ROBOTS,
+)
+
+
+@pytest.mark.parametrize(
+    ("url", "depth", "decision"),
+    [
+        ("https://www.example.com/", 0, Decision.ALLOWED),
+        ("https://example.com/about", 1, Decision.ALLOWED),  # apex of a www start URL
+        ("http://www.example.com/about", 1, Decision.ALLOWED),  # scheme upgrade, default ports
+        ("https://www.example.com/a/b/c", None, Decision.ALLOWED),  # unknown depth
+        ("mailto:info@example.com", 1, Decision.NOT_HTTP),
+        ("javascript:void(0)", 1, Decision.NOT_HTTP),
+        ("ftp://www.example.com/file", 1, Decision.NOT_HTTP),
+        ("/relative/path", 1, Decision.NOT_HTTP),  # decide takes absolute URLs
+        ("https://www.example.com:99999/", 1, Decision.MALFORMED),
+        ("https://exa mple.com/", 1, Decision.MALFORMED),
+        ("http://localhost/", 1, Decision.BLOCKED_HOST),
+        ("http://169.254.169.254/latest/meta-data/", 1, Decision.BLOCKED_HOST),
+        ("http://2130706433/", 1, Decision.BLOCKED_HOST),
+        ("http://[::1]/", 1, Decision.BLOCKED_HOST),
+        ("https://db.internal/", 1, Decision.BLOCKED_HOST),
+        ("https://other.example.org/", 1, Decision.OFF_SITE),
+        ("https://blog.example.com/", 1, Decision.OFF_SITE),
+        ("https://www.example.com:8443/", 1, Decision.OFF_SITE),
+        ("https://www.example.com/cdn-cgi/l/email-protection", 1, Decision.RESERVED_PATH),
+        ("https://www.example.com/cdn-cgi", 1, Decision.RESERVED_PATH),
+        ("https://www.example.com/cdn-cgi-docs/", 1, Decision.ALLOWED),
+        ("https://www.example.com/tmp/x", 1, Decision.EXCLUDED),
+        ("https://www.example.com/cart?sessionid=1", 1, Decision.EXCLUDED),
+        ("https://www.example.com/cart?a=1&sessionid=1", 1, Decision.ALLOWED),  # "?sessionid=" only
+        ("https://www.example.com/files/a.zip", 1, Decision.EXCLUDED),
+        ("https://www.example.com/files/a.zip?v=2", 1, Decision.ALLOWED),
+        ("https://www.example.com/deep", 3, Decision.ALLOWED),
+        ("https://www.example.com/deeper", 4, Decision.TOO_DEEP),
+        ("https://www.example.com/admin/", 1, Decision.ROBOTS_DISALLOWED),  # our group, not "*"
+        ("https://www.example.com/docs/a.pdf", 1, Decision.ROBOTS_DISALLOWED),
+        ("https://www.example.com/robots.txt", 1, Decision.ALLOWED),
+    ],
+)
+def test_decisions(url: str, depth: int | None, decision: Decision) -> None:
+    assert POLICY.decide(url, depth) is decision
+
+
+@pytest.mark.parametrize(
+    ("url", "depth", "decision"),
+    [
+        # blocked host beats off-site: an SSRF attempt is counted as one.
+        ("http://127.0.0.1/cdn-cgi/x", 9, Decision.BLOCKED_HOST),
+        # off-site beats everything below it.
+        ("https://other.example/tmp/a.zip", 9, Decision.OFF_SITE),
+        # the reserved path beats the user's patterns and robots.
+        ("https://www.example.com/cdn-cgi/tmp/", 9, Decision.RESERVED_PATH),
+        # exclusion beats depth and robots.
+        ("https://www.example.com/tmp/admin/", 9, Decision.EXCLUDED),
+        # depth beats robots.
+        ("https://www.example.com/admin/", 9, Decision.TOO_DEEP),
+    ],
+)
+def test_the_first_failing_check_names_the_reason(url: str, depth: int, decision: Decision) -> None:
+    assert POLICY.decide(url, depth) is decision
+
+
+@pytest.mark.parametrize(
+    ("include", "exclude", "path", "decision"),
+    [
+        ((), (), "/anything", Decision.ALLOWED),  # no include patterns: everything included
+        (("/blog/",), (), "/blog/", Decision.ALLOWED),
+        (("/blog/",), (), "/blog/post?page=2", Decision.ALLOWED),
+        (("/blog/",), (), "/blog", Decision.NOT_INCLUDED),  # prefix of the path, not of the pattern
+        (("/blog/",), (), "/Blog/", Decision.NOT_INCLUDED),  # case-sensitive, like robots.txt
+        (("/blog/", "/news/"), (), "/news/1", Decision.ALLOWED),
+        (("/blog/*",), (), "/blog/x", Decision.ALLOWED),
+        (("*/amp/",), (), "/2024/amp/post", Decision.ALLOWED),
+        (("/$",), (), "/", Decision.ALLOWED),
+        (("/$",), (), "/about", Decision.NOT_INCLUDED),
+        (("/blog/",), ("/blog/drafts/",), "/blog/drafts/x", Decision.EXCLUDED),  # exclude wins
+        ((), ("/*.pdf$",), "/a/b.pdf", Decision.EXCLUDED),
+        ((), ("/*.pdf$",), "/a/b.pdf?download=1", Decision.ALLOWED),
+        ((), ("/*?",), "/search?q=x", Decision.EXCLUDED),  # every URL with a query
+        ((), ("/*?",), "/search", Decision.ALLOWED),
+        ((), ("/caf%C3%A9/",), "/café/menu", Decision.EXCLUDED),  # percent-encoding normalised
+        ((), ("/café/",), "/caf%c3%a9/menu", Decision.EXCLUDED),
+        ((), ("/%7Euser/",), "/~user/x", Decision.EXCLUDED),
+    ],
+)
+def test_include_and_exclude_patterns(
+    include: tuple[str, ...], exclude: tuple[str, ...], path: str, decision: Decision
+) -> None:
+    policy = UrlPolicy(start_url=START, include=include, exclude=exclude)
+    assert policy.decide("https://www.example.com" + path, 1) is decision
+
+
+@pytest.mark.parametrize(
+    ("max_depth", "depth", "decision"),
+    [(None, 10_000, Decision.ALLOWED), (0, 0, Decision.ALLOWED), (0, 1, Decision.TOO_DEEP),
+     (2, 2, Decision.ALLOWED), (2, 3, Decision.TOO_DEEP), (2, None, Decision.ALLOWED)],
+)
+def test_max_depth(max_depth: int | None, depth: int | None, decision: Decision) -> None:
+    policy = UrlPolicy(start_url=START, max_depth=max_depth)
+    assert policy.decide("https://www.example.com/x", depth) is decision
+
+
+@pytest.mark.parametrize(
+    ("allow_private", "start", "url", "decision"),
+    [
+        (False, "http://127.0.0.1:8000/", "http://127.0.0.1:8000/page", Decision.BLOCKED_HOST),
+        (True, "http://127.0.0.1:8000/", "http://127.0.0.1:8000/page", Decision.ALLOWED),
+        (True, "http://127.0.0.1:8000/", "http://127.0.0.1:9000/page", Decision.OFF_SITE),
+        (True, "http://localhost:8000/", "http://localhost:8000/cdn-cgi/x", Decision.RESERVED_PATH),
+    ],
+)
+def test_private_hosts_only_when_allowed(allow_private: bool, start: str, url: str, decision: Decision) -> None:
+    policy = UrlPolicy(start_url=start, allow_private_hosts=allow_private)
+    assert policy.decide(url, 1) is decision
+
+
+def test_the_origin_is_anchored_on_the_final_start_url() -> None:
+    """Start redirects (apex -> www, .net -> .com) decide the site (original system §4.1)."""
+    policy = UrlPolicy(start_url="https://example.com/")
+    assert policy.decide("https://www.example.com/x", 1) is Decision.ALLOWED
+    assert policy.decide("https://example.net/x", 1) is Decision.OFF_SITE
+    assert UrlPolicy(start_url="HTTPS://Example.com").start_url == "https://example.com/"
+
+
+def test_without_robots_rules_everything_is_allowed_by_robots() -> None:
+    assert UrlPolicy(start_url=START).decide("https://www.example.com/admin/", 1) is Decision.ALLOWED
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"start_url": "mailto:x@example.com"}, ValueError),
+        ({"start_url": "not a url"}, ValueError),
+        ({"start_url": START, "include": ("blog/",)}, ValueError),
+        ({"start_url": START, "exclude": ("",)}, ValueError),
+        ({"start_url": START, "exclude": "/tmp/"}, TypeError),
+        ({"start_url": START, "max_depth": -1}, ValueError),
+    ],
+)
+def test_invalid_configuration_is_refused(kwargs: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        UrlPolicy(**kwargs)  # type: ignore[arg-type]
+
+
+def test_the_vocabulary_is_closed() -> None:
+    assert sorted(Decision) == sorted([
+        "allowed", "not_http", "malformed", "blocked_host", "off_site", "reserved_path",
+        "excluded", "not_included", "too_deep", "robots_disallowed",
+    ])
+
+
+@given(st.text(max_size=60), st.one_of(st.none(), st.integers(-5, 10)))
+def test_decide_never_raises(url: str, depth: int | None) -> None:
+    assert POLICY.decide(url, depth) in set(Decision)
