@@ -55,6 +55,8 @@ _SCHEMA = (
         title TEXT,
         meta_description TEXT,
         content_hash TEXT,
+        word_count INTEGER NOT NULL DEFAULT 0,
+        javascript_shell INTEGER NOT NULL DEFAULT 0,
         depth INTEGER,
         in_sitemap INTEGER NOT NULL DEFAULT 0,
         hreflang_json TEXT NOT NULL DEFAULT '[]'
@@ -64,8 +66,8 @@ _SCHEMA = (
 )
 _MIRROR_COLUMNS = (
     "url", "page_id", "status_code", "fetch_class", "final_url", "redirect_url", "is_html",
-    "is_indexable", "canonical_url", "title", "meta_description", "content_hash", "depth",
-    "in_sitemap", "hreflang_json",
+    "is_indexable", "canonical_url", "title", "meta_description", "content_hash", "word_count",
+    "javascript_shell", "depth", "in_sitemap", "hreflang_json",
 )
 
 
@@ -193,6 +195,8 @@ class ScratchpadMethods:
 
         `batch`: {"crawled": [url], "pages": [mirror row dict], "links": [{source_url, target_url,
         nofollow, anchor}], "discovered": [{url, depth, found_on}], "link_budget_bytes": int}.
+        A mirror row has the `page_mirror` columns; booleans as 0/1, `hreflang_json` a JSON list
+        of {"lang", "url"} with absolute normalised URLs.
         """
         budget = int(batch.get("link_budget_bytes") or DEFAULT_LINK_BUDGET_BYTES)
 
