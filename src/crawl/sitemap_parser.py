@@ -1,4 +1,4 @@
-"""A streaming, sans-IO sitemap parser: bytes in through `feed()`, a `SitemapDocument` out of `close()`.
+"""A streaming, sans-IO sitemap parser: bytes in by `feed()`, a `SitemapDocument` out of `close()`.
 
 Theory of operation
 -------------------
@@ -194,7 +194,7 @@ class _Reader:
 
 
 class _XmlReader(_Reader):
-    """Expat callbacks for depths 1-3 only: root, item (`url`/`sitemap`), field (`loc`/`lastmod`)."""
+    """Expat callbacks for depths 1-3: root, item (`url`/`sitemap`), field (`loc`/`lastmod`)."""
 
     def __init__(self, entries: _Entries) -> None:
         super().__init__(entries, SitemapKind.UNKNOWN)
@@ -336,7 +336,7 @@ class _Gunzip:
         return self._inflate.eof
 
     def inflate(self, data: bytes, budget: int) -> list[bytes]:
-        """Decompress `data`, stopping once `budget` bytes came out (the caller declares oversize)."""
+        """Decompress `data`, stopping once `budget` bytes came out (the caller: oversized)."""
         out: list[bytes] = []
         try:
             while data and budget > 0 and not self._inflate.eof:
@@ -465,7 +465,9 @@ class SitemapParser:
             return _failed(size, gzipped, ParseError.EMPTY, "no content")
         e, r = self._entries, self._reader
         items = tuple(e.items)
-        return SitemapDocument(r.kind, items, e.count, e.invalid, size, gzipped, False, r.error, r.detail)
+        return SitemapDocument(
+            r.kind, items, e.count, e.invalid, size, gzipped, False, r.error, r.detail
+        )
 
 
 def _failed(size: int, gzipped: bool, error: ParseError, detail: str) -> SitemapDocument:

@@ -97,7 +97,7 @@ class SitemapWalkUsageError(RuntimeError):
 
 class DocumentResult(StrEnum):
     PARSED = "parsed"  # a sitemap, read to its end
-    FORMAT_ERROR = "format_error"  # a sitemap with an XML, gzip or DTD error; entries before it kept
+    FORMAT_ERROR = "format_error"  # an XML, gzip or DTD error; the entries before it are kept
     NOT_SITEMAP = "not_sitemap"  # a 2xx body that is not a sitemap (HTML, empty, prose)
     OVERSIZED = "oversized"  # over the byte cap: skipped whole
     HTTP_ERROR = "http_error"  # a non-2xx final status; the body is not read
@@ -145,7 +145,7 @@ class DocumentOutcome:
 
 @dataclass(frozen=True, slots=True)
 class SitemapWalkSummary:
-    """The walk's step output: outcomes per fetched document and counts, never the URLs themselves."""
+    """The walk's step output: an outcome per fetched document and counts, never the URLs."""
 
     documents: tuple[DocumentOutcome, ...]
     urls_collected: int
@@ -178,9 +178,11 @@ class SitemapWalkSummary:
 
 
 class SitemapBody:
-    """One response body being read: `feed()` chunks while `needs_more`, then `walk.complete(body)`."""
+    """A body being read: `feed()` chunks while `needs_more`, then `walk.complete(body)`."""
 
-    def __init__(self, request: SitemapRequest, status: int, content_type: str | None, parser: SitemapParser) -> None:
+    def __init__(
+        self, request: SitemapRequest, status: int, content_type: str | None, parser: SitemapParser
+    ) -> None:
         self.request = request
         self.status = status
         self.content_type = content_type
@@ -272,7 +274,8 @@ class SitemapWalk:
         return requests
 
     def _can_hand_out(self) -> bool:
-        return bool(self._queue) and self._handed_out < self.max_documents and not self.url_cap_reached
+        within_budget = self._handed_out < self.max_documents and not self.url_cap_reached
+        return bool(self._queue) and within_budget
 
     @property
     def done(self) -> bool:
@@ -332,7 +335,8 @@ class SitemapWalk:
 
     def fail(self, url: str, reason: str) -> DocumentOutcome:
         """The fetch of `url` produced no response (timeout, network error, refused by policy)."""
-        return self._finish(self._request_for(url), DocumentResult.FETCH_FAILED, error=_clip(reason))
+        request = self._request_for(url)
+        return self._finish(request, DocumentResult.FETCH_FAILED, error=_clip(reason))
 
     def _request_for(self, url: str) -> SitemapRequest:
         request = self._in_flight.get(url)
@@ -344,14 +348,17 @@ class SitemapWalk:
         final = self._normalise(final_url, url)
         if final is None or not self._same_site(final):
             return False
-        self._seen_documents.add(final)  # a sitemap listed under its redirect target is not refetched
+        self._seen_documents.add(final)  # so a sitemap listed under the target is not refetched
         return True
 
-    def _finish(self, request: SitemapRequest, result: DocumentResult, **details: Any) -> DocumentOutcome:
+    def _finish(
+        self, request: SitemapRequest, result: DocumentResult, **details: Any
+    ) -> DocumentOutcome:
         del self._in_flight[request.url]
         details["content_type"] = _clip(details.get("content_type"))
         details["error_detail"] = _clip(details.get("error_detail"))
-        outcome = DocumentOutcome(_clip(request.url, MAX_REPORTED_URL_CHARS) or "", request.depth, result, **details)
+        url = request.url[:MAX_REPORTED_URL_CHARS]
+        outcome = DocumentOutcome(url, request.depth, result, **details)
         self._outcomes.append(outcome)
         return outcome
 

@@ -17,7 +17,7 @@ from crawl.sitemap_parser import (
     SitemapParser,
     SitemapUsageError,
 )
-from tests.crawl.sitemap_helpers import NS, gzip_bomb, index, parse_every_way, urlset
+from tests.crawl.sitemap_helpers import gzip_bomb, index, parse_every_way, urlset
 
 A, B = "https://example.com/a", "https://example.com/b"
 
@@ -128,7 +128,9 @@ def test_lastmod_is_kept_per_entry() -> None:
             b"<html><a href='https://example.com/a'>x</a></html>",
             ParseError.NOT_A_SITEMAP, SitemapKind.UNKNOWN, [], id="html-without-doctype",
         ),
-        pytest.param(b"Not Found\n" + A.encode(), ParseError.NOT_A_SITEMAP, SitemapKind.UNKNOWN, [], id="text-not-urls"),
+        pytest.param(
+            b"Not Found\n" + A.encode(), ParseError.NOT_A_SITEMAP, SitemapKind.UNKNOWN, [], id="text-not-urls"
+        ),
         pytest.param(
             b"\x1f\x8b\x08\x00garbage-after-gzip-header", ParseError.BAD_GZIP, SitemapKind.UNKNOWN, [], id="bad-gzip"
         ),
@@ -269,7 +271,9 @@ XXE_PARAMETER = b"""<?xml version="1.0"?>
 <urlset><url><loc>https://example.com/a</loc></url></urlset>"""
 
 
-@pytest.mark.parametrize("body", [BILLION_LAUGHS, XXE_FILE, XXE_PARAMETER], ids=["billion-laughs", "xxe", "external-dtd"])
+@pytest.mark.parametrize(
+    "body", [BILLION_LAUGHS, XXE_FILE, XXE_PARAMETER], ids=["billion-laughs", "xxe", "external-dtd"]
+)
 def test_dtds_and_entities_are_refused(body: bytes) -> None:
     doc = parse_every_way(body)
     assert (doc.error, doc.entries, doc.kind) == (ParseError.DTD_REFUSED, (), SitemapKind.UNKNOWN)
