@@ -177,6 +177,7 @@ class PageExtractor:
         self._raw_size = 0
         self._jsonld_open = False  # the open raw-text element is a JSON-LD script
         self._skip: re.Pattern[str] | None = None  # inside a comment / bogus comment / CDATA
+        self._waiting = False  # the scan stopped for want of input
         self._template = 0
         self._foreign: list[tuple[str, bool, str]] = []  # (name, integration point, namespace)
         self._anchor: _Text | None = None
@@ -222,55 +223,74 @@ class PageExtractor:
                 self._guarded(restart.decoder.finish, True)
 
     def _run(self, eof: bool) -> None:
-        buf = self._buf
-        pos = 0
+        buf, pos = self._buf, 0
+        while pos < len(buf):
+            if self._skip is not None:
+                pos = self._run_skip(buf, pos, eof)
+            elif self._raw is not None:
+                pos = self._run_raw(buf, pos, eof)
+            else:
+                pos = self._scan(buf, pos, eof)
+            if self._waiting:
+                break
+        self._waiting = False
+        self._buf = buf[pos:]
+        if len(self._text) > 256 or eof:
+            self._flush_text()
+
+    def _scan(self, buf: str, pos: int, eof: bool) -> int:
+        """The hot loop: markup and text until a raw-text element or comment opens, or input
+        runs out; returns the position reached (setting `_waiting` if more input is needed)."""
         end = len(buf)
-        text = self._text
+        text_append = self._text.append
+        captures = self._captures
         search = MARKUP.search
         interesting = _INTERESTING
-        while pos < end:
-            if self._raw is not None or self._skip is not None:
-                pos = self._run_raw(buf, pos, eof) if self._skip is None else self._run_skip(buf, pos, eof)
-                if self._raw is not None or self._skip is not None:
-                    break
-                continue
+        hidden = self._template or self._foreign
+        busy = hidden or self._anchor is not None or self._headings
+        while True:
             m = search(buf, pos)
             if m is None:
-                pos = self._trailing_text(buf, pos, eof)
-                break
+                self._waiting = True
+                return self._trailing_text(buf, pos, eof)
             start = m.start()
-            if start > pos:
+            if start > pos and not hidden:
                 piece = buf[pos:start]
-                if not (self._template or self._foreign):
-                    text.append(piece)
-                    if self._captures:
-                        for capture in self._captures:
-                            capture.add(piece)
-            name = m.group(2)
+                text_append(piece)
+                if captures:
+                    for capture in captures:
+                        capture.add(piece)
+            slash, name, source, close, other = m.groups()
             if name is None:
-                pos = self._markup_declaration(buf, start, m.group(5), eof)
+                pos = self._markup_declaration(buf, start, other, eof)
                 if pos == start:
-                    break
+                    self._waiting = True
+                    return pos
+                if self._skip is not None:
+                    return pos
                 continue
-            if m.group(4) is None:  # tag not finished in this buffer
+            if close is None:  # the tag is not finished in this buffer
                 if eof:
-                    pos = end  # EOF in a tag: the spec drops it
-                elif end - start > MAX_PENDING:
-                    self._skip, pos = BOGUS_END, start + 1
-                    continue
-                else:
-                    pos = start
-                break
+                    return end  # EOF in a tag: the spec drops it
+                if end - start > MAX_PENDING:
+                    self._skip = BOGUS_END
+                    return start + 1
+                self._waiting = True
+                return start
             pos = m.end()
-            lname = name.lower() if name.isascii() else lower(name)
-            if m.group(1):
-                if self._anchor is not None or self._headings or self._foreign or self._template:
-                    self._tag(True, lname, m.group(3))
-            elif lname in interesting or self._anchor is not None or self._headings or self._foreign:
-                self._tag(False, lname, m.group(3))
-        self._buf = buf[pos:]
-        if len(text) > 256 or eof:
-            self._flush_text()
+            if busy:
+                self._tag(slash == "/", name.lower() if name.isascii() else lower(name), source)
+            elif slash:
+                continue
+            else:
+                lname = name.lower()
+                if lname not in interesting:
+                    continue
+                self._tag(False, lname if name.isascii() else lower(name), source)
+            if self._raw is not None:
+                return pos
+            hidden = self._template or self._foreign
+            busy = hidden or self._anchor is not None or self._headings
 
     def _flush_text(self) -> None:
         if self._text:
@@ -332,6 +352,7 @@ class PageExtractor:
         if m is not None:
             self._skip = None
             return m.end()
+        self._waiting = True
         return len(buf) if eof else max(pos, len(buf) - 3)
 
     # -- raw text ---------------------------------------------------------------------------
@@ -348,6 +369,7 @@ class PageExtractor:
         name, end = self._raw, len(buf)
         assert name is not None
         if self._raw_kind == _PLAIN:
+            self._waiting = True
             return end
         safe = end if eof else max(pos, end - SCRIPT_TAIL)
         if self._raw_kind == _SCRIPT:
@@ -365,6 +387,7 @@ class PageExtractor:
         self._raw_content(buf[pos:safe])
         if eof:
             self._close_raw()
+        self._waiting = True
         return safe
 
     def _rawtext_end(self, buf: str, pos: int) -> int | None:

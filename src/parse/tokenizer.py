@@ -70,17 +70,16 @@ def fix_value(value: str) -> str:
 def parse_attrs(source: str) -> dict[str, str]:
     """Attributes from a tag's attribute text (group 3 of MARKUP); the first duplicate wins."""
     attrs: dict[str, str] = {}
-    for m in _ATTR.finditer(source):
-        name = lower(m.group(1))
-        if "\0" in name:
-            name = name.replace("\0", "\ufffd")
+    for name, double, single, unquoted in _ATTR.findall(source):
+        name = name.lower() if name.isascii() else lower(name)
         if name in attrs:
             continue
-        value = m.group(2)
-        if value is None:
-            value = m.group(3)
-            if value is None:
-                value = m.group(4) or ""
+        if "\0" in name:
+            name = name.replace("\0", "\ufffd")
+            if name in attrs:
+                continue
+        # findall gives "" for unmatched groups; only one of the three can be non-empty.
+        value = double or single or unquoted
         attrs[name] = fix_value(value) if value else value
     return attrs
 
