@@ -45,7 +45,6 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from crawl.ssrf import parse_ip
 
@@ -147,7 +146,8 @@ def split_url(href: str, base: str | None = None) -> UrlParts | None:
 
 
 def same_site(a: str, b: str) -> bool:
-    """The original's same-origin rule (original system §4.7, `url-utils.ts`); see `same_site_parts`."""
+    """The original's same-origin rule (original system §4.7, `url-utils.ts`): see
+    `same_site_parts`. False when either is not an http(s) URL."""
     first, second = split_url(a), split_url(b)
     return first is not None and second is not None and same_site_parts(first, second)
 
@@ -180,7 +180,8 @@ def normalise_request_target(target: str) -> str:
     """Percent-encoding normalisation of a `/path?query` string (or a robots.txt pattern) with the
     same rules `normalise_url` applies to each component, so the two compare equal."""
     path, mark, query = target.partition("?")
-    return normalise_percent_encoding(path) + mark + normalise_percent_encoding(query, _QUERY_ENCODE)
+    query = normalise_percent_encoding(query, _QUERY_ENCODE)
+    return normalise_percent_encoding(path) + mark + query
 
 
 def normalise_percent_encoding(text: str, encode: frozenset[str] = _PATH_ENCODE) -> str:
@@ -223,7 +224,7 @@ def _parse_reference(text: str) -> _Reference | None:
     reference = _match_reference(cleaned)
     if reference.scheme in (None, *DEFAULT_PORTS) and "\\" in cleaned:
         # WHATWG URL: in http(s) URLs a backslash before the query or fragment is a slash.
-        end = min((i for i in (cleaned.find("?"), cleaned.find("#")) if i >= 0), default=len(cleaned))
+        end = len(cleaned.split("?", 1)[0].split("#", 1)[0])
         reference = _match_reference(cleaned[:end].replace("\\", "/") + cleaned[end:])
     return reference
 
@@ -247,7 +248,8 @@ def _clean(text: str) -> str | None:
 
 
 def _resolve(ref: _Reference, base: _Reference) -> _Reference:
-    """RFC 3986 §5.2.2, with the non-strict reading of a reference whose scheme equals the base's."""
+    """RFC 3986 §5.2.2; the caller has applied the non-strict rule (a scheme equal to the base's
+    is dropped)."""
     if ref.authority is not None:
         return _Reference(base.scheme, ref.authority, _remove_dot_segments(ref.path), ref.query)
     if ref.path == "":

@@ -39,7 +39,9 @@ CF_BLOCK = '<html><head><title class="x">Attention Required! | Cloudflare</title
         (404, {}, "", OK), (410, {"server": "cloudflare"}, "", OK),
     ],
 )
-def test_classification(status: int, headers: dict[str, str], body: str, expected: FetchClass) -> None:
+def test_classification(
+    status: int, headers: dict[str, str], body: str, expected: FetchClass
+) -> None:
     assert classify_fetch(status, headers, body) is expected
 
 

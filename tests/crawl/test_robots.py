@@ -61,9 +61,13 @@ def test_rfc9309_longest_match(path: str, allowed: bool) -> None:
 
 
 def test_rfc9309_groups_naming_us_are_merged() -> None:
-    text = "user-agent: ExampleBot\ndisallow: /foo\ndisallow: /bar\n\nuser-agent: ExampleBot\ndisallow: /baz\n"
+    text = (
+        "user-agent: ExampleBot\ndisallow: /foo\ndisallow: /bar\n\n"
+        "user-agent: ExampleBot\ndisallow: /baz\n"
+    )
     rules = RobotsRules.from_text(text, "examplebot")
-    assert [rules.allowed(p) for p in ("/foo", "/bar", "/baz", "/qux")] == [False, False, False, True]
+    allowed = [rules.allowed(p) for p in ("/foo", "/bar", "/baz", "/qux")]
+    assert allowed == [False, False, False, True]
 
 
 # developers.google.com/search/docs/crawling-indexing/robots/robots_txt, "URL matching based on
@@ -195,7 +199,8 @@ def test_encoded_reserved_characters_stay_distinct() -> None:
         ("User-agent: *\nCrawl-delay: 0.5\n", 0.5),
         ("User-agent: *\nCrawl-delay: 2\nAllow: /\nUser-agent: siteaudit\nCrawl-delay: 7\n", 7.0),
         # Merged groups naming us: the politest delay.
-        ("User-agent: siteaudit\nCrawl-delay: 3\nAllow: /\nUser-agent: siteaudit\nCrawl-delay: 9\n", 9.0),
+        ("User-agent: siteaudit\nCrawl-delay: 3\nAllow: /\n"
+         "User-agent: siteaudit\nCrawl-delay: 9\n", 9.0),
         # Crawl-delay is not a rule, so it does not end the user-agent lines: one group.
         ("User-agent: *\nCrawl-delay: 2\nUser-agent: siteaudit\nCrawl-delay: 7\n", 2.0),
         ("User-agent: siteaudit\nCrawl-delay: 3\nCrawl-delay: 9\n", 3.0),  # first in a group

@@ -128,7 +128,9 @@ def test_max_depth(max_depth: int | None, depth: int | None, decision: Decision)
         (True, "http://localhost:8000/", "http://localhost:8000/cdn-cgi/x", Decision.RESERVED_PATH),
     ],
 )
-def test_private_hosts_only_when_allowed(allow_private: bool, start: str, url: str, decision: Decision) -> None:
+def test_private_hosts_only_when_allowed(
+    allow_private: bool, start: str, url: str, decision: Decision
+) -> None:
     policy = UrlPolicy(start_url=start, allow_private_hosts=allow_private)
     assert policy.decide(url, 1) is decision
 
@@ -142,7 +144,8 @@ def test_the_origin_is_anchored_on_the_final_start_url() -> None:
 
 
 def test_without_robots_rules_everything_is_allowed_by_robots() -> None:
-    assert UrlPolicy(start_url=START).decide("https://www.example.com/admin/", 1) is Decision.ALLOWED
+    policy = UrlPolicy(start_url=START)
+    assert policy.decide("https://www.example.com/admin/", 1) is Decision.ALLOWED
 
 
 @pytest.mark.parametrize(
@@ -156,7 +159,9 @@ def test_without_robots_rules_everything_is_allowed_by_robots() -> None:
         ({"start_url": START, "max_depth": -1}, ValueError),
     ],
 )
-def test_invalid_configuration_is_refused(kwargs: dict[str, object], error: type[Exception]) -> None:
+def test_invalid_configuration_is_refused(
+    kwargs: dict[str, object], error: type[Exception]
+) -> None:
     with pytest.raises(error):
         UrlPolicy(**kwargs)  # type: ignore[arg-type]
 

@@ -4,7 +4,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crawl.urls import normalise_percent_encoding, normalise_url, origin_of, path_and_query, same_site
+from crawl.urls import (
+    normalise_percent_encoding,
+    normalise_url,
+    origin_of,
+    path_and_query,
+    same_site,
+)
 
 RFC_BASE = "http://a/b/c/d;p?q"
 

@@ -1,4 +1,4 @@
-"""The rolling window's size rule (original system §4.5), branch by branch and boundary by boundary."""
+"""The rolling window's size rule (original system §4.5), every branch and boundary."""
 
 import pytest
 from hypothesis import given
@@ -49,7 +49,8 @@ def test_our_limits_are_v1_range_with_v3_memory_machinery() -> None:
         (page(FetchClass.BLOCKED, status=403), True, False),
         (page(FetchClass.BLOCKED, status=200), True, False),  # a challenge page
         (page(FetchClass.RATE_LIMITED, status=429), True, False),
-        (page(status=401), True, True), (page(status=403), True, True), (page(status=429), True, True),
+        (page(status=401), True, True), (page(status=403), True, True),
+        (page(status=429), True, True),
         (page(status=404), False, True), (page(status=500), False, True),
         (page(size=MIB - 1), False, True), (page(size=MIB), True, True),
         (page(truncated=True), True, True),
@@ -117,7 +118,8 @@ def test_retry_profile(current: int, batch: list[PageOutcome], expected: int) ->
 
 @pytest.mark.parametrize(
     ("hint", "is_retry", "expected"),
-    [(None, False, 10), (25, False, 25), (99, False, 40), (1, False, 5), (25, True, 3), (None, True, 3)],
+    [(None, False, 10), (25, False, 25), (99, False, 40), (1, False, 5), (25, True, 3),
+     (None, True, 3)],
 )
 def test_start_window(hint: int | None, is_retry: bool, expected: int) -> None:
     limits = window_limits(is_retry=is_retry)
@@ -175,7 +177,9 @@ _limits = st.builds(
 )
 
 
-@given(st.integers(-1000, 1000), st.lists(_outcomes, max_size=60), st.one_of(st.just(LIMITS), _limits))
+@given(
+    st.integers(-1000, 1000), st.lists(_outcomes, max_size=60), st.one_of(st.just(LIMITS), _limits)
+)
 def test_the_window_always_stays_within_its_limits(
     current: int, batch: list[PageOutcome], limits: WindowLimits
 ) -> None:
