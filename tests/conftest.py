@@ -7,6 +7,47 @@ import pytest
 from tests.support.site_server import Reply, Site, html_page, serve_site
 
 
+class LoopbackOnlyHttp:
+    """Wraps the platform's HTTP client: records every URL and refuses any non-loopback host.
+
+    Tests only ever talk to servers they started on 127.0.0.1; a request anywhere else is a bug
+    in the crawler's SSRF policy, and it must fail the test instead of leaving the machine.
+    """
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.urls: list[str] = []
+
+    async def fetch(self, request: object) -> object:
+        from urllib.parse import urlsplit
+
+        from crawl.ssrf import is_loopback_host
+
+        url = request.url  # type: ignore[attr-defined]
+        self.urls.append(url)
+        host = urlsplit(url).hostname or ""
+        if not is_loopback_host(host):
+            raise AssertionError(f"the crawler tried to fetch a non-loopback URL: {url}")
+        return await self.inner.fetch(request)  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def outbound_http() -> Iterator[LoopbackOnlyHttp | None]:
+    import ports
+    from local_platform import workers_sdk
+
+    workers_sdk.install()
+    import entry  # noqa: F401  (configures the shell's HTTP client)
+
+    inner = ports.http_client()
+    spy = LoopbackOnlyHttp(inner)
+    ports.configure(http=spy)
+    try:
+        yield spy
+    finally:
+        ports.configure(http=inner)
+
+
 @pytest.fixture
 def small_site() -> Iterator[Site]:
     routes = {
@@ -21,7 +62,7 @@ def small_site() -> Iterator[Site]:
 async def platform(tmp_path: Path) -> AsyncIterator[object]:
     from local_platform.runtime import LocalPlatform
 
-    local = LocalPlatform(tmp_path / "state", var_overrides={"ALLOW_PRIVATE_HOSTS": "true"})
+    local = LocalPlatform(tmp_path / "state", var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"})
     try:
         yield local
     finally:

@@ -47,6 +47,7 @@ CREATE TABLE audit_pages (
         CHECK (fetch_class IN ('ok', 'blocked', 'rate_limited', 'error')),
     redirect_url TEXT,
     content_type TEXT,
+    is_html INTEGER NOT NULL DEFAULT 0,
     response_time_ms INTEGER,
     html_bytes INTEGER NOT NULL DEFAULT 0,
     truncated INTEGER NOT NULL DEFAULT 0,

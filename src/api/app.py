@@ -22,6 +22,7 @@ from api.http import ApiRequest, ApiResponse, error_response, json_response
 from api.schemas import CreateAuditBody, parse_create_body
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
+from crawl.ssrf import PrivateHosts
 from crawl.start_url import StartUrlError, normalise_start_url
 from maintenance.reconcile import reconcile_audit
 from workflow.params import AuditParams
@@ -48,12 +49,12 @@ async def create_audit(request: ApiRequest, env: Any, _: dict[str, str]) -> ApiR
     body = parse_create_body(request.body)
     if isinstance(body, ApiResponse):
         return body
-    allow_private = _env_flag(env, "ALLOW_PRIVATE_HOSTS")
+    private_hosts = PrivateHosts.from_setting(getattr(env, "ALLOW_PRIVATE_HOSTS", "false"))
     try:
-        start_url = normalise_start_url(body.url, allow_private_hosts=allow_private)
+        start_url = normalise_start_url(body.url, private_hosts=private_hosts)
     except StartUrlError as exc:
         return error_response(400, exc.code, str(exc))
-    audit = _new_audit(body, start_url, allow_private, _max_pages_limit(env))
+    audit = _new_audit(body, start_url, private_hosts, _max_pages_limit(env))
     if isinstance(audit, ApiResponse):
         return audit
     await repository.insert_audit(env.DB, audit)
@@ -67,7 +68,7 @@ async def create_audit(request: ApiRequest, env: Any, _: dict[str, str]) -> ApiR
 
 
 def _new_audit(
-    body: CreateAuditBody, start_url: str, allow_private: bool, limit: int
+    body: CreateAuditBody, start_url: str, private_hosts: PrivateHosts, limit: int
 ) -> AuditRecord | ApiResponse:
     if body.max_pages > limit:
         return error_response(400, "invalid_request", f"max_pages must be at most {limit}")
@@ -76,7 +77,7 @@ def _new_audit(
         max_depth=body.max_depth,
         include_patterns=list(body.include),
         exclude_patterns=list(body.exclude),
-        allow_private_hosts=allow_private,
+        private_hosts=private_hosts,
     )
     audit_id = str(uuid.uuid4())
     now = ports.iso_now()
@@ -137,10 +138,6 @@ def audit_summary(audit: AuditRecord) -> dict[str, Any]:
 
 def _unknown_audit(audit_id: str) -> ApiResponse:
     return error_response(404, "not_found", f"no audit with id {audit_id}")
-
-
-def _env_flag(env: Any, name: str) -> bool:
-    return str(getattr(env, name, "false")).strip().lower() in ("1", "true", "yes")
 
 
 def _max_pages_limit(env: Any) -> int:

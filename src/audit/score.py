@@ -59,7 +59,8 @@ def is_scored(page: ScoredPage) -> bool:
     return page.status_code >= 400 or page.is_html
 
 
-def _percent_one_decimal(part: int, whole: int) -> float:
+def percent_one_decimal(part: int, whole: int) -> float:
+    """`part / whole` as a percentage with one decimal (the health score's rounding)."""
     # Integer round-half-up, so 2/3 -> 66.7 and 1/8 -> 12.5 exactly, free of float drift.
     tenths = (2000 * part + whole) // (2 * whole)
     return tenths / 10
@@ -118,7 +119,7 @@ def summarise(pages: Iterable[ScoredPage], issues: Iterable[DetectedIssue]) -> S
     scored = {page.url for page in pages if is_scored(page)}
     healthy = len(scored - critical_urls)
     return ScoreSummary(
-        health_score=_percent_one_decimal(healthy, len(scored)) if scored else None,
+        health_score=percent_one_decimal(healthy, len(scored)) if scored else None,
         scored_pages=len(scored),
         healthy_pages=healthy,
         by_severity=counts_by_severity(issue_list),

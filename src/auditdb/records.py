@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Self
 
+from crawl.ssrf import PrivateHosts
+
 DEFAULT_MAX_PAGES = 50
 MIN_MAX_PAGES = 1
 MAX_MAX_PAGES = 10_000
@@ -36,7 +38,7 @@ class AuditOptions:
     max_depth: int | None = None
     include_patterns: list[str] = field(default_factory=list)
     exclude_patterns: list[str] = field(default_factory=list)
-    allow_private_hosts: bool = False
+    private_hosts: PrivateHosts = PrivateHosts.DENY
 
     def __post_init__(self) -> None:
         if not MIN_MAX_PAGES <= self.max_pages <= MAX_MAX_PAGES:
@@ -50,7 +52,7 @@ class AuditOptions:
             "max_depth": self.max_depth,
             "include_patterns": list(self.include_patterns),
             "exclude_patterns": list(self.exclude_patterns),
-            "allow_private_hosts": self.allow_private_hosts,
+            "private_hosts": str(self.private_hosts),
         }
 
     @classmethod
@@ -60,7 +62,7 @@ class AuditOptions:
             max_depth=data.get("max_depth"),
             include_patterns=list(data.get("include_patterns") or []),
             exclude_patterns=list(data.get("exclude_patterns") or []),
-            allow_private_hosts=bool(data.get("allow_private_hosts", False)),
+            private_hosts=PrivateHosts(data.get("private_hosts", "deny")),
         )
 
 
@@ -113,6 +115,9 @@ class AuditRecord:
         return cls.from_dict(data)
 
 
+_FLAGS = ("is_html", "truncated", "is_indexable", "has_structured_data", "in_sitemap")
+
+
 @dataclass(frozen=True, slots=True)
 class PageRecord:
     """One row of `audit_pages`: every crawled URL, including redirects and failures."""
@@ -126,6 +131,7 @@ class PageRecord:
     final_url: str | None = None
     redirect_url: str | None = None
     content_type: str | None = None
+    is_html: bool = False
     response_time_ms: int | None = None
     html_bytes: int = 0
     truncated: bool = False
@@ -166,7 +172,7 @@ class PageRecord:
         values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
         values["heading_order"] = list(values.get("heading_order") or [])
         values["hreflang"] = list(values.get("hreflang") or [])
-        for flag in ("truncated", "is_indexable", "has_structured_data", "in_sitemap"):
+        for flag in _FLAGS:
             if flag in values:
                 values[flag] = bool(values[flag])
         return cls(**values)
@@ -175,7 +181,7 @@ class PageRecord:
         row = self.to_dict()
         row["heading_order_json"] = json.dumps(row.pop("heading_order"))
         row["hreflang_json"] = json.dumps(row.pop("hreflang"))
-        for flag in ("truncated", "is_indexable", "has_structured_data", "in_sitemap"):
+        for flag in _FLAGS:
             row[flag] = int(row[flag])
         return row
 

@@ -115,11 +115,33 @@ async def insert_issues(db: Any, issues: Sequence[IssueRecord]) -> None:
     await _write_rows(db, "INSERT OR IGNORE INTO audit_issues", rows)
 
 
+async def write_crawled_pages(
+    db: Any, pages: Sequence[PageRecord], issues: Sequence[IssueRecord]
+) -> None:
+    """Upsert page rows and insert their issues in one atomic D1 batch."""
+    statements = [
+        db.prepare(sql).bind(*values)
+        for verb, rows in (
+            ("INSERT OR REPLACE INTO audit_pages", [page.to_row() for page in pages]),
+            ("INSERT OR IGNORE INTO audit_issues", [issue.to_row() for issue in issues]),
+        )
+        if rows
+        for sql, values in _multi_row_inserts(verb, rows)
+    ]
+    if statements:
+        await db.batch(statements)
+
+
 async def list_pages(db: Any, audit_id: str) -> list[PageRecord]:
     result = await db.prepare(
         "SELECT * FROM audit_pages WHERE audit_id = ? ORDER BY url"
     ).bind(audit_id).all()
     return [PageRecord.from_row(row) for row in result["results"]]
+
+
+async def list_page_urls(db: Any, audit_id: str) -> set[str]:
+    result = await db.prepare("SELECT url FROM audit_pages WHERE audit_id = ?").bind(audit_id).raw()
+    return {row[0] for row in result}
 
 
 async def list_issues(db: Any, audit_id: str) -> list[IssueRecord]:
@@ -147,6 +169,35 @@ async def delete_finished_before(db: Any, finished_before: str, limit: int) -> i
         "AND finished_at < ? ORDER BY finished_at LIMIT ?)"
     ).bind(finished_before, limit).run()
     return int(result["meta"]["changes"])
+
+
+# Mirrors audit.score.is_scored: blocked pages, and ok pages that are HTML or an error response;
+# redirects, network errors, rate-limited fetches and non-HTML assets are not scored.
+_SCORED_PAGE = (
+    "(p.fetch_class = 'blocked' OR (p.fetch_class = 'ok' AND NOT (p.status_code BETWEEN 300 AND 399) "
+    "AND (p.status_code >= 400 OR p.is_html = 1)))"
+)
+
+
+async def score_counts(db: Any, audit_id: str) -> dict[str, int]:
+    """Scored pages, scored pages with a critical issue, and issue counts per severity."""
+    pages = await db.prepare(
+        f"SELECT COUNT(*) AS scored, COALESCE(SUM(EXISTS (SELECT 1 FROM audit_issues i "
+        f"WHERE i.audit_id = p.audit_id AND i.page_url = p.url AND i.severity = 'critical')), 0) "
+        f"AS critical_pages FROM audit_pages p WHERE p.audit_id = ? AND {_SCORED_PAGE}"
+    ).bind(audit_id).first()
+    severities = await db.prepare(
+        "SELECT severity, COUNT(*) AS n FROM audit_issues WHERE audit_id = ? GROUP BY severity"
+    ).bind(audit_id).all()
+    counts = {row["severity"]: int(row["n"]) for row in severities["results"]}
+    return {
+        "scored": int(pages["scored"]),
+        "critical_pages": int(pages["critical_pages"]),
+        "critical": counts.get("critical", 0),
+        "warning": counts.get("warning", 0),
+        "info": counts.get("info", 0),
+        "total": sum(counts.values()),
+    }
 
 
 async def count_pages(db: Any, audit_id: str) -> int:

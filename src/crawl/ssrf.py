@@ -9,6 +9,7 @@ runtime's `global_fetch_strictly_public` flag is the backstop for names resolvin
 from __future__ import annotations
 
 import ipaddress
+from enum import StrEnum
 
 _BLOCKED_NAMES = frozenset(
     {"localhost", "metadata", "metadata.google.internal", "instance-data", "metadata.azure.com"}
@@ -75,6 +76,39 @@ def is_private_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -
     ):
         return True
     return not address.is_global or address.is_multicast
+
+
+class PrivateHosts(StrEnum):
+    """Which non-public hosts an audit may reach: none (production), loopback only (tests and
+    local sites, keeping every other private range refused), or all (`--allow-private-hosts`)."""
+
+    DENY = "deny"
+    LOOPBACK = "loopback"
+    ALLOW = "allow"
+
+    @classmethod
+    def from_setting(cls, value: object) -> PrivateHosts:
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "allow"):
+            return cls.ALLOW
+        return cls.LOOPBACK if text == "loopback" else cls.DENY
+
+
+def host_refused(host: str, private_hosts: PrivateHosts) -> bool:
+    """Whether the SSRF policy refuses `host` under the audit's private-host setting."""
+    if private_hosts is PrivateHosts.ALLOW or not is_blocked_host(host):
+        return False
+    return private_hosts is PrivateHosts.DENY or not is_loopback_host(host)
+
+
+def is_loopback_host(host: str) -> bool:
+    host = normalise_host(host)
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    address = parse_ip(host)
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address is not None and address.is_loopback
 
 
 def is_blocked_host(host: str) -> bool:

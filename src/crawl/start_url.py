@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
-from crawl.ssrf import is_blocked_host, normalise_host
+from crawl.ssrf import PrivateHosts, host_refused, normalise_host
 
 MAX_URL_LENGTH = 2048
 
@@ -17,7 +17,7 @@ class StartUrlError(ValueError):
         self.code = code
 
 
-def normalise_start_url(raw: str, *, allow_private_hosts: bool) -> str:
+def normalise_start_url(raw: str, *, private_hosts: PrivateHosts) -> str:
     text = raw.strip()
     if not text:
         raise StartUrlError("invalid_url", "url must not be empty")
@@ -35,7 +35,7 @@ def normalise_start_url(raw: str, *, allow_private_hosts: bool) -> str:
     host = normalise_host(parts.hostname or "")
     if not host or any(ch.isspace() for ch in host):
         raise StartUrlError("invalid_url", "url has no valid host")
-    if not allow_private_hosts and is_blocked_host(host):
+    if host_refused(host, private_hosts):
         raise StartUrlError(
             "target_blocked",
             f"{host} is a private, loopback, link-local or metadata address and cannot be audited",

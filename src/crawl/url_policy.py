@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from crawl.robots import RobotsRules, pattern_matches
-from crawl.ssrf import is_blocked_host
+from crawl.ssrf import PrivateHosts, host_refused
 from crawl.urls import UrlParts, normalise_request_target, same_site_parts, split_url
 
 __all__ = ["RESERVED_PATH_PREFIX", "Decision", "UrlPolicy"]
@@ -63,7 +63,7 @@ class UrlPolicy:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     max_depth: int | None = None
-    allow_private_hosts: bool = False
+    private_hosts: PrivateHosts = PrivateHosts.DENY
     robots: RobotsRules | None = None
     _start: UrlParts = field(init=False, repr=False, compare=False)
 
@@ -88,7 +88,7 @@ class UrlPolicy:
         return self._scope(parts) or self._config(target, depth) or self._robots(target)
 
     def _scope(self, parts: UrlParts) -> Decision | None:
-        if not self.allow_private_hosts and is_blocked_host(parts.host):
+        if host_refused(parts.host, self.private_hosts):
             return Decision.BLOCKED_HOST
         if not same_site_parts(self._start, parts):
             return Decision.OFF_SITE

@@ -63,6 +63,8 @@ _SCHEMA = (
     )""",
     "CREATE INDEX IF NOT EXISTS page_mirror_redirect_idx ON page_mirror (redirect_url)",
     "CREATE TABLE IF NOT EXISTS scratchpad_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # Sitemap URLs that robots.txt disallows: never fetched, reported as sitemap hygiene issues.
+    "CREATE TABLE IF NOT EXISTS sitemap_blocked (url TEXT PRIMARY KEY) WITHOUT ROWID",
 )
 _MIRROR_COLUMNS = (
     "url", "page_id", "status_code", "fetch_class", "final_url", "redirect_url", "is_html",
@@ -130,6 +132,38 @@ class ScratchpadMethods:
 
         self.ctx.storage.transactionSync(write)
         return {"received": len(urls), "inserted": inserted}
+
+    def note_sitemap_blocked(self, urls: list[str]) -> dict[str, Any]:
+        def write() -> None:
+            for url in urls:
+                self._sql("INSERT OR IGNORE INTO sitemap_blocked (url) VALUES (?)", url)
+
+        self.ctx.storage.transactionSync(write)
+        return {"received": len(urls)}
+
+    def sitemap_blocked_urls(self, after: str = "", limit: int = 2000) -> list[str]:
+        rows = self._rows(
+            "SELECT url FROM sitemap_blocked WHERE url > ? ORDER BY url LIMIT ?", after, limit
+        )
+        return [row["url"] for row in rows]
+
+    # -- crawl configuration ----------------------------------------------------------------------
+
+    def save_crawl_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Keep discovery's results (final URL, robots.txt text) for every later chunk.
+
+        Rules are re-parsed from the stored text in each step, so retries and replays use
+        identical rules, and no step result has to carry up to 500 KiB of robots.txt.
+        """
+        def write() -> None:
+            for key in ("final_url", "robots_txt"):
+                self._set_meta(f"config:{key}", str(config.get(key) or ""))
+
+        self.ctx.storage.transactionSync(write)
+        return {"saved": True}
+
+    def crawl_config(self) -> dict[str, Any]:
+        return {key: self._meta(f"config:{key}") for key in ("final_url", "robots_txt")}
 
     # -- leasing --------------------------------------------------------------------------------
 

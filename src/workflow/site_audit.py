@@ -1,9 +1,10 @@
-"""The site audit workflow: phases as durable steps, each returning only counters.
+"""The site audit workflow: discovery -> crawl-chunk-N -> finalize, each a durable step.
 
 `run_site_audit` is what `SiteAuditWorkflow.run` delegates to. It never imports the platform: the
 shell passes the SDK's `step`, the Worker's `env` and the NonRetryableError class to raise for
-failures that a retry cannot fix. Step names are durable checkpoint keys: renaming one makes
-in-flight instances re-run that step after a deploy.
+failures a retry cannot fix. Step names are durable checkpoint keys and step results carry only
+counters; all crawl state lives in the audit's scratchpad Durable Object. Code outside steps runs
+again on every replay, so it only reads step results.
 """
 
 from __future__ import annotations
@@ -13,10 +14,18 @@ from typing import Any
 import ports
 from auditdb import repository
 from auditdb.records import AuditPhase, AuditStatus
+from crawl.chunk import CHUNK_TARGET_PAGES, ChunkIO, ChunkPlan, ChunkReport, run_chunk
+from crawl.discovery import DiscoveryReport, discover
+from crawl.page_pipeline import CrawlScope
+from crawl.robots import RobotsRules
+from crawl.url_policy import UrlPolicy
 from workflow import step_configs
 from workflow.failures import classify_error, error_detail
-from workflow.page_fetch import fetch_page_record
+from workflow.finalize import finalize_audit
 from workflow.params import AuditParams
+
+# Two chunks in a row that crawl nothing mean the frontier cannot be served (original §4.4).
+MAX_IDLE_CHUNKS = 2
 
 
 async def run_site_audit(
@@ -30,9 +39,40 @@ async def run_site_audit(
         raise
 
 
+def scratchpad(env: Any, audit_id: str) -> Any:
+    return env.AUDIT_SCRATCHPAD.get(env.AUDIT_SCRATCHPAD.idFromName(audit_id))
+
+
+def url_policy(params: AuditParams, final_url: str, robots: RobotsRules) -> UrlPolicy:
+    options = params.options
+    return UrlPolicy(
+        start_url=final_url, include=tuple(options.include_patterns),
+        exclude=tuple(options.exclude_patterns), max_depth=options.max_depth,
+        private_hosts=options.private_hosts, robots=robots,
+    )
+
+
+async def crawl_scope(params: AuditParams, pad: Any) -> CrawlScope:
+    """Rebuild the audit's scope from what discovery stored, identically on every retry."""
+    config = await pad.crawl_config()
+    final_url = config["final_url"] or params.start_url
+    robots = RobotsRules.from_text(config["robots_txt"] or "")
+    return CrawlScope(params.audit_id, url_policy(params, final_url, robots),
+                      site_is_https=final_url.startswith("https:"))
+
+
 async def _run_phases(
     params: AuditParams, step: Any, env: Any, non_retryable: type[Exception]
 ) -> dict[str, Any]:
+    await _validate_context(params, step, env, non_retryable)
+    discovery = await _discover(params, step, env)
+    crawl = await _crawl(params, step, env, discovery)
+    return await _finalize(params, step, env, discovery, crawl)
+
+
+async def _validate_context(
+    params: AuditParams, step: Any, env: Any, non_retryable: type[Exception]
+) -> None:
     @step.do("validate-context", config=step_configs.DB_STEP)
     async def validate_context() -> dict[str, Any]:
         audit = await repository.get_audit(env.DB, params.audit_id)
@@ -40,39 +80,74 @@ async def _run_phases(
             raise non_retryable(f"audit {params.audit_id} does not exist")
         if audit.status is not AuditStatus.RUNNING:
             raise non_retryable(f"audit {params.audit_id} is {audit.status}, not running")
-        await repository.set_phase(env.DB, params.audit_id, AuditPhase.CRAWLING)
         return {"ok": True}
 
-    @step.do("crawl-chunk-1", config=step_configs.CRAWL_CHUNK_STEP)
-    async def crawl_start_page() -> dict[str, Any]:
-        page = await fetch_page_record(params.audit_id, params.start_url, depth=0)
-        await repository.upsert_pages(env.DB, [page])
-        await repository.update_progress(env.DB, params.audit_id, 1, 1)
-        return {"attempted": 1, "status_code": page.status_code}
+    await validate_context()
 
+
+async def _discover(params: AuditParams, step: Any, env: Any) -> DiscoveryReport:
+    @step.do("discover-urls", config=step_configs.DISCOVERY_STEP)
+    async def discover_urls() -> dict[str, Any]:
+        await repository.set_phase(env.DB, params.audit_id, AuditPhase.DISCOVERY)
+        report = await discover(
+            ports.http_client(), scratchpad(env, params.audit_id), start_url=params.start_url,
+            policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
+            max_pages=params.options.max_pages, private_hosts=params.options.private_hosts,
+        )
+        await repository.set_final_url(env.DB, params.audit_id, report.final_url)
+        await repository.update_progress(
+            env.DB, params.audit_id, 0, min(report.seeded, params.options.max_pages)
+        )
+        await repository.set_phase(env.DB, params.audit_id, AuditPhase.CRAWLING)
+        return report.to_dict()
+
+    return DiscoveryReport.from_dict(dict(await discover_urls()))
+
+
+async def _crawl(
+    params: AuditParams, step: Any, env: Any, discovery: DiscoveryReport
+) -> dict[str, Any]:
+    attempted, pending, hint, idle, chunk_no = 0, discovery.seeded, None, 0, 0
+    links_truncated = False
+    while pending > 0 and attempted < params.options.max_pages and idle < MAX_IDLE_CHUNKS:
+        chunk_no += 1
+        report = await _crawl_chunk(params, step, env, chunk_no, attempted, hint)
+        attempted, pending, hint = report.attempted, report.pending, report.window_end
+        links_truncated = links_truncated or report.links_truncated
+        idle = idle + 1 if report.attempted_in_chunk == 0 else 0
+    return {"attempted": attempted, "pending": pending, "chunks": chunk_no,
+            "completed": pending == 0, "links_truncated": links_truncated}
+
+
+async def _crawl_chunk(
+    params: AuditParams, step: Any, env: Any, chunk_no: int, attempted: int, hint: int | None
+) -> ChunkReport:
+    @step.do(f"crawl-chunk-{chunk_no}", config=step_configs.CRAWL_CHUNK_STEP)
+    async def crawl_chunk() -> dict[str, Any]:
+        pad = scratchpad(env, params.audit_id)
+        scope = await crawl_scope(params, pad)
+        plan = ChunkPlan(
+            chunk_no=chunk_no, limit=min(CHUNK_TARGET_PAGES, params.options.max_pages - attempted),
+            window_hint=hint, max_pages=params.options.max_pages,
+        )
+        report = await run_chunk(scope, plan, ChunkIO(pad=pad, db=env.DB, http=ports.http_client()))
+        return report.to_dict()
+
+    return ChunkReport.from_dict(dict(await crawl_chunk()))
+
+
+async def _finalize(
+    params: AuditParams, step: Any, env: Any, discovery: DiscoveryReport, crawl: dict[str, Any]
+) -> dict[str, Any]:
     @step.do("finalize", config=step_configs.FINALIZE_STEP)
     async def finalize() -> dict[str, Any]:
-        await repository.set_phase(env.DB, params.audit_id, AuditPhase.FINALIZING)
-        pages = await repository.count_pages(env.DB, params.audit_id)
-        await repository.complete_audit(
-            env.DB,
-            params.audit_id,
-            finished_at=ports.iso_now(),
-            pages_crawled=pages,
-            counts={"total": 0},
-            health_score=_health_placeholder(pages),
+        return await finalize_audit(
+            env, scratchpad(env, params.audit_id), params.audit_id,
+            start_url=discovery.final_url, crawl_completed=bool(crawl["completed"]),
         )
-        return {"pages_crawled": pages}
 
-    await validate_context()
-    crawled = await crawl_start_page()
-    summary = await finalize()
-    return {"pages_crawled": summary["pages_crawled"], "start_status": crawled["status_code"]}
-
-
-def _health_placeholder(pages: int) -> float | None:
-    # Until the rules run at finalize, a crawl with pages has no known critical issue.
-    return 100.0 if pages else None
+    summary = dict(await finalize())
+    return {**summary, "chunks": crawl["chunks"], "seeded": discovery.seeded}
 
 
 async def _record_failure(params: AuditParams, step: Any, env: Any, exc: Exception) -> None:
@@ -83,15 +158,9 @@ async def _record_failure(params: AuditParams, step: Any, env: Any, exc: Excepti
         audit = await repository.get_audit(env.DB, params.audit_id)
         phase = None if audit is None or audit.current_phase is None else str(audit.current_phase)
         changed = await repository.fail_audit(
-            env.DB,
-            params.audit_id,
-            error_code=str(classify_error(message)),
-            error_detail=error_detail(message),
-            failed_phase=phase,
-            finished_at=ports.iso_now(),
+            env.DB, params.audit_id, error_code=str(classify_error(message)),
+            error_detail=error_detail(message), failed_phase=phase, finished_at=ports.iso_now(),
         )
         return {"changed": changed}
 
     await mark_failed()
-
-

@@ -2,7 +2,7 @@
 
 import pytest
 
-from crawl.ssrf import is_blocked_host, parse_ip
+from crawl.ssrf import PrivateHosts, host_refused, is_blocked_host, parse_ip
 
 
 @pytest.mark.parametrize(
@@ -43,3 +43,32 @@ def test_legacy_ipv4_spellings_parse_like_inet_aton(spelling: str, address: str)
 @pytest.mark.parametrize("host", ["256.1.1.1", "1.2.3.4.5", "08.1.1.1", "0x1g", "example"])
 def test_non_addresses_are_not_parsed_as_ip(host: str) -> None:
     assert parse_ip(host) is None
+
+
+@pytest.mark.parametrize(
+    ("host", "deny", "loopback", "allow"),
+    [
+        ("example.com", False, False, False),
+        ("127.0.0.1", True, False, False),
+        ("127.9.9.9", True, False, False),
+        ("localhost", True, False, False),
+        ("::1", True, False, False),
+        ("::ffff:127.0.0.1", True, False, False),
+        ("10.0.0.1", True, True, False),
+        ("169.254.169.254", True, True, False),
+        ("192.168.1.1", True, True, False),
+        ("metadata.google.internal", True, True, False),
+    ],
+)
+def test_private_host_settings(host: str, deny: bool, loopback: bool, allow: bool) -> None:
+    refused = [host_refused(host, setting) for setting in PrivateHosts]
+    assert refused == [deny, loopback, allow]
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [("true", PrivateHosts.ALLOW), ("TRUE", PrivateHosts.ALLOW), ("loopback", PrivateHosts.LOOPBACK),
+     ("false", PrivateHosts.DENY), ("", PrivateHosts.DENY), ("nonsense", PrivateHosts.DENY)],
+)
+def test_private_host_setting_parsing(setting: str, expected: PrivateHosts) -> None:
+    assert PrivateHosts.from_setting(setting) is expected

@@ -2,6 +2,7 @@
 
 import pytest
 
+from crawl.ssrf import PrivateHosts
 from crawl.start_url import StartUrlError, normalise_start_url
 
 
@@ -15,7 +16,7 @@ from crawl.start_url import StartUrlError, normalise_start_url
     ],
 )
 def test_normalisation(raw: str, expected: str) -> None:
-    assert normalise_start_url(raw, allow_private_hosts=False) == expected
+    assert normalise_start_url(raw, private_hosts=PrivateHosts.DENY) == expected
 
 
 @pytest.mark.parametrize(
@@ -30,9 +31,9 @@ def test_normalisation(raw: str, expected: str) -> None:
 )
 def test_rejections_carry_a_code(raw: str, code: str) -> None:
     with pytest.raises(StartUrlError) as caught:
-        normalise_start_url(raw, allow_private_hosts=False)
+        normalise_start_url(raw, private_hosts=PrivateHosts.DENY)
     assert caught.value.code == code
 
 
 def test_private_hosts_are_allowed_only_when_asked() -> None:
-    assert normalise_start_url("http://127.0.0.1:8000", allow_private_hosts=True) == "http://127.0.0.1:8000/"
+    assert normalise_start_url("http://127.0.0.1:8000", private_hosts=PrivateHosts.ALLOW) == "http://127.0.0.1:8000/"

@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crawl.robots import RobotsRules
+from crawl.ssrf import PrivateHosts
 from crawl.url_policy import Decision, UrlPolicy
 
 START = "https://www.example.com/"
@@ -131,7 +132,7 @@ def test_max_depth(max_depth: int | None, depth: int | None, decision: Decision)
 def test_private_hosts_only_when_allowed(
     allow_private: bool, start: str, url: str, decision: Decision
 ) -> None:
-    policy = UrlPolicy(start_url=start, allow_private_hosts=allow_private)
+    policy = UrlPolicy(start_url=start, private_hosts=PrivateHosts.ALLOW if allow_private else PrivateHosts.DENY)
     assert policy.decide(url, 1) is decision
 
 

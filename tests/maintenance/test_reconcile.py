@@ -21,7 +21,7 @@ async def clocked(tmp_path: Any) -> Any:
     from local_platform.runtime import LocalPlatform
 
     clock = ManualClock(start_ms=1_795_000_000_000)
-    local = LocalPlatform(tmp_path / "state", clock=clock, var_overrides={"ALLOW_PRIVATE_HOSTS": "true"})
+    local = LocalPlatform(tmp_path / "state", clock=clock, var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"})
     yield local
     await local.close()
 

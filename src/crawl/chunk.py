@@ -1,0 +1,226 @@
+"""One `crawl-chunk-N` step: lease URLs, fetch them through a rolling window, persist as we go.
+
+The window keeps up to `window` fetches in flight and launches the next leased URL the moment one
+settles, so one slow page never stalls the chunk (no fixed batches waiting on their slowest
+member). Finished pages are grouped into sub-batches (5 first, so the window learns page weight
+early, then 25); each sub-batch re-sizes the window and is persisted while fetching continues, one
+sub-batch at a time (pipelined with fetching, serialized with itself). A soft deadline stops
+launching; URLs never launched go back to the frontier. Every write is idempotent, so a retried
+chunk re-receives its unfinished URLs and rewrites the same rows. (original-system.md §4.4-4.5)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Self
+
+import ports
+from auditdb import repository
+from crawl.page_pipeline import FETCH_MAX_BYTES, CrawlScope, LeasedUrl, ProcessedPage, process_response
+from crawl.window import next_window, start_window, window_limits
+
+CHUNK_TARGET_PAGES = 200
+CHUNK_SOFT_DEADLINE_S = 90.0
+FETCH_TIMEOUT_S = 15.0
+FIRST_PERSIST_BATCH_SIZE = 5
+PERSIST_BATCH_SIZE = 25
+MAX_QUEUED_PERSIST_BATCHES = 2
+# Newly discovered URLs sent to the scratchpad per sub-batch: crawler traps emit tens of thousands
+# of links and an RPC message is capped at 32 MiB; dropped URLs are usually found again later.
+MAX_DISCOVERED_PER_BATCH = 20_000
+USER_AGENT = "Mozilla/5.0 (compatible; siteaudit/0.1; +https://github.com/siteaudit/siteaudit)"
+REQUEST_HEADERS = {
+    "user-agent": USER_AGENT,
+    "accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+    "accept-language": "en;q=0.9,*;q=0.5",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkPlan:
+    chunk_no: int
+    limit: int
+    window_hint: int | None = None
+    soft_deadline_s: float = CHUNK_SOFT_DEADLINE_S
+    fetch_timeout_s: float = FETCH_TIMEOUT_S
+    max_pages: int = 50
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkReport:
+    """What a chunk step returns: counters only."""
+
+    chunk_no: int
+    claimed: int
+    is_retry: bool
+    attempted_in_chunk: int
+    attempted: int
+    pending: int
+    seen: int
+    released: int
+    window_end: int
+    deadline_hit: bool
+    links_truncated: bool
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        return cls(**{**data, "skipped": dict(data.get("skipped") or {})})
+
+
+@dataclass
+class ChunkIO:
+    """The chunk's collaborators: the audit's scratchpad stub, D1, and outbound HTTP."""
+
+    pad: Any
+    db: Any
+    http: ports.HttpClient
+    clock: Callable[[], float] = time.monotonic
+
+
+async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkReport:
+    claim = await io.pad.claim_chunk(plan.chunk_no, plan.limit)
+    leased = [LeasedUrl.from_dict(row) for row in claim["urls"]]
+    runner = _ChunkRunner(scope, plan, io, is_retry=bool(claim["is_retry"]))
+    await runner.run(leased)
+    released = await runner.release_unlaunched()
+    stats = await io.pad.stats()
+    return ChunkReport(
+        chunk_no=plan.chunk_no, claimed=len(leased), is_retry=runner.is_retry,
+        attempted_in_chunk=runner.finished, attempted=int(stats["crawled"]),
+        pending=int(stats["pending"]) + int(stats["leased"]), seen=int(stats["seen"]),
+        released=released, window_end=runner.window, deadline_hit=runner.deadline_hit,
+        links_truncated=bool(stats["links_truncated"]), skipped=runner.skipped,
+    )
+
+
+class _ChunkRunner:
+    def __init__(self, scope: CrawlScope, plan: ChunkPlan, io: ChunkIO, *, is_retry: bool) -> None:
+        self.scope, self.plan, self.io, self.is_retry = scope, plan, io, is_retry
+        self.limits = window_limits(is_retry=is_retry)
+        self.window = start_window(self.limits, plan.window_hint, is_retry=is_retry)
+        self.queue: deque[LeasedUrl] = deque()
+        self.in_flight: set[asyncio.Task[ProcessedPage]] = set()
+        self.batch: list[ProcessedPage] = []
+        self.batch_target = FIRST_PERSIST_BATCH_SIZE
+        self.persisting: asyncio.Task[None] | None = None
+        self.queued_persists = 0
+        self.finished = 0
+        self.deadline_hit = False
+        self.skipped: dict[str, int] = {}
+        self.started = io.clock()
+
+    async def run(self, leased: list[LeasedUrl]) -> None:
+        self.queue.extend(leased)
+        try:
+            await self._fetch_all()
+            self._flush()
+            if self.persisting is not None:
+                await self.persisting
+        finally:
+            await self._cancel_in_flight()
+
+    async def _fetch_all(self) -> None:
+        while self.queue or self.in_flight:
+            self._launch_while_room()
+            if not self.in_flight:
+                if not self.queue or self.deadline_hit:
+                    return
+                await self._wait_for_persistence()  # backed up: let the writer catch up
+                continue
+            done, _ = await asyncio.wait(self.in_flight, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                self.in_flight.discard(task)
+                self._finished(task.result())
+
+    def _launch_while_room(self) -> None:
+        while self.queue and len(self.in_flight) < self.window and self._may_launch():
+            leased = self.queue.popleft()
+            self.in_flight.add(asyncio.ensure_future(self._fetch(leased)))
+
+    def _may_launch(self) -> bool:
+        if self.io.clock() - self.started >= self.plan.soft_deadline_s:
+            self.deadline_hit = True
+            return False
+        return self.queued_persists <= MAX_QUEUED_PERSIST_BATCHES
+
+    async def _fetch(self, leased: LeasedUrl) -> ProcessedPage:
+        request = ports.FetchRequest(
+            url=leased.url, timeout_s=self.plan.fetch_timeout_s, max_bytes=FETCH_MAX_BYTES,
+            headers=dict(REQUEST_HEADERS),
+        )
+        result = await self.io.http.fetch(request)
+        return process_response(self.scope, leased, result)
+
+    def _finished(self, page: ProcessedPage) -> None:
+        self.finished += 1
+        for reason, count in page.skipped.items():
+            self.skipped[reason] = self.skipped.get(reason, 0) + count
+        self.batch.append(page)
+        if len(self.batch) >= self.batch_target:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self.batch:
+            return
+        batch, self.batch = self.batch, []
+        self.batch_target = PERSIST_BATCH_SIZE
+        self.window = next_window(self.window, [page.outcome for page in batch], self.limits)
+        self.queued_persists += 1
+        self.persisting = asyncio.ensure_future(self._persist_after(self.persisting, batch))
+
+    async def _persist_after(self, previous: Awaitable[None] | None, batch: list[ProcessedPage]) -> None:
+        if previous is not None:
+            await previous
+        try:
+            await persist_batch(self.scope, self.plan, self.io, batch)
+        finally:
+            self.queued_persists -= 1
+
+    async def _wait_for_persistence(self) -> None:
+        if self.persisting is not None:
+            await asyncio.shield(self.persisting)
+
+    async def _cancel_in_flight(self) -> None:
+        for task in self.in_flight:
+            task.cancel()
+        if self.in_flight:
+            await asyncio.gather(*self.in_flight, return_exceptions=True)
+        self.in_flight.clear()
+
+    async def release_unlaunched(self) -> int:
+        if not self.queue:
+            return 0
+        urls = [leased.url for leased in self.queue]
+        self.queue.clear()
+        return int((await self.io.pad.release_urls(urls))["released"])
+
+
+async def persist_batch(
+    scope: CrawlScope, plan: ChunkPlan, io: ChunkIO, batch: list[ProcessedPage]
+) -> dict[str, Any]:
+    """Write one sub-batch: page rows and issues to D1, then the scratchpad, then progress.
+
+    D1 first: if the scratchpad write never happens, the URLs stay leased and a retry rewrites the
+    same rows (deterministic ids, upserts), so nothing is lost or doubled.
+    """
+    await repository.write_crawled_pages(
+        io.db, [page.record for page in batch], [issue for page in batch for issue in page.issues]
+    )
+    discovered = [item for page in batch for item in page.discovered][:MAX_DISCOVERED_PER_BATCH]
+    stats = await io.pad.record_batch({
+        "crawled": [page.record.url for page in batch],
+        "pages": [page.mirror for page in batch],
+        "links": [link for page in batch for link in page.links],
+        "discovered": discovered,
+    })
+    seen, crawled = int(stats["seen"]), int(stats["crawled"])
+    await repository.update_progress(io.db, scope.audit_id, crawled, min(seen, plan.max_pages))
+    return stats

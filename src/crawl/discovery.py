@@ -1,0 +1,170 @@
+"""The discovery phase: anchor the site, read robots.txt, walk the sitemaps, seed the frontier.
+
+Runs inside the `discover-urls` step. Seeds go from here straight into the audit's scratchpad in
+batches; the step returns only counters, so no URL list ever travels through a step result (an
+uncapped seed list once blew the 1 MiB step-output limit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import asdict, dataclass
+from typing import Any, Self
+
+import ports
+from crawl.chunk import REQUEST_HEADERS
+from crawl.redirects import fetch_following
+from crawl.robots import MAX_ROBOTS_BYTES, RobotsRules
+from crawl.ssrf import PrivateHosts
+from crawl.sitemaps import (
+    MAX_SITEMAP_BYTES,
+    SEED_RPC_BATCH,
+    SitemapWalk,
+    discovered_url_cap,
+    sitemap_seeds,
+)
+from crawl.url_policy import Decision, UrlPolicy
+from crawl.urls import normalise_url, origin_of, same_site
+
+START_PROBE_TIMEOUT_S = 10.0
+ROBOTS_TIMEOUT_S = 10.0
+SITEMAP_TIMEOUT_S = 15.0
+# Sitemaps can be 10 MiB each and are read whole; two at a time bounds the memory they take.
+SITEMAP_CONCURRENCY = 2
+
+
+@dataclass(frozen=True, slots=True)
+class StartResolution:
+    final_url: str
+    hops: int
+    refused: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryReport:
+    final_url: str
+    start_hops: int
+    robots_status: int
+    robots_rules: int
+    sitemap_documents: int
+    sitemap_urls: int
+    seeded: int
+    sitemap_blocked: int
+    start_allowed: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        return cls(**data)
+
+
+async def resolve_start(http: ports.HttpClient, url: str, *, private_hosts: PrivateHosts) -> StartResolution:
+    """Follow the start URL's redirects (each hop re-validated) to the page the site really serves.
+
+    The audit's origin is anchored on the final URL, so apex -> www and cross-TLD redirects crawl
+    the site instead of stopping after one page. A refused or failed hop keeps the last good URL.
+    """
+    followed = await fetch_following(
+        http, url, private_hosts=private_hosts, timeout_s=START_PROBE_TIMEOUT_S,
+        max_bytes=0, headers=REQUEST_HEADERS,
+    )
+    return StartResolution(followed.final_url, len(followed.hops) - 1, followed.refused)
+
+
+async def fetch_robots(
+    http: ports.HttpClient, origin: str, *, private_hosts: PrivateHosts
+) -> tuple[int, str]:
+    """(status, text) of robots.txt; only a 2xx body counts, cut to the RFC 9309 minimum of 500 KiB.
+
+    Missing or unreachable robots.txt means everything is allowed (as the original system did; a
+    site under audit is better served by a crawl than by an empty report).
+    """
+    followed = await fetch_following(
+        http, origin + "/robots.txt", private_hosts=private_hosts,
+        timeout_s=ROBOTS_TIMEOUT_S, max_bytes=MAX_ROBOTS_BYTES, headers=REQUEST_HEADERS,
+    )
+    result = followed.result
+    if not 200 <= result.status < 300:
+        return result.status, ""
+    return result.status, result.body[:MAX_ROBOTS_BYTES].decode("utf-8", "replace")
+
+
+async def walk_sitemaps(
+    http: ports.HttpClient, walk: SitemapWalk, *, private_hosts: PrivateHosts, site: str
+) -> None:
+    """Fetch what the sans-IO walk asks for, a few documents at a time, until it is done."""
+    while not walk.done:
+        requests = walk.next_requests(SITEMAP_CONCURRENCY)
+        if not requests:
+            return
+        await asyncio.gather(*(
+            _fetch_sitemap(http, walk, request.url, private_hosts=private_hosts, site=site)
+            for request in requests
+        ))
+
+
+async def _fetch_sitemap(
+    http: ports.HttpClient, walk: SitemapWalk, url: str, *, private_hosts: PrivateHosts, site: str
+) -> None:
+    followed = await fetch_following(
+        http, url, private_hosts=private_hosts, timeout_s=SITEMAP_TIMEOUT_S,
+        max_bytes=MAX_SITEMAP_BYTES + 1, headers=REQUEST_HEADERS,
+        stay_on=lambda target: same_site(target, site),
+    )
+    result = followed.result
+    if result.status == 0:
+        walk.fail(url, result.error or "fetch failed")
+        return
+    walk.receive(url, result.status, result.header("content-type"), [result.body],
+                 final_url=followed.final_url)
+
+
+async def discover(
+    http: ports.HttpClient, pad: Any, *, start_url: str, policy_for: Any, max_pages: int,
+    private_hosts: PrivateHosts,
+) -> DiscoveryReport:
+    """Run discovery and seed `pad` (the audit's scratchpad stub).
+
+    `policy_for(final_url, robots_rules)` builds the audit's URL policy once the origin is known.
+    """
+    start = await resolve_start(http, start_url, private_hosts=private_hosts)
+    origin = origin_of(start.final_url) or start.final_url
+    robots_status, robots_text = await fetch_robots(http, origin, private_hosts=private_hosts)
+    rules = RobotsRules.from_text(robots_text)
+    await pad.save_crawl_config({"final_url": start.final_url, "robots_txt": robots_text})
+    policy: UrlPolicy = policy_for(start.final_url, rules)
+    start_allowed = policy.decide(start.final_url, 0) is Decision.ALLOWED
+    if start_allowed:
+        await pad.seed_start(start.final_url)
+    walk = SitemapWalk(normalise_url, lambda url: same_site(url, start.final_url),
+                       max_urls=discovered_url_cap(max_pages))
+    walk.add_seeds(sitemap_seeds(origin, rules.sitemaps), origin)
+    await walk_sitemaps(http, walk, private_hosts=private_hosts, site=start.final_url)
+    seeded, blocked = await _seed_sitemap_urls(pad, walk, policy)
+    summary = walk.summary()
+    return DiscoveryReport(
+        final_url=start.final_url, start_hops=start.hops, robots_status=robots_status,
+        robots_rules=len(rules.rules), sitemap_documents=len(summary.documents),
+        sitemap_urls=summary.urls_collected, seeded=seeded + int(start_allowed),
+        sitemap_blocked=blocked, start_allowed=start_allowed,
+    )
+
+
+async def _seed_sitemap_urls(pad: Any, walk: SitemapWalk, policy: UrlPolicy) -> tuple[int, int]:
+    seeded = blocked = 0
+    while batch := walk.drain_urls(SEED_RPC_BATCH):
+        allowed, disallowed = [], []
+        for url in batch:
+            decision = policy.decide(url, None)
+            if decision is Decision.ALLOWED:
+                allowed.append(url)
+            elif decision is Decision.ROBOTS_DISALLOWED:
+                disallowed.append(url)
+        if allowed:
+            seeded += int((await pad.seed_sitemap_urls(allowed))["inserted"])
+        if disallowed:
+            await pad.note_sitemap_blocked(disallowed)
+            blocked += len(disallowed)
+    return seeded, blocked

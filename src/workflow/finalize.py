@@ -1,0 +1,71 @@
+"""The finalize step: cross-page checks in the scratchpad, issues to D1, score, completion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ports
+from audit.issue_ids import page_id
+from audit.issues import DetectedIssue
+from audit.score import percent_one_decimal
+from auditdb import repository
+from auditdb.records import AuditPhase, IssueRecord
+from maintenance.events import log_terminal
+
+SITEMAP_BLOCKED_PAGE = 2000
+
+
+async def finalize_audit(
+    env: Any, pad: Any, audit_id: str, *, start_url: str, crawl_completed: bool
+) -> dict[str, Any]:
+    await repository.set_phase(env.DB, audit_id, AuditPhase.FINALIZING)
+    crawled = await repository.list_page_urls(env.DB, audit_id)
+    issues_written = await _write_cross_page_issues(env.DB, pad, audit_id, start_url, crawl_completed, crawled)
+    counts = await repository.score_counts(env.DB, audit_id)
+    scored, critical_pages = counts["scored"], counts["critical_pages"]
+    health = None if scored == 0 else percent_one_decimal(scored - critical_pages, scored)
+    pages = len(crawled)
+    changed = await repository.complete_audit(
+        env.DB, audit_id, finished_at=ports.iso_now(), pages_crawled=pages, counts=counts,
+        health_score=health,
+    )
+    if changed:
+        log_terminal(audit_id, "completed", error_code=None, failed_phase=None, pages=pages,
+                     reconciled_by=None)
+    await pad.destroy()
+    return {"pages_crawled": pages, "cross_page_issues": issues_written, "health_score": health,
+            "issues": counts["total"]}
+
+
+async def _write_cross_page_issues(
+    db: Any, pad: Any, audit_id: str, start_url: str, crawl_completed: bool, crawled: set[str]
+) -> int:
+    options: dict[str, Any] = {
+        "audit_id": audit_id, "start_url": start_url, "crawl_completed": crawl_completed,
+        "robots_blocked_sitemap_urls": await _sitemap_blocked(pad), "cursor": None,
+    }
+    written = 0
+    while True:
+        result = await pad.run_finalize_checks(options)
+        issues = [DetectedIssue.from_dict(dict(item)) for item in result["issues"]]
+        await repository.insert_issues(db, [_record(audit_id, issue, crawled) for issue in issues])
+        written += len(issues)
+        if not result.get("cursor"):
+            return written
+        options["cursor"] = result["cursor"]
+
+
+async def _sitemap_blocked(pad: Any) -> list[str]:
+    urls: list[str] = []
+    while batch := await pad.sitemap_blocked_urls(urls[-1] if urls else "", SITEMAP_BLOCKED_PAGE):
+        urls.extend(batch)
+    return urls
+
+
+def _record(audit_id: str, issue: DetectedIssue, crawled: set[str]) -> IssueRecord:
+    return IssueRecord(
+        id=issue.id(audit_id), audit_id=audit_id, page_url=issue.page_url,
+        issue_type=issue.issue_type.value, severity=issue.severity.value,
+        page_id=page_id(audit_id, issue.page_url) if issue.page_url in crawled else None,
+        details=dict(issue.details),
+    )

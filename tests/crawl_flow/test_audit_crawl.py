@@ -1,0 +1,110 @@
+"""Whole audits through the Worker's API on the local platform: discovery, chunks, finalize."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from tests.support.site_server import Reply, html_page, serve_site
+
+
+def page(title: str, *links: str, extra: str = "") -> Reply:
+    anchors = "".join(f"<a href='{href}'>{href}</a> " for href in links)
+    return Reply(body=html_page(title, f"<h1>{title}</h1>{anchors}{extra}"))
+
+
+async def audit_site(platform: Any, url: str, **options: Any) -> dict[str, Any]:
+    status, body = await platform.request("POST", "/api/audits", {"url": url, **options})
+    assert status == 201, body
+    audit_id = body["audit"]["id"]
+    await platform.wait_for_workflow(audit_id, timeout_s=60)
+    _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+    return report
+
+
+def paths(report: dict[str, Any], origin: str) -> set[str]:
+    return {p["url"].removeprefix(origin) for p in report["pages"]}
+
+
+async def test_every_linked_page_is_crawled_once(platform: Any) -> None:
+    routes = {f"/p{i}": page(f"Page number {i}", f"/p{(i + 1) % 30}", "/") for i in range(30)}
+    routes["/"] = page("Home page", "/p0", "/p15#section", "/p15?")
+    with serve_site(routes) as site:
+        report = await audit_site(platform, site.url("/"))
+        fetched = [r.path for r in site.requests if r.path not in ("/robots.txt", "/sitemap.xml")]
+
+    assert report["audit"]["status"] == "completed"
+    assert paths(report, site.origin) >= {"/", *(f"/p{i}" for i in range(30))}
+    # Each page is fetched once; "/" twice, because discovery first probes the start URL's redirects.
+    assert Counter(fetched) == {"/": 2, **{f"/p{i}": 1 for i in range(30)}}
+    assert report["audit"]["pages_crawled"] == len(report["pages"])
+
+
+async def test_max_pages_bounds_the_crawl(platform: Any) -> None:
+    routes = {f"/p{i}": page(f"Page number {i}", f"/p{i + 1}") for i in range(40)}
+    routes["/"] = page("Home page", "/p0")
+    with serve_site(routes) as site:
+        report = await audit_site(platform, site.url("/"), max_pages=12)
+
+    assert report["audit"]["status"] == "completed"
+    assert len(report["pages"]) == 12
+
+
+async def test_robots_and_sitemaps_shape_the_frontier(platform: Any) -> None:
+    robots = "User-agent: *\nDisallow: /private\nSitemap: /custom-sitemap.xml\n"
+    routes = {
+        "/": page("Home page", "/a", "/private/secret"),
+        "/a": page("Page A"),
+        "/private/secret": page("Secret"),
+        "/only-in-sitemap": page("Only in the sitemap"),
+        "/robots.txt": Reply(body=robots.encode(), headers={"content-type": "text/plain"}),
+    }
+    with serve_site(routes) as site:
+        sitemap = ("<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"
+                   f"<url><loc>{site.url('/only-in-sitemap')}</loc></url>"
+                   f"<url><loc>{site.url('/private/listed')}</loc></url></urlset>")
+        site.server.routes["/custom-sitemap.xml"] = Reply(
+            body=sitemap.encode(), headers={"content-type": "application/xml"})
+        report = await audit_site(platform, site.url("/"))
+        requested = {r.path for r in site.requests}
+
+    crawled = paths(report, site.origin)
+    assert {"/", "/a", "/only-in-sitemap"} <= crawled
+    assert not any(p.startswith("/private") for p in crawled | requested)
+    sitemap_page = next(p for p in report["pages"] if p["url"].endswith("/only-in-sitemap"))
+    assert (sitemap_page["in_sitemap"], sitemap_page["crawl_depth"]) == (True, None)
+    issue_types = {(i["issue_type"], i["page_url"].removeprefix(site.origin)) for i in report["issues"]}
+    assert ("orphan-page", "/only-in-sitemap") in issue_types
+    assert ("sitemap-url-blocked", "/private/listed") in issue_types
+
+
+async def test_redirects_and_broken_links_become_cross_page_issues(platform: Any) -> None:
+    routes = {
+        "/": page("Home page", "/old", "/missing"),
+        "/old": Reply(301, b"", {"location": "/older"}),
+        "/older": Reply(301, b"", {"location": "/new"}),
+        "/new": page("New page"),
+    }
+    with serve_site(routes) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    issues = {(i["issue_type"], i["page_url"].removeprefix(site.origin)) for i in report["issues"]}
+    assert ("redirect-chain", "/old") in issues
+    assert ("broken-internal-link", "/") in issues
+    assert ("broken-page", "/missing") in issues
+    statuses = {p["url"].removeprefix(site.origin): p["status_code"] for p in report["pages"]}
+    assert statuses["/old"] == 301 and statuses["/new"] == 200
+
+
+async def test_a_redirect_to_a_private_address_is_never_followed(platform: Any, outbound_http: Any) -> None:
+    routes = {
+        "/": page("Home page", "/go", "http://10.0.0.1/internal", "http://2130706433:8080/"),
+        "/go": Reply(302, b"", {"location": "http://169.254.169.254/latest/meta-data"}),
+    }
+    with serve_site(routes) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    assert report["audit"]["status"] == "completed"
+    go = next(p for p in report["pages"] if p["url"].endswith("/go"))
+    assert (go["status_code"], go["redirect_url"]) == (302, "http://169.254.169.254/latest/meta-data")
+    assert all(url.startswith(site.origin) for url in outbound_http.urls)
