@@ -258,8 +258,13 @@ class FactsBuilder:
         base = document_base(self.page_url, self._base_href)
         lists, seen = self._lists, self._seen
 
+        resolved: dict[str, str | None] = {}  # pages repeat their URLs
+
         def ref(raw: str) -> UrlRef:
-            return UrlRef(raw, resolve(raw, base))
+            url = resolved.get(raw, "")
+            if url == "":
+                url = resolved[raw] = resolve(raw, base)
+            return UrlRef(raw, url)
 
         def maybe_ref(raw: str | None) -> UrlRef | None:
             return None if raw is None else ref(raw)

@@ -40,11 +40,14 @@ from parse.tokenizer import (
     RAW_ELEMENTS,
     RAWTEXT_END,
     RCDATA,
+    SCRIPT_DATA_SCAN,
     SCRIPT_SCAN,
     SCRIPT_TAIL,
+    TAGS,
     is_self_closing,
     lower,
     parse_attrs,
+    region_pattern,
 )
 
 # The byte cap. The original system stopped at 1 MiB (`MAX_HTML_BYTES`); the field's audits flag
@@ -91,6 +94,11 @@ _MATH_INTEGRATION = frozenset({"mi", "mo", "mn", "ms", "mtext"})
 _INTERESTING = frozenset(
     {*ELEMENTS, *RAW_ELEMENTS, *HEADINGS, "a", "template", "svg", "math"}
 )
+# Tags that matter to an open anchor when nothing else is open (see `_track_start/_track_end`).
+_ANCHOR_START = MARKERS | {"table", "tr"}
+_ANCHOR_END = MARKERS | TABLE_PARTS | {"a", "table"}
+_REGION = region_pattern(_INTERESTING, frozenset())
+_ANCHOR_REGION = region_pattern(_INTERESTING | _ANCHOR_START, _ANCHOR_END)
 _SCRIPT, _RAW, _PLAIN = 0, 1, 2  # raw-text kinds
 _DATA, _ESCAPED, _DOUBLE = 0, 1, 2  # script data states
 
@@ -239,20 +247,75 @@ class PageExtractor:
             self._flush_text()
 
     def _scan(self, buf: str, pos: int, eof: bool) -> int:
-        """The hot loop: markup and text until a raw-text element or comment opens, or input
-        runs out; returns the position reached (setting `_waiting` if more input is needed)."""
+        """Text and markup until the state changes; returns the position reached (setting
+        `_waiting` if more input is needed).
+
+        Where nothing but a few tag names matters (no heading, template or foreign content open),
+        a region pattern skips text and uninteresting tags in one match; otherwise every tag is
+        looked at (`_scan_tokens`).
+        """
+        if self._headings or self._template or self._foreign:
+            return self._scan_tokens(buf, pos, eof)
+        anchor = self._anchor
+        region = (_ANCHOR_REGION if anchor is not None else _REGION).match
         end = len(buf)
         text_append = self._text.append
         captures = self._captures
-        search = MARKUP.search
-        interesting = _INTERESTING
-        hidden = self._template or self._foreign
-        busy = hidden or self._anchor is not None or self._headings
         while True:
-            m = search(buf, pos)
-            if m is None:
+            stop = region(buf, pos).end()  # type: ignore[union-attr]
+            if stop == end and not eof:
+                hold = PARTIAL_CHARREF.search(buf, max(pos, end - 40))
+                if hold is not None:
+                    stop = hold.start()
+            if stop > pos:
+                piece = buf[pos:stop]
+                if "<" in piece:
+                    piece = TAGS.sub("\0", piece)  # NUL: dropped later, and splits references
+                text_append(piece)
+                for capture in captures:
+                    capture.add(piece)
+                pos = stop
+            if pos >= end or stop < end and buf[stop] != "<":
                 self._waiting = True
                 return self._trailing_text(buf, pos, eof)
+            m = MARKUP.match(buf, pos)
+            if m is None:  # a lone "<" at the end of the buffer
+                self._waiting = True
+                return self._trailing_text(buf, pos, eof)
+            slash, name, source, close, other = m.groups()
+            if name is None:
+                pos = self._markup_declaration(buf, pos, other, eof)
+                if pos == m.start():
+                    self._waiting = True
+                return pos
+            if close is None:
+                return self._unfinished_tag(m.start(), end, eof)
+            pos = m.end()
+            self._tag(slash == "/", name.lower() if name.isascii() else lower(name), source)
+            if self._raw is not None or self._anchor is not anchor or self._headings:
+                return pos
+            if self._template or self._foreign:
+                return pos
+
+    def _unfinished_tag(self, start: int, end: int, eof: bool) -> int:
+        if eof:
+            return end  # EOF in a tag: the spec drops it
+        if end - start > MAX_PENDING:
+            self._skip = BOGUS_END
+            return start + 1
+        self._waiting = True
+        return start
+
+    def _scan_tokens(self, buf: str, pos: int, eof: bool) -> int:
+        """Token by token, while headings, template or foreign content need every tag."""
+        end = len(buf)
+        text_append = self._text.append
+        captures = self._captures
+        interesting = _INTERESTING
+        hidden = self._template or self._foreign
+        busy = hidden or self._headings
+        anchor = self._anchor is not None
+        for m in MARKUP.finditer(buf, pos):
             start = m.start()
             if start > pos and not hidden:
                 piece = buf[pos:start]
@@ -265,32 +328,30 @@ class PageExtractor:
                 pos = self._markup_declaration(buf, start, other, eof)
                 if pos == start:
                     self._waiting = True
-                    return pos
-                if self._skip is not None:
-                    return pos
-                continue
+                return pos  # `_run` resumes scanning after the declaration
             if close is None:  # the tag is not finished in this buffer
-                if eof:
-                    return end  # EOF in a tag: the spec drops it
-                if end - start > MAX_PENDING:
-                    self._skip = BOGUS_END
-                    return start + 1
-                self._waiting = True
-                return start
+                return self._unfinished_tag(start, end, eof)
             pos = m.end()
             if busy:
                 self._tag(slash == "/", name.lower() if name.isascii() else lower(name), source)
             elif slash:
-                continue
+                if not anchor or name.lower() not in _ANCHOR_END:
+                    continue
+                self._tag(True, lower(name), source)
             else:
                 lname = name.lower()
-                if lname not in interesting:
+                if lname not in interesting and (not anchor or lname not in _ANCHOR_START):
                     continue
                 self._tag(False, lname if name.isascii() else lower(name), source)
             if self._raw is not None:
                 return pos
             hidden = self._template or self._foreign
-            busy = hidden or self._anchor is not None or self._headings
+            busy = hidden or self._headings
+            if not busy:
+                return pos  # back to region scanning
+            anchor = self._anchor is not None
+        self._waiting = True
+        return self._trailing_text(buf, pos, eof)
 
     def _flush_text(self) -> None:
         if self._text:
@@ -401,14 +462,21 @@ class PageExtractor:
         Only tokens starting before `safe` are taken; the held-back tail is scanned again, from
         the state reached, once more input has arrived.
         """
-        state, search = self._script_state, SCRIPT_SCAN.search
+        state = self._script_state
         while True:
-            m = search(buf, pos)
+            if state == _DATA:
+                m = SCRIPT_DATA_SCAN.search(buf, pos)
+                if m is None or m.start() >= safe:
+                    break
+                if m.group(2):
+                    return m.start()
+                state, pos = _ESCAPED, m.start() + 2  # its dashes may begin `-->`, as in `<!-->`
+                continue
+            m = SCRIPT_SCAN.search(buf, pos)
             if m is None or m.start() >= safe:
                 break
             if m.group(1):  # <!--
-                state = _ESCAPED if state == _DATA else state
-                pos = m.start() + 2  # its dashes may begin `-->`, as in `<!-->`
+                pos = m.start() + 2
             elif m.group(2):  # -->
                 state, pos = _DATA, m.end()
             elif m.group(3):  # </script

@@ -31,6 +31,8 @@ _VALUE = rf"""(?:"[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>))"""
 _ATTRS = rf"(?:[{_WS}/]++|[^{_WS}/>][^{_WS}/>=]*+[{_WS}]*+(?:=[{_WS}]*+{_VALUE}|(?!=)))*+"
 # Groups: 1 "/" of an end tag, 2 tag name, 3 attribute text, 4 ">" if complete, 5 one of "!?/".
 MARKUP = re.compile(rf"<(?:(/?)([A-Za-z][^{_WS}/>]*+)({_ATTRS})(>)?|([!?/]))")
+# Any complete tag, for removing uninteresting tags from a text region in one pass.
+TAGS = re.compile(rf"</?[A-Za-z][^{_WS}/>]*+{_ATTRS}>")
 _ATTR = re.compile(
     rf"""([^{_WS}/>][^{_WS}/>=]*)(?:[{_WS}]*=[{_WS}]*(?:"([^"]*)"|'([^']*)'|([^{_WS}>]*)))?"""
 )
@@ -39,7 +41,13 @@ BOGUS_END = re.compile(r">")
 CDATA_END = re.compile(r"\]\]>")
 # Script data: `<!--` enters the escaped state, `-->` leaves it, `<script` inside it enters the
 # double-escaped state (where `</script` only returns to escaped); `</script` ends the element.
-SCRIPT_SCAN = re.compile(r"(<!--)|(-->)|(</script)(?=[\t\n\f\r />])|(<script)(?=[\t\n\f\r />])", re.I)
+# Outside the escaped states only `<!--` and `</script` matter, and a pattern that starts with a
+# literal `<` (no IGNORECASE, which would disable the literal-prefix scan) is much faster there.
+SCRIPT_DATA_SCAN = re.compile(r"<(?:(!--)|(/[sS][cC][rR][iI][pP][tT])(?=[\t\n\f\r />]))")
+SCRIPT_SCAN = re.compile(
+    r"(<!--)|(-->)|(</[sS][cC][rR][iI][pP][tT])(?=[\t\n\f\r />])"
+    r"|(<[sS][cC][rR][iI][pP][tT])(?=[\t\n\f\r />])"
+)
 SCRIPT_TAIL = len("</script ")  # longest partial match a chunk boundary can cut
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -47,7 +55,8 @@ RAWTEXT = frozenset({"style", "xmp", "iframe", "noembed", "noframes", "noscript"
 RCDATA = frozenset({"title", "textarea"})
 RAW_ELEMENTS = RAWTEXT | RCDATA | {"script", "plaintext"}
 RAWTEXT_END = {
-    name: re.compile(rf"</{name}(?=[\t\n\f\r />])", re.I) for name in RAWTEXT | RCDATA
+    name: re.compile("</" + "".join(f"[{c.upper()}{c}]" for c in name) + r"(?=[\t\n\f\r />])")
+    for name in RAWTEXT | RCDATA
 }
 
 
@@ -92,3 +101,23 @@ def is_self_closing(source: str) -> bool:
     for last in _ATTR.finditer(source):
         pass
     return last is None or last.end() < len(source)
+
+
+def region_pattern(start_names: frozenset[str], end_names: frozenset[str]) -> re.Pattern[str]:
+    """A run of text and tags whose names are not in the given sets, stopping before any other
+    markup (a tag of those names, a comment or declaration, or a tag cut by the buffer's end).
+
+    It lets the extractor skip, in one C-level match, the stretches of a page where no tag
+    matters; `TAGS.sub` then leaves their character data. Names compare ASCII-case-insensitively
+    (the `(?i)` Unicode folding may only stop a region early, which is harmless).
+    """
+
+    def names(group: frozenset[str]) -> str:
+        return "|".join(sorted(map(re.escape, group), key=len, reverse=True))
+
+    def tag(prefix: str, group: frozenset[str]) -> str:
+        exclude = rf"(?!(?i:{names(group)})(?=[{_WS}/>]|\Z))" if group else ""
+        return rf"{prefix}{exclude}[A-Za-z][^{_WS}/>]*+{_ATTRS}>"
+
+    boring = rf"{tag('<', start_names)}|{tag('</', end_names)}"
+    return re.compile(rf"(?:[^<]++|{boring}|<(?![A-Za-z!?/]|\Z))*+")

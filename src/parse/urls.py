@@ -12,9 +12,13 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 _STRIP = "".join(map(chr, range(0x21)))
 _TAB_NEWLINE = str.maketrans("", "", "\t\n\r")
-# An absolute http(s) URL with a host and nothing urljoin would rewrite: no dot segments, query,
-# fragment, parameters, backslashes or spaces.
-_PLAIN_ABSOLUTE = re.compile(r"https?://[^/?#;\\\s]+(?:/(?!\.\.?(?:/|\Z))[^/?#;\\\s]*)*\Z")
+# URLs that urljoin would return unchanged (absolute http(s)) or as origin + path (rooted): no
+# dot segments, parameters, backslashes or spaces in the path, no empty query.
+_SEGMENTS = r"(?:/(?!\.\.?(?:[/?]|\Z))[^/?#;\\\s]*)*"
+_QUERY = r"(?:\?[^#]+)?"  # urljoin keeps a non-empty query as it is
+_PLAIN_ROOTED = re.compile(r"(?=/)(?!//)" + _SEGMENTS + _QUERY + r"\Z")
+_ORIGIN = re.compile(r"https?://[^/?#;\\\s@]+(?=/|\Z)")
+_PLAIN_ABSOLUTE = re.compile(r"https?://[^/?#;\\\s]+" + _SEGMENTS + _QUERY + r"\Z")
 
 
 def clean(raw: str) -> str:
@@ -28,8 +32,16 @@ def clean(raw: str) -> str:
 def resolve(raw: str, base: str) -> str | None:
     """Resolve `raw` against `base`, dropping any fragment; None if it is not a valid URL."""
     url = clean(raw)
-    if _PLAIN_ABSOLUTE.match(url):
+    if url.startswith("//") and _PLAIN_ABSOLUTE.match("http:" + url):
+        origin = _ORIGIN.match(base)
+        if origin is not None:
+            return origin.group().partition(":")[0] + ":" + url
+    elif _PLAIN_ABSOLUTE.match(url):
         return url  # what urljoin returns for these, without its cost (most links on a page)
+    elif _PLAIN_ROOTED.match(url):
+        origin = _ORIGIN.match(base)
+        if origin is not None:
+            return origin.group() + url  # likewise for a plain path from the site root
     try:
         return urldefrag(urljoin(base, url)).url
     except ValueError:
