@@ -27,24 +27,25 @@ async def test_an_audit_runs_from_the_api_to_d1_and_back(platform: Any, small_si
 
     assert status == 200
     audit = body["audit"]
-    assert (audit["id"], audit["status"], audit["pages_crawled"]) == (audit_id, "completed", 1)
+    assert (audit["id"], audit["status"], audit["pages_crawled"]) == (audit_id, "completed", 2)
     assert audit["start_url"] == small_site.url("/")
     assert audit["error_code"] is None and audit["finished_at"] is not None
     instance = await platform.env.SITE_AUDIT_WORKFLOW.get(audit_id)
     assert (await instance.status())["status"] == "complete"
 
 
-async def test_the_start_page_is_recorded_as_an_audit_page(platform: Any, small_site: Site) -> None:
+async def test_crawled_pages_are_recorded_as_audit_pages(platform: Any, small_site: Site) -> None:
     audit_id = await start_audit(platform, small_site.url("/"))
     await platform.wait_for_workflow(audit_id, timeout_s=30)
 
     status, body = await platform.request("GET", f"/api/audits/{audit_id}/pages")
 
     assert status == 200
-    [page] = body["pages"]
-    assert (page["url"], page["status_code"], page["fetch_class"]) == (small_site.url("/"), 200, "ok")
-    assert page["content_type"].startswith("text/html") and page["html_bytes"] > 0
-    assert [r.path for r in small_site.requests] == ["/"]
+    home, about = sorted(body["pages"], key=lambda p: len(p["url"]))
+    assert (home["url"], home["status_code"], home["fetch_class"]) == (small_site.url("/"), 200, "ok")
+    assert (about["url"], about["crawl_depth"]) == (small_site.url("/about"), 1)
+    assert home["content_type"].startswith("text/html") and home["html_bytes"] > 0
+    assert home["title"] == "Home of the small site" and home["h1_count"] == 1
 
 
 async def test_the_audit_list_shows_the_newest_first(platform: Any, small_site: Site) -> None:

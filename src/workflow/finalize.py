@@ -50,9 +50,9 @@ async def _write_cross_page_issues(
         issues = [DetectedIssue.from_dict(dict(item)) for item in result["issues"]]
         await repository.insert_issues(db, [_record(audit_id, issue, crawled) for issue in issues])
         written += len(issues)
-        if not result.get("cursor"):
+        if not result.get("next_cursor"):
             return written
-        options["cursor"] = result["cursor"]
+        options["cursor"] = result["next_cursor"]
 
 
 async def _sitemap_blocked(pad: Any) -> list[str]:

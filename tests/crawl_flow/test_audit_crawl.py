@@ -51,15 +51,15 @@ async def test_max_pages_bounds_the_crawl(platform: Any) -> None:
 
 
 async def test_robots_and_sitemaps_shape_the_frontier(platform: Any) -> None:
-    robots = "User-agent: *\nDisallow: /private\nSitemap: /custom-sitemap.xml\n"
     routes = {
         "/": page("Home page", "/a", "/private/secret"),
         "/a": page("Page A"),
         "/private/secret": page("Secret"),
         "/only-in-sitemap": page("Only in the sitemap"),
-        "/robots.txt": Reply(body=robots.encode(), headers={"content-type": "text/plain"}),
     }
     with serve_site(routes) as site:
+        robots = f"User-agent: *\nDisallow: /private\nSitemap: {site.url('/custom-sitemap.xml')}\n"
+        site.server.routes["/robots.txt"] = Reply(body=robots.encode(), headers={"content-type": "text/plain"})
         sitemap = ("<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"
                    f"<url><loc>{site.url('/only-in-sitemap')}</loc></url>"
                    f"<url><loc>{site.url('/private/listed')}</loc></url></urlset>")
