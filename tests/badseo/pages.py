@@ -1,0 +1,244 @@
+"""The badseo site's building blocks: a clean page by default, and the handlers that serve routes.
+
+Theory of operation
+-------------------
+* `PageSpec` describes one HTML page. Its defaults make a page that no per-page rule reports:
+  a unique 10-60 character title, a 70-160 character description, one H1, `lang`, a viewport,
+  at least 150 words, the security headers. A fixture changes exactly the fields of its defect.
+* The shared chrome (a nav of three links and a footer line) is SEO-neutral as in the original
+  harness (original system §6.3): no headings and no images, so it never adds to a page's H1 or
+  image counts. Its words and links do count, which is why thin and link-free fixtures turn it off.
+* Handlers are small callables over `SiteRequest` that carry the status of their first answer, so
+  the site's tests can read what each route must do from the same data that serves it. A handler
+  with per-server state (the 429 counter) hands out a fresh copy for every server via `fresh()`.
+* Absolute URLs inside a page (canonicals, Link headers) are built from the request's Host header,
+  because the port changes from run to run.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from html import escape
+from typing import Self
+
+from tests.support.site_server import Reply, SiteRequest
+
+__all__ = [
+    "FILLER",
+    "HTML_TYPE",
+    "SECURITY_HEADERS",
+    "Handler",
+    "Html",
+    "PageSpec",
+    "RateLimited",
+    "Redirect",
+    "Resource",
+    "Status",
+    "origin_of",
+]
+
+HTML_TYPE = "text/html; charset=utf-8"
+
+# The MDN HTTP Observatory's passing values for the three headers the security rules read on a
+# plain-http site (HSTS is judged on https pages only).
+SECURITY_HEADERS: Mapping[str, str] = {
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'self'",
+    "x-frame-options": "SAMEORIGIN",
+    "referrer-policy": "strict-origin-when-cross-origin",
+}
+
+# 170 words of prose: with it any page clears the 150-word thin-content threshold on its own.
+FILLER = (
+    "This page belongs to badseo, a small website built to be audited. Every page on the site "
+    "shows one search engine optimisation defect and nothing else, so that an audit of the whole "
+    "site can be compared with a list of expected findings, finding by finding. The pages share a "
+    "plain layout without headings or pictures, which keeps the layout itself from causing any "
+    "finding. Each page explains in one sentence what it demonstrates, then adds this paragraph "
+    "of ordinary text, long enough that no page looks thin to the audit unless thin content is "
+    "the very defect being shown. Readers who arrive here by accident can return to the home "
+    "page or browse the catalog, which lists every fixture together with a short summary of the "
+    "defect it carries. The site answers quickly, sends the usual security headers, declares its "
+    "language and a mobile viewport, and links its pages to each other so that an audit can reach "
+    "all of them by following links. A few pages are reachable only through the sitemap, on "
+    "purpose, and say so."
+)
+
+
+def origin_of(request: SiteRequest) -> str:
+    """The site's origin as the client addressed it (the server binds a fresh port each run)."""
+    return f"http://{request.headers.get('host', '127.0.0.1')}"
+
+
+class Handler:
+    """A route: `status` is what the first request gets; `__call__` serves one request."""
+
+    status: int  # each subclass declares it as a dataclass field
+
+    def __call__(self, request: SiteRequest) -> Reply:
+        raise NotImplementedError
+
+    def fresh(self) -> Self:
+        """A copy with its own per-server state (stateless handlers share themselves)."""
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class PageSpec:
+    """One HTML page; every default is the clean choice. `None` leaves an element out."""
+
+    path: str  # the main path; the default title and description are derived from it
+    text: str  # the first paragraph: what the page demonstrates (makes the body text unique)
+    title: str | None = ""  # "" = the default title
+    description: str | None = ""  # "" = the default description
+    h1: str | None = ""  # "" = the default H1; None = no H1 element
+    body: str = ""  # extra markup after the first paragraph
+    head: str = ""  # extra markup at the end of <head>
+    lang: str | None = "en"
+    viewport: bool = True
+    filler: bool = True
+    chrome: bool = True
+    canonical: str | None = None  # path or URL; "{origin}" is replaced by the request's origin
+    headers: Mapping[str, str | None] = field(default_factory=dict)  # None drops a header
+    padding_bytes: int = 0  # an HTML comment of this size at the end of <body>
+
+    @property
+    def title_text(self) -> str | None:
+        return f"badseo fixture {self.path}" if self.title == "" else self.title
+
+    @property
+    def description_text(self) -> str | None:
+        if self.description != "":
+            return self.description
+        return f"A badseo fixture page at {self.path} that shows exactly one audit finding."
+
+    @property
+    def h1_text(self) -> str | None:
+        return f"Fixture {self.path}" if self.h1 == "" else self.h1
+
+    def render(self, origin: str) -> bytes:
+        return _render_page(self, origin).encode()
+
+    def response_headers(self, origin: str) -> dict[str, str]:
+        merged = {"content-type": HTML_TYPE, **SECURITY_HEADERS, **self.headers}
+        return {k: v.replace("{origin}", origin) for k, v in merged.items() if v is not None}
+
+
+def _head(spec: PageSpec, origin: str) -> str:
+    parts = ['<meta charset="utf-8">']
+    if spec.title_text is not None:
+        parts.append(f"<title>{escape(spec.title_text)}</title>")
+    if spec.description_text is not None:
+        parts.append(f'<meta name="description" content="{escape(spec.description_text)}">')
+    if spec.viewport:
+        parts.append('<meta name="viewport" content="width=device-width, initial-scale=1">')
+    if spec.canonical is not None:
+        href = spec.canonical.replace("{origin}", origin)
+        parts.append(f'<link rel="canonical" href="{escape(href)}">')
+    parts.append(spec.head.replace("{origin}", origin))
+    return "".join(parts)
+
+
+_NAV = (
+    '<nav><a href="/">Home</a> | <a href="/catalog">Catalog</a> | '
+    '<a href="/privacy">Privacy</a></nav>'
+)
+_FOOTER = "<footer><p>badseo, the test site of siteaudit.</p></footer>"
+
+
+def _body(spec: PageSpec) -> str:
+    h1 = "" if spec.h1_text is None else f"<h1>{escape(spec.h1_text)}</h1>"
+    filler = f"<p>{FILLER}</p>" if spec.filler else ""
+    main = f"<main>{h1}<p>{escape(spec.text)}</p>{spec.body}{filler}</main>"
+    padding = f"<!--{'x' * spec.padding_bytes}-->" if spec.padding_bytes else ""
+    return (_NAV + main + _FOOTER if spec.chrome else main) + padding
+
+
+def _render_page(spec: PageSpec, origin: str) -> str:
+    lang = "" if spec.lang is None else f' lang="{spec.lang}"'
+    return (
+        f"<!doctype html><html{lang}><head>{_head(spec, origin)}</head>"
+        f"<body>{_body(spec)}</body></html>"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Html(Handler):
+    """An HTML page, optionally after a delay (slept before the headers: the rules time those)."""
+
+    spec: PageSpec
+    delay_s: float = 0.0
+    status: int = 200
+
+    def __call__(self, request: SiteRequest) -> Reply:
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        origin = origin_of(request)
+        return Reply(self.status, self.spec.render(origin), self.spec.response_headers(origin))
+
+    def with_spec(self, **changes: object) -> Html:
+        return replace(self, spec=replace(self.spec, **changes))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Redirect(Handler):
+    status: int
+    location: str  # path-absolute, so it needs no origin
+
+    def __call__(self, request: SiteRequest) -> Reply:
+        headers = {"location": self.location, "content-type": HTML_TYPE}
+        return Reply(self.status, b"", headers)
+
+
+@dataclass(frozen=True, slots=True)
+class Status(Handler):
+    """A fixed non-page answer (errors, challenges) with its headers and body."""
+
+    status: int
+    body: bytes = b""
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    def __call__(self, request: SiteRequest) -> Reply:
+        return Reply(self.status, self.body, {"content-type": HTML_TYPE, **self.headers})
+
+
+@dataclass(frozen=True, slots=True)
+class Resource(Handler):
+    """A non-HTML resource (content checks are skipped for it)."""
+
+    content_type: str
+    body: bytes
+    status: int = 200
+
+    def __call__(self, request: SiteRequest) -> Reply:
+        return Reply(self.status, self.body, {"content-type": self.content_type})
+
+
+@dataclass(slots=True)
+class RateLimited(Handler):
+    """429 for the first `limit` requests (None: always), then `then`. The count is per server,
+    so a crawl that retries sees the page recover; a warm-up request would use up the 429s."""
+
+    then: Handler | None = None
+    limit: int | None = None
+    retry_after: str | None = None
+    status: int = 429
+    _count: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, request: SiteRequest) -> Reply:
+        with self._lock:
+            self._count += 1
+            limited = self.limit is None or self._count <= self.limit
+        if not limited and self.then is not None:
+            return self.then(request)
+        headers = {"retry-after": self.retry_after} if self.retry_after else {}
+        body = b"<!doctype html><title>Too many requests</title><p>Slow down.</p>"
+        return Reply(429, body, {"content-type": HTML_TYPE, **headers})
+
+    def fresh(self) -> Self:
+        return type(self)(self.then, self.limit, self.retry_after)
+
