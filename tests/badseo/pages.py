@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from html import escape
 from typing import Self
 
@@ -178,9 +178,6 @@ class Html(Handler):
             time.sleep(self.delay_s)
         origin = origin_of(request)
         return Reply(self.status, self.spec.render(origin), self.spec.response_headers(origin))
-
-    def with_spec(self, **changes: object) -> Html:
-        return replace(self, spec=replace(self.spec, **changes))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)

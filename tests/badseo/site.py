@@ -20,6 +20,8 @@ Theory of operation (original system §6.3, adapted to this project's catalogue)
   seeded from the sitemap have no click depth, so the deep chain must never be listed.
 * Depth: the start URL `/` is depth 0 and links `/structure/deep/1` directly, so the chain's
   fifth click, `/structure/deep/treasure`, is the first page at depth >= 5.
+* `crawl-rate-limited` gets a two-page site of its own (`serve_rate_limit_stop`): a stopped crawl
+  is incomplete, and an incomplete crawl reports no orphans.
 * robots.txt has a group for our product token `siteaudit` (RFC 9309: the `*` group then does not
   apply to us) that disallows one sitemap-listed URL; the `*` group disallows a page we link,
   which the audit must still crawl and find clean.
@@ -27,8 +29,8 @@ Theory of operation (original system §6.3, adapted to this project's catalogue)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from html import escape
@@ -50,6 +52,7 @@ from tests.support.site_server import Reply, Site, SiteRequest, serve_site
 __all__ = [
     "CLEAN_PATHS",
     "FIXTURES",
+    "RATE_LIMIT_STOP_FIXTURES",
     "ROBOTS_DISALLOWED",
     "UNCOVERED",
     "BadSeoSite",
@@ -58,6 +61,8 @@ __all__ = [
     "expected_issues",
     "fixture_for",
     "serve_badseo",
+    "serve_fixtures",
+    "serve_rate_limit_stop",
 ]
 
 T = IssueType
@@ -502,7 +507,22 @@ FIXTURES: tuple[Fixture, ...] = (*_PAGES, CATALOG)
 
 # ------------------------------------------------------------------------------- derived data
 
-# Issue types the catalogue has that this site cannot produce, and why.
+# A second, two-page site for the one crawl-level issue: a stopped crawl is incomplete, which
+# turns off orphan detection, so it cannot share a crawl with the main site. Its only other page
+# asks for an hour's cooldown, beyond the crawl's 30-minute budget (original system §4.6), so the
+# crawl stops at once instead of waiting. Whether the stopping URL gets a row of its own is the
+# throttle's choice; the original leaves it unrecorded, hence no expected issue on it.
+COOLDOWN_PATH = "/status/cooldown"
+RATE_LIMIT_STOP_FIXTURES: tuple[Fixture, ...] = (
+    page("/", Category.SITE, "The start page of the rate-limit site: one link, to the cooldown.",
+         (T.CRAWL_RATE_LIMITED,), linked_from_catalog=False, chrome=False,
+         title="badseo: the rate-limited variant", h1="Rate-limited site",
+         body=f'<p>The only other page: <a href="{COOLDOWN_PATH}">the cooldown</a>.</p>'),
+    answer(COOLDOWN_PATH, Category.STATUS, "429 with Retry-After: 3600 (an hour).", (),
+           RateLimited(retry_after="3600")),
+)
+
+# Issue types the catalogue has that no plain-http local site can produce, and why.
 UNCOVERED: Mapping[IssueType, str] = MappingProxyType({
     T.HTTP_PAGE_ON_HTTPS_SITE:
         "needs an https start URL; the site is served over plain http on 127.0.0.1",
@@ -510,9 +530,6 @@ UNCOVERED: Mapping[IssueType, str] = MappingProxyType({
         "the extractor records http sub-resources only on https pages",
     T.HSTS_MISSING: "HSTS is judged on https pages only (browsers ignore it over http)",
     T.HSTS_TOO_SHORT: "HSTS is judged on https pages only (browsers ignore it over http)",
-    T.CRAWL_RATE_LIMITED:
-        "stopping the crawl leaves it incomplete, which turns off orphan-page; it needs a "
-        "site of its own",
 })
 
 CLEAN_PATHS: frozenset[str] = frozenset(p for f in FIXTURES if not f.expected for p in f.paths)
@@ -524,21 +541,25 @@ def fixture_for(path: str) -> Fixture:
     return _BY_PATH[path]
 
 
-def expected_issues(origin: str) -> set[tuple[str, str]]:
+def expected_issues(
+    origin: str, fixtures: Sequence[Fixture] = FIXTURES
+) -> set[tuple[str, str]]:
     """(issue type, absolute page URL) for every issue the audit of the site must report."""
     return {
         (issue_type.value, origin + path)
-        for fixture in FIXTURES
+        for fixture in fixtures
         for path in fixture.paths
         for issue_type in fixture.expected
     }
 
 
-def sitemap_paths() -> list[str]:
-    return [p for f in FIXTURES if f.in_sitemap for p in f.paths]
+def sitemap_paths(fixtures: Sequence[Fixture] = FIXTURES) -> list[str]:
+    return [p for f in fixtures if f.in_sitemap for p in f.paths]
 
 
 # ------------------------------------------------------------------------------- server
+
+Route = Callable[[SiteRequest], Reply]
 
 ROBOTS_TXT = (
     "# badseo: siteaudit has its own group, so the * group does not apply to it (RFC 9309).\n"
@@ -558,14 +579,17 @@ def _robots(request: SiteRequest) -> Reply:
     return Reply(200, body, {"content-type": "text/plain; charset=utf-8"})
 
 
-def _sitemap(request: SiteRequest) -> Reply:
-    origin = origin_of(request)
-    urls = "".join(f"<url><loc>{escape(origin + p)}</loc></url>" for p in sitemap_paths())
-    body = (
-        '<?xml version="1.0" encoding="UTF-8"?>'
-        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'
-    ).encode()
-    return Reply(200, body, {"content-type": "application/xml"})
+def _sitemap(paths: list[str]) -> Route:
+    def serve(request: SiteRequest) -> Reply:
+        origin = origin_of(request)
+        urls = "".join(f"<url><loc>{escape(origin + p)}</loc></url>" for p in paths)
+        body = (
+            '<?xml version="1.0" encoding="UTF-8"?>'
+            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'
+        ).encode()
+        return Reply(200, body, {"content-type": "application/xml"})
+
+    return serve
 
 
 # Sub-resources pages refer to; the crawl follows <a href> only, so they are not fixtures.
@@ -575,14 +599,14 @@ ASSETS: Mapping[str, Resource] = MappingProxyType({
 })
 
 
-def routes() -> dict[str, Callable[[SiteRequest], Reply]]:
+def routes(fixtures: Sequence[Fixture] = FIXTURES) -> dict[str, Route]:
     """A fresh route table: stateful handlers (the 429 counters) start over for every server."""
-    table: dict[str, Callable[[SiteRequest], Reply]] = {
+    table: dict[str, Route] = {
         "/robots.txt": _robots,
-        "/sitemap.xml": _sitemap,
+        "/sitemap.xml": _sitemap(sitemap_paths(fixtures)),
     }
     table.update(ASSETS)
-    for fixture in FIXTURES:
+    for fixture in fixtures:
         handler = fixture.handler.fresh()
         table.update(dict.fromkeys(fixture.paths, handler))
     return table
@@ -608,7 +632,17 @@ class BadSeoSite:
 
 
 @contextmanager
-def serve_badseo() -> Iterator[BadSeoSite]:
-    """The site on 127.0.0.1 at a free port: threaded, HTTP/1.1 keep-alive, TCP_NODELAY."""
-    with serve_site(dict(routes())) as site:
+def serve_fixtures(fixtures: Sequence[Fixture]) -> Iterator[BadSeoSite]:
+    """`fixtures` on 127.0.0.1 at a free port: threaded, HTTP/1.1 keep-alive, TCP_NODELAY."""
+    with serve_site(dict(routes(fixtures))) as site:
         yield BadSeoSite(site)
+
+
+def serve_badseo() -> AbstractContextManager[BadSeoSite]:
+    """The badseo site; its audit must report exactly `expected_issues(origin)` (golden.json)."""
+    return serve_fixtures(FIXTURES)
+
+
+def serve_rate_limit_stop() -> AbstractContextManager[BadSeoSite]:
+    """The two-page site whose crawl must stop with crawl-rate-limited on its start URL."""
+    return serve_fixtures(RATE_LIMIT_STOP_FIXTURES)

@@ -27,6 +27,7 @@ from tests.badseo.site import (
     FIXTURES,
     LONG_DESCRIPTION,
     LONG_TITLE,
+    RATE_LIMIT_STOP_FIXTURES,
     REDIRECT_HEADS,
     ROBOTS_DISALLOWED,
     ROBOTS_OTHERS_ONLY,
@@ -39,6 +40,7 @@ from tests.badseo.site import (
     expected_issues,
     fixture_for,
     serve_badseo,
+    serve_rate_limit_stop,
     sitemap_paths,
 )
 
@@ -94,10 +96,15 @@ def test_paths_are_unique_and_absolute() -> None:
     assert all(path.startswith("/") for path in ALL_PATHS)
 
 
+def _covered(fixtures: tuple[Fixture, ...]) -> set[IssueType]:
+    return {issue_type for fixture in fixtures for issue_type in fixture.expected}
+
+
 def test_every_catalogue_type_is_covered_or_explained() -> None:
-    covered = {issue_type for fixture in FIXTURES for issue_type in fixture.expected}
-    assert covered.isdisjoint(UNCOVERED)
-    assert covered | set(UNCOVERED) == set(CATALOGUE)
+    main, stop = _covered(FIXTURES), _covered(RATE_LIMIT_STOP_FIXTURES)
+    assert stop == {IssueType.CRAWL_RATE_LIMITED}
+    assert main.isdisjoint(set(UNCOVERED) | stop)
+    assert main | stop | set(UNCOVERED) == set(CATALOGUE)
 
 
 @pytest.mark.parametrize("fixture", [f for f in FIXTURES if f.support], ids=_ids)
@@ -251,6 +258,16 @@ def test_always_rate_limited_page_never_recovers_and_names_no_wait() -> None:
         answers = [http.get(fresh.url("/status/rate-limited-always")) for _ in range(4)]
     assert [a.status_code for a in answers] == [429] * 4
     assert all("retry-after" not in a.headers for a in answers)
+
+
+def test_rate_limit_stop_site_links_one_hour_cooldown() -> None:
+    with serve_rate_limit_stop() as stop, httpx.Client() as http:
+        links = _links(stop, lambda path: http.get(stop.url(path)), "/")
+        cooldown = http.get(stop.url("/status/cooldown"))
+        sitemap = http.get(stop.url("/sitemap.xml")).text
+    assert links == {"/status/cooldown"}
+    assert (cooldown.status_code, cooldown.headers["retry-after"]) == (429, "3600")
+    assert sitemap.count("<loc>") == 1 and f"<loc>{stop.url('/')}</loc>" in sitemap
 
 
 def test_rate_limit_counters_are_per_server() -> None:
