@@ -42,7 +42,7 @@ from parse.tokenizer import (
     RCDATA,
     SCRIPT_DATA_SCAN,
     SCRIPT_SCAN,
-    SCRIPT_TAIL,
+    RAW_TAIL,
     TAGS,
     is_self_closing,
     lower,
@@ -92,7 +92,7 @@ _SVG_INTEGRATION = frozenset({"foreignobject", "desc", "title"})
 _MATH_INTEGRATION = frozenset({"mi", "mo", "mn", "ms", "mtext"})
 # Names whose start tags need `_tag()` even when nothing is open.
 _INTERESTING = frozenset(
-    {*ELEMENTS, *RAW_ELEMENTS, *HEADINGS, "a", "template", "svg", "math"}
+    {*ELEMENTS, *RAW_ELEMENTS, *HEADINGS, "a", "template", "svg", "math", "pre", "listing"}
 )
 # Tags that matter to an open anchor when nothing else is open (see `_track_start/_track_end`).
 _ANCHOR_START = MARKERS | {"table", "tr"}
@@ -188,7 +188,9 @@ class PageExtractor:
         self._waiting = False  # the scan stopped for want of input
         self._template = 0
         self._foreign: list[tuple[str, bool, str]] = []  # (name, integration point, namespace)
-        self._anchor: _Text | None = None
+        self._anchor: _Text | None = None  # the innermost open <a>
+        self._outer_anchors: list[_Text] = []  # <a>s around a table cell holding `_anchor`
+        self._drop_newline = False  # just after <pre>/<listing>: a leading newline is dropped
         self._headings: list[_Text] = []
         self._captures: list[_Text] = []  # open captures that want text
 
@@ -233,6 +235,10 @@ class PageExtractor:
     def _run(self, eof: bool) -> None:
         buf, pos = self._buf, 0
         while pos < len(buf):
+            if self._drop_newline:
+                pos = self._newline_after_pre(buf, pos, eof)
+                if self._drop_newline:
+                    break
             if self._skip is not None:
                 pos = self._run_skip(buf, pos, eof)
             elif self._raw is not None:
@@ -294,6 +300,8 @@ class PageExtractor:
             self._tag(slash == "/", name.lower() if name.isascii() else lower(name), source)
             if self._raw is not None or self._anchor is not anchor or self._headings:
                 return pos
+            if self._drop_newline:
+                return pos
             if self._template or self._foreign:
                 return pos
 
@@ -343,7 +351,7 @@ class PageExtractor:
                 if lname not in interesting and (not anchor or lname not in _ANCHOR_START):
                     continue
                 self._tag(False, lname if name.isascii() else lower(name), source)
-            if self._raw is not None:
+            if self._raw is not None or self._drop_newline:
                 return pos
             hidden = self._template or self._foreign
             busy = hidden or self._headings
@@ -352,6 +360,17 @@ class PageExtractor:
             anchor = self._anchor is not None
         self._waiting = True
         return self._trailing_text(buf, pos, eof)
+
+    def _newline_after_pre(self, buf: str, pos: int, eof: bool) -> int:
+        """HTML drops a newline right after `<pre>` or `<listing>` (CRLF counts as one)."""
+        if buf[pos] == "\r":
+            if pos + 1 == len(buf) and not eof:
+                return pos  # wait: "\r\n" may be cut
+            pos += 2 if buf[pos + 1 : pos + 2] == "\n" else 1
+        elif buf[pos] == "\n":
+            pos += 1
+        self._drop_newline = False
+        return pos
 
     def _flush_text(self) -> None:
         if self._text:
@@ -432,7 +451,7 @@ class PageExtractor:
         if self._raw_kind == _PLAIN:
             self._waiting = True
             return end
-        safe = end if eof else max(pos, end - SCRIPT_TAIL)
+        safe = end if eof else max(pos, end - RAW_TAIL)
         if self._raw_kind == _SCRIPT:
             stop = self._script_end(buf, pos, safe)
         else:
@@ -562,6 +581,8 @@ class PageExtractor:
             capture = not hidden and (name == "title" or (name == "script" and is_jsonld(attrs)))
             self._jsonld_open = capture and name == "script"
             self._open_raw(name, capture)
+        if name in ("pre", "listing"):
+            self._drop_newline = True
         if name == "template":
             self._template += 1
         elif name in ("svg", "math"):
@@ -611,18 +632,33 @@ class PageExtractor:
     # -- anchors and headings ---------------------------------------------------------------
 
     def _open_anchor(self, attrs: Attrs) -> None:
-        self._close_anchor()  # a new <a> closes the open one (adoption agency)
+        outer = self._anchor
+        if outer is not None:
+            if outer.markers:  # inside a cell: the open <a> is beyond the cell's marker
+                self._outer_anchors.append(outer)
+                self._set_capturing(outer, False)
+            else:
+                self._close_anchor()  # a new <a> closes the open one (adoption agency)
         self._anchor = _Text(self._builder.anchor(attrs), ANCHOR_TEXT_CAP)
-        if self._anchor.capture is not None:
-            self._captures.append(self._anchor)
+        self._set_capturing(self._anchor, True)
 
     def _close_anchor(self) -> None:
+        """Close the innermost <a>; text then belongs to the one around it, if any."""
         anchor = self._anchor
         if anchor is not None:
-            self._anchor = None
             anchor.finish()
-            if anchor.capture is not None:
-                self._captures.remove(anchor)
+            self._set_capturing(anchor, False)
+            self._anchor = self._outer_anchors.pop() if self._outer_anchors else None
+            if self._anchor is not None:
+                self._set_capturing(self._anchor, True)
+
+    def _set_capturing(self, text: _Text, on: bool) -> None:
+        if text.capture is None:
+            return
+        if on:
+            self._captures.append(text)
+        elif text in self._captures:
+            self._captures.remove(text)
 
     def _open_heading(self, level: int) -> None:
         heading = _Text(self._builder.heading(level), TEXT_CAP)
@@ -663,21 +699,25 @@ class PageExtractor:
         if name not in VOID and name not in HEADINGS and len(inner) < 512:
             inner.append(name)
 
+    @staticmethod
+    def _anchor_end(anchor: _Text, name: str) -> bool:
+        """Apply an end tag to an open <a>'s table bookkeeping; True if it closes the <a>."""
+        if name == "table":
+            if not anchor.tables:
+                return True
+            anchor.tables, anchor.markers = anchor.tables - 1, 0
+        elif name in MARKERS:
+            if anchor.markers:
+                anchor.markers -= 1
+            elif not anchor.tables:
+                return True
+        elif name in TABLE_PARTS and not anchor.tables:
+            return True
+        return False
+
     def _track_end(self, name: str) -> None:
-        anchor = self._anchor
-        if anchor is not None:
-            if name == "table":
-                if anchor.tables:
-                    anchor.tables, anchor.markers = anchor.tables - 1, 0
-                else:
-                    self._close_anchor()
-            elif name in MARKERS:
-                if anchor.markers:
-                    anchor.markers -= 1
-                elif not anchor.tables:
-                    self._close_anchor()
-            elif name in TABLE_PARTS and not anchor.tables:
-                self._close_anchor()
+        while self._anchor is not None and self._anchor_end(self._anchor, name):
+            self._close_anchor()  # and let the end tag act on the <a> around it too
         while self._headings:
             inner = self._headings[-1].inner
             if name in inner:

@@ -41,6 +41,12 @@ class _Text:
         self.data, self.seq, self.parent = data, next(_sequence), None
 
 
+class _ClonedAttrs(dict):  # type: ignore[type-arg]
+    """Attributes of a clone; html5lib builds reconstructed elements from them (keeps `seq`)."""
+
+    seq = 0
+
+
 class _Node(base.Node):  # type: ignore[misc]
     """An element, document or other node; text is kept as separate `_Text` children."""
 
@@ -74,10 +80,21 @@ class _Node(base.Node):  # type: ignore[misc]
             newParent.appendChild(child)
         self.childNodes = []
 
+    @property
+    def attributes(self) -> dict[Any, str]:
+        return self._attributes
+
+    @attributes.setter
+    def attributes(self, value: dict[Any, str]) -> None:
+        self._attributes = value
+        if isinstance(value, _ClonedAttrs):
+            self.seq = value.seq  # a formatting element reopened by tree construction
+
     def cloneNode(self) -> _Node:  # noqa: N802
         clone = _Node(self.name, self.namespace)
-        clone.attributes = dict(self.attributes)
-        clone.seq = self.seq  # the same source element
+        attributes = _ClonedAttrs(self.attributes)
+        attributes.seq = self.seq  # the same source element
+        clone.attributes = attributes
         return clone
 
     def hasContent(self) -> bool:  # noqa: N802

@@ -48,7 +48,8 @@ SCRIPT_SCAN = re.compile(
     r"(<!--)|(-->)|(</[sS][cC][rR][iI][pP][tT])(?=[\t\n\f\r />])"
     r"|(<[sS][cC][rR][iI][pP][tT])(?=[\t\n\f\r />])"
 )
-SCRIPT_TAIL = len("</script ")  # longest partial match a chunk boundary can cut
+# The longest partial end tag or script token a chunk boundary can cut ("</noframes" + 1 char).
+RAW_TAIL = len("</noframes")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 RAWTEXT = frozenset({"style", "xmp", "iframe", "noembed", "noframes", "noscript"})

@@ -1,0 +1,71 @@
+"""The extractor agrees with the html5lib reference: corpus pages and tricky cases, every chunking."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parse.parity import compare, extract, page_files, read_page
+from parse.reference import reference_facts
+
+from .cases import cases
+
+CORPUS = Path("/work/shared/corpus/pages")
+CORPUS_FILES = page_files(CORPUS) if CORPUS.is_dir() else []
+CASES = cases()
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=[p.name[:12] for p in CORPUS_FILES])
+def test_corpus_page_whole_and_random_chunks(path: Path) -> None:
+    data = read_page(path)
+    assert compare(data) == []
+    # Extractor results must not depend on chunking; compare against the whole-feed result.
+    whole = extract(data).to_dict()
+    rng = random.Random(path.name)
+    sizes = [rng.randint(1, 3000) for _ in range(64)]
+    assert extract(data, sizes).to_dict() == whole
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", CORPUS_FILES[:3], ids=[p.name[:12] for p in CORPUS_FILES[:3]])
+def test_corpus_page_one_byte_at_a_time(path: Path) -> None:
+    data = read_page(path)
+    assert extract(data, [1]).to_dict() == extract(data).to_dict()
+
+
+@pytest.mark.parametrize(("name", "data", "content_type"), CASES, ids=[c[0] for c in CASES])
+def test_case_whole_and_one_byte(name: str, data: bytes, content_type: str | None) -> None:
+    assert compare(data, content_type=content_type) == []
+    assert compare(data, [1], content_type=content_type) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_case_random_splits(data: st.DataObject) -> None:
+    name, page, content_type = data.draw(st.sampled_from(CASES))
+    sizes = data.draw(st.lists(st.integers(1, max(1, len(page))), min_size=1, max_size=12))
+    expected = reference_facts(page, "https://example.test/dir/page.html", content_type=content_type)
+    assert extract(page, sizes, content_type=content_type).to_dict() == expected.to_dict(), name
+
+
+_HTML_BITS = st.sampled_from(
+    [
+        "<p>", "</p>", "<a href=/x>", "</a>", "<h1>", "</h2>", "<div>", "</div>", "<title>",
+        "</title>", "<script>", "</script>", "<!--", "-->", "<svg>", "</svg>", "<template>",
+        "</template>", "<table>", "<td>", "<img src=i alt=''>", "&amp;", "&", "text", " ", "\n",
+        "<b>", "</b>", "<li>", "<meta name=description content=d>", "<noscript>", "</noscript>",
+        "<style>", "</style>", "<", ">", '"', "'", "=", "\0", "<br/>", "<!DOCTYPE html>",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_HTML_BITS, max_size=40), st.lists(st.integers(1, 64), min_size=1, max_size=5))
+def test_generated_markup_parity(bits: list[str], sizes: list[int]) -> None:
+    page = "".join(bits).encode("utf-8")
+    expected = reference_facts(page, "https://example.test/dir/page.html")
+    assert extract(page, sizes).to_dict() == expected.to_dict()
