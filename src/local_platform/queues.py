@@ -282,6 +282,7 @@ class QueueBroker:
         self._clock = clock
         self._db = sqlite3.connect(db_path)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # crash-safe in WAL mode; see d1.open_sqlite
         self._db.executescript(_SCHEMA)
         self._consumers: dict[str, ConsumerConfig] = {}
         self.faults = QueueFaults()

@@ -76,6 +76,9 @@ class EventRow:
 class WorkflowStore:
     def __init__(self, db_path: str | Path) -> None:
         self._db = sqlite3.connect(db_path, isolation_level=None)
+        # WAL + synchronous=NORMAL: a killed process loses nothing committed (see d1.open_sqlite).
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
 
     def close(self) -> None:
