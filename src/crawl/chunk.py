@@ -21,6 +21,7 @@ from typing import Any, Self
 import ports
 from auditdb import repository
 from crawl.page_pipeline import FETCH_MAX_BYTES, CrawlScope, LeasedUrl, ProcessedPage, process_response
+from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
 from crawl.window import next_window, start_window, window_limits
 
 CHUNK_TARGET_PAGES = 200
@@ -65,6 +66,8 @@ class ChunkReport:
     window_end: int
     deadline_hit: bool
     links_truncated: bool
+    rate_limited: bool = False
+    cooldown_s: float = 0.0
     skipped: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,7 +100,8 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
         attempted_in_chunk=runner.finished, attempted=int(stats["crawled"]),
         pending=int(stats["pending"]) + int(stats["leased"]), seen=int(stats["seen"]),
         released=released, window_end=runner.window, deadline_hit=runner.deadline_hit,
-        links_truncated=bool(stats["links_truncated"]), skipped=runner.skipped,
+        links_truncated=bool(stats["links_truncated"]), rate_limited=runner.rate_limited,
+        cooldown_s=round(runner.cooldown_s, 3), skipped=runner.skipped,
     )
 
 
@@ -116,11 +120,18 @@ class _ChunkRunner:
         self.deadline_hit = False
         self.skipped: dict[str, int] = {}
         self.started = io.clock()
+        # 429 handling: a pause holds every new fetch; a stop ends the chunk (see crawl.throttle).
+        self.paused_until = 0.0
+        self.cooldown_s = 0.0
+        self.consecutive_429 = 0
+        self.rate_limited = False
+        self.unrecorded: list[LeasedUrl] = []
 
     async def run(self, leased: list[LeasedUrl]) -> None:
         self.queue.extend(leased)
         try:
             await self._fetch_all()
+            self.queue.extend(self.unrecorded)  # stopped by rate limiting: back to the frontier
             self._flush()
             if self.persisting is not None:
                 await self.persisting
@@ -131,14 +142,16 @@ class _ChunkRunner:
         while self.queue or self.in_flight:
             self._launch_while_room()
             if not self.in_flight:
-                if not self.queue or self.deadline_hit:
+                if not self.queue or self.deadline_hit or self.rate_limited:
                     return
-                await self._wait_for_persistence()  # backed up: let the writer catch up
+                await self._wait_for_room()
                 continue
             done, _ = await asyncio.wait(self.in_flight, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 self.in_flight.discard(task)
-                self._finished(task.result())
+                page = task.result()
+                if page is not None:
+                    self._finished(page)
 
     def _launch_while_room(self) -> None:
         while self.queue and len(self.in_flight) < self.window and self._may_launch():
@@ -146,18 +159,54 @@ class _ChunkRunner:
             self.in_flight.add(asyncio.ensure_future(self._fetch(leased)))
 
     def _may_launch(self) -> bool:
+        if self.rate_limited or self.io.clock() < self.paused_until:
+            return False
         if self.io.clock() - self.started >= self.plan.soft_deadline_s:
             self.deadline_hit = True
             return False
         return self.queued_persists <= MAX_QUEUED_PERSIST_BATCHES
 
-    async def _fetch(self, leased: LeasedUrl) -> ProcessedPage:
+    async def _wait_for_room(self) -> None:
+        """Nothing in flight but URLs left: wait out a 429 pause, or for the writer to catch up."""
+        pause = self.paused_until - self.io.clock()
+        if pause > 0:
+            await asyncio.sleep(pause)
+        else:
+            await self._wait_for_persistence()
+
+    async def _fetch(self, leased: LeasedUrl) -> ProcessedPage | None:
         request = ports.FetchRequest(
             url=leased.url, timeout_s=self.plan.fetch_timeout_s, max_bytes=FETCH_MAX_BYTES,
             headers=dict(REQUEST_HEADERS),
         )
-        result = await self.io.http.fetch(request)
-        return process_response(self.scope, leased, result)
+        attempt = 1
+        while True:
+            result = await self.io.http.fetch(request)
+            if result.status != 429:
+                self.consecutive_429 = 0
+                return process_response(self.scope, leased, result, retried_after_429=attempt > 1)
+            action = self._on_429(result, attempt)
+            if action is RateLimitAction.RECORD:
+                return process_response(self.scope, leased, result, retried_after_429=attempt > 1)
+            if action is RateLimitAction.STOP:
+                self.unrecorded.append(leased)
+                return None
+            attempt += 1
+            await asyncio.sleep(max(0.0, self.paused_until - self.io.clock()))
+
+    def _on_429(self, result: ports.FetchResult, attempt: int) -> RateLimitAction:
+        self.consecutive_429 += 1
+        decision = decide_429(
+            attempt=attempt, consecutive=self.consecutive_429, cooldown_used_s=self.cooldown_s,
+            retry_after_s=parse_retry_after(result.header("retry-after"), ports.now_ms() / 1000),
+        )
+        if decision.action is RateLimitAction.STOP:
+            self.rate_limited = True
+        elif decision.action is RateLimitAction.RETRY:
+            resume_at = self.io.clock() + decision.delay_s
+            self.cooldown_s += max(0.0, resume_at - max(self.paused_until, self.io.clock()))
+            self.paused_until = max(self.paused_until, resume_at)
+        return decision.action
 
     def _finished(self, page: ProcessedPage) -> None:
         self.finished += 1

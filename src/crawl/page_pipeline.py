@@ -68,7 +68,9 @@ class ProcessedPage:
     skipped: dict[str, int] = field(default_factory=dict)
 
 
-def process_response(scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult) -> ProcessedPage:
+def process_response(
+    scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult, *, retried_after_429: bool = False
+) -> ProcessedPage:
     observation = observe(scope, leased, result)
     issues = [
         IssueRecord(
@@ -88,7 +90,7 @@ def process_response(scope: CrawlScope, leased: LeasedUrl, result: ports.FetchRe
         outcome=PageOutcome(
             fetch_class=observation.fetch_class, status=result.status,
             response_time_ms=result.elapsed_ms, html_bytes=observation.html_bytes,
-            truncated=result.truncated,
+            truncated=result.truncated, retried_after_429=retried_after_429,
         ),
         skipped=skipped,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import ports
+from audit.catalogue import IssueType
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.score import percent_one_decimal
@@ -16,11 +17,15 @@ SITEMAP_BLOCKED_PAGE = 2000
 
 
 async def finalize_audit(
-    env: Any, pad: Any, audit_id: str, *, start_url: str, crawl_completed: bool
+    env: Any, pad: Any, audit_id: str, *, start_url: str, crawl_completed: bool,
+    rate_limited: bool = False,
 ) -> dict[str, Any]:
     await repository.set_phase(env.DB, audit_id, AuditPhase.FINALIZING)
     crawled = await repository.list_page_urls(env.DB, audit_id)
     issues_written = await _write_cross_page_issues(env.DB, pad, audit_id, start_url, crawl_completed, crawled)
+    if rate_limited:
+        await repository.insert_issues(env.DB, [_crawl_rate_limited(audit_id, start_url)])
+        issues_written += 1
     counts = await repository.score_counts(env.DB, audit_id)
     scored, critical_pages = counts["scored"], counts["critical_pages"]
     health = None if scored == 0 else percent_one_decimal(scored - critical_pages, scored)
@@ -60,6 +65,13 @@ async def _sitemap_blocked(pad: Any) -> list[str]:
     while batch := await pad.sitemap_blocked_urls(urls[-1] if urls else "", SITEMAP_BLOCKED_PAGE):
         urls.extend(batch)
     return urls
+
+
+def _crawl_rate_limited(audit_id: str, start_url: str) -> IssueRecord:
+    """A crawl-level issue: it belongs to no page row, so page_id stays empty."""
+    issue = DetectedIssue(IssueType.CRAWL_RATE_LIMITED, start_url, {"reason": "rate limited by the site"})
+    record = _record(audit_id, issue, set())
+    return record
 
 
 def _record(audit_id: str, issue: DetectedIssue, crawled: set[str]) -> IssueRecord:

@@ -108,15 +108,19 @@ async def _crawl(
     params: AuditParams, step: Any, env: Any, discovery: DiscoveryReport
 ) -> dict[str, Any]:
     attempted, pending, hint, idle, chunk_no = 0, discovery.seeded, None, 0, 0
-    links_truncated = False
+    links_truncated = rate_limited = False
     while pending > 0 and attempted < params.options.max_pages and idle < MAX_IDLE_CHUNKS:
         chunk_no += 1
         report = await _crawl_chunk(params, step, env, chunk_no, attempted, hint)
         attempted, pending, hint = report.attempted, report.pending, report.window_end
         links_truncated = links_truncated or report.links_truncated
         idle = idle + 1 if report.attempted_in_chunk == 0 else 0
+        if report.rate_limited:
+            rate_limited = True  # the site asked for more patience than an audit can give
+            break
     return {"attempted": attempted, "pending": pending, "chunks": chunk_no,
-            "completed": pending == 0, "links_truncated": links_truncated}
+            "completed": pending == 0 and not rate_limited, "links_truncated": links_truncated,
+            "rate_limited": rate_limited}
 
 
 async def _crawl_chunk(
@@ -144,6 +148,7 @@ async def _finalize(
         return await finalize_audit(
             env, scratchpad(env, params.audit_id), params.audit_id,
             start_url=discovery.final_url, crawl_completed=bool(crawl["completed"]),
+            rate_limited=bool(crawl["rate_limited"]),
         )
 
     summary = dict(await finalize())

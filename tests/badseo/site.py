@@ -517,6 +517,8 @@ RATE_LIMIT_STOP_FIXTURES: tuple[Fixture, ...] = (
     page("/", Category.SITE, "The start page of the rate-limit site: one link, to the cooldown.",
          (T.CRAWL_RATE_LIMITED,), linked_from_catalog=False, chrome=False,
          title="badseo: the rate-limited variant", h1="Rate-limited site",
+         description="The start page of the rate-limited badseo variant; its only link leads to a "
+                     "page that asks crawlers to wait an hour.",
          body=f'<p>The only other page: <a href="{COOLDOWN_PATH}">the cooldown</a>.</p>'),
     answer(COOLDOWN_PATH, Category.STATUS, "429 with Retry-After: 3600 (an hour).", (),
            RateLimited(retry_after="3600")),

@@ -1,0 +1,56 @@
+"""The badseo site audited through the Worker's API and the full workflow: issues == golden."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.badseo.site import ROBOTS_DISALLOWED, expected_issues, serve_badseo, serve_rate_limit_stop
+
+MAX_PAGES = 300
+
+
+async def audit(platform: Any, url: str) -> dict[str, Any]:
+    status, body = await platform.request("POST", "/api/audits", {"url": url, "max_pages": MAX_PAGES})
+    assert status == 201, body
+    audit_id = body["audit"]["id"]
+    await platform.wait_for_workflow(audit_id, timeout_s=120)
+    _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+    return report
+
+
+def issue_set(report: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(issue["issue_type"], issue["page_url"]) for issue in report["issues"]}
+
+
+def diff(found: set[tuple[str, str]], expected: set[tuple[str, str]], origin: str) -> str:
+    def show(items: set[tuple[str, str]]) -> str:
+        return "\n".join(f"  {t} {u.removeprefix(origin)}" for t, u in sorted(items)) or "  (none)"
+
+    return f"missing:\n{show(expected - found)}\nextra:\n{show(found - expected)}"
+
+
+async def test_the_audit_reports_exactly_the_golden_issues(platform: Any) -> None:
+    with serve_badseo() as site:
+        report = await audit(platform, site.start_url)
+        requested = site.requested_paths()
+
+    assert report["audit"]["status"] == "completed", report["audit"]
+    found, expected = issue_set(report), expected_issues(site.origin)
+    assert found == expected, diff(found, expected, site.origin)
+    assert ROBOTS_DISALLOWED not in requested
+
+
+async def test_a_site_that_asks_for_hours_of_patience_stops_the_crawl(platform: Any) -> None:
+    with serve_rate_limit_stop() as site:
+        report = await audit(platform, site.start_url)
+
+    assert report["audit"]["status"] == "completed"
+    found, expected = issue_set(report), expected_issues(site.origin, fixtures=_stop_fixtures())
+    assert ("crawl-rate-limited", site.start_url) in found
+    assert found == expected, diff(found, expected, site.origin)
+
+
+def _stop_fixtures() -> Any:
+    from tests.badseo.site import RATE_LIMIT_STOP_FIXTURES
+
+    return RATE_LIMIT_STOP_FIXTURES
