@@ -14,6 +14,7 @@ from typing import Any
 from parse.facts import (
     ANCHOR_TEXT_CAP,
     ATTR_CAP,
+    HEADINGS_CAP,
     IMAGES_CAP,
     JSONLD_MAX_BLOCKS,
     JSONLD_MAX_DEPTH,
@@ -91,7 +92,9 @@ class FactsBuilder:
                 "canonicals hreflangs social forms scripts images links headings http relative"
             ).split()
         }
-        self._seen = dict.fromkeys("links images scripts forms social http relative".split(), 0)
+        self._seen = dict.fromkeys(
+            "headings links images scripts forms social http relative".split(), 0
+        )
         self._resources = 0  # sub-resource counter, orders mixed-content candidates
         self._jsonld_blocks = 0
         self._jsonld_errors = 0
@@ -194,7 +197,7 @@ class FactsBuilder:
 
     def heading(self, level: int) -> Capture:
         capture = Capture()
-        self._add("headings", (level, capture), 10**9)  # headings are few; see TEXT_CAP
+        self._add("headings", (level, capture), HEADINGS_CAP)
         return capture
 
     def anchor(self, attrs: Attrs) -> Capture | None:
@@ -288,6 +291,7 @@ class FactsBuilder:
             canonicals=tuple(ref(h) for h in lists["canonicals"]),
             hreflangs=tuple(Hreflang(lang, ref(h)) for lang, h in lists["hreflangs"]),
             headings=tuple(Heading(lv, cut(c.text, TEXT_CAP)) for lv, c in lists["headings"]),
+            headings_seen=seen["headings"],
             links=tuple(
                 Link(ref(h), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc)
                 for h, c, nf, sp, ugc in lists["links"]

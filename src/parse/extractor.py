@@ -61,6 +61,9 @@ SLICE_BYTES = 64 * 1024
 # the tag is dropped and skipped to its end, which keeps buffered text bounded.
 MAX_PENDING = 256 * 1024
 
+# Headings nested deeper than this (only hostile pages nest them at all) get no text, which
+# keeps the work per character of text bounded.
+MAX_NESTED_CAPTURES = 32
 HEADINGS = {f"h{n}": n for n in range(1, 7)}
 VOID = frozenset(
     "area base basefont bgsound br col embed frame hr image img input keygen link meta param "
@@ -249,8 +252,7 @@ class PageExtractor:
                 break
         self._waiting = False
         self._buf = buf[pos:]
-        if len(self._text) > 256 or eof:
-            self._flush_text()
+        self._flush_text()  # per slice: the text held stays bounded by the slice size
 
     def _scan(self, buf: str, pos: int, eof: bool) -> int:
         """Text and markup until the state changes; returns the position reached (setting
@@ -663,12 +665,13 @@ class PageExtractor:
     def _open_heading(self, level: int) -> None:
         heading = _Text(self._builder.heading(level), TEXT_CAP)
         self._headings.append(heading)
-        self._captures.append(heading)
+        if len(self._headings) <= MAX_NESTED_CAPTURES:
+            self._set_capturing(heading, True)
 
     def _close_heading(self) -> None:
         heading = self._headings.pop()
         heading.finish()
-        self._captures.remove(heading)
+        self._set_capturing(heading, False)
 
     def _track_start(self, name: str) -> None:
         """Tree-construction effects of a start tag on the open anchor and headings."""
@@ -692,10 +695,6 @@ class PageExtractor:
                 self._close_heading()
         elif name in ("li", "dd", "dt") and name in inner:
             del inner[_last(inner, name) :]
-        elif name in ("td", "th", "tr") and "table" not in inner:
-            while self._headings:
-                self._close_heading()
-            return
         if name not in VOID and name not in HEADINGS and len(inner) < 512:
             inner.append(name)
 

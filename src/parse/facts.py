@@ -36,8 +36,14 @@ chosen so that both agree):
 * URLs are resolved against the document base URL (the first `<base href>`, itself resolved against
   the page URL) with the fragment dropped; `None` when the value cannot be resolved. Because the
   base applies to the whole document, the extractor resolves at `close()`.
-* Caps: lists of links, images, scripts, forms, social tags, hreflangs and mixed-content findings are
-  cut at their caps below; each capped list has a `*_seen` count of how many occurred.
+* Known divergences (pages where the extractor and a browser's tree can differ, none of which
+  occurs in the 128-page corpus): markup that is misplaced inside `<table>` (foster parenting
+  moves text and elements out of the table, and table insertion modes close open headings or
+  links); a `<meta charset>` that changes the encoding after the first `RETAIN_BYTES` of the page
+  (the extractor switches decoders there instead of re-decoding); tags longer than `MAX_PENDING`
+  (dropped); `<select>`, `<frameset>` and integration-point subtleties of foreign content.
+* Caps: lists of headings, links, images, scripts, forms, social tags, hreflangs and mixed-content
+  findings are cut at their caps below; most have a `*_seen` count of how many occurred.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ ANCHOR_TEXT_CAP = 200  # the original analyzer's anchor-text limit
 ATTR_CAP = 2048  # above the 2,000-character "link URL too long" check; bounds a page's memory
 LINKS_CAP = 1000  # the original analyzer's cap (1,000 unique links per page)
 IMAGES_CAP = 1000  # the original analyzer's cap
+HEADINGS_CAP = 1000  # a page with more headings is pathological; rules read the first ones
 SCRIPTS_CAP = 500  # "more than 100 JS/CSS files" is the largest check that reads this list
 LIST_CAP = 100  # canonicals, hreflangs, social tags, forms, mixed content, meta lists
 # JSON-LD bounds: the original's branch accumulator (25 blocks, 64,000 chars each, walk depth 12).
@@ -234,6 +241,7 @@ class PageFacts(_Plain):
     canonicals: tuple[UrlRef, ...] = ()
     hreflangs: tuple[Hreflang, ...] = ()
     headings: tuple[Heading, ...] = ()
+    headings_seen: int = 0
     links: tuple[Link, ...] = ()
     links_seen: int = 0
     images: tuple[Image, ...] = ()
@@ -271,6 +279,7 @@ class PageFacts(_Plain):
             canonicals=many("canonicals", UrlRef.from_dict),
             hreflangs=many("hreflangs", Hreflang.from_dict),
             headings=many("headings", Heading.from_dict),
+            headings_seen=d["headings_seen"],
             links=many("links", Link.from_dict),
             links_seen=d["links_seen"],
             images=many("images", Image.from_dict),

@@ -36,6 +36,7 @@ TAGS = re.compile(rf"</?[A-Za-z][^{_WS}/>]*+{_ATTRS}>")
 _ATTR = re.compile(
     rf"""([^{_WS}/>][^{_WS}/>=]*)(?:[{_WS}]*=[{_WS}]*(?:"([^"]*)"|'([^']*)'|([^{_WS}>]*)))?"""
 )
+_NEEDS_FIXING = re.compile(r"[&\r\0]")
 COMMENT_END = re.compile(r"--!?>")
 BOGUS_END = re.compile(r">")
 CDATA_END = re.compile(r"\]\]>")
@@ -79,15 +80,17 @@ def fix_value(value: str) -> str:
 
 def parse_attrs(source: str) -> dict[str, str]:
     """Attributes from a tag's attribute text (group 3 of MARKUP); the first duplicate wins."""
+    pairs = _ATTR.findall(source)
+    if source.isascii() and not _NEEDS_FIXING.search(source):
+        # Common case: iterate backwards so that the first of duplicate attributes wins.
+        return {name.lower(): d or s or u for name, d, s, u in reversed(pairs)}
     attrs: dict[str, str] = {}
-    for name, double, single, unquoted in _ATTR.findall(source):
+    for name, double, single, unquoted in pairs:
         name = name.lower() if name.isascii() else lower(name)
-        if name in attrs:
-            continue
         if "\0" in name:
             name = name.replace("\0", "\ufffd")
-            if name in attrs:
-                continue
+        if name in attrs:
+            continue
         # findall gives "" for unmatched groups; only one of the three can be non-empty.
         value = double or single or unquoted
         attrs[name] = fix_value(value) if value else value
@@ -109,16 +112,32 @@ def region_pattern(start_names: frozenset[str], end_names: frozenset[str]) -> re
     markup (a tag of those names, a comment or declaration, or a tag cut by the buffer's end).
 
     It lets the extractor skip, in one C-level match, the stretches of a page where no tag
-    matters; `TAGS.sub` then leaves their character data. Names compare ASCII-case-insensitively
-    (the `(?i)` Unicode folding may only stop a region early, which is harmless).
+    matters; `TAGS.sub` then leaves their character data. Names compare ASCII-case-insensitively.
     """
 
-    def names(group: frozenset[str]) -> str:
-        return "|".join(sorted(map(re.escape, group), key=len, reverse=True))
-
     def tag(prefix: str, group: frozenset[str]) -> str:
-        exclude = rf"(?!(?i:{names(group)})(?=[{_WS}/>]|\Z))" if group else ""
+        exclude = rf"(?!{_trie(group)}(?=[{_WS}/>]|\Z))" if group else ""
         return rf"{prefix}{exclude}[A-Za-z][^{_WS}/>]*+{_ATTRS}>"
 
     boring = rf"{tag('<', start_names)}|{tag('</', end_names)}"
     return re.compile(rf"(?:[^<]++|{boring}|<(?![A-Za-z!?/]|\Z))*+")
+
+
+def _trie(names: frozenset[str]) -> str:
+    """An ASCII-case-insensitive regex for exactly `names`, factored by prefix (the regex engine
+    does not factor alternations, and this is tried at every tag)."""
+    first: dict[str, set[str]] = {}
+    whole = False
+    for name in names:
+        if name:
+            first.setdefault(name[0], set()).add(name[1:])
+        else:
+            whole = True
+    branches = []
+    for char in sorted(first):
+        cls = f"[{char.upper()}{char}]" if char.isalpha() else re.escape(char)
+        branches.append(cls + _trie(frozenset(first[char])))
+    if not branches:
+        return ""
+    body = "(?:" + "|".join(branches) + ")"
+    return body + "?" if whole else body

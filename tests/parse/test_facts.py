@@ -36,6 +36,7 @@ def _sample() -> PageFacts:
         canonicals=(ref,),
         hreflangs=(Hreflang("de", ref),),
         headings=(Heading(1, "h"),),
+        headings_seen=1,
         links=(Link(ref, "a", nofollow=True),),
         links_seen=3,
         images=(Image(None, None, "1", None), Image(ref, "", None, "2")),
