@@ -105,3 +105,18 @@ async def test_private_hosts_are_refused_unless_allowed(tmp_path: Any) -> None:
         await strict.close()
 
     assert (status, body["error"]["code"]) == (400, "target_blocked")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"url": "https://example.com", "include": ["blog"]},
+        {"url": "https://example.com", "exclude": ["https://example.com/x"]},
+        {"url": "https://example.com", "fetch_timeout_s": 0},
+        {"url": "https://example.com", "fetch_timeout_s": 3600},
+        {"url": "https://example.com", "max_depth": -1},
+    ],
+)
+async def test_crawl_options_are_validated_at_the_edge(platform: Any, payload: dict[str, Any]) -> None:
+    status, body = await platform.request("POST", "/api/audits", payload)
+    assert (status, body["error"]["code"]) == (400, "invalid_request")

@@ -78,6 +78,7 @@ def _new_audit(
         include_patterns=list(body.include),
         exclude_patterns=list(body.exclude),
         private_hosts=private_hosts,
+        fetch_timeout_s=body.fetch_timeout_s,
     )
     audit_id = str(uuid.uuid4())
     now = ports.iso_now()

@@ -8,10 +8,17 @@ from __future__ import annotations
 
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from api.http import ApiResponse, error_response
-from auditdb.records import DEFAULT_MAX_PAGES, MAX_MAX_PAGES, MIN_MAX_PAGES
+from auditdb.records import (
+    DEFAULT_FETCH_TIMEOUT_S,
+    DEFAULT_MAX_PAGES,
+    MAX_FETCH_TIMEOUT_S,
+    MAX_MAX_PAGES,
+    MIN_FETCH_TIMEOUT_S,
+    MIN_MAX_PAGES,
+)
 
 
 class CreateAuditBody(BaseModel):
@@ -22,6 +29,18 @@ class CreateAuditBody(BaseModel):
     max_depth: int | None = Field(default=None, ge=0, le=1000)
     include: list[str] = Field(default_factory=list, max_length=50)
     exclude: list[str] = Field(default_factory=list, max_length=50)
+    @field_validator("include", "exclude")
+    @classmethod
+    def _url_patterns(cls, patterns: list[str]) -> list[str]:
+        # The crawl's URL policy matches robots.txt-style path patterns: "/blog/", "*.pdf$".
+        for pattern in patterns:
+            if not pattern.startswith(("/", "*")) or len(pattern) > 500:
+                raise ValueError(f"a URL pattern must start with '/' or '*': {pattern!r}")
+        return patterns
+
+    fetch_timeout_s: float = Field(
+        default=DEFAULT_FETCH_TIMEOUT_S, ge=MIN_FETCH_TIMEOUT_S, le=MAX_FETCH_TIMEOUT_S
+    )
 
 
 def parse_create_body(raw: bytes) -> CreateAuditBody | ApiResponse:

@@ -14,6 +14,10 @@ from typing import Any, Self
 from crawl.ssrf import PrivateHosts
 
 DEFAULT_MAX_PAGES = 50
+# Per-fetch response timeout: Screaming Frog waits 20 s, SEOnaut 10 s, the original system 15 s.
+DEFAULT_FETCH_TIMEOUT_S = 15.0
+MIN_FETCH_TIMEOUT_S = 1.0
+MAX_FETCH_TIMEOUT_S = 60.0
 MIN_MAX_PAGES = 1
 MAX_MAX_PAGES = 10_000
 
@@ -39,8 +43,13 @@ class AuditOptions:
     include_patterns: list[str] = field(default_factory=list)
     exclude_patterns: list[str] = field(default_factory=list)
     private_hosts: PrivateHosts = PrivateHosts.DENY
+    fetch_timeout_s: float = DEFAULT_FETCH_TIMEOUT_S
 
     def __post_init__(self) -> None:
+        if not MIN_FETCH_TIMEOUT_S <= self.fetch_timeout_s <= MAX_FETCH_TIMEOUT_S:
+            raise ValueError(
+                f"fetch_timeout_s must be between {MIN_FETCH_TIMEOUT_S:g} and {MAX_FETCH_TIMEOUT_S:g}"
+            )
         if not MIN_MAX_PAGES <= self.max_pages <= MAX_MAX_PAGES:
             raise ValueError(f"max_pages must be between {MIN_MAX_PAGES} and {MAX_MAX_PAGES}")
         if self.max_depth is not None and self.max_depth < 0:
@@ -53,6 +62,7 @@ class AuditOptions:
             "include_patterns": list(self.include_patterns),
             "exclude_patterns": list(self.exclude_patterns),
             "private_hosts": str(self.private_hosts),
+            "fetch_timeout_s": self.fetch_timeout_s,
         }
 
     @classmethod
@@ -63,6 +73,7 @@ class AuditOptions:
             include_patterns=list(data.get("include_patterns") or []),
             exclude_patterns=list(data.get("exclude_patterns") or []),
             private_hosts=PrivateHosts(data.get("private_hosts", "deny")),
+            fetch_timeout_s=float(data.get("fetch_timeout_s", DEFAULT_FETCH_TIMEOUT_S)),
         )
 
 

@@ -133,6 +133,7 @@ async def _crawl_chunk(
         plan = ChunkPlan(
             chunk_no=chunk_no, limit=min(CHUNK_TARGET_PAGES, params.options.max_pages - attempted),
             window_hint=hint, max_pages=params.options.max_pages,
+            fetch_timeout_s=params.options.fetch_timeout_s,
         )
         report = await run_chunk(scope, plan, ChunkIO(pad=pad, db=env.DB, http=ports.http_client()))
         return report.to_dict()

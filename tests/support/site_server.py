@@ -20,7 +20,18 @@ class Reply:
     headers: dict[str, str] = field(default_factory=lambda: {"content-type": "text/html; charset=utf-8"})
 
 
-Route = Reply | Callable[["SiteRequest"], Reply]
+@dataclass(frozen=True)
+class StreamReply:
+    """A body sent piece by piece (no Content-Length, connection closed at the end): for pages
+    that are huge, trickle forever, or must be generated on the fly. `pause_s` between pieces."""
+
+    chunks: Callable[[], Iterator[bytes]]
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=lambda: {"content-type": "text/html; charset=utf-8"})
+    pause_s: float = 0.0
+
+
+Route = Reply | StreamReply | Callable[["SiteRequest"], Reply | StreamReply]
 
 
 @dataclass(frozen=True)
@@ -45,9 +56,27 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(reply.status)
         for name, value in reply.headers.items():
             self.send_header(name, value)
+        if isinstance(reply, StreamReply):
+            self._stream(reply)
+            return
         self.send_header("content-length", str(len(reply.body)))
         self.end_headers()
         self.wfile.write(reply.body)
+
+    def _stream(self, reply: StreamReply) -> None:
+        import time
+
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        try:
+            for piece in reply.chunks():
+                self.wfile.write(piece)
+                self.wfile.flush()
+                if reply.pause_s:
+                    time.sleep(reply.pause_s)
+        except (ConnectionError, OSError):
+            pass  # the client stopped reading at its cap or timeout
 
     def log_message(self, format: str, *args: object) -> None:
         pass

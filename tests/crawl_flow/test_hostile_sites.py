@@ -1,0 +1,92 @@
+"""Hostile and broken sites: every audit ends (completed, with the right issues), never hangs,
+never crashes, and never fetches a private address."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+from tests.support.site_server import Reply, StreamReply, html_page, serve_site
+
+FETCH_TIMEOUT_S = 2.0
+MIB = 1024 * 1024
+
+
+def page(title: str, body: str = "") -> Reply:
+    return Reply(body=html_page(title, body))
+
+
+def trickle() -> Iterator[bytes]:
+    yield b"<!doctype html><title>Trickle</title><p>"
+    yield from itertools.repeat(b"x")
+
+
+def fifty_megabytes() -> Iterator[bytes]:
+    yield b"<!doctype html><title>Huge</title><p>"
+    yield from itertools.repeat(b"word " * 20_000, 50 * MIB // 100_000)
+
+
+def gzip_bomb() -> bytes:
+    return gzip.compress(b"<p>" + b"\0" * (200 * MIB), compresslevel=9)
+
+
+HOSTILE_LINKS = [
+    "/loop-a", "/self", "/to-private", "/to-metadata", "/huge", "/trickle", "/bomb",
+    "/many-links", "/image.png", "/data.json", "/no-type",
+]
+
+
+def hostile_routes() -> dict[str, Any]:
+    many = "".join(f"<a href='/generated/{i}'>{i}</a>" for i in range(10_000))
+    links = "".join(f"<a href='{path}'>{path}</a>" for path in HOSTILE_LINKS)
+    bomb = gzip_bomb()
+    return {
+        "/": page("Hostile site home", f"<h1>Home</h1>{links}"),
+        "/loop-a": Reply(301, b"", {"location": "/loop-b"}),
+        "/loop-b": Reply(301, b"", {"location": "/loop-a"}),
+        "/self": Reply(302, b"", {"location": "/self"}),
+        "/to-private": Reply(302, b"", {"location": "http://10.1.2.3/admin"}),
+        "/to-metadata": Reply(307, b"", {"location": "http://[::ffff:169.254.169.254]/latest"}),
+        "/huge": StreamReply(fifty_megabytes),
+        "/trickle": StreamReply(trickle, pause_s=0.05),
+        "/bomb": Reply(body=bomb, headers={"content-type": "text/html", "content-encoding": "gzip"}),
+        "/many-links": page("Ten thousand links", many),
+        "/image.png": Reply(body=b"\x89PNG\r\n\x1a\n" + b"\0" * 1000, headers={"content-type": "image/png"}),
+        "/data.json": Reply(body=b'{"a": 1}', headers={"content-type": "application/json"}),
+        "/no-type": Reply(body=b"\xff\xfe\x00garbage\x00", headers={}),
+        "/robots.txt": Reply(body=b"\x00\xff\xfeUser-agent \x01: *\nDisallow /\n\xff" * 100,
+                             headers={"content-type": "text/plain"}),
+        "/sitemap.xml": Reply(body=b"<?xml version='1.0'?><sitemapindex><sitemap><loc>/sitemap.xml</loc>"
+                              b"</sitemap><sitemap><loc>/broken.xml</loc></sitemap></sitemapindex>",
+                              headers={"content-type": "application/xml"}),
+        "/broken.xml": Reply(body=b"<urlset><url><loc>/from-broken</loc></url><url><loc",
+                             headers={"content-type": "application/xml"}),
+        "/from-broken": page("Listed in a broken sitemap"),
+    }
+
+
+async def test_a_hostile_site_is_audited_to_completion(platform: Any, outbound_http: Any) -> None:
+    with serve_site(hostile_routes()) as site:
+        status, body = await platform.request("POST", "/api/audits", {
+            "url": site.url("/"), "max_pages": 200, "fetch_timeout_s": FETCH_TIMEOUT_S})
+        assert status == 201
+        audit_id = body["audit"]["id"]
+        await platform.wait_for_workflow(audit_id, timeout_s=120)
+        _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+
+    assert report["audit"]["status"] == "completed", report["audit"]
+    pages = {p["url"].removeprefix(site.origin): p for p in report["pages"]}
+    issues = {(i["issue_type"], i["page_url"].removeprefix(site.origin)) for i in report["issues"]}
+    assert all(url.startswith(site.origin) for url in outbound_http.urls)
+    assert {("redirect-loop", "/self")} <= issues
+    assert ("redirect-loop", "/loop-a") in issues or ("redirect-loop", "/loop-b") in issues
+    assert pages["/huge"]["truncated"] and ("html-too-large", "/huge") in issues
+    assert pages["/bomb"]["truncated"]
+    assert pages["/trickle"]["status_code"] == 0 and pages["/trickle"]["fetch_class"] == "error"
+    assert pages["/many-links"]["internal_link_count"] == 1000  # the extractor's cap
+    assert len([p for p in pages if p.startswith("/generated/")]) > 100
+    assert pages["/image.png"]["is_html"] is False and pages["/data.json"]["is_html"] is False
+    assert pages["/to-private"]["redirect_url"] == "http://10.1.2.3/admin"
+    assert "/from-broken" in pages  # what a truncated sitemap listed before breaking still counts
