@@ -35,7 +35,7 @@ def test_audit_prints_its_id_first_and_writes_the_report(small_site: Site, tmp_p
     assert first_line == f"audit {audit_id}" and len(audit_id) == 36
     assert "status: completed" in summary
     report = json.loads(report_path.read_text())
-    assert {"audit", "pages", "issues"} <= set(report)
+    assert {"audit", "summary", "pages", "issues"} <= set(report)
     assert {k: report["audit"][k] for k in ("id", "status", "start_url", "error_code")} == {
         "id": audit_id, "status": "completed", "start_url": small_site.url("/"), "error_code": None,
     }

@@ -21,7 +21,7 @@ import ports
 from api.http import ApiRequest, ApiResponse, error_response, json_response
 from api.schemas import CreateAuditBody, parse_create_body
 from auditdb import repository
-from auditdb.records import AuditOptions, AuditRecord
+from auditdb.records import AuditOptions, AuditRecord, IssueRecord
 from crawl.ssrf import PrivateHosts
 from crawl.start_url import StartUrlError, normalise_start_url
 from maintenance.reconcile import reconcile_audit
@@ -124,11 +124,20 @@ async def get_report(request: ApiRequest, env: Any, args: dict[str, str]) -> Api
         return _unknown_audit(args["audit_id"])
     pages = await repository.list_pages(env.DB, audit.id)
     issues = await repository.list_issues(env.DB, audit.id)
+    by_type = await repository.issue_counts_by_type(env.DB, audit.id)
     return json_response({
         "audit": audit_summary(audit),
+        "summary": {"issues_by_type": by_type, "issues_by_severity": _by_severity(issues)},
         "pages": [p.to_dict() for p in pages],
         "issues": [i.to_dict() for i in issues],
     })
+
+
+def _by_severity(issues: list[IssueRecord]) -> dict[str, int]:
+    counts = {"critical": 0, "warning": 0, "info": 0}
+    for issue in issues:
+        counts[issue.severity] = counts.get(issue.severity, 0) + 1
+    return counts
 
 
 def audit_summary(audit: AuditRecord) -> dict[str, Any]:

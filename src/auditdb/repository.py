@@ -139,6 +139,14 @@ async def list_pages(db: Any, audit_id: str) -> list[PageRecord]:
     return [PageRecord.from_row(row) for row in result["results"]]
 
 
+async def issue_counts_by_type(db: Any, audit_id: str) -> dict[str, int]:
+    result = await db.prepare(
+        "SELECT issue_type, COUNT(*) AS n FROM audit_issues WHERE audit_id = ? "
+        "GROUP BY issue_type ORDER BY n DESC, issue_type"
+    ).bind(audit_id).all()
+    return {row["issue_type"]: int(row["n"]) for row in result["results"]}
+
+
 async def list_page_urls(db: Any, audit_id: str) -> set[str]:
     result = await db.prepare("SELECT url FROM audit_pages WHERE audit_id = ?").bind(audit_id).raw()
     return {row[0] for row in result}
