@@ -371,9 +371,11 @@ _LINKS = [
          body=_links(BROKEN_LINK_TARGETS)),
     page("/links/link-to-redirect", Category.LINKS, "Links to every redirect fixture.",
          (T.LINK_TO_REDIRECT,), body=_links(REDIRECT_HEADS)),
-    page("/links/internal-nofollow", Category.LINKS, "A nofollow link to the privacy notice.",
+    page("/links/internal-nofollow", Category.LINKS, "A nofollow link to a clean page.",
          (T.INTERNAL_NOFOLLOW_LINKS,),
-         body='<p>Read the <a href="/privacy" rel="nofollow">privacy notice</a>.</p>'),
+         # Not /privacy: the chrome links it first, and links are deduplicated by target (first wins).
+         body='<p>Read the <a href="/security/frame-ancestors-only" rel="nofollow">'
+              'frame-ancestors page</a>.</p>'),
 ]
 
 _REDIRECT = [
