@@ -13,6 +13,7 @@ from workers.workflows import NonRetryableError
 
 import ports
 from api.http import ApiRequest
+from durable.finalize import FinalizeQueries
 from durable.scratchpad import ScratchpadMethods
 from maintenance.scheduled import run_scheduled
 from workflow.site_audit import run_site_audit
@@ -88,7 +89,7 @@ class SiteAuditWorkflow(WorkflowEntrypoint):
         return await run_site_audit(event, step, self.env, NonRetryableError)
 
 
-class AuditScratchpad(DurableObject, ScratchpadMethods):
+class AuditScratchpad(DurableObject, ScratchpadMethods, FinalizeQueries):
     def __init__(self, ctx, env):
         super().__init__(ctx, env)
         self.open_scratchpad()

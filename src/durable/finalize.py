@@ -1,0 +1,220 @@
+"""Finalize: every cross-page check as SQL inside the AuditScratchpad, read in pages.
+
+`FinalizeQueries.run_finalize_checks(options)` is the RPC method. It returns the issues of
+`audit.cross_page` (same issues, same order) computed from `page_mirror` and `links`.
+
+Result order: duplicate-title, duplicate-meta-description, duplicate-content, redirects,
+broken-internal-link, link-to-redirect, orphan-page, canonical targets, hreflang return links,
+crawled sitemap entries, robots-blocked sitemap URLs; within each, the specification's order.
+
+Paging: the result can be far larger than one RPC message may carry (the cap is 32 MiB; a 50k-page
+site with shared titles alone yields 50k issues), so each call returns at most `limit` issues and
+at most about `max_bytes` of issue JSON, and a `next_cursor` ("<section>:<offset>") to pass back.
+Nothing is materialised between calls: the scratchpad is frozen once the crawl ends, so each page
+recomputes only the sections it touches, from a known offset, and pages concatenate to exactly
+the full result. Totals per issue type cost a pass over every section, so only the first page
+(no cursor) carries them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from audit.catalogue import IssueType
+from durable import finalize_sections as sections
+from durable.finalize_sections import Query, Section
+
+__all__ = ["DEFAULT_PAGE_BYTES", "DEFAULT_PAGE_LIMIT", "FinalizeOptions", "FinalizePage", "FinalizeQueries"]
+
+DEFAULT_PAGE_LIMIT = 2000
+MAX_PAGE_LIMIT = 10_000
+# An eighth of the 32 MiB RPC cap: room for envelope overhead and for the one issue that is
+# always returned even when it alone exceeds the budget (a very long redirect chain).
+DEFAULT_PAGE_BYTES = 4 * 1024 * 1024
+
+_INDEXES = (
+    # Already created with the schema; repeated so finalize does not depend on schema history.
+    "CREATE INDEX IF NOT EXISTS links_target_idx ON links (target_url)",
+    "CREATE INDEX IF NOT EXISTS page_mirror_redirect_idx ON page_mirror (redirect_url)",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FinalizeOptions:
+    audit_id: str
+    start_url: str
+    crawl_completed: bool
+    robots_blocked_sitemap_urls: tuple[str, ...] = ()
+    cursor: str | None = None
+    limit: int = DEFAULT_PAGE_LIMIT
+    max_bytes: int = DEFAULT_PAGE_BYTES
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.limit <= MAX_PAGE_LIMIT:
+            raise ValueError(f"limit must be within 1..{MAX_PAGE_LIMIT}, got {self.limit}")
+        if self.max_bytes < 1:
+            raise ValueError(f"max_bytes must be positive, got {self.max_bytes}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "audit_id": self.audit_id,
+            "start_url": self.start_url,
+            "crawl_completed": self.crawl_completed,
+            "robots_blocked_sitemap_urls": list(self.robots_blocked_sitemap_urls),
+            "cursor": self.cursor,
+            "limit": self.limit,
+            "max_bytes": self.max_bytes,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FinalizeOptions:
+        return cls(
+            audit_id=str(data["audit_id"]),
+            start_url=str(data["start_url"]),
+            crawl_completed=bool(data["crawl_completed"]),
+            robots_blocked_sitemap_urls=tuple(data.get("robots_blocked_sitemap_urls") or ()),
+            cursor=data.get("cursor"),
+            limit=int(data.get("limit") or DEFAULT_PAGE_LIMIT),
+            max_bytes=int(data.get("max_bytes") or DEFAULT_PAGE_BYTES),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FinalizePage:
+    """One page of finalize issues (`DetectedIssue.to_dict()` dicts) and the cursor to the next."""
+
+    issues: list[dict[str, Any]]
+    next_cursor: str | None
+    links_truncated: bool
+    orphans_checked: bool
+    counts: dict[str, int] | None = None  # totals per issue type; first page only
+    page_counts: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "issues": self.issues,
+            "next_cursor": self.next_cursor,
+            "links_truncated": self.links_truncated,
+            "orphans_checked": self.orphans_checked,
+            "counts": self.counts,
+            "page_counts": self.page_counts,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FinalizePage:
+        counts = data.get("counts")
+        return cls(
+            issues=[dict(issue) for issue in data["issues"]],
+            next_cursor=data.get("next_cursor"),
+            links_truncated=bool(data["links_truncated"]),
+            orphans_checked=bool(data["orphans_checked"]),
+            counts=None if counts is None else dict(counts),
+            page_counts=dict(data.get("page_counts") or {}),
+        )
+
+
+def build_sections(query: Query, options: FinalizeOptions, orphans_checked: bool) -> list[Section]:
+    """The sections in result order (see the module docstring)."""
+    return [
+        sections.duplicate_section(IssueType.DUPLICATE_TITLE, query),
+        sections.duplicate_section(IssueType.DUPLICATE_META_DESCRIPTION, query),
+        sections.duplicate_section(IssueType.DUPLICATE_CONTENT, query),
+        sections.redirect_section(query),
+        sections.link_section(IssueType.BROKEN_INTERNAL_LINK, query, options.audit_id),
+        sections.link_section(IssueType.LINK_TO_REDIRECT, query, options.audit_id),
+        sections.orphan_section(query, options.start_url, evaluate=orphans_checked),
+        sections.canonical_section(query),
+        sections.hreflang_section(query),
+        sections.sitemap_section(query),
+        sections.sitemap_blocked_section(options.robots_blocked_sitemap_urls),
+    ]
+
+
+def _parse_cursor(cursor: str | None, ordered: list[Section]) -> tuple[int, int]:
+    if cursor is None:
+        return 0, 0
+    name, _, offset = cursor.rpartition(":")
+    names = [section.name for section in ordered]
+    if name not in names or not offset.isdigit():
+        raise ValueError(f"not a finalize cursor: {cursor!r}")
+    return names.index(name), int(offset)
+
+
+def _json_bytes(issue: dict[str, Any]) -> int:
+    return len(json.dumps(issue, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+
+
+def read_page(
+    ordered: list[Section], cursor: str | None, limit: int, max_bytes: int
+) -> tuple[list[dict[str, Any]], str | None]:
+    """Up to `limit` issues (and about `max_bytes`, never fewer than one) from `cursor` on."""
+    index, offset = _parse_cursor(cursor, ordered)
+    issues: list[dict[str, Any]] = []
+    size = 0
+    while index < len(ordered) and len(issues) < limit:
+        wanted = limit - len(issues)
+        chunk = ordered[index].fetch(offset, wanted)
+        for issue in chunk:
+            row = issue.to_dict()
+            row_bytes = _json_bytes(row)
+            if issues and size + row_bytes > max_bytes:
+                return issues, f"{ordered[index].name}:{offset}"
+            issues.append(row)
+            size += row_bytes
+            offset += 1
+        if len(chunk) < wanted:  # the section is exhausted
+            index, offset = index + 1, 0
+    return issues, None if index >= len(ordered) else f"{ordered[index].name}:{offset}"
+
+
+def total_counts(ordered: list[Section]) -> dict[str, int]:
+    """Every issue type the sections can report, with its total (zero included)."""
+    totals: Counter[IssueType] = Counter()
+    for section in ordered:
+        totals.update(section.counts())
+    return {t.value: totals[t] for section in ordered for t in section.types}
+
+
+def _page_counts(issues: list[dict[str, Any]]) -> dict[str, int]:
+    return dict(Counter(issue["issue_type"] for issue in issues))
+
+
+class FinalizeQueries:
+    """Mixin for the AuditScratchpad shell, beside `ScratchpadMethods` (whose helpers it uses)."""
+
+    if TYPE_CHECKING:  # provided by ScratchpadMethods (its `_sql` reopens a destroyed object)
+
+        def _rows(self, query: str, *bindings: Any) -> list[dict[str, Any]]: ...
+
+        def _meta(self, key: str) -> str | None: ...
+
+    def ensure_finalize_indexes(self) -> None:
+        """Idempotent; runs at the start of every finalize call."""
+        for statement in _INDEXES:
+            self._rows(statement)
+
+    def run_finalize_checks(self, options: dict[str, Any]) -> dict[str, Any]:
+        """One page of cross-page issues; pass `next_cursor` back as `cursor` until it is None.
+
+        options: audit_id, start_url, crawl_completed, robots_blocked_sitemap_urls (list),
+        cursor (None for the first page), limit (issues per page), max_bytes (JSON per page).
+        """
+        parsed = FinalizeOptions.from_dict(dict(options))
+        self.ensure_finalize_indexes()
+        links_truncated = self._meta("links_truncated") == "1"
+        # A missing inbound link proves nothing while the frontier or the link graph is partial.
+        orphans_checked = parsed.crawl_completed and not links_truncated
+        ordered = build_sections(self._rows, parsed, orphans_checked)
+        issues, next_cursor = read_page(ordered, parsed.cursor, parsed.limit, parsed.max_bytes)
+        page = FinalizePage(
+            issues=issues,
+            next_cursor=next_cursor,
+            links_truncated=links_truncated,
+            orphans_checked=orphans_checked,
+            counts=total_counts(ordered) if parsed.cursor is None else None,
+            page_counts=_page_counts(issues),
+        )
+        return page.to_dict()

@@ -1,0 +1,408 @@
+"""The cross-page checks as SQL over the scratchpad's `page_mirror` and `links` tables.
+
+Each check is a *section*: an ordered, restartable stream of issues with the same order and
+content as its function in `audit.cross_page` (the executable specification). Finalize pages
+through the sections in a fixed order, so a section must be able to start at any offset.
+
+Theory of operation
+-------------------
+* Set-based checks (duplicates, orphans, canonical targets, hreflang, sitemap entries) are one
+  ordered SELECT each, read with LIMIT/OFFSET. The SELECT also yields a `kind` column, the index
+  of the issue type in the section's `types`, so totals per type are one GROUP BY over it.
+* Link checks are capped at `BROKEN_LINK_ISSUE_CAP` rows, so they are read whole (at most 2,000
+  rows) and sliced. Their join is pinned to start from the few crawled error/redirect targets and
+  seek `links_target_idx` per target, instead of scanning every stored edge.
+* The redirect walk loads the redirect rows with one scan and walks them in Python with the
+  specification's own walk; see `RedirectSection` for why neither a recursive CTE nor per-hop
+  lookups.
+* SQLite's BINARY collation orders UTF-8 bytes, which is code point order, so `ORDER BY url`
+  agrees with Python's `sorted()` on every URL a page row can hold.
+
+Rows come from `Query`, i.e. `ctx.storage.sql.exec(...).toArray()` as plain dicts, so everything
+here runs unchanged on the local platform and in the Workers runtime.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from audit.catalogue import BROKEN_LINK_ISSUE_CAP, DUPLICATE_GROUP_SAMPLE, IssueType
+from audit.cross_page import CrawledPage, redirect_issues
+from audit.issue_ids import page_id
+from audit.issues import DetectedIssue
+
+__all__ = [
+    "ListSection",
+    "Query",
+    "Section",
+    "SqlSection",
+    "canonical_section",
+    "duplicate_section",
+    "hreflang_section",
+    "link_section",
+    "orphan_section",
+    "redirect_section",
+    "sitemap_blocked_section",
+    "sitemap_section",
+]
+
+Row = dict[str, Any]
+
+
+class Query(Protocol):
+    """`ctx.storage.sql.exec(sql, *bindings)` with its rows read as dicts."""
+
+    def __call__(self, sql: str, *bindings: Any) -> list[Row]: ...
+
+
+class Section(Protocol):
+    name: str
+    types: tuple[IssueType, ...]
+
+    def fetch(self, offset: int, limit: int) -> list[DetectedIssue]: ...
+
+    def counts(self) -> Counter[IssueType]: ...
+
+
+# Fragments shared by several sections. `p` is always the page the issue lands on.
+_OK_2XX = "{t}.fetch_class = 'ok' AND {t}.status_code BETWEEN 200 AND 299"
+# cross_page._unfit_target_type: an ok error, an ok redirect, or an ok 2xx noindex page.
+_UNFIT = (
+    "{t}.fetch_class = 'ok' AND ({t}.status_code >= 300 "
+    "OR ({t}.status_code >= 200 AND {t}.is_indexable = 0))"
+)
+_UNFIT_KIND = "CASE WHEN {t}.status_code >= 400 THEN 0 WHEN {t}.status_code >= 300 THEN 1 ELSE 2 END"
+
+
+def _ok_2xx(table: str) -> str:
+    return _OK_2XX.format(t=table)
+
+
+@dataclass(frozen=True, slots=True)
+class SqlSection:
+    """An ordered SELECT read in pages; it must yield a `kind` column indexing `types`."""
+
+    name: str
+    types: tuple[IssueType, ...]
+    sql: str
+    to_issue: Callable[[Row], DetectedIssue]
+    query: Query
+    params: tuple[Any, ...] = ()
+
+    def fetch(self, offset: int, limit: int) -> list[DetectedIssue]:
+        rows = self.query(f"{self.sql} LIMIT ? OFFSET ?", *self.params, limit, offset)
+        return [self.to_issue(row) for row in rows]
+
+    def counts(self) -> Counter[IssueType]:
+        rows = self.query(
+            f"SELECT kind, COUNT(*) AS n FROM ({self.sql}) GROUP BY kind", *self.params
+        )
+        return Counter({self.types[row["kind"]]: row["n"] for row in rows})
+
+
+@dataclass(slots=True)
+class ListSection:
+    """A section computed whole on first use (bounded: capped links, or the redirect rows)."""
+
+    name: str
+    types: tuple[IssueType, ...]
+    compute: Callable[[], list[DetectedIssue]]
+    _issues: list[DetectedIssue] | None = field(default=None, init=False)
+
+    def _all(self) -> list[DetectedIssue]:
+        if self._issues is None:
+            self._issues = self.compute()
+        return self._issues
+
+    def fetch(self, offset: int, limit: int) -> list[DetectedIssue]:
+        return self._all()[offset : offset + limit]
+
+    def counts(self) -> Counter[IssueType]:
+        return Counter(issue.issue_type for issue in self._all())
+
+
+# --------------------------------------------------------------------------- duplicates
+
+# cross_page.duplicate_candidates: 2xx ok, indexable, canonical absent or self, not a JS shell.
+_CANDIDATE = (
+    f"{_ok_2xx('page_mirror')} AND is_indexable <> 0 "
+    "AND (canonical_url IS NULL OR canonical_url = url) AND javascript_shell = 0"
+)
+# GROUP BY finds the groups; ROW_NUMBER picks each group's first SAMPLE + 1 URLs, enough to
+# name SAMPLE others for every member (a member among them skips itself).
+_DUPLICATES = """
+WITH candidate AS (
+    SELECT url, {key} AS k FROM page_mirror
+    WHERE {candidate} AND {key} IS NOT NULL AND {key} <> '' {extra}
+), grouped AS (
+    SELECT k, COUNT(*) AS group_size FROM candidate GROUP BY k HAVING COUNT(*) >= 2
+), member AS (
+    SELECT c.url, c.k, g.group_size, ROW_NUMBER() OVER (PARTITION BY c.k ORDER BY c.url) AS nth
+    FROM candidate AS c JOIN grouped AS g ON g.k = c.k
+), sample AS (
+    SELECT k, json_group_array(url) AS urls FROM member WHERE nth <= {sample_size} GROUP BY k
+)
+SELECT m.url, m.group_size, s.urls AS sample, 0 AS kind
+FROM member AS m JOIN sample AS s ON s.k = m.k
+ORDER BY m.url"""
+
+_DUPLICATE_KEYS = {
+    IssueType.DUPLICATE_TITLE: ("title", ""),
+    IssueType.DUPLICATE_META_DESCRIPTION: ("meta_description", ""),
+    # An empty body hashes alike everywhere; the original requires words before grouping.
+    IssueType.DUPLICATE_CONTENT: ("content_hash", "AND word_count > 0"),
+}
+
+
+def _duplicate_issue(issue_type: IssueType, row: Row) -> DetectedIssue:
+    # json_group_array's order is unspecified, so the sample is sorted here.
+    others = [url for url in sorted(json.loads(row["sample"])) if url != row["url"]]
+    details = {"groupSize": row["group_size"], "otherUrls": others[:DUPLICATE_GROUP_SAMPLE]}
+    return DetectedIssue(issue_type, row["url"], details)
+
+
+def duplicate_section(issue_type: IssueType, query: Query) -> SqlSection:
+    key, extra = _DUPLICATE_KEYS[issue_type]
+    sql = _DUPLICATES.format(
+        key=key, extra=extra, candidate=_CANDIDATE, sample_size=DUPLICATE_GROUP_SAMPLE + 1
+    )
+    return SqlSection(
+        issue_type.value, (issue_type,), sql, lambda row: _duplicate_issue(issue_type, row), query
+    )
+
+
+# --------------------------------------------------------------------------- redirects
+
+_REDIRECT_ROWS = (
+    "SELECT url, status_code, redirect_url FROM page_mirror "
+    "WHERE status_code BETWEEN 300 AND 399 AND redirect_url IS NOT NULL AND redirect_url <> ''"
+)
+
+
+def redirect_section(query: Query) -> ListSection:
+    """redirect-chain / redirect-loop.
+
+    One scan loads every redirect row (url -> redirect_url, ~200 bytes each: a few MB even at
+    50,000 rows) and the specification's walk follows them in memory. Rejected alternatives:
+    a recursive CTE cannot stop at a revisited URL without carrying the path as a delimited
+    string (quadratic `instr` checks, and URLs may contain any delimiter); a Python loop of
+    single-row lookups costs one `exec` (a JS boundary crossing in Pyodide) per hop, and hops
+    exceed rows when chains converge, since every head walks its whole chain.
+    """
+
+    def compute() -> list[DetectedIssue]:
+        rows = query(_REDIRECT_ROWS)
+        pages = [CrawledPage(r["url"], r["status_code"], redirect_url=r["redirect_url"]) for r in rows]
+        return redirect_issues(pages)
+
+    return ListSection("redirects", (IssueType.REDIRECT_CHAIN, IssueType.REDIRECT_LOOP), compute)
+
+
+# --------------------------------------------------------------------------- links
+
+# CROSS JOIN pins the join order: scan page rows for the (few) ok error/redirect targets, then
+# seek `links_target_idx` per target and the source's row by its url key.
+_LINK_HITS = """
+SELECT {source_id} AS source_id, l.source_url, l.target_url, t.status_code, t.redirect_url
+FROM page_mirror AS t
+CROSS JOIN links AS l ON l.target_url = t.url
+{source_join}
+WHERE t.fetch_class = 'ok' AND {target_filter}"""
+_MIRRORED_SOURCE = "CROSS JOIN page_mirror AS s ON s.url = l.source_url"
+_UNMIRRORED_SOURCE = "AND NOT EXISTS (SELECT 1 FROM page_mirror AS s WHERE s.url = l.source_url)"
+
+_LINK_TARGETS = {
+    IssueType.BROKEN_INTERNAL_LINK: "t.status_code >= 400",
+    IssueType.LINK_TO_REDIRECT: "t.status_code BETWEEN 300 AND 399",
+}
+
+
+def _link_hits(query: Query, target_filter: str, audit_id: str, cap: int) -> list[Row]:
+    """(source id, source, target) hits in order, capped.
+
+    The source id is the source page's `page_mirror.page_id` (the audit_pages id, which the
+    specification derives as page_id(audit_id, source)). An edge whose source has no mirror row
+    cannot occur through record_batch, which writes a page and its links together; if one does,
+    its id is derived here so the order still matches.
+    """
+    mirrored = query(
+        _LINK_HITS.format(source_id="s.page_id", source_join=_MIRRORED_SOURCE,
+                          target_filter=target_filter)
+        + " ORDER BY s.page_id, l.source_url, l.target_url LIMIT ?",
+        cap,
+    )
+    unmirrored = query(
+        _LINK_HITS.format(source_id="NULL", source_join="",
+                          target_filter=f"{target_filter} {_UNMIRRORED_SOURCE}")
+    )
+    if not unmirrored:
+        return mirrored
+    for row in unmirrored:
+        row["source_id"] = page_id(audit_id, row["source_url"])
+    merged = sorted([*mirrored, *unmirrored], key=_hit_key)
+    return merged[:cap]
+
+
+def _hit_key(row: Row) -> tuple[str, str, str]:
+    return row["source_id"], row["source_url"], row["target_url"]
+
+
+def _link_issue(issue_type: IssueType, row: Row) -> DetectedIssue:
+    details: dict[str, Any] = {"targetUrl": row["target_url"], "targetStatus": row["status_code"]}
+    if issue_type is IssueType.LINK_TO_REDIRECT:
+        details["redirectUrl"] = row["redirect_url"]
+    return DetectedIssue(issue_type, row["source_url"], details, dedupe_key=row["target_url"])
+
+
+def link_section(
+    issue_type: IssueType, query: Query, audit_id: str, cap: int = BROKEN_LINK_ISSUE_CAP
+) -> ListSection:
+    """broken-internal-link or link-to-redirect: one issue per (source, crawled ok target)."""
+
+    def compute() -> list[DetectedIssue]:
+        hits = _link_hits(query, _LINK_TARGETS[issue_type], audit_id, cap)
+        return [_link_issue(issue_type, row) for row in hits]
+
+    return ListSection(issue_type.value, (issue_type,), compute)
+
+
+# --------------------------------------------------------------------------- orphans
+
+# The inbound set (edges from another page, and every row's redirect target) is built once and
+# anti-joined; a non-correlated IN subquery is materialised as one ephemeral index. The set
+# holds no NULL, which would turn NOT IN into "unknown" for every page.
+_ORPHANS = f"""
+SELECT p.url, 0 AS kind FROM page_mirror AS p
+WHERE {_ok_2xx('p')} AND p.url <> ?
+  AND p.url NOT IN (
+    SELECT target_url FROM links WHERE source_url <> target_url
+    UNION
+    SELECT redirect_url FROM page_mirror WHERE redirect_url IS NOT NULL AND redirect_url <> ''
+  )
+ORDER BY p.url"""
+
+
+def orphan_section(query: Query, start_url: str, *, evaluate: bool) -> Section:
+    """orphan-page; `evaluate` is false unless the crawl completed with a complete link graph,
+    where a missing inbound link may just be an uncrawled or unstored one."""
+    if not evaluate:
+        return ListSection(IssueType.ORPHAN_PAGE.value, (IssueType.ORPHAN_PAGE,), list)
+    return SqlSection(
+        IssueType.ORPHAN_PAGE.value,
+        (IssueType.ORPHAN_PAGE,),
+        _ORPHANS,
+        lambda row: DetectedIssue(IssueType.ORPHAN_PAGE, row["url"]),
+        query,
+        (start_url,),
+    )
+
+
+# --------------------------------------------------------------------------- canonical, sitemap
+
+_CANONICAL_TYPES = (
+    IssueType.CANONICAL_TO_BROKEN,
+    IssueType.CANONICAL_TO_REDIRECT,
+    IssueType.CANONICAL_TO_NOINDEX,
+)
+_SITEMAP_TYPES = (
+    IssueType.SITEMAP_URL_BROKEN,
+    IssueType.SITEMAP_URL_REDIRECT,
+    IssueType.SITEMAP_URL_NOINDEX,
+)
+_CANONICALS = f"""
+SELECT p.url, t.url AS target_url, t.status_code, t.redirect_url, {_UNFIT_KIND.format(t='t')} AS kind
+FROM page_mirror AS p JOIN page_mirror AS t ON t.url = p.canonical_url
+WHERE {_ok_2xx('p')} AND p.canonical_url <> '' AND p.canonical_url <> p.url
+  AND {_UNFIT.format(t='t')}
+ORDER BY p.url"""
+_SITEMAP_PAGES = f"""
+SELECT p.url, p.status_code, p.redirect_url, {_UNFIT_KIND.format(t='p')} AS kind
+FROM page_mirror AS p
+WHERE p.in_sitemap <> 0 AND {_UNFIT.format(t='p')}
+ORDER BY p.url"""
+
+
+def _unfit_issue(
+    types: Sequence[IssueType], row: Row, details: dict[str, Any]
+) -> DetectedIssue:
+    issue_type = types[row["kind"]]
+    if row["kind"] == 1:  # the target redirects: say where to
+        details = {**details, "redirectUrl": row["redirect_url"]}
+    return DetectedIssue(issue_type, row["url"], details)
+
+
+def canonical_section(query: Query) -> SqlSection:
+    """canonical-to-broken / -redirect / -noindex, judged only for crawled canonical targets."""
+
+    def to_issue(row: Row) -> DetectedIssue:
+        details = {"canonicalUrl": row["target_url"], "targetStatus": row["status_code"]}
+        return _unfit_issue(_CANONICAL_TYPES, row, details)
+
+    return SqlSection("canonical", _CANONICAL_TYPES, _CANONICALS, to_issue, query)
+
+
+def sitemap_section(query: Query) -> SqlSection:
+    """sitemap-url-broken / -redirect / -noindex for crawled sitemap entries."""
+
+    def to_issue(row: Row) -> DetectedIssue:
+        return _unfit_issue(_SITEMAP_TYPES, row, {"statusCode": row["status_code"]})
+
+    return SqlSection("sitemap", _SITEMAP_TYPES, _SITEMAP_PAGES, to_issue, query)
+
+
+def sitemap_blocked_section(urls: Iterable[str]) -> ListSection:
+    """sitemap-url-blocked: robots-disallowed sitemap URLs are never fetched, so the caller
+    names them; they follow the crawled entries, as in the specification."""
+    blocked = sorted(set(urls))
+
+    def compute() -> list[DetectedIssue]:
+        return [DetectedIssue(IssueType.SITEMAP_URL_BLOCKED, url) for url in blocked]
+
+    return ListSection("sitemap-blocked", (IssueType.SITEMAP_URL_BLOCKED,), compute)
+
+
+# --------------------------------------------------------------------------- hreflang
+
+# The first occurrence of each alternate URL on a page decides (its lang is reported); later
+# repeats never add an issue, because every skip condition depends on the URL alone.
+_HREFLANG = f"""
+WITH alternate AS (
+    SELECT p.url AS page_url, json_extract(h.value, '$.url') AS target_url,
+           json_extract(h.value, '$.lang') AS lang, h.key AS position
+    FROM page_mirror AS p, json_each(p.hreflang_json) AS h
+    WHERE {_ok_2xx('p')}
+), first_seen AS (
+    SELECT *, ROW_NUMBER() OVER (PARTITION BY page_url, target_url ORDER BY position) AS nth
+    FROM alternate
+)
+SELECT f.page_url, f.target_url, f.lang, 0 AS kind
+FROM first_seen AS f JOIN page_mirror AS t ON t.url = f.target_url
+WHERE f.nth = 1 AND f.target_url <> f.page_url AND {_ok_2xx('t')}
+  AND NOT EXISTS (
+    SELECT 1 FROM json_each(t.hreflang_json) AS back
+    WHERE json_extract(back.value, '$.url') = f.page_url
+  )
+ORDER BY f.page_url, f.position"""
+
+
+def _hreflang_issue(row: Row) -> DetectedIssue:
+    details = {"hreflang": row["lang"], "targetUrl": row["target_url"]}
+    return DetectedIssue(
+        IssueType.HREFLANG_MISSING_RETURN_LINK, row["page_url"], details,
+        dedupe_key=row["target_url"],
+    )
+
+
+def hreflang_section(query: Query) -> SqlSection:
+    """hreflang-missing-return-link: A lists B, B crawled 2xx ok, B does not list A."""
+    return SqlSection(
+        IssueType.HREFLANG_MISSING_RETURN_LINK.value,
+        (IssueType.HREFLANG_MISSING_RETURN_LINK,),
+        _HREFLANG,
+        _hreflang_issue,
+        query,
+    )
