@@ -95,6 +95,8 @@ class FactsBuilder:
         self._seen = dict.fromkeys(
             "headings links images scripts forms social http relative".split(), 0
         )
+        self._distinct: set[Any] = set()  # keys of kept links, images and scripts
+        self._missing_alt = 0
         self._resources = 0  # sub-resource counter, orders mixed-content candidates
         self._jsonld_blocks = 0
         self._jsonld_errors = 0
@@ -107,13 +109,20 @@ class FactsBuilder:
         """A start tag in `ELEMENTS` outside template and foreign content."""
         getattr(self, "_" + name, self._media)(name, attrs)
 
-    def _add(self, key: str, item: Any, cap: int = LIST_CAP) -> bool:
+    def _add(self, key: str, item: Any, cap: int = LIST_CAP, distinct: Any = None) -> bool:
+        """Append `item` to a list unless it is full (or, given `distinct`, already present)."""
         if key in self._seen:
             self._seen[key] += 1
+        if distinct is not None:
+            distinct = (key, distinct)
+            if distinct in self._distinct:
+                return False
         items = self._lists[key]
         if len(items) >= cap:
             return False
         items.append(item)
+        if distinct is not None:
+            self._distinct.add(distinct)
         return True
 
     def _html(self, name: str, attrs: Attrs) -> None:
@@ -161,14 +170,16 @@ class FactsBuilder:
     def _img(self, name: str, attrs: Attrs) -> None:
         src = _cap(attrs.get("src"))
         image = (src, _cap(attrs.get("alt")), _cap(attrs.get("width")), _cap(attrs.get("height")))
-        self._add("images", image, IMAGES_CAP)
+        self._missing_alt += image[1] is None
+        self._add("images", image, IMAGES_CAP, image)
         if src is not None:
             self._resource("img", src)
 
     def _script(self, name: str, attrs: Attrs) -> None:
         src = _cap(attrs.get("src"))
         script = (src, _cap(attrs.get("type")), _cap(attrs.get("integrity")))
-        self._add("scripts", (*script, _cap(attrs.get("crossorigin"))), SCRIPTS_CAP)
+        script = (*script, _cap(attrs.get("crossorigin")))
+        self._add("scripts", script, SCRIPTS_CAP, script)
         if src is not None:
             self._resource("script", src)
 
@@ -208,7 +219,7 @@ class FactsBuilder:
         rel = _tokens(attrs.get("rel"))
         capture = Capture()
         link = (_cap(href), capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
-        return capture if self._add("links", link, LINKS_CAP) else None
+        return capture if self._add("links", link, LINKS_CAP, link[0]) else None
 
     def jsonld(self, text: str | None) -> None:
         """One JSON-LD block's content, or None when it exceeded JSONLD_MAX_CHARS."""
@@ -299,6 +310,7 @@ class FactsBuilder:
             links_seen=seen["links"],
             images=tuple(Image(maybe_ref(s), a, w, h) for s, a, w, h in lists["images"]),
             images_seen=seen["images"],
+            images_missing_alt=self._missing_alt,
             scripts=tuple(Script(maybe_ref(s), t, i, c) for s, t, i, c in lists["scripts"]),
             scripts_seen=seen["scripts"],
             forms=tuple(self._form_action(a, base) for a in lists["forms"]),

@@ -21,7 +21,11 @@ from parse.facts import EncodingInfo, EncodingSource
 
 PRESCAN_BYTES = 1024  # HTML spec "prescan a byte stream"; html5lib's numBytesMeta
 RETAIN_BYTES = 128 * 1024  # far beyond where pages declare their charset; bounds memory
-_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16le"), (codecs.BOM_UTF16_BE, "utf-16be"))
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16le"),
+    (codecs.BOM_UTF16_BE, "utf-16be"),
+)
 _CHARSET_PARAM = re.compile(r"""charset\s*=\s*["']?([^"';\s]+)""", re.IGNORECASE)
 _FALLBACK = "windows-1252"
 
@@ -119,7 +123,9 @@ class Decoder:
             self._retained = bytearray(head)
         return head
 
-    def _start(self, encoding: webencodings.Encoding, source: EncodingSource, certain: bool) -> None:
+    def _start(
+        self, encoding: webencodings.Encoding, source: EncodingSource, certain: bool
+    ) -> None:
         self.encoding, self.source, self.certain = encoding, source, certain
         self._decoder = encoding.codec_info.incrementaldecoder("replace")
         if certain:

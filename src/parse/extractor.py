@@ -91,6 +91,7 @@ BREAKOUT = frozenset(
     "li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul "
     "var".split()
 )
+_FONT_BREAKOUT = frozenset({"color", "face", "size"})  # <font> with these breaks out too
 _SVG_INTEGRATION = frozenset({"foreignobject", "desc", "title"})
 _MATH_INTEGRATION = frozenset({"mi", "mo", "mn", "ms", "mtext"})
 # Names whose start tags need `_tag()` even when nothing is open.
@@ -555,7 +556,7 @@ class PageExtractor:
             return not top_integration
         if top_integration:
             return False
-        if name in BREAKOUT or (name == "font" and {"color", "face", "size"} & parse_attrs(source).keys()):
+        if name in BREAKOUT or (name == "font" and _FONT_BREAKOUT & parse_attrs(source).keys()):
             while stack and not stack[-1][1]:
                 stack.pop()
             return False
@@ -574,7 +575,7 @@ class PageExtractor:
 
     def _start_tag(self, name: str, source: str) -> None:
         hidden = self._template or self._foreign
-        attrs: Attrs = parse_attrs(source) if source and (name in ELEMENTS or name == "a" or name == "script") else {}
+        attrs: Attrs = parse_attrs(source) if source and (name in ELEMENTS or name == "a") else {}
         if not hidden:
             self._track_start(name)
         if name == "meta":
@@ -600,7 +601,7 @@ class PageExtractor:
             self._builder.element(name, attrs)
 
     def _foreign_html_only(self) -> bool:
-        """Whether raw-text switching is off (inside foreign content, not at an integration point)."""
+        """Whether raw-text switching is off: in foreign content, not at an integration point."""
         return bool(self._foreign) and not self._foreign[-1][1]
 
     def _meta_charset(self, attrs: Attrs) -> None:

@@ -28,8 +28,9 @@ chosen so that both agree):
   collapsed text, None when it is empty. Text is not restricted to `<body>`: in a parsed tree all
   non-whitespace character data outside the excluded elements ends up in body anyway.
 * Element texts (title, heading, anchor) are the visible text inside that element (a title's own
-  text, which is raw text), collapsed the same way and cut to `TEXT_CAP` (anchors: `ANCHOR_TEXT_CAP`)
-  characters. A heading's text includes the text of headings nested in it.
+  text, which is raw text), collapsed the same way and cut to `TEXT_CAP` characters (anchors:
+  `ANCHOR_TEXT_CAP`), with no space left at the cut. A heading's text includes the text of
+  headings nested in it.
 * Attribute values are decoded the HTML way (character references with the attribute-value rule,
   CR/CRLF as LF, NUL as U+FFFD), names are lowercase, the first of duplicate attributes wins, and
   stored strings are cut to `ATTR_CAP` characters to bound memory.
@@ -41,7 +42,13 @@ chosen so that both agree):
   moves text and elements out of the table, and table insertion modes close open headings or
   links); a `<meta charset>` that changes the encoding after the first `RETAIN_BYTES` of the page
   (the extractor switches decoders there instead of re-decoding); tags longer than `MAX_PENDING`
-  (dropped); `<select>`, `<frameset>` and integration-point subtleties of foreign content.
+  (dropped); `<select>`, `<frameset>` and integration-point subtleties of foreign content. The
+  reference's html5lib 1.1 also predates `<template>`: it parses template content as ordinary
+  children, which implied end tags (say, a `<p>` inside closing a `<p>` outside) can close early,
+  where the extractor follows the HTML spec and keeps everything up to `</template>` inert.
+* Distinct items: `links` keeps the first link to each raw href (the original analyzer
+  deduplicated links by target, first occurrence winning), `images` and `scripts` keep the first of
+  identical elements; the `*_seen` counts and `images_missing_alt` count every occurrence.
 * Caps: lists of headings, links, images, scripts, forms, social tags, hreflangs and mixed-content
   findings are cut at their caps below; most have a `*_seen` count of how many occurred.
 """
@@ -246,6 +253,7 @@ class PageFacts(_Plain):
     links_seen: int = 0
     images: tuple[Image, ...] = ()
     images_seen: int = 0
+    images_missing_alt: int = 0  # over every <img>, kept or not: alt attribute absent
     scripts: tuple[Script, ...] = ()
     scripts_seen: int = 0
     forms: tuple[UrlRef, ...] = ()  # form actions; an absent or empty action is the page URL
@@ -284,6 +292,7 @@ class PageFacts(_Plain):
             links_seen=d["links_seen"],
             images=many("images", Image.from_dict),
             images_seen=d["images_seen"],
+            images_missing_alt=d["images_missing_alt"],
             scripts=many("scripts", Script.from_dict),
             scripts_seen=d["scripts_seen"],
             forms=many("forms", UrlRef.from_dict),

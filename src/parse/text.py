@@ -25,8 +25,8 @@ def collapse(text: str) -> str:
 
 
 def cut(text: str, cap: int) -> str:
-    """Collapse then cut to `cap` characters."""
-    return collapse(text)[:cap]
+    """Collapse then cut to `cap` characters (without a space left dangling at the cut)."""
+    return collapse(text)[:cap].rstrip(" ")
 
 
 def _numeric(digits: str, radix: int) -> str:

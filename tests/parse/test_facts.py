@@ -41,6 +41,7 @@ def _sample() -> PageFacts:
         links_seen=3,
         images=(Image(None, None, "1", None), Image(ref, "", None, "2")),
         images_seen=2,
+        images_missing_alt=1,
         scripts=(Script(ref, "module", "sha384-x", "anonymous"),),
         scripts_seen=1,
         forms=(ref,),

@@ -52,14 +52,15 @@ def test_case_random_splits(data: st.DataObject) -> None:
     assert extract(page, sizes, content_type=content_type).to_dict() == expected.to_dict(), name
 
 
-# Table markup is left out here: inside a table, tree construction re-parents and closes elements
-# by insertion-mode rules a streamer does not model (see facts.py, "Known divergences"); the
-# hand-made cases and the corpus cover ordinary tables.
+# Table and template markup are left out here: inside a table, tree construction re-parents and
+# closes elements by insertion-mode rules a streamer does not model, and html5lib 1.1 predates
+# <template> (it lets implied end tags close one); see facts.py, "Known divergences". The
+# hand-made cases and the corpus cover ordinary tables and templates.
 _HTML_BITS = st.sampled_from(
     [
         "<p>", "</p>", "<a href=/x>", "</a>", "<h1>", "</h2>", "<div>", "</div>", "<title>",
-        "</title>", "<script>", "</script>", "<!--", "-->", "<svg>", "</svg>", "<template>",
-        "</template>", "<img src=i alt=''>", "&amp;", "&", "text", " ", "\n",
+        "</title>", "<script>", "</script>", "<!--", "-->", "<svg>", "</svg>", "<img src=i alt=''>",
+        "&amp;", "&", "text", " ", "\n",
         "<b>", "</b>", "<li>", "<meta name=description content=d>", "<noscript>", "</noscript>",
         "<style>", "</style>", "<", ">", '"', "'", "=", "\0", "<br/>", "<!DOCTYPE html>",
     ]
