@@ -214,7 +214,7 @@ class FactsBuilder:
     def anchor(self, attrs: Attrs) -> Capture | None:
         """An `<a>` start tag: a Capture for its text if it is a link that is kept."""
         href = attrs.get("href")
-        if href is None or href.lstrip(" \t\n\r\f").lower().startswith(_SKIPPED_LINK_PREFIXES):
+        if href is None or href.lstrip(" \t\n\r\f")[:11].lower().startswith(_SKIPPED_LINK_PREFIXES):
             return None
         rel = _tokens(attrs.get("rel"))
         capture = Capture()

@@ -301,12 +301,13 @@ class PageExtractor:
                 return self._unfinished_tag(m.start(), end, eof)
             pos = m.end()
             self._tag(slash == "/", name.lower() if name.isascii() else lower(name), source)
-            if self._raw is not None or self._anchor is not anchor or self._headings:
-                return pos
-            if self._drop_newline:
+            if self._raw is not None or self._drop_newline or self._headings:
                 return pos
             if self._template or self._foreign:
                 return pos
+            if self._anchor is not anchor:
+                anchor = self._anchor
+                region = (_ANCHOR_REGION if anchor is not None else _REGION).match
 
     def _unfinished_tag(self, start: int, end: int, eof: bool) -> int:
         if eof:

@@ -55,7 +55,20 @@ def _named(name: str, following: str, in_attribute: bool) -> str:
     return "&" + name
 
 
+_TEXT_CACHE: dict[str, str] = {}  # reference -> replacement; pages repeat a few (&nbsp; &amp;)
+
+
 def _replace_text(m: re.Match[str]) -> str:
+    ref = m.group()
+    cached = _TEXT_CACHE.get(ref)
+    if cached is None:
+        cached = _replace_text_uncached(m)
+        if len(_TEXT_CACHE) < 4096:  # bounded: hostile pages can invent endless references
+            _TEXT_CACHE[ref] = cached
+    return cached
+
+
+def _replace_text_uncached(m: re.Match[str]) -> str:
     if m.group(1) is not None:
         return _numeric(m.group(1), 10)
     if m.group(2) is not None:
@@ -66,7 +79,7 @@ def _replace_text(m: re.Match[str]) -> str:
 def _replace_attr(m: re.Match[str]) -> str:
     name = m.group(3)
     if name is None:
-        return _replace_text(m)
+        return _replace_text_uncached(m)
     end = m.end()
     return _named(name, m.string[end : end + 1], True)
 
