@@ -6,8 +6,9 @@ Routes
     GET  /api/audits/{id}            status and counters       200 {"audit": {...}}
     GET  /api/audits/{id}/pages      crawled pages             200 {"pages": [...]}
     GET  /api/audits/{id}/issues     detected issues           200 {"issues": [...]}
-    GET  /api/audits/{id}/report     audit + pages + issues    200 {"audit", "pages", "issues"}
-Errors are `{"error": {"code", "message"}}` with 400, 404, 405, 409, 503.
+    GET  /api/audits/{id}/report     audit + pages + issues    200 {"audit", "summary", "pages", "issues"}
+    POST /api/audits/{id}/resume     finish a failed audit     202 {"audit": {...}}
+Errors are `{"error": {"code", "message"}}` with 400, 404, 405, 409, 410, 503.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ import ports
 from api.http import ApiRequest, ApiResponse, error_response, json_response
 from api.schemas import CreateAuditBody, parse_create_body
 from auditdb import repository
-from auditdb.records import AuditOptions, AuditRecord, IssueRecord
+from auditdb.records import AuditOptions, AuditRecord, AuditStatus, IssueRecord
+from durable.scratchpad import CLEANUP_AFTER_MS
 from crawl.ssrf import PrivateHosts
 from crawl.start_url import StartUrlError, normalise_start_url
 from maintenance.reconcile import reconcile_audit
+from maintenance.watchdog import audit_age_ms
 from workflow.params import AuditParams
 
 Handler = Callable[[ApiRequest, Any, dict[str, str]], Awaitable[ApiResponse]]
@@ -140,6 +143,43 @@ def _by_severity(issues: list[IssueRecord]) -> dict[str, int]:
     return counts
 
 
+async def resume_audit(request: ApiRequest, env: Any, args: dict[str, str]) -> ApiResponse:
+    """Finish a failed audit from its retained scratchpad: only pending and leased URLs are
+    crawled, then finalize runs once. Scratchpads live 7 days; after that the audit is gone."""
+    audit = await repository.get_audit(env.DB, args["audit_id"])
+    if audit is None:
+        return _unknown_audit(args["audit_id"])
+    refusal = await _resume_refusal(env, audit)
+    if refusal is not None:
+        return refusal
+    resume_count = audit.resume_count + 1
+    instance_id = f"{audit.id}-r{resume_count}"
+    if not await repository.reopen_failed_audit(env.DB, audit.id, instance_id, resume_count):
+        return error_response(409, "conflict", f"audit {audit.id} is no longer failed")
+    try:
+        params = AuditParams(audit.id, audit.start_url, audit.options, resume=True)
+        await env.SITE_AUDIT_WORKFLOW.create(id=instance_id, params=params.to_dict())
+    except Exception as exc:  # the binding raises JsException; the audit must not stay running
+        await repository.fail_audit(env.DB, audit.id, error_code=audit.error_code or "unknown",
+                                    error_detail=audit.error_detail, failed_phase=audit.failed_phase,
+                                    finished_at=ports.iso_now())
+        return error_response(503, "workflow_unavailable", f"could not resume the audit: {exc}")
+    resumed = await repository.get_audit(env.DB, audit.id) or audit
+    return json_response({"audit": audit_summary(resumed)}, 202)
+
+
+async def _resume_refusal(env: Any, audit: AuditRecord) -> ApiResponse | None:
+    if audit.status is not AuditStatus.FAILED:
+        return error_response(409, "conflict", f"only failed audits can be resumed; this one is {audit.status}")
+    if audit_age_ms(audit, ports.now_ms()) > CLEANUP_AFTER_MS:
+        return error_response(410, "gone", "the audit's crawl state expired after 7 days; start a new audit")
+    pad = env.AUDIT_SCRATCHPAD.get(env.AUDIT_SCRATCHPAD.idFromName(audit.id))
+    if not (await pad.crawl_config())["final_url"]:
+        await pad.destroy()  # reading it created an empty object; do not leave it behind
+        return error_response(410, "gone", "the audit's crawl state is gone; start a new audit")
+    return None
+
+
 def audit_summary(audit: AuditRecord) -> dict[str, Any]:
     summary = audit.to_dict()
     summary["stopped_early"] = audit.status == "failed" and audit.pages_crawled > 0
@@ -163,4 +203,5 @@ _ROUTES: list[tuple[re.Pattern[str], dict[str, Handler]]] = [
     (re.compile(rf"/api/audits/{_AUDIT_ID}/pages"), {"GET": get_pages}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/issues"), {"GET": get_issues}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/report"), {"GET": get_report}),
+    (re.compile(rf"/api/audits/{_AUDIT_ID}/resume"), {"POST": resume_audit}),
 ]

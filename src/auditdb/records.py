@@ -99,6 +99,7 @@ class AuditRecord:
     error_code: str | None = None
     error_detail: str | None = None
     failed_phase: str | None = None
+    resume_count: int = 0
     started_at: str | None = None
     finished_at: str | None = None
 

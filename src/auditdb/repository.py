@@ -105,6 +105,16 @@ async def fail_audit(
     return bool(result["meta"]["changes"])
 
 
+async def reopen_failed_audit(db: Any, audit_id: str, instance_id: str, resume_count: int) -> bool:
+    """Turn a failed audit back into a running one for a resume; False if it was not failed."""
+    result = await db.prepare(
+        "UPDATE audits SET status = 'running', current_phase = 'crawling', error_code = NULL, "
+        "error_detail = NULL, failed_phase = NULL, finished_at = NULL, workflow_instance_id = ?, "
+        "resume_count = ? WHERE id = ? AND status = 'failed'"
+    ).bind(instance_id, resume_count, audit_id).run()
+    return bool(result["meta"]["changes"])
+
+
 async def upsert_pages(db: Any, pages: Sequence[PageRecord]) -> None:
     rows = [page.to_row() for page in pages]
     await _write_rows(db, "INSERT OR REPLACE INTO audit_pages", rows)

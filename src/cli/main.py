@@ -1,6 +1,7 @@
 """`siteaudit`: run audits on the local platform from a terminal.
 
     siteaudit audit URL [--max-pages N] [--allow-private-hosts] [--json FILE] [--state-dir DIR]
+    siteaudit resume ID [--json FILE] [--state-dir DIR]
     siteaudit serve [--port N] [--state-dir DIR]
 
 Both run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
@@ -35,6 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--allow-private-hosts", action="store_true",
                        help="allow private, loopback and link-local hosts (local test sites)")
     audit.add_argument("--json", type=Path, dest="json_path", help="write the full report here")
+    resume = commands.add_parser(
+        "resume", help="finish an interrupted or failed audit from its retained crawl state")
+    resume.add_argument("audit_id")
+    resume.add_argument("--json", type=Path, dest="json_path", help="write the full report here")
+    resume.add_argument("--allow-private-hosts", action="store_true")
     serve = commands.add_parser("serve", help="serve the Worker's HTTP API on 127.0.0.1")
     serve.add_argument("--port", type=int, default=8787)
     serve.add_argument("--allow-private-hosts", action="store_true")
@@ -44,9 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "audit":
-            return asyncio.run(run_audit(args))
-        return asyncio.run(run_serve(args))
+        runner = {"audit": run_audit, "resume": run_resume, "serve": run_serve}[args.command]
+        return asyncio.run(runner(args))
     except KeyboardInterrupt:
         return 130
 
@@ -74,8 +79,33 @@ async def run_audit(args: argparse.Namespace) -> int:
         await platform.close()
 
 
+async def run_resume(args: argparse.Namespace) -> int:
+    """A run killed outright leaves its audit `running` and its instance resumable in the local
+    engine: replay it. A failed audit is resumed through the API (a new instance)."""
+    platform = _platform(args)
+    try:
+        status, body = await platform.request("GET", f"/api/audits/{args.audit_id}")
+        if status != 200:
+            print(f"siteaudit: {body['error']['message']}", file=sys.stderr)
+            return 2
+        audit = body["audit"]
+        if audit["status"] == "running":
+            await platform.engine.resume_incomplete()
+        elif audit["status"] == "failed":
+            status, body = await platform.request("POST", f"/api/audits/{args.audit_id}/resume")
+            if status != 202:
+                print(f"siteaudit: {body['error']['message']}", file=sys.stderr)
+                return 2
+        print(f"audit {args.audit_id}", flush=True)
+        return await _follow(platform, args.audit_id, args.json_path)
+    finally:
+        await platform.close()
+
+
 async def _follow(platform: Any, audit_id: str, json_path: Path | None) -> int:
-    finished = asyncio.ensure_future(platform.wait_for_workflow(audit_id))
+    _, body = await platform.request("GET", f"/api/audits/{audit_id}")
+    instance_id = body["audit"]["workflow_instance_id"] or audit_id
+    finished = asyncio.ensure_future(_settled(platform, instance_id))
     while not finished.done():
         await asyncio.wait({finished}, timeout=PROGRESS_INTERVAL_S)
         await platform.tick()
@@ -88,6 +118,13 @@ async def _follow(platform: Any, audit_id: str, json_path: Path | None) -> int:
     if json_path is not None:
         write_report(json_path, report)
     return 0 if report["audit"]["status"] == "completed" else 1
+
+
+async def _settled(platform: Any, instance_id: str) -> None:
+    try:
+        await platform.wait_for_workflow(instance_id)
+    except Exception:  # a lost or finished instance: the audit row says what happened
+        return
 
 
 async def run_serve(args: argparse.Namespace) -> int:

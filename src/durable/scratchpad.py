@@ -222,6 +222,21 @@ class ScratchpadMethods:
         self.ctx.storage.transactionSync(release)
         return {"released": released}
 
+    def prepare_resume(self) -> dict[str, Any]:
+        """Make a failed audit's frontier crawlable again; returns where the next run starts.
+
+        Leases of the dead run go back to pending (their chunk may never have finished), and the
+        next chunk number continues after the highest used, so no new claim collides with a
+        chunk that already crawled something.
+        """
+        def reopen() -> int:
+            row = self._sql("SELECT COALESCE(MAX(chunk_no), 0) AS last FROM frontier").one()
+            self._sql("UPDATE frontier SET state = 'pending', chunk_no = NULL WHERE state = 'leased'")
+            return int(row["last"])
+
+        last_chunk = self.ctx.storage.transactionSync(reopen)
+        return {**self.stats(), "last_chunk": last_chunk, "configured": bool(self._meta("config:final_url"))}
+
     # -- recording ------------------------------------------------------------------------------
 
     def record_batch(self, batch: dict[str, Any]) -> dict[str, Any]:

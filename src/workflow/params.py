@@ -13,9 +13,14 @@ class AuditParams:
     audit_id: str
     start_url: str
     options: AuditOptions = field(default_factory=AuditOptions)
+    # True when this instance finishes a failed audit from its retained scratchpad.
+    resume: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"audit_id": self.audit_id, "start_url": self.start_url, "options": self.options.to_dict()}
+        return {
+            "audit_id": self.audit_id, "start_url": self.start_url,
+            "options": self.options.to_dict(), "resume": self.resume,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
@@ -23,4 +28,5 @@ class AuditParams:
             audit_id=str(data["audit_id"]),
             start_url=str(data["start_url"]),
             options=AuditOptions.from_dict(dict(data.get("options") or {})),
+            resume=bool(data.get("resume", False)),
         )

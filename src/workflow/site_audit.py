@@ -9,6 +9,7 @@ again on every replay, so it only reads step results.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import ports
@@ -65,9 +66,36 @@ async def _run_phases(
     params: AuditParams, step: Any, env: Any, non_retryable: type[Exception]
 ) -> dict[str, Any]:
     await _validate_context(params, step, env, non_retryable)
-    discovery = await _discover(params, step, env)
-    crawl = await _crawl(params, step, env, discovery)
-    return await _finalize(params, step, env, discovery, crawl)
+    if params.resume:
+        start = await _prepare_resume(params, step, env, non_retryable)
+    else:
+        discovery = await _discover(params, step, env)
+        start = CrawlStart(attempted=0, pending=discovery.seeded, last_chunk=0)
+    crawl = await _crawl(params, step, env, start)
+    return await _finalize(params, step, env, crawl)
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlStart:
+    attempted: int
+    pending: int
+    last_chunk: int
+
+
+async def _prepare_resume(
+    params: AuditParams, step: Any, env: Any, non_retryable: type[Exception]
+) -> CrawlStart:
+    @step.do("prepare-resume", config=step_configs.DB_STEP)
+    async def prepare_resume() -> dict[str, Any]:
+        state = await scratchpad(env, params.audit_id).prepare_resume()
+        if not state["configured"]:
+            raise non_retryable(f"audit {params.audit_id} has no crawl state left to resume")
+        await repository.set_phase(env.DB, params.audit_id, AuditPhase.CRAWLING)
+        return {"attempted": state["crawled"], "pending": state["pending"],
+                "last_chunk": state["last_chunk"]}
+
+    state = dict(await prepare_resume())
+    return CrawlStart(int(state["attempted"]), int(state["pending"]), int(state["last_chunk"]))
 
 
 async def _validate_context(
@@ -104,10 +132,10 @@ async def _discover(params: AuditParams, step: Any, env: Any) -> DiscoveryReport
     return DiscoveryReport.from_dict(dict(await discover_urls()))
 
 
-async def _crawl(
-    params: AuditParams, step: Any, env: Any, discovery: DiscoveryReport
-) -> dict[str, Any]:
-    attempted, pending, hint, idle, chunk_no = 0, discovery.seeded, None, 0, 0
+async def _crawl(params: AuditParams, step: Any, env: Any, start: CrawlStart) -> dict[str, Any]:
+    attempted, pending, chunk_no = start.attempted, start.pending, start.last_chunk
+    hint: int | None = None
+    idle = 0
     links_truncated = rate_limited = False
     while pending > 0 and attempted < params.options.max_pages and idle < MAX_IDLE_CHUNKS:
         chunk_no += 1
@@ -141,19 +169,18 @@ async def _crawl_chunk(
     return ChunkReport.from_dict(dict(await crawl_chunk()))
 
 
-async def _finalize(
-    params: AuditParams, step: Any, env: Any, discovery: DiscoveryReport, crawl: dict[str, Any]
-) -> dict[str, Any]:
+async def _finalize(params: AuditParams, step: Any, env: Any, crawl: dict[str, Any]) -> dict[str, Any]:
     @step.do("finalize", config=step_configs.FINALIZE_STEP)
     async def finalize() -> dict[str, Any]:
+        pad = scratchpad(env, params.audit_id)
+        final_url = (await pad.crawl_config())["final_url"] or params.start_url
         return await finalize_audit(
-            env, scratchpad(env, params.audit_id), params.audit_id,
-            start_url=discovery.final_url, crawl_completed=bool(crawl["completed"]),
-            rate_limited=bool(crawl["rate_limited"]),
+            env, pad, params.audit_id, start_url=final_url,
+            crawl_completed=bool(crawl["completed"]), rate_limited=bool(crawl["rate_limited"]),
         )
 
     summary = dict(await finalize())
-    return {**summary, "chunks": crawl["chunks"], "seeded": discovery.seeded}
+    return {**summary, "chunks": crawl["chunks"]}
 
 
 async def _record_failure(params: AuditParams, step: Any, env: Any, exc: Exception) -> None:

@@ -106,3 +106,21 @@ async def test_a_call_after_destroy_reopens_with_a_fresh_cleanup_alarm(platform:
     await pad.stats()  # calls wait behind blockConcurrencyWhile, so the alarm is set by now
 
     assert platform.env.AUDIT_SCRATCHPAD.next_alarm_ms() is not None
+
+
+async def test_prepare_resume_reopens_leases_and_continues_chunk_numbers(pad: Any) -> None:
+    await pad.save_crawl_config({"final_url": "https://a.test/", "robots_txt": ""})
+    await pad.seed_sitemap_urls([f"https://a.test/{i}" for i in range(6)])
+    first = await pad.claim_chunk(1, 2)
+    await pad.record_batch({"crawled": urls(first)})
+    await pad.claim_chunk(2, 2)  # the run dies with chunk 2 leased
+
+    resumed = await pad.prepare_resume()
+
+    assert (resumed["last_chunk"], resumed["leased"], resumed["pending"], resumed["crawled"]) == (2, 0, 4, 2)
+    assert resumed["configured"] is True
+    assert urls(await pad.claim_chunk(3, 10)) == [f"https://a.test/{i}" for i in range(2, 6)]
+
+
+async def test_an_unconfigured_scratchpad_cannot_be_resumed(pad: Any) -> None:
+    assert (await pad.prepare_resume())["configured"] is False
