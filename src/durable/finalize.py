@@ -29,8 +29,10 @@ from durable.finalize_sections import Query, Section
 
 __all__ = ["DEFAULT_PAGE_BYTES", "DEFAULT_PAGE_LIMIT", "FinalizeOptions", "FinalizePage", "FinalizeQueries"]
 
-DEFAULT_PAGE_LIMIT = 2000
-MAX_PAGE_LIMIT = 10_000
+# Each page recomputes the section it reads (nothing is stored between calls), so pages are
+# large: at ~300 bytes an issue, 10,000 issues are ~3 MB; the byte budget caps the outliers.
+DEFAULT_PAGE_LIMIT = 10_000
+MAX_PAGE_LIMIT = 50_000
 # An eighth of the 32 MiB RPC cap: room for envelope overhead and for the one issue that is
 # always returned even when it alone exceeds the budget (a very long redirect chain).
 DEFAULT_PAGE_BYTES = 4 * 1024 * 1024

@@ -24,7 +24,6 @@ here runs unchanged on the local platform and in the Workers runtime.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -132,23 +131,22 @@ _CANDIDATE = (
     f"{_ok_2xx('page_mirror')} AND is_indexable <> 0 "
     "AND (canonical_url IS NULL OR canonical_url = url) AND javascript_shell = 0"
 )
-# GROUP BY finds the groups; ROW_NUMBER picks each group's first SAMPLE + 1 URLs, enough to
-# name SAMPLE others for every member (a member among them skips itself).
+# One window sorts the candidates by (key, url): COUNT(*) over it is the group size and the first
+# SAMPLE + 1 URLs of the group are enough to name SAMPLE others for every member (a member among
+# them skips itself). Groups of any size cost the same sort; nothing is quadratic.
 _DUPLICATES = """
-WITH candidate AS (
-    SELECT url, {key} AS k FROM page_mirror
+WITH member AS (
+    SELECT url, COUNT(*) OVER whole AS group_size, {sample}
+    FROM page_mirror
     WHERE {candidate} AND {key} IS NOT NULL AND {key} <> '' {extra}
-), grouped AS (
-    SELECT k, COUNT(*) AS group_size FROM candidate GROUP BY k HAVING COUNT(*) >= 2
-), member AS (
-    SELECT c.url, c.k, g.group_size, ROW_NUMBER() OVER (PARTITION BY c.k ORDER BY c.url) AS nth
-    FROM candidate AS c JOIN grouped AS g ON g.k = c.k
-), sample AS (
-    SELECT k, json_group_array(url) AS urls FROM member WHERE nth <= {sample_size} GROUP BY k
+    WINDOW whole AS (PARTITION BY {key} ORDER BY url
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 )
-SELECT m.url, m.group_size, s.urls AS sample, 0 AS kind
-FROM member AS m JOIN sample AS s ON s.k = m.k
-ORDER BY m.url"""
+SELECT *, 0 AS kind FROM member WHERE group_size >= 2 ORDER BY url"""
+_SAMPLE_COLUMNS = [f"sample_{n}" for n in range(1, DUPLICATE_GROUP_SAMPLE + 2)]
+_SAMPLE = ", ".join(
+    f"nth_value(url, {n}) OVER whole AS {column}" for n, column in enumerate(_SAMPLE_COLUMNS, 1)
+)
 
 _DUPLICATE_KEYS = {
     IssueType.DUPLICATE_TITLE: ("title", ""),
@@ -159,17 +157,15 @@ _DUPLICATE_KEYS = {
 
 
 def _duplicate_issue(issue_type: IssueType, row: Row) -> DetectedIssue:
-    # json_group_array's order is unspecified, so the sample is sorted here.
-    others = [url for url in sorted(json.loads(row["sample"])) if url != row["url"]]
+    sample = [row[column] for column in _SAMPLE_COLUMNS if row[column] is not None]
+    others = [url for url in sample if url != row["url"]]
     details = {"groupSize": row["group_size"], "otherUrls": others[:DUPLICATE_GROUP_SAMPLE]}
     return DetectedIssue(issue_type, row["url"], details)
 
 
 def duplicate_section(issue_type: IssueType, query: Query) -> SqlSection:
     key, extra = _DUPLICATE_KEYS[issue_type]
-    sql = _DUPLICATES.format(
-        key=key, extra=extra, candidate=_CANDIDATE, sample_size=DUPLICATE_GROUP_SAMPLE + 1
-    )
+    sql = _DUPLICATES.format(key=key, extra=extra, candidate=_CANDIDATE, sample=_SAMPLE)
     return SqlSection(
         issue_type.value, (issue_type,), sql, lambda row: _duplicate_issue(issue_type, row), query
     )
