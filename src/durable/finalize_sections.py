@@ -100,7 +100,7 @@ class SqlSection:
         rows = self.query(
             f"SELECT kind, COUNT(*) AS n FROM ({self.sql}) GROUP BY kind", *self.params
         )
-        return Counter({self.types[row["kind"]]: row["n"] for row in rows})
+        return Counter({self.types[int(row["kind"])]: int(row["n"]) for row in rows})
 
 
 @dataclass(slots=True)
@@ -325,8 +325,9 @@ ORDER BY p.url"""
 def _unfit_issue(
     types: Sequence[IssueType], row: Row, details: dict[str, Any]
 ) -> DetectedIssue:
-    issue_type = types[row["kind"]]
-    if row["kind"] == 1:  # the target redirects: say where to
+    kind = int(row["kind"])  # JS numbers may arrive as float
+    issue_type = types[kind]
+    if kind == 1:  # the target redirects: say where to
         details = {**details, "redirectUrl": row["redirect_url"]}
     return DetectedIssue(issue_type, row["url"], details)
 

@@ -72,3 +72,36 @@ async def test_twenty_thousand_pages_and_a_hundred_thousand_links(pad: Any) -> N
     assert issues == specification(pages, edges, start_url=_url(0))
     assert sum(parts[0].counts.values()) == len(issues)
     assert parts[0].counts["broken-internal-link"] == 2000  # the cap applies
+
+
+def redirect_graph(n_rows: int, seed: int = 11) -> list[CrawledPage]:
+    """About `n_rows` redirect rows: chains of 1-6 hops into content, chains into loops, and
+    headless cycles of 1-4 members (self-redirects included)."""
+    rng = random.Random(seed)
+    pages: list[CrawledPage] = []
+    while len(pages) < n_rows:
+        base = f"{SITE}r/{len(pages)}/"
+        chain = [f"{base}{k}" for k in range(rng.randint(1, 6))]
+        shape = rng.choice(["content", "loop", "cycle"])
+        if shape == "content":
+            end = f"{base}final"
+            pages.append(CrawledPage(end, 200))
+        elif shape == "loop":
+            end = rng.choice(chain)  # the head's own URL makes the whole chain headless
+        else:
+            end = chain[0]  # a headless cycle; a one-URL chain is a self-redirect
+        pages.extend(
+            CrawledPage(url, 301, redirect_url=(chain[k + 1] if k + 1 < len(chain) else end))
+            for k, url in enumerate(chain)
+        )
+    return pages
+
+
+async def test_ten_thousand_redirect_rows_walk_like_the_specification(pad: Any) -> None:
+    pages = redirect_graph(12_000)
+    await write_crawl(pad, pages, batch_size=2_000)
+
+    issues, _ = await finalize_all(pad, crawl_completed=False)
+
+    assert issues == specification(pages, crawl_completed=False)
+    assert {"redirect-chain", "redirect-loop"} <= {i["issue_type"] for i in issues}
