@@ -1,4 +1,4 @@
-"""Finalize speed: every page of `run_finalize_checks` over a synthetic crawl, on the local platform.
+"""Finalize speed: all pages of `run_finalize_checks` over a synthetic crawl, on the local platform.
 
 Run: `uv run python bench/finalize_bench.py [--links-per-page N]`. For 10,000 and 50,000 page rows
 (with N link edges per page, default 5) it writes the crawl through `record_batch` (not timed),
@@ -28,17 +28,19 @@ from tests.durable.test_finalize_scale import synthetic_crawl  # noqa: E402
 SIZES = {"10k": 10_000, "50k": 50_000}
 
 
-async def time_finalize(local: LocalPlatform, name: str, n_pages: int, links_per_page: int) -> float:
+async def time_finalize(
+    local: LocalPlatform, name: str, n_pages: int, links_per_page: int
+) -> float:
     pad = local.env.AUDIT_SCRATCHPAD.getByName(f"bench-{name}")
     pages, edges = synthetic_crawl(n_pages, n_pages * links_per_page)
     await write_crawl(pad, pages, edges, batch_size=2_000)
-    options = {"audit_id": AUDIT, "start_url": pages[0].url, "crawl_completed": True, "cursor": None}
+    options = {"audit_id": AUDIT, "start_url": pages[0].url, "crawl_completed": True}
     started = time.perf_counter()
     result = await pad.run_finalize_checks(options)
     first_ms = (time.perf_counter() - started) * 1000
     issues, calls = len(result["issues"]), 1
     while result["next_cursor"] is not None:
-        result = await pad.run_finalize_checks({**options, "cursor": result["next_cursor"]})
+        result = await pad.run_finalize_checks(options | {"cursor": result["next_cursor"]})
         issues, calls = issues + len(result["issues"]), calls + 1
     total_ms = (time.perf_counter() - started) * 1000
     print(f"{name}: {n_pages} pages, {len(edges)} links -> {issues} issues in {calls} pages; "

@@ -27,7 +27,13 @@ from audit.catalogue import IssueType
 from durable import finalize_sections as sections
 from durable.finalize_sections import Query, Section
 
-__all__ = ["DEFAULT_PAGE_BYTES", "DEFAULT_PAGE_LIMIT", "FinalizeOptions", "FinalizePage", "FinalizeQueries"]
+__all__ = [
+    "DEFAULT_PAGE_BYTES",
+    "DEFAULT_PAGE_LIMIT",
+    "FinalizeOptions",
+    "FinalizePage",
+    "FinalizeQueries",
+]
 
 # Each page recomputes the section it reads (nothing is stored between calls), so pages are
 # large: at ~300 bytes an issue, 10,000 issues are ~3 MB; the byte budget caps the outliers.
@@ -193,7 +199,7 @@ class FinalizeQueries:
 
         def _meta(self, key: str) -> str | None: ...
 
-    def ensure_finalize_indexes(self) -> None:
+    def _ensure_finalize_indexes(self) -> None:
         """Idempotent; runs at the start of every finalize call."""
         for statement in _INDEXES:
             self._rows(statement)
@@ -205,7 +211,7 @@ class FinalizeQueries:
         cursor (None for the first page), limit (issues per page), max_bytes (JSON per page).
         """
         parsed = FinalizeOptions.from_dict(dict(options))
-        self.ensure_finalize_indexes()
+        self._ensure_finalize_indexes()
         links_truncated = self._meta("links_truncated") == "1"
         # A missing inbound link proves nothing while the frontier or the link graph is partial.
         orphans_checked = parsed.crawl_completed and not links_truncated

@@ -13,7 +13,7 @@ Theory of operation
   rows) and sliced. Their join is pinned to start from the few crawled error/redirect targets and
   seek `links_target_idx` per target, instead of scanning every stored edge.
 * The redirect walk loads the redirect rows with one scan and walks them in Python with the
-  specification's own walk; see `RedirectSection` for why neither a recursive CTE nor per-hop
+  specification's own walk; see `redirect_section` for why neither a recursive CTE nor per-hop
   lookups.
 * SQLite's BINARY collation orders UTF-8 bytes, which is code point order, so `ORDER BY url`
   agrees with Python's `sorted()` on every URL a page row can hold.
@@ -67,14 +67,17 @@ class Section(Protocol):
     def counts(self) -> Counter[IssueType]: ...
 
 
-# Fragments shared by several sections. `p` is always the page the issue lands on.
+# Fragments shared by several sections; in the queries `p` is the page an issue lands on and
+# `t` the page it points at.
 _OK_2XX = "{t}.fetch_class = 'ok' AND {t}.status_code BETWEEN 200 AND 299"
 # cross_page._unfit_target_type: an ok error, an ok redirect, or an ok 2xx noindex page.
 _UNFIT = (
     "{t}.fetch_class = 'ok' AND ({t}.status_code >= 300 "
     "OR ({t}.status_code >= 200 AND {t}.is_indexable = 0))"
 )
-_UNFIT_KIND = "CASE WHEN {t}.status_code >= 400 THEN 0 WHEN {t}.status_code >= 300 THEN 1 ELSE 2 END"
+_UNFIT_KIND = (
+    "CASE WHEN {t}.status_code >= 400 THEN 0 WHEN {t}.status_code >= 300 THEN 1 ELSE 2 END"
+)
 
 
 def _ok_2xx(table: str) -> str:
@@ -192,7 +195,10 @@ def redirect_section(query: Query) -> ListSection:
 
     def compute() -> list[DetectedIssue]:
         rows = query(_REDIRECT_ROWS)
-        pages = [CrawledPage(r["url"], r["status_code"], redirect_url=r["redirect_url"]) for r in rows]
+        pages = [
+            CrawledPage(row["url"], row["status_code"], redirect_url=row["redirect_url"])
+            for row in rows
+        ]
         return redirect_issues(pages)
 
     return ListSection("redirects", (IssueType.REDIRECT_CHAIN, IssueType.REDIRECT_LOOP), compute)
@@ -225,16 +231,13 @@ def _link_hits(query: Query, target_filter: str, audit_id: str, cap: int) -> lis
     cannot occur through record_batch, which writes a page and its links together; if one does,
     its id is derived here so the order still matches.
     """
-    mirrored = query(
-        _LINK_HITS.format(source_id="s.page_id", source_join=_MIRRORED_SOURCE,
-                          target_filter=target_filter)
-        + " ORDER BY s.page_id, l.source_url, l.target_url LIMIT ?",
-        cap,
+    mirrored_sql = _LINK_HITS.format(
+        source_id="s.page_id", source_join=_MIRRORED_SOURCE, target_filter=target_filter
     )
-    unmirrored = query(
-        _LINK_HITS.format(source_id="NULL", source_join="",
-                          target_filter=f"{target_filter} {_UNMIRRORED_SOURCE}")
-    )
+    mirrored = query(f"{mirrored_sql} ORDER BY s.page_id, l.source_url, l.target_url LIMIT ?", cap)
+    unmirrored = query(_LINK_HITS.format(
+        source_id="NULL", source_join="", target_filter=f"{target_filter} {_UNMIRRORED_SOURCE}"
+    ))
     if not unmirrored:
         return mirrored
     for row in unmirrored:
@@ -286,7 +289,8 @@ def orphan_section(query: Query, start_url: str, *, evaluate: bool) -> Section:
     """orphan-page; `evaluate` is false unless the crawl completed with a complete link graph,
     where a missing inbound link may just be an uncrawled or unstored one."""
     if not evaluate:
-        return ListSection(IssueType.ORPHAN_PAGE.value, (IssueType.ORPHAN_PAGE,), list)
+        nothing: Callable[[], list[DetectedIssue]] = list
+        return ListSection(IssueType.ORPHAN_PAGE.value, (IssueType.ORPHAN_PAGE,), nothing)
     return SqlSection(
         IssueType.ORPHAN_PAGE.value,
         (IssueType.ORPHAN_PAGE,),
@@ -310,7 +314,8 @@ _SITEMAP_TYPES = (
     IssueType.SITEMAP_URL_NOINDEX,
 )
 _CANONICALS = f"""
-SELECT p.url, t.url AS target_url, t.status_code, t.redirect_url, {_UNFIT_KIND.format(t='t')} AS kind
+SELECT p.url, t.url AS target_url, t.status_code, t.redirect_url,
+       {_UNFIT_KIND.format(t='t')} AS kind
 FROM page_mirror AS p JOIN page_mirror AS t ON t.url = p.canonical_url
 WHERE {_ok_2xx('p')} AND p.canonical_url <> '' AND p.canonical_url <> p.url
   AND {_UNFIT.format(t='t')}
@@ -325,7 +330,7 @@ ORDER BY p.url"""
 def _unfit_issue(
     types: Sequence[IssueType], row: Row, details: dict[str, Any]
 ) -> DetectedIssue:
-    kind = int(row["kind"])  # JS numbers may arrive as float
+    kind = int(row["kind"])
     issue_type = types[kind]
     if kind == 1:  # the target redirects: say where to
         details = {**details, "redirectUrl": row["redirect_url"]}

@@ -81,13 +81,16 @@ async def write_crawl(
     links = [{"source_url": e.source_url, "target_url": e.target_url, "nofollow": 0} for e in edges]
     rows = [mirror_row(audit_id, p) for p in pages]
     for i in range(0, max(len(rows), len(links)), batch_size):
-        await pad.record_batch({"pages": rows[i : i + batch_size], "links": links[i : i + batch_size]})
+        batch = {"pages": rows[i : i + batch_size], "links": links[i : i + batch_size]}
+        await pad.record_batch(batch)
     if truncate:  # trip the storage budget: the link graph is incomplete from here on
         dummy = {"source_url": START, "target_url": START, "nofollow": 0}
         await pad.record_batch({"links": [dummy], "link_budget_bytes": 1})
 
 
-async def finalize_all(pad: Any, **overrides: Any) -> tuple[list[dict[str, Any]], list[FinalizePage]]:
+async def finalize_all(
+    pad: Any, **overrides: Any
+) -> tuple[list[dict[str, Any]], list[FinalizePage]]:
     """Every page of the result, following the cursor."""
     options = FinalizeOptions(AUDIT, START, crawl_completed=True).to_dict() | overrides
     pages = [FinalizePage.from_dict(await pad.run_finalize_checks(options))]
@@ -124,7 +127,9 @@ def specification(
 
 def of_type(issues: list[dict[str, Any]], *types: IssueType) -> list[tuple[str, Any, Any]]:
     wanted = {t.value for t in types}
-    return [(i["page_url"], i["details"], i["dedupe_key"]) for i in issues if i["issue_type"] in wanted]
+    return [
+        (i["page_url"], i["details"], i["dedupe_key"]) for i in issues if i["issue_type"] in wanted
+    ]
 
 
 @pytest.fixture
@@ -295,7 +300,8 @@ async def test_orphans_only_for_complete_crawls_with_a_complete_graph(
     issues, pages = await finalize_all(pad, crawl_completed=completed)
 
     assert [p for p, _, _ in of_type(issues, T.ORPHAN_PAGE)] == orphans
-    assert (pages[0].links_truncated, pages[0].orphans_checked) == (truncate, completed and not truncate)
+    first = pages[0]
+    assert (first.links_truncated, first.orphans_checked) == (truncate, completed and not truncate)
     assert issues == specification(ORPHAN_SITE, ORPHAN_EDGES, crawl_completed=completed,
                                    link_graph_complete=not truncate)
 
@@ -319,7 +325,9 @@ async def test_canonical_targets(pad: Any, target: CrawledPage, expected: Any) -
     issues = await check(pad, [page("a", canonical_url=url("t")), target,
                                page("b", 404, canonical_url=url("t"))])  # source must be 2xx
 
-    found = [(i["issue_type"], i["details"]) for i in issues if i["issue_type"].startswith("canonical")]
+    found = [
+        (i["issue_type"], i["details"]) for i in issues if i["issue_type"].startswith("canonical")
+    ]
     assert found == ([] if expected is None else [(expected[0].value, expected[1])])
 
 
@@ -328,7 +336,9 @@ async def test_hreflang_return_links(pad: Any) -> None:
         return tuple(HreflangLink(lang, url(p)) for lang, p in pairs)
 
     pages = [
-        page("en", hreflang=alt(("en", "en"), ("de", "de"), ("fr", "fr"), ("x", "de"), ("es", "es"))),
+        page("en", hreflang=alt(
+            ("en", "en"), ("de", "de"), ("fr", "fr"), ("x", "de"), ("es", "es")
+        )),
         page("de", hreflang=alt(("de", "de"))),  # no return link to en
         page("fr", hreflang=alt(("en", "en"))),  # returns
         page("es", 404),  # not 2xx: not judged
@@ -352,7 +362,8 @@ async def test_sitemap_entries_and_robots_blocked_urls(pad: Any) -> None:
     blocked = [url("z"), url("y"), url("z")]
     issues = await check(pad, pages, robots_blocked_sitemap_urls=blocked)
 
-    assert [(i["issue_type"], i["page_url"]) for i in issues if i["issue_type"].startswith("sitemap")] == [
+    sitemap = [i for i in issues if i["issue_type"].startswith("sitemap")]
+    assert [(i["issue_type"], i["page_url"]) for i in sitemap] == [
         ("sitemap-url-broken", url("gone")),
         ("sitemap-url-noindex", url("hidden")),
         ("sitemap-url-redirect", url("moved")),

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.cross_page import CrawledPage, HreflangLink, LinkEdge
@@ -76,13 +76,16 @@ crawls = st.fixed_dictionaries({
     "truncate": mostly(False, True),
     "blocked": st.lists(any_urls, max_size=3),
     "limit": st.sampled_from([2, 2000]),
+    "max_bytes": st.sampled_from([300, 4 * 1024 * 1024]),  # 300: about one issue per page
 })
 
 
 @pytest.fixture(scope="module")
-def runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[asyncio.AbstractEventLoop, Any]]:
-    """One platform on a private loop for all examples (a per-test fixture would be reset by
-    nothing between hypothesis examples; each example uses a fresh object instead)."""
+def runner(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[asyncio.AbstractEventLoop, Any]]:
+    """One platform on a private event loop, shared by every example: hypothesis drives sync
+    tests only, so the test runs the loop itself; each example gets a fresh object."""
     from local_platform.runtime import LocalPlatform
 
     loop = asyncio.new_event_loop()
@@ -111,11 +114,12 @@ async def finalize_random_crawl(local: Any, crawl: dict[str, Any]) -> list[dict[
         crawl_completed=crawl["crawl_completed"],
         robots_blocked_sitemap_urls=crawl["blocked"],
         limit=crawl["limit"],
+        max_bytes=crawl["max_bytes"],
     )
     return issues
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None)
 @given(crawl=crawls)
 def test_finalize_sql_equals_the_specification(runner: Any, crawl: dict[str, Any]) -> None:
     loop, local = runner

@@ -46,7 +46,9 @@ def _synthetic_page(i: int, n_pages: int, rng: random.Random) -> CrawledPage:
     )
 
 
-def synthetic_crawl(n_pages: int, n_links: int, seed: int = 7) -> tuple[list[CrawledPage], list[LinkEdge]]:
+def synthetic_crawl(
+    n_pages: int, n_links: int, seed: int = 7
+) -> tuple[list[CrawledPage], list[LinkEdge]]:
     """A seeded site of `n_pages` rows and about `n_links` distinct edges (no page is skipped
     as a source, and the home page reaches every tenth page, so orphans are a minority)."""
     rng = random.Random(seed)
