@@ -575,6 +575,11 @@ class PageExtractor:
         return name in _MATH_INTEGRATION
 
     def _start_tag(self, name: str, source: str) -> None:
+        if name == "a" and self._foreign and self._anchor is not None and not self._template:
+            # An <a> in an HTML integration point (svg <title>, <foreignObject>, ...) while an
+            # <a> outside the svg is open: the adoption agency closes that outer <a>, popping the
+            # svg with it, so the new link is ordinary HTML again.
+            self._foreign.clear()
         hidden = self._template or self._foreign
         attrs: Attrs = parse_attrs(source) if source and (name in ELEMENTS or name == "a") else {}
         if not hidden:

@@ -42,7 +42,10 @@ chosen so that both agree):
   moves text and elements out of the table, and table insertion modes close open headings or
   links); a `<meta charset>` that changes the encoding after the first `RETAIN_BYTES` of the page
   (the extractor switches decoders there instead of re-decoding); tags longer than `MAX_PENDING`
-  (dropped); `<select>`, `<frameset>` and integration-point subtleties of foreign content. The
+  (dropped); `<select>`, `<frameset>` and integration-point subtleties of foreign content; an
+  end tag of a block element (`</div>`, `</section>`, ...) inside an open heading when no such
+  element is open at all (the streamer does not track elements outside headings, so it closes the
+  heading, where the parser ignores the stray tag). The
   reference's html5lib 1.1 also predates `<template>`: it parses template content as ordinary
   children, which implied end tags (say, a `<p>` inside closing a `<p>` outside) can close early,
   where the extractor follows the HTML spec and keeps everything up to `</template>` inert.
