@@ -1,0 +1,1 @@
+"""Binding behaviours written once, run on the CPython local platform and on the Pyodide doubles."""

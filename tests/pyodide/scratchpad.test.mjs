@@ -1,0 +1,88 @@
+// Every AuditScratchpad RPC method and its alarm, through workerd-style routing (structured-cloned
+// arguments and results, the call wrapper) and the real SDK's DurableObjectContext/storage wrappers.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { boot } from "./harness/runtime.mjs";
+
+const rt = await boot();
+const env = rt.makeEnv();
+const ns = env.AUDIT_SCRATCHPAD;
+const U = (p) => `http://127.0.0.1:9/${p}`;
+const mirror = (url, extra = {}) => ({
+  url, page_id: `p-${url}`, status_code: 200, fetch_class: "ok", final_url: url, redirect_url: null, is_html: 1,
+  is_indexable: 1, canonical_url: null, title: "Same title", meta_description: "d", content_hash: "h",
+  word_count: 120, javascript_shell: 0, depth: 1, in_sitemap: 0, hreflang_json: "[]", ...extra,
+});
+
+test("construction arms the 7-day cleanup alarm", async () => {
+  const stub = ns.getByName("alarm-audit");
+  await stub.stats();
+  const alarm = ns.object(ns.idFromName("alarm-audit")).state.storage.alarm;
+  assert.ok(alarm > Date.now() + 6.9 * 24 * 3600e3, `alarm at ${alarm}`);
+});
+
+test("seeding, config, leasing, recording, release, resume and stats", async () => {
+  const pad = ns.getByName("audit-1");
+  assert.deepEqual(await pad.seed_start(U("")), { inserted: true });
+  assert.deepEqual(await pad.seed_start(U("")), { inserted: false });
+  assert.deepEqual(await pad.seed_sitemap_urls([U(""), U("a"), U("b")]), { received: 3, inserted: 2 });
+  assert.deepEqual(await pad.note_sitemap_blocked([U("secret"), U("secret")]), { received: 2 });
+  assert.deepEqual(await pad.sitemap_blocked_urls(""), [U("secret")]);
+  assert.deepEqual(await pad.save_crawl_config({ final_url: U(""), robots_txt: "User-agent: *\n" }), { saved: true });
+  assert.deepEqual(await pad.crawl_config(), { final_url: U(""), robots_txt: "User-agent: *\n" });
+
+  const claim = await pad.claim_chunk(1, 2);
+  assert.equal(claim.is_retry, false);
+  assert.deepEqual(claim.urls, [{ url: U(""), depth: 0, in_sitemap: 1 }, { url: U("a"), depth: null, in_sitemap: 1 }]);
+  assert.deepEqual((await pad.claim_chunk(1, 2)).urls, claim.urls, "a retried chunk gets its own URLs back");
+
+  const after = await pad.record_batch({
+    crawled: [U("")], pages: [mirror(U("")), mirror(U("c"), { depth: 2 })],
+    links: [{ source_url: U(""), target_url: U("c"), nofollow: false, anchor: "c" }],
+    discovered: [{ url: U("c"), depth: 1, found_on: U("") }, { url: U("a"), depth: 1, found_on: U("") }],
+  });
+  assert.deepEqual(after, { seen: 4, pending: 2, leased: 1, crawled: 1, links_truncated: false, links_written: 1, enqueued: 1 });
+  assert.deepEqual(await pad.release_urls([U("a"), U("zzz")]), { released: 1 });
+  assert.deepEqual(await pad.claim_chunk(2, 0), { urls: [], is_retry: false });
+  const resume = await pad.prepare_resume();
+  assert.deepEqual(resume, { seen: 4, pending: 3, leased: 0, crawled: 1, links_truncated: false, last_chunk: 1, configured: true });
+  assert.deepEqual(await pad.stats(), { seen: 4, pending: 3, leased: 0, crawled: 1, links_truncated: false });
+});
+
+test("run_finalize_checks pages cross-page issues", async () => {
+  const pad = ns.getByName("audit-2");
+  await pad.seed_start(U(""));
+  await pad.save_crawl_config({ final_url: U(""), robots_txt: "" });
+  await pad.claim_chunk(1, 10);
+  await pad.record_batch({ crawled: [U("")], pages: [mirror(U("")), mirror(U("twin"))], links: [], discovered: [] });
+  const page = await pad.run_finalize_checks({ audit_id: "audit-2", start_url: U(""), crawl_completed: true, cursor: null, limit: 50 });
+  assert.equal(page.next_cursor, null);
+  assert.equal(page.orphans_checked, true);
+  const types = new Set(page.issues.map((i) => i.issue_type));
+  assert.ok(types.has("duplicate-title"), [...types].join(","));
+  assert.equal(page.counts["duplicate-title"], 2);
+});
+
+test("destroy and the alarm handler wipe the object; a later call reopens it", async () => {
+  const pad = ns.getByName("audit-3");
+  await pad.seed_start(U(""));
+  assert.deepEqual(await pad.destroy(), { destroyed: true });
+  const storage = ns.object(ns.idFromName("audit-3")).state.storage;
+  assert.equal(storage.alarm, null);
+  assert.deepEqual(await pad.stats(), { seen: 0, pending: 0, leased: 0, crawled: 0, links_truncated: false });
+
+  await pad.seed_start(U("again"));
+  ns.evict(ns.idFromName("audit-3")); // a fresh instance over the same storage re-arms the alarm
+  await pad.stats();
+  assert.ok(storage.alarm > Date.now());
+  await ns.runAlarm(ns.idFromName("audit-3")); // alarm(self) is called relaxed with raw alarmInfo
+  assert.equal(storage.alarm, null);
+  assert.deepEqual((await pad.stats()).seen, 0);
+});
+
+test("RPC refuses what the runtime refuses", async () => {
+  const pad = ns.getByName("audit-4");
+  await assert.rejects(pad.no_such_method(), /Method no_such_method does not exist/);
+  await assert.rejects(pad._rows("SELECT 1"), /Method _rows does not exist/);
+  await assert.rejects(pad.seed_start(), /PythonError|TypeError/); // strict call: the signature must accept the args
+});
