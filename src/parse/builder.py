@@ -150,7 +150,8 @@ class FactsBuilder:
         prop = attrs.get("property", "").strip().lower()
         for social in (prop, key):
             if social.startswith(("og:", "twitter:")):
-                self._add("social", MetaTag(_cap(social) or "", content))
+                tag = MetaTag(_cap(social) or "", content)
+                self._add("social", tag, distinct=tag)  # a repeated identical tag adds nothing
                 break
         if attrs.get("http-equiv", "").strip().lower() == "refresh":
             self._add("refreshes", content)
@@ -163,7 +164,8 @@ class FactsBuilder:
         if "canonical" in rel:
             self._add("canonicals", href)
         if "alternate" in rel and "hreflang" in attrs:
-            self._add("hreflangs", (_cap(attrs["hreflang"]), href))
+            alternate = (_cap(attrs["hreflang"]), href)
+            self._add("hreflangs", alternate, distinct=alternate)
         if "stylesheet" in rel:
             self._resource("link", href)
 
@@ -196,10 +198,11 @@ class FactsBuilder:
         self._resources += 1
         url = clean(raw)
         scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+        # One finding per distinct (tag, URL): the same insecure image twice is one fix.
         if scheme == "http":
-            self._add("http", (self._resources, tag, raw))
+            self._add("http", (self._resources, tag, raw), distinct=(tag, raw))
         elif not scheme.isalpha() or "/" in scheme or "?" in scheme or "#" in scheme:
-            self._add("relative", (self._resources, tag, raw))
+            self._add("relative", (self._resources, tag, raw), distinct=(tag, raw))
 
     # -- elements with text -----------------------------------------------------------------
 

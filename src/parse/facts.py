@@ -50,8 +50,9 @@ chosen so that both agree):
   children, which implied end tags (say, a `<p>` inside closing a `<p>` outside) can close early,
   where the extractor follows the HTML spec and keeps everything up to `</template>` inert.
 * Distinct items: `links` keeps the first link to each raw href (the original analyzer
-  deduplicated links by target, first occurrence winning), `images` and `scripts` keep the first of
-  identical elements; the `*_seen` counts and `images_missing_alt` count every occurrence.
+  deduplicated links by target, first occurrence winning), `images`, `scripts`, `social` and
+  `hreflangs` keep the first of identical items, and `mixed_content` lists each (tag, URL) once;
+  the `*_seen` counts and `images_missing_alt` count every occurrence.
 * Caps: lists of headings, links, images, scripts, forms, social tags, hreflangs and mixed-content
   findings are cut at their caps below; most have a `*_seen` count of how many occurred.
 """
@@ -67,7 +68,7 @@ ANCHOR_TEXT_CAP = 200  # the original analyzer's anchor-text limit
 ATTR_CAP = 2048  # above the 2,000-character "link URL too long" check; bounds a page's memory
 LINKS_CAP = 1000  # the original analyzer's cap (1,000 unique links per page)
 IMAGES_CAP = 1000  # the original analyzer's cap
-HEADINGS_CAP = 1000  # a page with more headings is pathological; rules read the first ones
+HEADINGS_CAP = 100  # rules read H1s and the heading order; 100 headings cover real pages (see bench)
 SCRIPTS_CAP = 500  # "more than 100 JS/CSS files" is the largest check that reads this list
 LIST_CAP = 100  # canonicals, hreflangs, social tags, forms, mixed content, meta lists
 # JSON-LD bounds: the original's branch accumulator (25 blocks, 64,000 chars each, walk depth 12).
