@@ -21,6 +21,7 @@ from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
 from crawl.url_policy import UrlPolicy
 from workflow import step_configs
+from maintenance.events import log_terminal
 from workflow.failures import classify_error, error_detail
 from workflow.finalize import finalize_audit
 from workflow.params import AuditParams
@@ -190,10 +191,15 @@ async def _record_failure(params: AuditParams, step: Any, env: Any, exc: Excepti
     async def mark_failed() -> dict[str, Any]:
         audit = await repository.get_audit(env.DB, params.audit_id)
         phase = None if audit is None or audit.current_phase is None else str(audit.current_phase)
+        code = str(classify_error(message))
         changed = await repository.fail_audit(
-            env.DB, params.audit_id, error_code=str(classify_error(message)),
-            error_detail=error_detail(message), failed_phase=phase, finished_at=ports.iso_now(),
+            env.DB, params.audit_id, error_code=code, error_detail=error_detail(message),
+            failed_phase=phase, finished_at=ports.iso_now(),
         )
+        if changed:
+            pages = 0 if audit is None else audit.pages_crawled
+            log_terminal(params.audit_id, "failed", error_code=code, failed_phase=phase,
+                         pages=pages, reconciled_by=None)
         return {"changed": changed}
 
     await mark_failed()
