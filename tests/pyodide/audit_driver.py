@@ -1,0 +1,54 @@
+"""One audit driven without the API (pydantic stays out of Pyodide), on either platform.
+
+Imported as `audit_driver` inside Pyodide and as `tests.pyodide.audit_driver` on CPython: it inserts
+the audit row and creates the SiteAuditWorkflow instance as `api.app.create_audit` does, then reads
+the D1 rows back, without timing fields, for the parity comparison.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import ports
+from auditdb import repository
+from auditdb.records import AuditOptions, AuditRecord
+from crawl.ssrf import PrivateHosts
+from workflow.params import AuditParams
+
+TIMING = frozenset({"response_time_ms", "crawled_at", "created_at", "started_at", "finished_at"})
+TIMING_DETAILS = frozenset({"responseTimeMs"})  # inside audit_issues.details_json
+
+
+async def start_audit(env: Any, audit_id: str, start_url: str, max_pages: int = 300) -> None:
+    options = AuditOptions(max_pages=max_pages, private_hosts=PrivateHosts.LOOPBACK)
+    now = ports.iso_now()
+    audit = AuditRecord(id=audit_id, start_url=start_url, created_at=now, started_at=now,
+                        options=options, workflow_instance_id=audit_id, pages_total=max_pages)
+    await repository.insert_audit(env.DB, audit)
+    params = AuditParams(audit_id, start_url, options)
+    await env.SITE_AUDIT_WORKFLOW.create(id=audit_id, params=params.to_dict())
+
+
+def _row(row: Any) -> dict[str, Any]:
+    out = {key: value for key, value in dict(row).items() if key not in TIMING}
+    if out.get("details_json"):
+        details = json.loads(out["details_json"])
+        if isinstance(details, dict):
+            out["details_json"] = {k: v for k, v in details.items() if k not in TIMING_DETAILS}
+    return out
+
+
+async def snapshot(env: Any, audit_id: str) -> str:
+    """JSON of the audit row, its pages (by url) and issues (by page, type, id)."""
+    db = env.DB
+    audit = await db.prepare("SELECT * FROM audits WHERE id = ?").bind(audit_id).first()
+    pages = await db.prepare("SELECT * FROM audit_pages WHERE audit_id = ? ORDER BY url").bind(audit_id).all()
+    issues = await db.prepare(
+        "SELECT * FROM audit_issues WHERE audit_id = ? ORDER BY page_url, issue_type, id"
+    ).bind(audit_id).all()
+    return json.dumps({
+        "audit": _row(audit),
+        "pages": [_row(r) for r in pages["results"]],
+        "issues": [_row(r) for r in issues["results"]],
+    }, sort_keys=True)

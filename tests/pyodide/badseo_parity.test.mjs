@@ -1,0 +1,58 @@
+// The crown: an end-to-end audit of the badseo fixture site inside Pyodide (SiteAuditWorkflow over
+// the doubles, outbound fetch to the site on 127.0.0.1) must write the same D1 audit row, pages and
+// issues as the CPython local platform's audit of the same site (timing fields excluded), and
+// report exactly the golden issue set. Each audit gets a fresh server on the same port.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { test } from "node:test";
+import { ROOT, boot } from "./harness/runtime.mjs";
+
+const PYTHON = process.env.SITEAUDIT_PYTHON ?? (fs.existsSync(path.join(ROOT, ".venv/bin/python")) ? path.join(ROOT, ".venv/bin/python") : "python3");
+const pyEnv = { ...process.env, PYTHONPATH: [path.join(ROOT, "src"), ROOT].join(path.delimiter) };
+const AUDIT_ID = "parity-audit";
+
+const freePort = () => new Promise((resolve) => {
+  const s = net.createServer().listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)); });
+});
+
+function python(args, { untilLine } = {}) {
+  const child = spawn(PYTHON, args, { cwd: ROOT, env: pyEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "", err = "";
+  child.stderr.on("data", (d) => { err += d; });
+  const done = new Promise((resolve, reject) => {
+    child.stdout.on("data", (d) => { out += d; if (untilLine && out.includes("\n")) resolve(out.trim()); });
+    child.on("exit", (code) => (code === 0 || untilLine ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code}\n${err}`))));
+  });
+  return { child, done };
+}
+
+test("badseo audited in Pyodide equals the CPython local platform's audit and the golden set", async () => {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+
+  const server = python(["-m", "tests.pyodide.serve_badseo", "--port", String(port)], { untilLine: true });
+  assert.equal(await server.done, `serving ${origin}`);
+  let pyodide;
+  try {
+    const rt = await boot();
+    const env = rt.makeEnv();
+    await rt.runPython(`import audit_driver, workers
+await audit_driver.start_audit(workers.env, ${JSON.stringify(AUDIT_ID)}, ${JSON.stringify(origin + "/")})`);
+    const record = await env.SITE_AUDIT_WORKFLOW.wait(AUDIT_ID);
+    assert.equal(record.status, "complete", JSON.stringify(record.error));
+    pyodide = JSON.parse(await rt.runPython(`await audit_driver.snapshot(workers.env, ${JSON.stringify(AUDIT_ID)})`));
+  } finally {
+    server.child.kill();
+  }
+
+  const cpython = JSON.parse(await python(["-m", "tests.pyodide.cpython_audit", "--port", String(port), "--audit-id", AUDIT_ID]).done);
+  assert.equal(pyodide.audit.status, "completed");
+  const found = [...new Set(pyodide.issues.map((i) => JSON.stringify([i.issue_type, i.page_url])))].sort();
+  assert.deepEqual(found, cpython.expected_issues.map((x) => JSON.stringify(x)).sort(), "Pyodide issues vs golden");
+  assert.deepEqual(pyodide.audit, cpython.audit);
+  assert.deepEqual(pyodide.pages, cpython.pages);
+  assert.deepEqual(pyodide.issues, cpython.issues);
+});
