@@ -70,8 +70,7 @@ async def _sitemap_blocked(pad: Any) -> list[str]:
 def _crawl_rate_limited(audit_id: str, start_url: str) -> IssueRecord:
     """A crawl-level issue: it belongs to no page row, so page_id stays empty."""
     issue = DetectedIssue(IssueType.CRAWL_RATE_LIMITED, start_url, {"reason": "rate limited by the site"})
-    record = _record(audit_id, issue, set())
-    return record
+    return _record(audit_id, issue, set())
 
 
 def _record(audit_id: str, issue: DetectedIssue, crawled: set[str]) -> IssueRecord:
