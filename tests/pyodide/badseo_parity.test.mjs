@@ -36,8 +36,8 @@ test("badseo audited in Pyodide equals the CPython local platform's audit and th
   const server = python(["-m", "tests.pyodide.serve_badseo", "--port", String(port)], { untilLine: true });
   assert.equal(await server.done, `serving ${origin}`);
   let pyodide;
+  const rt = await boot();
   try {
-    const rt = await boot();
     const env = rt.makeEnv();
     await rt.runPython(`import audit_driver, workers
 await audit_driver.start_audit(workers.env, ${JSON.stringify(AUDIT_ID)}, ${JSON.stringify(origin + "/")})`);
@@ -46,6 +46,7 @@ await audit_driver.start_audit(workers.env, ${JSON.stringify(AUDIT_ID)}, ${JSON.
     pyodide = JSON.parse(await rt.runPython(`await audit_driver.snapshot(workers.env, ${JSON.stringify(AUDIT_ID)})`));
   } finally {
     server.child.kill();
+    rt.close();
   }
 
   const cpython = JSON.parse(await python(["-m", "tests.pyodide.cpython_audit", "--port", String(port), "--audit-id", AUDIT_ID]).done);

@@ -1,9 +1,10 @@
 // The conformance checks (conformance/checks.py) inside Pyodide, with the real workers SDK over the
 // JS doubles. The same functions run on the CPython local platform via pytest.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { boot } from "./harness/runtime.mjs";
 
 const rt = await boot();
+after(() => rt.close());
 const env = rt.makeEnv({
   config: {
     d1_databases: [{ binding: "DB" }],

@@ -1,10 +1,11 @@
 // Every AuditScratchpad RPC method and its alarm, through workerd-style routing (structured-cloned
 // arguments and results, the call wrapper) and the real SDK's DurableObjectContext/storage wrappers.
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { boot } from "./harness/runtime.mjs";
 
 const rt = await boot();
+after(() => rt.close());
 const env = rt.makeEnv();
 const ns = env.AUDIT_SCRATCHPAD;
 const U = (p) => `http://127.0.0.1:9/${p}`;
@@ -36,12 +37,12 @@ test("seeding, config, leasing, recording, release, resume and stats", async () 
   assert.deepEqual(claim.urls, [{ url: U(""), depth: 0, in_sitemap: 1 }, { url: U("a"), depth: null, in_sitemap: 1 }]);
   assert.deepEqual((await pad.claim_chunk(1, 2)).urls, claim.urls, "a retried chunk gets its own URLs back");
 
-  const after = await pad.record_batch({
+  const recorded = await pad.record_batch({
     crawled: [U("")], pages: [mirror(U("")), mirror(U("c"), { depth: 2 })],
     links: [{ source_url: U(""), target_url: U("c"), nofollow: false, anchor: "c" }],
     discovered: [{ url: U("c"), depth: 1, found_on: U("") }, { url: U("a"), depth: 1, found_on: U("") }],
   });
-  assert.deepEqual(after, { seen: 4, pending: 2, leased: 1, crawled: 1, links_truncated: false, links_written: 1, enqueued: 1 });
+  assert.deepEqual(recorded, { seen: 4, pending: 2, leased: 1, crawled: 1, links_truncated: false, links_written: 1, enqueued: 1 });
   assert.deepEqual(await pad.release_urls([U("a"), U("zzz")]), { released: 1 });
   assert.deepEqual(await pad.claim_chunk(2, 0), { urls: [], is_retry: false });
   const resume = await pad.prepare_resume();

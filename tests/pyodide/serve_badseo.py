@@ -17,17 +17,13 @@ from tests.support.site_server import Site, _Handler, _SiteHTTPServer
 
 @contextmanager
 def serving(port: int) -> Iterator[Site]:
-    server = _SiteHTTPServer(("127.0.0.1", port), _Handler)
-    server.routes = routes(FIXTURES)
-    server.log = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Site(server)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with _SiteHTTPServer(("127.0.0.1", port), _Handler) as server:
+        server.routes, server.log = routes(FIXTURES), []
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            yield Site(server)
+        finally:
+            server.shutdown()
 
 
 def main() -> None:

@@ -46,6 +46,17 @@ export async function boot({ mainModule = "entry" } = {}) {
   let fetchTarget = realFetch;
   globalThis.fetch = (...args) => fetchTarget(...args);
 
+  // Pyodide's event loop leaves cancelled call_later timers armed (e.g. asyncio.timeout's); track
+  // them so close() can clear what is left and the test process exits when its tests are done.
+  const timers = new Set();
+  const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
+  globalThis.setTimeout = (fn, ms, ...args) => {
+    const handle = realSetTimeout(() => { timers.delete(handle); fn(...args); }, ms);
+    timers.add(handle);
+    return handle;
+  };
+  globalThis.clearTimeout = (handle) => { timers.delete(handle); realClearTimeout(handle); };
+
   const py = await loadPyodide({ indexURL: path.join(TIER, "node_modules/pyodide") });
   const site = py.runPython("import site, sys; sys.dont_write_bytecode = True; site.getsitepackages()[0]");
   for (const wheel of wheels()) py.unpackArchive(checkedWheel(wheel), "wheel", { extractDir: site });
@@ -87,6 +98,7 @@ importlib.invalidate_caches()`);
   const rt = {
     py, flags, wrangler, classes, mainModule, cloudflareWorkers,
     setFetch(fn) { fetchTarget = fn ?? realFetch; },
+    close() { for (const handle of timers) realClearTimeout(handle); timers.clear(); },
     entryClass: (module, name) => layer.entry_class(module, name),
     construct: async (cls, ctx, env) => call(cls, false, ctx, env),
     // Routing: fetch/connect -> call wrapper, relaxed; workflow run and DO alarm/webSocket* ->

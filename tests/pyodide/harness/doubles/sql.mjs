@@ -196,7 +196,10 @@ export class D1PreparedStatement {
 export class D1Database {
   constructor(path = ":memory:") { this.db = openDatabase(path); this.faults = []; this.queries = 0; }
   migrate(sqlTexts) { for (const text of sqlTexts) this.db.exec(text); }
-  failNext(count = 1, message = D1_FAULT) { for (let k = 0; k < count; k++) this.faults.push(message); }
+  // Fault injection: the next `count` queries (matching `pattern`, if given) fail with `message`.
+  failNext(count = 1, { message = D1_FAULT, pattern = /./ } = {}) {
+    for (let k = 0; k < count; k++) this.faults.push({ message, pattern });
+  }
   prepare(sql) { return new D1PreparedStatement(this, sql); }
   async batch(statements) {
     await null;
@@ -216,7 +219,8 @@ export class D1Database {
   }
   _execute(sql, params) {
     this.queries++;
-    if (this.faults.length) throw new Error(this.faults.shift());
+    const fault = this.faults.findIndex((f) => f.pattern.test(sql));
+    if (fault >= 0) throw new Error(this.faults.splice(fault, 1)[0].message);
     const statements = splitStatements(sql);
     if (statements.length === 0) throw new Error("D1_ERROR: No SQL statements detected.");
     if (statements.length > 1) throw new Error("D1_ERROR: A prepared SQL statement must contain only one statement.: SQLITE_ERROR");
