@@ -17,8 +17,8 @@ from typing import Any
 import ports
 
 CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000  # failed audits keep their state this long for resume
-# Below the free plan's 1 GB per-object SQLite cap (original-system.md §3.3): once the database
-# reaches it, link edges stop being written and orphan detection is skipped as unreliable.
+# Below the free plan's 1 GB per-object SQLite cap (original-system.md §3.3): once the stored edges
+# reach it, link edges stop being written and orphan detection is skipped as unreliable.
 DEFAULT_LINK_BUDGET_BYTES = 500 * 1024 * 1024
 
 _SCHEMA = (
@@ -71,6 +71,14 @@ _MIRROR_COLUMNS = (
     "is_indexable", "canonical_url", "title", "meta_description", "content_hash", "word_count",
     "javascript_shell", "depth", "in_sitemap", "hreflang_json",
 )
+
+
+def _link_bytes(link: dict[str, Any]) -> int:
+    """What one stored edge costs, counted by us: the runtime's `databaseSize` cannot be used,
+    because the SDK wrapper freezes it at its first read for the life of the object. Twice the
+    text (row plus the target index) and a fixed overhead per row."""
+    text = len(link["source_url"]) + len(link["target_url"]) + len(link.get("anchor") or "")
+    return 2 * text + 32
 
 
 class ScratchpadMethods:
@@ -270,23 +278,25 @@ class ScratchpadMethods:
         )
 
     def _write_links(self, links: list[dict[str, Any]], budget: int) -> int:
-        if not links or self._links_truncated(budget):
+        if not links or self._meta("links_truncated") == "1":
             return 0
+        used = int(self._meta("link_bytes") or 0)
+        written = 0
         for link in links:
+            size = _link_bytes(link)
+            if used + size > budget:
+                # Once the budget is reached the link graph is incomplete for good: orphan
+                # detection is skipped rather than reporting pages whose inbound links were lost.
+                self._set_meta("links_truncated", "1")
+                break
             self._sql(
                 "INSERT OR IGNORE INTO links (source_url, target_url, nofollow, anchor) VALUES (?, ?, ?, ?)",
                 link["source_url"], link["target_url"], int(bool(link.get("nofollow"))), link.get("anchor"),
             )
-        return len(links)
-
-    def _links_truncated(self, budget: int) -> bool:
-        """Once the database reaches the budget, the link graph is incomplete for good."""
-        if self._meta("links_truncated") == "1":
-            return True
-        if self.ctx.storage.sql.databaseSize >= budget:
-            self._set_meta("links_truncated", "1")
-            return True
-        return False
+            used += size
+            written += 1
+        self._set_meta("link_bytes", str(used))
+        return written
 
     def _enqueue(self, discovered: list[dict[str, Any]]) -> int:
         enqueued = 0

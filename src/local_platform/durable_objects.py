@@ -223,6 +223,7 @@ class SqlStorage:
     def __init__(self, conn: sqlite3.Connection, guard: SqlGuard) -> None:
         self._conn = conn
         self._guard = guard
+        self._frozen_size: int | None = None
 
     def exec(self, query: str, *bindings: Any) -> SqlStorageCursor:
         params = [_sql_binding(v, i) for i, v in enumerate(bindings, start=2)]
@@ -258,11 +259,19 @@ class SqlStorage:
 
     @property
     def databaseSize(self) -> int:
-        # workerd: (page_count - freelist_count) * page_size, i.e. pages in use.
-        with self._guard.trusted():
-            freelist = self._conn.execute("PRAGMA freelist_count").fetchone()[0]
-            page_size = self._conn.execute("PRAGMA page_size").fetchone()[0]
-            return database_size(self._conn) - int(freelist * page_size)
+        """workerd: (page_count - freelist_count) * page_size, i.e. pages in use.
+
+        As seen from Python through the SDK, the value is the *first* read for the life of the
+        object: the SDK's `_BindingWrapper.__getattr__` caches every attribute it reads, and
+        `ctx.storage` and `storage.sql` are cached wrappers themselves (found by the Pyodide
+        tier's conformance suite). Code that needs a growing size must track it itself.
+        """
+        if self._frozen_size is None:
+            with self._guard.trusted():
+                freelist = self._conn.execute("PRAGMA freelist_count").fetchone()[0]
+                page_size = self._conn.execute("PRAGMA page_size").fetchone()[0]
+                self._frozen_size = database_size(self._conn) - int(freelist * page_size)
+        return self._frozen_size
 
 
 # ---------------------------------------------------------------------------------------------

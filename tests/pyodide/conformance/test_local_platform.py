@@ -47,10 +47,7 @@ async def env(tmp_path: Path) -> AsyncIterator[ConformanceEnv]:
 
 
 # Behaviour of the real SDK the local platform does not reproduce; strict, so a fix shows up.
-KNOWN_DRIFT = {
-    "sql_database_size_is_frozen_by_the_sdk_wrapper":
-        "the local SqlStorage reports the live size; the real SDK wrapper caches the first read",
-}
+KNOWN_DRIFT: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [
