@@ -42,6 +42,8 @@ Decisions
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import ipaddress
 import re
 from dataclasses import dataclass
@@ -130,8 +132,13 @@ def normalise_url(href: str, base: str | None = None) -> str | None:
     return None if parts is None else parts.unsplit()
 
 
+@lru_cache(maxsize=8192)
 def split_url(href: str, base: str | None = None) -> UrlParts | None:
-    """Like `normalise_url`, but returns the normalised components."""
+    """Like `normalise_url`, but returns the normalised components.
+
+    Cached: a crawl asks about the same page and link URLs many times (resolving, scoping,
+    counting internal links), and the result is an immutable value of its arguments.
+    """
     reference = _parse_reference(href)
     if reference is None:
         return None

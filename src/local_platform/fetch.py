@@ -1,12 +1,12 @@
 """Outbound `fetch()` for the local platform, shaped like `workers.fetch` (platform.md §8).
 
-One `httpx.AsyncClient` per event loop carries every request (HTTP/1.1 keep-alive, no proxy
+One connection pool per event loop (`http_client.ConnectionPool`: HTTP/1.1 keep-alive, no proxy
 environment, no timeouts: callers bound time with asyncio, as Workers code bounds it with an
-AbortSignal). Redirects are followed here rather than by httpx so that the browser rules apply:
+AbortSignal) carries every request. Redirects are followed here so that the browser rules apply:
 at most 20 hops, 301/302 turn a POST into a GET and 303 turns anything but HEAD into a GET, and
 Authorization is dropped when the origin changes. Bodies stream; gzip and deflate are decoded as a
-browser's fetch decodes them (brotli only when httpx has a brotli decoder installed, and only then
-is it advertised in Accept-Encoding), so byte caps apply to decoded bytes.
+browser's fetch decodes them (brotli is not offered in Accept-Encoding), so byte caps apply to
+decoded bytes.
 
 Failures raise `FetchError`, an `OSError` like Pyodide's `AbortError`, so callers catch `OSError`
 exactly as in production.
@@ -21,19 +21,17 @@ from http import HTTPMethod
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-import httpx
-
 from local_platform.errors import JsException
 from local_platform.http import BodyStream, FetchResponse, HeadersInit, Request
+from local_platform.http_client import ClientResponse, ConnectionPool, HttpClientError
 
 __all__ = ["FetchError", "aclose_shared_client", "fetch"]
 
 MAX_REDIRECTS = 20  # the Fetch standard's limit, which browsers and workerd follow
-_POOL_LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=100)
 _REDIRECT_MODES = frozenset({"follow", "manual", "error"})
 _NO_BODY_STATUSES = frozenset({101, 103, 204, 205, 304})
 
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
+_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ConnectionPool] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -42,28 +40,20 @@ class FetchError(OSError):
     """A network failure, refused connection, too many redirects or an aborted body stream."""
 
 
-def _shared_client() -> httpx.AsyncClient:
-    # httpx connections belong to the loop that opened them, so each loop gets its own client.
+def _shared_pool() -> ConnectionPool:
+    # Connections belong to the loop that opened them, so each loop gets its own pool.
     loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None or client.is_closed:
-        client = httpx.AsyncClient(
-            http1=True,
-            http2=False,
-            trust_env=False,
-            timeout=None,
-            follow_redirects=False,
-            limits=_POOL_LIMITS,
-        )
-        _clients[loop] = client
-    return client
+    pool = _pools.get(loop)
+    if pool is None:
+        pool = _pools[loop] = ConnectionPool()
+    return pool
 
 
 async def aclose_shared_client() -> None:
-    """Close the current event loop's client (at shutdown; the next fetch opens a new one)."""
-    client = _clients.pop(asyncio.get_running_loop(), None)
-    if client is not None:
-        await client.aclose()
+    """Close the current event loop's pool (at shutdown; the next fetch opens a new one)."""
+    pool = _pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.aclose()
 
 
 async def fetch(
@@ -108,8 +98,8 @@ async def _fetch_following(
     method, url, headers = request.method, request.url, request._raw_headers()
     for hops in range(MAX_REDIRECTS + 1):
         response = await _send(method, url, headers, payload)
-        location = response.headers.get("location")
-        if response.status_code not in (301, 302, 303, 307, 308) or location is None:
+        location = _header(response, "location")
+        if response.status not in (301, 302, 303, 307, 308) or location is None:
             return await _wrap(response, method, url, redirected=hops > 0)
         if redirect == "manual":
             return await _wrap(response, method, url, redirected=hops > 0)
@@ -117,7 +107,7 @@ async def _fetch_following(
         if redirect == "error":
             raise FetchError(f"fetch to {url} was redirected and redirect mode is 'error'")
         next_url = urljoin(url, location)
-        method, payload, headers = _redirected_request(response.status_code, method, payload, headers)
+        method, payload, headers = _redirected_request(response.status, method, payload, headers)
         headers = _strip_cross_origin(url, next_url, headers)
         url = next_url
     raise FetchError(f"fetch to {request.url} exceeded {MAX_REDIRECTS} redirects")
@@ -149,45 +139,43 @@ def _strip_cross_origin(
 
 async def _send(
     method: HTTPMethod, url: str, headers: list[tuple[str, str]], payload: bytes | None
-) -> httpx.Response:
-    client = _shared_client()
+) -> ClientResponse:
     try:
-        built = client.build_request(method.value, url, headers=headers, content=payload)
-        return await client.send(built, stream=True)
-    except httpx.InvalidURL as exc:
+        return await _shared_pool().request(method.value, url, headers, payload)
+    except HttpClientError as exc:
+        raise FetchError(f"fetch to {url} failed: {exc}") from exc
+    except ValueError as exc:  # h11 refuses a malformed request target or header
         raise JsException("TypeError", f"Fetch API cannot load: {url} ({exc})") from None
-    except httpx.HTTPError as exc:
-        raise FetchError(f"fetch to {url} failed: {_describe(exc)}") from exc
 
 
-def _describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+def _header(response: ClientResponse, name: str) -> str | None:
+    return next((value for key, value in response.headers if key.lower() == name), None)
 
 
 async def _wrap(
-    response: httpx.Response, method: HTTPMethod, url: str, *, redirected: bool
+    response: ClientResponse, method: HTTPMethod, url: str, *, redirected: bool
 ) -> FetchResponse:
     return FetchResponse(
-        status=response.status_code,
-        status_text=response.reason_phrase,
-        headers=response.headers.multi_items(),
+        status=response.status,
+        status_text=response.reason,
+        headers=response.headers,
         url=url,
         redirected=redirected,
-        body=await _body_stream(response, method),
+        body=_body_stream(response, method),
     )
 
 
-async def _body_stream(response: httpx.Response, method: HTTPMethod) -> BodyStream | None:
+def _body_stream(response: ClientResponse, method: HTTPMethod) -> BodyStream | None:
     # A HEAD response and the null-body statuses have a null body in JS (`resp.body is None`).
-    if method == HTTPMethod.HEAD or response.status_code in _NO_BODY_STATUSES:
-        await response.aclose()
+    if response.body is None or method == HTTPMethod.HEAD or response.status in _NO_BODY_STATUSES:
         return None
-    return BodyStream(_decoded_chunks(response), on_cancel=response.aclose)
+    return BodyStream(_decoded_chunks(response, url=None), on_cancel=response.aclose)
 
 
-async def _decoded_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
+async def _decoded_chunks(response: ClientResponse, url: str | None) -> AsyncIterator[bytes]:
+    assert response.body is not None
     try:
-        async for chunk in response.aiter_bytes():
+        async for chunk in response.body:
             yield chunk
-    except httpx.HTTPError as exc:
-        raise FetchError(f"reading the body of {response.url} failed: {_describe(exc)}") from exc
+    except HttpClientError as exc:
+        raise FetchError(f"reading the response body failed: {exc}") from exc

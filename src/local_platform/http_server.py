@@ -1,7 +1,7 @@
 """A small asyncio HTTP/1.1 server that hands each request to a Worker-style `fetch` handler.
 
 `siteaudit serve` runs the Worker's `Default.fetch` behind this. Parsing and framing are h11's
-(the sans-IO HTTP/1.1 library httpx already depends on): keep-alive, Content-Length and chunked
+(the sans-IO HTTP/1.1 library the local client uses too): keep-alive, Content-Length and chunked
 request bodies, `Expect: 100-continue`. The request body is read whole, up to `max_body_bytes`
 (413 beyond it, before reading more than the cap), because `workers.Request` offers `text()`,
 `json()` and `bytes()` and the API's bodies are small. Response bodies stream: a body of known

@@ -332,7 +332,7 @@ async def test_reading_a_consumed_body_raises_oserror(server) -> None:
 async def test_truncated_body_raises_fetch_error(server) -> None:
     base, _ = server
     response = await fetch(f"{base}/truncated")
-    with pytest.raises(FetchError, match="reading the body"):
+    with pytest.raises(FetchError, match="reading the response body"):
         await response.bytes()
 
 
@@ -340,7 +340,7 @@ async def test_connection_refused_raises_fetch_error() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    with pytest.raises(FetchError, match="ConnectError") as caught:
+    with pytest.raises(FetchError, match="cannot connect") as caught:
         await fetch(f"http://127.0.0.1:{port}/")
     assert isinstance(caught.value, OSError)
 
