@@ -21,6 +21,7 @@ from parse.facts import (
     JSONLD_MAX_TYPES,
     LINKS_CAP,
     LIST_CAP,
+    SINGLETON_CAP,
     SCRIPTS_CAP,
     TEXT_CAP,
     EncodingInfo,
@@ -146,7 +147,7 @@ class FactsBuilder:
             "viewport": "viewports",
         }.get(key)
         if target is not None:
-            self._add(target, content)
+            self._add(target, content, SINGLETON_CAP)
         prop = attrs.get("property", "").strip().lower()
         for social in (prop, key):
             if social.startswith(("og:", "twitter:")):
@@ -154,7 +155,7 @@ class FactsBuilder:
                 self._add("social", tag, distinct=tag)  # a repeated identical tag adds nothing
                 break
         if attrs.get("http-equiv", "").strip().lower() == "refresh":
-            self._add("refreshes", content)
+            self._add("refreshes", content, SINGLETON_CAP)
 
     def _link(self, name: str, attrs: Attrs) -> None:
         rel = _tokens(attrs.get("rel"))
@@ -162,7 +163,7 @@ class FactsBuilder:
         if href is None:
             return
         if "canonical" in rel:
-            self._add("canonicals", href)
+            self._add("canonicals", href, SINGLETON_CAP)
         if "alternate" in rel and "hreflang" in attrs:
             alternate = (_cap(attrs["hreflang"]), href)
             self._add("hreflangs", alternate, distinct=alternate)
@@ -186,7 +187,8 @@ class FactsBuilder:
             self._resource("script", src)
 
     def _form(self, name: str, attrs: Attrs) -> None:
-        self._add("forms", _cap(attrs.get("action")))
+        action = _cap(attrs.get("action"))
+        self._add("forms", action, distinct=action)  # the same form twice is one finding
 
     def _media(self, name: str, attrs: Attrs) -> None:
         url = attrs.get(MEDIA_SRC[name])
@@ -207,7 +209,7 @@ class FactsBuilder:
     # -- elements with text -----------------------------------------------------------------
 
     def title(self, text: str) -> None:
-        self._add("titles", text)
+        self._add("titles", text, SINGLETON_CAP)
 
     def heading(self, level: int) -> Capture:
         capture = Capture()

@@ -54,7 +54,9 @@ chosen so that both agree):
   `hreflangs` keep the first of identical items, and `mixed_content` lists each (tag, URL) once;
   the `*_seen` counts and `images_missing_alt` count every occurrence.
 * Caps: lists of headings, links, images, scripts, forms, social tags, hreflangs and mixed-content
-  findings are cut at their caps below; most have a `*_seen` count of how many occurred.
+  findings are cut at their caps below; most have a `*_seen` count of how many occurred. Titles,
+  meta descriptions, robots, googlebot, viewports, refreshes and canonicals keep their first
+  `SINGLETON_CAP`; forms keep each distinct action once.
 """
 
 from __future__ import annotations
@@ -70,7 +72,11 @@ LINKS_CAP = 1000  # the original analyzer's cap (1,000 unique links per page)
 IMAGES_CAP = 1000  # the original analyzer's cap
 HEADINGS_CAP = 100  # rules read H1s and the heading order; 100 headings cover real pages (see bench)
 SCRIPTS_CAP = 500  # "more than 100 JS/CSS files" is the largest check that reads this list
-LIST_CAP = 100  # canonicals, hreflangs, social tags, forms, mixed content, meta lists
+LIST_CAP = 100  # hreflangs, social tags, forms, mixed content
+# Elements a document should have once (title, meta description/robots/viewport/refresh,
+# canonical): rules read the first and whether there is more than one, so ten is plenty and
+# keeps a pathological page from holding hundreds of copies.
+SINGLETON_CAP = 10
 # JSON-LD bounds: the original's branch accumulator (25 blocks, 64,000 chars each, walk depth 12).
 JSONLD_MAX_BLOCKS = 25
 JSONLD_MAX_CHARS = 64_000
