@@ -15,6 +15,7 @@ exactly as in production.
 from __future__ import annotations
 
 import asyncio
+import os
 import weakref
 from collections.abc import AsyncIterator
 from http import HTTPMethod
@@ -25,7 +26,7 @@ from local_platform.errors import JsException
 from local_platform.http import BodyStream, FetchResponse, HeadersInit, Request
 from local_platform.http_client import ClientResponse, ConnectionPool, HttpClientError
 
-__all__ = ["FetchError", "aclose_shared_client", "fetch"]
+__all__ = ["FetchError", "aclose_shared_client", "fetch", "trust_ca_file"]
 
 MAX_REDIRECTS = 20  # the Fetch standard's limit, which browsers and workerd follow
 _REDIRECT_MODES = frozenset({"follow", "manual", "error"})
@@ -47,6 +48,18 @@ def _shared_pool() -> ConnectionPool:
     if pool is None:
         pool = _pools[loop] = ConnectionPool()
     return pool
+
+
+def trust_ca_file(path: str | os.PathLike[str]) -> None:
+    """Let the current event loop's fetches also trust the CA certificate(s) in the PEM file
+    `path`, on top of the system store: for local sites served with a private CA (tests, staging).
+
+    Nothing else about verification changes (chain and host name are still checked). The trust
+    belongs to this loop's pool, so it ends with it (`aclose_shared_client`, the platform's close);
+    other loops never see it. Production Workers have no such hook: `workers.fetch` trusts the
+    public CAs only.
+    """
+    _shared_pool().trust_ca_file(path)
 
 
 async def aclose_shared_client() -> None:

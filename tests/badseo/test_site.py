@@ -101,10 +101,16 @@ def _covered(fixtures: tuple[Fixture, ...]) -> set[IssueType]:
 
 
 def test_every_catalogue_type_is_covered_or_explained() -> None:
+    from tests.badseo.https_site import HTTPS_FIXTURES
+
     main, stop = _covered(FIXTURES), _covered(RATE_LIMIT_STOP_FIXTURES)
+    https = {issue_type for fixture in HTTPS_FIXTURES for issue_type in fixture.expected}
     assert stop == {IssueType.CRAWL_RATE_LIMITED}
-    assert main.isdisjoint(set(UNCOVERED) | stop)
-    assert main | stop | set(UNCOVERED) == set(CATALOGUE)
+    assert https == {IssueType.HTTP_PAGE_ON_HTTPS_SITE, IssueType.MIXED_CONTENT,
+                     IssueType.HSTS_MISSING, IssueType.HSTS_TOO_SHORT}
+    assert main.isdisjoint(set(UNCOVERED) | stop | https)
+    assert main | stop | https | set(UNCOVERED) == set(CATALOGUE)
+    assert not UNCOVERED
 
 
 @pytest.mark.parametrize("fixture", [f for f in FIXTURES if f.support], ids=_ids)
@@ -131,6 +137,7 @@ def test_length_fixture_texts(text: str, length: int) -> None:
 
 def test_golden_file_is_in_sync() -> None:
     assert golden.GOLDEN_PATH.read_text(encoding="utf-8") == golden.render()
+    assert golden.GOLDEN_HTTPS_PATH.read_text(encoding="utf-8") == golden.render_https()
 
 
 def test_expected_issues_are_the_golden_entries_at_an_origin() -> None:

@@ -365,3 +365,74 @@ async def test_unknown_js_options_are_ignored(server) -> None:
     base, _ = server
     response = await fetch(f"{base}/status?200", cf={"cacheTtl": 5}, signal=None)
     assert response.status == 200
+
+
+# --- private CA hook (https sites served with a throwaway CA) ---------------------------------
+
+
+@pytest.fixture
+def tls_server() -> Iterator[tuple[str, object]]:
+    """An https server on 127.0.0.1 whose certificate comes from a fresh private CA."""
+    import ssl
+
+    import trustme
+
+    ca = trustme.CA()
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(context)
+
+    class TlsServer(_Server):
+        def finish_request(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+            try:
+                tls = context.wrap_socket(request, server_side=True)
+            except OSError:
+                return  # the client refused our certificate: the point of one test
+            with tls:
+                super().finish_request(tls, client_address)
+
+    handler = type("Handler", (_Handler,), {"release_rest": threading.Event(), "log": []})
+    httpd = TlsServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    yield f"https://127.0.0.1:{httpd.server_address[1]}", ca
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+async def test_a_private_ca_is_refused_until_trusted(tls_server, tmp_path) -> None:
+    from local_platform.fetch import trust_ca_file
+
+    base, ca = tls_server
+    with pytest.raises(FetchError, match="CERTIFICATE_VERIFY_FAILED"):
+        await fetch(f"{base}/status?200")
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))  # type: ignore[attr-defined]
+    trust_ca_file(ca_file)
+    response = await fetch(f"{base}/status?200")
+    assert (response.status, await response.text()) == (200, "status 200")
+
+
+async def test_trusting_a_ca_still_checks_the_host_name(tls_server, tmp_path) -> None:
+    from local_platform.fetch import trust_ca_file
+
+    base, ca = tls_server
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))  # type: ignore[attr-defined]
+    trust_ca_file(ca_file)
+    # The certificate names 127.0.0.1 only; "localhost" reaches the same listener but is not in it.
+    with pytest.raises(FetchError, match="CERTIFICATE_VERIFY_FAILED|match"):
+        await fetch(base.replace("127.0.0.1", "localhost") + "/status?200")
+
+
+async def test_trust_ends_with_the_loops_pool(tls_server, tmp_path) -> None:
+    from local_platform.fetch import trust_ca_file
+
+    base, ca = tls_server
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))  # type: ignore[attr-defined]
+    trust_ca_file(ca_file)
+    await (await fetch(f"{base}/status?200")).bytes()
+    await aclose_shared_client()
+    with pytest.raises(FetchError, match="CERTIFICATE_VERIFY_FAILED"):
+        await fetch(f"{base}/status?200")

@@ -1,0 +1,65 @@
+"""The https variant of badseo audited through the Worker's API and the full workflow: the issues
+are exactly golden_https.json, which covers the catalogue's four https-only issue types."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from local_platform.fetch import trust_ca_file
+from tests.badseo import golden
+from tests.badseo.https_site import (
+    HOST,
+    HTTP_ORIGIN,
+    HTTPS_FIXTURES,
+    MIXED_IMAGE_URL,
+    HttpsSite,
+    https_expected_issues,
+    serve_https_badseo,
+)
+from tests.badseo.test_end_to_end import audit, issue_set
+
+
+@pytest.fixture
+def https_site(tmp_path: Path) -> Iterator[HttpsSite]:
+    serving = serve_https_badseo(tmp_path)
+    try:
+        site = serving.__enter__()
+    except OSError as exc:  # not root, or something else holds port 80 or 443 on HOST
+        pytest.skip(f"the https badseo variant needs ports 80 and 443 on {HOST}: {exc}")
+    try:
+        yield site
+    finally:
+        serving.__exit__(None, None, None)
+
+
+def _diff(found: set[tuple[str, str]], expected: set[tuple[str, str]]) -> str:
+    def show(items: set[tuple[str, str]]) -> str:
+        return "\n".join(f"  {t} {u}" for t, u in sorted(items)) or "  (none)"
+
+    return f"missing:\n{show(expected - found)}\nextra:\n{show(found - expected)}"
+
+
+async def test_the_https_variant_reports_exactly_its_golden_issues(
+    platform: Any, https_site: HttpsSite
+) -> None:
+    trust_ca_file(https_site.ca_file)  # this event loop's fetches: the platform's crawl runs here
+    report = await audit(platform, https_site.start_url)
+    requested = https_site.requested()
+
+    assert report["audit"]["status"] == "completed", report["audit"]
+    assert report["audit"]["final_url"] == https_site.start_url
+    found = issue_set(report)
+    golden_set = {(e["issue_type"], e["url"]) for e in golden.golden_https_entries()}
+    assert golden_set == https_expected_issues()
+    assert found == golden_set, _diff(found, golden_set)
+    assert {page["url"] for page in report["pages"]} == {f.url for f in HTTPS_FIXTURES}
+    # The http twin was asked for its one page and nothing else: the image of the mixed-content
+    # page is a sub-resource, judged from the HTML and never fetched.
+    assert [url for url in requested if url.startswith(HTTP_ORIGIN + "/")] == [
+        f.url for f in HTTPS_FIXTURES if f.url.startswith(HTTP_ORIGIN + "/")
+    ]
+    assert MIXED_IMAGE_URL not in requested
