@@ -3,37 +3,18 @@ are exactly golden_https.json, which covers the catalogue's four https-only issu
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from local_platform.fetch import trust_ca_file
 from tests.badseo import golden
 from tests.badseo.https_site import (
-    HOST,
     HTTP_ORIGIN,
     HTTPS_FIXTURES,
     MIXED_IMAGE_URL,
     HttpsSite,
     https_expected_issues,
-    serve_https_badseo,
 )
 from tests.badseo.test_end_to_end import audit, issue_set
-
-
-@pytest.fixture
-def https_site(tmp_path: Path) -> Iterator[HttpsSite]:
-    serving = serve_https_badseo(tmp_path)
-    try:
-        site = serving.__enter__()
-    except OSError as exc:  # not root, or something else holds port 80 or 443 on HOST
-        pytest.skip(f"the https badseo variant needs ports 80 and 443 on {HOST}: {exc}")
-    try:
-        yield site
-    finally:
-        serving.__exit__(None, None, None)
 
 
 def _diff(found: set[tuple[str, str]], expected: set[tuple[str, str]]) -> str:
@@ -44,14 +25,14 @@ def _diff(found: set[tuple[str, str]], expected: set[tuple[str, str]]) -> str:
 
 
 async def test_the_https_variant_reports_exactly_its_golden_issues(
-    platform: Any, https_site: HttpsSite
+    platform: Any, https_badseo: HttpsSite
 ) -> None:
-    trust_ca_file(https_site.ca_file)  # this event loop's fetches: the platform's crawl runs here
-    report = await audit(platform, https_site.start_url)
-    requested = https_site.requested()
+    trust_ca_file(https_badseo.ca_file)  # this event loop's fetches: the platform's crawl runs here
+    report = await audit(platform, https_badseo.start_url)
+    requested = https_badseo.requested()
 
     assert report["audit"]["status"] == "completed", report["audit"]
-    assert report["audit"]["final_url"] == https_site.start_url
+    assert report["audit"]["final_url"] == https_badseo.start_url
     found = issue_set(report)
     golden_set = {(e["issue_type"], e["url"]) for e in golden.golden_https_entries()}
     assert golden_set == https_expected_issues()
