@@ -465,7 +465,9 @@ class PageExtractor:
             self._close_raw()
             return stop
         if not eof and name in RCDATA and self._raw_capture is not None:
-            m = PARTIAL_CHARREF.search(buf, max(pos, safe - 40))
+            # A character reference cut at `safe` (not at the end of the buffer: the tail after
+            # `safe` is held back for the end tag) must wait for the rest of its name.
+            m = PARTIAL_CHARREF.search(buf, max(pos, safe - 40), safe)
             if m is not None:
                 safe = min(safe, m.start())
         self._raw_content(buf[pos:safe])

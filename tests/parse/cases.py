@@ -24,6 +24,12 @@ _CASES: dict[str, str | bytes] = {
     "fragment": "<p>Just a <em>fragment</em> without head, body or title",
     "empty": "",
     "head_only": "<html><head><title>T</title><meta name=description content=x></head></html>",
+    # References in a title that starts after the 1,024-byte encoding prescan: fed byte by byte,
+    # each reaches the held-back end-tag tail and must wait there for the rest of its name.
+    "title_entity_after_prescan": (
+        "<!--" + "p" * 1100 + "--><title>" + "x" * 30 + " &amp; &eacute &#x41; " + "y" * 30
+        + "</title>"
+    ),
     "duplicates": (
         "<title>One</title><title>Two</title><meta name=description content=a>"
         "<meta name=description content=b><link rel=canonical href=/a><link rel=canonical href=/b>"
