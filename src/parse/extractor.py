@@ -209,6 +209,9 @@ class PageExtractor:
         over = self._bytes - self.max_bytes
         if over > 0:
             data, self._truncated = data[: len(data) - over], True
+        if len(data) <= SLICE_BYTES:  # the common case: no copy of the input
+            self._guarded(lambda: self._decoder.feed(data), False)
+            return
         view = memoryview(data)
         for start in range(0, len(data), SLICE_BYTES):
             piece = bytes(view[start : start + SLICE_BYTES])
