@@ -119,7 +119,7 @@ class PageObservation:
 
     @property
     def heading_levels(self) -> list[int]:
-        return [] if self.facts is None else [h.level for h in self.facts.headings]
+        return [] if self.facts is None else list(self.facts.heading_levels)
 
     @property
     def h1_count(self) -> int:

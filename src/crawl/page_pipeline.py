@@ -188,7 +188,7 @@ def _split_link_header(value: str) -> list[str]:
 
 def page_record(audit_id: str, obs: PageObservation) -> PageRecord:
     facts = obs.facts
-    headings = [] if facts is None else [h.level for h in facts.headings]
+    headings = [] if facts is None else list(facts.heading_levels)
     counts = {level: headings.count(level) for level in range(2, 7)}
     social = {} if facts is None else {tag.key: tag.value for tag in reversed(facts.social)}
     links = [] if facts is None else [link.href.url for link in facts.links if link.href.url]

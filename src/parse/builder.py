@@ -14,6 +14,7 @@ from typing import Any
 from parse.facts import (
     ANCHOR_TEXT_CAP,
     ATTR_CAP,
+    HEADING_LEVELS_CAP,
     HEADINGS_CAP,
     IMAGES_CAP,
     JSONLD_MAX_BLOCKS,
@@ -98,6 +99,7 @@ class FactsBuilder:
         )
         self._distinct: set[Any] = set()  # keys of kept links, images and scripts
         self._missing_alt = 0
+        self._heading_levels = bytearray()  # one byte a heading: the order of many stays cheap
         self._resources = 0  # sub-resource counter, orders mixed-content candidates
         self._jsonld_blocks = 0
         self._jsonld_errors = 0
@@ -214,6 +216,8 @@ class FactsBuilder:
     def heading(self, level: int) -> Capture:
         capture = Capture()
         self._add("headings", (level, capture), HEADINGS_CAP)
+        if len(self._heading_levels) < HEADING_LEVELS_CAP:
+            self._heading_levels.append(level)
         return capture
 
     def anchor(self, attrs: Attrs) -> Capture | None:
@@ -308,6 +312,7 @@ class FactsBuilder:
             hreflangs=tuple(Hreflang(lang, ref(h)) for lang, h in lists["hreflangs"]),
             headings=tuple(Heading(lv, cut(c.text, TEXT_CAP)) for lv, c in lists["headings"]),
             headings_seen=seen["headings"],
+            heading_levels=tuple(self._heading_levels),
             links=tuple(
                 Link(ref(h), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc)
                 for h, c, nf, sp, ugc in lists["links"]

@@ -53,6 +53,8 @@ chosen so that both agree):
   deduplicated links by target, first occurrence winning), `images`, `scripts`, `social` and
   `hreflangs` keep the first of identical items, and `mixed_content` lists each (tag, URL) once;
   the `*_seen` counts and `images_missing_alt` count every occurrence.
+* Headings: `headings` keeps the level and text of the first `HEADINGS_CAP`, `heading_levels` the
+  level of the first `HEADING_LEVELS_CAP` (the order rules and per-level counts read it).
 * Caps: lists of headings, links, images, scripts, forms, social tags, hreflangs and mixed-content
   findings are cut at their caps below; most have a `*_seen` count of how many occurred. Titles,
   meta descriptions, robots, googlebot, viewports, refreshes and canonicals keep their first
@@ -70,7 +72,10 @@ ANCHOR_TEXT_CAP = 200  # the original analyzer's anchor-text limit
 ATTR_CAP = 2048  # above the 2,000-character "link URL too long" check; bounds a page's memory
 LINKS_CAP = 1000  # the original analyzer's cap (1,000 unique links per page)
 IMAGES_CAP = 1000  # the original analyzer's cap
-HEADINGS_CAP = 100  # rules read H1s and the heading order; 100 headings cover real pages (see bench)
+# Heading texts kept (rules read H1 texts); every heading's level, for the heading order and the
+# per-level counts, is kept in `heading_levels` up to HEADING_LEVELS_CAP, one byte each.
+HEADINGS_CAP = 50
+HEADING_LEVELS_CAP = 1000
 SCRIPTS_CAP = 500  # "more than 100 JS/CSS files" is the largest check that reads this list
 LIST_CAP = 100  # hreflangs, social tags, forms, mixed content
 # Elements a document should have once (title, meta description/robots/viewport/refresh,
@@ -259,6 +264,7 @@ class PageFacts(_Plain):
     hreflangs: tuple[Hreflang, ...] = ()
     headings: tuple[Heading, ...] = ()
     headings_seen: int = 0
+    heading_levels: tuple[int, ...] = ()  # levels of the first HEADING_LEVELS_CAP headings
     links: tuple[Link, ...] = ()
     links_seen: int = 0
     images: tuple[Image, ...] = ()
@@ -298,6 +304,7 @@ class PageFacts(_Plain):
             hreflangs=many("hreflangs", Hreflang.from_dict),
             headings=many("headings", Heading.from_dict),
             headings_seen=d["headings_seen"],
+            heading_levels=tuple(d["heading_levels"]),
             links=many("links", Link.from_dict),
             links_seen=d["links_seen"],
             images=many("images", Image.from_dict),

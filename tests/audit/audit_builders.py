@@ -31,11 +31,15 @@ def facts(**changes: Any) -> PageFacts:
         viewports=("width=device-width, initial-scale=1",),
         html_lang="en",
         headings=(Heading(1, "Main heading"), Heading(2, "Section")),
+        heading_levels=(1, 2),
         links=(link("https://example.com/other"),),
         links_seen=1,
         word_count=300,
         content_hash="c" * 64,
     )
+    if "headings" in changes and "heading_levels" not in changes:
+        # The extractor records every heading's level beside the (capped) texts.
+        changes["heading_levels"] = tuple(h.level for h in changes["headings"])
     return replace(clean, **changes)
 
 

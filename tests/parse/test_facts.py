@@ -37,6 +37,7 @@ def _sample() -> PageFacts:
         hreflangs=(Hreflang("de", ref),),
         headings=(Heading(1, "h"),),
         headings_seen=1,
+        heading_levels=(1,),
         links=(Link(ref, "a", nofollow=True),),
         links_seen=3,
         images=(Image(None, None, "1", None), Image(ref, "", None, "2")),
