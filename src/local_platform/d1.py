@@ -15,7 +15,6 @@ Error format (assumption, matching what D1 reports in production logs and in the
 from __future__ import annotations
 
 import asyncio
-import math
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from local_platform.errors import JsException, js_error
-from local_platform.rpc import JsDict, refuse_disabled_types
+from local_platform.rpc import MAX_SAFE_INTEGER, JsDict, js_number, refuse_disabled_types
 
 # ---------------------------------------------------------------------------------------------
 # Shared SQLite plumbing
@@ -38,7 +37,6 @@ MAX_VALUE_BYTES = 2_000_000
 MAX_COLUMNS = 100
 MAX_FUNCTION_ARGS = 32  # docs (workerd's DO code allows 127)
 MAX_LIKE_PATTERN_BYTES = 50
-MAX_SAFE_INTEGER = 2**53 - 1  # JS Number.MAX_SAFE_INTEGER: Pyodide sends larger ints as BigInt
 
 TRANSACTION_REFUSED = (
     "To execute a transaction, please use the state.storage.transaction() or "
@@ -175,16 +173,6 @@ def split_statements(sql: str) -> list[str]:
 def _has_code(text: str) -> bool:
     lines = (line.split("--", 1)[0].strip() for line in text.splitlines())
     return any(lines)
-
-
-def js_number(value: float) -> int | float:
-    """A number as Python sees it after a trip through JS: a safe integer → int, else float."""
-    if isinstance(value, int) and abs(value) <= MAX_SAFE_INTEGER:
-        return value
-    number = float(value)
-    if math.isfinite(number) and number.is_integer() and abs(number) <= MAX_SAFE_INTEGER:
-        return int(number)
-    return number
 
 
 def rows_changed(conn: sqlite3.Connection, before: int) -> int:

@@ -36,19 +36,24 @@ from typing import Any
 
 from local_platform.clock import Clock
 from local_platform.d1 import (
-    MAX_SAFE_INTEGER,
     TRANSACTION_REFUSED,
     SqlGuard,
     SqlValue,
     check_statement_length,
     database_size,
-    js_number,
     open_sqlite,
     split_statements,
     sqlite_message,
 )
 from local_platform.errors import JsException, js_error, js_type_error
-from local_platform.rpc import JsDict, crossing, refuse_disabled_types, rpc_crossing
+from local_platform.rpc import (
+    MAX_SAFE_INTEGER,
+    JsDict,
+    crossing,
+    js_number,
+    refuse_disabled_types,
+    rpc_crossing,
+)
 
 ALARM_FIRST_RETRY_SECONDS = 2.0  # docs: exponential backoff starting at 2 s
 ALARM_MAX_RETRIES = 6
