@@ -193,6 +193,10 @@ class _Reader:
         self.error, self.detail = error, detail[:MAX_ERROR_CHARS]
 
 
+# Longest run of bytes without a `>` held back from expat (a long text node or a broken file).
+_MAX_HELD = 64 * 1024
+
+
 class _XmlReader(_Reader):
     """Expat callbacks for depths 1-3: root, item (`url`/`sitemap`), field (`loc`/`lastmod`)."""
 
@@ -208,6 +212,7 @@ class _XmlReader(_Reader):
         self._loc_seen = False
         self._lastmod: str | None = None
         self._parser: Any = self._make_parser()
+        self._held = b""  # bytes after the last `>` fed, waiting for the rest of their token
 
     def _make_parser(self) -> Any:
         parser = expat.ParserCreate()  # no namespace processing: undeclared prefixes are common
@@ -226,6 +231,9 @@ class _XmlReader(_Reader):
     def feed(self, data: bytes, final: bool = False) -> None:
         if self.error is not None:
             return
+        data, self._held = self._aligned(self._held + data, final)
+        if not data and not final:
+            return
         try:
             self._parser.Parse(data, final)
         except _Stop as stop:
@@ -238,6 +246,22 @@ class _XmlReader(_Reader):
     def _fail(self, error: ParseError, detail: str) -> None:
         super()._fail(error, detail)
         self._parser = None  # release expat's buffers; nothing more is parsed
+
+    @staticmethod
+    def _aligned(data: bytes, final: bool) -> tuple[bytes, bytes]:
+        """(what to give expat now, what to hold): input up to the last `>`.
+
+        Expat's diagnostics depend on where a feed ends inside a token ("junk after document
+        element" for a lone byte, "invalid token" for the same byte with its successor), so
+        feeding whole tags makes errors, like events, independent of the chunking. The held tail
+        is bounded: past `_MAX_HELD` bytes without a `>` it is fed as it is.
+        """
+        if final:
+            return data, b""
+        cut = data.rfind(b">") + 1
+        if len(data) - cut > _MAX_HELD:
+            return data, b""
+        return data[:cut], data[cut:]
 
     def _doctype(self, name: str, *_: Any) -> None:
         if _local_name(name) in ROOTS:
