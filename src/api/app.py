@@ -23,7 +23,7 @@ from api.http import ApiRequest, ApiResponse, error_response, json_response
 from api.schemas import CreateAuditBody, parse_create_body
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord, AuditStatus, IssueRecord
-from durable.scratchpad import CLEANUP_AFTER_MS
+from durable.scratchpad import CLEANUP_AFTER_MS, scratchpad_stub
 from crawl.ssrf import PrivateHosts
 from crawl.start_url import StartUrlError, normalise_start_url
 from maintenance.reconcile import reconcile_audit
@@ -173,7 +173,7 @@ async def _resume_refusal(env: Any, audit: AuditRecord) -> ApiResponse | None:
         return error_response(409, "conflict", f"only failed audits can be resumed; this one is {audit.status}")
     if audit_age_ms(audit, ports.now_ms()) > CLEANUP_AFTER_MS:
         return error_response(410, "gone", "the audit's crawl state expired after 7 days; start a new audit")
-    pad = env.AUDIT_SCRATCHPAD.get(env.AUDIT_SCRATCHPAD.idFromName(audit.id))
+    pad = scratchpad_stub(env, audit.id)
     if not (await pad.crawl_config())["final_url"]:
         await pad.destroy()  # reading it created an empty object; do not leave it behind
         return error_response(410, "gone", "the audit's crawl state is gone; start a new audit")

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Self
 
+from audit.issues import DetectedIssue
 from crawl.ssrf import PrivateHosts
 
 DEFAULT_MAX_PAGES = 50
@@ -225,6 +226,15 @@ class IssueRecord:
         values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
         values["details"] = dict(values.get("details") or {})
         return cls(**values)
+
+    @classmethod
+    def from_detected(cls, audit_id: str, issue: DetectedIssue, page_id: str | None) -> Self:
+        """The row of a rule's finding; its id is deterministic, so re-inserts are idempotent."""
+        return cls(
+            id=issue.id(audit_id), audit_id=audit_id, page_url=issue.page_url,
+            issue_type=issue.issue_type.value, severity=issue.severity.value, page_id=page_id,
+            details=dict(issue.details),
+        )
 
     def to_row(self) -> dict[str, Any]:
         row = self.to_dict()

@@ -72,14 +72,9 @@ def process_response(
     scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult, *, retried_after_429: bool = False
 ) -> ProcessedPage:
     observation = observe(scope, leased, result)
-    issues = [
-        IssueRecord(
-            id=issue.id(scope.audit_id), audit_id=scope.audit_id, page_url=issue.page_url,
-            issue_type=issue.issue_type.value, severity=issue.severity.value,
-            page_id=page_id(scope.audit_id, leased.url), details=dict(issue.details),
-        )
-        for issue in run_page_rules(observation)
-    ]
+    row_id = page_id(scope.audit_id, leased.url)
+    issues = [IssueRecord.from_detected(scope.audit_id, issue, row_id)
+              for issue in run_page_rules(observation)]
     discovered, skipped = discover(scope, leased, observation)
     return ProcessedPage(
         record=page_record(scope.audit_id, observation),

@@ -73,6 +73,12 @@ _MIRROR_COLUMNS = (
 )
 
 
+def scratchpad_stub(env: Any, audit_id: str) -> Any:
+    """The RPC stub of an audit's scratchpad: one object per audit, `idFromName(audit id)`."""
+    namespace = env.AUDIT_SCRATCHPAD
+    return namespace.get(namespace.idFromName(audit_id))
+
+
 def _link_bytes(link: dict[str, Any]) -> int:
     """What one stored edge costs, counted by us: the runtime's `databaseSize` cannot be used,
     because the SDK wrapper freezes it at its first read for the life of the object. Twice the

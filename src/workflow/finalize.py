@@ -74,9 +74,5 @@ def _crawl_rate_limited(audit_id: str, start_url: str) -> IssueRecord:
 
 
 def _record(audit_id: str, issue: DetectedIssue, crawled: set[str]) -> IssueRecord:
-    return IssueRecord(
-        id=issue.id(audit_id), audit_id=audit_id, page_url=issue.page_url,
-        issue_type=issue.issue_type.value, severity=issue.severity.value,
-        page_id=page_id(audit_id, issue.page_url) if issue.page_url in crawled else None,
-        details=dict(issue.details),
-    )
+    row_id = page_id(audit_id, issue.page_url) if issue.page_url in crawled else None
+    return IssueRecord.from_detected(audit_id, issue, row_id)

@@ -20,6 +20,7 @@ from crawl.discovery import DiscoveryReport, discover
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
 from crawl.url_policy import UrlPolicy
+from durable.scratchpad import scratchpad_stub as scratchpad
 from workflow import step_configs
 from maintenance.events import log_terminal
 from workflow.failures import classify_error, error_detail
@@ -39,10 +40,6 @@ async def run_site_audit(
     except Exception as exc:
         await _record_failure(params, step, env, exc)
         raise
-
-
-def scratchpad(env: Any, audit_id: str) -> Any:
-    return env.AUDIT_SCRATCHPAD.get(env.AUDIT_SCRATCHPAD.idFromName(audit_id))
 
 
 def url_policy(params: AuditParams, final_url: str, robots: RobotsRules) -> UrlPolicy:
