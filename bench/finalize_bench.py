@@ -43,8 +43,10 @@ async def time_finalize(
         result = await pad.run_finalize_checks(options | {"cursor": result["next_cursor"]})
         issues, calls = issues + len(result["issues"]), calls + 1
     total_ms = (time.perf_counter() - started) * 1000
-    print(f"{name}: {n_pages} pages, {len(edges)} links -> {issues} issues in {calls} pages; "
-          f"first page {first_ms:.0f} ms, all pages {total_ms:.0f} ms")
+    print(
+        f"{name}: {n_pages} pages, {len(edges)} links -> {issues} issues in {calls} pages; "
+        f"first page {first_ms:.0f} ms, all pages {total_ms:.0f} ms"
+    )
     return total_ms
 
 
@@ -52,8 +54,10 @@ async def main(links_per_page: int) -> None:
     with tempfile.TemporaryDirectory() as state:
         local = LocalPlatform(Path(state))
         try:
-            timings = {name: await time_finalize(local, name, n, links_per_page)
-                       for name, n in SIZES.items()}
+            timings = {
+                name: await time_finalize(local, name, n, links_per_page)
+                for name, n in SIZES.items()
+            }
         finally:
             await local.close()
     print(" ".join(f"finalize_ms_{name}={ms:.0f}" for name, ms in timings.items()))

@@ -33,13 +33,21 @@ def _process_all(pages: list[bytes]) -> None:
     from crawl.url_policy import UrlPolicy
     from parse.parity import PARITY_URL
 
-    policy = UrlPolicy(start_url=PARITY_URL, include=(), exclude=(), max_depth=None,
-                       private_hosts=PrivateHosts.DENY, robots=RobotsRules.from_text(""))
+    policy = UrlPolicy(
+        start_url=PARITY_URL,
+        include=(),
+        exclude=(),
+        max_depth=None,
+        private_hosts=PrivateHosts.DENY,
+        robots=RobotsRules.from_text(""),
+    )
     scope = CrawlScope("bench", policy, site_is_https=True)
     leased = LeasedUrl(PARITY_URL, 1, False)
     headers = {"content-type": "text/html; charset=utf-8"}
     for page in pages:
-        process_response(scope, leased, ports.FetchResult(PARITY_URL, 200, headers, page, False, 50.0))
+        process_response(
+            scope, leased, ports.FetchResult(PARITY_URL, 200, headers, page, False, 50.0)
+        )
 
 
 def measure(corpus: str, repeats: int, clock: str = "process") -> str:
@@ -54,7 +62,9 @@ def measure(corpus: str, repeats: int, clock: str = "process") -> str:
         _process_all(pages)
         best = min(best, tick() - start)
     total = sum(map(len, pages))
-    return json.dumps({"pages": len(pages), "bytes": total, "ms_per_100kb": best * 1000 / (total / 1e5)})
+    return json.dumps(
+        {"pages": len(pages), "bytes": total, "ms_per_100kb": best * 1000 / (total / 1e5)}
+    )
 
 
 def main() -> None:
@@ -63,14 +73,25 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     cpython = json.loads(measure(args.corpus, args.repeats))
-    print(f"cpython: {cpython['pages']} pages, {cpython['bytes'] / 1e6:.2f} MB, "
-          f"{cpython['ms_per_100kb']:.2f} ms CPU per 100 KB", flush=True)
+    print(
+        f"cpython: {cpython['pages']} pages, {cpython['bytes'] / 1e6:.2f} MB, "
+        f"{cpython['ms_per_100kb']:.2f} ms CPU per 100 KB",
+        flush=True,
+    )
     node = ROOT / "node_modules" / ".bin" / "node"
     out = subprocess.run(
-        [str(node) if node.exists() else "node", "--experimental-wasm-jspi",
-         "--disable-warning=ExperimentalWarning", str(Path(__file__).with_suffix(".mjs")),
-         args.corpus, str(args.repeats)],
-        check=True, capture_output=True, text=True, env={**os.environ, "TZ": "UTC"},
+        [
+            str(node) if node.exists() else "node",
+            "--experimental-wasm-jspi",
+            "--disable-warning=ExperimentalWarning",
+            str(Path(__file__).with_suffix(".mjs")),
+            args.corpus,
+            str(args.repeats),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TZ": "UTC"},
     ).stdout
     pyodide = json.loads(out.strip().splitlines()[-1])
     print(f"pyodide: {pyodide['pages']} pages, {pyodide['ms_per_100kb']:.2f} ms CPU per 100 KB")

@@ -33,7 +33,9 @@ class WorkersHttpClient:
             return _failure(request, started, str(exc) or type(exc).__name__)
 
     async def _exchange(self, request: ports.FetchRequest, started: float) -> ports.FetchResult:
-        response = await fetch(request.url, method="GET", headers=request.headers, redirect="manual")
+        response = await fetch(
+            request.url, method="GET", headers=request.headers, redirect="manual"
+        )
         elapsed_ms = (time.monotonic() - started) * 1000
         body, truncated = await _read_capped(response, request.max_bytes)
         headers = {name.lower(): value for name, value in response.headers.items()}

@@ -51,8 +51,12 @@ def outbound_http() -> Iterator[LoopbackOnlyHttp | None]:
 @pytest.fixture
 def small_site() -> Iterator[Site]:
     routes = {
-        "/": Reply(body=html_page("Home of the small site", "<h1>Home</h1><a href='/about'>About</a>")),
-        "/about": Reply(body=html_page("About the small site", "<h1>About</h1><a href='/'>Home</a>")),
+        "/": Reply(
+            body=html_page("Home of the small site", "<h1>Home</h1><a href='/about'>About</a>")
+        ),
+        "/about": Reply(
+            body=html_page("About the small site", "<h1>About</h1><a href='/'>Home</a>")
+        ),
     }
     with serve_site(routes) as site:
         yield site

@@ -19,15 +19,26 @@ ROOT = Path(__file__).resolve().parents[1]
 def siteaudit(*args: str, state_dir: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "cli.main", "--state-dir", str(state_dir), *args],
-        capture_output=True, text=True, timeout=120, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
     )
 
 
 def test_audit_prints_its_id_first_and_writes_the_report(small_site: Site, tmp_path: Path) -> None:
     report_path = tmp_path / "out" / "report.json"
 
-    done = siteaudit("audit", small_site.url("/"), "--allow-private-hosts", "--max-pages", "10",
-                     "--json", str(report_path), state_dir=tmp_path / "state")
+    done = siteaudit(
+        "audit",
+        small_site.url("/"),
+        "--allow-private-hosts",
+        "--max-pages",
+        "10",
+        "--json",
+        str(report_path),
+        state_dir=tmp_path / "state",
+    )
 
     assert done.returncode == 0, done.stderr
     first_line, *summary = done.stdout.splitlines()
@@ -37,7 +48,10 @@ def test_audit_prints_its_id_first_and_writes_the_report(small_site: Site, tmp_p
     report = json.loads(report_path.read_text())
     assert {"audit", "summary", "pages", "issues"} <= set(report)
     assert {k: report["audit"][k] for k in ("id", "status", "start_url", "error_code")} == {
-        "id": audit_id, "status": "completed", "start_url": small_site.url("/"), "error_code": None,
+        "id": audit_id,
+        "status": "completed",
+        "start_url": small_site.url("/"),
+        "error_code": None,
     }
     assert report["audit"]["pages_crawled"] == len(report["pages"]) >= 1
     assert {"url", "status_code"} <= set(report["pages"][0])
@@ -58,9 +72,21 @@ def test_audit_rejects_a_malformed_url(tmp_path: Path) -> None:
 
 def test_serve_answers_the_api_on_loopback(small_site: Site, tmp_path: Path) -> None:
     with subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "--state-dir", str(tmp_path / "state"),
-         "serve", "--port", "0", "--allow-private-hosts"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "cli.main",
+            "--state-dir",
+            str(tmp_path / "state"),
+            "serve",
+            "--port",
+            "0",
+            "--allow-private-hosts",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     ) as server:
         try:

@@ -36,7 +36,9 @@ def cli(*args: str) -> list[str]:
 
 
 def comparable(report: dict) -> tuple:
-    pages = sorted((p["url"], p["status_code"], p["title"], p["crawl_depth"]) for p in report["pages"])
+    pages = sorted(
+        (p["url"], p["status_code"], p["title"], p["crawl_depth"]) for p in report["pages"]
+    )
     issues = sorted((i["issue_type"], i["page_url"]) for i in report["issues"])
     return report["audit"]["status"], pages, issues
 
@@ -44,15 +46,29 @@ def comparable(report: dict) -> tuple:
 def test_a_sigkilled_audit_is_finished_by_resume(tmp_path: Path) -> None:
     with serve_site(routes()) as site:
         baseline = subprocess.run(
-            cli("--state-dir", str(tmp_path / "a"), "audit", site.url("/"), "--allow-private-hosts",
-                "--json", str(tmp_path / "baseline.json")),
-            capture_output=True, text=True, timeout=180, cwd=ROOT)
+            cli(
+                "--state-dir",
+                str(tmp_path / "a"),
+                "audit",
+                site.url("/"),
+                "--allow-private-hosts",
+                "--json",
+                str(tmp_path / "baseline.json"),
+            ),
+            capture_output=True,
+            text=True,
+            timeout=180,
+            cwd=ROOT,
+        )
         assert baseline.returncode == 0, baseline.stderr
 
         state = tmp_path / "b"
         with subprocess.Popen(
             cli("--state-dir", str(state), "audit", site.url("/"), "--allow-private-hosts"),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         ) as run:
             assert run.stdout is not None and run.stderr is not None
@@ -64,12 +80,27 @@ def test_a_sigkilled_audit_is_finished_by_resume(tmp_path: Path) -> None:
             run.wait(timeout=30)
 
         resumed = subprocess.run(
-            cli("--state-dir", str(state), "resume", audit_id, "--json", str(tmp_path / "resumed.json")),
-            capture_output=True, text=True, timeout=180, cwd=ROOT)
+            cli(
+                "--state-dir",
+                str(state),
+                "resume",
+                audit_id,
+                "--json",
+                str(tmp_path / "resumed.json"),
+            ),
+            capture_output=True,
+            text=True,
+            timeout=180,
+            cwd=ROOT,
+        )
 
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout.splitlines()[0] == f"audit {audit_id}"
-    first, again = (json.loads((tmp_path / name).read_text()) for name in ("baseline.json", "resumed.json"))
+    first, again = (
+        json.loads((tmp_path / name).read_text()) for name in ("baseline.json", "resumed.json")
+    )
     assert set(first) == set(again)  # the same report format
     assert comparable(again) == comparable(first)
-    assert comparable(again)[0] == "completed" and len(again["pages"]) == PAGES + 2  # + home + the 404
+    assert (
+        comparable(again)[0] == "completed" and len(again["pages"]) == PAGES + 2
+    )  # + home + the 404

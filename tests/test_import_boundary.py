@@ -33,8 +33,7 @@ def source_files() -> list[Path]:
 
 def core_files() -> list[Path]:
     return [
-        p for p in source_files()
-        if p != SHELL and p.relative_to(SRC).parts[0] not in NOT_DEPLOYED
+        p for p in source_files() if p != SHELL and p.relative_to(SRC).parts[0] not in NOT_DEPLOYED
     ]
 
 

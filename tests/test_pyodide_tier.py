@@ -47,8 +47,15 @@ def test_the_pyodide_tier_passes() -> None:
         pytest.skip(reason)
     env = {**os.environ, "PATH": f"{Path(_node()).parent}{os.pathsep}{os.environ['PATH']}"}  # type: ignore[arg-type]
     result = subprocess.run(
-        ["bash", str(TIER / "run.sh")], cwd=TIER, env=env, capture_output=True, text=True, timeout=300
+        ["bash", str(TIER / "run.sh")],
+        cwd=TIER,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     if result.returncode != 0:
-        pytest.fail(f"tests/pyodide/run.sh exited {result.returncode}\n{result.stdout}\n{result.stderr}",
-                    pytrace=False)
+        pytest.fail(
+            f"tests/pyodide/run.sh exited {result.returncode}\n{result.stdout}\n{result.stderr}",
+            pytrace=False,
+        )

@@ -42,7 +42,11 @@ async def test_crawled_pages_are_recorded_as_audit_pages(platform: Any, small_si
 
     assert status == 200
     home, about = sorted(body["pages"], key=lambda p: len(p["url"]))
-    assert (home["url"], home["status_code"], home["fetch_class"]) == (small_site.url("/"), 200, "ok")
+    assert (home["url"], home["status_code"], home["fetch_class"]) == (
+        small_site.url("/"),
+        200,
+        "ok",
+    )
     assert (about["url"], about["crawl_depth"]) == (small_site.url("/about"), 1)
     assert home["content_type"].startswith("text/html") and home["html_bytes"] > 0
     assert home["title"] == "Home of the small site" and home["h1_count"] == 1
@@ -67,7 +71,13 @@ async def test_the_audit_list_shows_the_newest_first(platform: Any, small_site: 
         ("POST", "/api/audits", {"url": "http://exa mple.com/"}, 400, "invalid_url"),
         ("POST", "/api/audits", {"url": ""}, 400, "invalid_request"),
         ("POST", "/api/audits", {"website": "https://example.com"}, 400, "invalid_request"),
-        ("POST", "/api/audits", {"url": "https://example.com", "max_pages": 0}, 400, "invalid_request"),
+        (
+            "POST",
+            "/api/audits",
+            {"url": "https://example.com", "max_pages": 0},
+            400,
+            "invalid_request",
+        ),
         ("POST", "/api/audits", ["https://example.com"], 400, "invalid_request"),
         ("GET", "/api/audits/no-such-audit", None, 404, "not_found"),
         ("GET", "/api/audits/no-such-audit/pages", None, 404, "not_found"),
@@ -117,6 +127,8 @@ async def test_private_hosts_are_refused_unless_allowed(tmp_path: Any) -> None:
         {"url": "https://example.com", "max_depth": -1},
     ],
 )
-async def test_crawl_options_are_validated_at_the_edge(platform: Any, payload: dict[str, Any]) -> None:
+async def test_crawl_options_are_validated_at_the_edge(
+    platform: Any, payload: dict[str, Any]
+) -> None:
     status, body = await platform.request("POST", "/api/audits", payload)
     assert (status, body["error"]["code"]) == (400, "invalid_request")

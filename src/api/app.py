@@ -42,8 +42,12 @@ async def handle_request(request: ApiRequest, env: Any) -> ApiResponse:
         handler = methods.get(request.method.upper())
         if handler is None:
             allow = ", ".join(sorted(methods))
-            return error_response(405, "method_not_allowed",
-                                  f"{request.method} is not allowed on {request.path}", {"allow": allow})
+            return error_response(
+                405,
+                "method_not_allowed",
+                f"{request.method} is not allowed on {request.path}",
+                {"allow": allow},
+            )
         return await handler(request, env, match.groupdict())
     return error_response(404, "not_found", f"no route for {request.path}")
 
@@ -67,7 +71,9 @@ async def create_audit(request: ApiRequest, env: Any, _: dict[str, str]) -> ApiR
     except Exception as exc:  # the binding raises JsException; never leave an orphan row
         await repository.delete_audit(env.DB, audit.id)
         return error_response(503, "workflow_unavailable", f"could not start the audit: {exc}")
-    return json_response({"audit": audit_summary(audit)}, 201, {"location": f"/api/audits/{audit.id}"})
+    return json_response(
+        {"audit": audit_summary(audit)}, 201, {"location": f"/api/audits/{audit.id}"}
+    )
 
 
 def _new_audit(
@@ -86,8 +92,13 @@ def _new_audit(
     audit_id = str(uuid.uuid4())
     now = ports.iso_now()
     return AuditRecord(
-        id=audit_id, start_url=start_url, created_at=now, started_at=now, options=options,
-        workflow_instance_id=audit_id, pages_total=options.max_pages,
+        id=audit_id,
+        start_url=start_url,
+        created_at=now,
+        started_at=now,
+        options=options,
+        workflow_instance_id=audit_id,
+        pages_total=options.max_pages,
     )
 
 
@@ -128,12 +139,14 @@ async def get_report(request: ApiRequest, env: Any, args: dict[str, str]) -> Api
     pages = await repository.list_pages(env.DB, audit.id)
     issues = await repository.list_issues(env.DB, audit.id)
     by_type = await repository.issue_counts_by_type(env.DB, audit.id)
-    return json_response({
-        "audit": audit_summary(audit),
-        "summary": {"issues_by_type": by_type, "issues_by_severity": _by_severity(issues)},
-        "pages": [p.to_dict() for p in pages],
-        "issues": [i.to_dict() for i in issues],
-    })
+    return json_response(
+        {
+            "audit": audit_summary(audit),
+            "summary": {"issues_by_type": by_type, "issues_by_severity": _by_severity(issues)},
+            "pages": [p.to_dict() for p in pages],
+            "issues": [i.to_dict() for i in issues],
+        }
+    )
 
 
 def _by_severity(issues: list[IssueRecord]) -> dict[str, int]:
@@ -160,9 +173,14 @@ async def resume_audit(request: ApiRequest, env: Any, args: dict[str, str]) -> A
         params = AuditParams(audit.id, audit.start_url, audit.options, resume=True)
         await env.SITE_AUDIT_WORKFLOW.create(id=instance_id, params=params.to_dict())
     except Exception as exc:  # the binding raises JsException; the audit must not stay running
-        await repository.fail_audit(env.DB, audit.id, error_code=audit.error_code or "unknown",
-                                    error_detail=audit.error_detail, failed_phase=audit.failed_phase,
-                                    finished_at=ports.iso_now())
+        await repository.fail_audit(
+            env.DB,
+            audit.id,
+            error_code=audit.error_code or "unknown",
+            error_detail=audit.error_detail,
+            failed_phase=audit.failed_phase,
+            finished_at=ports.iso_now(),
+        )
         return error_response(503, "workflow_unavailable", f"could not resume the audit: {exc}")
     resumed = await repository.get_audit(env.DB, audit.id) or audit
     return json_response({"audit": audit_summary(resumed)}, 202)
@@ -170,9 +188,13 @@ async def resume_audit(request: ApiRequest, env: Any, args: dict[str, str]) -> A
 
 async def _resume_refusal(env: Any, audit: AuditRecord) -> ApiResponse | None:
     if audit.status is not AuditStatus.FAILED:
-        return error_response(409, "conflict", f"only failed audits can be resumed; this one is {audit.status}")
+        return error_response(
+            409, "conflict", f"only failed audits can be resumed; this one is {audit.status}"
+        )
     if audit_age_ms(audit, ports.now_ms()) > CLEANUP_AFTER_MS:
-        return error_response(410, "gone", "the audit's crawl state expired after 7 days; start a new audit")
+        return error_response(
+            410, "gone", "the audit's crawl state expired after 7 days; start a new audit"
+        )
     pad = scratchpad_stub(env, audit.id)
     if not (await pad.crawl_config())["final_url"]:
         await pad.destroy()  # reading it created an empty object; do not leave it behind

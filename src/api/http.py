@@ -38,7 +38,9 @@ class ApiResponse:
         return json.loads(self.body)
 
 
-def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> ApiResponse:
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> ApiResponse:
     body = json.dumps(data, sort_keys=True, default=str).encode()
     merged = {"content-type": "application/json; charset=utf-8", **(headers or {})}
     return ApiResponse(status=status, body=body, headers=merged)

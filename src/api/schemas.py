@@ -29,6 +29,7 @@ class CreateAuditBody(BaseModel):
     max_depth: int | None = Field(default=None, ge=0, le=1000)
     include: list[str] = Field(default_factory=list, max_length=50)
     exclude: list[str] = Field(default_factory=list, max_length=50)
+
     @field_validator("include", "exclude")
     @classmethod
     def _url_patterns(cls, patterns: list[str]) -> list[str]:
@@ -49,9 +50,13 @@ def parse_create_body(raw: bytes) -> CreateAuditBody | ApiResponse:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         return error_response(400, "invalid_json", f"request body is not valid JSON: {exc}")
     if not isinstance(data, dict):
-        return error_response(400, "invalid_request", 'request body must be a JSON object like {"url": "..."}')
+        return error_response(
+            400, "invalid_request", 'request body must be a JSON object like {"url": "..."}'
+        )
     try:
         return CreateAuditBody.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors())
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()
+        )
         return error_response(400, "invalid_request", problems)

@@ -220,7 +220,9 @@ _PAGE, _CROSS, _CRAWL = Scope.PAGE, Scope.CROSS_PAGE, Scope.CRAWL
 _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     # ------------------------------------------------------------------ original: per page
     _D(
-        IssueType.BLOCKED_PAGE, _CRIT, _PAGE,
+        IssueType.BLOCKED_PAGE,
+        _CRIT,
+        _PAGE,
         "Page blocked the crawler",
         "fetch classified blocked: 401/403/202, cf-mitigated header, or a challenge page",
         "The server answered with an access wall instead of the page. Search engines often meet "
@@ -231,7 +233,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.2 step 1, §4.7",
     ),
     _D(
-        IssueType.RATE_LIMITED_PAGE, _WARN, _PAGE,
+        IssueType.RATE_LIMITED_PAGE,
+        _WARN,
+        _PAGE,
         "Page rate-limited the crawler",
         "final status 429 after the crawler's retries",
         "The server kept answering 429 Too Many Requests. The page exists but could not be "
@@ -240,7 +244,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.2 step 2",
     ),
     _D(
-        IssueType.SERVER_ERROR, _CRIT, _PAGE,
+        IssueType.SERVER_ERROR,
+        _CRIT,
+        _PAGE,
         "Server error (5xx)",
         "status >= 500",
         "The server failed to produce the page. Visitors see an error and search engines slow "
@@ -250,7 +256,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_t("SERVER_ERROR_STATUS", SERVER_ERROR_STATUS, "HTTP status", "RFC 9110 §15.6"),),
     ),
     _D(
-        IssueType.BROKEN_PAGE, _WARN, _PAGE,
+        IssueType.BROKEN_PAGE,
+        _WARN,
+        _PAGE,
         "Broken page (4xx)",
         "400 <= status < 500",
         "The URL answers with a client error such as 404 Not Found. Warning: a missing page is "
@@ -261,7 +269,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_CLIENT_ERROR,),
     ),
     _D(
-        IssueType.SLOW_RESPONSE, _INFO, _PAGE,
+        IssueType.SLOW_RESPONSE,
+        _INFO,
+        _PAGE,
         "Slow server response",
         "response time (request start to headers of the last attempt) > 1500 ms",
         "The server took long to start answering. Slow responses reduce how much of the site "
@@ -271,7 +281,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_t("SLOW_RESPONSE_MS", SLOW_RESPONSE_MS, "ms", _ORIG_PAGE),),
     ),
     _D(
-        IssueType.NOINDEX_PAGE, _INFO, _PAGE,
+        IssueType.NOINDEX_PAGE,
+        _INFO,
+        _PAGE,
         "Page is noindex",
         "'noindex' in the robots meta tag or the X-Robots-Tag header (case-insensitive)",
         "The page asks search engines not to index it. Info: usually deliberate (search "
@@ -280,7 +292,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.2 step 9",
     ),
     _D(
-        IssueType.CANONICAL_CONFLICT, _WARN, _PAGE,
+        IssueType.CANONICAL_CONFLICT,
+        _WARN,
+        _PAGE,
         "HTML and HTTP canonicals disagree",
         "<link rel=canonical> and the Link: rel=canonical header both present and different",
         "The page names two different canonical URLs. Search engines may ignore both. Warning "
@@ -289,7 +303,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.2 step 10",
     ),
     _D(
-        IssueType.CANONICALIZED_PAGE, _INFO, _PAGE,
+        IssueType.CANONICALIZED_PAGE,
+        _INFO,
+        _PAGE,
         "Page is canonicalized elsewhere",
         "effective canonical (HTML, else header; resolved against the page URL) != page URL",
         "The page declares another URL as its canonical, so search engines index that one "
@@ -298,7 +314,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.2 step 11",
     ),
     _D(
-        IssueType.DEEP_PAGE, _INFO, _PAGE,
+        IssueType.DEEP_PAGE,
+        _INFO,
+        _PAGE,
         "Page is deep in the site",
         "crawl depth (clicks from the start URL) >= 5",
         "Pages many clicks from the start page get less internal link weight and are crawled "
@@ -308,7 +326,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_t("DEEP_PAGE_DEPTH", DEEP_PAGE_DEPTH, "clicks", _ORIG_PAGE),),
     ),
     _D(
-        IssueType.JAVASCRIPT_RENDERING_SUSPECTED, _WARN, _PAGE,
+        IssueType.JAVASCRIPT_RENDERING_SUSPECTED,
+        _WARN,
+        _PAGE,
         "Page needs JavaScript to show content",
         "executable script, < 20 words, no headings, links or images (the original's app-root "
         "test is not available from PageFacts)",
@@ -319,7 +339,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_t("JS_SHELL_MAX_WORDS", JS_SHELL_MAX_WORDS, "words", _ORIG_ANALYZER),),
     ),
     _D(
-        IssueType.MISSING_TITLE, _CRIT, _PAGE,
+        IssueType.MISSING_TITLE,
+        _CRIT,
+        _PAGE,
         "Missing title",
         "no <title>, or a title that is empty after trimming",
         "The title is the headline of the search result and the browser tab. Without one, "
@@ -328,7 +350,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.2 step 14",
     ),
     _D(
-        IssueType.TITLE_TOO_LONG, _INFO, _PAGE,
+        IssueType.TITLE_TOO_LONG,
+        _INFO,
+        _PAGE,
         "Title too long",
         "trimmed title length > 60",
         "Search results truncate long titles. Info: truncation is cosmetic.",
@@ -337,7 +361,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_TITLE_MAX,),
     ),
     _D(
-        IssueType.TITLE_TOO_SHORT, _INFO, _PAGE,
+        IssueType.TITLE_TOO_SHORT,
+        _INFO,
+        _PAGE,
         "Title too short",
         "trimmed title length < 10",
         "A very short title says little about the page. Info: legitimate for brand pages.",
@@ -346,16 +372,20 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_TITLE_MIN,),
     ),
     _D(
-        IssueType.MISSING_META_DESCRIPTION, _WARN, _PAGE,
+        IssueType.MISSING_META_DESCRIPTION,
+        _WARN,
+        _PAGE,
         "Missing meta description",
         "no <meta name=description>, or empty content",
         "Search engines show a snippet picked from the page instead of a summary you wrote. "
         "Warning: it affects click-through, not indexing.",
-        "Add a <meta name=\"description\"> that summarises the page.",
+        'Add a <meta name="description"> that summarises the page.',
         "original system §1.2 step 15",
     ),
     _D(
-        IssueType.META_DESCRIPTION_TOO_LONG, _INFO, _PAGE,
+        IssueType.META_DESCRIPTION_TOO_LONG,
+        _INFO,
+        _PAGE,
         "Meta description too long",
         "trimmed description length > 160",
         "Search results truncate long descriptions. Info: truncation is cosmetic.",
@@ -364,7 +394,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_DESC_MAX,),
     ),
     _D(
-        IssueType.META_DESCRIPTION_TOO_SHORT, _INFO, _PAGE,
+        IssueType.META_DESCRIPTION_TOO_SHORT,
+        _INFO,
+        _PAGE,
         "Meta description too short",
         "trimmed description length < 70",
         "A short description wastes room in the search result. Info: cosmetic.",
@@ -373,7 +405,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_DESC_MIN,),
     ),
     _D(
-        IssueType.MISSING_H1, _WARN, _PAGE,
+        IssueType.MISSING_H1,
+        _WARN,
+        _PAGE,
         "Missing H1",
         "no <h1> with non-empty text (an empty <h1></h1> counts as missing)",
         "The H1 tells readers and search engines what the page is about. Warning: the page "
@@ -382,7 +416,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.2 step 16",
     ),
     _D(
-        IssueType.MULTIPLE_H1, _WARN, _PAGE,
+        IssueType.MULTIPLE_H1,
+        _WARN,
+        _PAGE,
         "Multiple H1 headings",
         "more than one <h1> with non-empty text",
         "Several top-level headings blur the page's main topic. Warning, as in the original.",
@@ -390,7 +426,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.2 step 16",
     ),
     _D(
-        IssueType.HEADING_ORDER_SKIP, _INFO, _PAGE,
+        IssueType.HEADING_ORDER_SKIP,
+        _INFO,
+        _PAGE,
         "Heading levels skipped",
         "a heading more than one level deeper than the one before it (e.g. H2 -> H4)",
         "Skipped levels break the outline that screen readers and parsers build. Info: an "
@@ -400,7 +438,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_t("HEADING_MAX_STEP", HEADING_MAX_STEP, "levels deeper", _ORIG_PAGE),),
     ),
     _D(
-        IssueType.THIN_CONTENT, _WARN, _PAGE,
+        IssueType.THIN_CONTENT,
+        _WARN,
+        _PAGE,
         "Thin content",
         "indexable page with fewer than 150 words of visible body text",
         "Pages with little text rarely rank and can be judged low quality. Warning because "
@@ -410,16 +450,20 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_t("THIN_CONTENT_WORDS", THIN_CONTENT_WORDS, "words", _ORIG_PAGE),),
     ),
     _D(
-        IssueType.IMAGES_MISSING_ALT, _WARN, _PAGE,
+        IssueType.IMAGES_MISSING_ALT,
+        _WARN,
+        _PAGE,
         "Images without alt attribute",
-        "at least one <img> with no alt attribute at all (alt=\"\" is correct for decoration)",
+        'at least one <img> with no alt attribute at all (alt="" is correct for decoration)',
         "Screen readers and image search cannot describe these images. Warning: an "
         "accessibility failure (WCAG 1.1.1).",
-        "Add alt text to meaningful images and alt=\"\" to decorative ones.",
+        'Add alt text to meaningful images and alt="" to decorative ones.',
         "original system §1.2 step 19; HTML spec (img alt)",
     ),
     _D(
-        IssueType.NO_OUTGOING_LINKS, _WARN, _PAGE,
+        IssueType.NO_OUTGOING_LINKS,
+        _WARN,
+        _PAGE,
         "Page has no outgoing links",
         "indexable page with zero <a href> links after dropping javascript:/mailto:/tel:/#",
         "A dead end: crawlers and visitors cannot continue from here. Warning because link "
@@ -428,7 +472,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.2 step 20",
     ),
     _D(
-        IssueType.INVALID_STRUCTURED_DATA, _WARN, _PAGE,
+        IssueType.INVALID_STRUCTURED_DATA,
+        _WARN,
+        _PAGE,
         "Invalid JSON-LD",
         "at least one <script type=application/ld+json> block is not valid JSON",
         "Search engines discard structured data they cannot parse, so the page loses rich "
@@ -438,7 +484,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     ),
     # ------------------------------------------------------------------ original: cross-page
     _D(
-        IssueType.DUPLICATE_TITLE, _WARN, _CROSS,
+        IssueType.DUPLICATE_TITLE,
+        _WARN,
+        _CROSS,
         "Duplicate title",
         "two or more duplicate candidates share the exact title",
         "Pages with the same title compete with each other in search. Candidates are 2xx, "
@@ -448,7 +496,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_SAMPLE,),
     ),
     _D(
-        IssueType.DUPLICATE_META_DESCRIPTION, _WARN, _CROSS,
+        IssueType.DUPLICATE_META_DESCRIPTION,
+        _WARN,
+        _CROSS,
         "Duplicate meta description",
         "two or more duplicate candidates share the exact meta description",
         "Identical descriptions make search results look alike and suggest duplicate pages. "
@@ -458,7 +508,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_SAMPLE,),
     ),
     _D(
-        IssueType.DUPLICATE_CONTENT, _WARN, _CROSS,
+        IssueType.DUPLICATE_CONTENT,
+        _WARN,
+        _CROSS,
         "Duplicate content",
         "two or more duplicate candidates share the SHA-256 of their visible body text",
         "Identical pages split ranking signals; search engines pick one and ignore the rest. "
@@ -468,17 +520,27 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_SAMPLE,),
     ),
     _D(
-        IssueType.REDIRECT_CHAIN, _WARN, _CROSS,
+        IssueType.REDIRECT_CHAIN,
+        _WARN,
+        _CROSS,
         "Redirect chain",
         "two or more consecutive redirects before content (hop list of more than 2 URLs)",
         "Each extra hop costs a round trip and some crawlers stop following. Warning.",
         "Redirect the first URL straight to the final destination and update links to it.",
         "original system §1.3",
-        (_t("REDIRECT_CHAIN_MIN_URLS", REDIRECT_CHAIN_MIN_URLS, "URLs in the hop list",
-            _ORIG_CROSS),),
+        (
+            _t(
+                "REDIRECT_CHAIN_MIN_URLS",
+                REDIRECT_CHAIN_MIN_URLS,
+                "URLs in the hop list",
+                _ORIG_CROSS,
+            ),
+        ),
     ),
     _D(
-        IssueType.REDIRECT_LOOP, _WARN, _CROSS,
+        IssueType.REDIRECT_LOOP,
+        _WARN,
+        _CROSS,
         "Redirect loop",
         "following redirects revisits a URL (including headless cycles such as a -> a)",
         "The URL never resolves to content; browsers show an error. Warning, as in the original "
@@ -487,7 +549,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.3",
     ),
     _D(
-        IssueType.BROKEN_INTERNAL_LINK, _CRIT, _CROSS,
+        IssueType.BROKEN_INTERNAL_LINK,
+        _CRIT,
+        _CROSS,
         "Broken internal link",
         "a page links to an internal URL that was crawled (fetch ok) and answered status >= 400",
         "Visitors and crawlers following the link hit an error page. Critical because the "
@@ -500,7 +564,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         ),
     ),
     _D(
-        IssueType.ORPHAN_PAGE, _WARN, _CROSS,
+        IssueType.ORPHAN_PAGE,
+        _WARN,
+        _CROSS,
         "Orphan page",
         "2xx page (not the start URL) that no other crawled page links to and no crawled "
         "redirect points to; only when the crawl completed with a complete link graph",
@@ -510,7 +576,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "original system §1.3, §3.4",
     ),
     _D(
-        IssueType.CRAWL_RATE_LIMITED, _WARN, _CRAWL,
+        IssueType.CRAWL_RATE_LIMITED,
+        _WARN,
+        _CRAWL,
         "Crawl stopped by rate limiting",
         "the site's requested cooldown exceeded the crawl's budget",
         "The site throttled the crawler so hard that the audit could not finish; results "
@@ -520,7 +588,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     ),
     # ------------------------------------------------------------------ field: per page
     _D(
-        IssueType.HTTP_PAGE_ON_HTTPS_SITE, _WARN, _PAGE,
+        IssueType.HTTP_PAGE_ON_HTTPS_SITE,
+        _WARN,
+        _PAGE,
         "HTTP page on an HTTPS site",
         "the site's start URL is https, and this page answered 2xx HTML over plain http",
         "The page is reachable without encryption instead of redirecting to HTTPS, so it can be "
@@ -530,7 +600,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "SEOnaut (page served over HTTP); Semrush",
     ),
     _D(
-        IssueType.HTML_TOO_LARGE, _WARN, _PAGE,
+        IssueType.HTML_TOO_LARGE,
+        _WARN,
+        _PAGE,
         "HTML too large",
         "HTML response body larger than 2 MiB",
         "Very large documents are slow to download and parse, and crawlers stop reading after a "
@@ -540,7 +612,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_t("HTML_MAX_BYTES", HTML_MAX_BYTES, "bytes", "Semrush"),),
     ),
     _D(
-        IssueType.MULTIPLE_TITLES, _INFO, _PAGE,
+        IssueType.MULTIPLE_TITLES,
+        _INFO,
+        _PAGE,
         "Multiple title tags",
         "more than one <title> in the document (outside svg)",
         "Browsers use the first title, search engines may use another. Info: the first one "
@@ -549,24 +623,30 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "SEOnaut (multiple titles); HTML spec (one title per document)",
     ),
     _D(
-        IssueType.MULTIPLE_META_DESCRIPTIONS, _INFO, _PAGE,
+        IssueType.MULTIPLE_META_DESCRIPTIONS,
+        _INFO,
+        _PAGE,
         "Multiple meta descriptions",
         "more than one <meta name=description>",
         "Only one description is used; which one is not guaranteed. Info: cosmetic risk.",
-        "Keep one <meta name=\"description\">.",
+        'Keep one <meta name="description">.',
         "SEOnaut (multiple descriptions)",
     ),
     _D(
-        IssueType.MULTIPLE_CANONICALS, _WARN, _PAGE,
+        IssueType.MULTIPLE_CANONICALS,
+        _WARN,
+        _PAGE,
         "Multiple canonical tags",
         "more than one <link rel=canonical> with different targets",
         "Google ignores all canonical hints when a page declares several conflicting ones. "
         "Warning (Semrush: error; SEOnaut: alert).",
-        "Keep exactly one <link rel=\"canonical\">.",
+        'Keep exactly one <link rel="canonical">.',
         "Google Search Central (consolidate duplicate URLs); Semrush; SEOnaut",
     ),
     _D(
-        IssueType.RELATIVE_CANONICAL, _INFO, _PAGE,
+        IssueType.RELATIVE_CANONICAL,
+        _INFO,
+        _PAGE,
         "Relative canonical URL",
         "the HTML canonical href is not an absolute URL",
         "Relative canonicals work but break easily when the page is served under another host "
@@ -575,7 +655,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Google Search Central (use absolute canonical URLs); SEOnaut (relative canonical)",
     ),
     _D(
-        IssueType.META_REFRESH, _WARN, _PAGE,
+        IssueType.META_REFRESH,
+        _WARN,
+        _PAGE,
         "Meta refresh",
         "<meta http-equiv=refresh> present",
         "Meta refresh redirects are slow, break the back button and pass signals less "
@@ -584,25 +666,31 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Semrush (meta refresh); Google Search Central (redirects)",
     ),
     _D(
-        IssueType.MISSING_HTML_LANG, _INFO, _PAGE,
+        IssueType.MISSING_HTML_LANG,
+        _INFO,
+        _PAGE,
         "Missing html lang",
         "<html> has no non-empty lang attribute",
         "Screen readers and translation tools need the page language. Info: search engines "
         "detect language themselves.",
-        "Add lang=\"…\" (a BCP 47 tag such as en or de-CH) to the <html> element.",
+        'Add lang="…" (a BCP 47 tag such as en or de-CH) to the <html> element.',
         "HTML spec (lang attribute); SEOnaut (missing lang); WCAG 3.1.1",
     ),
     _D(
-        IssueType.MISSING_VIEWPORT, _WARN, _PAGE,
+        IssueType.MISSING_VIEWPORT,
+        _WARN,
+        _PAGE,
         "Missing viewport meta tag",
         "no <meta name=viewport>",
         "Without a viewport the page renders as a zoomed-out desktop page on phones, and "
         "Google indexes the mobile rendering. Warning (Semrush: error).",
-        "Add <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">.",
+        'Add <meta name="viewport" content="width=device-width, initial-scale=1">.',
         "Google Search Central (mobile-first indexing); Semrush; SEOnaut",
     ),
     _D(
-        IssueType.IMAGES_MISSING_DIMENSIONS, _INFO, _PAGE,
+        IssueType.IMAGES_MISSING_DIMENSIONS,
+        _INFO,
+        _PAGE,
         "Images without width and height",
         "at least one <img> lacking a width or a height attribute",
         "The browser cannot reserve space before the image loads, so the layout shifts "
@@ -611,7 +699,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "SEOnaut (img without size); Lighthouse (unsized-images)",
     ),
     _D(
-        IssueType.INTERNAL_NOFOLLOW_LINKS, _INFO, _PAGE,
+        IssueType.INTERNAL_NOFOLLOW_LINKS,
+        _INFO,
+        _PAGE,
         "Internal nofollow links",
         "at least one internal link carries rel=nofollow",
         "nofollow on internal links stops link weight to your own pages. Info: often "
@@ -620,7 +710,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Semrush (internal nofollow links); SEOnaut",
     ),
     _D(
-        IssueType.MIXED_CONTENT, _WARN, _PAGE,
+        IssueType.MIXED_CONTENT,
+        _WARN,
+        _PAGE,
         "Mixed content",
         "an https page loads a subresource (script, stylesheet, image, media, iframe) over http",
         "Browsers block active mixed content and flag the page as not fully secure. Warning "
@@ -629,7 +721,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Semrush (mixed content); W3C Mixed Content spec",
     ),
     _D(
-        IssueType.INSECURE_FORM_ACTION, _WARN, _PAGE,
+        IssueType.INSECURE_FORM_ACTION,
+        _WARN,
+        _PAGE,
         "Form submits over HTTP",
         "a <form> whose action resolves to an http:// URL",
         "Form data, possibly passwords, is sent unencrypted. Warning (SEOnaut: alert); "
@@ -638,7 +732,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "SEOnaut (form action on http); Semrush (password field on HTTP page)",
     ),
     _D(
-        IssueType.HSTS_MISSING, _INFO, _PAGE,
+        IssueType.HSTS_MISSING,
+        _INFO,
+        _PAGE,
         "HSTS header missing",
         "https page without a parseable Strict-Transport-Security max-age",
         "Without HSTS the first visit can be downgraded to HTTP. Info: security hygiene, no "
@@ -647,7 +743,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "MDN HTTP Observatory (HSTS); SEOnaut",
     ),
     _D(
-        IssueType.HSTS_TOO_SHORT, _INFO, _PAGE,
+        IssueType.HSTS_TOO_SHORT,
+        _INFO,
+        _PAGE,
         "HSTS max-age too short",
         "Strict-Transport-Security max-age below 6 months (15,768,000 s)",
         "A short max-age lets the protection lapse between visits. Info (Observatory: -10).",
@@ -656,7 +754,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_t("HSTS_MIN_MAX_AGE_S", HSTS_MIN_MAX_AGE_S, "seconds", "MDN HTTP Observatory"),),
     ),
     _D(
-        IssueType.CONTENT_TYPE_OPTIONS_MISSING, _INFO, _PAGE,
+        IssueType.CONTENT_TYPE_OPTIONS_MISSING,
+        _INFO,
+        _PAGE,
         "X-Content-Type-Options not nosniff",
         "X-Content-Type-Options header absent or not 'nosniff'",
         "Browsers may guess content types and execute uploads as scripts. Info (Observatory: -5).",
@@ -664,7 +764,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "MDN HTTP Observatory (X-Content-Type-Options); SEOnaut",
     ),
     _D(
-        IssueType.CSP_MISSING, _INFO, _PAGE,
+        IssueType.CSP_MISSING,
+        _INFO,
+        _PAGE,
         "No Content-Security-Policy",
         "no Content-Security-Policy response header (a <meta> CSP is not seen)",
         "A CSP is the main defence against injected scripts (XSS). Info: security hygiene "
@@ -673,7 +775,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "MDN HTTP Observatory (CSP); SEOnaut",
     ),
     _D(
-        IssueType.FRAME_PROTECTION_MISSING, _INFO, _PAGE,
+        IssueType.FRAME_PROTECTION_MISSING,
+        _INFO,
+        _PAGE,
         "No clickjacking protection",
         "neither X-Frame-Options (DENY/SAMEORIGIN/ALLOW-FROM) nor CSP frame-ancestors",
         "Other sites can frame the page and trick users into clicks. Info (Observatory: -20).",
@@ -682,7 +786,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     ),
     # ------------------------------------------------------------------ field: cross-page
     _D(
-        IssueType.CANONICAL_TO_BROKEN, _CRIT, _CROSS,
+        IssueType.CANONICAL_TO_BROKEN,
+        _CRIT,
+        _CROSS,
         "Canonical points to an error page",
         "the effective canonical is a crawled URL (fetch ok) that answered status >= 400",
         "The page asks search engines to index a URL that does not work. Critical, like a "
@@ -692,7 +798,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_CLIENT_ERROR,),
     ),
     _D(
-        IssueType.CANONICAL_TO_REDIRECT, _WARN, _CROSS,
+        IssueType.CANONICAL_TO_REDIRECT,
+        _WARN,
+        _CROSS,
         "Canonical points to a redirect",
         "the effective canonical is a crawled URL that answered 3xx",
         "Canonical and redirect send mixed signals; search engines may ignore the canonical. "
@@ -701,7 +809,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Screaming Frog (canonicalised to non-indexable); SEOnaut (defined, unregistered)",
     ),
     _D(
-        IssueType.CANONICAL_TO_NOINDEX, _WARN, _CROSS,
+        IssueType.CANONICAL_TO_NOINDEX,
+        _WARN,
+        _CROSS,
         "Canonical points to a noindex page",
         "the effective canonical is a crawled 2xx URL that is noindex",
         "The page hands its signals to a URL that refuses indexing, so neither may appear in "
@@ -710,7 +820,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "SEOnaut (canonicalized to noindex); Screaming Frog",
     ),
     _D(
-        IssueType.HREFLANG_MISSING_RETURN_LINK, _WARN, _CROSS,
+        IssueType.HREFLANG_MISSING_RETURN_LINK,
+        _WARN,
+        _CROSS,
         "hreflang without return link",
         "page A lists B as an hreflang alternate, B was crawled, and B does not list A",
         "Google ignores hreflang pairs that are not confirmed from both sides. Warning "
@@ -719,17 +831,20 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Google Search Central (localized versions: bidirectional links); SEOnaut",
     ),
     _D(
-        IssueType.LINK_TO_REDIRECT, _INFO, _CROSS,
+        IssueType.LINK_TO_REDIRECT,
+        _INFO,
+        _CROSS,
         "Internal link to a redirect",
         "a page links to an internal URL that was crawled and answered 3xx",
-        "Each visit through the link costs an extra round trip. Info (Ahrefs and Semrush: "
-        "notice).",
+        "Each visit through the link costs an extra round trip. Info (Ahrefs and Semrush: notice).",
         "Update the link to point at the redirect's destination.",
         "Semrush (permanent redirects); Ahrefs",
         (_LINK_CAP,),
     ),
     _D(
-        IssueType.SITEMAP_URL_BROKEN, _WARN, _CROSS,
+        IssueType.SITEMAP_URL_BROKEN,
+        _WARN,
+        _CROSS,
         "Sitemap lists an error URL",
         "a URL in the sitemap was crawled (fetch ok) and answered status >= 400",
         "Sitemaps should list only canonical, indexable 200 pages; error URLs waste crawl "
@@ -739,7 +854,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_CLIENT_ERROR,),
     ),
     _D(
-        IssueType.SITEMAP_URL_REDIRECT, _WARN, _CROSS,
+        IssueType.SITEMAP_URL_REDIRECT,
+        _WARN,
+        _CROSS,
         "Sitemap lists a redirecting URL",
         "a URL in the sitemap answered 3xx",
         "Sitemaps should list final URLs; redirects make search engines do extra work. Warning.",
@@ -747,7 +864,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Semrush (incorrect pages in sitemap)",
     ),
     _D(
-        IssueType.SITEMAP_URL_NOINDEX, _WARN, _CROSS,
+        IssueType.SITEMAP_URL_NOINDEX,
+        _WARN,
+        _CROSS,
         "Sitemap lists a noindex URL",
         "a URL in the sitemap answered 2xx and is noindex",
         "The sitemap asks for indexing, the page refuses it. Warning (SEOnaut: alert).",
@@ -755,7 +874,9 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "SEOnaut (noindex page in sitemap); Semrush",
     ),
     _D(
-        IssueType.SITEMAP_URL_BLOCKED, _WARN, _CROSS,
+        IssueType.SITEMAP_URL_BLOCKED,
+        _WARN,
+        _CROSS,
         "Sitemap lists a URL blocked by robots.txt",
         "a URL in the sitemap is disallowed for the crawler by robots.txt",
         "The sitemap asks search engines to crawl a URL that robots.txt forbids. Warning "
@@ -765,9 +886,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     ),
 )
 
-CATALOGUE: Mapping[IssueType, IssueDescriptor] = MappingProxyType(
-    {d.id: d for d in _DESCRIPTORS}
-)
+CATALOGUE: Mapping[IssueType, IssueDescriptor] = MappingProxyType({d.id: d for d in _DESCRIPTORS})
 
 
 def descriptor(issue_type: IssueType) -> IssueDescriptor:
@@ -805,8 +924,10 @@ def render_markdown() -> str:
     lines = [
         "# Issue catalogue",
         "",
-        ("Generated by `uv run python -m audit.catalogue --markdown > docs/issues.md` from "
-        "`src/audit/catalogue.py`; do not edit by hand."),
+        (
+            "Generated by `uv run python -m audit.catalogue --markdown > docs/issues.md` from "
+            "`src/audit/catalogue.py`; do not edit by hand."
+        ),
         "",
         f"{len(_DESCRIPTORS)} issue types: "
         + ", ".join(f"{counts[s]} {s}" for s in Severity)

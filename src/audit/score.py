@@ -125,4 +125,3 @@ def summarise(pages: Iterable[ScoredPage], issues: Iterable[DetectedIssue]) -> S
         by_severity=counts_by_severity(issue_list),
         by_type=counts_by_type(issue_list),
     )
-

@@ -231,8 +231,12 @@ class IssueRecord:
     def from_detected(cls, audit_id: str, issue: DetectedIssue, page_id: str | None) -> Self:
         """The row of a rule's finding; its id is deterministic, so re-inserts are idempotent."""
         return cls(
-            id=issue.id(audit_id), audit_id=audit_id, page_url=issue.page_url,
-            issue_type=issue.issue_type.value, severity=issue.severity.value, page_id=page_id,
+            id=issue.id(audit_id),
+            audit_id=audit_id,
+            page_url=issue.page_url,
+            issue_type=issue.issue_type.value,
+            severity=issue.severity.value,
+            page_id=page_id,
             details=dict(issue.details),
         )
 

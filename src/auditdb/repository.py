@@ -16,17 +16,31 @@ from auditdb.records import AuditPhase, AuditRecord, AuditStatus, IssueRecord, P
 
 D1_MAX_BOUND_PARAMETERS = 100
 _AUDIT_COLUMNS = (
-    "id", "owner", "start_url", "final_url", "options_json", "status", "current_phase",
-    "workflow_instance_id", "created_at", "started_at",
+    "id",
+    "owner",
+    "start_url",
+    "final_url",
+    "options_json",
+    "status",
+    "current_phase",
+    "workflow_instance_id",
+    "created_at",
+    "started_at",
 )
 
 
 async def insert_audit(db: Any, audit: AuditRecord) -> None:
     values = [
-        audit.id, audit.owner, audit.start_url, audit.final_url,
-        json.dumps(audit.options.to_dict(), sort_keys=True), str(audit.status),
+        audit.id,
+        audit.owner,
+        audit.start_url,
+        audit.final_url,
+        json.dumps(audit.options.to_dict(), sort_keys=True),
+        str(audit.status),
         None if audit.current_phase is None else str(audit.current_phase),
-        audit.workflow_instance_id, audit.created_at, audit.started_at,
+        audit.workflow_instance_id,
+        audit.created_at,
+        audit.started_at,
     ]
     placeholders = ", ".join("?" for _ in _AUDIT_COLUMNS)
     sql = f"INSERT INTO audits ({', '.join(_AUDIT_COLUMNS)}) VALUES ({placeholders})"
@@ -43,16 +57,22 @@ async def get_audit(db: Any, audit_id: str) -> AuditRecord | None:
 
 
 async def list_audits(db: Any, owner: str, limit: int = 50) -> list[AuditRecord]:
-    result = await db.prepare(
-        "SELECT * FROM audits WHERE owner = ? ORDER BY created_at DESC, id LIMIT ?"
-    ).bind(owner, limit).all()
+    result = (
+        await db.prepare(
+            "SELECT * FROM audits WHERE owner = ? ORDER BY created_at DESC, id LIMIT ?"
+        )
+        .bind(owner, limit)
+        .all()
+    )
     return [AuditRecord.from_row(row) for row in result["results"]]
 
 
 async def set_phase(db: Any, audit_id: str, phase: AuditPhase) -> None:
-    await db.prepare(
-        "UPDATE audits SET current_phase = ? WHERE id = ? AND status = 'running'"
-    ).bind(str(phase), audit_id).run()
+    await (
+        db.prepare("UPDATE audits SET current_phase = ? WHERE id = ? AND status = 'running'")
+        .bind(str(phase), audit_id)
+        .run()
+    )
 
 
 async def set_final_url(db: Any, audit_id: str, final_url: str) -> None:
@@ -60,9 +80,13 @@ async def set_final_url(db: Any, audit_id: str, final_url: str) -> None:
 
 
 async def update_progress(db: Any, audit_id: str, pages_crawled: int, pages_total: int) -> None:
-    await db.prepare(
-        "UPDATE audits SET pages_crawled = ?, pages_total = ? WHERE id = ? AND status = 'running'"
-    ).bind(pages_crawled, pages_total, audit_id).run()
+    await (
+        db.prepare(
+            "UPDATE audits SET pages_crawled = ?, pages_total = ? WHERE id = ? AND status = 'running'"
+        )
+        .bind(pages_crawled, pages_total, audit_id)
+        .run()
+    )
 
 
 async def complete_audit(
@@ -75,16 +99,26 @@ async def complete_audit(
     health_score: float | None,
 ) -> bool:
     """Mark a running audit completed; returns False if it was no longer running."""
-    result = await db.prepare(
-        "UPDATE audits SET status = 'completed', current_phase = 'completed', finished_at = ?, "
-        "pages_crawled = ?, pages_total = ?, issues_total = ?, critical_count = ?, "
-        "warning_count = ?, info_count = ?, health_score = ?, issues_checked = 1 "
-        "WHERE id = ? AND status = 'running'"
-    ).bind(
-        finished_at, pages_crawled, pages_crawled, counts.get("total", 0),
-        counts.get("critical", 0), counts.get("warning", 0), counts.get("info", 0),
-        health_score, audit_id,
-    ).run()
+    result = (
+        await db.prepare(
+            "UPDATE audits SET status = 'completed', current_phase = 'completed', finished_at = ?, "
+            "pages_crawled = ?, pages_total = ?, issues_total = ?, critical_count = ?, "
+            "warning_count = ?, info_count = ?, health_score = ?, issues_checked = 1 "
+            "WHERE id = ? AND status = 'running'"
+        )
+        .bind(
+            finished_at,
+            pages_crawled,
+            pages_crawled,
+            counts.get("total", 0),
+            counts.get("critical", 0),
+            counts.get("warning", 0),
+            counts.get("info", 0),
+            health_score,
+            audit_id,
+        )
+        .run()
+    )
     return bool(result["meta"]["changes"])
 
 
@@ -98,20 +132,28 @@ async def fail_audit(
     finished_at: str,
 ) -> bool:
     """Mark a running audit failed; a completed or already failed audit is left alone."""
-    result = await db.prepare(
-        "UPDATE audits SET status = 'failed', current_phase = 'failed', error_code = ?, "
-        "error_detail = ?, failed_phase = ?, finished_at = ? WHERE id = ? AND status = 'running'"
-    ).bind(error_code, error_detail, failed_phase, finished_at, audit_id).run()
+    result = (
+        await db.prepare(
+            "UPDATE audits SET status = 'failed', current_phase = 'failed', error_code = ?, "
+            "error_detail = ?, failed_phase = ?, finished_at = ? WHERE id = ? AND status = 'running'"
+        )
+        .bind(error_code, error_detail, failed_phase, finished_at, audit_id)
+        .run()
+    )
     return bool(result["meta"]["changes"])
 
 
 async def reopen_failed_audit(db: Any, audit_id: str, instance_id: str, resume_count: int) -> bool:
     """Turn a failed audit back into a running one for a resume; False if it was not failed."""
-    result = await db.prepare(
-        "UPDATE audits SET status = 'running', current_phase = 'crawling', error_code = NULL, "
-        "error_detail = NULL, failed_phase = NULL, finished_at = NULL, workflow_instance_id = ?, "
-        "resume_count = ? WHERE id = ? AND status = 'failed'"
-    ).bind(instance_id, resume_count, audit_id).run()
+    result = (
+        await db.prepare(
+            "UPDATE audits SET status = 'running', current_phase = 'crawling', error_code = NULL, "
+            "error_detail = NULL, failed_phase = NULL, finished_at = NULL, workflow_instance_id = ?, "
+            "resume_count = ? WHERE id = ? AND status = 'failed'"
+        )
+        .bind(instance_id, resume_count, audit_id)
+        .run()
+    )
     return bool(result["meta"]["changes"])
 
 
@@ -143,17 +185,23 @@ async def write_crawled_pages(
 
 
 async def list_pages(db: Any, audit_id: str) -> list[PageRecord]:
-    result = await db.prepare(
-        "SELECT * FROM audit_pages WHERE audit_id = ? ORDER BY url"
-    ).bind(audit_id).all()
+    result = (
+        await db.prepare("SELECT * FROM audit_pages WHERE audit_id = ? ORDER BY url")
+        .bind(audit_id)
+        .all()
+    )
     return [PageRecord.from_row(row) for row in result["results"]]
 
 
 async def issue_counts_by_type(db: Any, audit_id: str) -> dict[str, int]:
-    result = await db.prepare(
-        "SELECT issue_type, COUNT(*) AS n FROM audit_issues WHERE audit_id = ? "
-        "GROUP BY issue_type ORDER BY n DESC, issue_type"
-    ).bind(audit_id).all()
+    result = (
+        await db.prepare(
+            "SELECT issue_type, COUNT(*) AS n FROM audit_issues WHERE audit_id = ? "
+            "GROUP BY issue_type ORDER BY n DESC, issue_type"
+        )
+        .bind(audit_id)
+        .all()
+    )
     return {row["issue_type"]: int(row["n"]) for row in result["results"]}
 
 
@@ -163,29 +211,41 @@ async def list_page_urls(db: Any, audit_id: str) -> set[str]:
 
 
 async def list_issues(db: Any, audit_id: str) -> list[IssueRecord]:
-    result = await db.prepare(
-        "SELECT id, audit_id, page_id, page_url, issue_type, severity, details_json "
-        "FROM audit_issues WHERE audit_id = ? ORDER BY "
-        "CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, issue_type, page_url"
-    ).bind(audit_id).all()
+    result = (
+        await db.prepare(
+            "SELECT id, audit_id, page_id, page_url, issue_type, severity, details_json "
+            "FROM audit_issues WHERE audit_id = ? ORDER BY "
+            "CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, issue_type, page_url"
+        )
+        .bind(audit_id)
+        .all()
+    )
     return [IssueRecord.from_row(row) for row in result["results"]]
 
 
 async def list_running_before(db: Any, started_before: str, limit: int) -> list[AuditRecord]:
     """Running audits started before a cutoff, oldest first (the watchdog's sweep)."""
-    result = await db.prepare(
-        "SELECT * FROM audits WHERE status = 'running' AND "
-        "(started_at IS NULL OR started_at < ?) ORDER BY started_at, id LIMIT ?"
-    ).bind(started_before, limit).all()
+    result = (
+        await db.prepare(
+            "SELECT * FROM audits WHERE status = 'running' AND "
+            "(started_at IS NULL OR started_at < ?) ORDER BY started_at, id LIMIT ?"
+        )
+        .bind(started_before, limit)
+        .all()
+    )
     return [AuditRecord.from_row(row) for row in result["results"]]
 
 
 async def delete_finished_before(db: Any, finished_before: str, limit: int) -> int:
     """Delete up to `limit` finished audits (pages and issues cascade); returns how many."""
-    result = await db.prepare(
-        "DELETE FROM audits WHERE id IN (SELECT id FROM audits WHERE status != 'running' "
-        "AND finished_at < ? ORDER BY finished_at LIMIT ?)"
-    ).bind(finished_before, limit).run()
+    result = (
+        await db.prepare(
+            "DELETE FROM audits WHERE id IN (SELECT id FROM audits WHERE status != 'running' "
+            "AND finished_at < ? ORDER BY finished_at LIMIT ?)"
+        )
+        .bind(finished_before, limit)
+        .run()
+    )
     return int(result["meta"]["changes"])
 
 
@@ -199,14 +259,22 @@ _SCORED_PAGE = (
 
 async def score_counts(db: Any, audit_id: str) -> dict[str, int]:
     """Scored pages, scored pages with a critical issue, and issue counts per severity."""
-    pages = await db.prepare(
-        f"SELECT COUNT(*) AS scored, COALESCE(SUM(EXISTS (SELECT 1 FROM audit_issues i "
-        f"WHERE i.audit_id = p.audit_id AND i.page_url = p.url AND i.severity = 'critical')), 0) "
-        f"AS critical_pages FROM audit_pages p WHERE p.audit_id = ? AND {_SCORED_PAGE}"
-    ).bind(audit_id).first()
-    severities = await db.prepare(
-        "SELECT severity, COUNT(*) AS n FROM audit_issues WHERE audit_id = ? GROUP BY severity"
-    ).bind(audit_id).all()
+    pages = (
+        await db.prepare(
+            f"SELECT COUNT(*) AS scored, COALESCE(SUM(EXISTS (SELECT 1 FROM audit_issues i "
+            f"WHERE i.audit_id = p.audit_id AND i.page_url = p.url AND i.severity = 'critical')), 0) "
+            f"AS critical_pages FROM audit_pages p WHERE p.audit_id = ? AND {_SCORED_PAGE}"
+        )
+        .bind(audit_id)
+        .first()
+    )
+    severities = (
+        await db.prepare(
+            "SELECT severity, COUNT(*) AS n FROM audit_issues WHERE audit_id = ? GROUP BY severity"
+        )
+        .bind(audit_id)
+        .all()
+    )
     counts = {row["severity"]: int(row["n"]) for row in severities["results"]}
     return {
         "scored": int(pages["scored"]),
@@ -219,9 +287,11 @@ async def score_counts(db: Any, audit_id: str) -> dict[str, int]:
 
 
 async def count_pages(db: Any, audit_id: str) -> int:
-    value = await db.prepare(
-        "SELECT COUNT(*) AS n FROM audit_pages WHERE audit_id = ?"
-    ).bind(audit_id).first("n")
+    value = (
+        await db.prepare("SELECT COUNT(*) AS n FROM audit_pages WHERE audit_id = ?")
+        .bind(audit_id)
+        .first("n")
+    )
     return int(value or 0)
 
 
@@ -236,9 +306,7 @@ async def _write_rows(db: Any, verb: str, rows: list[dict[str, Any]]) -> None:
     await db.batch(statements)
 
 
-def _multi_row_inserts(
-    verb: str, rows: list[dict[str, Any]]
-) -> Iterable[tuple[str, list[Any]]]:
+def _multi_row_inserts(verb: str, rows: list[dict[str, Any]]) -> Iterable[tuple[str, list[Any]]]:
     columns = list(rows[0])
     per_statement = max(1, D1_MAX_BOUND_PARAMETERS // len(columns))
     row_placeholder = "(" + ", ".join("?" for _ in columns) + ")"

@@ -26,18 +26,25 @@ PROGRESS_INTERVAL_S = 1.0
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="siteaudit", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--state-dir", type=Path,
-                        default=Path(os.environ.get("SITEAUDIT_STATE_DIR", DEFAULT_STATE_DIR)),
-                        help="folder holding the local platform's state (default: %(default)s)")
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        default=Path(os.environ.get("SITEAUDIT_STATE_DIR", DEFAULT_STATE_DIR)),
+        help="folder holding the local platform's state (default: %(default)s)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     audit = commands.add_parser("audit", help="audit a site and print a summary")
     audit.add_argument("url")
     audit.add_argument("--max-pages", type=int, default=50)
-    audit.add_argument("--allow-private-hosts", action="store_true",
-                       help="allow private, loopback and link-local hosts (local test sites)")
+    audit.add_argument(
+        "--allow-private-hosts",
+        action="store_true",
+        help="allow private, loopback and link-local hosts (local test sites)",
+    )
     audit.add_argument("--json", type=Path, dest="json_path", help="write the full report here")
     resume = commands.add_parser(
-        "resume", help="finish an interrupted or failed audit from its retained crawl state")
+        "resume", help="finish an interrupted or failed audit from its retained crawl state"
+    )
     resume.add_argument("audit_id")
     resume.add_argument("--json", type=Path, dest="json_path", help="write the full report here")
     resume.add_argument("--allow-private-hosts", action="store_true")
@@ -111,8 +118,12 @@ async def _follow(platform: Any, audit_id: str, json_path: Path | None) -> int:
         await platform.tick()
         _, body = await platform.request("GET", f"/api/audits/{audit_id}")
         audit = body["audit"]
-        print(f"  {audit['current_phase'] or audit['status']}: "
-              f"{audit['pages_crawled']} pages crawled", file=sys.stderr, flush=True)
+        print(
+            f"  {audit['current_phase'] or audit['status']}: "
+            f"{audit['pages_crawled']} pages crawled",
+            file=sys.stderr,
+            flush=True,
+        )
     _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
     print(format_summary(report))
     if json_path is not None:

@@ -21,9 +21,13 @@ def format_summary(report: dict[str, Any]) -> str:
     if audit.get("health_score") is not None:
         lines.append(f"health score: {audit['health_score']:g}")
     if audit["status"] == "failed":
-        lines.append(f"error: {audit.get('error_code')} in {audit.get('failed_phase') or 'unknown phase'}")
+        lines.append(
+            f"error: {audit.get('error_code')} in {audit.get('failed_phase') or 'unknown phase'}"
+        )
         if audit.get("stopped_early"):
-            lines.append(f"stopped early after {audit['pages_crawled']} pages; partial results kept")
+            lines.append(
+                f"stopped early after {audit['pages_crawled']} pages; partial results kept"
+            )
     by_type = Counter(issue["issue_type"] for issue in report["issues"])
     lines.extend(f"  {count:5d}  {issue_type}" for issue_type, count in by_type.most_common())
     return "\n".join(lines)

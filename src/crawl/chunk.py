@@ -20,7 +20,13 @@ from typing import Any, Self
 
 import ports
 from auditdb import repository
-from crawl.page_pipeline import FETCH_MAX_BYTES, CrawlScope, LeasedUrl, ProcessedPage, process_response
+from crawl.page_pipeline import (
+    FETCH_MAX_BYTES,
+    CrawlScope,
+    LeasedUrl,
+    ProcessedPage,
+    process_response,
+)
 from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
 from crawl.window import next_window, start_window, window_limits
 
@@ -96,12 +102,20 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
     released = await runner.release_unlaunched()
     stats = await io.pad.stats()
     return ChunkReport(
-        chunk_no=plan.chunk_no, claimed=len(leased), is_retry=runner.is_retry,
-        attempted_in_chunk=runner.finished, attempted=int(stats["crawled"]),
-        pending=int(stats["pending"]) + int(stats["leased"]), seen=int(stats["seen"]),
-        released=released, window_end=runner.window, deadline_hit=runner.deadline_hit,
-        links_truncated=bool(stats["links_truncated"]), rate_limited=runner.rate_limited,
-        cooldown_s=round(runner.cooldown_s, 3), skipped=runner.skipped,
+        chunk_no=plan.chunk_no,
+        claimed=len(leased),
+        is_retry=runner.is_retry,
+        attempted_in_chunk=runner.finished,
+        attempted=int(stats["crawled"]),
+        pending=int(stats["pending"]) + int(stats["leased"]),
+        seen=int(stats["seen"]),
+        released=released,
+        window_end=runner.window,
+        deadline_hit=runner.deadline_hit,
+        links_truncated=bool(stats["links_truncated"]),
+        rate_limited=runner.rate_limited,
+        cooldown_s=round(runner.cooldown_s, 3),
+        skipped=runner.skipped,
     )
 
 
@@ -176,7 +190,9 @@ class _ChunkRunner:
 
     async def _fetch(self, leased: LeasedUrl) -> ProcessedPage | None:
         request = ports.FetchRequest(
-            url=leased.url, timeout_s=self.plan.fetch_timeout_s, max_bytes=FETCH_MAX_BYTES,
+            url=leased.url,
+            timeout_s=self.plan.fetch_timeout_s,
+            max_bytes=FETCH_MAX_BYTES,
             headers=dict(REQUEST_HEADERS),
         )
         attempt = 1
@@ -197,7 +213,9 @@ class _ChunkRunner:
     def _on_429(self, result: ports.FetchResult, attempt: int) -> RateLimitAction:
         self.consecutive_429 += 1
         decision = decide_429(
-            attempt=attempt, consecutive=self.consecutive_429, cooldown_used_s=self.cooldown_s,
+            attempt=attempt,
+            consecutive=self.consecutive_429,
+            cooldown_used_s=self.cooldown_s,
             retry_after_s=parse_retry_after(result.header("retry-after"), ports.now_ms() / 1000),
         )
         if decision.action is RateLimitAction.STOP:
@@ -225,7 +243,9 @@ class _ChunkRunner:
         self.queued_persists += 1
         self.persisting = asyncio.ensure_future(self._persist_after(self.persisting, batch))
 
-    async def _persist_after(self, previous: Awaitable[None] | None, batch: list[ProcessedPage]) -> None:
+    async def _persist_after(
+        self, previous: Awaitable[None] | None, batch: list[ProcessedPage]
+    ) -> None:
         if previous is not None:
             await previous
         try:
@@ -264,12 +284,14 @@ async def persist_batch(
         io.db, [page.record for page in batch], [issue for page in batch for issue in page.issues]
     )
     discovered = [item for page in batch for item in page.discovered][:MAX_DISCOVERED_PER_BATCH]
-    stats = await io.pad.record_batch({
-        "crawled": [page.record.url for page in batch],
-        "pages": [page.mirror for page in batch],
-        "links": [link for page in batch for link in page.links],
-        "discovered": discovered,
-    })
+    stats = await io.pad.record_batch(
+        {
+            "crawled": [page.record.url for page in batch],
+            "pages": [page.mirror for page in batch],
+            "links": [link for page in batch for link in page.links],
+            "discovered": discovered,
+        }
+    )
     seen, crawled = int(stats["seen"]), int(stats["crawled"])
     await repository.update_progress(io.db, scope.audit_id, crawled, min(seen, plan.max_pages))
     return stats

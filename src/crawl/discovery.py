@@ -60,15 +60,21 @@ class DiscoveryReport:
         return cls(**data)
 
 
-async def resolve_start(http: ports.HttpClient, url: str, *, private_hosts: PrivateHosts) -> StartResolution:
+async def resolve_start(
+    http: ports.HttpClient, url: str, *, private_hosts: PrivateHosts
+) -> StartResolution:
     """Follow the start URL's redirects (each hop re-validated) to the page the site really serves.
 
     The audit's origin is anchored on the final URL, so apex -> www and cross-TLD redirects crawl
     the site instead of stopping after one page. A refused or failed hop keeps the last good URL.
     """
     followed = await fetch_following(
-        http, url, private_hosts=private_hosts, timeout_s=START_PROBE_TIMEOUT_S,
-        max_bytes=0, headers=REQUEST_HEADERS,
+        http,
+        url,
+        private_hosts=private_hosts,
+        timeout_s=START_PROBE_TIMEOUT_S,
+        max_bytes=0,
+        headers=REQUEST_HEADERS,
     )
     return StartResolution(followed.final_url, len(followed.hops) - 1, followed.refused)
 
@@ -82,8 +88,12 @@ async def fetch_robots(
     site under audit is better served by a crawl than by an empty report).
     """
     followed = await fetch_following(
-        http, origin + "/robots.txt", private_hosts=private_hosts,
-        timeout_s=ROBOTS_TIMEOUT_S, max_bytes=MAX_ROBOTS_BYTES, headers=REQUEST_HEADERS,
+        http,
+        origin + "/robots.txt",
+        private_hosts=private_hosts,
+        timeout_s=ROBOTS_TIMEOUT_S,
+        max_bytes=MAX_ROBOTS_BYTES,
+        headers=REQUEST_HEADERS,
     )
     result = followed.result
     if not 200 <= result.status < 300:
@@ -99,30 +109,46 @@ async def walk_sitemaps(
         requests = walk.next_requests(SITEMAP_CONCURRENCY)
         if not requests:
             return
-        await asyncio.gather(*(
-            _fetch_sitemap(http, walk, request.url, private_hosts=private_hosts, site=site)
-            for request in requests
-        ))
+        await asyncio.gather(
+            *(
+                _fetch_sitemap(http, walk, request.url, private_hosts=private_hosts, site=site)
+                for request in requests
+            )
+        )
 
 
 async def _fetch_sitemap(
     http: ports.HttpClient, walk: SitemapWalk, url: str, *, private_hosts: PrivateHosts, site: str
 ) -> None:
     followed = await fetch_following(
-        http, url, private_hosts=private_hosts, timeout_s=SITEMAP_TIMEOUT_S,
-        max_bytes=MAX_SITEMAP_BYTES + 1, headers=REQUEST_HEADERS,
+        http,
+        url,
+        private_hosts=private_hosts,
+        timeout_s=SITEMAP_TIMEOUT_S,
+        max_bytes=MAX_SITEMAP_BYTES + 1,
+        headers=REQUEST_HEADERS,
         stay_on=lambda target: same_site(target, site),
     )
     result = followed.result
     if result.status == 0:
         walk.fail(url, result.error or "fetch failed")
         return
-    walk.receive(url, result.status, result.header("content-type"), [result.body],
-                 final_url=followed.final_url)
+    walk.receive(
+        url,
+        result.status,
+        result.header("content-type"),
+        [result.body],
+        final_url=followed.final_url,
+    )
 
 
 async def discover(
-    http: ports.HttpClient, pad: Any, *, start_url: str, policy_for: Any, max_pages: int,
+    http: ports.HttpClient,
+    pad: Any,
+    *,
+    start_url: str,
+    policy_for: Any,
+    max_pages: int,
     private_hosts: PrivateHosts,
 ) -> DiscoveryReport:
     """Run discovery and seed `pad` (the audit's scratchpad stub).
@@ -138,17 +164,25 @@ async def discover(
     start_allowed = policy.decide(start.final_url, 0) is Decision.ALLOWED
     if start_allowed:
         await pad.seed_start(start.final_url)
-    walk = SitemapWalk(normalise_url, lambda url: same_site(url, start.final_url),
-                       max_urls=discovered_url_cap(max_pages))
+    walk = SitemapWalk(
+        normalise_url,
+        lambda url: same_site(url, start.final_url),
+        max_urls=discovered_url_cap(max_pages),
+    )
     walk.add_seeds(sitemap_seeds(origin, rules.sitemaps), origin)
     await walk_sitemaps(http, walk, private_hosts=private_hosts, site=start.final_url)
     seeded, blocked = await _seed_sitemap_urls(pad, walk, policy)
     summary = walk.summary()
     return DiscoveryReport(
-        final_url=start.final_url, start_hops=start.hops, robots_status=robots_status,
-        robots_rules=len(rules.rules), sitemap_documents=len(summary.documents),
-        sitemap_urls=summary.urls_collected, seeded=seeded + int(start_allowed),
-        sitemap_blocked=blocked, start_allowed=start_allowed,
+        final_url=start.final_url,
+        start_hops=start.hops,
+        robots_status=robots_status,
+        robots_rules=len(rules.rules),
+        sitemap_documents=len(summary.documents),
+        sitemap_urls=summary.urls_collected,
+        seeded=seeded + int(start_allowed),
+        sitemap_blocked=blocked,
+        start_allowed=start_allowed,
     )
 
 

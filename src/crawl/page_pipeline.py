@@ -45,7 +45,9 @@ class LeasedUrl:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LeasedUrl:
         depth = data.get("depth")
-        return cls(str(data["url"]), None if depth is None else int(depth), bool(data.get("in_sitemap")))
+        return cls(
+            str(data["url"]), None if depth is None else int(depth), bool(data.get("in_sitemap"))
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +71,18 @@ class ProcessedPage:
 
 
 def process_response(
-    scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult, *, retried_after_429: bool = False
+    scope: CrawlScope,
+    leased: LeasedUrl,
+    result: ports.FetchResult,
+    *,
+    retried_after_429: bool = False,
 ) -> ProcessedPage:
     observation = observe(scope, leased, result)
     row_id = page_id(scope.audit_id, leased.url)
-    issues = [IssueRecord.from_detected(scope.audit_id, issue, row_id)
-              for issue in run_page_rules(observation)]
+    issues = [
+        IssueRecord.from_detected(scope.audit_id, issue, row_id)
+        for issue in run_page_rules(observation)
+    ]
     discovered, skipped = discover(scope, leased, observation)
     return ProcessedPage(
         record=page_record(scope.audit_id, observation),
@@ -83,9 +91,12 @@ def process_response(
         links=link_edges(leased.url, observation.facts),
         discovered=discovered,
         outcome=PageOutcome(
-            fetch_class=observation.fetch_class, status=result.status,
-            response_time_ms=result.elapsed_ms, html_bytes=observation.html_bytes,
-            truncated=result.truncated, retried_after_429=retried_after_429,
+            fetch_class=observation.fetch_class,
+            status=result.status,
+            response_time_ms=result.elapsed_ms,
+            html_bytes=observation.html_bytes,
+            truncated=result.truncated,
+            retried_after_429=retried_after_429,
         ),
         skipped=skipped,
     )
@@ -94,9 +105,11 @@ def process_response(
 def observe(scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult) -> PageObservation:
     headers = result.headers
     content_type = headers.get("content-type")
-    fetch_class = FetchClass(classify_fetch(
-        result.status, headers, result.body[:_BODY_HEAD_CHARS].decode("latin-1")
-    ).value)
+    fetch_class = FetchClass(
+        classify_fetch(
+            result.status, headers, result.body[:_BODY_HEAD_CHARS].decode("latin-1")
+        ).value
+    )
     is_html = _is_html(content_type)
     facts = None
     if fetch_class is FetchClass.OK and 200 <= result.status < 300 and is_html:
@@ -159,8 +172,11 @@ def header_canonical(link_header: str | None) -> str | None:
         target, _, params = part.partition(">")
         if not target.strip().startswith("<"):
             continue
-        rels = [p.split("=", 1)[1].strip().strip('"').lower().split()
-                for p in params.split(";") if p.strip().lower().startswith("rel=")]
+        rels = [
+            p.split("=", 1)[1].strip().strip('"').lower().split()
+            for p in params.split(";")
+            if p.strip().lower().startswith("rel=")
+        ]
         if any("canonical" in rel for rel in rels):
             return target.strip()[1:].strip()
     return None
@@ -189,39 +205,68 @@ def page_record(audit_id: str, obs: PageObservation) -> PageRecord:
     links = [] if facts is None else [link.href.url for link in facts.links if link.href.url]
     internal = sum(1 for url in links if same_site(url, obs.url))
     return PageRecord(
-        id=page_id(audit_id, obs.url), audit_id=audit_id, url=obs.url, crawled_at=ports.iso_now(),
-        status_code=obs.status_code, fetch_class=obs.fetch_class.value, final_url=obs.final_url,
-        redirect_url=obs.redirect_url, content_type=obs.content_type, is_html=obs.is_html,
-        response_time_ms=obs.response_time_ms, html_bytes=obs.html_bytes,
+        id=page_id(audit_id, obs.url),
+        audit_id=audit_id,
+        url=obs.url,
+        crawled_at=ports.iso_now(),
+        status_code=obs.status_code,
+        fetch_class=obs.fetch_class.value,
+        final_url=obs.final_url,
+        redirect_url=obs.redirect_url,
+        content_type=obs.content_type,
+        is_html=obs.is_html,
+        response_time_ms=obs.response_time_ms,
+        html_bytes=obs.html_bytes,
         truncated=bool(facts and facts.truncated) or obs.html_bytes > PARSE_MAX_BYTES,
-        title=obs.title or None, meta_description=obs.meta_description or None,
-        canonical_url=obs.effective_canonical, header_canonical_url=obs.normalized_header_canonical,
-        robots_meta=obs.robots_meta, x_robots_tag=obs.x_robots_tag, is_indexable=obs.is_indexable,
+        title=obs.title or None,
+        meta_description=obs.meta_description or None,
+        canonical_url=obs.effective_canonical,
+        header_canonical_url=obs.normalized_header_canonical,
+        robots_meta=obs.robots_meta,
+        x_robots_tag=obs.x_robots_tag,
+        is_indexable=obs.is_indexable,
         html_lang=None if facts is None else facts.html_lang,
-        og_title=social.get("og:title"), og_description=social.get("og:description"),
+        og_title=social.get("og:title"),
+        og_description=social.get("og:description"),
         og_image=social.get("og:image"),
-        h1_count=obs.h1_count, h2_count=counts[2], h3_count=counts[3], h4_count=counts[4],
-        h5_count=counts[5], h6_count=counts[6], heading_order=headings,
-        word_count=obs.word_count, content_hash=None if facts is None else facts.content_hash,
+        h1_count=obs.h1_count,
+        h2_count=counts[2],
+        h3_count=counts[3],
+        h4_count=counts[4],
+        h5_count=counts[5],
+        h6_count=counts[6],
+        heading_order=headings,
+        word_count=obs.word_count,
+        content_hash=None if facts is None else facts.content_hash,
         images_total=0 if facts is None else facts.images_seen,
         images_missing_alt=0 if facts is None else sum(1 for i in facts.images if i.alt is None),
-        internal_link_count=internal, external_link_count=len(links) - internal,
+        internal_link_count=internal,
+        external_link_count=len(links) - internal,
         has_structured_data=bool(facts and facts.json_ld.blocks),
         hreflang=[] if facts is None else [h.lang for h in facts.hreflangs],
-        crawl_depth=obs.crawl_depth, in_sitemap=obs.in_sitemap,
+        crawl_depth=obs.crawl_depth,
+        in_sitemap=obs.in_sitemap,
     )
 
 
 def mirror_row(audit_id: str, obs: PageObservation) -> dict[str, Any]:
     page = crawled_page(obs)
     return {
-        "url": page.url, "page_id": page_id(audit_id, obs.url), "status_code": page.status_code,
-        "fetch_class": page.fetch_class.value, "final_url": obs.final_url,
-        "redirect_url": page.redirect_url, "is_html": int(obs.is_html),
-        "is_indexable": int(page.is_indexable), "canonical_url": page.canonical_url,
-        "title": page.title, "meta_description": page.meta_description,
-        "content_hash": page.content_hash, "word_count": page.word_count,
-        "javascript_shell": int(page.javascript_shell), "depth": obs.crawl_depth,
+        "url": page.url,
+        "page_id": page_id(audit_id, obs.url),
+        "status_code": page.status_code,
+        "fetch_class": page.fetch_class.value,
+        "final_url": obs.final_url,
+        "redirect_url": page.redirect_url,
+        "is_html": int(obs.is_html),
+        "is_indexable": int(page.is_indexable),
+        "canonical_url": page.canonical_url,
+        "title": page.title,
+        "meta_description": page.meta_description,
+        "content_hash": page.content_hash,
+        "word_count": page.word_count,
+        "javascript_shell": int(page.javascript_shell),
+        "depth": obs.crawl_depth,
         "in_sitemap": int(page.in_sitemap),
         "hreflang_json": json.dumps([{"lang": h.lang, "url": h.url} for h in page.hreflang]),
     }
@@ -236,8 +281,12 @@ def link_edges(source_url: str, facts: PageFacts | None) -> list[dict[str, Any]]
         target = link.href.url and normalise_url(link.href.url)
         if target is None or target in edges or not same_site(target, source_url):
             continue
-        edges[target] = {"source_url": source_url, "target_url": target,
-                         "nofollow": int(link.nofollow), "anchor": link.text or None}
+        edges[target] = {
+            "source_url": source_url,
+            "target_url": target,
+            "nofollow": int(link.nofollow),
+            "anchor": link.text or None,
+        }
         if len(edges) >= MAX_STORED_LINKS_PER_PAGE:
             break
     return list(edges.values())
@@ -257,7 +306,9 @@ def discover(
     if obs.redirect_url:
         candidates.append((obs.redirect_url, leased.depth))
     if obs.facts is not None:
-        candidates.extend((link.href.url, child_depth) for link in obs.facts.links if not link.nofollow)
+        candidates.extend(
+            (link.href.url, child_depth) for link in obs.facts.links if not link.nofollow
+        )
         candidates.append((obs.effective_canonical, child_depth))
         candidates.extend((h.href.url, child_depth) for h in obs.facts.hreflangs)
     found: dict[str, dict[str, Any]] = {}

@@ -48,11 +48,18 @@ _DECIMAL = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _VALID_TOKEN = re.compile(r"[A-Za-z_\-]+")
 # Keys Google's parser accepts (google/robotstxt robots.cc, `ParsedRobotsKey::Parse`).
 _KEYS = {
-    "user-agent": "user-agent", "useragent": "user-agent", "user agent": "user-agent",
+    "user-agent": "user-agent",
+    "useragent": "user-agent",
+    "user agent": "user-agent",
     "allow": "allow",
-    "disallow": "disallow", "dissallow": "disallow", "dissalow": "disallow",
-    "disalow": "disallow", "diasllow": "disallow", "disallaw": "disallow",
-    "sitemap": "sitemap", "site-map": "sitemap",
+    "disallow": "disallow",
+    "dissallow": "disallow",
+    "dissalow": "disallow",
+    "disalow": "disallow",
+    "diasllow": "disallow",
+    "disallaw": "disallow",
+    "sitemap": "sitemap",
+    "site-map": "sitemap",
     "crawl-delay": "crawl-delay",
 }
 

@@ -125,18 +125,29 @@ class SitemapDocument:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "kind": self.kind.value, "entries": [e.to_dict() for e in self.entries],
-            "url_count": self.url_count, "invalid_entries": self.invalid_entries,
-            "size": self.size, "gzipped": self.gzipped, "oversized": self.oversized,
-            "error": self.error.value if self.error else None, "error_detail": self.error_detail,
+            "kind": self.kind.value,
+            "entries": [e.to_dict() for e in self.entries],
+            "url_count": self.url_count,
+            "invalid_entries": self.invalid_entries,
+            "size": self.size,
+            "gzipped": self.gzipped,
+            "oversized": self.oversized,
+            "error": self.error.value if self.error else None,
+            "error_detail": self.error_detail,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Self:
         return cls(
-            SitemapKind(d["kind"]), tuple(SitemapEntry.from_dict(e) for e in d["entries"]),
-            d["url_count"], d["invalid_entries"], d["size"], d["gzipped"], d["oversized"],
-            ParseError(d["error"]) if d["error"] else None, d["error_detail"],
+            SitemapKind(d["kind"]),
+            tuple(SitemapEntry.from_dict(e) for e in d["entries"]),
+            d["url_count"],
+            d["invalid_entries"],
+            d["size"],
+            d["gzipped"],
+            d["oversized"],
+            ParseError(d["error"]) if d["error"] else None,
+            d["error_detail"],
         )
 
 

@@ -135,7 +135,8 @@ class DocumentOutcome:
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)} | {
-            "result": self.result.value, "kind": self.kind.value,
+            "result": self.result.value,
+            "kind": self.kind.value,
         }
 
     @classmethod
@@ -163,17 +164,23 @@ class SitemapWalkSummary:
     def to_dict(self) -> dict[str, Any]:
         return {
             "documents": [d.to_dict() for d in self.documents],
-            "urls_collected": self.urls_collected, "url_cap": self.url_cap,
+            "urls_collected": self.urls_collected,
+            "url_cap": self.url_cap,
             "url_cap_reached": self.url_cap_reached,
-            "documents_unfetched": self.documents_unfetched, "seeds_dropped": self.seeds_dropped,
+            "documents_unfetched": self.documents_unfetched,
+            "seeds_dropped": self.seeds_dropped,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Self:
         documents = tuple(DocumentOutcome.from_dict(o) for o in d["documents"])
         return cls(
-            documents, d["urls_collected"], d["url_cap"], d["url_cap_reached"],
-            d["documents_unfetched"], d["seeds_dropped"],
+            documents,
+            d["urls_collected"],
+            d["url_cap"],
+            d["url_cap_reached"],
+            d["documents_unfetched"],
+            d["seeds_dropped"],
         )
 
 
@@ -307,11 +314,21 @@ class SitemapWalk:
         tally = _Tally()
         self._take_entries(doc, body.request, tally)  # an oversized document has no entries
         return self._finish(
-            body.request, _result_of(doc), status=body.status, content_type=body.content_type,
-            kind=doc.kind, gzipped=doc.gzipped, size=doc.size, url_count=doc.url_count,
-            truncated=doc.truncated, invalid_entries=doc.invalid_entries,
-            unusable_entries=tally.unusable, off_site_entries=tally.off_site, added=tally.added,
-            beyond_depth=tally.beyond_depth, error=doc.error.value if doc.error else None,
+            body.request,
+            _result_of(doc),
+            status=body.status,
+            content_type=body.content_type,
+            kind=doc.kind,
+            gzipped=doc.gzipped,
+            size=doc.size,
+            url_count=doc.url_count,
+            truncated=doc.truncated,
+            invalid_entries=doc.invalid_entries,
+            unusable_entries=tally.unusable,
+            off_site_entries=tally.off_site,
+            added=tally.added,
+            beyond_depth=tally.beyond_depth,
+            error=doc.error.value if doc.error else None,
             error_detail=doc.error_detail,
         )
 
@@ -398,6 +415,10 @@ class SitemapWalk:
 
     def summary(self) -> SitemapWalkSummary:
         return SitemapWalkSummary(
-            tuple(self._outcomes), len(self._seen_urls), self.max_urls, self.url_cap_reached,
-            len(self._queue), self._seeds_dropped,
+            tuple(self._outcomes),
+            len(self._seen_urls),
+            self.max_urls,
+            self.url_cap_reached,
+            len(self._queue),
+            self._seeds_dropped,
         )

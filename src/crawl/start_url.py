@@ -31,7 +31,9 @@ def normalise_start_url(raw: str, *, private_hosts: PrivateHosts) -> str:
     except ValueError as exc:
         raise StartUrlError("invalid_url", f"url is malformed: {exc}") from None
     if parts.scheme.lower() not in ("http", "https"):
-        raise StartUrlError("invalid_url", f"only http and https URLs can be audited, not {parts.scheme}:")
+        raise StartUrlError(
+            "invalid_url", f"only http and https URLs can be audited, not {parts.scheme}:"
+        )
     host = normalise_host(parts.hostname or "")
     if not host or any(ch.isspace() for ch in host):
         raise StartUrlError("invalid_url", "url has no valid host")

@@ -235,9 +235,11 @@ def _link_hits(query: Query, target_filter: str, audit_id: str, cap: int) -> lis
         source_id="s.page_id", source_join=_MIRRORED_SOURCE, target_filter=target_filter
     )
     mirrored = query(f"{mirrored_sql} ORDER BY s.page_id, l.source_url, l.target_url LIMIT ?", cap)
-    unmirrored = query(_LINK_HITS.format(
-        source_id="NULL", source_join="", target_filter=f"{target_filter} {_UNMIRRORED_SOURCE}"
-    ))
+    unmirrored = query(
+        _LINK_HITS.format(
+            source_id="NULL", source_join="", target_filter=f"{target_filter} {_UNMIRRORED_SOURCE}"
+        )
+    )
     if not unmirrored:
         return mirrored
     for row in unmirrored:
@@ -276,7 +278,7 @@ def link_section(
 # holds no NULL, which would turn NOT IN into "unknown" for every page.
 _ORPHANS = f"""
 SELECT p.url, 0 AS kind FROM page_mirror AS p
-WHERE {_ok_2xx('p')} AND p.url <> ?
+WHERE {_ok_2xx("p")} AND p.url <> ?
   AND p.url NOT IN (
     SELECT target_url FROM links WHERE source_url <> target_url
     UNION
@@ -315,21 +317,19 @@ _SITEMAP_TYPES = (
 )
 _CANONICALS = f"""
 SELECT p.url, t.url AS target_url, t.status_code, t.redirect_url,
-       {_UNFIT_KIND.format(t='t')} AS kind
+       {_UNFIT_KIND.format(t="t")} AS kind
 FROM page_mirror AS p JOIN page_mirror AS t ON t.url = p.canonical_url
-WHERE {_ok_2xx('p')} AND p.canonical_url <> '' AND p.canonical_url <> p.url
-  AND {_UNFIT.format(t='t')}
+WHERE {_ok_2xx("p")} AND p.canonical_url <> '' AND p.canonical_url <> p.url
+  AND {_UNFIT.format(t="t")}
 ORDER BY p.url"""
 _SITEMAP_PAGES = f"""
-SELECT p.url, p.status_code, p.redirect_url, {_UNFIT_KIND.format(t='p')} AS kind
+SELECT p.url, p.status_code, p.redirect_url, {_UNFIT_KIND.format(t="p")} AS kind
 FROM page_mirror AS p
-WHERE p.in_sitemap <> 0 AND {_UNFIT.format(t='p')}
+WHERE p.in_sitemap <> 0 AND {_UNFIT.format(t="p")}
 ORDER BY p.url"""
 
 
-def _unfit_issue(
-    types: Sequence[IssueType], row: Row, details: dict[str, Any]
-) -> DetectedIssue:
+def _unfit_issue(types: Sequence[IssueType], row: Row, details: dict[str, Any]) -> DetectedIssue:
     kind = int(row["kind"])
     issue_type = types[kind]
     if kind == 1:  # the target redirects: say where to
@@ -376,14 +376,14 @@ WITH alternate AS (
     SELECT p.url AS page_url, json_extract(h.value, '$.url') AS target_url,
            json_extract(h.value, '$.lang') AS lang, h.key AS position
     FROM page_mirror AS p, json_each(p.hreflang_json) AS h
-    WHERE {_ok_2xx('p')}
+    WHERE {_ok_2xx("p")}
 ), first_seen AS (
     SELECT *, ROW_NUMBER() OVER (PARTITION BY page_url, target_url ORDER BY position) AS nth
     FROM alternate
 )
 SELECT f.page_url, f.target_url, f.lang, 0 AS kind
 FROM first_seen AS f JOIN page_mirror AS t ON t.url = f.target_url
-WHERE f.nth = 1 AND f.target_url <> f.page_url AND {_ok_2xx('t')}
+WHERE f.nth = 1 AND f.target_url <> f.page_url AND {_ok_2xx("t")}
   AND NOT EXISTS (
     SELECT 1 FROM json_each(t.hreflang_json) AS back
     WHERE json_extract(back.value, '$.url') = f.page_url
@@ -394,7 +394,9 @@ ORDER BY f.page_url, f.position"""
 def _hreflang_issue(row: Row) -> DetectedIssue:
     details = {"hreflang": row["lang"], "targetUrl": row["target_url"]}
     return DetectedIssue(
-        IssueType.HREFLANG_MISSING_RETURN_LINK, row["page_url"], details,
+        IssueType.HREFLANG_MISSING_RETURN_LINK,
+        row["page_url"],
+        details,
         dedupe_key=row["target_url"],
     )
 

@@ -67,9 +67,23 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS sitemap_blocked (url TEXT PRIMARY KEY) WITHOUT ROWID",
 )
 _MIRROR_COLUMNS = (
-    "url", "page_id", "status_code", "fetch_class", "final_url", "redirect_url", "is_html",
-    "is_indexable", "canonical_url", "title", "meta_description", "content_hash", "word_count",
-    "javascript_shell", "depth", "in_sitemap", "hreflang_json",
+    "url",
+    "page_id",
+    "status_code",
+    "fetch_class",
+    "final_url",
+    "redirect_url",
+    "is_html",
+    "is_indexable",
+    "canonical_url",
+    "title",
+    "meta_description",
+    "content_hash",
+    "word_count",
+    "javascript_shell",
+    "depth",
+    "in_sitemap",
+    "hreflang_json",
 )
 
 
@@ -140,7 +154,8 @@ class ScratchpadMethods:
                 else:
                     self._sql(
                         "INSERT INTO frontier (url, depth, source, in_sitemap) "
-                        "VALUES (?, NULL, 'sitemap', 1)", url,
+                        "VALUES (?, NULL, 'sitemap', 1)",
+                        url,
                     )
                     inserted += 1
 
@@ -169,6 +184,7 @@ class ScratchpadMethods:
         Rules are re-parsed from the stored text in each step, so retries and replays use
         identical rules, and no step result has to carry up to 500 KiB of robots.txt.
         """
+
         def write() -> None:
             for key in ("final_url", "robots_txt"):
                 self._set_meta(f"config:{key}", str(config.get(key) or ""))
@@ -190,12 +206,14 @@ class ScratchpadMethods:
         """
         leased = self._rows(
             "SELECT url, depth, in_sitemap FROM frontier WHERE chunk_no = ? AND state = 'leased' "
-            "ORDER BY rowid", chunk_no,
+            "ORDER BY rowid",
+            chunk_no,
         )
         if leased:
             return {"urls": leased, "is_retry": True}
         crawled = self._sql(
-            "SELECT 1 AS hit FROM frontier WHERE chunk_no = ? AND state = 'crawled' LIMIT 1", chunk_no
+            "SELECT 1 AS hit FROM frontier WHERE chunk_no = ? AND state = 'crawled' LIMIT 1",
+            chunk_no,
         ).toArray()
         if crawled:
             return {"urls": [], "is_retry": True}
@@ -207,11 +225,14 @@ class ScratchpadMethods:
         def lease() -> list[dict[str, Any]]:
             rows = self._rows(
                 "SELECT url, depth, in_sitemap FROM frontier WHERE state = 'pending' "
-                "ORDER BY CASE source WHEN 'link' THEN 0 ELSE 1 END, rowid LIMIT ?", limit,
+                "ORDER BY CASE source WHEN 'link' THEN 0 ELSE 1 END, rowid LIMIT ?",
+                limit,
             )
             for row in rows:
                 self._sql(
-                    "UPDATE frontier SET state = 'leased', chunk_no = ? WHERE url = ?", chunk_no, row["url"]
+                    "UPDATE frontier SET state = 'leased', chunk_no = ? WHERE url = ?",
+                    chunk_no,
+                    row["url"],
                 )
             return rows
 
@@ -243,13 +264,20 @@ class ScratchpadMethods:
         next chunk number continues after the highest used, so no new claim collides with a
         chunk that already crawled something.
         """
+
         def reopen() -> int:
             row = self._sql("SELECT COALESCE(MAX(chunk_no), 0) AS last FROM frontier").one()
-            self._sql("UPDATE frontier SET state = 'pending', chunk_no = NULL WHERE state = 'leased'")
+            self._sql(
+                "UPDATE frontier SET state = 'pending', chunk_no = NULL WHERE state = 'leased'"
+            )
             return int(row["last"])
 
         last_chunk = self.ctx.storage.transactionSync(reopen)
-        return {**self.stats(), "last_chunk": last_chunk, "configured": bool(self._meta("config:final_url"))}
+        return {
+            **self.stats(),
+            "last_chunk": last_chunk,
+            "configured": bool(self._meta("config:final_url")),
+        }
 
     # -- recording ------------------------------------------------------------------------------
 
@@ -297,7 +325,10 @@ class ScratchpadMethods:
                 break
             self._sql(
                 "INSERT OR IGNORE INTO links (source_url, target_url, nofollow, anchor) VALUES (?, ?, ?, ?)",
-                link["source_url"], link["target_url"], int(bool(link.get("nofollow"))), link.get("anchor"),
+                link["source_url"],
+                link["target_url"],
+                int(bool(link.get("nofollow"))),
+                link.get("anchor"),
             )
             used += size
             written += 1
@@ -311,7 +342,9 @@ class ScratchpadMethods:
                 continue  # the frontier is the global dedup set: a seen URL keeps its row
             self._sql(
                 "INSERT INTO frontier (url, depth, source, found_on) VALUES (?, ?, 'link', ?)",
-                item["url"], item.get("depth"), item.get("found_on"),
+                item["url"],
+                item.get("depth"),
+                item.get("found_on"),
             )
             enqueued += 1
         return enqueued
@@ -319,9 +352,10 @@ class ScratchpadMethods:
     # -- reading --------------------------------------------------------------------------------
 
     def stats(self) -> dict[str, Any]:
-        counts = {row["state"]: row["n"] for row in self._rows(
-            "SELECT state, COUNT(*) AS n FROM frontier GROUP BY state"
-        )}
+        counts = {
+            row["state"]: row["n"]
+            for row in self._rows("SELECT state, COUNT(*) AS n FROM frontier GROUP BY state")
+        }
         return {
             "seen": sum(counts.values()),
             "pending": counts.get("pending", 0),

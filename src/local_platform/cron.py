@@ -110,7 +110,9 @@ def _number(text: str, field: _Field | None) -> int:
     if field is not None and field.names and text.upper() in field.names:
         return field.names[text.upper()]
     if not text.isdigit():
-        raise ValueError(f"{text!r} is not a number" + (" or a name" if field and field.names else ""))
+        raise ValueError(
+            f"{text!r} is not a number" + (" or a name" if field and field.names else "")
+        )
     value = int(text)
     if field is not None and not field.low <= value <= field.high:
         raise ValueError(f"{value} is outside {field.low}-{field.high}")
@@ -174,8 +176,11 @@ class CronScheduler:
 
     def due(self, now_ms: float) -> list[tuple[str, int]]:
         """`(cron, scheduled_ms)` for each cron with a firing in (last check, now]; at most one each."""
-        fired = [(source, when) for source, cron in self._crons.items()
-                 if (when := _latest_fire(cron, self._last_check_ms, now_ms)) is not None]
+        fired = [
+            (source, when)
+            for source, cron in self._crons.items()
+            if (when := _latest_fire(cron, self._last_check_ms, now_ms)) is not None
+        ]
         self._last_check_ms = max(self._last_check_ms, now_ms)
         return fired
 

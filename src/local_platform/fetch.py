@@ -105,9 +105,7 @@ def _checked_url(url: str) -> str:
     return url
 
 
-async def _fetch_following(
-    request: Request, payload: bytes | None, redirect: str
-) -> FetchResponse:
+async def _fetch_following(request: Request, payload: bytes | None, redirect: str) -> FetchResponse:
     method, url, headers = request.method, request.url, request._raw_headers()
     for hops in range(MAX_REDIRECTS + 1):
         response = await _send(method, url, headers, payload)
@@ -135,8 +133,13 @@ def _redirected_request(
     )
     if not to_get:
         return method, payload, headers
-    body_headers = {"content-type", "content-length", "content-encoding", "content-language",
-                    "content-location"}
+    body_headers = {
+        "content-type",
+        "content-length",
+        "content-encoding",
+        "content-language",
+        "content-location",
+    }
     kept = [(k, v) for k, v in headers if k.lower() not in body_headers]
     return HTTPMethod.GET, None, kept
 

@@ -106,13 +106,17 @@ class ConnectionPool:
         except BaseException:
             release.discard()
             raise
-        body = None if method == "HEAD" or response.status_code in (204, 304) else _body(
-            connection, release, _decoder(response.headers)
+        body = (
+            None
+            if method == "HEAD" or response.status_code in (204, 304)
+            else _body(connection, release, _decoder(response.headers))
         )
         if body is None:
             await _finish_message(connection, release)
         reason = response.reason.decode("latin-1")
-        pairs = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in response.headers]
+        pairs = [
+            (name.decode("latin-1"), value.decode("latin-1")) for name, value in response.headers
+        ]
         return ClientResponse(response.status_code, reason, pairs, body, release)
 
     async def _connection(self, origin: Origin) -> _Connection:
@@ -128,8 +132,11 @@ class ConnectionPool:
         scheme, host, port = origin
         try:
             reader, writer = await asyncio.open_connection(
-                host, port, ssl=self._ssl if scheme == "https" else None,
-                server_hostname=host if scheme == "https" else None, limit=READ_SIZE,
+                host,
+                port,
+                ssl=self._ssl if scheme == "https" else None,
+                server_hostname=host if scheme == "https" else None,
+                limit=READ_SIZE,
             )
         except (OSError, ssl.SSLError) as exc:
             raise HttpClientError(f"cannot connect to {host}:{port}: {exc}") from exc
@@ -182,8 +189,12 @@ def _host_header(origin: Origin) -> str:
 
 
 async def _send(
-    connection: _Connection, method: str, target: str, origin: Origin,
-    headers: list[tuple[str, str]], payload: bytes | None,
+    connection: _Connection,
+    method: str,
+    target: str,
+    origin: Origin,
+    headers: list[tuple[str, str]],
+    payload: bytes | None,
 ) -> None:
     names = {name.lower() for name, _ in headers}
     extra = [("host", _host_header(origin))]

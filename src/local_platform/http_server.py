@@ -133,7 +133,11 @@ class _Connection:
         if not isinstance(request, h11.Request):
             return None  # ConnectionClosed between requests
         declared = _header(request, b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self._server._max_body_bytes:
+        if (
+            declared is not None
+            and declared.isdigit()
+            and int(declared) > self._server._max_body_bytes
+        ):
             raise _BodyTooLarge
         body = bytearray()
         while not isinstance(event := await self._next_event(), h11.EndOfMessage):
@@ -167,8 +171,13 @@ class _Connection:
             headers.append(("content-length", "0"))
         elif stream is not None and stream.length is not None:
             headers.append(("content-length", str(stream.length)))
-        self._send(h11.Response(status_code=response.status, headers=headers,
-                                reason=response.status_text or _reason(response.status)))
+        self._send(
+            h11.Response(
+                status_code=response.status,
+                headers=headers,
+                reason=response.status_text or _reason(response.status),
+            )
+        )
         if stream is not None and not head_only:
             await self._write_body(response)
         elif stream is not None:

@@ -152,8 +152,12 @@ class Message:
 
     def _decide(self, decision: str, delay: float | None) -> None:
         if self._decision is not None:
-            log.warning("message %s: %s() ignored, %s() was already called",
-                        self.id, decision, self._decision)
+            log.warning(
+                "message %s: %s() ignored, %s() was already called",
+                self.id,
+                decision,
+                self._decision,
+            )
             return
         self._decision, self._delay = decision, delay
 
@@ -193,7 +197,9 @@ class LocalQueue:
                 f"Queue send failed: message too large ({size} bytes; the limit is "
                 f"{MAX_MESSAGE_BYTES} bytes)"
             )
-        self._broker._enqueue(self.name, [(encoded, contentType or "json", _checked_delay(delaySeconds))])
+        self._broker._enqueue(
+            self.name, [(encoded, contentType or "json", _checked_delay(delaySeconds))]
+        )
 
     async def sendBatch(  # noqa: N802 - the JS name
         self,
@@ -216,8 +222,13 @@ class LocalQueue:
                 )
             total += size
             delay = item.get("delaySeconds")
-            rows.append((encoded, item.get("contentType") or "json",
-                         batch_delay if delay is None else _checked_delay(delay)))
+            rows.append(
+                (
+                    encoded,
+                    item.get("contentType") or "json",
+                    batch_delay if delay is None else _checked_delay(delay),
+                )
+            )
         if total > MAX_BATCH_BYTES:
             raise _queue_error(
                 f"Queue sendBatch failed: batch too large ({total} bytes; the limit is "
@@ -228,7 +239,9 @@ class LocalQueue:
 
 def _checked_delay(seconds: float) -> float:
     if not isinstance(seconds, (int, float)) or not 0 <= seconds <= MAX_DELAY_SECONDS:
-        raise _queue_error(f"delaySeconds must be between 0 and {MAX_DELAY_SECONDS}, not {seconds!r}")
+        raise _queue_error(
+            f"delaySeconds must be between 0 and {MAX_DELAY_SECONDS}, not {seconds!r}"
+        )
     return float(seconds)
 
 
@@ -242,7 +255,9 @@ def _encode(body: Any, content_type: str | None) -> tuple[bytes, int]:
         try:
             text = json.dumps(value)
         except (TypeError, ValueError) as exc:
-            raise JsException("TypeError", f"Queue message body is not JSON-serializable: {exc}") from None
+            raise JsException(
+                "TypeError", f"Queue message body is not JSON-serializable: {exc}"
+            ) from None
         return pickle.dumps(crossing(json.loads(text))), len(text.encode("utf-8"))
     if kind == "text":
         if not isinstance(value, str):
@@ -317,8 +332,10 @@ class QueueBroker:
             self._db.executemany(
                 "INSERT INTO queue_messages (queue, id, body, content_type, timestamp_ms,"
                 " visible_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
-                [(queue, uuid.uuid4().hex, body, kind, now, now + round(delay * 1000))
-                 for body, kind, delay in rows],
+                [
+                    (queue, uuid.uuid4().hex, body, kind, now, now + round(delay * 1000))
+                    for body, kind, delay in rows
+                ],
             )
 
     def next_due_ms(self) -> int | None:
@@ -328,9 +345,14 @@ class QueueBroker:
 
     def _ready_at(self, queue: str) -> int | None:
         config = self._config(queue)
-        visible = [row[0] for row in self._db.execute(
-            "SELECT visible_at_ms FROM queue_messages WHERE queue = ?"
-            " ORDER BY visible_at_ms, seq LIMIT ?", (queue, config.max_batch_size))]
+        visible = [
+            row[0]
+            for row in self._db.execute(
+                "SELECT visible_at_ms FROM queue_messages WHERE queue = ?"
+                " ORDER BY visible_at_ms, seq LIMIT ?",
+                (queue, config.max_batch_size),
+            )
+        ]
         if not visible:
             return None
         timeout_at = visible[0] + round(config.max_batch_timeout * 1000)
@@ -357,7 +379,9 @@ class QueueBroker:
     def _due_rows(self, queue: str, now: int) -> list[_Row]:
         cursor = self._db.execute(
             "SELECT seq, id, body, timestamp_ms, attempts, visible_at_ms FROM queue_messages"
-            " WHERE queue = ? AND visible_at_ms <= ? ORDER BY visible_at_ms, seq", (queue, now))
+            " WHERE queue = ? AND visible_at_ms <= ? ORDER BY visible_at_ms, seq",
+            (queue, now),
+        )
         return [_Row(*row) for row in cursor]
 
     @staticmethod
@@ -378,21 +402,27 @@ class QueueBroker:
             cursor = self._db.execute(
                 "INSERT INTO queue_messages (queue, id, body, content_type, timestamp_ms, attempts,"
                 " visible_at_ms) SELECT queue, id, body, content_type, timestamp_ms, attempts,"
-                " visible_at_ms FROM queue_messages WHERE seq = ?", (row.seq,))
+                " visible_at_ms FROM queue_messages WHERE seq = ?",
+                (row.seq,),
+            )
         return dataclasses.replace(row, seq=cursor.lastrowid)
 
     async def _deliver(
         self, queue: str, rows: list[_Row], handler: Handler, config: ConsumerConfig
     ) -> None:
         with self._db:  # the attempt counts even if the process dies inside the handler
-            self._db.executemany("UPDATE queue_messages SET attempts = attempts + 1 WHERE seq = ?",
-                                 [(row.seq,) for row in rows])
+            self._db.executemany(
+                "UPDATE queue_messages SET attempts = attempts + 1 WHERE seq = ?",
+                [(row.seq,) for row in rows],
+            )
         messages = [_message(row) for row in rows]
         failed = False
         try:
             await handler(MessageBatch(queue, messages))
         except Exception:
-            log.exception("queue %s: consumer raised; unacknowledged messages will be retried", queue)
+            log.exception(
+                "queue %s: consumer raised; unacknowledged messages will be retried", queue
+            )
             failed = True
         with self._db:
             for row, message in zip(rows, messages, strict=True):
@@ -408,21 +438,33 @@ class QueueBroker:
             self._exhausted(queue, row, message, config)
         else:
             delay = config.retry_delay if message._delay is None else message._delay
-            self._db.execute("UPDATE queue_messages SET visible_at_ms = ? WHERE seq = ?",
-                             (self._now() + round(delay * 1000), row.seq))
+            self._db.execute(
+                "UPDATE queue_messages SET visible_at_ms = ? WHERE seq = ?",
+                (self._now() + round(delay * 1000), row.seq),
+            )
 
     def _exhausted(self, queue: str, row: _Row, message: Message, config: ConsumerConfig) -> None:
         dlq = config.dead_letter_queue
         if dlq is None:
-            log.warning("queue %s: message %s dropped after %d attempts (no dead_letter_queue)",
-                        queue, message.id, message.attempts)
+            log.warning(
+                "queue %s: message %s dropped after %d attempts (no dead_letter_queue)",
+                queue,
+                message.id,
+                message.attempts,
+            )
             self._db.execute("DELETE FROM queue_messages WHERE seq = ?", (row.seq,))
             return
-        log.warning("queue %s: message %s moved to %s after %d attempts",
-                    queue, message.id, dlq, message.attempts)
+        log.warning(
+            "queue %s: message %s moved to %s after %d attempts",
+            queue,
+            message.id,
+            dlq,
+            message.attempts,
+        )
         self._db.execute(
             "UPDATE queue_messages SET queue = ?, attempts = 0, visible_at_ms = ? WHERE seq = ?",
-            (dlq, self._now(), row.seq))
+            (dlq, self._now(), row.seq),
+        )
 
 
 def _message(row: _Row) -> Message:

@@ -74,7 +74,9 @@ class R2Object:
 class R2ObjectBody(R2Object):
     """`get()`'s result: the metadata plus a one-shot body."""
 
-    def __init__(self, meta: Mapping[str, Any], data: bytes, range_: Mapping[str, int] | None) -> None:
+    def __init__(
+        self, meta: Mapping[str, Any], data: bytes, range_: Mapping[str, int] | None
+    ) -> None:
         super().__init__(meta, range_)
         self.body = BodyStream.from_bytes(data)
 
@@ -140,7 +142,9 @@ class LocalR2Bucket:
         if range is None:
             return R2ObjectBody(meta, data, None)
         offset, length = _resolve_range(range, len(data))
-        return R2ObjectBody(meta, data[offset : offset + length], {"offset": offset, "length": length})
+        return R2ObjectBody(
+            meta, data[offset : offset + length], {"offset": offset, "length": length}
+        )
 
     async def head(self, key: str) -> R2Object | None:
         _check_key("head", key)
@@ -150,7 +154,9 @@ class LocalR2Bucket:
     async def delete(self, keys: str | list[str]) -> None:
         batch = [keys] if isinstance(keys, str) else list(keys)
         if len(batch) > MAX_DELETE_KEYS:
-            raise _r2_error("delete", f"At most {MAX_DELETE_KEYS} keys can be deleted at once.", 10001)
+            raise _r2_error(
+                "delete", f"At most {MAX_DELETE_KEYS} keys can be deleted at once.", 10001
+            )
         for key in batch:
             _check_key("delete", key)
             path = self._path(key)
@@ -203,7 +209,11 @@ def _check_key(operation: str, key: object) -> None:
     if not isinstance(key, str):
         raise JsException("TypeError", f"{operation}: key must be a string")
     if len(key.encode("utf-8")) > MAX_KEY_BYTES:
-        raise _r2_error(operation, f"The specified object name is not valid (over {MAX_KEY_BYTES} bytes).", 10020)
+        raise _r2_error(
+            operation,
+            f"The specified object name is not valid (over {MAX_KEY_BYTES} bytes).",
+            10020,
+        )
 
 
 def _value_bytes(value: object) -> bytes:
@@ -235,7 +245,11 @@ def _custom_metadata(metadata: Mapping[str, str] | None) -> dict[str, str]:
     result = {str(k): str(v) for k, v in (metadata or {}).items()}
     size = sum(len(k.encode()) + len(v.encode()) for k, v in result.items())
     if size > MAX_METADATA_BYTES:
-        raise _r2_error("put", f"Your metadata headers exceed the maximum allowed metadata size ({size} > {MAX_METADATA_BYTES} bytes).", 10012)
+        raise _r2_error(
+            "put",
+            f"Your metadata headers exceed the maximum allowed metadata size ({size} > {MAX_METADATA_BYTES} bytes).",
+            10012,
+        )
     return result
 
 

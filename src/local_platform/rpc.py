@@ -84,7 +84,9 @@ def _convert(value: Any) -> Any:
     if isinstance(value, (bytes, memoryview)):
         return memoryview(bytes(value))
     if isinstance(value, dict):
-        return JsDict({str(k) if not isinstance(k, str) else k: _convert(v) for k, v in value.items()})
+        return JsDict(
+            {str(k) if not isinstance(k, str) else k: _convert(v) for k, v in value.items()}
+        )
     if isinstance(value, list):
         return [_convert(v) for v in value]
     if isinstance(value, (set, frozenset)):
@@ -147,4 +149,3 @@ def serialized_size(value: Any) -> int:
         else:
             total += 16
     return total
-

@@ -80,7 +80,9 @@ class LocalPlatform:
         self.queue_consumers: dict[str, dict[str, Any]] = {}
         self.engine = WorkflowEngine(self.state_dir / "workflows.sqlite", clock=self.clock)
         self.broker = QueueBroker(self.state_dir / "queues.sqlite", clock=self.clock)
-        self.crons = CronScheduler(list(self.config.get("triggers", {}).get("crons", [])), self.clock)
+        self.crons = CronScheduler(
+            list(self.config.get("triggers", {}).get("crons", [])), self.clock
+        )
         self._bind_all(self.entry)
 
     # -- construction -------------------------------------------------------------------------
@@ -152,7 +154,9 @@ class LocalPlatform:
 
         body = None if json_body is None else json.dumps(json_body)
         headers = {"content-type": "application/json"} if body is not None else None
-        request = Request(f"http://siteaudit.local{path}", method=method, headers=headers, body=body)
+        request = Request(
+            f"http://siteaudit.local{path}", method=method, headers=headers, body=body
+        )
         response = await self.fetch(request)
         text = await response.text()
         return response.status, (json.loads(text) if text else None)

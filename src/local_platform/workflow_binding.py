@@ -53,8 +53,9 @@ class WorkflowBinding:
         self._engine = engine
         self.workflow_name = workflow_name
 
-    async def create(self, options: dict[str, Any] | None = None, /,
-                     **fields: Any) -> WorkflowInstance:
+    async def create(
+        self, options: dict[str, Any] | None = None, /, **fields: Any
+    ) -> WorkflowInstance:
         instance_id = await self._engine.create(self.workflow_name, _one_object(options, fields))
         return WorkflowInstance(self._engine, instance_id)
 

@@ -58,8 +58,13 @@ class Faults:
         self._failures: list[_StepFailure] = []
         self._at_step: dict[tuple[str, str], BaseException] = {}
 
-    def fail_step(self, instance_id: str | None, step_name: str, times: int,
-                  message: str = DEFAULT_FAILURE_MESSAGE) -> None:
+    def fail_step(
+        self,
+        instance_id: str | None,
+        step_name: str,
+        times: int,
+        message: str = DEFAULT_FAILURE_MESSAGE,
+    ) -> None:
         if times > 0:
             self._failures.append(_StepFailure(instance_id, step_name, times, message))
 

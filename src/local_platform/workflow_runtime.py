@@ -93,8 +93,13 @@ class EngineStep:
             run.set_waiting(False)
         if found is None:
             return self._store_error(key, _timeout_error(timeout), 1)
-        value = crossing({"payload": found.payload, "type": found.type,
-                          "timestamp": _datetime(found.timestamp_ms)})
+        value = crossing(
+            {
+                "payload": found.payload,
+                "type": found.type,
+                "timestamp": _datetime(found.timestamp_ms),
+            }
+        )
         return self._store_value(key, value, 1)
 
     async def _begin(self, prefix: str, name: str) -> tuple[str, int]:
@@ -110,8 +115,9 @@ class EngineStep:
         count = self._run.counts[prefix + name]
         return f"{prefix}{name}-{count}", count
 
-    async def _attempts(self, name: str, count: int, key: str, config: dict[str, Any],
-                        callback: StepCallback) -> Any:
+    async def _attempts(
+        self, name: str, count: int, key: str, config: dict[str, Any], callback: StepCallback
+    ) -> Any:
         for attempt in itertools.count(1):
             try:
                 value = await self._attempt(name, count, key, attempt, config, callback)
@@ -123,10 +129,18 @@ class EngineStep:
                 return self._store_value(key, value, attempt)
         raise AssertionError("unreachable")
 
-    async def _attempt(self, name: str, count: int, key: str, attempt: int,
-                       config: dict[str, Any], callback: StepCallback) -> Any:
-        ctx = crossing({"step": {"name": name, "count": count}, "attempt": attempt,
-                        "config": config})
+    async def _attempt(
+        self,
+        name: str,
+        count: int,
+        key: str,
+        attempt: int,
+        config: dict[str, Any],
+        callback: StepCallback,
+    ) -> Any:
+        ctx = crossing(
+            {"step": {"name": name, "count": count}, "attempt": attempt, "config": config}
+        )
         injected = self._run.faults.take_failure(self._run.instance_id, name)
         if injected is not None:
             raise JsException("Error", injected)

@@ -38,7 +38,10 @@ class WorkflowStep:
         self.step_closures: dict[str, Callable[[], Awaitable[Any]]] = {}
 
     def do(
-        self, name: str | None = None, *, concurrent: bool = False,
+        self,
+        name: str | None = None,
+        *,
+        concurrent: bool = False,
         config: dict[str, Any] | None = None,
     ) -> Callable[[StepFunction], Callable[[], Awaitable[Any]]]:
         def decorator(func: StepFunction) -> Callable[[], Awaitable[Any]]:
@@ -91,14 +94,18 @@ class WorkflowStep:
     async def wait_for_event(
         self, name: str, event_type: str, /, timeout: float | str = "24 hours"
     ) -> Any:
-        return crossing(await self._js_step.waitForEvent(
-            name, {"type": event_type, "timeout": timeout}
-        ))
+        return crossing(
+            await self._js_step.waitForEvent(name, {"type": event_type, "timeout": timeout})
+        )
 
 
 async def _do_call(
-    entrypoint: WorkflowStep, name: str, key: Any, config: dict[str, Any] | None,
-    callback: StepFunction, *results: Any,
+    entrypoint: WorkflowStep,
+    name: str,
+    key: Any,
+    config: dict[str, Any] | None,
+    callback: StepFunction,
+    *results: Any,
 ) -> Any:
     async def _callback(ctx: Any = None) -> Any:
         resolved = tuple(
@@ -165,7 +172,7 @@ def from_js_error(exc: JsException) -> Exception:
     if message == _NON_RETRYABLE:
         return NonRetryableError()
     if message.startswith(_NON_RETRYABLE + ": "):
-        return NonRetryableError(message[len(_NON_RETRYABLE) + 2:])
+        return NonRetryableError(message[len(_NON_RETRYABLE) + 2 :])
     if exc.name != "PythonError" and not message.startswith("PythonError"):
         return _to_python_exception(exc)
     lines = message.rstrip().split("\n")

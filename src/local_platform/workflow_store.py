@@ -88,8 +88,14 @@ class WorkflowStore:
         """False when the id is taken (the caller raises the platform's text)."""
         cursor = self._db.execute(
             "INSERT OR IGNORE INTO instances VALUES (?, ?, ?, ?, NULL, NULL, ?, ?)",
-            (row.id, row.workflow, workflow_codec.encode(row.params), row.status,
-             row.created_ms, row.created_ms),
+            (
+                row.id,
+                row.workflow,
+                workflow_codec.encode(row.params),
+                row.status,
+                row.created_ms,
+                row.created_ms,
+            ),
         )
         return cursor.rowcount == 1
 
@@ -102,8 +108,15 @@ class WorkflowStore:
         if found is None:
             return None
         id_, workflow, params, status, output, error, created_ms = found
-        return InstanceRow(id_, workflow, workflow_codec.decode(params), status,
-                           _maybe_decode(output), _maybe_decode(error), created_ms)
+        return InstanceRow(
+            id_,
+            workflow,
+            workflow_codec.decode(params),
+            status,
+            _maybe_decode(output),
+            _maybe_decode(error),
+            created_ms,
+        )
 
     def ids_with_status(self, *statuses: str) -> list[str]:
         marks = ",".join("?" * len(statuses))
@@ -118,12 +131,18 @@ class WorkflowStore:
             (status, now_ms, instance_id),
         )
 
-    def finish(self, instance_id: str, status: str, now_ms: float, *,
-               output: Any = None, error: Any = None) -> None:
+    def finish(
+        self, instance_id: str, status: str, now_ms: float, *, output: Any = None, error: Any = None
+    ) -> None:
         self._db.execute(
             "UPDATE instances SET status = ?, output = ?, error = ?, updated_ms = ? WHERE id = ?",
-            (status, workflow_codec.encode(output), workflow_codec.encode(error), now_ms,
-             instance_id),
+            (
+                status,
+                workflow_codec.encode(output),
+                workflow_codec.encode(error),
+                now_ms,
+                instance_id,
+            ),
         )
 
     def delete_instance(self, instance_id: str) -> None:
@@ -147,8 +166,13 @@ class WorkflowStore:
     def put_step(self, instance_id: str, cache_key: str, record: StepRecord) -> None:
         self._db.execute(
             "INSERT OR REPLACE INTO steps VALUES (?, ?, ?, ?, ?)",
-            (instance_id, cache_key, record.outcome, workflow_codec.encode(record.result),
-             record.attempts),
+            (
+                instance_id,
+                cache_key,
+                record.outcome,
+                workflow_codec.encode(record.result),
+                record.attempts,
+            ),
         )
 
     def add_event(self, instance_id: str, event: EventRow) -> None:

@@ -86,8 +86,9 @@ class WorkflowEngine:
 
     # -- wiring -------------------------------------------------------------------------------
 
-    def register(self, workflow_name: str, entrypoint_cls: type,
-                 env_provider: Callable[[], Any]) -> None:
+    def register(
+        self, workflow_name: str, entrypoint_cls: type, env_provider: Callable[[], Any]
+    ) -> None:
         self._registry[workflow_name] = _Registration(entrypoint_cls, env_provider)
 
     def binding(self, workflow_name: str) -> WorkflowBinding:
@@ -141,8 +142,9 @@ class WorkflowEngine:
         params = crossing(options.get("params") or {})
         if workflow_name not in self._registry:
             raise LookupError(f"workflow {workflow_name!r} is not registered on this engine")
-        row = InstanceRow(instance_id, workflow_name, params, "queued", None, None,
-                          self._clock.now_ms())
+        row = InstanceRow(
+            instance_id, workflow_name, params, "queued", None, None, self._clock.now_ms()
+        )
         if not self._store.insert_instance(row):
             raise JsException("Error", ALREADY_EXISTS)
         self._start(instance_id)
@@ -205,9 +207,14 @@ class WorkflowEngine:
     # -- running ---------------------------------------------------------------------------------
 
     def _start(self, instance_id: str) -> None:
-        run = Run(instance_id, self._store, self._clock, self.faults,
-                  set_waiting=lambda waiting: self._set_waiting(instance_id, waiting),
-                  pause_gate=lambda: self._pause_gate(instance_id))
+        run = Run(
+            instance_id,
+            self._store,
+            self._clock,
+            self.faults,
+            set_waiting=lambda waiting: self._set_waiting(instance_id, waiting),
+            pause_gate=lambda: self._pause_gate(instance_id),
+        )
         self._runs[instance_id] = run
         run.task = asyncio.get_running_loop().create_task(self._execute(run))
 
@@ -230,15 +237,22 @@ class WorkflowEngine:
         row = self._row(run.instance_id)
         registration = self._registry[row.workflow]
         workflow = registration.entrypoint_cls(_ExecutionContext(), registration.env_provider())
-        event = crossing({"payload": row.params, "timestamp": _datetime(row.created_ms),
-                          "instanceId": row.id, "workflowName": row.workflow})
+        event = crossing(
+            {
+                "payload": row.params,
+                "timestamp": _datetime(row.created_ms),
+                "instanceId": row.id,
+                "workflowName": row.workflow,
+            }
+        )
         return crossing(await workflow.run(event, WorkflowStep(EngineStep(run))))
 
     def _finish(self, run: Run, status: str, *, output: Any = None, error: Any = None) -> None:
         # A run that was terminated, killed, lost or restarted meanwhile must not write.
         if self._runs.get(run.instance_id) is run:
-            self._store.finish(run.instance_id, status, self._clock.now_ms(),
-                               output=output, error=error)
+            self._store.finish(
+                run.instance_id, status, self._clock.now_ms(), output=output, error=error
+            )
         self._drop(run)
 
     def _drop(self, run: Run) -> None:

@@ -17,14 +17,17 @@ def log_terminal(
     pages: int,
     reconciled_by: str | None,
 ) -> str:
-    line = json.dumps({
-        "event": "audit_terminal",
-        "audit_id": audit_id,
-        "status": status,
-        "error_code": error_code,
-        "failed_phase": failed_phase,
-        "pages": pages,
-        "reconciled_by": reconciled_by,
-    }, sort_keys=True)
+    line = json.dumps(
+        {
+            "event": "audit_terminal",
+            "audit_id": audit_id,
+            "status": status,
+            "error_code": error_code,
+            "failed_phase": failed_phase,
+            "pages": pages,
+            "reconciled_by": reconciled_by,
+        },
+        sort_keys=True,
+    )
     log.info(line)
     return line

@@ -47,9 +47,12 @@ async def reconcile_audit(env: Any, audit: AuditRecord, reconciled_by: str) -> D
         )
         if changed:
             log_terminal(
-                audit.id, "failed", error_code=str(decision.error_code),
+                audit.id,
+                "failed",
+                error_code=str(decision.error_code),
                 failed_phase=None if audit.current_phase is None else str(audit.current_phase),
-                pages=audit.pages_crawled, reconciled_by=reconciled_by,
+                pages=audit.pages_crawled,
+                reconciled_by=reconciled_by,
             )
     return decision
 

@@ -76,7 +76,9 @@ def _decide_lookup_error(audit: AuditRecord, message: str, now_ms: float) -> Dec
     if audit_age_ms(audit, now_ms) < INSTANCE_LOST_GRACE_MS:
         return Decision(Verdict.LEAVE, "instance not found within the grace period")
     return Decision(
-        Verdict.FAIL, "instance not found", ErrorCode.INSTANCE_LOST,
+        Verdict.FAIL,
+        "instance not found",
+        ErrorCode.INSTANCE_LOST,
         error_detail(f"Workflow instance not found: {message}"),
     )
 

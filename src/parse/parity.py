@@ -75,7 +75,9 @@ def diff(expected: Any, actual: Any, path: str = "") -> list[str]:
 
 def compare(data: bytes, chunks: Iterable[int] | None = None, **kwargs: Any) -> list[str]:
     """Differences between reference and extractor facts for one page (empty = parity)."""
-    expected = reference_facts(data, kwargs.get("page_url", PARITY_URL), **{
-        k: v for k, v in kwargs.items() if k in ("content_type", "max_bytes")
-    })
+    expected = reference_facts(
+        data,
+        kwargs.get("page_url", PARITY_URL),
+        **{k: v for k, v in kwargs.items() if k in ("content_type", "max_bytes")},
+    )
     return diff(expected.to_dict(), extract(data, chunks, **kwargs).to_dict())

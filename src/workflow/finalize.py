@@ -17,12 +17,19 @@ SITEMAP_BLOCKED_PAGE = 2000
 
 
 async def finalize_audit(
-    env: Any, pad: Any, audit_id: str, *, start_url: str, crawl_completed: bool,
+    env: Any,
+    pad: Any,
+    audit_id: str,
+    *,
+    start_url: str,
+    crawl_completed: bool,
     rate_limited: bool = False,
 ) -> dict[str, Any]:
     await repository.set_phase(env.DB, audit_id, AuditPhase.FINALIZING)
     crawled = await repository.list_page_urls(env.DB, audit_id)
-    issues_written = await _write_cross_page_issues(env.DB, pad, audit_id, start_url, crawl_completed, crawled)
+    issues_written = await _write_cross_page_issues(
+        env.DB, pad, audit_id, start_url, crawl_completed, crawled
+    )
     if rate_limited:
         await repository.insert_issues(env.DB, [_crawl_rate_limited(audit_id, start_url)])
         issues_written += 1
@@ -31,23 +38,40 @@ async def finalize_audit(
     health = None if scored == 0 else percent_one_decimal(scored - critical_pages, scored)
     pages = len(crawled)
     changed = await repository.complete_audit(
-        env.DB, audit_id, finished_at=ports.iso_now(), pages_crawled=pages, counts=counts,
+        env.DB,
+        audit_id,
+        finished_at=ports.iso_now(),
+        pages_crawled=pages,
+        counts=counts,
         health_score=health,
     )
     if changed:
-        log_terminal(audit_id, "completed", error_code=None, failed_phase=None, pages=pages,
-                     reconciled_by=None)
+        log_terminal(
+            audit_id,
+            "completed",
+            error_code=None,
+            failed_phase=None,
+            pages=pages,
+            reconciled_by=None,
+        )
     await pad.destroy()
-    return {"pages_crawled": pages, "cross_page_issues": issues_written, "health_score": health,
-            "issues": counts["total"]}
+    return {
+        "pages_crawled": pages,
+        "cross_page_issues": issues_written,
+        "health_score": health,
+        "issues": counts["total"],
+    }
 
 
 async def _write_cross_page_issues(
     db: Any, pad: Any, audit_id: str, start_url: str, crawl_completed: bool, crawled: set[str]
 ) -> int:
     options: dict[str, Any] = {
-        "audit_id": audit_id, "start_url": start_url, "crawl_completed": crawl_completed,
-        "robots_blocked_sitemap_urls": await _sitemap_blocked(pad), "cursor": None,
+        "audit_id": audit_id,
+        "start_url": start_url,
+        "crawl_completed": crawl_completed,
+        "robots_blocked_sitemap_urls": await _sitemap_blocked(pad),
+        "cursor": None,
     }
     written = 0
     while True:
@@ -69,7 +93,9 @@ async def _sitemap_blocked(pad: Any) -> list[str]:
 
 def _crawl_rate_limited(audit_id: str, start_url: str) -> IssueRecord:
     """A crawl-level issue: it belongs to no page row, so page_id stays empty."""
-    issue = DetectedIssue(IssueType.CRAWL_RATE_LIMITED, start_url, {"reason": "rate limited by the site"})
+    issue = DetectedIssue(
+        IssueType.CRAWL_RATE_LIMITED, start_url, {"reason": "rate limited by the site"}
+    )
     return _record(audit_id, issue, set())
 
 

@@ -18,8 +18,10 @@ class AuditParams:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "audit_id": self.audit_id, "start_url": self.start_url,
-            "options": self.options.to_dict(), "resume": self.resume,
+            "audit_id": self.audit_id,
+            "start_url": self.start_url,
+            "options": self.options.to_dict(),
+            "resume": self.resume,
         }
 
     @classmethod

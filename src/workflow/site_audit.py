@@ -45,9 +45,12 @@ async def run_site_audit(
 def url_policy(params: AuditParams, final_url: str, robots: RobotsRules) -> UrlPolicy:
     options = params.options
     return UrlPolicy(
-        start_url=final_url, include=tuple(options.include_patterns),
-        exclude=tuple(options.exclude_patterns), max_depth=options.max_depth,
-        private_hosts=options.private_hosts, robots=robots,
+        start_url=final_url,
+        include=tuple(options.include_patterns),
+        exclude=tuple(options.exclude_patterns),
+        max_depth=options.max_depth,
+        private_hosts=options.private_hosts,
+        robots=robots,
     )
 
 
@@ -56,8 +59,11 @@ async def crawl_scope(params: AuditParams, pad: Any) -> CrawlScope:
     config = await pad.crawl_config()
     final_url = config["final_url"] or params.start_url
     robots = RobotsRules.from_text(config["robots_txt"] or "")
-    return CrawlScope(params.audit_id, url_policy(params, final_url, robots),
-                      site_is_https=final_url.startswith("https:"))
+    return CrawlScope(
+        params.audit_id,
+        url_policy(params, final_url, robots),
+        site_is_https=final_url.startswith("https:"),
+    )
 
 
 async def _run_phases(
@@ -89,8 +95,11 @@ async def _prepare_resume(
         if not state["configured"]:
             raise non_retryable(f"audit {params.audit_id} has no crawl state left to resume")
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.CRAWLING)
-        return {"attempted": state["crawled"], "pending": state["pending"],
-                "last_chunk": state["last_chunk"]}
+        return {
+            "attempted": state["crawled"],
+            "pending": state["pending"],
+            "last_chunk": state["last_chunk"],
+        }
 
     state = dict(await prepare_resume())
     return CrawlStart(int(state["attempted"]), int(state["pending"]), int(state["last_chunk"]))
@@ -116,9 +125,12 @@ async def _discover(params: AuditParams, step: Any, env: Any) -> DiscoveryReport
     async def discover_urls() -> dict[str, Any]:
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.DISCOVERY)
         report = await discover(
-            ports.http_client(), scratchpad(env, params.audit_id), start_url=params.start_url,
+            ports.http_client(),
+            scratchpad(env, params.audit_id),
+            start_url=params.start_url,
             policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
-            max_pages=params.options.max_pages, private_hosts=params.options.private_hosts,
+            max_pages=params.options.max_pages,
+            private_hosts=params.options.private_hosts,
         )
         await repository.set_final_url(env.DB, params.audit_id, report.final_url)
         await repository.update_progress(
@@ -144,9 +156,14 @@ async def _crawl(params: AuditParams, step: Any, env: Any, start: CrawlStart) ->
         if report.rate_limited:
             rate_limited = True  # the site asked for more patience than an audit can give
             break
-    return {"attempted": attempted, "pending": pending, "chunks": chunk_no,
-            "completed": pending == 0 and not rate_limited, "links_truncated": links_truncated,
-            "rate_limited": rate_limited}
+    return {
+        "attempted": attempted,
+        "pending": pending,
+        "chunks": chunk_no,
+        "completed": pending == 0 and not rate_limited,
+        "links_truncated": links_truncated,
+        "rate_limited": rate_limited,
+    }
 
 
 async def _crawl_chunk(
@@ -157,8 +174,10 @@ async def _crawl_chunk(
         pad = scratchpad(env, params.audit_id)
         scope = await crawl_scope(params, pad)
         plan = ChunkPlan(
-            chunk_no=chunk_no, limit=min(CHUNK_TARGET_PAGES, params.options.max_pages - attempted),
-            window_hint=hint, max_pages=params.options.max_pages,
+            chunk_no=chunk_no,
+            limit=min(CHUNK_TARGET_PAGES, params.options.max_pages - attempted),
+            window_hint=hint,
+            max_pages=params.options.max_pages,
             fetch_timeout_s=params.options.fetch_timeout_s,
         )
         report = await run_chunk(scope, plan, ChunkIO(pad=pad, db=env.DB, http=ports.http_client()))
@@ -167,14 +186,20 @@ async def _crawl_chunk(
     return ChunkReport.from_dict(dict(await crawl_chunk()))
 
 
-async def _finalize(params: AuditParams, step: Any, env: Any, crawl: dict[str, Any]) -> dict[str, Any]:
+async def _finalize(
+    params: AuditParams, step: Any, env: Any, crawl: dict[str, Any]
+) -> dict[str, Any]:
     @step.do("finalize", config=step_configs.FINALIZE_STEP)
     async def finalize() -> dict[str, Any]:
         pad = scratchpad(env, params.audit_id)
         final_url = (await pad.crawl_config())["final_url"] or params.start_url
         return await finalize_audit(
-            env, pad, params.audit_id, start_url=final_url,
-            crawl_completed=bool(crawl["completed"]), rate_limited=bool(crawl["rate_limited"]),
+            env,
+            pad,
+            params.audit_id,
+            start_url=final_url,
+            crawl_completed=bool(crawl["completed"]),
+            rate_limited=bool(crawl["rate_limited"]),
         )
 
     summary = dict(await finalize())
@@ -190,13 +215,23 @@ async def _record_failure(params: AuditParams, step: Any, env: Any, exc: Excepti
         phase = None if audit is None or audit.current_phase is None else str(audit.current_phase)
         code = str(classify_error(message))
         changed = await repository.fail_audit(
-            env.DB, params.audit_id, error_code=code, error_detail=error_detail(message),
-            failed_phase=phase, finished_at=ports.iso_now(),
+            env.DB,
+            params.audit_id,
+            error_code=code,
+            error_detail=error_detail(message),
+            failed_phase=phase,
+            finished_at=ports.iso_now(),
         )
         if changed:
             pages = 0 if audit is None else audit.pages_crawled
-            log_terminal(params.audit_id, "failed", error_code=code, failed_phase=phase,
-                         pages=pages, reconciled_by=None)
+            log_terminal(
+                params.audit_id,
+                "failed",
+                error_code=code,
+                failed_phase=phase,
+                pages=pages,
+                reconciled_by=None,
+            )
         return {"changed": changed}
 
     await mark_failed()

@@ -20,10 +20,22 @@ from parse.facts import (
 
 text = st.text(max_size=80)
 maybe_text = st.none() | text
-urls = st.sampled_from(
-    ["https://example.com/", "https://example.com/a?b=1&a=2", "http://www.example.com/x",
-     "https://other.org/", "/relative", "//example.com/p", "mailto:x@y", "http://[bad", ""]
-) | text
+urls = (
+    st.sampled_from(
+        [
+            "https://example.com/",
+            "https://example.com/a?b=1&a=2",
+            "http://www.example.com/x",
+            "https://other.org/",
+            "/relative",
+            "//example.com/p",
+            "mailto:x@y",
+            "http://[bad",
+            "",
+        ]
+    )
+    | text
+)
 url_refs = st.builds(UrlRef, urls, st.none() | urls)
 small = st.integers(min_value=0, max_value=10**7)
 

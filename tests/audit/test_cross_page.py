@@ -73,18 +73,26 @@ def test_each_member_of_a_duplicate_title_group_gets_one_issue_with_a_sample_of_
 @pytest.mark.parametrize(
     ("pages", "expected"),
     [
-        ([page("a", title="T"), page("b", title="T")],
-         [("duplicate-title", "a"), ("duplicate-title", "b")]),
+        (
+            [page("a", title="T"), page("b", title="T")],
+            [("duplicate-title", "a"), ("duplicate-title", "b")],
+        ),
         ([page("a", title="T"), page("b", title="t")], []),  # exact match only
         ([page("a"), page("b")], []),  # empty titles never group
         ([page("a", title="T"), page("b", title="T", is_indexable=False)], []),
-        ([page("a", meta_description="D"), page("b", meta_description="D")],
-         [("duplicate-meta-description", "a"), ("duplicate-meta-description", "b")]),
-        ([page("a", content_hash="h", word_count=1), page("b", content_hash="h", word_count=9)],
-         [("duplicate-content", "a"), ("duplicate-content", "b")]),
+        (
+            [page("a", meta_description="D"), page("b", meta_description="D")],
+            [("duplicate-meta-description", "a"), ("duplicate-meta-description", "b")],
+        ),
+        (
+            [page("a", content_hash="h", word_count=1), page("b", content_hash="h", word_count=9)],
+            [("duplicate-content", "a"), ("duplicate-content", "b")],
+        ),
         # an empty body is not duplicate content
-        ([page("a", content_hash="h", word_count=0), page("b", content_hash="h", word_count=0)],
-         []),
+        (
+            [page("a", content_hash="h", word_count=0), page("b", content_hash="h", word_count=0)],
+            [],
+        ),
         # one URL crawled twice is one page (last row wins), not a group
         ([page("a", title="T"), page("a", title="T")], []),
     ],
@@ -102,22 +110,34 @@ def test_duplicate_grouping(pages, expected):
         # a single redirect is normal
         ([redirect("a", "b"), page("b")], []),
         # two consecutive redirects before content: a chain, on its head
-        ([redirect("a", "b"), redirect("b", "c"), page("c")],
-         [("redirect-chain", "a", {"hops": ["a", "b", "c"], "finalUrl": "c"})]),
+        (
+            [redirect("a", "b"), redirect("b", "c"), page("c")],
+            [("redirect-chain", "a", {"hops": ["a", "b", "c"], "finalUrl": "c"})],
+        ),
         # the final target need not have been crawled
-        ([redirect("a", "b"), redirect("b", "c", 302)],
-         [("redirect-chain", "a", {"hops": ["a", "b", "c"], "finalUrl": "c"})]),
+        (
+            [redirect("a", "b"), redirect("b", "c", 302)],
+            [("redirect-chain", "a", {"hops": ["a", "b", "c"], "finalUrl": "c"})],
+        ),
         # a loop reached from a head is reported on the head, hops include the repeated URL
-        ([redirect("a", "b"), redirect("b", "c"), redirect("c", "b")],
-         [("redirect-loop", "a", {"hops": ["a", "b", "c", "b"]})]),
+        (
+            [redirect("a", "b"), redirect("b", "c"), redirect("c", "b")],
+            [("redirect-loop", "a", {"hops": ["a", "b", "c", "b"]})],
+        ),
         # headless cycles: self-redirect and a pair, on the smallest URL
         ([redirect("a", "a")], [("redirect-loop", "a", {"hops": ["a", "a"]})]),
-        ([redirect("b", "a"), redirect("a", "b")],
-         [("redirect-loop", "a", {"hops": ["a", "b", "a"]})]),
+        (
+            [redirect("b", "a"), redirect("a", "b")],
+            [("redirect-loop", "a", {"hops": ["a", "b", "a"]})],
+        ),
         # two heads merging into one chain each get their issue
-        ([redirect("a", "c"), redirect("b", "c"), redirect("c", "d")],
-         [("redirect-chain", "a", {"hops": ["a", "c", "d"], "finalUrl": "d"}),
-          ("redirect-chain", "b", {"hops": ["b", "c", "d"], "finalUrl": "d"})]),
+        (
+            [redirect("a", "c"), redirect("b", "c"), redirect("c", "d")],
+            [
+                ("redirect-chain", "a", {"hops": ["a", "c", "d"], "finalUrl": "d"}),
+                ("redirect-chain", "b", {"hops": ["b", "c", "d"], "finalUrl": "d"}),
+            ],
+        ),
         # a 3xx without Location is not part of the redirect graph
         ([page("a", 301), redirect("b", "a")], []),
     ],
@@ -127,9 +147,7 @@ def test_redirect_chains_and_loops(pages, expected):
     assert got == expected
 
 
-redirect_graphs = st.dictionaries(
-    st.sampled_from("abcdef"), st.sampled_from("abcdefg"), max_size=6
-)
+redirect_graphs = st.dictionaries(st.sampled_from("abcdef"), st.sampled_from("abcdefg"), max_size=6)
 
 
 @given(redirect_graphs)
@@ -150,7 +168,7 @@ def test_every_cycle_yields_exactly_one_loop_issue_per_head_or_cycle(graph):
             seen.append(url)
             url = graph[url]
         if url in seen:
-            assert frozenset(seen[seen.index(url):]) in cycles
+            assert frozenset(seen[seen.index(url) :]) in cycles
     assert len({i.page_url for i in issues}) == len(issues)  # at most one issue per URL
 
 
@@ -159,14 +177,18 @@ def test_every_cycle_yields_exactly_one_loop_issue_per_head_or_cycle(graph):
 
 def test_broken_internal_links_one_per_source_and_target_never_from_absence():
     pages = [
-        page("s"), page("t1", 404), page("t2", 500), page("ok"),
+        page("s"),
+        page("t1", 404),
+        page("t2", 500),
+        page("ok"),
         page("waf", 403, fetch_class=FetchClass.BLOCKED),
         page("rl", 429, fetch_class=FetchClass.RATE_LIMITED),
     ]
     edges = [LinkEdge("s", t) for t in ("t1", "t2", "ok", "waf", "rl", "never-crawled", "t1")]
     issues = broken_internal_links("audit", pages, edges)
     assert {(i.page_url, i.dedupe_key, i.details["targetStatus"]) for i in issues} == {
-        ("s", "t1", 404), ("s", "t2", 500)
+        ("s", "t1", 404),
+        ("s", "t2", 500),
     }
     assert all(i.details["targetUrl"] == i.dedupe_key for i in issues)
 
@@ -176,8 +198,10 @@ def test_broken_links_are_capped_in_source_page_id_then_target_order():
     edges = [LinkEdge(s, f"t{i}") for s in ("s1", "s2") for i in (2, 0, 1)]
     first_source = min(("s1", "s2"), key=lambda s: page_id("audit", s))
     issues = broken_internal_links("audit", pages, edges, cap=2)
-    assert [(i.page_url, i.dedupe_key) for i in issues] == [(first_source, "t0"),
-                                                           (first_source, "t1")]
+    assert [(i.page_url, i.dedupe_key) for i in issues] == [
+        (first_source, "t0"),
+        (first_source, "t1"),
+    ]
 
 
 def test_links_to_redirects_carry_the_redirect_target():
@@ -188,9 +212,16 @@ def test_links_to_redirects_carry_the_redirect_target():
     assert issue.details == {"targetUrl": "r", "targetStatus": 308, "redirectUrl": "final"}
 
 
-ORPHAN_PAGES = [page("start"), page("linked"), page("self-only"), page("redirected"),
-                redirect("old", "redirected"), page("nf", 404), page("lonely"),
-                page("waf", 200, fetch_class=FetchClass.BLOCKED)]
+ORPHAN_PAGES = [
+    page("start"),
+    page("linked"),
+    page("self-only"),
+    page("redirected"),
+    redirect("old", "redirected"),
+    page("nf", 404),
+    page("lonely"),
+    page("waf", 200, fetch_class=FetchClass.BLOCKED),
+]
 ORPHAN_EDGES = [LinkEdge("start", "linked"), LinkEdge("self-only", "self-only")]
 
 
@@ -203,8 +234,13 @@ ORPHAN_EDGES = [LinkEdge("start", "linked"), LinkEdge("self-only", "self-only")]
     ],
 )
 def test_orphan_pages(completed, graph_complete, expected):
-    issues = orphan_pages(ORPHAN_PAGES, ORPHAN_EDGES, "start", crawl_completed=completed,
-                          link_graph_complete=graph_complete)
+    issues = orphan_pages(
+        ORPHAN_PAGES,
+        ORPHAN_EDGES,
+        "start",
+        crawl_completed=completed,
+        link_graph_complete=graph_complete,
+    )
     assert [i.page_url for i in issues] == expected
     assert all(i.issue_type is T.ORPHAN_PAGE for i in issues)
 
@@ -217,10 +253,17 @@ def test_orphan_pages(completed, graph_complete, expected):
     [
         (page("c", 404), ("canonical-to-broken", {"canonicalUrl": "c", "targetStatus": 404})),
         (page("c", 503), ("canonical-to-broken", {"canonicalUrl": "c", "targetStatus": 503})),
-        (redirect("c", "d"), ("canonical-to-redirect",
-                              {"canonicalUrl": "c", "targetStatus": 301, "redirectUrl": "d"})),
-        (page("c", is_indexable=False),
-         ("canonical-to-noindex", {"canonicalUrl": "c", "targetStatus": 200})),
+        (
+            redirect("c", "d"),
+            (
+                "canonical-to-redirect",
+                {"canonicalUrl": "c", "targetStatus": 301, "redirectUrl": "d"},
+            ),
+        ),
+        (
+            page("c", is_indexable=False),
+            ("canonical-to-noindex", {"canonicalUrl": "c", "targetStatus": 200}),
+        ),
         (page("c"), None),
         (page("c", 403, fetch_class=FetchClass.BLOCKED), None),
         (page("c", 0, fetch_class=FetchClass.ERROR), None),
@@ -258,14 +301,17 @@ def alt(*pairs: tuple[str, str]) -> tuple[HreflangLink, ...]:
         # de does not link back to en
         ([page("en", hreflang=alt(("de", "de"))), page("de")], [("en", "de", "de")]),
         # de links back to another URL, not to en
-        ([page("en", hreflang=alt(("de", "de"))), page("de", hreflang=alt(("en", "en-x")))],
-         [("en", "de", "de")]),
+        (
+            [page("en", hreflang=alt(("de", "de"))), page("de", hreflang=alt(("en", "en-x")))],
+            [("en", "de", "de")],
+        ),
         # self-references are not alternates; uncrawled and non-2xx targets are not judged
-        ([page("en", hreflang=alt(("en", "en"), ("fr", "fr"), ("it", "it"))), page("it", 404)],
-         []),
+        ([page("en", hreflang=alt(("en", "en"), ("fr", "fr"), ("it", "it"))), page("it", 404)], []),
         # the same target listed twice yields one issue
-        ([page("en", hreflang=alt(("de", "de"), ("de-AT", "de"))), page("de")],
-         [("en", "de", "de")]),
+        (
+            [page("en", hreflang=alt(("de", "de"), ("de-AT", "de"))), page("de")],
+            [("en", "de", "de")],
+        ),
     ],
 )
 def test_hreflang_return_links(pages, expected):
@@ -282,10 +328,14 @@ def test_hreflang_return_links(pages, expected):
     [
         (page("u", 404, in_sitemap=True), ("sitemap-url-broken", {"statusCode": 404})),
         (page("u", 500, in_sitemap=True), ("sitemap-url-broken", {"statusCode": 500})),
-        (CrawledPage("u", 302, redirect_url="v", in_sitemap=True),
-         ("sitemap-url-redirect", {"statusCode": 302, "redirectUrl": "v"})),
-        (page("u", is_indexable=False, in_sitemap=True),
-         ("sitemap-url-noindex", {"statusCode": 200})),
+        (
+            CrawledPage("u", 302, redirect_url="v", in_sitemap=True),
+            ("sitemap-url-redirect", {"statusCode": 302, "redirectUrl": "v"}),
+        ),
+        (
+            page("u", is_indexable=False, in_sitemap=True),
+            ("sitemap-url-noindex", {"statusCode": 200}),
+        ),
         (page("u", in_sitemap=True), None),
         (page("u", 404), None),  # not in the sitemap
         (page("u", 403, fetch_class=FetchClass.BLOCKED, in_sitemap=True), None),
@@ -310,8 +360,10 @@ def test_crawled_page_derives_the_row_from_an_observation():
         {
             "titles": (" Title ",),
             "canonicals": (UrlRef("/c", "https://example.com/c"),),
-            "hreflangs": (Hreflang("de", UrlRef("/de", "https://example.com/de")),
-                          Hreflang("xx", UrlRef("bad", None))),
+            "hreflangs": (
+                Hreflang("de", UrlRef("/de", "https://example.com/de")),
+                Hreflang("xx", UrlRef("bad", None)),
+            ),
         },
         x_robots_tag="noindex",
     )
@@ -323,8 +375,13 @@ def test_crawled_page_derives_the_row_from_an_observation():
 
 
 def test_shell_pages_keep_no_content_hash_and_are_not_duplicate_candidates():
-    shell = {"headings": (), "links": (), "links_seen": 0, "word_count": 3,
-             "scripts": (Script(None, None, None, None),)}
+    shell = {
+        "headings": (),
+        "links": (),
+        "links_seen": 0,
+        "word_count": 3,
+        "scripts": (Script(None, None, None, None),),
+    }
     a = crawled_page(observe(shell, url="https://example.com/a"))
     b = crawled_page(observe(shell, url="https://example.com/b"))
     assert a.javascript_shell and a.content_hash is None

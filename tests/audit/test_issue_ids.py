@@ -12,10 +12,14 @@ from local_platform.rpc import crossing
 
 # printf 'audit-1|https://example.com/|missing-title|' | sha256sum | cut -c1-36, etc.
 VECTORS = [
-    (("audit-1", "https://example.com/", "missing-title", None),
-     "1a8af9e559f80409144fd9624668c0e0b1c1"),
-    (("audit-1", "https://example.com/a", "broken-internal-link", "https://example.com/404"),
-     "ea5c10f2d14194435ca9edffe8fdb35e1cab"),
+    (
+        ("audit-1", "https://example.com/", "missing-title", None),
+        "1a8af9e559f80409144fd9624668c0e0b1c1",
+    ),
+    (
+        ("audit-1", "https://example.com/a", "broken-internal-link", "https://example.com/404"),
+        "ea5c10f2d14194435ca9edffe8fdb35e1cab",
+    ),
 ]
 
 # "|" is the field separator of the original's format (see the issue_ids module docstring), and a

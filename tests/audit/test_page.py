@@ -89,8 +89,15 @@ def test_js_trim_matches_string_prototype_trim():
 
 @pytest.mark.parametrize(
     ("raw", "absolute"),
-    [("https://a/b", True), ("HTTP://a", True), ("/b", False), ("//a/b", False),
-     ("b", False), ("", False), ("1http://a", False)],
+    [
+        ("https://a/b", True),
+        ("HTTP://a", True),
+        ("/b", False),
+        ("//a/b", False),
+        ("b", False),
+        ("", False),
+        ("1http://a", False),
+    ],
 )
 def test_is_absolute_url(raw, absolute):
     assert is_absolute_url(raw) is absolute

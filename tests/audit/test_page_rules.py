@@ -85,8 +85,11 @@ def test_pages_without_analysed_html_get_no_content_checks(changes):
         ({"x_robots_tag": "googlebot: NOINDEX"}, {}, ["noindex-page"]),
         ({}, {"meta_robots": ("index, follow",)}, []),
         # a noindex page is not thin and needs no outgoing links: it chose not to rank
-        ({"x_robots_tag": "noindex"}, {"word_count": 10, "links": (), "links_seen": 0},
-         ["noindex-page"]),
+        (
+            {"x_robots_tag": "noindex"},
+            {"word_count": 10, "links": (), "links_seen": 0},
+            ["noindex-page"],
+        ),
     ],
 )
 def test_noindex(changes, facts_changes, expected):
@@ -112,8 +115,11 @@ def canonical(url: str | None, raw: str | None = None) -> dict:
         ({}, "/page", []),  # header canonical resolved against the page URL
         (canonical(URL), URL, []),
         # the badseo fixture: HTML ?via=html vs header ?via=header
-        (canonical(URL + "?via=html"), URL + "?via=header",
-         ["canonical-conflict", "canonicalized-page"]),
+        (
+            canonical(URL + "?via=html"),
+            URL + "?via=header",
+            ["canonical-conflict", "canonicalized-page"],
+        ),
         # conflict, yet the effective (HTML) canonical is the page itself
         (canonical(URL), URL + "?via=header", ["canonical-conflict"]),
     ],
@@ -142,12 +148,18 @@ SHELL = {
     ("facts_changes", "expected"),
     [
         (SHELL, ["javascript-rendering-suspected"]),  # and no title/H1/thin/links checks
-        ({**SHELL, "word_count": 20}, ["missing-title", "missing-h1", "thin-content",
-                                       "no-outgoing-links"]),
-        ({**SHELL, "scripts": (Script(None, "application/ld+json", None, None),)},
-         ["missing-title", "missing-h1", "thin-content", "no-outgoing-links"]),
-        ({**SHELL, "scripts": (Script(None, None, None, None),)},
-         ["javascript-rendering-suspected"]),  # an inline classic script executes too
+        (
+            {**SHELL, "word_count": 20},
+            ["missing-title", "missing-h1", "thin-content", "no-outgoing-links"],
+        ),
+        (
+            {**SHELL, "scripts": (Script(None, "application/ld+json", None, None),)},
+            ["missing-title", "missing-h1", "thin-content", "no-outgoing-links"],
+        ),
+        (
+            {**SHELL, "scripts": (Script(None, None, None, None),)},
+            ["javascript-rendering-suspected"],
+        ),  # an inline classic script executes too
     ],
 )
 def test_javascript_shell_stops_content_checks(facts_changes, expected):
@@ -157,7 +169,9 @@ def test_javascript_shell_stops_content_checks(facts_changes, expected):
 def test_shell_still_gets_head_and_header_field_checks():
     obs = observe({**SHELL, "viewports": ()}, x_content_type_options=None)
     assert types(run_page_rules(obs)) == [
-        "javascript-rendering-suspected", "missing-viewport", "content-type-options-missing"
+        "javascript-rendering-suspected",
+        "missing-viewport",
+        "content-type-options-missing",
     ]
 
 
@@ -303,8 +317,12 @@ def test_kitchen_sink_reports_in_evaluation_order():
         response_time_ms=1700,
     )
     assert types(run_page_rules(obs)) == [
-        "slow-response", "title-too-long", "missing-meta-description", "multiple-h1",
-        "heading-order-skip", "images-missing-alt",
+        "slow-response",
+        "title-too-long",
+        "missing-meta-description",
+        "multiple-h1",
+        "heading-order-skip",
+        "images-missing-alt",
     ]
 
 
@@ -321,24 +339,38 @@ def test_kitchen_sink_reports_in_evaluation_order():
         ({}, {"titles": ("x" * 30, "y" * 30)}, ["multiple-titles"]),
         ({}, {"meta_descriptions": ("d" * 100, "e" * 100)}, ["multiple-meta-descriptions"]),
         ({}, {"canonicals": (UrlRef("https://example.com/page", URL),) * 2}, []),
-        ({}, {"canonicals": (UrlRef(URL, URL), UrlRef("/b", "https://example.com/b"))},
-         ["multiple-canonicals"]),
+        (
+            {},
+            {"canonicals": (UrlRef(URL, URL), UrlRef("/b", "https://example.com/b"))},
+            ["multiple-canonicals"],
+        ),
         ({}, {"canonicals": (UrlRef("/page", URL),)}, ["relative-canonical"]),
         ({}, {"canonicals": (UrlRef("//example.com/page", URL),)}, ["relative-canonical"]),
         ({}, {"refreshes": ("0; url=/x",)}, ["meta-refresh"]),
         ({}, {"html_lang": None}, ["missing-html-lang"]),
         ({}, {"html_lang": "  "}, ["missing-html-lang"]),
         ({}, {"viewports": ()}, ["missing-viewport"]),
-        ({}, {"images": (img("a", width=None),), "images_seen": 1},
-         ["images-missing-dimensions"]),
+        ({}, {"images": (img("a", width=None),), "images_seen": 1}, ["images-missing-dimensions"]),
         ({}, {"images": (img("a"),), "images_seen": 1}, []),
-        ({}, {"links": (link("https://www.example.com/login", nofollow=True),)},
-         ["internal-nofollow-links"]),
+        (
+            {},
+            {"links": (link("https://www.example.com/login", nofollow=True),)},
+            ["internal-nofollow-links"],
+        ),
         ({}, {"links": (link("https://ads.example.org/", nofollow=True),)}, []),
-        ({}, {"mixed_content": (MixedContent("img", "http://cdn.example.com/a.png"),),
-              "mixed_content_seen": 1}, ["mixed-content"]),
-        ({}, {"forms": (UrlRef("http://example.com/login", "http://example.com/login"),)},
-         ["insecure-form-action"]),
+        (
+            {},
+            {
+                "mixed_content": (MixedContent("img", "http://cdn.example.com/a.png"),),
+                "mixed_content_seen": 1,
+            },
+            ["mixed-content"],
+        ),
+        (
+            {},
+            {"forms": (UrlRef("http://example.com/login", "http://example.com/login"),)},
+            ["insecure-form-action"],
+        ),
         ({}, {"forms": (UrlRef("", URL),)}, []),
         # field checks need a readable 2xx HTML page
         ({"status_code": 404}, {"viewports": ()}, ["broken-page"]),
@@ -387,8 +419,10 @@ def test_hsts_thresholds_from_the_observatory(header, expected, details):
         ({"content_security_policy": None}, ["csp-missing", "frame-protection-missing"]),
         ({"content_security_policy": "default-src 'self'"}, ["frame-protection-missing"]),
         ({"content_security_policy": "default-src 'self'", "x_frame_options": "ALLOW-FROM x"}, []),
-        ({"content_security_policy": "default-src 'self'", "x_frame_options": "garbage"},
-         ["frame-protection-missing"]),
+        (
+            {"content_security_policy": "default-src 'self'", "x_frame_options": "garbage"},
+            ["frame-protection-missing"],
+        ),
         ({"content_security_policy": "Frame-Ancestors 'none'"}, []),
     ],
 )
@@ -400,4 +434,3 @@ def test_every_issue_lands_on_the_observed_url():
     obs = observe({"titles": (), "viewports": ()}, url="http://example.com/p", crawl_depth=9)
     issues = run_page_rules(obs)
     assert issues and all(issue.page_url == "http://example.com/p" for issue in issues)
-

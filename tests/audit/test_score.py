@@ -53,8 +53,11 @@ def test_which_pages_are_scored(row, scored):
         ([Row("a"), Row("b")], [], 100.0),
         ([Row("a"), Row("b")], [issue(IssueType.MISSING_TITLE, "a")], 50.0),
         # two criticals on one page count once
-        ([Row("a"), Row("b")], [issue(IssueType.MISSING_TITLE, "a"),
-                                issue(IssueType.BROKEN_INTERNAL_LINK, "a")], 50.0),
+        (
+            [Row("a"), Row("b")],
+            [issue(IssueType.MISSING_TITLE, "a"), issue(IssueType.BROKEN_INTERNAL_LINK, "a")],
+            50.0,
+        ),
         # warnings and infos do not lower the score
         ([Row("a")], [issue(IssueType.THIN_CONTENT, "a"), issue(IssueType.DEEP_PAGE, "a")], 100.0),
         ([Row("a"), Row("b"), Row("c")], [issue(IssueType.MISSING_TITLE, "a")], 66.7),
@@ -80,19 +83,31 @@ def test_rounding_is_half_up_to_one_decimal():
 
 
 def test_counts_per_severity_list_every_severity_critical_first():
-    issues = [issue(IssueType.MISSING_TITLE, "a"), issue(IssueType.DEEP_PAGE, "a"),
-              issue(IssueType.DEEP_PAGE, "b")]
+    issues = [
+        issue(IssueType.MISSING_TITLE, "a"),
+        issue(IssueType.DEEP_PAGE, "a"),
+        issue(IssueType.DEEP_PAGE, "b"),
+    ]
     assert list(counts_by_severity(issues).items()) == [
-        ("critical", 1), ("warning", 0), ("info", 2)
+        ("critical", 1),
+        ("warning", 0),
+        ("info", 2),
     ]
 
 
 def test_counts_per_type_ordered_by_severity_then_id():
-    issues = [issue(IssueType.TITLE_TOO_LONG, "a"), issue(IssueType.DEEP_PAGE, "a"),
-              issue(IssueType.THIN_CONTENT, "b"), issue(IssueType.SERVER_ERROR, "c"),
-              issue(IssueType.DEEP_PAGE, "c")]
+    issues = [
+        issue(IssueType.TITLE_TOO_LONG, "a"),
+        issue(IssueType.DEEP_PAGE, "a"),
+        issue(IssueType.THIN_CONTENT, "b"),
+        issue(IssueType.SERVER_ERROR, "c"),
+        issue(IssueType.DEEP_PAGE, "c"),
+    ]
     assert list(counts_by_type(issues).items()) == [
-        ("server-error", 1), ("thin-content", 1), ("deep-page", 2), ("title-too-long", 1)
+        ("server-error", 1),
+        ("thin-content", 1),
+        ("deep-page", 2),
+        ("title-too-long", 1),
     ]
 
 

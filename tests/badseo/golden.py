@@ -66,7 +66,8 @@ def main(argv: list[str]) -> int:
         return 0
     if argv == ["--check"]:
         stale = [
-            path for path, text in _files().items()
+            path
+            for path, text in _files().items()
             if (path.read_text(encoding="utf-8") if path.exists() else "") != text
         ]
         for path in stale:

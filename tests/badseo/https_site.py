@@ -121,26 +121,47 @@ MIXED_IMAGE_URL = f"{HTTP_ORIGIN}{PIXEL_PATH}"
 _HOME_LINKS = (MIXED_CONTENT_URL, HSTS_MISSING_URL, HSTS_TOO_SHORT_URL, HTTP_PAGE_URL)
 
 HTTPS_FIXTURES: tuple[HttpsFixture, ...] = (
-    _page(f"{HTTPS_ORIGIN}/", "The home page of the https variant; it must be clean.",
-          category=Category.SITE, title="badseo over https: four transport defects",
-          h1="badseo over https",
-          description="The https variant of badseo: four pages, each with one transport security "
-          "defect that only an https site can have.",
-          body="<ul>" + "".join(
-              f'<li><a href="{url}">{escape(url)}</a></li>' for url in _HOME_LINKS
-          ) + "</ul>"),
-    _page(MIXED_CONTENT_URL, "An https page that loads an image over plain http.",
-          (T.MIXED_CONTENT,),
-          body=f'<p><img src="{MIXED_IMAGE_URL}" alt="A pixel sent over http" width="1" '
-          f'height="1"></p>{_home_link()}'),
-    _page(HSTS_MISSING_URL, "An https page without a Strict-Transport-Security header.",
-          (T.HSTS_MISSING,), hsts=None),
-    _page(HSTS_TOO_SHORT_URL, "An https page whose HSTS max-age is five minutes.",
-          (T.HSTS_TOO_SHORT,), hsts=HSTS_SHORT),
+    _page(
+        f"{HTTPS_ORIGIN}/",
+        "The home page of the https variant; it must be clean.",
+        category=Category.SITE,
+        title="badseo over https: four transport defects",
+        h1="badseo over https",
+        description="The https variant of badseo: four pages, each with one transport security "
+        "defect that only an https site can have.",
+        body="<ul>"
+        + "".join(f'<li><a href="{url}">{escape(url)}</a></li>' for url in _HOME_LINKS)
+        + "</ul>",
+    ),
+    _page(
+        MIXED_CONTENT_URL,
+        "An https page that loads an image over plain http.",
+        (T.MIXED_CONTENT,),
+        body=f'<p><img src="{MIXED_IMAGE_URL}" alt="A pixel sent over http" width="1" '
+        f'height="1"></p>{_home_link()}',
+    ),
+    _page(
+        HSTS_MISSING_URL,
+        "An https page without a Strict-Transport-Security header.",
+        (T.HSTS_MISSING,),
+        hsts=None,
+    ),
+    _page(
+        HSTS_TOO_SHORT_URL,
+        "An https page whose HSTS max-age is five minutes.",
+        (T.HSTS_TOO_SHORT,),
+        hsts=HSTS_SHORT,
+    ),
     # Over http HSTS is ignored (and not sent), and the extractor records no mixed content.
-    _page(HTTP_PAGE_URL, "A page served over plain http on the https site, not redirected.",
-          (T.HTTP_PAGE_ON_HTTPS_SITE,), hsts=None, in_sitemap=False),
+    _page(
+        HTTP_PAGE_URL,
+        "A page served over plain http on the https site, not redirected.",
+        (T.HTTP_PAGE_ON_HTTPS_SITE,),
+        hsts=None,
+        in_sitemap=False,
+    ),
 )
+
 
 def https_expected_issues(
     fixtures: Sequence[HttpsFixture] = HTTPS_FIXTURES,
@@ -163,9 +184,7 @@ def _sitemap_reply(fixtures: Sequence[HttpsFixture]) -> Reply:
     return Reply(200, body, {"content-type": "application/xml"})
 
 
-def routes_for(
-    origin: str, fixtures: Sequence[HttpsFixture] = HTTPS_FIXTURES
-) -> dict[str, object]:
+def routes_for(origin: str, fixtures: Sequence[HttpsFixture] = HTTPS_FIXTURES) -> dict[str, object]:
     """The route table of one origin (the https site or its http twin)."""
     table: dict[str, object] = {f.path: f.handler.fresh() for f in fixtures if f.origin == origin}
     if origin == HTTPS_ORIGIN:
@@ -211,8 +230,12 @@ class HttpsSite:
         ]
 
 
-def _start(stack: ExitStack, port: int, routes: dict[str, object], tls: ssl.SSLContext | None,
-           ) -> _SiteHTTPServer:
+def _start(
+    stack: ExitStack,
+    port: int,
+    routes: dict[str, object],
+    tls: ssl.SSLContext | None,
+) -> _SiteHTTPServer:
     server_class = _SiteHTTPServer if tls is None else _TlsServer
     server = server_class((HOST, port), _Handler)  # OSError when the port cannot be had
     stack.callback(server.server_close)
@@ -242,4 +265,3 @@ def serve_https_badseo(workdir: Path) -> Iterator[HttpsSite]:
         https_server = _start(stack, 443, routes_for(HTTPS_ORIGIN), tls)
         http_server = _start(stack, 80, routes_for(HTTP_ORIGIN), None)
         yield HttpsSite(ca_file, https_server, http_server)
-

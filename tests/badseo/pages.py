@@ -238,4 +238,3 @@ class RateLimited(Handler):
 
     def fresh(self) -> Self:
         return type(self)(self.then, self.limit, self.retry_after)
-

@@ -125,8 +125,15 @@ def page(
     spec.setdefault("text", summary)
     handler = Html(PageSpec(path, **spec), delay_s)  # type: ignore[arg-type]
     return Fixture(
-        path, category, summary, expected, handler, extra_paths,
-        in_sitemap, linked_from_catalog, support,
+        path,
+        category,
+        summary,
+        expected,
+        handler,
+        extra_paths,
+        in_sitemap,
+        linked_from_catalog,
+        support,
     )
 
 
@@ -192,11 +199,20 @@ SLOW_DELAY_S = 1.7  # above SLOW_RESPONSE_MS (1.5 s) with margin; the only slow 
 
 # Hubs: the pages whose links reach URLs that would raise an issue on any other linking page.
 BROKEN_LINK_TARGETS = (
-    "/status/not-found", "/status/gone", "/status/server-error", "/status/unavailable",
+    "/status/not-found",
+    "/status/gone",
+    "/status/server-error",
+    "/status/unavailable",
 )
 REDIRECT_HEADS = (
-    "/redirect/permanent", "/redirect/found", "/redirect/temporary", "/redirect/permanent-308",
-    "/redirect/chain-1", "/redirect/loop-a", "/redirect/self", "/redirect/trailing-slash",
+    "/redirect/permanent",
+    "/redirect/found",
+    "/redirect/temporary",
+    "/redirect/permanent-308",
+    "/redirect/chain-1",
+    "/redirect/loop-a",
+    "/redirect/self",
+    "/redirect/trailing-slash",
 )
 DEEP_CHAIN = ("/structure/deep/1", "/structure/deep/2", "/structure/deep/3", "/structure/deep/4")
 DEEP_TREASURE = "/structure/deep/treasure"
@@ -215,281 +231,717 @@ _HOME_BODY = (
 )
 
 _SITE = [
-    page("/", Category.SITE, "The home page of badseo; it must be clean.",
-         linked_from_catalog=False, title="badseo: one SEO defect per page",
-         description="badseo is a small website with one search engine optimisation defect per "
-         "page, built to test site audits.", h1="badseo", body=_HOME_BODY, head=JSON_LD_VALID),
-    page("/privacy", Category.SITE, "The privacy notice; it must be clean.",
-         linked_from_catalog=False, title="Privacy notice of badseo",
-         description="badseo keeps no personal data: no accounts, no cookies, no analytics, and "
-         "its server logs stay on the test machine.", h1="Privacy"),
+    page(
+        "/",
+        Category.SITE,
+        "The home page of badseo; it must be clean.",
+        linked_from_catalog=False,
+        title="badseo: one SEO defect per page",
+        description="badseo is a small website with one search engine optimisation defect per "
+        "page, built to test site audits.",
+        h1="badseo",
+        body=_HOME_BODY,
+        head=JSON_LD_VALID,
+    ),
+    page(
+        "/privacy",
+        Category.SITE,
+        "The privacy notice; it must be clean.",
+        linked_from_catalog=False,
+        title="Privacy notice of badseo",
+        description="badseo keeps no personal data: no accounts, no cookies, no analytics, and "
+        "its server logs stay on the test machine.",
+        h1="Privacy",
+    ),
 ]
 
 _HEAD = [
-    page("/head/missing-title", Category.HEAD, "No title element.", (T.MISSING_TITLE,),
-         title=None),
-    page("/head/title-too-long", Category.HEAD, "A 110-character title.", (T.TITLE_TOO_LONG,),
-         title=LONG_TITLE),
-    page("/head/title-too-short", Category.HEAD, "A two-character title.",
-         (T.TITLE_TOO_SHORT,), title=SHORT_TITLE),
-    page("/head/multiple-titles", Category.HEAD, "Two title elements; the first one is fine.",
-         (T.MULTIPLE_TITLES,), head="<title>A second title element on the page</title>"),
-    page("/head/missing-meta-description", Category.HEAD, "No meta description.",
-         (T.MISSING_META_DESCRIPTION,), description=None),
-    page("/head/meta-description-too-long", Category.HEAD, "A 215-character description.",
-         (T.META_DESCRIPTION_TOO_LONG,), description=LONG_DESCRIPTION),
-    page("/head/meta-description-too-short", Category.HEAD, "A 43-character description.",
-         (T.META_DESCRIPTION_TOO_SHORT,), description=SHORT_DESCRIPTION),
-    page("/head/multiple-meta-descriptions", Category.HEAD, "Two meta descriptions.",
-         (T.MULTIPLE_META_DESCRIPTIONS,),
-         head='<meta name="description" content="A second description of the same page, which '
-         'search engines may or may not use instead of the first.">'),
+    page("/head/missing-title", Category.HEAD, "No title element.", (T.MISSING_TITLE,), title=None),
+    page(
+        "/head/title-too-long",
+        Category.HEAD,
+        "A 110-character title.",
+        (T.TITLE_TOO_LONG,),
+        title=LONG_TITLE,
+    ),
+    page(
+        "/head/title-too-short",
+        Category.HEAD,
+        "A two-character title.",
+        (T.TITLE_TOO_SHORT,),
+        title=SHORT_TITLE,
+    ),
+    page(
+        "/head/multiple-titles",
+        Category.HEAD,
+        "Two title elements; the first one is fine.",
+        (T.MULTIPLE_TITLES,),
+        head="<title>A second title element on the page</title>",
+    ),
+    page(
+        "/head/missing-meta-description",
+        Category.HEAD,
+        "No meta description.",
+        (T.MISSING_META_DESCRIPTION,),
+        description=None,
+    ),
+    page(
+        "/head/meta-description-too-long",
+        Category.HEAD,
+        "A 215-character description.",
+        (T.META_DESCRIPTION_TOO_LONG,),
+        description=LONG_DESCRIPTION,
+    ),
+    page(
+        "/head/meta-description-too-short",
+        Category.HEAD,
+        "A 43-character description.",
+        (T.META_DESCRIPTION_TOO_SHORT,),
+        description=SHORT_DESCRIPTION,
+    ),
+    page(
+        "/head/multiple-meta-descriptions",
+        Category.HEAD,
+        "Two meta descriptions.",
+        (T.MULTIPLE_META_DESCRIPTIONS,),
+        head='<meta name="description" content="A second description of the same page, which '
+        'search engines may or may not use instead of the first.">',
+    ),
     page("/head/missing-h1", Category.HEAD, "No H1 at all.", (T.MISSING_H1,), h1=None),
-    page("/head/empty-h1", Category.HEAD, "An empty H1 element, which counts as missing.",
-         (T.MISSING_H1,), h1=None, body="<h1></h1>"),
-    page("/head/multiple-h1", Category.HEAD, "Three H1 headings.", (T.MULTIPLE_H1,),
-         body="<h1>A second main heading</h1><h1>A third main heading</h1>"),
-    page("/head/heading-order-skip", Category.HEAD, "An H4 right after the H1.",
-         (T.HEADING_ORDER_SKIP,), body="<h4>A heading four levels down</h4>"),
-    page("/head/missing-html-lang", Category.HEAD, "The html element has no lang.",
-         (T.MISSING_HTML_LANG,), lang=None),
-    page("/head/missing-viewport", Category.HEAD, "No viewport meta tag.",
-         (T.MISSING_VIEWPORT,), viewport=False),
-    page("/head/meta-refresh", Category.HEAD, "A meta refresh to the home page after an hour.",
-         (T.META_REFRESH,), head='<meta http-equiv="refresh" content="3600; url=/">'),
-    page("/head/multiple-canonicals", Category.HEAD,
-         "Two canonical tags naming different URLs; the first is the page itself.",
-         (T.MULTIPLE_CANONICALS,), canonical="{origin}/head/multiple-canonicals",
-         head='<link rel="canonical" href="{origin}/privacy">'),
-    page("/head/relative-canonical", Category.HEAD, "A relative canonical naming the page.",
-         (T.RELATIVE_CANONICAL,), canonical="/head/relative-canonical"),
+    page(
+        "/head/empty-h1",
+        Category.HEAD,
+        "An empty H1 element, which counts as missing.",
+        (T.MISSING_H1,),
+        h1=None,
+        body="<h1></h1>",
+    ),
+    page(
+        "/head/multiple-h1",
+        Category.HEAD,
+        "Three H1 headings.",
+        (T.MULTIPLE_H1,),
+        body="<h1>A second main heading</h1><h1>A third main heading</h1>",
+    ),
+    page(
+        "/head/heading-order-skip",
+        Category.HEAD,
+        "An H4 right after the H1.",
+        (T.HEADING_ORDER_SKIP,),
+        body="<h4>A heading four levels down</h4>",
+    ),
+    page(
+        "/head/missing-html-lang",
+        Category.HEAD,
+        "The html element has no lang.",
+        (T.MISSING_HTML_LANG,),
+        lang=None,
+    ),
+    page(
+        "/head/missing-viewport",
+        Category.HEAD,
+        "No viewport meta tag.",
+        (T.MISSING_VIEWPORT,),
+        viewport=False,
+    ),
+    page(
+        "/head/meta-refresh",
+        Category.HEAD,
+        "A meta refresh to the home page after an hour.",
+        (T.META_REFRESH,),
+        head='<meta http-equiv="refresh" content="3600; url=/">',
+    ),
+    page(
+        "/head/multiple-canonicals",
+        Category.HEAD,
+        "Two canonical tags naming different URLs; the first is the page itself.",
+        (T.MULTIPLE_CANONICALS,),
+        canonical="{origin}/head/multiple-canonicals",
+        head='<link rel="canonical" href="{origin}/privacy">',
+    ),
+    page(
+        "/head/relative-canonical",
+        Category.HEAD,
+        "A relative canonical naming the page.",
+        (T.RELATIVE_CANONICAL,),
+        canonical="/head/relative-canonical",
+    ),
 ]
 
 _CONTENT = [
-    page("/content/thin-content", Category.CONTENT, "A page with only a handful of words.",
-         (T.THIN_CONTENT,), filler=False),
-    page("/content/images-missing-alt", Category.CONTENT, "An image without an alt attribute.",
-         (T.IMAGES_MISSING_ALT,), body='<p><img src="/assets/pixel.png" width="1" height="1"></p>'),
-    page("/content/images-missing-dimensions", Category.CONTENT,
-         "An image without width and height.", (T.IMAGES_MISSING_DIMENSIONS,),
-         body='<p><img src="/assets/pixel.png" alt="A single pixel"></p>'),
-    page("/content/invalid-structured-data", Category.CONTENT, "A JSON-LD block that is not JSON.",
-         (T.INVALID_STRUCTURED_DATA,), head=JSON_LD_BROKEN),
-    page("/content/javascript-shell", Category.CONTENT,
-         "An app shell: a script, three words, no headings, links or images.",
-         (T.JAVASCRIPT_RENDERING_SUSPECTED,), text="Loading the application.", h1=None,
-         filler=False, chrome=False,
-         body='<div id="root"></div><script src="/assets/app.js"></script>'),
-    page("/content/duplicate-a", Category.CONTENT,
-         "Two byte-identical pages: same title, description and text.",
-         (T.DUPLICATE_TITLE, T.DUPLICATE_META_DESCRIPTION, T.DUPLICATE_CONTENT),
-         extra_paths=("/content/duplicate-b",)),
-    page("/content/duplicate-title-a", Category.CONTENT, "Shares its title with -b.",
-         (T.DUPLICATE_TITLE,), title=SHARED_TITLE),
-    page("/content/duplicate-title-b", Category.CONTENT, "Shares its title with -a.",
-         (T.DUPLICATE_TITLE,), title=SHARED_TITLE),
-    page("/content/duplicate-meta-a", Category.CONTENT, "Shares its description with -b.",
-         (T.DUPLICATE_META_DESCRIPTION,), description=SHARED_DESCRIPTION),
-    page("/content/duplicate-meta-b", Category.CONTENT, "Shares its description with -a.",
-         (T.DUPLICATE_META_DESCRIPTION,), description=SHARED_DESCRIPTION),
-    page("/content/duplicate-body-a", Category.CONTENT, "Shares its visible text with -b.",
-         (T.DUPLICATE_CONTENT,), text=SHARED_BODY, h1="Same text"),
-    page("/content/duplicate-body-b", Category.CONTENT, "Shares its visible text with -a.",
-         (T.DUPLICATE_CONTENT,), text=SHARED_BODY, h1="Same text"),
-    page("/content/kitchen-sink", Category.CONTENT,
-         "Several defects at once: long title, no description, two H1, H1 to H4, no alt.",
-         (T.TITLE_TOO_LONG, T.MISSING_META_DESCRIPTION, T.MULTIPLE_H1, T.HEADING_ORDER_SKIP,
-          T.IMAGES_MISSING_ALT),
-         title="The kitchen sink: a page that gets many of the basics of SEO wrong at once",
-         description=None,
-         body='<h1>Another H1</h1><h4>Skipped</h4><img src="/assets/pixel.png" width=1 height=1>'),
+    page(
+        "/content/thin-content",
+        Category.CONTENT,
+        "A page with only a handful of words.",
+        (T.THIN_CONTENT,),
+        filler=False,
+    ),
+    page(
+        "/content/images-missing-alt",
+        Category.CONTENT,
+        "An image without an alt attribute.",
+        (T.IMAGES_MISSING_ALT,),
+        body='<p><img src="/assets/pixel.png" width="1" height="1"></p>',
+    ),
+    page(
+        "/content/images-missing-dimensions",
+        Category.CONTENT,
+        "An image without width and height.",
+        (T.IMAGES_MISSING_DIMENSIONS,),
+        body='<p><img src="/assets/pixel.png" alt="A single pixel"></p>',
+    ),
+    page(
+        "/content/invalid-structured-data",
+        Category.CONTENT,
+        "A JSON-LD block that is not JSON.",
+        (T.INVALID_STRUCTURED_DATA,),
+        head=JSON_LD_BROKEN,
+    ),
+    page(
+        "/content/javascript-shell",
+        Category.CONTENT,
+        "An app shell: a script, three words, no headings, links or images.",
+        (T.JAVASCRIPT_RENDERING_SUSPECTED,),
+        text="Loading the application.",
+        h1=None,
+        filler=False,
+        chrome=False,
+        body='<div id="root"></div><script src="/assets/app.js"></script>',
+    ),
+    page(
+        "/content/duplicate-a",
+        Category.CONTENT,
+        "Two byte-identical pages: same title, description and text.",
+        (T.DUPLICATE_TITLE, T.DUPLICATE_META_DESCRIPTION, T.DUPLICATE_CONTENT),
+        extra_paths=("/content/duplicate-b",),
+    ),
+    page(
+        "/content/duplicate-title-a",
+        Category.CONTENT,
+        "Shares its title with -b.",
+        (T.DUPLICATE_TITLE,),
+        title=SHARED_TITLE,
+    ),
+    page(
+        "/content/duplicate-title-b",
+        Category.CONTENT,
+        "Shares its title with -a.",
+        (T.DUPLICATE_TITLE,),
+        title=SHARED_TITLE,
+    ),
+    page(
+        "/content/duplicate-meta-a",
+        Category.CONTENT,
+        "Shares its description with -b.",
+        (T.DUPLICATE_META_DESCRIPTION,),
+        description=SHARED_DESCRIPTION,
+    ),
+    page(
+        "/content/duplicate-meta-b",
+        Category.CONTENT,
+        "Shares its description with -a.",
+        (T.DUPLICATE_META_DESCRIPTION,),
+        description=SHARED_DESCRIPTION,
+    ),
+    page(
+        "/content/duplicate-body-a",
+        Category.CONTENT,
+        "Shares its visible text with -b.",
+        (T.DUPLICATE_CONTENT,),
+        text=SHARED_BODY,
+        h1="Same text",
+    ),
+    page(
+        "/content/duplicate-body-b",
+        Category.CONTENT,
+        "Shares its visible text with -a.",
+        (T.DUPLICATE_CONTENT,),
+        text=SHARED_BODY,
+        h1="Same text",
+    ),
+    page(
+        "/content/kitchen-sink",
+        Category.CONTENT,
+        "Several defects at once: long title, no description, two H1, H1 to H4, no alt.",
+        (
+            T.TITLE_TOO_LONG,
+            T.MISSING_META_DESCRIPTION,
+            T.MULTIPLE_H1,
+            T.HEADING_ORDER_SKIP,
+            T.IMAGES_MISSING_ALT,
+        ),
+        title="The kitchen sink: a page that gets many of the basics of SEO wrong at once",
+        description=None,
+        body='<h1>Another H1</h1><h4>Skipped</h4><img src="/assets/pixel.png" width=1 height=1>',
+    ),
 ]
 
 _INDEX = [
-    page("/index/noindex-meta", Category.INDEX, 'A robots meta "noindex, follow".',
-         (T.NOINDEX_PAGE,), in_sitemap=False,
-         head='<meta name="robots" content="noindex, follow">'),
-    page("/index/noindex-header", Category.INDEX, "An X-Robots-Tag: noindex header.",
-         (T.NOINDEX_PAGE,), in_sitemap=False, headers={"x-robots-tag": "noindex"}),
-    page("/index/canonicalized", Category.INDEX, "An HTML canonical naming the home page.",
-         (T.CANONICALIZED_PAGE,), canonical="{origin}/"),
-    page("/index/canonicalized-header", Category.INDEX,
-         "A Link header canonical naming the home page.", (T.CANONICALIZED_PAGE,),
-         headers={"link": '<{origin}/>; rel="canonical"'}),
-    page("/index/canonical-conflict", Category.INDEX,
-         "The HTML canonical names the page itself, the Link header another URL.",
-         (T.CANONICAL_CONFLICT,), canonical="{origin}/index/canonical-conflict",
-         headers={"link": '<{origin}/index/canonical-conflict?via=header>; rel="canonical"'}),
+    page(
+        "/index/noindex-meta",
+        Category.INDEX,
+        'A robots meta "noindex, follow".',
+        (T.NOINDEX_PAGE,),
+        in_sitemap=False,
+        head='<meta name="robots" content="noindex, follow">',
+    ),
+    page(
+        "/index/noindex-header",
+        Category.INDEX,
+        "An X-Robots-Tag: noindex header.",
+        (T.NOINDEX_PAGE,),
+        in_sitemap=False,
+        headers={"x-robots-tag": "noindex"},
+    ),
+    page(
+        "/index/canonicalized",
+        Category.INDEX,
+        "An HTML canonical naming the home page.",
+        (T.CANONICALIZED_PAGE,),
+        canonical="{origin}/",
+    ),
+    page(
+        "/index/canonicalized-header",
+        Category.INDEX,
+        "A Link header canonical naming the home page.",
+        (T.CANONICALIZED_PAGE,),
+        headers={"link": '<{origin}/>; rel="canonical"'},
+    ),
+    page(
+        "/index/canonical-conflict",
+        Category.INDEX,
+        "The HTML canonical names the page itself, the Link header another URL.",
+        (T.CANONICAL_CONFLICT,),
+        canonical="{origin}/index/canonical-conflict",
+        headers={"link": '<{origin}/index/canonical-conflict?via=header>; rel="canonical"'},
+    ),
 ]
 
 _CANONICAL = [
-    page("/canonical/to-broken", Category.CANONICAL, "Canonical names a 404 page.",
-         (T.CANONICALIZED_PAGE, T.CANONICAL_TO_BROKEN), canonical="{origin}/status/not-found"),
-    page("/canonical/to-redirect", Category.CANONICAL, "Canonical names a 301.",
-         (T.CANONICALIZED_PAGE, T.CANONICAL_TO_REDIRECT),
-         canonical="{origin}/redirect/permanent"),
-    page("/canonical/to-noindex", Category.CANONICAL, "Canonical names a noindex page.",
-         (T.CANONICALIZED_PAGE, T.CANONICAL_TO_NOINDEX),
-         canonical="{origin}/index/noindex-meta"),
+    page(
+        "/canonical/to-broken",
+        Category.CANONICAL,
+        "Canonical names a 404 page.",
+        (T.CANONICALIZED_PAGE, T.CANONICAL_TO_BROKEN),
+        canonical="{origin}/status/not-found",
+    ),
+    page(
+        "/canonical/to-redirect",
+        Category.CANONICAL,
+        "Canonical names a 301.",
+        (T.CANONICALIZED_PAGE, T.CANONICAL_TO_REDIRECT),
+        canonical="{origin}/redirect/permanent",
+    ),
+    page(
+        "/canonical/to-noindex",
+        Category.CANONICAL,
+        "Canonical names a noindex page.",
+        (T.CANONICALIZED_PAGE, T.CANONICAL_TO_NOINDEX),
+        canonical="{origin}/index/noindex-meta",
+    ),
 ]
 
 _STATUS = [
-    answer("/status/not-found", Category.STATUS, "404 Not Found.", (T.BROKEN_PAGE,),
-           Status(404, _error_body("Page not found", "Nothing here."))),
-    answer("/status/gone", Category.STATUS, "410 Gone.", (T.BROKEN_PAGE,),
-           Status(410, _error_body("Page gone", "This page was removed for good."))),
-    answer("/status/server-error", Category.STATUS, "500 Internal Server Error.",
-           (T.SERVER_ERROR,), Status(500, _error_body("Server error", "Something broke."))),
-    answer("/status/unavailable", Category.STATUS, "503 without challenge markers.",
-           (T.SERVER_ERROR,), Status(503, _error_body("Maintenance", "Back soon."))),
-    answer("/status/forbidden", Category.STATUS, "403 Forbidden.", (T.BLOCKED_PAGE,),
-           Status(403, _error_body("Forbidden", "Bots are not welcome.")),
-           linked_from_catalog=True),
-    answer("/status/unauthorized", Category.STATUS, "401 with a Basic challenge.",
-           (T.BLOCKED_PAGE,),
-           Status(401, _error_body("Sign in", "Members only."),
-                  {"www-authenticate": 'Basic realm="badseo"'}),
-           linked_from_catalog=True),
-    answer("/status/challenge-202", Category.STATUS, "202 with an empty body (WAF challenge).",
-           (T.BLOCKED_PAGE,), Status(202), linked_from_catalog=True),
-    answer("/status/challenge-page", Category.STATUS, 'A 200 "Just a moment..." challenge page.',
-           (T.BLOCKED_PAGE,),
-           Status(200, _error_body("Just a moment...", "Checking your browser.")),
-           linked_from_catalog=True),
-    answer("/status/challenge-503", Category.STATUS, "A 503 challenge page.", (T.BLOCKED_PAGE,),
-           Status(503, _error_body("Attention", "Verifying you are human. challenge-platform")),
-           linked_from_catalog=True),
-    answer("/status/rate-limited", Category.STATUS,
-           "429 with Retry-After: 1 on the first request, then a clean page.", (),
-           RateLimited(Html(PageSpec("/status/rate-limited", "Served after one 429.")), 1, "1"),
-           linked_from_catalog=True),
-    answer("/status/rate-limited-always", Category.STATUS, "429 every time, no Retry-After.",
-           (T.RATE_LIMITED_PAGE,), RateLimited(), linked_from_catalog=True),
+    answer(
+        "/status/not-found",
+        Category.STATUS,
+        "404 Not Found.",
+        (T.BROKEN_PAGE,),
+        Status(404, _error_body("Page not found", "Nothing here.")),
+    ),
+    answer(
+        "/status/gone",
+        Category.STATUS,
+        "410 Gone.",
+        (T.BROKEN_PAGE,),
+        Status(410, _error_body("Page gone", "This page was removed for good.")),
+    ),
+    answer(
+        "/status/server-error",
+        Category.STATUS,
+        "500 Internal Server Error.",
+        (T.SERVER_ERROR,),
+        Status(500, _error_body("Server error", "Something broke.")),
+    ),
+    answer(
+        "/status/unavailable",
+        Category.STATUS,
+        "503 without challenge markers.",
+        (T.SERVER_ERROR,),
+        Status(503, _error_body("Maintenance", "Back soon.")),
+    ),
+    answer(
+        "/status/forbidden",
+        Category.STATUS,
+        "403 Forbidden.",
+        (T.BLOCKED_PAGE,),
+        Status(403, _error_body("Forbidden", "Bots are not welcome.")),
+        linked_from_catalog=True,
+    ),
+    answer(
+        "/status/unauthorized",
+        Category.STATUS,
+        "401 with a Basic challenge.",
+        (T.BLOCKED_PAGE,),
+        Status(
+            401,
+            _error_body("Sign in", "Members only."),
+            {"www-authenticate": 'Basic realm="badseo"'},
+        ),
+        linked_from_catalog=True,
+    ),
+    answer(
+        "/status/challenge-202",
+        Category.STATUS,
+        "202 with an empty body (WAF challenge).",
+        (T.BLOCKED_PAGE,),
+        Status(202),
+        linked_from_catalog=True,
+    ),
+    answer(
+        "/status/challenge-page",
+        Category.STATUS,
+        'A 200 "Just a moment..." challenge page.',
+        (T.BLOCKED_PAGE,),
+        Status(200, _error_body("Just a moment...", "Checking your browser.")),
+        linked_from_catalog=True,
+    ),
+    answer(
+        "/status/challenge-503",
+        Category.STATUS,
+        "A 503 challenge page.",
+        (T.BLOCKED_PAGE,),
+        Status(503, _error_body("Attention", "Verifying you are human. challenge-platform")),
+        linked_from_catalog=True,
+    ),
+    answer(
+        "/status/rate-limited",
+        Category.STATUS,
+        "429 with Retry-After: 1 on the first request, then a clean page.",
+        (),
+        RateLimited(Html(PageSpec("/status/rate-limited", "Served after one 429.")), 1, "1"),
+        linked_from_catalog=True,
+    ),
+    answer(
+        "/status/rate-limited-always",
+        Category.STATUS,
+        "429 every time, no Retry-After.",
+        (T.RATE_LIMITED_PAGE,),
+        RateLimited(),
+        linked_from_catalog=True,
+    ),
 ]
 
 _LINKS = [
-    page("/links/broken-internal-link", Category.LINKS,
-         "Links to the 404, 410, 500 and 503 fixtures.", (T.BROKEN_INTERNAL_LINK,),
-         body=_links(BROKEN_LINK_TARGETS)),
-    page("/links/link-to-redirect", Category.LINKS, "Links to every redirect fixture.",
-         (T.LINK_TO_REDIRECT,), body=_links(REDIRECT_HEADS)),
-    page("/links/internal-nofollow", Category.LINKS, "A nofollow link to a clean page.",
-         (T.INTERNAL_NOFOLLOW_LINKS,),
-         # Not /privacy: the chrome links it first, and links are deduplicated by target (first wins).
-         body='<p>Read the <a href="/security/frame-ancestors-only" rel="nofollow">'
-              'frame-ancestors page</a>.</p>'),
+    page(
+        "/links/broken-internal-link",
+        Category.LINKS,
+        "Links to the 404, 410, 500 and 503 fixtures.",
+        (T.BROKEN_INTERNAL_LINK,),
+        body=_links(BROKEN_LINK_TARGETS),
+    ),
+    page(
+        "/links/link-to-redirect",
+        Category.LINKS,
+        "Links to every redirect fixture.",
+        (T.LINK_TO_REDIRECT,),
+        body=_links(REDIRECT_HEADS),
+    ),
+    page(
+        "/links/internal-nofollow",
+        Category.LINKS,
+        "A nofollow link to a clean page.",
+        (T.INTERNAL_NOFOLLOW_LINKS,),
+        # Not /privacy: the chrome links it first, and links are deduplicated by target (first wins).
+        body='<p>Read the <a href="/security/frame-ancestors-only" rel="nofollow">'
+        "frame-ancestors page</a>.</p>",
+    ),
 ]
 
 _REDIRECT = [
-    answer("/redirect/permanent", Category.REDIRECT, "301 to the landing page; one hop is fine.",
-           (), Redirect(301, REDIRECT_LANDING)),
-    answer("/redirect/found", Category.REDIRECT, "302 to the landing page.", (),
-           Redirect(302, REDIRECT_LANDING)),
-    answer("/redirect/temporary", Category.REDIRECT, "307 to the landing page.", (),
-           Redirect(307, REDIRECT_LANDING)),
-    answer("/redirect/permanent-308", Category.REDIRECT, "308 to the landing page.", (),
-           Redirect(308, REDIRECT_LANDING)),
-    answer("/redirect/chain-1", Category.REDIRECT, "301 to chain-2, which 301s to the landing.",
-           (T.REDIRECT_CHAIN,), Redirect(301, "/redirect/chain-2")),
-    answer("/redirect/chain-2", Category.REDIRECT, "Second hop of the chain.", (),
-           Redirect(301, REDIRECT_LANDING), support=True),
-    answer("/redirect/loop-a", Category.REDIRECT,
-           "302 to loop-b, which 302s back (a headless cycle, reported on its smallest URL).",
-           (T.REDIRECT_LOOP,), Redirect(302, "/redirect/loop-b")),
-    answer("/redirect/loop-b", Category.REDIRECT, "The other half of the loop.", (),
-           Redirect(302, "/redirect/loop-a"), support=True),
-    answer("/redirect/self", Category.REDIRECT, "302 to itself.", (T.REDIRECT_LOOP,),
-           Redirect(302, "/redirect/self")),
-    answer("/redirect/trailing-slash", Category.REDIRECT,
-           "301 to the slash form, which is a 200 (regression trap for the original's PR #61).",
-           (), Redirect(301, "/redirect/trailing-slash/")),
-    page("/redirect/trailing-slash/", Category.REDIRECT, "The slash form of the trap: a 200.",
-         in_sitemap=False, linked_from_catalog=False, support=True),
-    page(REDIRECT_LANDING, Category.REDIRECT, "Where the single redirects and the chain end.",
-         in_sitemap=False, linked_from_catalog=False, support=True),
+    answer(
+        "/redirect/permanent",
+        Category.REDIRECT,
+        "301 to the landing page; one hop is fine.",
+        (),
+        Redirect(301, REDIRECT_LANDING),
+    ),
+    answer(
+        "/redirect/found",
+        Category.REDIRECT,
+        "302 to the landing page.",
+        (),
+        Redirect(302, REDIRECT_LANDING),
+    ),
+    answer(
+        "/redirect/temporary",
+        Category.REDIRECT,
+        "307 to the landing page.",
+        (),
+        Redirect(307, REDIRECT_LANDING),
+    ),
+    answer(
+        "/redirect/permanent-308",
+        Category.REDIRECT,
+        "308 to the landing page.",
+        (),
+        Redirect(308, REDIRECT_LANDING),
+    ),
+    answer(
+        "/redirect/chain-1",
+        Category.REDIRECT,
+        "301 to chain-2, which 301s to the landing.",
+        (T.REDIRECT_CHAIN,),
+        Redirect(301, "/redirect/chain-2"),
+    ),
+    answer(
+        "/redirect/chain-2",
+        Category.REDIRECT,
+        "Second hop of the chain.",
+        (),
+        Redirect(301, REDIRECT_LANDING),
+        support=True,
+    ),
+    answer(
+        "/redirect/loop-a",
+        Category.REDIRECT,
+        "302 to loop-b, which 302s back (a headless cycle, reported on its smallest URL).",
+        (T.REDIRECT_LOOP,),
+        Redirect(302, "/redirect/loop-b"),
+    ),
+    answer(
+        "/redirect/loop-b",
+        Category.REDIRECT,
+        "The other half of the loop.",
+        (),
+        Redirect(302, "/redirect/loop-a"),
+        support=True,
+    ),
+    answer(
+        "/redirect/self",
+        Category.REDIRECT,
+        "302 to itself.",
+        (T.REDIRECT_LOOP,),
+        Redirect(302, "/redirect/self"),
+    ),
+    answer(
+        "/redirect/trailing-slash",
+        Category.REDIRECT,
+        "301 to the slash form, which is a 200 (regression trap for the original's PR #61).",
+        (),
+        Redirect(301, "/redirect/trailing-slash/"),
+    ),
+    page(
+        "/redirect/trailing-slash/",
+        Category.REDIRECT,
+        "The slash form of the trap: a 200.",
+        in_sitemap=False,
+        linked_from_catalog=False,
+        support=True,
+    ),
+    page(
+        REDIRECT_LANDING,
+        Category.REDIRECT,
+        "Where the single redirects and the chain end.",
+        in_sitemap=False,
+        linked_from_catalog=False,
+        support=True,
+    ),
 ]
 
 _PERF = [
-    page("/perf/slow-response", Category.PERF, "Headers only after 1.7 seconds.",
-         (T.SLOW_RESPONSE,), delay_s=SLOW_DELAY_S),
-    page("/perf/html-too-large", Category.PERF, "About 2.25 MiB of HTML (a large comment).",
-         (T.HTML_TOO_LARGE,), padding_bytes=OVERSIZED_PADDING),
-    answer("/assets/whitepaper.pdf", Category.PERF, "A PDF: not HTML, so no content checks.", (),
-           Resource("application/pdf", TINY_PDF), linked_from_catalog=True),
+    page(
+        "/perf/slow-response",
+        Category.PERF,
+        "Headers only after 1.7 seconds.",
+        (T.SLOW_RESPONSE,),
+        delay_s=SLOW_DELAY_S,
+    ),
+    page(
+        "/perf/html-too-large",
+        Category.PERF,
+        "About 2.25 MiB of HTML (a large comment).",
+        (T.HTML_TOO_LARGE,),
+        padding_bytes=OVERSIZED_PADDING,
+    ),
+    answer(
+        "/assets/whitepaper.pdf",
+        Category.PERF,
+        "A PDF: not HTML, so no content checks.",
+        (),
+        Resource("application/pdf", TINY_PDF),
+        linked_from_catalog=True,
+    ),
 ]
 
 
 def _deep_step(index: int, path: str) -> Fixture:
     following = (DEEP_CHAIN + (DEEP_TREASURE,))[index + 1]
-    return page(path, Category.STRUCTURE, f"Step {index + 1} of the way down to the deep page.",
-                in_sitemap=False, linked_from_catalog=False, support=True,
-                body=f'<p>Keep going: <a href="{following}">one level deeper</a>.</p>')
+    return page(
+        path,
+        Category.STRUCTURE,
+        f"Step {index + 1} of the way down to the deep page.",
+        in_sitemap=False,
+        linked_from_catalog=False,
+        support=True,
+        body=f'<p>Keep going: <a href="{following}">one level deeper</a>.</p>',
+    )
 
 
 _STRUCTURE = [
-    page("/structure/orphan", Category.STRUCTURE, "In the sitemap, linked from nowhere.",
-         (T.ORPHAN_PAGE,), linked_from_catalog=False),
-    page("/structure/no-outgoing-links", Category.STRUCTURE, "No links at all, not even chrome.",
-         (T.NO_OUTGOING_LINKS,), chrome=False),
+    page(
+        "/structure/orphan",
+        Category.STRUCTURE,
+        "In the sitemap, linked from nowhere.",
+        (T.ORPHAN_PAGE,),
+        linked_from_catalog=False,
+    ),
+    page(
+        "/structure/no-outgoing-links",
+        Category.STRUCTURE,
+        "No links at all, not even chrome.",
+        (T.NO_OUTGOING_LINKS,),
+        chrome=False,
+    ),
     *(_deep_step(index, path) for index, path in enumerate(DEEP_CHAIN)),
-    page(DEEP_TREASURE, Category.STRUCTURE, "Five clicks from the home page.", (T.DEEP_PAGE,),
-         in_sitemap=False, linked_from_catalog=False),
+    page(
+        DEEP_TREASURE,
+        Category.STRUCTURE,
+        "Five clicks from the home page.",
+        (T.DEEP_PAGE,),
+        in_sitemap=False,
+        linked_from_catalog=False,
+    ),
 ]
 
 _SITEMAP = [
-    answer("/sitemap/broken-url", Category.SITEMAP, "A 404 listed in the sitemap only.",
-           (T.BROKEN_PAGE, T.SITEMAP_URL_BROKEN),
-           Status(404, _error_body("Listed but missing", "The sitemap is out of date.")),
-           in_sitemap=True),
-    answer("/sitemap/redirecting-url", Category.SITEMAP, "A 301 listed in the sitemap only.",
-           (T.SITEMAP_URL_REDIRECT,), Redirect(301, REDIRECT_LANDING), in_sitemap=True),
-    page("/sitemap/noindex-url", Category.SITEMAP, "A noindex page listed in the sitemap.",
-         (T.NOINDEX_PAGE, T.SITEMAP_URL_NOINDEX),
-         head='<meta name="robots" content="noindex">'),
-    page(ROBOTS_DISALLOWED, Category.SITEMAP,
-         "Listed in the sitemap, disallowed by robots.txt, so never fetched.",
-         (T.SITEMAP_URL_BLOCKED,), linked_from_catalog=False),
+    answer(
+        "/sitemap/broken-url",
+        Category.SITEMAP,
+        "A 404 listed in the sitemap only.",
+        (T.BROKEN_PAGE, T.SITEMAP_URL_BROKEN),
+        Status(404, _error_body("Listed but missing", "The sitemap is out of date.")),
+        in_sitemap=True,
+    ),
+    answer(
+        "/sitemap/redirecting-url",
+        Category.SITEMAP,
+        "A 301 listed in the sitemap only.",
+        (T.SITEMAP_URL_REDIRECT,),
+        Redirect(301, REDIRECT_LANDING),
+        in_sitemap=True,
+    ),
+    page(
+        "/sitemap/noindex-url",
+        Category.SITEMAP,
+        "A noindex page listed in the sitemap.",
+        (T.NOINDEX_PAGE, T.SITEMAP_URL_NOINDEX),
+        head='<meta name="robots" content="noindex">',
+    ),
+    page(
+        ROBOTS_DISALLOWED,
+        Category.SITEMAP,
+        "Listed in the sitemap, disallowed by robots.txt, so never fetched.",
+        (T.SITEMAP_URL_BLOCKED,),
+        linked_from_catalog=False,
+    ),
 ]
 
 _ROBOTS = [
-    page(ROBOTS_OTHERS_ONLY, Category.ROBOTS,
-         "Disallowed for the * group only: siteaudit has its own group and must crawl it."),
+    page(
+        ROBOTS_OTHERS_ONLY,
+        Category.ROBOTS,
+        "Disallowed for the * group only: siteaudit has its own group and must crawl it.",
+    ),
 ]
 
 _I18N = [
-    page("/i18n/en", Category.I18N, "Lists /i18n/de as its German version; de does not answer.",
-         (T.HREFLANG_MISSING_RETURN_LINK,),
-         head='<link rel="alternate" hreflang="en" href="/i18n/en">'
-         '<link rel="alternate" hreflang="de" href="/i18n/de">'),
-    page("/i18n/de", Category.I18N, "The German page that lists no alternates.", lang="de",
-         support=True),
-    page("/i18n/pair-en", Category.I18N, "An hreflang pair that confirms itself: English.",
-         head='<link rel="alternate" hreflang="de" href="/i18n/pair-de">'),
-    page("/i18n/pair-de", Category.I18N, "An hreflang pair that confirms itself: German.",
-         lang="de", head='<link rel="alternate" hreflang="en" href="/i18n/pair-en">'),
+    page(
+        "/i18n/en",
+        Category.I18N,
+        "Lists /i18n/de as its German version; de does not answer.",
+        (T.HREFLANG_MISSING_RETURN_LINK,),
+        head='<link rel="alternate" hreflang="en" href="/i18n/en">'
+        '<link rel="alternate" hreflang="de" href="/i18n/de">',
+    ),
+    page(
+        "/i18n/de",
+        Category.I18N,
+        "The German page that lists no alternates.",
+        lang="de",
+        support=True,
+    ),
+    page(
+        "/i18n/pair-en",
+        Category.I18N,
+        "An hreflang pair that confirms itself: English.",
+        head='<link rel="alternate" hreflang="de" href="/i18n/pair-de">',
+    ),
+    page(
+        "/i18n/pair-de",
+        Category.I18N,
+        "An hreflang pair that confirms itself: German.",
+        lang="de",
+        head='<link rel="alternate" hreflang="en" href="/i18n/pair-en">',
+    ),
 ]
 
 _SECURITY = [
-    page("/security/insecure-form", Category.SECURITY, "A form that posts to an http:// URL.",
-         (T.INSECURE_FORM_ACTION,),
-         body='<form action="http://newsletter.example/subscribe" method="post"><label>E-mail '
-         '<input type="email" name="email"></label><button>Subscribe</button></form>'),
-    page("/security/missing-nosniff", Category.SECURITY, "No X-Content-Type-Options header.",
-         (T.CONTENT_TYPE_OPTIONS_MISSING,), headers={"x-content-type-options": None}),
-    page("/security/missing-csp", Category.SECURITY, "No Content-Security-Policy header.",
-         (T.CSP_MISSING,), headers={"content-security-policy": None}),
-    page("/security/missing-frame-protection", Category.SECURITY,
-         "Neither X-Frame-Options nor CSP frame-ancestors.", (T.FRAME_PROTECTION_MISSING,),
-         headers={"x-frame-options": None}),
-    page("/security/frame-ancestors-only", Category.SECURITY,
-         "Clickjacking protection through CSP frame-ancestors alone, which is enough.",
-         headers={"x-frame-options": None,
-                  "content-security-policy": "default-src 'self'; frame-ancestors 'self'"}),
+    page(
+        "/security/insecure-form",
+        Category.SECURITY,
+        "A form that posts to an http:// URL.",
+        (T.INSECURE_FORM_ACTION,),
+        body='<form action="http://newsletter.example/subscribe" method="post"><label>E-mail '
+        '<input type="email" name="email"></label><button>Subscribe</button></form>',
+    ),
+    page(
+        "/security/missing-nosniff",
+        Category.SECURITY,
+        "No X-Content-Type-Options header.",
+        (T.CONTENT_TYPE_OPTIONS_MISSING,),
+        headers={"x-content-type-options": None},
+    ),
+    page(
+        "/security/missing-csp",
+        Category.SECURITY,
+        "No Content-Security-Policy header.",
+        (T.CSP_MISSING,),
+        headers={"content-security-policy": None},
+    ),
+    page(
+        "/security/missing-frame-protection",
+        Category.SECURITY,
+        "Neither X-Frame-Options nor CSP frame-ancestors.",
+        (T.FRAME_PROTECTION_MISSING,),
+        headers={"x-frame-options": None},
+    ),
+    page(
+        "/security/frame-ancestors-only",
+        Category.SECURITY,
+        "Clickjacking protection through CSP frame-ancestors alone, which is enough.",
+        headers={
+            "x-frame-options": None,
+            "content-security-policy": "default-src 'self'; frame-ancestors 'self'",
+        },
+    ),
 ]
 
 _PAGES = [
-    *_SITE, *_HEAD, *_CONTENT, *_INDEX, *_CANONICAL, *_STATUS, *_LINKS, *_REDIRECT, *_PERF,
-    *_STRUCTURE, *_SITEMAP, *_ROBOTS, *_I18N, *_SECURITY,
+    *_SITE,
+    *_HEAD,
+    *_CONTENT,
+    *_INDEX,
+    *_CANONICAL,
+    *_STATUS,
+    *_LINKS,
+    *_REDIRECT,
+    *_PERF,
+    *_STRUCTURE,
+    *_SITEMAP,
+    *_ROBOTS,
+    *_I18N,
+    *_SECURITY,
 ]
 
 
@@ -503,9 +955,15 @@ def _catalog_body(fixtures: list[Fixture]) -> str:
     return f"<ul>{items}</ul>"
 
 
-CATALOG = page("/catalog", Category.SITE, "Every fixture the crawl reaches through the catalog.",
-               linked_from_catalog=False, title="badseo fixture catalog", h1="Fixture catalog",
-               body=_catalog_body(_PAGES))
+CATALOG = page(
+    "/catalog",
+    Category.SITE,
+    "Every fixture the crawl reaches through the catalog.",
+    linked_from_catalog=False,
+    title="badseo fixture catalog",
+    h1="Fixture catalog",
+    body=_catalog_body(_PAGES),
+)
 
 FIXTURES: tuple[Fixture, ...] = (*_PAGES, CATALOG)
 
@@ -518,14 +976,26 @@ FIXTURES: tuple[Fixture, ...] = (*_PAGES, CATALOG)
 # throttle's choice; the original leaves it unrecorded, hence no expected issue on it.
 COOLDOWN_PATH = "/status/cooldown"
 RATE_LIMIT_STOP_FIXTURES: tuple[Fixture, ...] = (
-    page("/", Category.SITE, "The start page of the rate-limit site: one link, to the cooldown.",
-         (T.CRAWL_RATE_LIMITED,), linked_from_catalog=False, chrome=False,
-         title="badseo: the rate-limited variant", h1="Rate-limited site",
-         description="The start page of the rate-limited badseo variant; its only link leads to a "
-                     "page that asks crawlers to wait an hour.",
-         body=f'<p>The only other page: <a href="{COOLDOWN_PATH}">the cooldown</a>.</p>'),
-    answer(COOLDOWN_PATH, Category.STATUS, "429 with Retry-After: 3600 (an hour).", (),
-           RateLimited(retry_after="3600")),
+    page(
+        "/",
+        Category.SITE,
+        "The start page of the rate-limit site: one link, to the cooldown.",
+        (T.CRAWL_RATE_LIMITED,),
+        linked_from_catalog=False,
+        chrome=False,
+        title="badseo: the rate-limited variant",
+        h1="Rate-limited site",
+        description="The start page of the rate-limited badseo variant; its only link leads to a "
+        "page that asks crawlers to wait an hour.",
+        body=f'<p>The only other page: <a href="{COOLDOWN_PATH}">the cooldown</a>.</p>',
+    ),
+    answer(
+        COOLDOWN_PATH,
+        Category.STATUS,
+        "429 with Retry-After: 3600 (an hour).",
+        (),
+        RateLimited(retry_after="3600"),
+    ),
 )
 
 # Issue types the catalogue has that no badseo site produces, and why. The four that need an
@@ -542,9 +1012,7 @@ def fixture_for(path: str) -> Fixture:
     return _BY_PATH[path]
 
 
-def expected_issues(
-    origin: str, fixtures: Sequence[Fixture] = FIXTURES
-) -> set[tuple[str, str]]:
+def expected_issues(origin: str, fixtures: Sequence[Fixture] = FIXTURES) -> set[tuple[str, str]]:
     """(issue type, absolute page URL) for every issue the audit of the site must report."""
     return {
         (issue_type.value, origin + path)
@@ -594,10 +1062,12 @@ def _sitemap(paths: list[str]) -> Route:
 
 
 # Sub-resources pages refer to; the crawl follows <a href> only, so they are not fixtures.
-ASSETS: Mapping[str, Resource] = MappingProxyType({
-    "/assets/pixel.png": Resource("image/png", PIXEL_PNG),
-    "/assets/app.js": Resource("text/javascript", b"document.title = 'app';\n"),
-})
+ASSETS: Mapping[str, Resource] = MappingProxyType(
+    {
+        "/assets/pixel.png": Resource("image/png", PIXEL_PNG),
+        "/assets/app.js": Resource("text/javascript", b"document.title = 'app';\n"),
+    }
+)
 
 
 def routes(fixtures: Sequence[Fixture] = FIXTURES) -> dict[str, Route]:

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.badseo.site import ROBOTS_DISALLOWED, expected_issues, serve_badseo, serve_rate_limit_stop
+from tests.badseo.site import (
+    ROBOTS_DISALLOWED,
+    expected_issues,
+    serve_badseo,
+    serve_rate_limit_stop,
+)
 
 MAX_PAGES = 300
 
 
 async def audit(platform: Any, url: str) -> dict[str, Any]:
-    status, body = await platform.request("POST", "/api/audits", {"url": url, "max_pages": MAX_PAGES})
+    status, body = await platform.request(
+        "POST", "/api/audits", {"url": url, "max_pages": MAX_PAGES}
+    )
     assert status == 201, body
     audit_id = body["audit"]["id"]
     await platform.wait_for_workflow(audit_id, timeout_s=120)

@@ -106,8 +106,12 @@ def test_every_catalogue_type_is_covered_or_explained() -> None:
     main, stop = _covered(FIXTURES), _covered(RATE_LIMIT_STOP_FIXTURES)
     https = {issue_type for fixture in HTTPS_FIXTURES for issue_type in fixture.expected}
     assert stop == {IssueType.CRAWL_RATE_LIMITED}
-    assert https == {IssueType.HTTP_PAGE_ON_HTTPS_SITE, IssueType.MIXED_CONTENT,
-                     IssueType.HSTS_MISSING, IssueType.HSTS_TOO_SHORT}
+    assert https == {
+        IssueType.HTTP_PAGE_ON_HTTPS_SITE,
+        IssueType.MIXED_CONTENT,
+        IssueType.HSTS_MISSING,
+        IssueType.HSTS_TOO_SHORT,
+    }
     assert main.isdisjoint(set(UNCOVERED) | stop | https)
     assert main | stop | https | set(UNCOVERED) == set(CATALOGUE)
     assert not UNCOVERED
@@ -210,9 +214,7 @@ def test_fixture_header(
 
 
 @pytest.mark.parametrize("fixture", DEFAULT_CLEAN_PAGES, ids=_ids)
-def test_clean_pages_send_the_security_headers(
-    get: Getter, fixture: Fixture
-) -> None:
+def test_clean_pages_send_the_security_headers(get: Getter, fixture: Fixture) -> None:
     response = get(fixture.path)
     assert {k: response.headers.get(k) for k in SECURITY_HEADERS} == dict(SECURITY_HEADERS)
 
@@ -241,9 +243,7 @@ def test_oversized_page_is_above_the_html_limit(get: Getter) -> None:
         ("/status/server-error", "ok"),
     ],
 )
-def test_challenge_pages_classify_as_designed(
-    get: Getter, path: str, expected: str
-) -> None:
+def test_challenge_pages_classify_as_designed(get: Getter, path: str, expected: str) -> None:
     response = get(path)
     fetch_class = classify_fetch(response.status_code, response.headers, response.text)
     assert fetch_class == expected
@@ -295,33 +295,25 @@ def test_robots_txt_applies_the_siteaudit_group(site: BadSeoSite, get: Getter) -
     assert ours.sitemaps == (site.url("/sitemap.xml"),)
 
 
-def test_robots_blocks_only_the_sitemap_blocked_fixture(
-    site: BadSeoSite, get: Getter
-) -> None:
+def test_robots_blocks_only_the_sitemap_blocked_fixture(site: BadSeoSite, get: Getter) -> None:
     rules = RobotsRules.from_text(get("/robots.txt").text)
     assert [p for p in ALL_PATHS if not rules.allowed(site.url(p))] == [ROBOTS_DISALLOWED]
 
 
-def test_sitemap_lists_exactly_the_in_sitemap_fixtures(
-    site: BadSeoSite, get: Getter
-) -> None:
+def test_sitemap_lists_exactly_the_in_sitemap_fixtures(site: BadSeoSite, get: Getter) -> None:
     root = ElementTree.fromstring(get("/sitemap.xml").content)
     locs = [el.text for el in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
     assert locs == [site.url(p) for p in sitemap_paths()]
     assert set(sitemap_paths()) == {p for f in FIXTURES if f.in_sitemap for p in f.paths}
 
 
-def test_catalog_links_exactly_the_catalog_fixtures(
-    site: BadSeoSite, get: Getter
-) -> None:
+def test_catalog_links_exactly_the_catalog_fixtures(site: BadSeoSite, get: Getter) -> None:
     linked = {p for f in FIXTURES if f.linked_from_catalog for p in f.paths}
     chrome = {"/", "/catalog", "/privacy"}
     assert _links(site, get, "/catalog") == linked | chrome
 
 
-def test_catalog_links_only_targets_that_keep_it_clean(
-    site: BadSeoSite, get: Getter
-) -> None:
+def test_catalog_links_only_targets_that_keep_it_clean(site: BadSeoSite, get: Getter) -> None:
     """No redirect and no crawlable error behind a catalog link (link-to-redirect and
     broken-internal-link belong to the hubs)."""
     for path in _links(site, get, "/catalog") - {"/status/rate-limited"}:
@@ -350,9 +342,7 @@ def test_link_free_fixtures_have_no_links(site: BadSeoSite, get: Getter) -> None
 
 
 @pytest.mark.parametrize("fixture", HTML_FIXTURES, ids=_ids)
-def test_html_fixture_serves_html(
-    get: Getter, fixture: Fixture
-) -> None:
+def test_html_fixture_serves_html(get: Getter, fixture: Fixture) -> None:
     response = get(fixture.path)
     assert response.headers["content-type"] == "text/html; charset=utf-8"
 

@@ -22,11 +22,17 @@ def test_normalisation(raw: str, expected: str) -> None:
 @pytest.mark.parametrize(
     ("raw", "code"),
     [
-        ("", "invalid_url"), ("ftp://example.com/", "invalid_url"), ("https://", "invalid_url"),
-        ("https://exa mple.com/", "invalid_url"), ("https://example.com:99999/", "invalid_url"),
-        ("javascript:alert(1)", "invalid_url"), ("https://" + "a" * 3000 + ".com", "invalid_url"),
-        ("http://127.0.0.1:8000/", "target_blocked"), ("http://localhost/", "target_blocked"),
-        ("http://[::1]/", "target_blocked"), ("http://2130706433/", "target_blocked"),
+        ("", "invalid_url"),
+        ("ftp://example.com/", "invalid_url"),
+        ("https://", "invalid_url"),
+        ("https://exa mple.com/", "invalid_url"),
+        ("https://example.com:99999/", "invalid_url"),
+        ("javascript:alert(1)", "invalid_url"),
+        ("https://" + "a" * 3000 + ".com", "invalid_url"),
+        ("http://127.0.0.1:8000/", "target_blocked"),
+        ("http://localhost/", "target_blocked"),
+        ("http://[::1]/", "target_blocked"),
+        ("http://2130706433/", "target_blocked"),
     ],
 )
 def test_rejections_carry_a_code(raw: str, code: str) -> None:
@@ -36,4 +42,7 @@ def test_rejections_carry_a_code(raw: str, code: str) -> None:
 
 
 def test_private_hosts_are_allowed_only_when_asked() -> None:
-    assert normalise_start_url("http://127.0.0.1:8000", private_hosts=PrivateHosts.ALLOW) == "http://127.0.0.1:8000/"
+    assert (
+        normalise_start_url("http://127.0.0.1:8000", private_hosts=PrivateHosts.ALLOW)
+        == "http://127.0.0.1:8000/"
+    )

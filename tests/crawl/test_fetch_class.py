@@ -5,7 +5,10 @@ import pytest
 from crawl.fetch_class import BODY_HEAD_CHARS, FetchClass, classify_fetch
 
 OK, BLOCKED, RATE_LIMITED, ERROR = (
-    FetchClass.OK, FetchClass.BLOCKED, FetchClass.RATE_LIMITED, FetchClass.ERROR,
+    FetchClass.OK,
+    FetchClass.BLOCKED,
+    FetchClass.RATE_LIMITED,
+    FetchClass.ERROR,
 )
 CF_CHALLENGE = "<!DOCTYPE html><html><head><title>Just a moment...</title></head>"
 CF_BLOCK = '<html><head><title class="x">Attention Required! | Cloudflare</title>'
@@ -21,22 +24,28 @@ CF_BLOCK = '<html><head><title class="x">Attention Required! | Cloudflare</title
         (200, {"cf-mitigated": "challenge"}, "<title>Home</title>", BLOCKED),
         (200, {"CF-Mitigated": "challenge"}, "", BLOCKED),  # header names are case-insensitive
         (404, {"cf-mitigated": ""}, "", BLOCKED),  # presence is enough
-        (401, {}, "", BLOCKED), (403, {}, "", BLOCKED),
+        (401, {}, "", BLOCKED),
+        (403, {}, "", BLOCKED),
         (202, {}, "", BLOCKED),  # SiteGround / AWS WAF challenge
-        (200, {}, CF_CHALLENGE, BLOCKED), (200, {}, CF_BLOCK, BLOCKED),
+        (200, {}, CF_CHALLENGE, BLOCKED),
+        (200, {}, CF_BLOCK, BLOCKED),
         (203, {}, "<TITLE> just a moment... </TITLE>", BLOCKED),
         (200, {}, '<script src="/.well-known/sgcaptcha/?r=%2F"></script>', BLOCKED),
         (200, {}, "<title>Just a moment, we are loading</title>", OK),
         (200, {}, "<p>Just a moment...</p>", OK),  # 2xx: only the title counts
-        (200, {}, "<title>Home</title>", OK), (204, {}, "", OK), (301, {}, CF_CHALLENGE, OK),
+        (200, {}, "<title>Home</title>", OK),
+        (204, {}, "", OK),
+        (301, {}, CF_CHALLENGE, OK),
         (503, {}, CF_CHALLENGE, BLOCKED),
         (503, {}, '<script src="/cdn-cgi/challenge-platform/h/b/orchestrate"></script>', BLOCKED),
         (503, {}, '<div id="cf-browser-verification">', BLOCKED),
         (503, {}, "<h1>ATTENTION REQUIRED! | CLOUDFLARE</h1>", BLOCKED),
         (503, {}, "<p>Verifying you are human. This may take a few seconds.</p>", BLOCKED),
         (503, {}, "<h1>Service Unavailable</h1>", OK),  # a real outage, not a challenge
-        (500, {}, CF_CHALLENGE, OK), (502, {}, "challenge-platform", OK),
-        (404, {}, "", OK), (410, {"server": "cloudflare"}, "", OK),
+        (500, {}, CF_CHALLENGE, OK),
+        (502, {}, "challenge-platform", OK),
+        (404, {}, "", OK),
+        (410, {"server": "cloudflare"}, "", OK),
     ],
 )
 def test_classification(
@@ -47,8 +56,11 @@ def test_classification(
 
 @pytest.mark.parametrize(
     ("status", "marker"),
-    [(200, "<title>Just a moment...</title>"), (200, "/.well-known/sgcaptcha/"),
-     (503, "challenge-platform")],
+    [
+        (200, "<title>Just a moment...</title>"),
+        (200, "/.well-known/sgcaptcha/"),
+        (503, "challenge-platform"),
+    ],
 )
 def test_only_the_first_4000_characters_are_read(status: int, marker: str) -> None:
     inside = " " * (BODY_HEAD_CHARS - len(marker)) + marker

@@ -33,15 +33,21 @@ EOF
 @pytest.mark.parametrize(
     ("token", "path", "allowed"),
     [
-        ("otherbot", "/example/page.html", False), ("otherbot", "/publications/x", True),
-        ("otherbot", "/images/a.gif", False), ("otherbot", "/images/a.gif?v=1", True),
+        ("otherbot", "/example/page.html", False),
+        ("otherbot", "/publications/x", True),
+        ("otherbot", "/images/a.gif", False),
+        ("otherbot", "/images/a.gif?v=1", True),
         ("otherbot", "/index.html", True),
-        ("foobot", "/", False), ("foobot", "/example/page.html", True),
-        ("foobot", "/example/allowed.gif", True), ("foobot", "/example/other.html", False),
+        ("foobot", "/", False),
+        ("foobot", "/example/page.html", True),
+        ("foobot", "/example/allowed.gif", True),
+        ("foobot", "/example/other.html", False),
         ("FooBot", "/example/page.html", True),  # our token is matched case-insensitively
-        ("barbot", "/example/page.html", False), ("barbot", "/example/other.html", True),
+        ("barbot", "/example/page.html", False),
+        ("barbot", "/example/other.html", True),
         ("barbot", "/a.gif", True),  # a group naming us never falls back to "*"
-        ("bazbot", "/example/page.html", False), ("bazbot", "/publications/", True),
+        ("bazbot", "/example/page.html", False),
+        ("bazbot", "/publications/", True),
         ("quxbot", "/example/page.html", True),  # named with no rules: everything allowed
         ("quxbot", "/a.gif", True),
     ],
@@ -52,8 +58,12 @@ def test_rfc9309_simple_example(token: str, path: str, allowed: bool) -> None:
 
 @pytest.mark.parametrize(
     ("path", "allowed"),
-    [("/example/page/", True), ("/example/page/disallowed.gif", False),
-     ("/example/page/other.gif", True), ("/example/", True)],
+    [
+        ("/example/page/", True),
+        ("/example/page/disallowed.gif", False),
+        ("/example/page/other.gif", True),
+        ("/example/", True),
+    ],
 )
 def test_rfc9309_longest_match(path: str, allowed: bool) -> None:
     text = "User-Agent: foobot\nAllow: /example/page/\nDisallow: /example/page/disallowed.gif\n"
@@ -73,31 +83,58 @@ def test_rfc9309_groups_naming_us_are_merged() -> None:
 # developers.google.com/search/docs/crawling-indexing/robots/robots_txt, "URL matching based on
 # path values": (pattern, path, matches).
 GOOGLE_PATH_MATCHING = [
-    ("/", "/", True), ("/", "/any/thing", True),
-    ("/*", "/", True), ("/*", "/any/thing", True),
-    ("/$", "/", True), ("/$", "/page.htm", False),
-    ("/fish", "/fish", True), ("/fish", "/fish.html", True), ("/fish", "/fish/salmon.html", True),
-    ("/fish", "/fishheads", True), ("/fish", "/fishheads/yummy.html", True),
-    ("/fish", "/fish.php?id=anything", True), ("/fish", "/Fish.asp", False),
-    ("/fish", "/catfish", False), ("/fish", "/?id=fish", False), ("/fish", "/desert/fish", False),
-    ("/fish*", "/fish", True), ("/fish*", "/fish.html", True), ("/fish*", "/fishheads", True),
-    ("/fish*", "/Fish.asp", False), ("/fish*", "/catfish", False),
-    ("/fish/", "/fish/", True), ("/fish/", "/fish/?id=anything", True),
-    ("/fish/", "/fish/salmon.htm", True), ("/fish/", "/fish", False),
-    ("/fish/", "/fish.html", False), ("/fish/", "/animals/fish/", False),
+    ("/", "/", True),
+    ("/", "/any/thing", True),
+    ("/*", "/", True),
+    ("/*", "/any/thing", True),
+    ("/$", "/", True),
+    ("/$", "/page.htm", False),
+    ("/fish", "/fish", True),
+    ("/fish", "/fish.html", True),
+    ("/fish", "/fish/salmon.html", True),
+    ("/fish", "/fishheads", True),
+    ("/fish", "/fishheads/yummy.html", True),
+    ("/fish", "/fish.php?id=anything", True),
+    ("/fish", "/Fish.asp", False),
+    ("/fish", "/catfish", False),
+    ("/fish", "/?id=fish", False),
+    ("/fish", "/desert/fish", False),
+    ("/fish*", "/fish", True),
+    ("/fish*", "/fish.html", True),
+    ("/fish*", "/fishheads", True),
+    ("/fish*", "/Fish.asp", False),
+    ("/fish*", "/catfish", False),
+    ("/fish/", "/fish/", True),
+    ("/fish/", "/fish/?id=anything", True),
+    ("/fish/", "/fish/salmon.htm", True),
+    ("/fish/", "/fish", False),
+    ("/fish/", "/fish.html", False),
+    ("/fish/", "/animals/fish/", False),
     ("/fish/", "/Fish/Salmon.asp", False),
-    ("/*.php", "/index.php", True), ("/*.php", "/filename.php", True),
-    ("/*.php", "/folder/filename.php", True), ("/*.php", "/folder/filename.php?parameters", True),
-    ("/*.php", "/folder/any.php.file.html", True), ("/*.php", "/filename.php/", True),
-    ("/*.php", "/", False), ("/*.php", "/windows.PHP", False),
-    ("/*.php$", "/filename.php", True), ("/*.php$", "/folder/filename.php", True),
-    ("/*.php$", "/filename.php?parameters", False), ("/*.php$", "/filename.php/", False),
-    ("/*.php$", "/filename.php5", False), ("/*.php$", "/windows.PHP", False),
-    ("/fish*.php", "/fish.php", True), ("/fish*.php", "/fishheads/catfish.php?parameters", True),
+    ("/*.php", "/index.php", True),
+    ("/*.php", "/filename.php", True),
+    ("/*.php", "/folder/filename.php", True),
+    ("/*.php", "/folder/filename.php?parameters", True),
+    ("/*.php", "/folder/any.php.file.html", True),
+    ("/*.php", "/filename.php/", True),
+    ("/*.php", "/", False),
+    ("/*.php", "/windows.PHP", False),
+    ("/*.php$", "/filename.php", True),
+    ("/*.php$", "/folder/filename.php", True),
+    ("/*.php$", "/filename.php?parameters", False),
+    ("/*.php$", "/filename.php/", False),
+    ("/*.php$", "/filename.php5", False),
+    ("/*.php$", "/windows.PHP", False),
+    ("/fish*.php", "/fish.php", True),
+    ("/fish*.php", "/fishheads/catfish.php?parameters", True),
     ("/fish*.php", "/Fish.PHP", False),
     # Our additions: "$" only anchors at the end; "*$" anchors nothing.
-    ("/a$b", "/a$b/c", True), ("/a$b", "/ab", False), ("/a*$", "/abc", True),
-    ("*.gif$", "/x/y.gif", True), ("/*a*b*c", "/xaybzc", True), ("/*a*b*c", "/xcybza", False),
+    ("/a$b", "/a$b/c", True),
+    ("/a$b", "/ab", False),
+    ("/a*$", "/abc", True),
+    ("*.gif$", "/x/y.gif", True),
+    ("/*a*b*c", "/xaybzc", True),
+    ("/*a*b*c", "/xcybza", False),
 ]
 
 
@@ -132,10 +169,15 @@ OURS_OVER_STAR = "User-agent: *\nDisallow: /\n\nUser-agent: {agent}\nAllow: /\n"
 @pytest.mark.parametrize(
     ("agent", "allowed"),
     [
-        ("siteaudit", True), ("SiteAudit", True), ("SITEAUDIT", True),
+        ("siteaudit", True),
+        ("SiteAudit", True),
+        ("SITEAUDIT", True),
         ("siteaudit/0.1", True),  # a version after the token still names us
         ("siteaudit (+https://example.com)", True),
-        ("siteauditbot", False), ("site", False), ("audit", False), ("Googlebot", False),
+        ("siteauditbot", False),
+        ("site", False),
+        ("audit", False),
+        ("Googlebot", False),
     ],
 )
 def test_a_group_naming_our_token_beats_star(agent: str, allowed: bool) -> None:
@@ -176,10 +218,15 @@ def test_parsing(text: str, path: str, allowed: bool) -> None:
 # RFC 9309 §2.2.2 percent-encoding table: rule path, URL path, both match.
 @pytest.mark.parametrize(
     ("rule", "path"),
-    [("/foo/bar?baz=quz", "/foo/bar?baz=quz"), ("/foo/bar/ツ", "/foo/bar/%E3%83%84"),
-     ("/foo/bar/%E3%83%84", "/foo/bar/ツ"), ("/foo/bar/%e3%83%84", "/foo/bar/%E3%83%84"),
-     ("/foo/bar/%62%61%7A", "/foo/bar/baz"), ("/foo/bar/baz", "/foo/bar/%62%61%7A"),
-     ("/q?x='y'", "/q?x=%27y%27")],
+    [
+        ("/foo/bar?baz=quz", "/foo/bar?baz=quz"),
+        ("/foo/bar/ツ", "/foo/bar/%E3%83%84"),
+        ("/foo/bar/%E3%83%84", "/foo/bar/ツ"),
+        ("/foo/bar/%e3%83%84", "/foo/bar/%E3%83%84"),
+        ("/foo/bar/%62%61%7A", "/foo/bar/baz"),
+        ("/foo/bar/baz", "/foo/bar/%62%61%7A"),
+        ("/q?x='y'", "/q?x=%27y%27"),
+    ],
 )
 def test_percent_encoding_is_normalised_when_matching(rule: str, path: str) -> None:
     rules = RobotsRules.from_text(f"User-agent: *\nDisallow: {rule}$\n")
@@ -199,15 +246,20 @@ def test_encoded_reserved_characters_stay_distinct() -> None:
         ("User-agent: *\nCrawl-delay: 0.5\n", 0.5),
         ("User-agent: *\nCrawl-delay: 2\nAllow: /\nUser-agent: siteaudit\nCrawl-delay: 7\n", 7.0),
         # Merged groups naming us: the politest delay.
-        ("User-agent: siteaudit\nCrawl-delay: 3\nAllow: /\n"
-         "User-agent: siteaudit\nCrawl-delay: 9\n", 9.0),
+        (
+            "User-agent: siteaudit\nCrawl-delay: 3\nAllow: /\n"
+            "User-agent: siteaudit\nCrawl-delay: 9\n",
+            9.0,
+        ),
         # Crawl-delay is not a rule, so it does not end the user-agent lines: one group.
         ("User-agent: *\nCrawl-delay: 2\nUser-agent: siteaudit\nCrawl-delay: 7\n", 2.0),
         ("User-agent: siteaudit\nCrawl-delay: 3\nCrawl-delay: 9\n", 3.0),  # first in a group
         ("User-agent: other\nCrawl-delay: 9\n", None),
         ("User-agent: siteaudit\nDisallow: /x\nUser-agent: *\nCrawl-delay: 9\n", None),
-        ("User-agent: *\nCrawl-delay: nan\n", None), ("User-agent: *\nCrawl-delay: -1\n", None),
-        ("User-agent: *\nCrawl-delay: inf\n", None), ("User-agent: *\nCrawl-delay: 1_0\n", None),
+        ("User-agent: *\nCrawl-delay: nan\n", None),
+        ("User-agent: *\nCrawl-delay: -1\n", None),
+        ("User-agent: *\nCrawl-delay: inf\n", None),
+        ("User-agent: *\nCrawl-delay: 1_0\n", None),
         ("Crawl-delay: 5\n", None),
     ],
 )
@@ -225,7 +277,8 @@ def test_sitemaps_are_collected_absolute_normalised_and_deduplicated() -> None:
         "Site-map: https://cdn.example.net/news.xml\n"
     )
     assert RobotsRules.from_text(text).sitemaps == (
-        "https://example.com/sitemap.xml", "https://cdn.example.net/news.xml",
+        "https://example.com/sitemap.xml",
+        "https://cdn.example.net/news.xml",
     )
 
 
@@ -260,9 +313,23 @@ def test_any_bytes_parse_without_raising(data: bytes, url: str) -> None:
 
 
 _robots_lines = st.lists(
-    st.sampled_from(["User-agent: *", "User-agent: siteaudit", "user-agent: other", "Allow: /a",
-                     "Disallow: /", "Disallow: /a*b$", "Disallow:", "Sitemap: https://e.com/s",
-                     "Crawl-delay: 1", "junk", "", "# c", "Allow: /$"]),
+    st.sampled_from(
+        [
+            "User-agent: *",
+            "User-agent: siteaudit",
+            "user-agent: other",
+            "Allow: /a",
+            "Disallow: /",
+            "Disallow: /a*b$",
+            "Disallow:",
+            "Sitemap: https://e.com/s",
+            "Crawl-delay: 1",
+            "junk",
+            "",
+            "# c",
+            "Allow: /$",
+        ]
+    ),
     max_size=12,
 )
 

@@ -12,11 +12,40 @@ from crawl.sitemap_parser import MAX_LOC_CHARS, SitemapDocument, SitemapParser
 from tests.crawl.sitemap_helpers import parse_chunks
 
 TOKENS = [
-    b'<?xml version="1.0"?>', b"<urlset>", b"</urlset>", b'<urlset xmlns="urn:x">', b"<sitemapindex>",
-    b"</sitemapindex>", b"<url>", b"</url>", b"<sitemap>", b"</sitemap>", b"<loc>", b"</loc>",
-    b"<lastmod>", b"</lastmod>", b"https://example.com/", b"a", b"&amp;", b"&lt;", b"&bogus;",
-    b"<![CDATA[x&y]]>", b" ", b"\n", b"\r\n", b"\xef\xbb\xbf", b"<!DOCTYPE urlset>", b"<!-- c -->",
-    b"<sm:url>", b"</sm:url>", b"\xff", b"\x00", b"<", b">", b"2024-01-01", b"\xc3\xa4",
+    b'<?xml version="1.0"?>',
+    b"<urlset>",
+    b"</urlset>",
+    b'<urlset xmlns="urn:x">',
+    b"<sitemapindex>",
+    b"</sitemapindex>",
+    b"<url>",
+    b"</url>",
+    b"<sitemap>",
+    b"</sitemap>",
+    b"<loc>",
+    b"</loc>",
+    b"<lastmod>",
+    b"</lastmod>",
+    b"https://example.com/",
+    b"a",
+    b"&amp;",
+    b"&lt;",
+    b"&bogus;",
+    b"<![CDATA[x&y]]>",
+    b" ",
+    b"\n",
+    b"\r\n",
+    b"\xef\xbb\xbf",
+    b"<!DOCTYPE urlset>",
+    b"<!-- c -->",
+    b"<sm:url>",
+    b"</sm:url>",
+    b"\xff",
+    b"\x00",
+    b"<",
+    b">",
+    b"2024-01-01",
+    b"\xc3\xa4",
 ]
 
 sitemapish = st.lists(st.sampled_from(TOKENS), max_size=40).map(b"".join)
@@ -28,7 +57,9 @@ maybe_gzipped = st.tuples(sitemapish, st.sampled_from(["plain", "gzip", "truncat
     }[pair[1]]
 )
 bodies = st.one_of(st.binary(max_size=600), sitemapish, maybe_gzipped)
-caps = st.fixed_dictionaries({}, optional={"max_bytes": st.integers(0, 400), "max_urls": st.integers(0, 4)})
+caps = st.fixed_dictionaries(
+    {}, optional={"max_bytes": st.integers(0, 400), "max_urls": st.integers(0, 4)}
+)
 
 
 def split(data: bytes, cuts: list[int]) -> list[bytes]:
@@ -46,7 +77,9 @@ def check_invariants(doc: SitemapDocument, parser: SitemapParser) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(data=bodies, cuts=st.lists(st.integers(0, 10_000), max_size=12), limits=caps)
-def test_any_chunking_gives_the_same_document(data: bytes, cuts: list[int], limits: dict[str, int]) -> None:
+def test_any_chunking_gives_the_same_document(
+    data: bytes, cuts: list[int], limits: dict[str, int]
+) -> None:
     whole = parse_chunks([data], **limits)
     assert parse_chunks([data[i : i + 1] for i in range(len(data))], **limits) == whole
     assert parse_chunks(split(data, cuts), **limits) == whole

@@ -78,7 +78,13 @@ def run(walk: SitemapWalk, site: Site, limit: int = 5) -> list[str]:
             if isinstance(reply, str):
                 walk.fail(request.url, reply)
             else:
-                walk.receive(request.url, reply.status, reply.content_type, chunks(reply.body), reply.final_url)
+                walk.receive(
+                    request.url,
+                    reply.status,
+                    reply.content_type,
+                    chunks(reply.body),
+                    reply.final_url,
+                )
     return fetched
 
 
@@ -100,7 +106,9 @@ def test_seeds_are_robots_lines_then_the_default_location() -> None:
 
 def test_seeds_are_normalised_deduplicated_and_kept_on_site() -> None:
     walk = walk_for()
-    walk.add_seeds(["/b.xml", "https://EXAMPLE.com/b.xml#x", "https://other.example/s.xml", "ftp://x/"], ORIGIN)
+    walk.add_seeds(
+        ["/b.xml", "https://EXAMPLE.com/b.xml#x", "https://other.example/s.xml", "ftp://x/"], ORIGIN
+    )
     assert [r.url for r in walk.next_requests(10)] == [u("/b.xml")]
     assert walk.summary().seeds_dropped == 2
 
@@ -109,14 +117,20 @@ def test_breadth_first_within_the_depth_budget() -> None:
     site: Site = {
         u("/sitemap.xml"): Reply(index(u("/i1.xml"), u("/p1.xml"))),
         u("/i1.xml"): Reply(index(u("/i2.xml"), u("/p2.xml"))),
-        u("/i2.xml"): Reply(index(u("/i3.xml"), u("/p3.xml"))),  # depth 3: its children are not followed
+        u("/i2.xml"): Reply(
+            index(u("/i3.xml"), u("/p3.xml"))
+        ),  # depth 3: its children are not followed
         u("/p1.xml"): Reply(urlset(u("/1"))),
         u("/p2.xml"): Reply(urlset(u("/2"))),
     }
     walk = walk_for()
     walk.add_seeds([u("/sitemap.xml")], ORIGIN)
     assert run(walk, site, limit=1) == [
-        u("/sitemap.xml"), u("/i1.xml"), u("/p1.xml"), u("/i2.xml"), u("/p2.xml"),
+        u("/sitemap.xml"),
+        u("/i1.xml"),
+        u("/p1.xml"),
+        u("/i2.xml"),
+        u("/p2.xml"),
     ]
     depths = {d.url: d.depth for d in walk.summary().documents}
     assert depths[u("/i2.xml")] == 3
@@ -164,7 +178,11 @@ def test_url_cap_stops_collecting_and_walking() -> None:
     walk.add_seeds([u("/sitemap.xml")], ORIGIN)
     assert run(walk, site, limit=1) == [u("/sitemap.xml"), u("/p1.xml"), u("/p2.xml")]
     summary = walk.summary()
-    assert (summary.urls_collected, summary.url_cap_reached, summary.documents_unfetched) == (10, True, 1)
+    assert (summary.urls_collected, summary.url_cap_reached, summary.documents_unfetched) == (
+        10,
+        True,
+        1,
+    )
     assert drain_all(walk) == [u(f"/a{i}") for i in range(6)] + [u(f"/b{i}") for i in range(4)]
 
 
@@ -178,8 +196,14 @@ def test_discovered_url_cap_follows_the_original(max_pages: int, cap: int) -> No
 def test_page_urls_are_resolved_deduplicated_and_kept_on_site() -> None:
     site: Site = {
         u("/maps/sitemap.xml"): Reply(
-            urlset("https://example.com/a", "b", "/c", "https://other.example/x", "mailto:x@example.com",
-                   "https://EXAMPLE.com/a#frag")
+            urlset(
+                "https://example.com/a",
+                "b",
+                "/c",
+                "https://other.example/x",
+                "mailto:x@example.com",
+                "https://EXAMPLE.com/a#frag",
+            )
         ),
     }
     walk = walk_for()
@@ -187,7 +211,12 @@ def test_page_urls_are_resolved_deduplicated_and_kept_on_site() -> None:
     run(walk, site)
     assert drain_all(walk) == [u("/a"), u("/maps/b"), u("/c")]
     outcome = walk.summary().documents[0]
-    assert (outcome.url_count, outcome.added, outcome.off_site_entries, outcome.unusable_entries) == (6, 3, 1, 1)
+    assert (
+        outcome.url_count,
+        outcome.added,
+        outcome.off_site_entries,
+        outcome.unusable_entries,
+    ) == (6, 3, 1, 1)
 
 
 def test_cross_site_sitemaps_in_an_index_are_not_fetched() -> None:
@@ -236,16 +265,46 @@ def test_a_same_site_redirect_target_is_not_fetched_again() -> None:
     ("reply", "result", "added"),
     [
         pytest.param(Reply(urlset(u("/a"))), DocumentResult.PARSED, 1, id="urlset"),
-        pytest.param(Reply(urlset(u("/a")), content_type="text/html"), DocumentResult.PARSED, 1, id="xml-as-html"),
-        pytest.param(Reply(gzip.compress(urlset(u("/a"))), content_type="application/octet-stream"),
-                     DocumentResult.PARSED, 1, id="gzip"),
-        pytest.param(Reply(f"{u('/a')}\n".encode(), content_type="text/plain"), DocumentResult.PARSED, 1, id="text"),
-        pytest.param(Reply(b"<!DOCTYPE html><html>Welcome</html>", content_type="text/html"),
-                     DocumentResult.NOT_SITEMAP, 0, id="soft-404"),
+        pytest.param(
+            Reply(urlset(u("/a")), content_type="text/html"),
+            DocumentResult.PARSED,
+            1,
+            id="xml-as-html",
+        ),
+        pytest.param(
+            Reply(gzip.compress(urlset(u("/a"))), content_type="application/octet-stream"),
+            DocumentResult.PARSED,
+            1,
+            id="gzip",
+        ),
+        pytest.param(
+            Reply(f"{u('/a')}\n".encode(), content_type="text/plain"),
+            DocumentResult.PARSED,
+            1,
+            id="text",
+        ),
+        pytest.param(
+            Reply(b"<!DOCTYPE html><html>Welcome</html>", content_type="text/html"),
+            DocumentResult.NOT_SITEMAP,
+            0,
+            id="soft-404",
+        ),
         pytest.param(Reply(b""), DocumentResult.NOT_SITEMAP, 0, id="empty"),
-        pytest.param(Reply(urlset(u("/a"), u("/b"))[:-20]), DocumentResult.FORMAT_ERROR, 1, id="truncated-xml"),
-        pytest.param(Reply(b"<!DOCTYPE urlset><urlset/>"), DocumentResult.FORMAT_ERROR, 0, id="dtd"),
-        pytest.param(Reply(urlset(*(u(f"/{i}") for i in range(500)))), DocumentResult.OVERSIZED, 0, id="oversized"),
+        pytest.param(
+            Reply(urlset(u("/a"), u("/b"))[:-20]),
+            DocumentResult.FORMAT_ERROR,
+            1,
+            id="truncated-xml",
+        ),
+        pytest.param(
+            Reply(b"<!DOCTYPE urlset><urlset/>"), DocumentResult.FORMAT_ERROR, 0, id="dtd"
+        ),
+        pytest.param(
+            Reply(urlset(*(u(f"/{i}") for i in range(500)))),
+            DocumentResult.OVERSIZED,
+            0,
+            id="oversized",
+        ),
         pytest.param("timeout", DocumentResult.FETCH_FAILED, 0, id="fetch-failed"),
     ],
 )
@@ -323,11 +382,19 @@ graphs = st.integers(1, 12).flatmap(
 
 
 @settings(max_examples=200, deadline=None)
-@given(links=graphs, max_depth=st.integers(1, 5), max_documents=st.integers(1, 8), limit=st.integers(1, 6))
+@given(
+    links=graphs,
+    max_depth=st.integers(1, 5),
+    max_documents=st.integers(1, 8),
+    limit=st.integers(1, 6),
+)
 def test_any_index_graph_terminates_within_the_budgets(
     links: list[list[int]], max_depth: int, max_documents: int, limit: int
 ) -> None:
-    site: Site = {u(f"/{i}.xml"): Reply(index(*(u(f"/{j}.xml") for j in targets))) for i, targets in enumerate(links)}
+    site: Site = {
+        u(f"/{i}.xml"): Reply(index(*(u(f"/{j}.xml") for j in targets)))
+        for i, targets in enumerate(links)
+    }
     walk = walk_for(max_depth=max_depth, max_documents=max_documents)
     walk.add_seeds([u("/0.xml")], ORIGIN)
     fetched = run(walk, site, limit)

@@ -31,55 +31,79 @@ A, B = "https://example.com/a", "https://example.com/b"
         pytest.param(
             b'<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">'
             b"<sm:url><sm:loc>https://example.com/a</sm:loc></sm:url></sm:urlset>",
-            SitemapKind.URLSET, [A], id="prefixed-namespace",
+            SitemapKind.URLSET,
+            [A],
+            id="prefixed-namespace",
         ),
         pytest.param(
             b'<urlset xmlns="urn:someone-else"><url><loc>https://example.com/a</loc></url></urlset>',
-            SitemapKind.URLSET, [A], id="any-namespace",
+            SitemapKind.URLSET,
+            [A],
+            id="any-namespace",
         ),
         pytest.param(
             b"<urlset><url><loc><![CDATA[https://example.com/a?x=1&y=2]]></loc></url></urlset>",
-            SitemapKind.URLSET, [A + "?x=1&y=2"], id="cdata",
+            SitemapKind.URLSET,
+            [A + "?x=1&y=2"],
+            id="cdata",
         ),
         pytest.param(
             b"<urlset><url><loc>https://example.com/a?x=1&amp;y=&#50;</loc></url></urlset>",
-            SitemapKind.URLSET, [A + "?x=1&y=2"], id="entities",
+            SitemapKind.URLSET,
+            [A + "?x=1&y=2"],
+            id="entities",
         ),
         pytest.param(
             b"<urlset>\n  <url>\n    <loc>\n\t https://example.com/a \r\n</loc>\n  </url>\n</urlset>\n",
-            SitemapKind.URLSET, [A], id="whitespace-around-loc",
+            SitemapKind.URLSET,
+            [A],
+            id="whitespace-around-loc",
         ),
         pytest.param(b"\xef\xbb\xbf" + urlset(A), SitemapKind.URLSET, [A], id="utf8-bom"),
         pytest.param(b"\n\n  " + urlset(A), SitemapKind.URLSET, [A], id="leading-whitespace"),
         pytest.param(
-            '<?xml version="1.0" encoding="UTF-16"?><urlset><url><loc>https://example.com/ä</loc></url></urlset>'
-            .encode("utf-16"),
-            SitemapKind.URLSET, ["https://example.com/ä"], id="utf16-bom",
+            '<?xml version="1.0" encoding="UTF-16"?><urlset><url><loc>https://example.com/ä</loc></url></urlset>'.encode(
+                "utf-16"
+            ),
+            SitemapKind.URLSET,
+            ["https://example.com/ä"],
+            id="utf16-bom",
         ),
         pytest.param(
-            '<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>https://example.com/ä</loc></url></urlset>'
-            .encode("latin-1"),
-            SitemapKind.URLSET, ["https://example.com/ä"], id="declared-latin1",
+            '<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>https://example.com/ä</loc></url></urlset>'.encode(
+                "latin-1"
+            ),
+            SitemapKind.URLSET,
+            ["https://example.com/ä"],
+            id="declared-latin1",
         ),
         pytest.param(gzip.compress(urlset(A, B)), SitemapKind.URLSET, [A, B], id="gzip"),
-        pytest.param(gzip.compress(f"{A}\n{B}\n".encode()), SitemapKind.TEXT, [A, B], id="gzip-text"),
+        pytest.param(
+            gzip.compress(f"{A}\n{B}\n".encode()), SitemapKind.TEXT, [A, B], id="gzip-text"
+        ),
         pytest.param(f"{A}\r\n\r\n{B}".encode(), SitemapKind.TEXT, [A, B], id="text"),
         pytest.param(f"\ufeff{A}\n".encode(), SitemapKind.TEXT, [A], id="text-bom"),
         pytest.param(
             b"<urlset><url><loc>https://example.com/a</loc>"
             b'<image:image xmlns:image="urn:i"><image:loc>https://example.com/a.png</image:loc></image:image>'
             b"</url></urlset>",
-            SitemapKind.URLSET, [A], id="extension-locs-ignored",
+            SitemapKind.URLSET,
+            [A],
+            id="extension-locs-ignored",
         ),
         pytest.param(
             b"<urlset><loc>https://example.com/stray</loc><url><x><loc>https://example.com/deep</loc></x>"
             b"<loc>https://example.com/a</loc><loc>https://example.com/second</loc></url></urlset>",
-            SitemapKind.URLSET, [A], id="only-first-direct-loc-of-url",
+            SitemapKind.URLSET,
+            [A],
+            id="only-first-direct-loc-of-url",
         ),
         pytest.param(
             b"<sitemapindex><url><loc>https://example.com/b</loc></url>"
             b"<sitemap><loc>https://example.com/a</loc></sitemap></sitemapindex>",
-            SitemapKind.INDEX, [A], id="index-reads-only-sitemap-items",
+            SitemapKind.INDEX,
+            [A],
+            id="index-reads-only-sitemap-items",
         ),
         pytest.param(b"<!-- hi --><?pi x?><urlset/>", SitemapKind.URLSET, [], id="empty-urlset"),
     ],
@@ -96,7 +120,8 @@ def test_lastmod_is_kept_per_entry() -> None:
         b"<url><loc>https://example.com/b</loc></url></urlset>"
     )
     assert parse_every_way(body).entries == (
-        SitemapEntry(A, "2024-05-01T10:00:00+00:00"), SitemapEntry(B, None),
+        SitemapEntry(A, "2024-05-01T10:00:00+00:00"),
+        SitemapEntry(B, None),
     )
 
 
@@ -107,35 +132,67 @@ def test_lastmod_is_kept_per_entry() -> None:
         pytest.param(b" \r\n\t ", ParseError.EMPTY, SitemapKind.UNKNOWN, [], id="whitespace-only"),
         pytest.param(b"\xef\xbb\xbf", ParseError.EMPTY, SitemapKind.UNKNOWN, [], id="bom-only"),
         pytest.param(
-            urlset(A, B)[:-12], ParseError.MALFORMED_XML, SitemapKind.URLSET, [A], id="truncated-keeps-prefix"
+            urlset(A, B)[:-12],
+            ParseError.MALFORMED_XML,
+            SitemapKind.URLSET,
+            [A],
+            id="truncated-keeps-prefix",
         ),
         pytest.param(
             b"<urlset><url><loc>https://example.com/a</loc></url><url><loc>x</lo></url></urlset>",
-            ParseError.MALFORMED_XML, SitemapKind.URLSET, [A], id="mismatched-tag",
+            ParseError.MALFORMED_XML,
+            SitemapKind.URLSET,
+            [A],
+            id="mismatched-tag",
         ),
         pytest.param(
             b"<urlset><url><loc>https://example.com/a?x&y</loc></url></urlset>",
-            ParseError.MALFORMED_XML, SitemapKind.URLSET, [], id="bare-ampersand",
+            ParseError.MALFORMED_XML,
+            SitemapKind.URLSET,
+            [],
+            id="bare-ampersand",
         ),
         pytest.param(
-            urlset(A) + b"<urlset/>", ParseError.MALFORMED_XML, SitemapKind.URLSET, [A], id="junk-after-root"
+            urlset(A) + b"<urlset/>",
+            ParseError.MALFORMED_XML,
+            SitemapKind.URLSET,
+            [A],
+            id="junk-after-root",
         ),
         pytest.param(
             b"<!DOCTYPE html><html><body>Not found</body></html>",
-            ParseError.NOT_A_SITEMAP, SitemapKind.UNKNOWN, [], id="html-soft-404",
+            ParseError.NOT_A_SITEMAP,
+            SitemapKind.UNKNOWN,
+            [],
+            id="html-soft-404",
         ),
         pytest.param(
             b"<html><a href='https://example.com/a'>x</a></html>",
-            ParseError.NOT_A_SITEMAP, SitemapKind.UNKNOWN, [], id="html-without-doctype",
+            ParseError.NOT_A_SITEMAP,
+            SitemapKind.UNKNOWN,
+            [],
+            id="html-without-doctype",
         ),
         pytest.param(
-            b"Not Found\n" + A.encode(), ParseError.NOT_A_SITEMAP, SitemapKind.UNKNOWN, [], id="text-not-urls"
+            b"Not Found\n" + A.encode(),
+            ParseError.NOT_A_SITEMAP,
+            SitemapKind.UNKNOWN,
+            [],
+            id="text-not-urls",
         ),
         pytest.param(
-            b"\x1f\x8b\x08\x00garbage-after-gzip-header", ParseError.BAD_GZIP, SitemapKind.UNKNOWN, [], id="bad-gzip"
+            b"\x1f\x8b\x08\x00garbage-after-gzip-header",
+            ParseError.BAD_GZIP,
+            SitemapKind.UNKNOWN,
+            [],
+            id="bad-gzip",
         ),
         pytest.param(
-            gzip.compress(urlset(A, B))[:-30], ParseError.BAD_GZIP, SitemapKind.UNKNOWN, [], id="truncated-gzip"
+            gzip.compress(urlset(A, B))[:-30],
+            ParseError.BAD_GZIP,
+            SitemapKind.UNKNOWN,
+            [],
+            id="truncated-gzip",
         ),
     ],
 )
@@ -157,17 +214,30 @@ def test_malformed_xml_says_where() -> None:
     [
         pytest.param(
             b"<urlset><url><loc>  </loc></url><url/><url><loc>https://example.com/a</loc></url></urlset>",
-            [A], 2, id="xml-empty-and-missing-locs",
+            [A],
+            2,
+            id="xml-empty-and-missing-locs",
         ),
         pytest.param(
-            b"<urlset><url><loc>https://example.com/" + b"x" * MAX_LOC_CHARS + b"</loc></url></urlset>",
-            [], 1, id="xml-overlong-loc",
+            b"<urlset><url><loc>https://example.com/"
+            + b"x" * MAX_LOC_CHARS
+            + b"</loc></url></urlset>",
+            [],
+            1,
+            id="xml-overlong-loc",
         ),
         pytest.param(f"{A}\nnot a url\n/relative\n{B}\n".encode(), [A, B], 2, id="text-bad-lines"),
-        pytest.param(f"{A}\nhttps://example.com/{'x' * 40_000}\n{B}".encode(), [A, B], 1, id="text-overlong-line"),
+        pytest.param(
+            f"{A}\nhttps://example.com/{'x' * 40_000}\n{B}".encode(),
+            [A, B],
+            1,
+            id="text-overlong-line",
+        ),
     ],
 )
-def test_invalid_entries_are_counted_and_skipped(body: bytes, locs: list[str], invalid: int) -> None:
+def test_invalid_entries_are_counted_and_skipped(
+    body: bytes, locs: list[str], invalid: int
+) -> None:
     doc = parse_every_way(body)
     assert ([e.loc for e in doc.entries], doc.invalid_entries, doc.error) == (locs, invalid, None)
 
@@ -295,7 +365,9 @@ def test_feeding_after_close_is_a_usage_error() -> None:
 
 def test_document_round_trips_through_a_dict() -> None:
     for doc in (
-        parse_every_way(b"<urlset><url><loc>https://example.com/a</loc><lastmod>2024</lastmod></url><url>"),
+        parse_every_way(
+            b"<urlset><url><loc>https://example.com/a</loc><lastmod>2024</lastmod></url><url>"
+        ),
         parse_every_way(gzip.compress(urlset(A)), max_bytes=10),
     ):
         assert SitemapDocument.from_dict(doc.to_dict()) == doc

@@ -32,11 +32,16 @@ RETRY, RECORD, STOP = RateLimitAction.RETRY, RateLimitAction.RECORD, RateLimitAc
     ],
 )
 def test_decisions(
-    attempt: int, consecutive: int, used: float, retry_after: float | None,
-    action: RateLimitAction, delay: float,
+    attempt: int,
+    consecutive: int,
+    used: float,
+    retry_after: float | None,
+    action: RateLimitAction,
+    delay: float,
 ) -> None:
-    decision = decide_429(attempt=attempt, consecutive=consecutive, cooldown_used_s=used,
-                          retry_after_s=retry_after)
+    decision = decide_429(
+        attempt=attempt, consecutive=consecutive, cooldown_used_s=used, retry_after_s=retry_after
+    )
     assert (decision.action, decision.delay_s) == (action, delay)
 
 
@@ -45,8 +50,17 @@ NOW = 1_767_225_600.0  # 2026-01-01T00:00:00Z
 
 @pytest.mark.parametrize(
     ("header", "seconds"),
-    [("120", 120.0), (" 3 ", 3.0), ("0", 0.0), ("Thu, 01 Jan 2026 00:00:30 GMT", 30.0),
-     ("Wed, 31 Dec 2025 23:00:00 GMT", 0.0), ("soon", None), ("", None), (None, None), ("-5", None)],
+    [
+        ("120", 120.0),
+        (" 3 ", 3.0),
+        ("0", 0.0),
+        ("Thu, 01 Jan 2026 00:00:30 GMT", 30.0),
+        ("Wed, 31 Dec 2025 23:00:00 GMT", 0.0),
+        ("soon", None),
+        ("", None),
+        (None, None),
+        ("-5", None),
+    ],
 )
 def test_retry_after_parsing(header: str | None, seconds: float | None) -> None:
     assert parse_retry_after(header, NOW) == seconds

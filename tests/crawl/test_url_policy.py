@@ -112,8 +112,14 @@ def test_include_and_exclude_patterns(
 
 @pytest.mark.parametrize(
     ("max_depth", "depth", "decision"),
-    [(None, 10_000, Decision.ALLOWED), (0, 0, Decision.ALLOWED), (0, 1, Decision.TOO_DEEP),
-     (2, 2, Decision.ALLOWED), (2, 3, Decision.TOO_DEEP), (2, None, Decision.ALLOWED)],
+    [
+        (None, 10_000, Decision.ALLOWED),
+        (0, 0, Decision.ALLOWED),
+        (0, 1, Decision.TOO_DEEP),
+        (2, 2, Decision.ALLOWED),
+        (2, 3, Decision.TOO_DEEP),
+        (2, None, Decision.ALLOWED),
+    ],
 )
 def test_max_depth(max_depth: int | None, depth: int | None, decision: Decision) -> None:
     policy = UrlPolicy(start_url=START, max_depth=max_depth)
@@ -132,7 +138,9 @@ def test_max_depth(max_depth: int | None, depth: int | None, decision: Decision)
 def test_private_hosts_only_when_allowed(
     allow_private: bool, start: str, url: str, decision: Decision
 ) -> None:
-    policy = UrlPolicy(start_url=start, private_hosts=PrivateHosts.ALLOW if allow_private else PrivateHosts.DENY)
+    policy = UrlPolicy(
+        start_url=start, private_hosts=PrivateHosts.ALLOW if allow_private else PrivateHosts.DENY
+    )
     assert policy.decide(url, 1) is decision
 
 
@@ -168,10 +176,20 @@ def test_invalid_configuration_is_refused(
 
 
 def test_the_vocabulary_is_closed() -> None:
-    assert sorted(Decision) == sorted([
-        "allowed", "not_http", "malformed", "blocked_host", "off_site", "reserved_path",
-        "excluded", "not_included", "too_deep", "robots_disallowed",
-    ])
+    assert sorted(Decision) == sorted(
+        [
+            "allowed",
+            "not_http",
+            "malformed",
+            "blocked_host",
+            "off_site",
+            "reserved_path",
+            "excluded",
+            "not_included",
+            "too_deep",
+            "robots_disallowed",
+        ]
+    )
 
 
 @given(st.text(max_size=60), st.one_of(st.none(), st.integers(-5, 10)))

@@ -21,8 +21,13 @@ LIMITS = WindowLimits(initial=10, minimum=5, maximum=40, budget_bytes=8 * MIB, g
 
 
 def page(
-    fetch_class: FetchClass = FetchClass.OK, *, status: int = 200, ms: float = 200,
-    size: int = 20 * KIB, truncated: bool = False, retried: bool = False,
+    fetch_class: FetchClass = FetchClass.OK,
+    *,
+    status: int = 200,
+    ms: float = 200,
+    size: int = 20 * KIB,
+    truncated: bool = False,
+    retried: bool = False,
 ) -> PageOutcome:
     return PageOutcome(fetch_class, status, ms, size, truncated, retried)
 
@@ -35,7 +40,11 @@ BAD = page(FetchClass.ERROR, status=0, ms=15_000, size=0)
 def test_our_limits_are_v1_range_with_v3_memory_machinery() -> None:
     assert WINDOW_LIMITS == LIMITS
     assert RETRY_WINDOW_LIMITS.to_dict() == {
-        "initial": 3, "minimum": 2, "maximum": 5, "budget_bytes": 4 * MIB, "growth_min_sample": 25,
+        "initial": 3,
+        "minimum": 2,
+        "maximum": 5,
+        "budget_bytes": 4 * MIB,
+        "growth_min_sample": 25,
     }
 
 
@@ -43,16 +52,21 @@ def test_our_limits_are_v1_range_with_v3_memory_machinery() -> None:
     ("outcome", "troubled", "fast"),
     [
         (page(), False, True),
-        (page(ms=1_500), False, True), (page(ms=1_501), False, False),
-        (page(ms=9_999), False, False), (page(ms=10_000), True, False),
+        (page(ms=1_500), False, True),
+        (page(ms=1_501), False, False),
+        (page(ms=9_999), False, False),
+        (page(ms=10_000), True, False),
         (page(FetchClass.ERROR, status=0), True, False),
         (page(FetchClass.BLOCKED, status=403), True, False),
         (page(FetchClass.BLOCKED, status=200), True, False),  # a challenge page
         (page(FetchClass.RATE_LIMITED, status=429), True, False),
-        (page(status=401), True, True), (page(status=403), True, True),
+        (page(status=401), True, True),
+        (page(status=403), True, True),
         (page(status=429), True, True),
-        (page(status=404), False, True), (page(status=500), False, True),
-        (page(size=MIB - 1), False, True), (page(size=MIB), True, True),
+        (page(status=404), False, True),
+        (page(status=500), False, True),
+        (page(size=MIB - 1), False, True),
+        (page(size=MIB), True, True),
         (page(truncated=True), True, True),
         (page(retried=True), True, True),  # V4: a 429 retry is trouble even if it then worked
     ],
@@ -65,17 +79,24 @@ def test_what_counts_as_troubled_and_fast(outcome: PageOutcome, troubled: bool, 
     ("current", "batch", "expected"),
     [
         # Empty batch: unchanged (but clamped into the limits).
-        (20, [], 20), (2, [], 5), (99, [], 40),
+        (20, [], 20),
+        (2, [], 5),
+        (99, [], 40),
         # troubled x 3 >= n: halve, floor, never below the minimum.
         (20, [BAD] * 2 + [FAST] * 4, 10),  # 6 >= 6
         (21, [BAD] * 2 + [FAST] * 4, 10),
-        (11, [BAD], 5), (9, [BAD], 5), (5, [BAD] * 5, 5),
+        (11, [BAD], 5),
+        (9, [BAD], 5),
+        (5, [BAD] * 5, 5),
         (40, [BAD] * 25, 20),
         # Some trouble below a third: unchanged, however fast the rest.
         (20, [BAD] * 2 + [FAST] * 5, 20),  # 6 < 7
         (20, [BAD] + [FAST] * 30, 20),
         # No trouble, fast x 2 >= n and n >= 25: grow by 5, never above the maximum.
-        (20, [FAST] * 25, 25), (35, [FAST] * 25, 40), (38, [FAST] * 25, 40), (40, [FAST] * 25, 40),
+        (20, [FAST] * 25, 25),
+        (35, [FAST] * 25, 40),
+        (38, [FAST] * 25, 40),
+        (40, [FAST] * 25, 40),
         (20, [FAST] * 13 + [SLOWISH] * 13, 25),  # 26 >= 26
         (20, [FAST] * 12 + [SLOWISH] * 13, 20),  # 24 < 25
         (20, [FAST] * 24, 20),  # too small a sample to grow (V3 GROWTH_MIN_SAMPLE)
@@ -118,8 +139,14 @@ def test_retry_profile(current: int, batch: list[PageOutcome], expected: int) ->
 
 @pytest.mark.parametrize(
     ("hint", "is_retry", "expected"),
-    [(None, False, 10), (25, False, 25), (99, False, 40), (1, False, 5), (25, True, 3),
-     (None, True, 3)],
+    [
+        (None, False, 10),
+        (25, False, 25),
+        (99, False, 40),
+        (1, False, 5),
+        (25, True, 3),
+        (None, True, 3),
+    ],
 )
 def test_start_window(hint: int | None, is_retry: bool, expected: int) -> None:
     limits = window_limits(is_retry=is_retry)
@@ -129,8 +156,12 @@ def test_start_window(hint: int | None, is_retry: bool, expected: int) -> None:
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"initial": 4}, {"initial": 41}, {"minimum": 0, "initial": 0}, {"budget_bytes": 0},
-        {"growth_min_sample": 0}, {"minimum": 11},
+        {"initial": 4},
+        {"initial": 41},
+        {"minimum": 0, "initial": 0},
+        {"budget_bytes": 0},
+        {"growth_min_sample": 0},
+        {"minimum": 11},
     ],
 )
 def test_inconsistent_limits_are_refused(kwargs: dict[str, int]) -> None:
@@ -169,11 +200,17 @@ _outcomes = st.builds(
 )
 _limits = st.builds(
     lambda lo, span1, span2, budget, sample: WindowLimits(
-        initial=lo + span1, minimum=lo, maximum=lo + span1 + span2, budget_bytes=budget,
+        initial=lo + span1,
+        minimum=lo,
+        maximum=lo + span1 + span2,
+        budget_bytes=budget,
         growth_min_sample=sample,
     ),
-    st.integers(1, 10), st.integers(0, 10), st.integers(0, 40),
-    st.integers(1, 64 * MIB), st.integers(1, 50),
+    st.integers(1, 10),
+    st.integers(0, 10),
+    st.integers(0, 40),
+    st.integers(1, 64 * MIB),
+    st.integers(1, 50),
 )
 
 

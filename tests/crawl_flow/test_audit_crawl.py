@@ -59,12 +59,17 @@ async def test_robots_and_sitemaps_shape_the_frontier(platform: Any) -> None:
     }
     with serve_site(routes) as site:
         robots = f"User-agent: *\nDisallow: /private\nSitemap: {site.url('/custom-sitemap.xml')}\n"
-        site.server.routes["/robots.txt"] = Reply(body=robots.encode(), headers={"content-type": "text/plain"})
-        sitemap = ("<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"
-                   f"<url><loc>{site.url('/only-in-sitemap')}</loc></url>"
-                   f"<url><loc>{site.url('/private/listed')}</loc></url></urlset>")
+        site.server.routes["/robots.txt"] = Reply(
+            body=robots.encode(), headers={"content-type": "text/plain"}
+        )
+        sitemap = (
+            "<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"
+            f"<url><loc>{site.url('/only-in-sitemap')}</loc></url>"
+            f"<url><loc>{site.url('/private/listed')}</loc></url></urlset>"
+        )
         site.server.routes["/custom-sitemap.xml"] = Reply(
-            body=sitemap.encode(), headers={"content-type": "application/xml"})
+            body=sitemap.encode(), headers={"content-type": "application/xml"}
+        )
         report = await audit_site(platform, site.url("/"))
         requested = {r.path for r in site.requests}
 
@@ -73,7 +78,9 @@ async def test_robots_and_sitemaps_shape_the_frontier(platform: Any) -> None:
     assert not any(p.startswith("/private") for p in crawled | requested)
     sitemap_page = next(p for p in report["pages"] if p["url"].endswith("/only-in-sitemap"))
     assert (sitemap_page["in_sitemap"], sitemap_page["crawl_depth"]) == (True, None)
-    issue_types = {(i["issue_type"], i["page_url"].removeprefix(site.origin)) for i in report["issues"]}
+    issue_types = {
+        (i["issue_type"], i["page_url"].removeprefix(site.origin)) for i in report["issues"]
+    }
     assert ("orphan-page", "/only-in-sitemap") in issue_types
     assert ("sitemap-url-blocked", "/private/listed") in issue_types
 
@@ -96,7 +103,9 @@ async def test_redirects_and_broken_links_become_cross_page_issues(platform: Any
     assert statuses["/old"] == 301 and statuses["/new"] == 200
 
 
-async def test_a_redirect_to_a_private_address_is_never_followed(platform: Any, outbound_http: Any) -> None:
+async def test_a_redirect_to_a_private_address_is_never_followed(
+    platform: Any, outbound_http: Any
+) -> None:
     routes = {
         "/": page("Home page", "/go", "http://10.0.0.1/internal", "http://2130706433:8080/"),
         "/go": Reply(302, b"", {"location": "http://169.254.169.254/latest/meta-data"}),
@@ -106,5 +115,8 @@ async def test_a_redirect_to_a_private_address_is_never_followed(platform: Any, 
 
     assert report["audit"]["status"] == "completed"
     go = next(p for p in report["pages"] if p["url"].endswith("/go"))
-    assert (go["status_code"], go["redirect_url"]) == (302, "http://169.254.169.254/latest/meta-data")
+    assert (go["status_code"], go["redirect_url"]) == (
+        302,
+        "http://169.254.169.254/latest/meta-data",
+    )
     assert all(url.startswith(site.origin) for url in outbound_http.urls)

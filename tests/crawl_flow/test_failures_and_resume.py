@@ -19,8 +19,10 @@ TIMING = {"crawled_at", "response_time_ms"}
 
 @pytest.fixture
 def site() -> Iterator[Site]:
-    routes = {f"/p{i}": Reply(body=html_page(f"Page {i} of the site", f"<a href='/p{i + 1}'>next</a>"))
-              for i in range(PAGES)}
+    routes = {
+        f"/p{i}": Reply(body=html_page(f"Page {i} of the site", f"<a href='/p{i + 1}'>next</a>"))
+        for i in range(PAGES)
+    }
     routes["/"] = Reply(body=html_page("Home of the failing site", "<a href='/p0'>start</a>"))
     with serve_site(routes) as served:
         yield served
@@ -31,7 +33,9 @@ def small_chunks_fast_retries(monkeypatch: Any) -> None:
     monkeypatch.setattr(site_audit, "CHUNK_TARGET_PAGES", 5)  # several chunks on a small site
     for name in ("DB_STEP", "DISCOVERY_STEP", "CRAWL_CHUNK_STEP", "FINALIZE_STEP"):
         config = getattr(step_configs, name)
-        monkeypatch.setattr(step_configs, name, {**config, "retries": {**config["retries"], "delay": 0}})
+        monkeypatch.setattr(
+            step_configs, name, {**config, "retries": {**config["retries"], "delay": 0}}
+        )
 
 
 async def start(platform: Any, site: Site) -> str:
@@ -45,10 +49,14 @@ async def report_of(platform: Any, audit_id: str) -> dict[str, Any]:
 
 
 def comparable(report: dict[str, Any]) -> tuple[Any, ...]:
-    pages = sorted(tuple(sorted((k, str(v)) for k, v in p.items() if k not in TIMING | {"id", "audit_id"}))
-                   for p in report["pages"])
-    issues = sorted((i["issue_type"], i["page_url"], str(sorted(i["details"].items())))
-                    for i in report["issues"])
+    pages = sorted(
+        tuple(sorted((k, str(v)) for k, v in p.items() if k not in TIMING | {"id", "audit_id"}))
+        for p in report["pages"]
+    )
+    issues = sorted(
+        (i["issue_type"], i["page_url"], str(sorted(i["details"].items())))
+        for i in report["issues"]
+    )
     return pages, issues
 
 
@@ -74,7 +82,11 @@ async def test_an_oom_kill_mid_chunk_is_classified_and_a_resume_finishes_the_aud
 
     _, body = await platform.request("GET", f"/api/audits/{audit_id}")  # lazy reconcile
     audit = body["audit"]
-    assert (audit["status"], audit["error_code"], audit["failed_phase"]) == ("failed", "oom", "crawling")
+    assert (audit["status"], audit["error_code"], audit["failed_phase"]) == (
+        "failed",
+        "oom",
+        "crawling",
+    )
     partial = await report_of(platform, audit_id)
     assert 0 < len(partial["pages"]) < len(baseline["pages"])
     assert partial["audit"]["stopped_early"] is True
@@ -90,7 +102,8 @@ async def test_an_oom_kill_mid_chunk_is_classified_and_a_resume_finishes_the_aud
 
 
 @pytest.mark.parametrize(
-    ("kind", "code"), [("oom", "oom"), ("cpu", "cpu_limit")],
+    ("kind", "code"),
+    [("oom", "oom"), ("cpu", "cpu_limit")],
 )
 async def test_platform_kills_are_classified_and_keep_partial_results(
     platform: Any, site: Site, kind: str, code: str
@@ -103,15 +116,22 @@ async def test_platform_kills_are_classified_and_keep_partial_results(
     report = await report_of(platform, audit_id)
     assert report["audit"]["status"] == "running"
     audit = (await platform.request("GET", f"/api/audits/{audit_id}"))[1]["audit"]
-    assert (audit["status"], audit["error_code"], audit["failed_phase"]) == ("failed", code, "crawling")
+    assert (audit["status"], audit["error_code"], audit["failed_phase"]) == (
+        "failed",
+        code,
+        "crawling",
+    )
     assert audit["pages_crawled"] == len((await report_of(platform, audit_id))["pages"]) > 1
 
 
 async def test_a_step_that_keeps_timing_out_fails_the_audit_as_step_timeout(
     platform: Any, site: Site, monkeypatch: Any
 ) -> None:
-    monkeypatch.setattr(step_configs, "CRAWL_CHUNK_STEP", {
-        "retries": {"limit": 1, "delay": 0, "backoff": "constant"}, "timeout": "1 second"})
+    monkeypatch.setattr(
+        step_configs,
+        "CRAWL_CHUNK_STEP",
+        {"retries": {"limit": 1, "delay": 0, "backoff": "constant"}, "timeout": "1 second"},
+    )
     real_run_chunk = site_audit.run_chunk
 
     async def stuck(*args: Any) -> Any:
@@ -125,15 +145,22 @@ async def test_a_step_that_keeps_timing_out_fails_the_audit_as_step_timeout(
     await platform.wait_for_workflow(audit_id, timeout_s=60)
 
     audit = (await platform.request("GET", f"/api/audits/{audit_id}"))[1]["audit"]
-    assert (audit["status"], audit["error_code"], audit["failed_phase"]) == ("failed", "step_timeout", "crawling")
+    assert (audit["status"], audit["error_code"], audit["failed_phase"]) == (
+        "failed",
+        "step_timeout",
+        "crawling",
+    )
 
 
 async def test_an_oversized_step_output_fails_as_step_output_too_large(
     platform: Any, site: Site, monkeypatch: Any
 ) -> None:
     real_to_dict = crawl.chunk.ChunkReport.to_dict
-    monkeypatch.setattr(crawl.chunk.ChunkReport, "to_dict",
-                        lambda self: {**real_to_dict(self), "junk": "x" * (2 << 20)})
+    monkeypatch.setattr(
+        crawl.chunk.ChunkReport,
+        "to_dict",
+        lambda self: {**real_to_dict(self), "junk": "x" * (2 << 20)},
+    )
     audit_id = await start(platform, site)
     await platform.wait_for_workflow(audit_id, timeout_s=60)
 
@@ -148,7 +175,9 @@ async def test_a_persistent_d1_error_fails_as_db_error_and_keeps_partial_results
 
     async def run_chunk(scope: Any, plan: Any, io: Any) -> Any:
         if plan.chunk_no == 3:
-            platform.env.DB.faults.fail_next(2, "D1_ERROR: database disk image is malformed: SQLITE_CORRUPT")
+            platform.env.DB.faults.fail_next(
+                2, "D1_ERROR: database disk image is malformed: SQLITE_CORRUPT"
+            )
         return await real_run_chunk(scope, plan, io)
 
     monkeypatch.setattr(site_audit, "run_chunk", run_chunk)
@@ -157,9 +186,15 @@ async def test_a_persistent_d1_error_fails_as_db_error_and_keeps_partial_results
 
     report = await report_of(platform, audit_id)
     audit = report["audit"]
-    assert (audit["status"], audit["error_code"], audit["failed_phase"]) == ("failed", "db_error", "crawling")
+    assert (audit["status"], audit["error_code"], audit["failed_phase"]) == (
+        "failed",
+        "db_error",
+        "crawling",
+    )
     assert "SQLITE_CORRUPT" in audit["error_detail"]
-    assert len(report["pages"]) == 2 and audit["stopped_early"] is True  # chunks 1 and 2: one page each
+    assert (
+        len(report["pages"]) == 2 and audit["stopped_early"] is True
+    )  # chunks 1 and 2: one page each
 
 
 @pytest.mark.parametrize("status", ["running", "completed"])
@@ -178,8 +213,13 @@ async def test_resuming_an_expired_audit_is_refused_clearly(platform: Any, site:
     from auditdb import repository
 
     await repository.delete_audit(platform.env.DB, "placeholder")
-    await platform.env.DB.prepare(
-        "UPDATE audits SET status = 'failed', error_code = 'oom' WHERE id = ?").bind(audit_id).run()
+    await (
+        platform.env.DB.prepare(
+            "UPDATE audits SET status = 'failed', error_code = 'oom' WHERE id = ?"
+        )
+        .bind(audit_id)
+        .run()
+    )
 
     got, body = await platform.request("POST", f"/api/audits/{audit_id}/resume")
 

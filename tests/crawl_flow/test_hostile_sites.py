@@ -33,8 +33,17 @@ def gzip_bomb() -> bytes:
 
 
 HOSTILE_LINKS = [
-    "/loop-a", "/self", "/to-private", "/to-metadata", "/huge", "/trickle", "/bomb",
-    "/many-links", "/image.png", "/data.json", "/no-type",
+    "/loop-a",
+    "/self",
+    "/to-private",
+    "/to-metadata",
+    "/huge",
+    "/trickle",
+    "/bomb",
+    "/many-links",
+    "/image.png",
+    "/data.json",
+    "/no-type",
 ]
 
 
@@ -51,26 +60,39 @@ def hostile_routes() -> dict[str, Any]:
         "/to-metadata": Reply(307, b"", {"location": "http://[::ffff:169.254.169.254]/latest"}),
         "/huge": StreamReply(fifty_megabytes),
         "/trickle": StreamReply(trickle, pause_s=0.05),
-        "/bomb": Reply(body=bomb, headers={"content-type": "text/html", "content-encoding": "gzip"}),
+        "/bomb": Reply(
+            body=bomb, headers={"content-type": "text/html", "content-encoding": "gzip"}
+        ),
         "/many-links": page("Ten thousand links", many),
-        "/image.png": Reply(body=b"\x89PNG\r\n\x1a\n" + b"\0" * 1000, headers={"content-type": "image/png"}),
+        "/image.png": Reply(
+            body=b"\x89PNG\r\n\x1a\n" + b"\0" * 1000, headers={"content-type": "image/png"}
+        ),
         "/data.json": Reply(body=b'{"a": 1}', headers={"content-type": "application/json"}),
         "/no-type": Reply(body=b"\xff\xfe\x00garbage\x00", headers={}),
-        "/robots.txt": Reply(body=b"\x00\xff\xfeUser-agent \x01: *\nDisallow /\n\xff" * 100,
-                             headers={"content-type": "text/plain"}),
-        "/sitemap.xml": Reply(body=b"<?xml version='1.0'?><sitemapindex><sitemap><loc>/sitemap.xml</loc>"
-                              b"</sitemap><sitemap><loc>/broken.xml</loc></sitemap></sitemapindex>",
-                              headers={"content-type": "application/xml"}),
-        "/broken.xml": Reply(body=b"<urlset><url><loc>/from-broken</loc></url><url><loc",
-                             headers={"content-type": "application/xml"}),
+        "/robots.txt": Reply(
+            body=b"\x00\xff\xfeUser-agent \x01: *\nDisallow /\n\xff" * 100,
+            headers={"content-type": "text/plain"},
+        ),
+        "/sitemap.xml": Reply(
+            body=b"<?xml version='1.0'?><sitemapindex><sitemap><loc>/sitemap.xml</loc>"
+            b"</sitemap><sitemap><loc>/broken.xml</loc></sitemap></sitemapindex>",
+            headers={"content-type": "application/xml"},
+        ),
+        "/broken.xml": Reply(
+            body=b"<urlset><url><loc>/from-broken</loc></url><url><loc",
+            headers={"content-type": "application/xml"},
+        ),
         "/from-broken": page("Listed in a broken sitemap"),
     }
 
 
 async def test_a_hostile_site_is_audited_to_completion(platform: Any, outbound_http: Any) -> None:
     with serve_site(hostile_routes()) as site:
-        status, body = await platform.request("POST", "/api/audits", {
-            "url": site.url("/"), "max_pages": 200, "fetch_timeout_s": FETCH_TIMEOUT_S})
+        status, body = await platform.request(
+            "POST",
+            "/api/audits",
+            {"url": site.url("/"), "max_pages": 200, "fetch_timeout_s": FETCH_TIMEOUT_S},
+        )
         assert status == 201
         audit_id = body["audit"]["id"]
         await platform.wait_for_workflow(audit_id, timeout_s=120)

@@ -63,8 +63,12 @@ class FailingAt:
 
 
 def site_routes() -> dict[str, Reply]:
-    routes = {f"/p{i}": Reply(body=html_page(f"Page {i} of the site", f"<a href='/p{(i + 1) % 11}'>next</a>"))
-              for i in range(11)}
+    routes = {
+        f"/p{i}": Reply(
+            body=html_page(f"Page {i} of the site", f"<a href='/p{(i + 1) % 11}'>next</a>")
+        )
+        for i in range(11)
+    }
     routes["/"] = Reply(body=html_page("Home", "<a href='/p0'>start</a><a href='/gone'>gone</a>"))
     return routes
 
@@ -78,14 +82,20 @@ class FaultyChunks:
 
         async def run_chunk(scope: Any, plan: Any, io: ChunkIO) -> Any:
             fault = self.fault
-            wrapped = ChunkIO(pad=fault.wrap(io.pad), db=fault.wrap(io.db), http=fault.wrap(io.http),
-                              clock=io.clock)
+            wrapped = ChunkIO(
+                pad=fault.wrap(io.pad),
+                db=fault.wrap(io.db),
+                http=fault.wrap(io.http),
+                clock=io.clock,
+            )
             return await real_run_chunk(scope, plan, wrapped)
 
         monkeypatch.setattr(site_audit, "run_chunk", run_chunk)
 
 
-async def audit_with_fault(platform: Any, chunks: FaultyChunks, site: Site, fail_at: int | None) -> tuple[Any, int]:
+async def audit_with_fault(
+    platform: Any, chunks: FaultyChunks, site: Site, fail_at: int | None
+) -> tuple[Any, int]:
     chunks.fault = FailingAt(fail_at)
     status, body = await platform.request("POST", "/api/audits", {"url": site.url("/")})
     assert status == 201
@@ -100,25 +110,42 @@ async def clocked(tmp_path: Path) -> Any:
     from local_platform.runtime import LocalPlatform
 
     # A manual clock makes the step's 10 s retry delay instant.
-    platform = LocalPlatform(tmp_path / "state", clock=ManualClock(),
-                             var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"})
+    platform = LocalPlatform(
+        tmp_path / "state", clock=ManualClock(), var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"}
+    )
     yield platform
     await platform.close()
 
 
 def _comparable(report: dict[str, Any]) -> Any:
     def page(row: dict[str, Any]) -> tuple[Any, ...]:
-        return tuple(sorted((k, str(v)) for k, v in row.items() if k not in TIMING_FIELDS | {"id", "audit_id"}))
+        return tuple(
+            sorted(
+                (k, str(v)) for k, v in row.items() if k not in TIMING_FIELDS | {"id", "audit_id"}
+            )
+        )
 
     def issue(row: dict[str, Any]) -> tuple[Any, ...]:
-        return (row["issue_type"], row["page_url"], str(sorted(row["details"].items())), row["severity"])
+        return (
+            row["issue_type"],
+            row["page_url"],
+            str(sorted(row["details"].items())),
+            row["severity"],
+        )
 
     audit = report["audit"]
-    return (audit["status"], audit["pages_crawled"], audit["issues_total"],
-            sorted(page(p) for p in report["pages"]), sorted(issue(i) for i in report["issues"]))
+    return (
+        audit["status"],
+        audit["pages_crawled"],
+        audit["issues_total"],
+        sorted(page(p) for p in report["pages"]),
+        sorted(issue(i) for i in report["issues"]),
+    )
 
 
-async def test_every_await_point_of_a_chunk_survives_a_retry(clocked: Any, monkeypatch: Any) -> None:
+async def test_every_await_point_of_a_chunk_survives_a_retry(
+    clocked: Any, monkeypatch: Any
+) -> None:
     chunks = FaultyChunks(monkeypatch)
     with serve_site(site_routes()) as site:
         baseline, awaits = await audit_with_fault(clocked, chunks, site, None)

@@ -116,8 +116,13 @@ def specification(
         *redirect_issues(pages),
         *broken_internal_links(audit_id, pages, edges),
         *links_to_redirects(audit_id, pages, edges),
-        *orphan_pages(pages, edges, start_url, crawl_completed=crawl_completed,
-                      link_graph_complete=link_graph_complete),
+        *orphan_pages(
+            pages,
+            edges,
+            start_url,
+            crawl_completed=crawl_completed,
+            link_graph_complete=link_graph_complete,
+        ),
         *canonical_target_issues(pages),
         *hreflang_return_link_issues(pages),
         *sitemap_issues(pages, blocked),
@@ -137,13 +142,16 @@ def pad(platform: Any) -> Any:
     return platform.env.AUDIT_SCRATCHPAD.getByName(f"finalize-{next(_names)}")
 
 
-async def check(pad: Any, pages: Sequence[CrawledPage], edges: Sequence[LinkEdge] = (),
-                **options: Any) -> list[dict[str, Any]]:
+async def check(
+    pad: Any, pages: Sequence[CrawledPage], edges: Sequence[LinkEdge] = (), **options: Any
+) -> list[dict[str, Any]]:
     """Write, finalize, and assert agreement with the specification; return the issues."""
     await write_crawl(pad, pages, edges)
     issues, _ = await finalize_all(pad, **options)
-    spec_options = {"crawl_completed": options.get("crawl_completed", True),
-                    "blocked": options.get("robots_blocked_sitemap_urls", ())}
+    spec_options = {
+        "crawl_completed": options.get("crawl_completed", True),
+        "blocked": options.get("robots_blocked_sitemap_urls", ()),
+    }
     assert issues == specification(pages, edges, **spec_options)
     return issues
 
@@ -193,8 +201,10 @@ async def test_duplicate_content_needs_words_and_meta_descriptions_group_alike(p
     issues = await check(pad, pages)
 
     assert [i["issue_type"] for i in issues if i["issue_type"].startswith("duplicate")] == [
-        "duplicate-meta-description", "duplicate-meta-description",
-        "duplicate-content", "duplicate-content",
+        "duplicate-meta-description",
+        "duplicate-meta-description",
+        "duplicate-content",
+        "duplicate-content",
     ]
 
 
@@ -207,10 +217,16 @@ def hop(src: str, dst: str, status: int = 301) -> CrawledPage:
 
 async def test_redirect_chains_loops_and_headless_cycles(pad: Any) -> None:
     pages = [
-        hop("single", "ok"), page("ok"),  # one hop: no issue
-        hop("c1", "c2"), hop("c2", "c3", 302), page("c3"),  # chain
-        hop("l1", "l2"), hop("l2", "l3"), hop("l3", "l2"),  # loop reached from a head
-        hop("x", "y"), hop("y", "x"),  # headless pair
+        hop("single", "ok"),
+        page("ok"),  # one hop: no issue
+        hop("c1", "c2"),
+        hop("c2", "c3", 302),
+        page("c3"),  # chain
+        hop("l1", "l2"),
+        hop("l2", "l3"),
+        hop("l3", "l2"),  # loop reached from a head
+        hop("x", "y"),
+        hop("y", "x"),  # headless pair
         hop("self", "self"),  # headless self-redirect
         page("empty", 301, redirect_url=""),  # no target: not a redirect row
     ]
@@ -229,25 +245,43 @@ async def test_redirect_chains_loops_and_headless_cycles(pad: Any) -> None:
 
 async def test_broken_links_and_links_to_redirects_one_per_source_and_target(pad: Any) -> None:
     pages = [
-        page("a"), page("b"), page("gone", 404), page("down", 503),
-        page("waf", 403, fetch_class=FetchClass.BLOCKED), hop("moved", "a"),
+        page("a"),
+        page("b"),
+        page("gone", 404),
+        page("down", 503),
+        page("waf", 403, fetch_class=FetchClass.BLOCKED),
+        hop("moved", "a"),
     ]
-    edges = [LinkEdge(url(s), url(t)) for s, t in [
-        ("a", "gone"), ("a", "down"), ("b", "gone"), ("a", "waf"), ("a", "never-crawled"),
-        ("b", "moved"), ("gone", "gone"),
-    ]]
+    edges = [
+        LinkEdge(url(s), url(t))
+        for s, t in [
+            ("a", "gone"),
+            ("a", "down"),
+            ("b", "gone"),
+            ("a", "waf"),
+            ("a", "never-crawled"),
+            ("b", "moved"),
+            ("gone", "gone"),
+        ]
+    ]
     issues = await check(pad, pages, edges)
 
     broken = of_type(issues, T.BROKEN_INTERNAL_LINK)
-    assert sorted(broken, key=str) == sorted([
-        (url("a"), {"targetUrl": url("gone"), "targetStatus": 404}, url("gone")),
-        (url("a"), {"targetUrl": url("down"), "targetStatus": 503}, url("down")),
-        (url("b"), {"targetUrl": url("gone"), "targetStatus": 404}, url("gone")),
-        (url("gone"), {"targetUrl": url("gone"), "targetStatus": 404}, url("gone")),
-    ], key=str)
+    assert sorted(broken, key=str) == sorted(
+        [
+            (url("a"), {"targetUrl": url("gone"), "targetStatus": 404}, url("gone")),
+            (url("a"), {"targetUrl": url("down"), "targetStatus": 503}, url("down")),
+            (url("b"), {"targetUrl": url("gone"), "targetStatus": 404}, url("gone")),
+            (url("gone"), {"targetUrl": url("gone"), "targetStatus": 404}, url("gone")),
+        ],
+        key=str,
+    )
     assert of_type(issues, T.LINK_TO_REDIRECT) == [
-        (url("b"), {"targetUrl": url("moved"), "targetStatus": 301, "redirectUrl": url("a")},
-         url("moved")),
+        (
+            url("b"),
+            {"targetUrl": url("moved"), "targetStatus": 301, "redirectUrl": url("a")},
+            url("moved"),
+        ),
     ]
 
 
@@ -278,9 +312,16 @@ async def test_an_edge_whose_source_has_no_mirror_row_still_sorts_by_its_page_id
 # --------------------------------------------------------------------------- orphans
 
 
-ORPHAN_SITE = [page(""), page("linked"), page("self-only"), page("redirected-to"),
-               hop("r", "redirected-to"), page("lonely"), page("gone", 404),
-               page("waf", 200, fetch_class=FetchClass.BLOCKED)]
+ORPHAN_SITE = [
+    page(""),
+    page("linked"),
+    page("self-only"),
+    page("redirected-to"),
+    hop("r", "redirected-to"),
+    page("lonely"),
+    page("gone", 404),
+    page("waf", 200, fetch_class=FetchClass.BLOCKED),
+]
 ORPHAN_EDGES = [LinkEdge(url(""), url("linked")), LinkEdge(url("self-only"), url("self-only"))]
 
 
@@ -302,8 +343,9 @@ async def test_orphans_only_for_complete_crawls_with_a_complete_graph(
     assert [p for p, _, _ in of_type(issues, T.ORPHAN_PAGE)] == orphans
     first = pages[0]
     assert (first.links_truncated, first.orphans_checked) == (truncate, completed and not truncate)
-    assert issues == specification(ORPHAN_SITE, ORPHAN_EDGES, crawl_completed=completed,
-                                   link_graph_complete=not truncate)
+    assert issues == specification(
+        ORPHAN_SITE, ORPHAN_EDGES, crawl_completed=completed, link_graph_complete=not truncate
+    )
 
 
 # --------------------------------------------------------------------------- canonical, hreflang
@@ -313,17 +355,25 @@ async def test_orphans_only_for_complete_crawls_with_a_complete_graph(
     ("target", "expected"),
     [
         (page("t", 404), (T.CANONICAL_TO_BROKEN, {"canonicalUrl": url("t"), "targetStatus": 404})),
-        (hop("t", "x"), (T.CANONICAL_TO_REDIRECT,
-                         {"canonicalUrl": url("t"), "targetStatus": 301, "redirectUrl": url("x")})),
-        (page("t", is_indexable=False),
-         (T.CANONICAL_TO_NOINDEX, {"canonicalUrl": url("t"), "targetStatus": 200})),
+        (
+            hop("t", "x"),
+            (
+                T.CANONICAL_TO_REDIRECT,
+                {"canonicalUrl": url("t"), "targetStatus": 301, "redirectUrl": url("x")},
+            ),
+        ),
+        (
+            page("t", is_indexable=False),
+            (T.CANONICAL_TO_NOINDEX, {"canonicalUrl": url("t"), "targetStatus": 200}),
+        ),
         (page("t"), None),
         (page("t", 500, fetch_class=FetchClass.ERROR), None),  # not judged
     ],
 )
 async def test_canonical_targets(pad: Any, target: CrawledPage, expected: Any) -> None:
-    issues = await check(pad, [page("a", canonical_url=url("t")), target,
-                               page("b", 404, canonical_url=url("t"))])  # source must be 2xx
+    issues = await check(
+        pad, [page("a", canonical_url=url("t")), target, page("b", 404, canonical_url=url("t"))]
+    )  # source must be 2xx
 
     found = [
         (i["issue_type"], i["details"]) for i in issues if i["issue_type"].startswith("canonical")
@@ -336,9 +386,9 @@ async def test_hreflang_return_links(pad: Any) -> None:
         return tuple(HreflangLink(lang, url(p)) for lang, p in pairs)
 
     pages = [
-        page("en", hreflang=alt(
-            ("en", "en"), ("de", "de"), ("fr", "fr"), ("x", "de"), ("es", "es")
-        )),
+        page(
+            "en", hreflang=alt(("en", "en"), ("de", "de"), ("fr", "fr"), ("x", "de"), ("es", "es"))
+        ),
         page("de", hreflang=alt(("de", "de"))),  # no return link to en
         page("fr", hreflang=alt(("en", "en"))),  # returns
         page("es", 404),  # not 2xx: not judged
@@ -355,9 +405,11 @@ async def test_hreflang_return_links(pad: Any) -> None:
 
 async def test_sitemap_entries_and_robots_blocked_urls(pad: Any) -> None:
     pages = [
-        page("ok", in_sitemap=True), page("gone", 410, in_sitemap=True),
+        page("ok", in_sitemap=True),
+        page("gone", 410, in_sitemap=True),
         page("moved", 308, redirect_url=url("ok"), in_sitemap=True),
-        page("hidden", is_indexable=False, in_sitemap=True), page("not-listed", 404),
+        page("hidden", is_indexable=False, in_sitemap=True),
+        page("not-listed", 404),
     ]
     blocked = [url("z"), url("y"), url("z")]
     issues = await check(pad, pages, robots_blocked_sitemap_urls=blocked)
@@ -376,8 +428,15 @@ async def test_sitemap_entries_and_robots_blocked_urls(pad: Any) -> None:
 
 
 async def test_pages_concatenate_to_the_full_result_and_counts_are_totals(pad: Any) -> None:
-    pages = [page(f"p{i:02}", title=f"T{i % 3}", in_sitemap=i % 4 == 0,
-                  canonical_url=url(f"gone{i}") if i % 5 == 0 else None) for i in range(40)]
+    pages = [
+        page(
+            f"p{i:02}",
+            title=f"T{i % 3}",
+            in_sitemap=i % 4 == 0,
+            canonical_url=url(f"gone{i}") if i % 5 == 0 else None,
+        )
+        for i in range(40)
+    ]
     pages += [page(f"gone{i}", 404) for i in range(0, 40, 5)]
     await write_crawl(pad, pages)
     whole, [single] = await finalize_all(pad, limit=10_000)
@@ -416,8 +475,14 @@ async def test_an_empty_scratchpad_finalizes_to_nothing(pad: Any) -> None:
 def test_options_and_page_round_trip() -> None:
     options = FinalizeOptions(AUDIT, START, True, ("https://a.test/x",), "redirects:3", 5, 100)
     assert FinalizeOptions.from_dict(options.to_dict()) == options
-    page_ = FinalizePage([{"issue_type": "orphan-page"}], "orphan-page:1", True, False,
-                         {"orphan-page": 1}, {"orphan-page": 1})
+    page_ = FinalizePage(
+        [{"issue_type": "orphan-page"}],
+        "orphan-page:1",
+        True,
+        False,
+        {"orphan-page": 1},
+        {"orphan-page": 1},
+    )
     assert FinalizePage.from_dict(page_.to_dict()) == page_
     with pytest.raises(ValueError):
         FinalizeOptions(AUDIT, START, True, limit=0)

@@ -29,7 +29,6 @@ crawled_urls = st.sampled_from([url(p) for p in PATHS])
 any_urls = st.sampled_from([url(p) for p in [*PATHS, "ghost"]])
 
 
-
 def mostly(common: Any, *rare: Any) -> st.SearchStrategy[Any]:
     """`common` about two times in three."""
     return st.sampled_from([common] * (2 * len(rare)) + list(rare))
@@ -68,16 +67,18 @@ edges = st.lists(
     st.builds(LinkEdge, any_urls, any_urls) | any_urls.map(lambda u: LinkEdge(u, u)),  # self-links
     max_size=10,
 )
-crawls = st.fixed_dictionaries({
-    "pages": st.lists(pages, max_size=12),  # repeats: a retried fetch, the last row wins
-    "edges": edges,
-    "start_url": crawled_urls,
-    "crawl_completed": mostly(True, False),
-    "truncate": mostly(False, True),
-    "blocked": st.lists(any_urls, max_size=3),
-    "limit": st.sampled_from([2, 2000]),
-    "max_bytes": st.sampled_from([300, 4 * 1024 * 1024]),  # 300: about one issue per page
-})
+crawls = st.fixed_dictionaries(
+    {
+        "pages": st.lists(pages, max_size=12),  # repeats: a retried fetch, the last row wins
+        "edges": edges,
+        "start_url": crawled_urls,
+        "crawl_completed": mostly(True, False),
+        "truncate": mostly(False, True),
+        "blocked": st.lists(any_urls, max_size=3),
+        "limit": st.sampled_from([2, 2000]),
+        "max_bytes": st.sampled_from([300, 4 * 1024 * 1024]),  # 300: about one issue per page
+    }
+)
 
 
 @pytest.fixture(scope="module")

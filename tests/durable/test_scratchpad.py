@@ -21,13 +21,20 @@ def urls(claim: dict[str, Any]) -> list[str]:
 async def test_seeding_dedups_and_sitemap_urls_queue_after_links(pad: Any) -> None:
     assert (await pad.seed_start("https://a.test/"))["inserted"] is True
     assert (await pad.seed_start("https://a.test/"))["inserted"] is False
-    seeded = await pad.seed_sitemap_urls(["https://a.test/", "https://a.test/s1", "https://a.test/s2"])
+    seeded = await pad.seed_sitemap_urls(
+        ["https://a.test/", "https://a.test/s1", "https://a.test/s2"]
+    )
     assert seeded == {"received": 3, "inserted": 2}
     await pad.record_batch({"discovered": [{"url": "https://a.test/l1", "depth": 1}]})
 
     claim = await pad.claim_chunk(1, 10)
 
-    assert urls(claim) == ["https://a.test/", "https://a.test/l1", "https://a.test/s1", "https://a.test/s2"]
+    assert urls(claim) == [
+        "https://a.test/",
+        "https://a.test/l1",
+        "https://a.test/s1",
+        "https://a.test/s2",
+    ]
     start = claim["urls"][0]
     assert (start["depth"], start["in_sitemap"]) == (0, 1)
 
@@ -60,12 +67,25 @@ async def test_record_batch_marks_crawled_and_enqueues_only_new_urls(pad: Any) -
     await pad.seed_start("https://a.test/")
     await pad.claim_chunk(1, 1)
 
-    stats = await pad.record_batch({
-        "crawled": ["https://a.test/"],
-        "pages": [{"url": "https://a.test/", "page_id": "p1", "status_code": 200, "fetch_class": "ok"}],
-        "links": [{"source_url": "https://a.test/", "target_url": "https://a.test/x", "nofollow": False}],
-        "discovered": [{"url": "https://a.test/", "depth": 1}, {"url": "https://a.test/x", "depth": 1}],
-    })
+    stats = await pad.record_batch(
+        {
+            "crawled": ["https://a.test/"],
+            "pages": [
+                {"url": "https://a.test/", "page_id": "p1", "status_code": 200, "fetch_class": "ok"}
+            ],
+            "links": [
+                {
+                    "source_url": "https://a.test/",
+                    "target_url": "https://a.test/x",
+                    "nofollow": False,
+                }
+            ],
+            "discovered": [
+                {"url": "https://a.test/", "depth": 1},
+                {"url": "https://a.test/x", "depth": 1},
+            ],
+        }
+    )
 
     assert (stats["seen"], stats["pending"], stats["crawled"], stats["enqueued"]) == (2, 1, 1, 1)
     again = await pad.record_batch({"discovered": [{"url": "https://a.test/x", "depth": 1}]})
@@ -82,12 +102,16 @@ async def test_links_stop_at_the_storage_budget_and_stay_stopped(pad: Any) -> No
     assert (later["links_written"], later["links_truncated"]) == (0, True)
 
 
-async def test_construction_arms_a_seven_day_cleanup_alarm_that_destroys(platform: Any, pad: Any) -> None:
+async def test_construction_arms_a_seven_day_cleanup_alarm_that_destroys(
+    platform: Any, pad: Any
+) -> None:
     await pad.seed_start("https://a.test/")
     namespace = platform.env.AUDIT_SCRATCHPAD
 
     due = namespace.next_alarm_ms()
-    assert due is not None and due - platform.clock.now_ms() == pytest.approx(7 * DAY_MS, abs=60_000)
+    assert due is not None and due - platform.clock.now_ms() == pytest.approx(
+        7 * DAY_MS, abs=60_000
+    )
 
 
 async def test_destroy_removes_all_state(pad: Any) -> None:
@@ -98,7 +122,9 @@ async def test_destroy_removes_all_state(pad: Any) -> None:
     assert (await pad.stats())["seen"] == 0
 
 
-async def test_a_call_after_destroy_reopens_with_a_fresh_cleanup_alarm(platform: Any, pad: Any) -> None:
+async def test_a_call_after_destroy_reopens_with_a_fresh_cleanup_alarm(
+    platform: Any, pad: Any
+) -> None:
     await pad.destroy()
     assert platform.env.AUDIT_SCRATCHPAD.next_alarm_ms() is None
 
@@ -117,7 +143,12 @@ async def test_prepare_resume_reopens_leases_and_continues_chunk_numbers(pad: An
 
     resumed = await pad.prepare_resume()
 
-    assert (resumed["last_chunk"], resumed["leased"], resumed["pending"], resumed["crawled"]) == (2, 0, 4, 2)
+    assert (resumed["last_chunk"], resumed["leased"], resumed["pending"], resumed["crawled"]) == (
+        2,
+        0,
+        4,
+        2,
+    )
     assert resumed["configured"] is True
     assert urls(await pad.claim_chunk(3, 10)) == [f"https://a.test/{i}" for i in range(2, 6)]
 

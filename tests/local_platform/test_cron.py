@@ -56,7 +56,9 @@ def test_next_fire(expr: str, after: str, expected: str) -> None:
         ("0 0 */1 * FRI", "2026-01-02 00:00", "2026-01-09 00:00"),
     ],
 )
-def test_day_of_month_and_day_of_week_use_crons_or_rule(expr: str, after: str, expected: str) -> None:
+def test_day_of_month_and_day_of_week_use_crons_or_rule(
+    expr: str, after: str, expected: str
+) -> None:
     assert next_fire_ms(expr, ms(after)) == ms(expected)
 
 
@@ -95,7 +97,8 @@ def test_expression_that_never_fires() -> None:
 
 
 @given(
-    minute=st.integers(0, 59), hour=st.integers(0, 23),
+    minute=st.integers(0, 59),
+    hour=st.integers(0, 23),
     after=st.integers(ms("2000-01-01 00:00"), ms("2100-01-01 00:00")),
 )
 def test_next_fire_is_the_first_matching_minute_after(minute: int, hour: int, after: int) -> None:

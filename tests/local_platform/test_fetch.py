@@ -45,8 +45,14 @@ class _Handler(BaseHTTPRequestHandler):
     def _route(self) -> None:
         length = int(self.headers.get("content-length") or 0)
         body = self.rfile.read(length) if length else b""
-        self.log.append({"method": self.command, "path": self.path, "body": body,
-                         "headers": dict(self.headers.items())})
+        self.log.append(
+            {
+                "method": self.command,
+                "path": self.path,
+                "body": body,
+                "headers": dict(self.headers.items()),
+            }
+        )
         path, _, query = self.path.partition("?")
         getattr(self, "route_" + path.strip("/").replace("-", "_"), self.route_missing)(query, body)
 
@@ -85,8 +91,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(302, b"", [("Location", f"/chain?{n - 1}")])
 
     def route_dup_headers(self, query: str, body: bytes) -> None:
-        headers = [("X-Multi", "one"), ("X-Multi", "two"), ("Set-Cookie", "a=1; Path=/"),
-                   ("Set-Cookie", "b=2, c; Path=/")]
+        headers = [
+            ("X-Multi", "one"),
+            ("X-Multi", "two"),
+            ("Set-Cookie", "a=1; Path=/"),
+            ("Set-Cookie", "b=2, c; Path=/"),
+        ]
         self._send(200, b"ok", headers)
 
     def route_gzip(self, query: str, body: bytes) -> None:
@@ -159,8 +169,14 @@ async def _close_client() -> None:
 
 @pytest.mark.parametrize(
     ("status", "ok", "status_text"),
-    [(200, True, "OK"), (201, True, "Created"), (299, True, ""), (404, False, "Not Found"),
-     (500, False, "Internal Server Error"), (503, False, "Service Unavailable")],
+    [
+        (200, True, "OK"),
+        (201, True, "Created"),
+        (299, True, ""),
+        (404, False, "Not Found"),
+        (500, False, "Internal Server Error"),
+        (503, False, "Service Unavailable"),
+    ],
 )
 async def test_status_ok_and_text(server, status: int, ok: bool, status_text: str) -> None:
     base, _ = server
@@ -193,13 +209,18 @@ async def test_method_headers_and_body_are_sent(server, method) -> None:
     base, _ = server
     response = await fetch(f"{base}/echo", method=method, headers={"X-Test": "yes"}, body="payload")
     seen = await response.json()
-    assert seen == {"method": str(method).upper().removeprefix("HTTPMETHOD."), "body": "payload",
-                    "x-test": "yes"}
+    assert seen == {
+        "method": str(method).upper().removeprefix("HTTPMETHOD."),
+        "body": "payload",
+        "x-test": "yes",
+    }
 
 
 async def test_headers_as_list_of_pairs_and_bytes_body(server) -> None:
     base, _ = server
-    response = await fetch(f"{base}/echo", method="POST", headers=[("x-test", "pairs")], body=b"raw")
+    response = await fetch(
+        f"{base}/echo", method="POST", headers=[("x-test", "pairs")], body=b"raw"
+    )
     assert await response.json() == {"method": "POST", "body": "raw", "x-test": "pairs"}
 
 
@@ -231,8 +252,13 @@ async def test_follow_redirect_lands_on_the_target(server, status: int) -> None:
 
 @pytest.mark.parametrize(
     ("status", "method", "expected_method", "expected_body"),
-    [(301, "POST", "GET", ""), (302, "POST", "GET", ""), (303, "PUT", "GET", ""),
-     (307, "POST", "POST", "data"), (308, "PUT", "PUT", "data")],
+    [
+        (301, "POST", "GET", ""),
+        (302, "POST", "GET", ""),
+        (303, "PUT", "GET", ""),
+        (307, "POST", "POST", "data"),
+        (308, "PUT", "PUT", "data"),
+    ],
 )
 async def test_redirect_method_rewrite_follows_the_fetch_standard(
     server, status: int, method: str, expected_method: str, expected_body: str
@@ -346,7 +372,9 @@ async def test_connection_refused_raises_fetch_error() -> None:
 
 
 async def test_js_style_options_dict_is_refused() -> None:
-    with pytest.raises(TypeError, match=r"^fetch\(\) takes 1 positional argument but 2 were given$"):
+    with pytest.raises(
+        TypeError, match=r"^fetch\(\) takes 1 positional argument but 2 were given$"
+    ):
         await fetch("http://127.0.0.1:1/", {"method": "POST"})  # type: ignore[misc]
 
 

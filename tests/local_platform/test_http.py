@@ -42,8 +42,12 @@ def test_headers_are_a_mapping_with_lowercase_sorted_names() -> None:
 
 
 async def test_request_surface() -> None:
-    request = Request("https://example.com/x?y=1", method="post",
-                      headers=[("X-One", "1"), ("x-one", "2")], body='{"k": [1, 2]}')
+    request = Request(
+        "https://example.com/x?y=1",
+        method="post",
+        headers=[("X-One", "1"), ("x-one", "2")],
+        body='{"k": [1, 2]}',
+    )
     assert request.url == "https://example.com/x?y=1"
     assert request.method is HTTPMethod.POST
     assert request.headers.get("x-one") == "1, 2"
@@ -80,8 +84,12 @@ def test_invalid_header_name_is_refused() -> None:
 
 @pytest.mark.parametrize(
     ("body", "content_type", "data"),
-    [("text", "text/plain;charset=UTF-8", b"text"), (b"\x00\x01", None, b"\x00\x01"),
-     (memoryview(b"mv"), None, b"mv"), (None, None, b"")],
+    [
+        ("text", "text/plain;charset=UTF-8", b"text"),
+        (b"\x00\x01", None, b"\x00\x01"),
+        (memoryview(b"mv"), None, b"mv"),
+        (None, None, b""),
+    ],
 )
 async def test_response_bodies(body, content_type, data: bytes) -> None:
     response = Response(body)
@@ -140,9 +148,14 @@ async def _chunks(*parts: bytes):
 
 
 async def test_fetch_response_surface_and_body_once() -> None:
-    response = FetchResponse(status=404, status_text="Not Found", headers=[("A", "1")],
-                             url="https://e.com/", redirected=True,
-                             body=BodyStream(_chunks(b'{"x"', b": 1}")))
+    response = FetchResponse(
+        status=404,
+        status_text="Not Found",
+        headers=[("A", "1")],
+        url="https://e.com/",
+        redirected=True,
+        body=BodyStream(_chunks(b'{"x"', b": 1}")),
+    )
     assert (response.status, response.ok, response.status_text) == (404, False, "Not Found")
     assert (response.url, response.redirected) == ("https://e.com/", True)
     assert await response.json() == {"x": 1}

@@ -20,18 +20,26 @@ async def app(request: Request) -> Response:
     path = request.url.split("/", 3)[3].partition("?")[0]
     if path == "echo":
         body = await request.bytes()
-        return Response.json({
-            "method": request.method.value, "url": request.url, "length": len(body),
-            "body": body.decode(), "x-test": request.headers.get("x-test"),
-            "has_body": request.body is not None,
-        })
+        return Response.json(
+            {
+                "method": request.method.value,
+                "url": request.url,
+                "length": len(body),
+                "body": body.decode(),
+                "x-test": request.headers.get("x-test"),
+                "has_body": request.body is not None,
+            }
+        )
     if path == "boom":
         raise RuntimeError("secret detail")
     if path == "stream":
         return Response(BodyStream(_parts()), headers={"content-type": "text/plain"})
     if path == "cookies":
-        return Response("ok", status=201, headers=[("Set-Cookie", "a=1"), ("Set-Cookie", "b=2"),
-                                                   ("X-Two", "1"), ("X-Two", "2")])
+        return Response(
+            "ok",
+            status=201,
+            headers=[("Set-Cookie", "a=1"), ("Set-Cookie", "b=2"), ("X-Two", "1"), ("X-Two", "2")],
+        )
     if path == "empty":
         return Response(None, status=204)
     if path == "not-a-response":
@@ -66,8 +74,12 @@ async def test_get_becomes_a_request(client, server) -> None:
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/json"
     assert response.json() == {
-        "method": "GET", "url": f"http://127.0.0.1:{server.port}/echo?q=1", "length": 0,
-        "body": "", "x-test": "yes", "has_body": False,
+        "method": "GET",
+        "url": f"http://127.0.0.1:{server.port}/echo?q=1",
+        "length": 0,
+        "body": "",
+        "x-test": "yes",
+        "has_body": False,
     }
 
 
@@ -151,9 +163,11 @@ async def _exchange(server: Server, raw: bytes) -> bytes:
 
 
 async def test_keep_alive_serves_several_requests_on_one_connection(server) -> None:
-    raw = (b"GET /echo HTTP/1.1\r\nHost: a\r\n\r\n"
-           b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc"
-           b"GET /echo HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+    raw = (
+        b"GET /echo HTTP/1.1\r\nHost: a\r\n\r\n"
+        b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc"
+        b"GET /echo HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
+    )
     data = await _exchange(server, raw)
     assert data.count(b"HTTP/1.1 200 OK") == 3
     assert b'"body": "abc"' in data

@@ -22,11 +22,20 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 def broker(tmp_path, clock) -> QueueBroker:
-    broker = QueueBroker(tmp_path / "queues.sqlite", clock=clock, consumers=[
-        {"queue": "jobs", "max_batch_size": 3, "max_batch_timeout": 5, "max_retries": 2,
-         "dead_letter_queue": "jobs-dlq"},
-        {"queue": "plain", "max_batch_timeout": 0, "max_retries": 0},
-    ])
+    broker = QueueBroker(
+        tmp_path / "queues.sqlite",
+        clock=clock,
+        consumers=[
+            {
+                "queue": "jobs",
+                "max_batch_size": 3,
+                "max_batch_timeout": 5,
+                "max_retries": 2,
+                "dead_letter_queue": "jobs-dlq",
+            },
+            {"queue": "plain", "max_batch_timeout": 0, "max_retries": 0},
+        ],
+    )
     yield broker
     broker.close()
 
@@ -62,8 +71,11 @@ async def send_all(broker: QueueBroker, queue: str, bodies) -> None:
         (True, "json", True),
         ("plain text", "text", "plain text"),
         (b"\x00\x01", "bytes", memoryview(b"\x00\x01")),
-        ({"when": dt.datetime(2026, 1, 1), "tags": {"a"}}, "v8",
-         {"when": dt.datetime(2026, 1, 1), "tags": {"a"}}),
+        (
+            {"when": dt.datetime(2026, 1, 1), "tags": {"a"}},
+            "v8",
+            {"when": dt.datetime(2026, 1, 1), "tags": {"a"}},
+        ),
     ],
 )
 async def test_bodies_cross_like_the_platform(broker, body, content_type, received) -> None:
@@ -138,8 +150,9 @@ async def test_send_batch_of_100_within_256kb(broker) -> None:
 
 async def test_delays_per_message_and_per_batch(broker, clock) -> None:
     producer = broker.producer("plain")
-    await producer.sendBatch([{"body": "batch-delay"}, {"body": "own-delay", "delaySeconds": 60}],
-                             delaySeconds=30)
+    await producer.sendBatch(
+        [{"body": "batch-delay"}, {"body": "own-delay", "delaySeconds": 60}], delaySeconds=30
+    )
     await producer.send("immediate")
     handler = Recorder()
     await broker.deliver_due("plain", handler)
@@ -273,7 +286,9 @@ async def test_messages_survive_a_restart(tmp_path, clock) -> None:
     assert handler.bodies == [[{"kept": True}]]
 
 
-async def test_a_crash_inside_the_handler_redelivers_with_the_attempt_counted(tmp_path, clock) -> None:
+async def test_a_crash_inside_the_handler_redelivers_with_the_attempt_counted(
+    tmp_path, clock
+) -> None:
     path = tmp_path / "q.sqlite"
     config = [{"queue": "plain", "max_batch_timeout": 0}]
     first = QueueBroker(path, clock=clock, consumers=config)
@@ -322,8 +337,11 @@ def test_consumer_config_defaults_and_validation() -> None:
 
 
 async def test_retry_delay_from_config(tmp_path, clock) -> None:
-    broker = QueueBroker(tmp_path / "q.sqlite", clock=clock, consumers=[
-        {"queue": "q", "max_batch_timeout": 0, "retry_delay": 30}])
+    broker = QueueBroker(
+        tmp_path / "q.sqlite",
+        clock=clock,
+        consumers=[{"queue": "q", "max_batch_timeout": 0, "retry_delay": 30}],
+    )
     await broker.producer("q").send(1)
 
     async def fail_first(batch: MessageBatch) -> None:

@@ -23,7 +23,12 @@ def bucket(tmp_path) -> LocalR2Bucket:
 
 @pytest.mark.parametrize(
     ("value", "data"),
-    [("héllo", "héllo".encode()), (b"\x00\xff", b"\x00\xff"), (memoryview(b"mv"), b"mv"), (None, b"")],
+    [
+        ("héllo", "héllo".encode()),
+        (b"\x00\xff", b"\x00\xff"),
+        (memoryview(b"mv"), b"mv"),
+        (None, b""),
+    ],
 )
 async def test_put_returns_the_object_and_get_returns_the_bytes(bucket, value, data: bytes) -> None:
     put = await bucket.put("k", value)
@@ -109,7 +114,9 @@ async def test_delete_one_and_many(bucket) -> None:
     assert (await bucket.list()).objects == []
 
 
-@pytest.mark.parametrize("key", ["../escape", "/etc/passwd", "a/../../b", "..", "a/b/c", "x" * 1024])
+@pytest.mark.parametrize(
+    "key", ["../escape", "/etc/passwd", "a/../../b", "..", "a/b/c", "x" * 1024]
+)
 async def test_keys_never_escape_the_directory(tmp_path, key: str) -> None:
     root = tmp_path / "bucket"
     bucket = LocalR2Bucket(root)

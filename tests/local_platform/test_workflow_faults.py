@@ -73,8 +73,11 @@ async def test_interrupted_instance_resumes_on_a_fresh_engine_without_rerunning_
 
     assert status["status"] == "complete"
     assert status["output"]["done"] == 21
-    assert status["output"]["discovered"] == {"seeded": 2, "at": dt.datetime(2026, 1, 1),
-                                              "blob": memoryview(b"\x00\x01")}
+    assert status["output"]["discovered"] == {
+        "seeded": 2,
+        "at": dt.datetime(2026, 1, 1),
+        "blob": memoryview(b"\x00\x01"),
+    }
     assert calls == {"discover": 1, "crawl": 1, "finalize": 1}
     assert ran_before["discover"] == 1
 
@@ -88,6 +91,7 @@ async def test_close_leaves_running_instances_for_the_next_engine(
         @step.do("first")
         async def first_step():  # type: ignore[no-untyped-def]
             calls["first"] += 1
+
         await first_step()
         await step.wait_for_event("go", "go")
         return "resumed"
@@ -117,6 +121,7 @@ async def test_failed_step_replays_its_error_without_running(
         async def doomed():  # type: ignore[no-untyped-def]
             calls["doomed"] += 1
             raise ValueError("nope")
+
         try:
             await doomed()
         except ValueError as exc:
@@ -162,12 +167,17 @@ async def test_fail_step_beyond_the_retry_limit_surfaces_the_message(
 
 @pytest.mark.parametrize(
     ("kind", "text", "classifier_substring"),
-    [("oom", "Worker exceeded memory limit.", "exceeded memory limit"),
-     ("cpu", "Python Worker exceeded CPU time limit", "exceeded CPU time limit")],
+    [
+        ("oom", "Worker exceeded memory limit.", "exceeded memory limit"),
+        ("cpu", "Python Worker exceeded CPU time limit", "exceeded CPU time limit"),
+    ],
 )
 @pytest.mark.parametrize("at_step", [None, "crawl"])
 async def test_kill_errors_the_instance_past_any_except(
-    engine: WorkflowEngine, kind: str, text: str, classifier_substring: str,
+    engine: WorkflowEngine,
+    kind: str,
+    text: str,
+    classifier_substring: str,
     at_step: str | None,
 ) -> None:
     calls: Counter[str] = Counter()
@@ -184,8 +194,11 @@ async def test_kill_errors_the_instance_past_any_except(
     instance = await binding.create(id="k")
     engine.faults.kill("k", kind, at_step=at_step)  # type: ignore[arg-type]
     status = await engine.wait("k")
-    assert status == {"status": "errored", "output": None,
-                      "error": {"name": "Error", "message": text}}
+    assert status == {
+        "status": "errored",
+        "output": None,
+        "error": {"name": "Error", "message": text},
+    }
     assert classifier_substring in status["error"]["message"]
     assert calls["caught"] == 0 and calls["crawl"] == 0
     assert (await instance.status())["status"] == "errored"
@@ -268,11 +281,16 @@ async def test_sleep_is_not_repeated_on_replay(db_path: Path, clock: ManualClock
 # -- value storage and durations ------------------------------------------------------------------
 
 _crossed = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text()
     | st.binary().map(memoryview)
     | st.datetimes(min_value=dt.datetime(1971, 1, 1)),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(), inner, max_size=4).map(JsDict),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4).map(JsDict)
+    ),
     max_leaves=12,
 )
 
@@ -291,9 +309,18 @@ def test_codec_keeps_tag_like_keys() -> None:
 
 @pytest.mark.parametrize(
     ("value", "ms"),
-    [(0, 0), (250, 250), ("1 second", 1000), ("5 seconds", 5000), ("2 minutes", 120000),
-     ("1 hour", 3600000), ("1 day", 86400000), ("1 week", 604800000),
-     ("1 month", 30 * 86400000), ("1 year", 365 * 86400000)],
+    [
+        (0, 0),
+        (250, 250),
+        ("1 second", 1000),
+        ("5 seconds", 5000),
+        ("2 minutes", 120000),
+        ("1 hour", 3600000),
+        ("1 day", 86400000),
+        ("1 week", 604800000),
+        ("1 month", 30 * 86400000),
+        ("1 year", 365 * 86400000),
+    ],
 )
 def test_durations(value: Any, ms: float) -> None:
     assert duration_ms(value) == ms

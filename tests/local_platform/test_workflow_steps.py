@@ -114,8 +114,10 @@ async def test_ctx_holds_step_attempt_and_resolved_config(engine: WorkflowEngine
     assert ctx == {
         "step": {"name": "s", "count": 1},
         "attempt": 1,
-        "config": {"retries": {"limit": 2, "delay": "5 seconds", "backoff": "exponential"},
-                   "timeout": "10 minutes"},
+        "config": {
+            "retries": {"limit": 2, "delay": "5 seconds", "backoff": "exponential"},
+            "timeout": "10 minutes",
+        },
     }
 
 
@@ -160,6 +162,7 @@ def failing(times: int, attempts: list[int]) -> Any:
         if len(attempts) <= times:
             raise RuntimeError(f"flaky {len(attempts)}")
         return "ok"
+
     return fn
 
 
@@ -174,7 +177,10 @@ def failing(times: int, attempts: list[int]) -> Any:
     ],
 )
 async def test_backoff_waits_on_the_clock(
-    engine: WorkflowEngine, clock: ManualClock, backoff: str, delay: Any,
+    engine: WorkflowEngine,
+    clock: ManualClock,
+    backoff: str,
+    delay: Any,
     expected_waits_s: list[int],
 ) -> None:
     attempts: list[int] = []
@@ -193,17 +199,21 @@ async def test_default_retries_are_five_with_exponential_ten_seconds(
     raised = await outcome_of(engine, failing(99, attempts))
     assert attempts == [1, 2, 3, 4, 5, 6]
     assert clock.now_ms() - start == (10 + 20 + 40 + 80 + 160) * 1000
-    assert isinstance(raised, JsException) and raised.message.rstrip().endswith("RuntimeError: flaky 6")
+    assert isinstance(raised, JsException) and raised.message.rstrip().endswith(
+        "RuntimeError: flaky 6"
+    )
 
 
-@pytest.mark.parametrize(("limit", "failures", "succeeds"), [(1, 1, True), (1, 2, False),
-                                                             (0, 1, False), (0, 0, True)])
+@pytest.mark.parametrize(
+    ("limit", "failures", "succeeds"), [(1, 1, True), (1, 2, False), (0, 1, False), (0, 0, True)]
+)
 async def test_limit_counts_retries_after_the_first_attempt(
     engine: WorkflowEngine, limit: int, failures: int, succeeds: bool
 ) -> None:
     attempts: list[int] = []
-    got = await outcome_of(engine, failing(failures, attempts),
-                           {"retries": {"limit": limit, "delay": 10}})
+    got = await outcome_of(
+        engine, failing(failures, attempts), {"retries": {"limit": limit, "delay": 10}}
+    )
     assert (got == "ok") is succeeds
     assert len(attempts) == min(failures, limit) + 1
 
@@ -226,6 +236,7 @@ async def test_uncaught_non_retryable_error_errors_the_instance(engine: Workflow
         @step.do("s")
         async def s():  # type: ignore[no-untyped-def]
             raise NonRetryableError("stop")
+
         await s()
 
     status = await run_to_end(engine, body)
@@ -240,8 +251,11 @@ async def test_uncaught_non_retryable_error_errors_the_instance(engine: Workflow
         (TypeError("worse"), TypeError, "TypeError: worse"),
         (RuntimeError("boom"), JsException, "RuntimeError: boom"),
         (KeyError("k"), JsException, "KeyError: 'k'"),
-        (JsException("Error", "D1_ERROR: no such table"), JsException,
-         "Error: D1_ERROR: no such table"),
+        (
+            JsException("Error", "D1_ERROR: no such table"),
+            JsException,
+            "Error: D1_ERROR: no such table",
+        ),
         (JsException("RangeError", "too big"), ValueError, "too big"),
     ],
 )
@@ -319,22 +333,30 @@ async def test_step_name_length_limit(engine: WorkflowEngine, length: int, ok: b
         @step.do("n" * length)
         async def s():  # type: ignore[no-untyped-def]
             return 1
+
         try:
             out.append(await s())
         except JsException as exc:
             out.append(exc.message)
 
     await run_to_end(engine, body)
-    expected = 1 if ok else (f'Step name "{"n" * length}" exceeds max length (256 chars) '
-                             "or invalid characters found")
+    expected = (
+        1
+        if ok
+        else (
+            f'Step name "{"n" * length}" exceeds max length (256 chars) or invalid characters found'
+        )
+    )
     assert out == [expected]
 
 
 # -- sleep, sleep_until, wait_for_event ----------------------------------------------------------
 
 
-@pytest.mark.parametrize(("duration", "seconds"), [(1500, 1.5), ("2 hours", 7200),
-                                                   ("1 day", 86400), ("3 weeks", 3 * 604800)])
+@pytest.mark.parametrize(
+    ("duration", "seconds"),
+    [(1500, 1.5), ("2 hours", 7200), ("1 day", 86400), ("3 weeks", 3 * 604800)],
+)
 async def test_sleep_advances_the_clock(
     engine: WorkflowEngine, clock: ManualClock, duration: Any, seconds: float
 ) -> None:
@@ -348,6 +370,7 @@ async def test_sleep_advances_the_clock(
 
 async def test_sleep_until_a_datetime(engine: WorkflowEngine, clock: ManualClock) -> None:
     import datetime as dt
+
     target = dt.datetime.fromtimestamp(clock.now_ms() / 1000 + 3600, dt.UTC)
 
     async def body(event: Any, step: Any) -> None:
@@ -363,7 +386,9 @@ async def test_sleep_until_the_past_is_an_error(engine: WorkflowEngine, clock: M
 
     status = await run_to_end(engine, body)
     assert status["error"] == {
-        "name": "Error", "message": "You can't sleep until a time in the past, time-traveler"}
+        "name": "Error",
+        "message": "You can't sleep until a time in the past, time-traveler",
+    }
 
 
 async def test_event_sent_before_the_wait_is_delivered(
@@ -403,6 +428,7 @@ async def test_event_sent_while_waiting_wakes_the_instance(db_path: Any) -> None
 
     engine = WorkflowEngine(db_path, clock=SystemClock())
     try:
+
         async def body(event: Any, step: Any) -> Any:
             got = await step.wait_for_event("approval", "approve")
             return got["payload"]

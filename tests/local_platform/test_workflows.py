@@ -29,8 +29,11 @@ from tests.local_platform.workflow_harness import (  # noqa: F401  (fixtures)
 async def test_completed_instance_status_shape(engine: WorkflowEngine) -> None:
     status = await run_to_end(engine, await returns({"pages": 3, "raw": b"x"}))
     assert type(status) is JsDict
-    assert status == {"status": "complete", "output": {"pages": 3, "raw": memoryview(b"x")},
-                      "error": None}
+    assert status == {
+        "status": "complete",
+        "output": {"pages": 3, "raw": memoryview(b"x")},
+        "error": None,
+    }
     assert type(status["output"]) is JsDict
 
 
@@ -46,10 +49,12 @@ async def test_event_carries_params_timestamp_id_and_name(
     await engine.wait(instance.id)
     (event,) = seen
     assert type(event) is JsDict and type(event["payload"]) is JsDict
-    assert event == {"payload": {"url": "https://a.test"}, "instanceId": "audit-1",
-                     "workflowName": "flow",
-                     "timestamp": dt.datetime.fromtimestamp(clock.now_ms() / 1000, dt.UTC)
-                     .replace(tzinfo=None)}
+    assert event == {
+        "payload": {"url": "https://a.test"},
+        "instanceId": "audit-1",
+        "workflowName": "flow",
+        "timestamp": dt.datetime.fromtimestamp(clock.now_ms() / 1000, dt.UTC).replace(tzinfo=None),
+    }
 
 
 async def test_params_default_to_empty_dict_and_id_to_a_uuid(engine: WorkflowEngine) -> None:
@@ -68,8 +73,11 @@ async def test_create_accepts_one_positional_dict(engine: WorkflowEngine) -> Non
     binding = flow(engine, await returns(None))
     instance = await binding.create({"id": "pos", "params": {"a": 1}})
     assert instance.id == "pos"
-    assert (await (await binding.get("pos")).status())["status"] in ("queued", "running",
-                                                                      "complete")
+    assert (await (await binding.get("pos")).status())["status"] in (
+        "queued",
+        "running",
+        "complete",
+    )
 
 
 @pytest.mark.parametrize("instance_id", ["a", "_a", "A9", "a-b_c", "x" * 100, "9"])
@@ -132,15 +140,20 @@ async def test_uncaught_exception_errors_the_instance(engine: WorkflowEngine) ->
         raise ValueError("bad start url")
 
     status = await run_to_end(engine, body)
-    assert status == {"status": "errored", "output": None,
-                      "error": {"name": "ValueError", "message": "bad start url"}}
+    assert status == {
+        "status": "errored",
+        "output": None,
+        "error": {"name": "ValueError", "message": "bad start url"},
+    }
 
 
 async def test_tuple_output_errors_the_instance(engine: WorkflowEngine) -> None:
     status = await run_to_end(engine, await returns((1, 2)))
     assert status["status"] == "errored"
-    assert status["error"] == {"name": "TypeError",
-                               "message": "<class 'tuple'> cannot be sent over RPC."}
+    assert status["error"] == {
+        "name": "TypeError",
+        "message": "<class 'tuple'> cannot be sent over RPC.",
+    }
 
 
 async def test_terminate_stops_a_waiting_instance(db_path: Path) -> None:

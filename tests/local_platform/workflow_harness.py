@@ -56,6 +56,7 @@ async def run_to_end(engine: WorkflowEngine, body: Body, **create: Any) -> JsDic
 async def returns(value: Any) -> Body:
     async def body(event: Any, step: Any) -> Any:
         return value
+
     return body
 
 

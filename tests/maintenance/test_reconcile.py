@@ -21,7 +21,9 @@ async def clocked(tmp_path: Any) -> Any:
     from local_platform.runtime import LocalPlatform
 
     clock = ManualClock(start_ms=1_795_000_000_000)
-    local = LocalPlatform(tmp_path / "state", clock=clock, var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"})
+    local = LocalPlatform(
+        tmp_path / "state", clock=clock, var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"}
+    )
     yield local
     await local.close()
 
@@ -29,8 +31,13 @@ async def clocked(tmp_path: Any) -> Any:
 async def running_audit(local: Any, audit_id: str) -> AuditRecord:
     import ports
 
-    record = AuditRecord(id=audit_id, start_url="https://a.test/", created_at=ports.iso_now(),
-                         started_at=ports.iso_now(), workflow_instance_id=audit_id)
+    record = AuditRecord(
+        id=audit_id,
+        start_url="https://a.test/",
+        created_at=ports.iso_now(),
+        started_at=ports.iso_now(),
+        workflow_instance_id=audit_id,
+    )
     await repository.insert_audit(local.env.DB, record)
     return record
 
@@ -41,8 +48,9 @@ async def status_of(local: Any, audit_id: str) -> dict[str, Any]:
 
 async def test_the_sweep_fails_audits_whose_instance_was_killed(clocked: Any, caplog: Any) -> None:
     await running_audit(clocked, "killed")
-    await clocked.env.SITE_AUDIT_WORKFLOW.create(id="killed", params={"audit_id": "killed",
-                                                                      "start_url": "https://a.test/"})
+    await clocked.env.SITE_AUDIT_WORKFLOW.create(
+        id="killed", params={"audit_id": "killed", "start_url": "https://a.test/"}
+    )
     clocked.engine.faults.kill("killed", "oom")
     await clocked.wait_for_workflow("killed", timeout_s=10)
     clocked.clock.advance(16 * MINUTE_S)
@@ -54,9 +62,15 @@ async def test_the_sweep_fails_audits_whose_instance_was_killed(clocked: Any, ca
     assert (audit["status"], audit["error_code"]) == ("failed", "oom")
     assert "exceeded memory limit" in audit["error_detail"]
     [line] = [json.loads(r.getMessage()) for r in caplog.records if r.name == "siteaudit.events"]
-    assert line == {"event": "audit_terminal", "audit_id": "killed", "status": "failed",
-                    "error_code": "oom", "failed_phase": "discovery", "pages": 0,
-                    "reconciled_by": "watchdog"}
+    assert line == {
+        "event": "audit_terminal",
+        "audit_id": "killed",
+        "status": "failed",
+        "error_code": "oom",
+        "failed_phase": "discovery",
+        "pages": 0,
+        "reconciled_by": "watchdog",
+    }
 
 
 async def test_a_lost_instance_fails_only_after_the_grace_period(clocked: Any) -> None:
@@ -71,7 +85,9 @@ async def test_a_lost_instance_fails_only_after_the_grace_period(clocked: Any) -
     assert (body["audit"]["status"], body["audit"]["error_code"]) == ("failed", "instance_lost")
 
 
-async def test_a_transient_binding_error_never_fails_a_live_audit(clocked: Any, monkeypatch: Any) -> None:
+async def test_a_transient_binding_error_never_fails_a_live_audit(
+    clocked: Any, monkeypatch: Any
+) -> None:
     await running_audit(clocked, "live")
     clocked.clock.advance(60 * MINUTE_S)
 
@@ -105,8 +121,14 @@ async def test_one_bad_audit_never_stops_the_sweep(clocked: Any, monkeypatch: An
 
 async def test_daily_cleanup_deletes_only_expired_finished_audits(clocked: Any) -> None:
     old = await running_audit(clocked, "old")
-    await repository.fail_audit(clocked.env.DB, old.id, error_code="unknown", error_detail=None,
-                                failed_phase=None, finished_at="2020-01-01T00:00:00.000Z")
+    await repository.fail_audit(
+        clocked.env.DB,
+        old.id,
+        error_code="unknown",
+        error_detail=None,
+        failed_phase=None,
+        finished_at="2020-01-01T00:00:00.000Z",
+    )
     await running_audit(clocked, "current")
 
     await clocked.scheduled(CLEANUP_CRON)

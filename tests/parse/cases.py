@@ -27,7 +27,12 @@ _CASES: dict[str, str | bytes] = {
     # References in a title that starts after the 1,024-byte encoding prescan: fed byte by byte,
     # each reaches the held-back end-tag tail and must wait there for the rest of its name.
     "title_entity_after_prescan": (
-        "<!--" + "p" * 1100 + "--><title>" + "x" * 30 + " &amp; &eacute &#x41; " + "y" * 30
+        "<!--"
+        + "p" * 1100
+        + "--><title>"
+        + "x" * 30
+        + " &amp; &eacute &#x41; "
+        + "y" * 30
         + "</title>"
     ),
     "duplicates": (
@@ -78,7 +83,7 @@ _CASES: dict[str, str | bytes] = {
     "script_escapes": (
         "<script><!-- document.write('<script>x</script>'); --></script>after1"
         "<script><!--></script>after2<script>a</script  >after3<script>x</scriptx></script>after4"
-        "<script type=application/ld+json>{\"@type\": \"Thing\"}</SCRIPT >after5"
+        '<script type=application/ld+json>{"@type": "Thing"}</SCRIPT >after5'
     ),
     "raw_text_elements": (
         "<textarea><a href=/ta>no</a></textarea><xmp><b>x</b></xmp><iframe><a href=/if>i</a></iframe>"
@@ -114,7 +119,9 @@ _CASES: dict[str, str | bytes] = {
     "select_option": "<select><option>one<option>two</select>after",
     "pre_listing": "<p>word</p><pre>\nfirst</pre><listing>\nlisted</listing>",
     "charset_late_meta": (
-        "<html><head>" + "<!-- padding -->" * 100 + '<meta charset="utf-8"><title>caf\u00e9 \u2019</title>'
+        "<html><head>"
+        + "<!-- padding -->" * 100
+        + '<meta charset="utf-8"><title>caf\u00e9 \u2019</title>'
         "</head><body>na\u00efve</body></html>"
     ).encode("utf-8"),
     "charset_prescan_latin1": '<meta charset="iso-8859-1"><title>caf\xe9</title>'.encode("latin-1"),
@@ -122,8 +129,10 @@ _CASES: dict[str, str | bytes] = {
     "charset_bom_utf16": "\ufeff<title>utf16 \u00e9</title><p>x</p>".encode("utf-16-le"),
     "charset_default": b"<title>caf\xe9 \x80 \x81</title>",
     "charset_http_equiv": b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r"><title>\xf0\xf2</title>',
-    "invalid_utf8": b'<meta charset=utf-8><p>bad \xff\xfe bytes \xe2\x82 cut \xf0\x9f\x98</p>',
-    "multibyte_split": ("<meta charset=utf-8><p>" + "\u00e9\u4e2d\U0001f600" * 50 + "</p>").encode("utf-8"),
+    "invalid_utf8": b"<meta charset=utf-8><p>bad \xff\xfe bytes \xe2\x82 cut \xf0\x9f\x98</p>",
+    "multibyte_split": ("<meta charset=utf-8><p>" + "\u00e9\u4e2d\U0001f600" * 50 + "</p>").encode(
+        "utf-8"
+    ),
 }
 CONTENT_TYPE_CASES: dict[str, tuple[bytes, str]] = {
     "transport_overrides_meta": (

@@ -30,10 +30,40 @@ def test_any_bytes_any_chunking(data: bytes, sizes: list[int]) -> None:
 
 
 _HOSTILE = st.sampled_from(
-    [b"<", b"<a", b" href=", b'"', b"'", b"&#", b"&#x", b"9" * 20, b"&amp", b"<!--", b"<![CDATA[",
-     b"<script>", b"<!--<script>", b"</script", b"<svg>", b"<math>", b"<template>", b"<title>",
-     b"\xff", b"\xe2\x82", b"\x00", b"<meta charset=utf-16>", b"<meta charset=latin1>", b">",
-     b"<h1>", b"<a href=/x>", b"</", b"<?", b"<!", b"<table><td>", b"<pre>\r", b"\r\n"]
+    [
+        b"<",
+        b"<a",
+        b" href=",
+        b'"',
+        b"'",
+        b"&#",
+        b"&#x",
+        b"9" * 20,
+        b"&amp",
+        b"<!--",
+        b"<![CDATA[",
+        b"<script>",
+        b"<!--<script>",
+        b"</script",
+        b"<svg>",
+        b"<math>",
+        b"<template>",
+        b"<title>",
+        b"\xff",
+        b"\xe2\x82",
+        b"\x00",
+        b"<meta charset=utf-16>",
+        b"<meta charset=latin1>",
+        b">",
+        b"<h1>",
+        b"<a href=/x>",
+        b"</",
+        b"<?",
+        b"<!",
+        b"<table><td>",
+        b"<pre>\r",
+        b"\r\n",
+    ]
 )
 
 
@@ -63,7 +93,9 @@ def test_fifty_megabyte_page_is_truncated_quickly() -> None:
 
 
 def test_hundred_thousand_nested_tags() -> None:
-    nested = b"<div><span><a href=/x><h1><b>" * 20_000 + b"deep" + b"</b></h1></a></span></div>" * 20_000
+    nested = (
+        b"<div><span><a href=/x><h1><b>" * 20_000 + b"deep" + b"</b></h1></a></span></div>" * 20_000
+    )
     facts = _run(nested, max_bytes=len(nested) + 1)
     assert facts.word_count == 1 and facts.links_seen == 20_000
 
@@ -77,7 +109,14 @@ def test_million_attributes_in_one_tag() -> None:
 
 
 def test_unterminated_constructs_at_eof() -> None:
-    for tail in (b"<!--", b"<script>var a", b"<title>t", b'<a href="', b"<svg><![CDATA[", b"<style>"):
+    for tail in (
+        b"<!--",
+        b"<script>var a",
+        b"<title>t",
+        b'<a href="',
+        b"<svg><![CDATA[",
+        b"<style>",
+    ):
         facts = _run(b"<p>kept</p>" + tail + b"x" * 100_000, 1000)
         assert facts.word_count == 1
 

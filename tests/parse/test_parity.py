@@ -50,7 +50,9 @@ def test_case_whole_and_one_byte(name: str, data: bytes, content_type: str | Non
 def test_case_random_splits(data: st.DataObject) -> None:
     name, page, content_type = data.draw(st.sampled_from(CASES))
     sizes = data.draw(st.lists(st.integers(1, max(1, len(page))), min_size=1, max_size=12))
-    expected = reference_facts(page, "https://example.test/dir/page.html", content_type=content_type)
+    expected = reference_facts(
+        page, "https://example.test/dir/page.html", content_type=content_type
+    )
     assert extract(page, sizes, content_type=content_type).to_dict() == expected.to_dict(), name
 
 
@@ -61,11 +63,42 @@ def test_case_random_splits(data: st.DataObject) -> None:
 # corpus cover ordinary tables, templates and inline svg.
 _HTML_BITS = st.sampled_from(
     [
-        "<p>", "</p>", "<a href=/x>", "</a>", "<h1>", "</h2>", "<div>", "</div>", "<title>",
-        "</title>", "<script>", "</script>", "<!--", "-->", "<img src=i alt=''>",
-        "&amp;", "&", "text", " ", "\n",
-        "<b>", "</b>", "<li>", "<meta name=description content=d>", "<noscript>", "</noscript>",
-        "<style>", "</style>", "<", ">", '"', "'", "=", "\0", "<br/>", "<!DOCTYPE html>",
+        "<p>",
+        "</p>",
+        "<a href=/x>",
+        "</a>",
+        "<h1>",
+        "</h2>",
+        "<div>",
+        "</div>",
+        "<title>",
+        "</title>",
+        "<script>",
+        "</script>",
+        "<!--",
+        "-->",
+        "<img src=i alt=''>",
+        "&amp;",
+        "&",
+        "text",
+        " ",
+        "\n",
+        "<b>",
+        "</b>",
+        "<li>",
+        "<meta name=description content=d>",
+        "<noscript>",
+        "</noscript>",
+        "<style>",
+        "</style>",
+        "<",
+        ">",
+        '"',
+        "'",
+        "=",
+        "\0",
+        "<br/>",
+        "<!DOCTYPE html>",
     ]
 )
 

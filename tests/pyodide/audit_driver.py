@@ -23,8 +23,15 @@ TIMING_DETAILS = frozenset({"responseTimeMs"})  # inside audit_issues.details_js
 async def start_audit(env: Any, audit_id: str, start_url: str, max_pages: int = 300) -> None:
     options = AuditOptions(max_pages=max_pages, private_hosts=PrivateHosts.LOOPBACK)
     now = ports.iso_now()
-    audit = AuditRecord(id=audit_id, start_url=start_url, created_at=now, started_at=now,
-                        options=options, workflow_instance_id=audit_id, pages_total=max_pages)
+    audit = AuditRecord(
+        id=audit_id,
+        start_url=start_url,
+        created_at=now,
+        started_at=now,
+        options=options,
+        workflow_instance_id=audit_id,
+        pages_total=max_pages,
+    )
     await repository.insert_audit(env.DB, audit)
     params = AuditParams(audit_id, start_url, options)
     await env.SITE_AUDIT_WORKFLOW.create(id=audit_id, params=params.to_dict())
@@ -43,12 +50,23 @@ async def snapshot(env: Any, audit_id: str) -> str:
     """JSON of the audit row, its pages (by url) and issues (by page, type, id)."""
     db = env.DB
     audit = await db.prepare("SELECT * FROM audits WHERE id = ?").bind(audit_id).first()
-    pages = await db.prepare("SELECT * FROM audit_pages WHERE audit_id = ? ORDER BY url").bind(audit_id).all()
-    issues = await db.prepare(
-        "SELECT * FROM audit_issues WHERE audit_id = ? ORDER BY page_url, issue_type, id"
-    ).bind(audit_id).all()
-    return json.dumps({
-        "audit": _row(audit),
-        "pages": [_row(r) for r in pages["results"]],
-        "issues": [_row(r) for r in issues["results"]],
-    }, sort_keys=True)
+    pages = (
+        await db.prepare("SELECT * FROM audit_pages WHERE audit_id = ? ORDER BY url")
+        .bind(audit_id)
+        .all()
+    )
+    issues = (
+        await db.prepare(
+            "SELECT * FROM audit_issues WHERE audit_id = ? ORDER BY page_url, issue_type, id"
+        )
+        .bind(audit_id)
+        .all()
+    )
+    return json.dumps(
+        {
+            "audit": _row(audit),
+            "pages": [_row(r) for r in pages["results"]],
+            "issues": [_row(r) for r in issues["results"]],
+        },
+        sort_keys=True,
+    )

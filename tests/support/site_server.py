@@ -17,7 +17,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class Reply:
     status: int = 200
     body: bytes = b""
-    headers: dict[str, str] = field(default_factory=lambda: {"content-type": "text/html; charset=utf-8"})
+    headers: dict[str, str] = field(
+        default_factory=lambda: {"content-type": "text/html; charset=utf-8"}
+    )
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,9 @@ class StreamReply:
 
     chunks: Callable[[], Iterator[bytes]]
     status: int = 200
-    headers: dict[str, str] = field(default_factory=lambda: {"content-type": "text/html; charset=utf-8"})
+    headers: dict[str, str] = field(
+        default_factory=lambda: {"content-type": "text/html; charset=utf-8"}
+    )
     pause_s: float = 0.0
 
 
@@ -49,9 +53,13 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
         request = SiteRequest("GET", self.path, {k.lower(): v for k, v in self.headers.items()})
         self.server.log.append(request)
-        route = self.server.routes.get(self.path.split("#")[0]) or self.server.routes.get(self.path.split("?")[0])
-        reply = Reply(404, b"<title>Not found</title>") if route is None else (
-            route(request) if callable(route) else route
+        route = self.server.routes.get(self.path.split("#")[0]) or self.server.routes.get(
+            self.path.split("?")[0]
+        )
+        reply = (
+            Reply(404, b"<title>Not found</title>")
+            if route is None
+            else (route(request) if callable(route) else route)
         )
         self.send_response(reply.status)
         for name, value in reply.headers.items():

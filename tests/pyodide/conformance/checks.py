@@ -18,8 +18,17 @@ from typing import Any
 ENV_CHECKS: dict[str, Callable[[Any], Awaitable[None]]] = {}
 STORAGE_CHECKS: dict[str, Callable[[Any], Awaitable[None]]] = {}
 FINISHED = ("complete", "errored", "terminated")
-STATUSES = {"queued", "running", "paused", "errored", "terminated", "complete", "waiting",
-            "waitingForPause", "unknown"}
+STATUSES = {
+    "queued",
+    "running",
+    "paused",
+    "errored",
+    "terminated",
+    "complete",
+    "waiting",
+    "waitingForPause",
+    "unknown",
+}
 TRANSACTION_TEXT = "To execute a transaction, please use the state.storage.transaction() or "
 
 
@@ -58,17 +67,26 @@ async def error_text(awaitable_or_call: Any) -> str:
 
 # ------------------------------------------------------------------------------------------ D1
 
-META_KEYS = {"duration", "changes", "last_row_id", "changed_db", "rows_read", "rows_written",
-             "size_after"}
+META_KEYS = {
+    "duration",
+    "changes",
+    "last_row_id",
+    "changed_db",
+    "rows_read",
+    "rows_written",
+    "size_after",
+}
 
 
 async def _d1_table(env: Any, name: str) -> None:
     await env.DB.prepare(
         f"CREATE TABLE {name} (id INTEGER PRIMARY KEY, name TEXT, score REAL, data BLOB, flag INTEGER)"
     ).run()
-    await env.DB.prepare(f"INSERT INTO {name} (name, score, data, flag) VALUES (?, ?, ?, ?)").bind(
-        "a", 2.0, b"\x01\x02", True
-    ).run()
+    await (
+        env.DB.prepare(f"INSERT INTO {name} (name, score, data, flag) VALUES (?, ?, ?, ?)")
+        .bind("a", 2.0, b"\x01\x02", True)
+        .run()
+    )
 
 
 @env_check
@@ -128,14 +146,14 @@ async def d1_error_texts(env: Any) -> None:
     await _d1_table(env, "d1_errors")
     text = await error_text(lambda: env.DB.prepare("SELEC 1").all())
     assert "D1_ERROR" in text and "syntax error" in text, text
-    text = await error_text(
-        lambda: env.DB.prepare("INSERT INTO d1_errors (id) VALUES (1)").run()
-    )
+    text = await error_text(lambda: env.DB.prepare("INSERT INTO d1_errors (id) VALUES (1)").run())
     assert "D1_ERROR: UNIQUE constraint failed: d1_errors.id: SQLITE_CONSTRAINT" in text, text
     text = await error_text(lambda: env.DB.prepare("BEGIN TRANSACTION").run())
     assert "D1_ERROR" in text and TRANSACTION_TEXT in text, text
     text = await error_text(lambda: env.DB.prepare("SELECT ?").bind(2**60).all())
-    assert "D1_TYPE_ERROR: Type 'bigint' not supported for value '1152921504606846976'" in text, text
+    assert "D1_TYPE_ERROR: Type 'bigint' not supported for value '1152921504606846976'" in text, (
+        text
+    )
 
 
 @env_check
@@ -187,7 +205,9 @@ async def sql_refuses_begin(storage: Any) -> None:
 
 @storage_check
 async def sql_runs_every_statement_of_a_script(storage: Any) -> None:
-    storage.sql.exec("CREATE TABLE m (v INTEGER); INSERT INTO m VALUES (1); INSERT INTO m VALUES (2);")
+    storage.sql.exec(
+        "CREATE TABLE m (v INTEGER); INSERT INTO m VALUES (1); INSERT INTO m VALUES (2);"
+    )
     assert storage.sql.exec("SELECT COUNT(*) AS n FROM m").one()["n"] == 2
 
 
@@ -312,7 +332,9 @@ async def workflow_retries_and_step_caching(env: Any) -> None:
     assert out["first"] == {"attempt": 3, "calls": 3, "step": {"name": "flaky", "count": 1}}, out
     assert out["used"] == {"seen_calls": 3}, out  # the dependency is the memoised result
     assert out["again"] == {"attempt": 1, "calls": 4, "step": {"name": "flaky", "count": 2}}, out
-    assert out["calls"] == 4 and out["timestamp"] == "datetime" and out["payload"] == {"mode": "retry"}
+    assert (
+        out["calls"] == 4 and out["timestamp"] == "datetime" and out["payload"] == {"mode": "retry"}
+    )
 
 
 @env_check

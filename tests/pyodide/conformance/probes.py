@@ -41,10 +41,14 @@ class ProbeFlow(WorkflowEntrypoint):
     async def run(self, event: Any, step: Any) -> Any:
         mode = event["payload"]["mode"]
         iid = event["instanceId"]
-        facts = {"payload": dict(event["payload"]), "timestamp": type(event["timestamp"]).__name__,
-                 "instance_id": iid}
+        facts = {
+            "payload": dict(event["payload"]),
+            "timestamp": type(event["timestamp"]).__name__,
+            "instance_id": iid,
+        }
 
         if mode == "retry":
+
             @step.do("flaky", config=QUICK)
             async def flaky(ctx: Any) -> dict[str, Any]:
                 calls = _bump(iid, "flaky")
@@ -53,16 +57,24 @@ class ProbeFlow(WorkflowEntrypoint):
                 return {"attempt": ctx["attempt"], "calls": calls, "step": dict(ctx["step"])}
 
             @step.do("uses-flaky", config=QUICK)
-            async def uses_flaky(flaky: Any) -> dict[str, Any]:  # implicit dependency: flaky's result
+            async def uses_flaky(
+                flaky: Any,
+            ) -> dict[str, Any]:  # implicit dependency: flaky's result
                 return {"seen_calls": flaky["calls"]}
 
             first = await flaky()
             used = await uses_flaky()
             again = await flaky()  # a second occurrence of the name is a new step
-            return {**facts, "first": dict(first), "used": dict(used), "again": dict(again),
-                    "calls": CALLS[(iid, "flaky")]}
+            return {
+                **facts,
+                "first": dict(first),
+                "used": dict(used),
+                "again": dict(again),
+                "calls": CALLS[(iid, "flaky")],
+            }
 
         if mode == "non_retryable":
+
             @step.do("stop", config=QUICK)
             async def stop() -> None:
                 _bump(iid, "stop")
@@ -71,6 +83,7 @@ class ProbeFlow(WorkflowEntrypoint):
             await stop()
 
         if mode in ("exhaust", "tuple"):
+
             @step.do("doomed", config={"retries": {"limit": 1, "delay": 1, "backoff": "constant"}})
             async def doomed() -> Any:
                 _bump(iid, "doomed")
@@ -81,6 +94,10 @@ class ProbeFlow(WorkflowEntrypoint):
             try:
                 await doomed()
             except Exception as exc:  # noqa: BLE001 - the check reports what arrived
-                return {**facts, "caught": type(exc).__name__, "message": str(exc),
-                        "calls": CALLS[(iid, "doomed")]}
+                return {
+                    **facts,
+                    "caught": type(exc).__name__,
+                    "message": str(exc),
+                    "calls": CALLS[(iid, "doomed")],
+                }
         return facts

@@ -31,7 +31,10 @@ async def env(tmp_path: Path) -> AsyncIterator[ConformanceEnv]:
     conformance_env = ConformanceEnv()
     conformance_env.DB = LocalD1Database(tmp_path / "d1.sqlite")
     conformance_env.PROBE = DurableObjectNamespace(
-        "ProbeObject", probes.ProbeObject, state_dir=tmp_path / "do", clock=clock,
+        "ProbeObject",
+        probes.ProbeObject,
+        state_dir=tmp_path / "do",
+        clock=clock,
         env_provider=lambda: conformance_env,
     )
     engine = WorkflowEngine(tmp_path / "workflows.sqlite", clock=clock)
@@ -50,9 +53,14 @@ async def env(tmp_path: Path) -> AsyncIterator[ConformanceEnv]:
 KNOWN_DRIFT: dict[str, str] = {}
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_DRIFT[n], strict=True)) if n in KNOWN_DRIFT else n
-    for n in checks.names()
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_DRIFT[n], strict=True))
+        if n in KNOWN_DRIFT
+        else n
+        for n in checks.names()
+    ],
+)
 async def test_conformance(env: ConformanceEnv, name: str) -> None:
     await checks.run(env, name)

@@ -16,9 +16,19 @@ file whenever the compatibility date, the compat flags or the pinned Pyodide/SDK
 import importlib
 import inspect
 
-from workers import DurableObject, WorkerEntrypoint, WorkflowEntrypoint, python_from_rpc, python_to_rpc
+from workers import (
+    DurableObject,
+    WorkerEntrypoint,
+    WorkflowEntrypoint,
+    python_from_rpc,
+    python_to_rpc,
+)
 
-_KINDS = ((WorkerEntrypoint, "worker"), (DurableObject, "durable_object"), (WorkflowEntrypoint, "workflow"))
+_KINDS = (
+    (WorkerEntrypoint, "worker"),
+    (DurableObject, "durable_object"),
+    (WorkflowEntrypoint, "workflow"),
+)
 
 
 def discover(module_name):
