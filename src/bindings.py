@@ -1,0 +1,145 @@
+"""The bindings the core uses, as Protocols: what `env` holds and how each binding answers.
+
+The core never imports the Workers SDK; it reaches bindings through `env` by duck typing, and
+receives values already converted the way the SDK converts them (JS objects become dicts, arrays
+lists, `undefined`/`null` None, integral numbers int). These Protocols state that contract so mypy
+checks every call site; the Workers shell's `env` and the local platform's both satisfy them.
+Shapes follow docs/platform.md (D1 §3, Durable Object RPC §2, Workflows §4).
+
+Only methods the core calls are listed: a Protocol is a promise about our use, not a copy of the
+runtime's whole surface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol, TypedDict
+
+# A JSON value as it crosses D1, RPC or a step boundary. Recursive aliases keep mypy precise
+# without `Any`: dict values are read through typed records (`from_row`, `from_dict`).
+type JsonScalar = str | int | float | bool | None
+type JsonValue = JsonScalar | list[JsonValue] | dict[str, JsonValue]
+type JsonObject = dict[str, JsonValue]
+# A D1 bind value (docs/platform.md §3.1: null, numbers, strings, ArrayBuffer).
+type SqlValue = str | int | float | bytes | None
+
+
+# -- D1 ---------------------------------------------------------------------------------------
+
+
+class D1Meta(TypedDict, total=False):
+    changes: int
+    last_row_id: int
+    duration: float
+    rows_read: int
+    rows_written: int
+
+
+class D1Result(TypedDict):
+    """What `run()`/`all()` resolve to: rows as dicts, and `meta.changes` for writes."""
+
+    results: list[JsonObject]
+    success: bool
+    meta: D1Meta
+
+
+class D1PreparedStatement(Protocol):
+    def bind(self, *values: SqlValue) -> D1PreparedStatement: ...
+
+    def run(self) -> Awaitable[D1Result]: ...
+
+    def all(self) -> Awaitable[D1Result]: ...
+
+    def first(self) -> Awaitable[JsonObject | None]: ...
+
+
+class D1Database(Protocol):
+    def prepare(self, query: str) -> D1PreparedStatement: ...
+
+    def batch(self, statements: Sequence[D1PreparedStatement]) -> Awaitable[list[D1Result]]: ...
+
+
+# -- Durable Objects ---------------------------------------------------------------------------
+
+
+class DurableObjectId(Protocol):
+    def toString(self) -> str: ...  # noqa: N802 - the runtime's name
+
+
+class ScratchpadStub(Protocol):
+    """The AuditScratchpad's RPC surface as a caller sees it: JSON in, JSON out.
+
+    Callers go through `durable.client.Scratchpad`, which turns these into typed records; the
+    Durable Object side is `durable.scratchpad.ScratchpadMethods` and `durable.finalize`.
+    """
+
+    def __getattr__(self, name: str) -> Callable[..., Awaitable[JsonValue]]: ...
+
+
+class ScratchpadNamespace(Protocol):
+    def idFromName(self, name: str) -> DurableObjectId: ...  # noqa: N802 - the runtime's name
+
+    def get(self, object_id: DurableObjectId) -> ScratchpadStub: ...
+
+
+# -- Workflows ---------------------------------------------------------------------------------
+
+
+class InstanceStatus(TypedDict, total=False):
+    """`instance.status()` (docs/platform.md §4.3): `error` is {name, message} when errored."""
+
+    status: str
+    error: JsonValue
+    output: JsonValue
+
+
+class WorkflowInstance(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    def status(self) -> Awaitable[InstanceStatus]: ...
+
+    def terminate(self) -> Awaitable[None]: ...
+
+
+class Workflow(Protocol):
+    """The Workflow binding (`env.SITE_AUDIT_WORKFLOW`)."""
+
+    def create(self, *, id: str, params: JsonObject) -> Awaitable[WorkflowInstance]: ...
+
+    def get(self, instance_id: str) -> Awaitable[WorkflowInstance]: ...
+
+
+type StepCallable = Callable[..., Awaitable[JsonValue]]
+
+
+class WorkflowStep(Protocol):
+    """The SDK's `step`, implicit-dependency signature (compatibility date >= 2026-02-25).
+
+    `step.do(name, config=...)` decorates a coroutine function and returns an awaitable-returning
+    callable whose result is the step's (replayed) JSON result.
+    """
+
+    def do(
+        self, name: str | None = None, *, concurrent: bool = False, config: JsonObject | None = None
+    ) -> Callable[[StepCallable], Callable[[], Awaitable[JsonValue]]]: ...
+
+
+class WorkflowEvent(Protocol):
+    def __getitem__(self, key: str) -> JsonValue: ...
+
+
+# -- the environment ---------------------------------------------------------------------------
+
+
+class Env(Protocol):
+    """The Worker's `env`: bindings and `[vars]` from wrangler.toml (vars arrive as strings)."""
+
+    @property
+    def DB(self) -> D1Database: ...  # noqa: N802 - binding names are wrangler's
+
+    @property
+    def AUDIT_SCRATCHPAD(self) -> ScratchpadNamespace: ...  # noqa: N802
+
+    @property
+    def SITE_AUDIT_WORKFLOW(self) -> Workflow: ...  # noqa: N802
