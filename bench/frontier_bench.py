@@ -27,7 +27,10 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "src"))
 
-from crawl.chunk import CHUNK_TARGET_PAGES, FIRST_PERSIST_BATCH_SIZE, PERSIST_BATCH_SIZE
+from crawl.chunk import FIRST_PERSIST_BATCH_SIZE, PERSIST_BATCH_SIZE
+from settings import CRAWL
+
+CHUNK_TARGET_PAGES = CRAWL.chunk_target_pages
 from local_platform.runtime import LocalPlatform
 
 FILL_BATCH = 5000

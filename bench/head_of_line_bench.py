@@ -35,9 +35,8 @@ sys.path.insert(0, str(BENCH.parent / "src"))
 import ports
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
-from crawl.chunk import REQUEST_HEADERS, ChunkIO, ChunkPlan, persist_batch, run_chunk
+from crawl.chunk import ChunkIO, ChunkPlan, persist_batch, run_chunk
 from crawl.page_pipeline import (
-    FETCH_MAX_BYTES,
     CrawlScope,
     LeasedUrl,
     ProcessedPage,
@@ -48,6 +47,7 @@ from crawl.ssrf import PrivateHosts
 from crawl.url_policy import UrlPolicy
 from crawl.window import WINDOW_LIMITS
 from local_platform.runtime import LocalPlatform
+from settings import CRAWL
 
 CHUNK_PAGES = 200
 WINDOW = WINDOW_LIMITS.maximum
@@ -78,8 +78,8 @@ async def fixed_batches(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> int:
         request = ports.FetchRequest(
             url=leased.url,
             timeout_s=plan.fetch_timeout_s,
-            max_bytes=FETCH_MAX_BYTES,
-            headers=dict(REQUEST_HEADERS),
+            max_bytes=CRAWL.fetch_max_bytes,
+            headers=CRAWL.request_headers,
         )
         return process_response(scope, leased, await io.http.fetch(request))
 

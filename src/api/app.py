@@ -23,9 +23,9 @@ from api.http import ApiRequest, ApiResponse, error_response, json_response
 from api.schemas import CreateAuditBody, parse_create_body
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord, AuditStatus, IssueRecord
-from durable.scratchpad import CLEANUP_AFTER_MS, scratchpad_stub
 from crawl.ssrf import PrivateHosts
 from crawl.start_url import StartUrlError, normalise_start_url
+from durable.scratchpad import CLEANUP_AFTER_MS, scratchpad_stub
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
 from workflow.params import AuditParams

@@ -11,21 +11,16 @@ import json
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from api.http import ApiResponse, error_response
-from auditdb.records import (
-    DEFAULT_FETCH_TIMEOUT_S,
-    DEFAULT_MAX_PAGES,
-    MAX_FETCH_TIMEOUT_S,
-    MAX_MAX_PAGES,
-    MIN_FETCH_TIMEOUT_S,
-    MIN_MAX_PAGES,
-)
+from settings import CRAWL
 
 
 class CreateAuditBody(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     url: str = Field(min_length=1, max_length=2048)
-    max_pages: int = Field(default=DEFAULT_MAX_PAGES, ge=MIN_MAX_PAGES, le=MAX_MAX_PAGES)
+    max_pages: int = Field(
+        default=CRAWL.default_max_pages, ge=CRAWL.min_max_pages, le=CRAWL.max_max_pages
+    )
     max_depth: int | None = Field(default=None, ge=0, le=1000)
     include: list[str] = Field(default_factory=list, max_length=50)
     exclude: list[str] = Field(default_factory=list, max_length=50)
@@ -40,7 +35,9 @@ class CreateAuditBody(BaseModel):
         return patterns
 
     fetch_timeout_s: float = Field(
-        default=DEFAULT_FETCH_TIMEOUT_S, ge=MIN_FETCH_TIMEOUT_S, le=MAX_FETCH_TIMEOUT_S
+        default=CRAWL.fetch_timeout_s,
+        ge=CRAWL.min_fetch_timeout_s,
+        le=CRAWL.max_fetch_timeout_s,
     )
 
 

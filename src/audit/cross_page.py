@@ -23,8 +23,9 @@ from typing import Any
 from audit.catalogue import BROKEN_LINK_ISSUE_CAP, DUPLICATE_GROUP_SAMPLE, IssueType
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
-from audit.page import FetchClass, PageObservation
+from audit.page import PageObservation
 from audit.rules_head import is_javascript_shell
+from fetch_class import FetchClass
 
 __all__ = [
     "CrawledPage",

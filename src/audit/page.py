@@ -9,23 +9,14 @@ so every rule reads them one way.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from enum import StrEnum
 from typing import Any, Self
 
 from audit.text import js_trim
 from crawl.urls import normalise_url
+from fetch_class import FetchClass
 from parse.facts import PageFacts
 
-__all__ = ["FetchClass", "PageObservation"]
-
-
-class FetchClass(StrEnum):
-    """How the fetch ended (original system §4.7 classification, newest version)."""
-
-    OK = "ok"
-    BLOCKED = "blocked"  # 401/403/202, cf-mitigated, or a challenge body
-    RATE_LIMITED = "rate_limited"  # 429 after the throttle's retries
-    ERROR = "error"  # network error or timeout; status_code 0
+__all__ = ["PageObservation"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,8 @@ from audit.catalogue import (
     IssueType,
 )
 from audit.issues import DetectedIssue
-from audit.page import FetchClass, PageObservation
+from audit.page import PageObservation
+from fetch_class import FetchClass
 
 __all__ = ["fetch_outcome", "reaches_content", "slow_response", "stops_at_status"]
 

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from audit.catalogue import Severity
 from audit.issues import DetectedIssue
-from audit.page import FetchClass
+from fetch_class import FetchClass
 
 __all__ = [
     "ScoreSummary",

@@ -13,14 +13,7 @@ from typing import Any, Self
 
 from audit.issues import DetectedIssue
 from crawl.ssrf import PrivateHosts
-
-DEFAULT_MAX_PAGES = 50
-# Per-fetch response timeout: Screaming Frog waits 20 s, SEOnaut 10 s, the original system 15 s.
-DEFAULT_FETCH_TIMEOUT_S = 15.0
-MIN_FETCH_TIMEOUT_S = 1.0
-MAX_FETCH_TIMEOUT_S = 60.0
-MIN_MAX_PAGES = 1
-MAX_MAX_PAGES = 10_000
+from settings import CRAWL
 
 
 class AuditStatus(StrEnum):
@@ -39,20 +32,21 @@ class AuditPhase(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class AuditOptions:
-    max_pages: int = DEFAULT_MAX_PAGES
+    max_pages: int = CRAWL.default_max_pages
     max_depth: int | None = None
     include_patterns: list[str] = field(default_factory=list)
     exclude_patterns: list[str] = field(default_factory=list)
     private_hosts: PrivateHosts = PrivateHosts.DENY
-    fetch_timeout_s: float = DEFAULT_FETCH_TIMEOUT_S
+    fetch_timeout_s: float = CRAWL.fetch_timeout_s
 
     def __post_init__(self) -> None:
-        if not MIN_FETCH_TIMEOUT_S <= self.fetch_timeout_s <= MAX_FETCH_TIMEOUT_S:
+        low, high = CRAWL.min_fetch_timeout_s, CRAWL.max_fetch_timeout_s
+        if not low <= self.fetch_timeout_s <= high:
+            raise ValueError(f"fetch_timeout_s must be between {low:g} and {high:g}")
+        if not CRAWL.min_max_pages <= self.max_pages <= CRAWL.max_max_pages:
             raise ValueError(
-                f"fetch_timeout_s must be between {MIN_FETCH_TIMEOUT_S:g} and {MAX_FETCH_TIMEOUT_S:g}"
+                f"max_pages must be between {CRAWL.min_max_pages} and {CRAWL.max_max_pages}"
             )
-        if not MIN_MAX_PAGES <= self.max_pages <= MAX_MAX_PAGES:
-            raise ValueError(f"max_pages must be between {MIN_MAX_PAGES} and {MAX_MAX_PAGES}")
         if self.max_depth is not None and self.max_depth < 0:
             raise ValueError("max_depth must not be negative")
 
@@ -69,12 +63,12 @@ class AuditOptions:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
         return cls(
-            max_pages=int(data.get("max_pages", DEFAULT_MAX_PAGES)),
+            max_pages=int(data.get("max_pages", CRAWL.default_max_pages)),
             max_depth=data.get("max_depth"),
             include_patterns=list(data.get("include_patterns") or []),
             exclude_patterns=list(data.get("exclude_patterns") or []),
             private_hosts=PrivateHosts(data.get("private_hosts", "deny")),
-            fetch_timeout_s=float(data.get("fetch_timeout_s", DEFAULT_FETCH_TIMEOUT_S)),
+            fetch_timeout_s=float(data.get("fetch_timeout_s", CRAWL.fetch_timeout_s)),
         )
 
 

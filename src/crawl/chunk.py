@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Self
 
 import ports
+import settings
 from auditdb import repository
 from crawl.page_pipeline import (
-    FETCH_MAX_BYTES,
     CrawlScope,
     LeasedUrl,
     ProcessedPage,
@@ -30,21 +30,12 @@ from crawl.page_pipeline import (
 from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
 from crawl.window import next_window, start_window, window_limits
 
-CHUNK_TARGET_PAGES = 200
-CHUNK_SOFT_DEADLINE_S = 90.0
-FETCH_TIMEOUT_S = 15.0
 FIRST_PERSIST_BATCH_SIZE = 5
 PERSIST_BATCH_SIZE = 25
 MAX_QUEUED_PERSIST_BATCHES = 2
 # Newly discovered URLs sent to the scratchpad per sub-batch: crawler traps emit tens of thousands
 # of links and an RPC message is capped at 32 MiB; dropped URLs are usually found again later.
 MAX_DISCOVERED_PER_BATCH = 20_000
-USER_AGENT = "Mozilla/5.0 (compatible; siteaudit/0.1; +https://github.com/siteaudit/siteaudit)"
-REQUEST_HEADERS = {
-    "user-agent": USER_AGENT,
-    "accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
-    "accept-language": "en;q=0.9,*;q=0.5",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +43,8 @@ class ChunkPlan:
     chunk_no: int
     limit: int
     window_hint: int | None = None
-    soft_deadline_s: float = CHUNK_SOFT_DEADLINE_S
-    fetch_timeout_s: float = FETCH_TIMEOUT_S
+    soft_deadline_s: float = settings.CRAWL.chunk_soft_deadline_s
+    fetch_timeout_s: float = settings.CRAWL.fetch_timeout_s
     max_pages: int = 50
 
 
@@ -192,8 +183,8 @@ class _ChunkRunner:
         request = ports.FetchRequest(
             url=leased.url,
             timeout_s=self.plan.fetch_timeout_s,
-            max_bytes=FETCH_MAX_BYTES,
-            headers=dict(REQUEST_HEADERS),
+            max_bytes=settings.CRAWL.fetch_max_bytes,
+            headers=settings.CRAWL.request_headers,
         )
         attempt = 1
         while True:

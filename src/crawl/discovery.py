@@ -12,10 +12,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, Self
 
 import ports
-from crawl.chunk import REQUEST_HEADERS
+import settings
 from crawl.redirects import fetch_following
 from crawl.robots import MAX_ROBOTS_BYTES, RobotsRules
-from crawl.ssrf import PrivateHosts
 from crawl.sitemaps import (
     MAX_SITEMAP_BYTES,
     SEED_RPC_BATCH,
@@ -23,12 +22,10 @@ from crawl.sitemaps import (
     discovered_url_cap,
     sitemap_seeds,
 )
+from crawl.ssrf import PrivateHosts
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.urls import normalise_url, origin_of, same_site
 
-START_PROBE_TIMEOUT_S = 10.0
-ROBOTS_TIMEOUT_S = 10.0
-SITEMAP_TIMEOUT_S = 15.0
 # Sitemaps can be 10 MiB each and are read whole; two at a time bounds the memory they take.
 SITEMAP_CONCURRENCY = 2
 
@@ -72,9 +69,9 @@ async def resolve_start(
         http,
         url,
         private_hosts=private_hosts,
-        timeout_s=START_PROBE_TIMEOUT_S,
+        timeout_s=settings.CRAWL.start_probe_timeout_s,
         max_bytes=0,
-        headers=REQUEST_HEADERS,
+        headers=settings.CRAWL.request_headers,
     )
     return StartResolution(followed.final_url, len(followed.hops) - 1, followed.refused)
 
@@ -91,9 +88,9 @@ async def fetch_robots(
         http,
         origin + "/robots.txt",
         private_hosts=private_hosts,
-        timeout_s=ROBOTS_TIMEOUT_S,
+        timeout_s=settings.CRAWL.robots_timeout_s,
         max_bytes=MAX_ROBOTS_BYTES,
-        headers=REQUEST_HEADERS,
+        headers=settings.CRAWL.request_headers,
     )
     result = followed.result
     if not 200 <= result.status < 300:
@@ -124,9 +121,9 @@ async def _fetch_sitemap(
         http,
         url,
         private_hosts=private_hosts,
-        timeout_s=SITEMAP_TIMEOUT_S,
+        timeout_s=settings.CRAWL.sitemap_timeout_s,
         max_bytes=MAX_SITEMAP_BYTES + 1,
-        headers=REQUEST_HEADERS,
+        headers=settings.CRAWL.request_headers,
         stay_on=lambda target: same_site(target, site),
     )
     result = followed.result

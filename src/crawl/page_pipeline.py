@@ -13,26 +13,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import ports
+import settings
 from audit.cross_page import crawled_page
 from audit.issue_ids import page_id
-from audit.page import FetchClass, PageObservation
+from audit.page import PageObservation
 from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
-from crawl.fetch_class import classify_fetch
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.urls import normalise_url, same_site
 from crawl.window import PageOutcome
+from fetch_class import FetchClass, classify_fetch
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 
-# The extractor's cap: the field's "HTML larger than 2 MB" check (Semrush) needs to see 2 MiB.
-PARSE_MAX_BYTES = 2 * 1024 * 1024
-# Read a little past the parse cap so an oversized page is known to be oversized.
-FETCH_MAX_BYTES = PARSE_MAX_BYTES + 64 * 1024
-# Link targets stored per page for the cross-page checks (original MAX_STORED_LINKS_PER_PAGE);
-# discovery still looks at every extracted link.
-MAX_STORED_LINKS_PER_PAGE = 500
-_BODY_HEAD_CHARS = 4000
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 
@@ -107,7 +100,7 @@ def observe(scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult) -> 
     content_type = headers.get("content-type")
     fetch_class = FetchClass(
         classify_fetch(
-            result.status, headers, result.body[:_BODY_HEAD_CHARS].decode("latin-1")
+            result.status, headers, result.body[: settings.CRAWL.body_head_chars].decode("latin-1")
         ).value
     )
     is_html = _is_html(content_type)
@@ -139,7 +132,9 @@ def observe(scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult) -> 
 
 
 def extract(url: str, content_type: str | None, body: bytes) -> PageFacts:
-    extractor = PageExtractor(url, content_type=content_type, max_bytes=PARSE_MAX_BYTES)
+    extractor = PageExtractor(
+        url, content_type=content_type, max_bytes=settings.CRAWL.parse_max_bytes
+    )
     extractor.feed(body)
     return extractor.close()
 
@@ -217,7 +212,8 @@ def page_record(audit_id: str, obs: PageObservation) -> PageRecord:
         is_html=obs.is_html,
         response_time_ms=obs.response_time_ms,
         html_bytes=obs.html_bytes,
-        truncated=bool(facts and facts.truncated) or obs.html_bytes > PARSE_MAX_BYTES,
+        truncated=bool(facts and facts.truncated)
+        or obs.html_bytes > settings.CRAWL.parse_max_bytes,
         title=obs.title or None,
         meta_description=obs.meta_description or None,
         canonical_url=obs.effective_canonical,
@@ -287,7 +283,7 @@ def link_edges(source_url: str, facts: PageFacts | None) -> list[dict[str, Any]]
             "nofollow": int(link.nofollow),
             "anchor": link.text or None,
         }
-        if len(edges) >= MAX_STORED_LINKS_PER_PAGE:
+        if len(edges) >= settings.CRAWL.max_stored_links_per_page:  # discovery sees all
             break
     return list(edges.values())
 

@@ -36,7 +36,7 @@ from crawl.urls import normalise_request_target, normalise_url, split_url
 __all__ = ["MAX_ROBOTS_BYTES", "PRODUCT_TOKEN", "RobotsRule", "RobotsRules"]
 
 # The product token our crawler matches in robots.txt; the fetch User-Agent contains it
-# (crawl/chunk.py USER_AGENT: "... siteaudit/0.1 ..."), as RFC 9309 §2.2.1 requires.
+# (settings.CrawlSettings.user_agent: "... siteaudit/0.1 ..."), as RFC 9309 §2.2.1 requires.
 PRODUCT_TOKEN = "siteaudit"
 # RFC 9309 §2.5: "crawlers SHOULD impose a parsing limit ... at least 500 kibibytes (KiB)".
 MAX_ROBOTS_BYTES = 500 * 1024

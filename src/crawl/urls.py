@@ -42,11 +42,10 @@ Decisions
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import ipaddress
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from crawl.ssrf import parse_ip
 

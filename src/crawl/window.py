@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from audit.page import FetchClass
+from fetch_class import FetchClass
 
 __all__ = [
     "FAST_RESPONSE_MS",

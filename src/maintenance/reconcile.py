@@ -8,7 +8,7 @@ from typing import Any
 import ports
 from auditdb import repository
 from auditdb.records import AuditRecord
-from maintenance.events import log_terminal
+from events import log_terminal
 from maintenance.watchdog import (
     STALE_RUNNING_AFTER_MS,
     WATCHDOG_BATCH_LIMIT,

@@ -11,7 +11,7 @@ from audit.issues import DetectedIssue
 from audit.score import percent_one_decimal
 from auditdb import repository
 from auditdb.records import AuditPhase, IssueRecord
-from maintenance.events import log_terminal
+from events import log_terminal
 
 SITEMAP_BLOCKED_PAGE = 2000
 

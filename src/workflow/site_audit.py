@@ -13,17 +13,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import ports
+import settings
 from auditdb import repository
 from auditdb.records import AuditPhase, AuditStatus
-from crawl.chunk import CHUNK_TARGET_PAGES, ChunkIO, ChunkPlan, ChunkReport, run_chunk
+from crawl.chunk import ChunkIO, ChunkPlan, ChunkReport, run_chunk
 from crawl.discovery import DiscoveryReport, discover
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
 from crawl.url_policy import UrlPolicy
 from durable.scratchpad import scratchpad_stub as scratchpad
+from events import log_terminal
+from failures import classify_error, error_detail
 from workflow import step_configs
-from maintenance.events import log_terminal
-from workflow.failures import classify_error, error_detail
 from workflow.finalize import finalize_audit
 from workflow.params import AuditParams
 
@@ -175,7 +176,7 @@ async def _crawl_chunk(
         scope = await crawl_scope(params, pad)
         plan = ChunkPlan(
             chunk_no=chunk_no,
-            limit=min(CHUNK_TARGET_PAGES, params.options.max_pages - attempted),
+            limit=min(settings.CRAWL.chunk_target_pages, params.options.max_pages - attempted),
             window_hint=hint,
             max_pages=params.options.max_pages,
             fetch_timeout_s=params.options.fetch_timeout_s,

@@ -3,7 +3,8 @@
 from dataclasses import replace
 from typing import Any
 
-from audit.page import FetchClass, PageObservation
+from audit.page import PageObservation
+from fetch_class import FetchClass
 from parse.facts import EncodingInfo, EncodingSource, Heading, Link, PageFacts, UrlRef
 
 URL = "https://example.com/page"

@@ -2,7 +2,8 @@
 
 from hypothesis import strategies as st
 
-from audit.page import FetchClass, PageObservation
+from audit.page import PageObservation
+from fetch_class import FetchClass
 from parse.facts import (
     EncodingInfo,
     EncodingSource,

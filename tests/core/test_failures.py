@@ -2,7 +2,7 @@
 
 import pytest
 
-from workflow.failures import ERROR_DETAIL_MAX_CHARS, ErrorCode, classify_error, error_detail
+from failures import ERROR_DETAIL_MAX_CHARS, ErrorCode, classify_error, error_detail
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,10 @@
 
 import pytest
 
-from crawl.fetch_class import BODY_HEAD_CHARS, FetchClass, classify_fetch
+from fetch_class import FetchClass, classify_fetch
+from settings import CRAWL
+
+BODY_HEAD_CHARS = CRAWL.body_head_chars
 
 OK, BLOCKED, RATE_LIMITED, ERROR = (
     FetchClass.OK,

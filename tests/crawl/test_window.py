@@ -4,7 +4,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crawl.fetch_class import FetchClass
 from crawl.window import (
     RETRY_WINDOW_LIMITS,
     WINDOW_LIMITS,
@@ -15,6 +14,7 @@ from crawl.window import (
     start_window,
     window_limits,
 )
+from fetch_class import FetchClass
 
 KIB, MIB = 1024, 1024 * 1024
 LIMITS = WindowLimits(initial=10, minimum=5, maximum=40, budget_bytes=8 * MIB, growth_min_sample=25)

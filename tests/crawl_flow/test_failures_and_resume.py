@@ -4,14 +4,16 @@ the pages crawled before it stay visible, and a failed audit can be finished by 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 import crawl.chunk
+import settings
 import workflow.site_audit as site_audit
-from workflow import step_configs
 from tests.support.site_server import Reply, Site, html_page, serve_site
+from workflow import step_configs
 
 PAGES = 24
 TIMING = {"crawled_at", "response_time_ms"}
@@ -30,7 +32,9 @@ def site() -> Iterator[Site]:
 
 @pytest.fixture(autouse=True)
 def small_chunks_fast_retries(monkeypatch: Any) -> None:
-    monkeypatch.setattr(site_audit, "CHUNK_TARGET_PAGES", 5)  # several chunks on a small site
+    monkeypatch.setattr(
+        settings, "CRAWL", replace(settings.CRAWL, chunk_target_pages=5)
+    )  # several chunks on a small site
     for name in ("DB_STEP", "DISCOVERY_STEP", "CRAWL_CHUNK_STEP", "FINALIZE_STEP"):
         config = getattr(step_configs, name)
         monkeypatch.setattr(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from auditdb.records import AuditRecord, AuditStatus
+from failures import ErrorCode
 from maintenance.watchdog import (
     INSTANCE_LOST_GRACE_MS,
     InstanceProbe,
@@ -13,7 +14,6 @@ from maintenance.watchdog import (
     decide,
     parse_iso_ms,
 )
-from workflow.failures import ErrorCode
 
 STARTED = "2026-11-01T10:00:00.000Z"
 T0 = parse_iso_ms(STARTED)

@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from enum import StrEnum
 
-from audit.page import FetchClass
+import settings
 
-__all__ = ["BODY_HEAD_CHARS", "FetchClass", "classify_fetch"]
+__all__ = ["FetchClass", "classify_fetch"]
 
-BODY_HEAD_CHARS = 4_000
+
+class FetchClass(StrEnum):
+    """How the fetch ended (original system §4.7 classification, newest version)."""
+
+    OK = "ok"
+    BLOCKED = "blocked"  # 401/403/202, cf-mitigated, or a challenge body
+    RATE_LIMITED = "rate_limited"  # 429 after the throttle's retries
+    ERROR = "error"  # network error or timeout; status_code 0
+
 
 # Cloudflare's interstitial ("Just a moment...") and block page ("Attention Required! |
 # Cloudflare") titles, served with 2xx by some configurations.
@@ -46,7 +55,7 @@ def classify_fetch(status: int, headers: Mapping[str, str], body_head: str) -> F
     # 202: SiteGround and AWS WAF answer bots with an empty "accepted" challenge.
     if status in (401, 403, 202):
         return FetchClass.BLOCKED
-    head = body_head[:BODY_HEAD_CHARS]
+    head = body_head[: settings.CRAWL.body_head_chars]
     if 200 <= status < 300 and _is_2xx_challenge(head):
         return FetchClass.BLOCKED
     if status == 503 and _is_503_challenge(head):

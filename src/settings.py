@@ -1,0 +1,65 @@
+"""The crawl's limits and defaults: one frozen object, each number beside its reason.
+
+Every module reads `settings.CRAWL` at call time rather than copying a value at import, so a test
+(or a future per-deployment setting) replaces the whole object with `dataclasses.replace` and every
+reader sees the same numbers. Thresholds of SEO rules are not here: they are facts about pages,
+kept with their sources in `audit.catalogue` (e.g. `HTML_MAX_BYTES`, a Semrush threshold that
+merely equals today's parse cap).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KIB = 1024
+MIB = 1024 * KIB
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlSettings:
+    # Sent on every request; robots.txt groups are matched on its product token `siteaudit`
+    # (RFC 9309 §2.2.1).
+    user_agent: str = (
+        "Mozilla/5.0 (compatible; siteaudit/0.1; +https://github.com/siteaudit/siteaudit)"
+    )
+    # Per-fetch timeout: the default of an audit's `fetch_timeout_s` option and its bounds.
+    fetch_timeout_s: float = 15.0
+    min_fetch_timeout_s: float = 1.0
+    max_fetch_timeout_s: float = 60.0
+    # Discovery's own requests: the start URL probe, robots.txt and each sitemap document.
+    start_probe_timeout_s: float = 10.0
+    robots_timeout_s: float = 10.0
+    sitemap_timeout_s: float = 15.0
+    # The extractor parses at most this much of a page (it reports `truncated` beyond); the
+    # fetch reads a little more so a page just over the cap is still recognised as larger.
+    parse_max_bytes: int = 2 * MIB
+    fetch_slack_bytes: int = 64 * KIB
+    # Fetch classification inspects only the start of a body: challenge pages announce
+    # themselves in <head>, and a bounded scan keeps it cheap (docs/original-system.md §4.7).
+    body_head_chars: int = 4_000
+    # Link targets stored per page for the cross-page checks (the original's
+    # MAX_STORED_LINKS_PER_PAGE).
+    max_stored_links_per_page: int = 500
+    # URLs one `crawl-chunk-N` step leases, and when it stops launching fetches: well inside a
+    # step's timeout, so persisting and releasing leftovers always fit.
+    chunk_target_pages: int = 200
+    chunk_soft_deadline_s: float = 90.0
+    # An audit's `max_pages`: default and bounds (the original's ceiling is 10,000).
+    default_max_pages: int = 50
+    min_max_pages: int = 1
+    max_max_pages: int = 10_000
+
+    @property
+    def fetch_max_bytes(self) -> int:
+        return self.parse_max_bytes + self.fetch_slack_bytes
+
+    @property
+    def request_headers(self) -> dict[str, str]:
+        return {
+            "user-agent": self.user_agent,
+            "accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+            "accept-language": "en;q=0.9,*;q=0.5",
+        }
+
+
+CRAWL = CrawlSettings()
