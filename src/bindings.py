@@ -15,11 +15,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol, TypedDict
 
-# A JSON value as it crosses D1, RPC or a step boundary. Recursive aliases keep mypy precise
-# without `Any`: dict values are read through typed records (`from_row`, `from_dict`).
-type JsonScalar = str | int | float | bool | None
-type JsonValue = JsonScalar | list[JsonValue] | dict[str, JsonValue]
-type JsonObject = dict[str, JsonValue]
+from wire import JsonObject, JsonValue
+
 # A D1 bind value (docs/platform.md §3.1: null, numbers, strings, ArrayBuffer).
 type SqlValue = str | int | float | bytes | None
 
@@ -51,6 +48,8 @@ class D1PreparedStatement(Protocol):
     def all(self) -> Awaitable[D1Result]: ...
 
     def first(self) -> Awaitable[JsonObject | None]: ...
+
+    def raw(self) -> Awaitable[list[list[JsonValue]]]: ...
 
 
 class D1Database(Protocol):

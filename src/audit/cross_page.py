@@ -26,6 +26,7 @@ from audit.issues import DetectedIssue
 from audit.page import PageObservation
 from audit.rules_head import is_javascript_shell
 from fetch_class import FetchClass
+from wire import JsonObject
 
 __all__ = [
     "CrawledPage",
@@ -154,7 +155,7 @@ def _group_issues(
         members = sorted(urls)
         for url in members:
             others = [other for other in members if other != url][:DUPLICATE_GROUP_SAMPLE]
-            details = {"groupSize": len(members), "otherUrls": others}
+            details: JsonObject = {"groupSize": len(members), "otherUrls": others}
             issues.append(DetectedIssue(issue_type, url, details))
     return sorted(issues, key=lambda issue: issue.page_url)
 

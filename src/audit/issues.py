@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from audit.catalogue import IssueType, Severity, severity_of
 from audit.issue_ids import issue_id
+from wire import JsonMapping, JsonObject, from_json, to_json
 
 __all__ = ["DetectedIssue"]
 
@@ -22,7 +23,7 @@ class DetectedIssue:
 
     issue_type: IssueType
     page_url: str
-    details: dict[str, Any] = field(default_factory=dict)
+    details: JsonMapping = field(default_factory=dict)
     dedupe_key: str | None = None
 
     @property
@@ -32,19 +33,9 @@ class DetectedIssue:
     def id(self, audit_id: str) -> str:
         return issue_id(audit_id, self.page_url, self.issue_type, self.dedupe_key)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "issue_type": self.issue_type.value,
-            "page_url": self.page_url,
-            "details": dict(self.details),
-            "dedupe_key": self.dedupe_key,
-        }
+    def to_dict(self) -> JsonObject:
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> DetectedIssue:
-        return cls(
-            issue_type=IssueType(data["issue_type"]),
-            page_url=data["page_url"],
-            details=dict(data.get("details") or {}),
-            dedupe_key=data.get("dedupe_key"),
-        )
+    def from_dict(cls, data: Mapping[str, object]) -> DetectedIssue:
+        return from_json(cls, data)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from audit.catalogue import THIN_CONTENT_WORDS, IssueType
 from audit.issues import DetectedIssue
 from audit.page import PageObservation
+from wire import JsonObject
 
 __all__ = [
     "images_missing_alt",
@@ -59,7 +60,7 @@ def invalid_structured_data(obs: PageObservation) -> list[DetectedIssue]:
     json_ld = obs.facts.json_ld if obs.facts else None
     if json_ld is None or json_ld.parse_errors == 0:
         return []
-    details = {
+    details: JsonObject = {
         "errorCount": json_ld.parse_errors,
         "blocks": json_ld.blocks,
         "types": list(json_ld.types),

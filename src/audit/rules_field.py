@@ -12,6 +12,7 @@ from audit.issues import DetectedIssue
 from audit.page import PageObservation
 from audit.text import is_absolute_url, js_trim
 from crawl.urls import same_site
+from wire import JsonValue
 
 __all__ = [
     "EVIDENCE_SAMPLE",
@@ -33,7 +34,9 @@ __all__ = [
 EVIDENCE_SAMPLE = DUPLICATE_GROUP_SAMPLE
 
 
-def _issue(issue_type: IssueType, obs: PageObservation, **details: object) -> list[DetectedIssue]:
+def _issue(
+    issue_type: IssueType, obs: PageObservation, **details: JsonValue
+) -> list[DetectedIssue]:
     return [DetectedIssue(issue_type, obs.url, dict(details))]
 
 

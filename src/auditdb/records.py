@@ -7,13 +7,15 @@ Object RPC or a D1 row, so nothing depends on which side of the JS boundary it w
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Self
+from typing import Self
 
 from audit.issues import DetectedIssue
 from crawl.ssrf import PrivateHosts
 from settings import CRAWL
+from wire import JsonObject, JsonValue, from_json, to_json
 
 
 class AuditStatus(StrEnum):
@@ -50,26 +52,12 @@ class AuditOptions:
         if self.max_depth is not None and self.max_depth < 0:
             raise ValueError("max_depth must not be negative")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "max_pages": self.max_pages,
-            "max_depth": self.max_depth,
-            "include_patterns": list(self.include_patterns),
-            "exclude_patterns": list(self.exclude_patterns),
-            "private_hosts": str(self.private_hosts),
-            "fetch_timeout_s": self.fetch_timeout_s,
-        }
+    def to_dict(self) -> JsonObject:
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        return cls(
-            max_pages=int(data.get("max_pages", CRAWL.default_max_pages)),
-            max_depth=data.get("max_depth"),
-            include_patterns=list(data.get("include_patterns") or []),
-            exclude_patterns=list(data.get("exclude_patterns") or []),
-            private_hosts=PrivateHosts(data.get("private_hosts", "deny")),
-            fetch_timeout_s=float(data.get("fetch_timeout_s", CRAWL.fetch_timeout_s)),
-        )
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,27 +86,17 @@ class AuditRecord:
     started_at: str | None = None
     finished_at: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["options"] = self.options.to_dict()
-        data["status"] = str(self.status)
-        data["current_phase"] = None if self.current_phase is None else str(self.current_phase)
-        return data
+    def to_dict(self) -> JsonObject:
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
-        values["options"] = AuditOptions.from_dict(dict(data.get("options") or {}))
-        values["status"] = AuditStatus(data.get("status", "running"))
-        phase = data.get("current_phase")
-        values["current_phase"] = None if phase is None else AuditPhase(phase)
-        values["issues_checked"] = bool(data.get("issues_checked", False))
-        return cls(**values)
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Self:
+    def from_row(cls, row: Mapping[str, object]) -> Self:
         data = dict(row)
-        data["options"] = json.loads(data.pop("options_json") or "{}")
+        data["options"] = _json_column(data.pop("options_json", None), {})
         return cls.from_dict(data)
 
 
@@ -171,32 +149,26 @@ class PageRecord:
     crawl_depth: int | None = None
     in_sitemap: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> JsonObject:
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
-        values["heading_order"] = list(values.get("heading_order") or [])
-        values["hreflang"] = list(values.get("hreflang") or [])
-        for flag in _FLAGS:
-            if flag in values:
-                values[flag] = bool(values[flag])
-        return cls(**values)
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
-    def to_row(self) -> dict[str, Any]:
+    def to_row(self) -> JsonObject:
         row = self.to_dict()
         row["heading_order_json"] = json.dumps(row.pop("heading_order"))
         row["hreflang_json"] = json.dumps(row.pop("hreflang"))
         for flag in _FLAGS:
-            row[flag] = int(row[flag])
+            row[flag] = int(bool(row[flag]))
         return row
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Self:
+    def from_row(cls, row: Mapping[str, object]) -> Self:
         data = dict(row)
-        data["heading_order"] = json.loads(data.pop("heading_order_json", None) or "[]")
-        data["hreflang"] = json.loads(data.pop("hreflang_json", None) or "[]")
+        data["heading_order"] = _json_column(data.pop("heading_order_json", None), [])
+        data["hreflang"] = _json_column(data.pop("hreflang_json", None), [])
         return cls.from_dict(data)
 
 
@@ -210,16 +182,14 @@ class IssueRecord:
     issue_type: str
     severity: str
     page_id: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    details: JsonObject = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> JsonObject:
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
-        values["details"] = dict(values.get("details") or {})
-        return cls(**values)
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
     @classmethod
     def from_detected(cls, audit_id: str, issue: DetectedIssue, page_id: str | None) -> Self:
@@ -234,13 +204,23 @@ class IssueRecord:
             details=dict(issue.details),
         )
 
-    def to_row(self) -> dict[str, Any]:
+    def to_row(self) -> JsonObject:
         row = self.to_dict()
         row["details_json"] = json.dumps(row.pop("details"), sort_keys=True)
         return row
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Self:
+    def from_row(cls, row: Mapping[str, object]) -> Self:
         data = dict(row)
-        data["details"] = json.loads(data.pop("details_json", None) or "{}")
+        data["details"] = _json_column(data.pop("details_json", None), {})
         return cls.from_dict(data)
+
+
+def _json_column(text: object, empty: JsonValue) -> JsonValue:
+    """A TEXT column holding JSON; NULL or '' reads as `empty`."""
+    if not text:
+        return empty
+    if not isinstance(text, str):
+        raise TypeError(f"a JSON column holds text, not {type(text).__name__}")
+    value: JsonValue = json.loads(text)
+    return value

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from auditdb.records import AuditPhase, AuditRecord, AuditStatus, IssueRecord, PageRecord
+from bindings import D1Database, SqlValue
+from wire import JsonObject, JsonValue, as_int, as_str
 
 D1_MAX_BOUND_PARAMETERS = 100
 _AUDIT_COLUMNS = (
@@ -29,7 +30,7 @@ _AUDIT_COLUMNS = (
 )
 
 
-async def insert_audit(db: Any, audit: AuditRecord) -> None:
+async def insert_audit(db: D1Database, audit: AuditRecord) -> None:
     values = [
         audit.id,
         audit.owner,
@@ -47,16 +48,16 @@ async def insert_audit(db: Any, audit: AuditRecord) -> None:
     await db.prepare(sql).bind(*values).run()
 
 
-async def delete_audit(db: Any, audit_id: str) -> None:
+async def delete_audit(db: D1Database, audit_id: str) -> None:
     await db.prepare("DELETE FROM audits WHERE id = ?").bind(audit_id).run()
 
 
-async def get_audit(db: Any, audit_id: str) -> AuditRecord | None:
+async def get_audit(db: D1Database, audit_id: str) -> AuditRecord | None:
     row = await db.prepare("SELECT * FROM audits WHERE id = ?").bind(audit_id).first()
     return None if row is None else AuditRecord.from_row(row)
 
 
-async def list_audits(db: Any, owner: str, limit: int = 50) -> list[AuditRecord]:
+async def list_audits(db: D1Database, owner: str, limit: int = 50) -> list[AuditRecord]:
     result = (
         await db.prepare(
             "SELECT * FROM audits WHERE owner = ? ORDER BY created_at DESC, id LIMIT ?"
@@ -67,7 +68,7 @@ async def list_audits(db: Any, owner: str, limit: int = 50) -> list[AuditRecord]
     return [AuditRecord.from_row(row) for row in result["results"]]
 
 
-async def set_phase(db: Any, audit_id: str, phase: AuditPhase) -> None:
+async def set_phase(db: D1Database, audit_id: str, phase: AuditPhase) -> None:
     await (
         db.prepare("UPDATE audits SET current_phase = ? WHERE id = ? AND status = 'running'")
         .bind(str(phase), audit_id)
@@ -75,11 +76,13 @@ async def set_phase(db: Any, audit_id: str, phase: AuditPhase) -> None:
     )
 
 
-async def set_final_url(db: Any, audit_id: str, final_url: str) -> None:
+async def set_final_url(db: D1Database, audit_id: str, final_url: str) -> None:
     await db.prepare("UPDATE audits SET final_url = ? WHERE id = ?").bind(final_url, audit_id).run()
 
 
-async def update_progress(db: Any, audit_id: str, pages_crawled: int, pages_total: int) -> None:
+async def update_progress(
+    db: D1Database, audit_id: str, pages_crawled: int, pages_total: int
+) -> None:
     await (
         db.prepare(
             "UPDATE audits SET pages_crawled = ?, pages_total = ? WHERE id = ? AND status = 'running'"
@@ -90,7 +93,7 @@ async def update_progress(db: Any, audit_id: str, pages_crawled: int, pages_tota
 
 
 async def complete_audit(
-    db: Any,
+    db: D1Database,
     audit_id: str,
     *,
     finished_at: str,
@@ -119,11 +122,11 @@ async def complete_audit(
         )
         .run()
     )
-    return bool(result["meta"]["changes"])
+    return bool(result["meta"].get("changes", 0))
 
 
 async def fail_audit(
-    db: Any,
+    db: D1Database,
     audit_id: str,
     *,
     error_code: str,
@@ -140,10 +143,12 @@ async def fail_audit(
         .bind(error_code, error_detail, failed_phase, finished_at, audit_id)
         .run()
     )
-    return bool(result["meta"]["changes"])
+    return bool(result["meta"].get("changes", 0))
 
 
-async def reopen_failed_audit(db: Any, audit_id: str, instance_id: str, resume_count: int) -> bool:
+async def reopen_failed_audit(
+    db: D1Database, audit_id: str, instance_id: str, resume_count: int
+) -> bool:
     """Turn a failed audit back into a running one for a resume; False if it was not failed."""
     result = (
         await db.prepare(
@@ -154,21 +159,16 @@ async def reopen_failed_audit(db: Any, audit_id: str, instance_id: str, resume_c
         .bind(instance_id, resume_count, audit_id)
         .run()
     )
-    return bool(result["meta"]["changes"])
+    return bool(result["meta"].get("changes", 0))
 
 
-async def upsert_pages(db: Any, pages: Sequence[PageRecord]) -> None:
-    rows = [page.to_row() for page in pages]
-    await _write_rows(db, "INSERT OR REPLACE INTO audit_pages", rows)
-
-
-async def insert_issues(db: Any, issues: Sequence[IssueRecord]) -> None:
+async def insert_issues(db: D1Database, issues: Sequence[IssueRecord]) -> None:
     rows = [issue.to_row() for issue in issues]
     await _write_rows(db, "INSERT OR IGNORE INTO audit_issues", rows)
 
 
 async def write_crawled_pages(
-    db: Any, pages: Sequence[PageRecord], issues: Sequence[IssueRecord]
+    db: D1Database, pages: Sequence[PageRecord], issues: Sequence[IssueRecord]
 ) -> None:
     """Upsert page rows and insert their issues in one atomic D1 batch."""
     statements = [
@@ -184,7 +184,7 @@ async def write_crawled_pages(
         await db.batch(statements)
 
 
-async def list_pages(db: Any, audit_id: str) -> list[PageRecord]:
+async def list_pages(db: D1Database, audit_id: str) -> list[PageRecord]:
     result = (
         await db.prepare("SELECT * FROM audit_pages WHERE audit_id = ? ORDER BY url")
         .bind(audit_id)
@@ -193,7 +193,7 @@ async def list_pages(db: Any, audit_id: str) -> list[PageRecord]:
     return [PageRecord.from_row(row) for row in result["results"]]
 
 
-async def issue_counts_by_type(db: Any, audit_id: str) -> dict[str, int]:
+async def issue_counts_by_type(db: D1Database, audit_id: str) -> dict[str, int]:
     result = (
         await db.prepare(
             "SELECT issue_type, COUNT(*) AS n FROM audit_issues WHERE audit_id = ? "
@@ -202,15 +202,15 @@ async def issue_counts_by_type(db: Any, audit_id: str) -> dict[str, int]:
         .bind(audit_id)
         .all()
     )
-    return {row["issue_type"]: int(row["n"]) for row in result["results"]}
+    return {as_str(row["issue_type"]): as_int(row["n"]) for row in result["results"]}
 
 
-async def list_page_urls(db: Any, audit_id: str) -> set[str]:
+async def list_page_urls(db: D1Database, audit_id: str) -> set[str]:
     result = await db.prepare("SELECT url FROM audit_pages WHERE audit_id = ?").bind(audit_id).raw()
-    return {row[0] for row in result}
+    return {as_str(row[0]) for row in result}
 
 
-async def list_issues(db: Any, audit_id: str) -> list[IssueRecord]:
+async def list_issues(db: D1Database, audit_id: str) -> list[IssueRecord]:
     result = (
         await db.prepare(
             "SELECT id, audit_id, page_id, page_url, issue_type, severity, details_json "
@@ -223,7 +223,7 @@ async def list_issues(db: Any, audit_id: str) -> list[IssueRecord]:
     return [IssueRecord.from_row(row) for row in result["results"]]
 
 
-async def list_running_before(db: Any, started_before: str, limit: int) -> list[AuditRecord]:
+async def list_running_before(db: D1Database, started_before: str, limit: int) -> list[AuditRecord]:
     """Running audits started before a cutoff, oldest first (the watchdog's sweep)."""
     result = (
         await db.prepare(
@@ -236,7 +236,7 @@ async def list_running_before(db: Any, started_before: str, limit: int) -> list[
     return [AuditRecord.from_row(row) for row in result["results"]]
 
 
-async def delete_finished_before(db: Any, finished_before: str, limit: int) -> int:
+async def delete_finished_before(db: D1Database, finished_before: str, limit: int) -> int:
     """Delete up to `limit` finished audits (pages and issues cascade); returns how many."""
     result = (
         await db.prepare(
@@ -246,7 +246,7 @@ async def delete_finished_before(db: Any, finished_before: str, limit: int) -> i
         .bind(finished_before, limit)
         .run()
     )
-    return int(result["meta"]["changes"])
+    return result["meta"].get("changes", 0)
 
 
 # Mirrors audit.score.is_scored: blocked pages, and ok pages that are HTML or an error response;
@@ -257,7 +257,7 @@ _SCORED_PAGE = (
 )
 
 
-async def score_counts(db: Any, audit_id: str) -> dict[str, int]:
+async def score_counts(db: D1Database, audit_id: str) -> dict[str, int]:
     """Scored pages, scored pages with a critical issue, and issue counts per severity."""
     pages = (
         await db.prepare(
@@ -275,10 +275,10 @@ async def score_counts(db: Any, audit_id: str) -> dict[str, int]:
         .bind(audit_id)
         .all()
     )
-    counts = {row["severity"]: int(row["n"]) for row in severities["results"]}
+    counts = {as_str(row["severity"]): as_int(row["n"]) for row in severities["results"]}
     return {
-        "scored": int(pages["scored"]),
-        "critical_pages": int(pages["critical_pages"]),
+        "scored": as_int((pages or {}).get("scored", 0)),
+        "critical_pages": as_int((pages or {}).get("critical_pages", 0)),
         "critical": counts.get("critical", 0),
         "warning": counts.get("warning", 0),
         "info": counts.get("info", 0),
@@ -286,31 +286,29 @@ async def score_counts(db: Any, audit_id: str) -> dict[str, int]:
     }
 
 
-async def count_pages(db: Any, audit_id: str) -> int:
-    value = (
-        await db.prepare("SELECT COUNT(*) AS n FROM audit_pages WHERE audit_id = ?")
-        .bind(audit_id)
-        .first("n")
-    )
-    return int(value or 0)
-
-
 def is_running(audit: AuditRecord) -> bool:
     return audit.status is AuditStatus.RUNNING
 
 
-async def _write_rows(db: Any, verb: str, rows: list[dict[str, Any]]) -> None:
+async def _write_rows(db: D1Database, verb: str, rows: list[JsonObject]) -> None:
     if not rows:
         return
     statements = [db.prepare(sql).bind(*values) for sql, values in _multi_row_inserts(verb, rows)]
     await db.batch(statements)
 
 
-def _multi_row_inserts(verb: str, rows: list[dict[str, Any]]) -> Iterable[tuple[str, list[Any]]]:
+def _multi_row_inserts(verb: str, rows: list[JsonObject]) -> Iterable[tuple[str, list[SqlValue]]]:
     columns = list(rows[0])
     per_statement = max(1, D1_MAX_BOUND_PARAMETERS // len(columns))
     row_placeholder = "(" + ", ".join("?" for _ in columns) + ")"
     for start in range(0, len(rows), per_statement):
         group = rows[start : start + per_statement]
         sql = f"{verb} ({', '.join(columns)}) VALUES " + ", ".join(row_placeholder for _ in group)
-        yield sql, [row[column] for row in group for column in columns]
+        yield sql, [_bindable(row[column]) for row in group for column in columns]
+
+
+def _bindable(value: JsonValue) -> SqlValue:
+    """A row value D1 can bind: rows come from `to_row()`, which flattens lists to JSON text."""
+    if value is None or isinstance(value, str | int | float):
+        return value
+    raise TypeError(f"cannot bind a {type(value).__name__} to a D1 parameter")

@@ -1,0 +1,253 @@
+"""Records to and from JSON objects: the one place where wire data meets typed dataclasses.
+
+Everything that crosses a Workflow step, a Durable Object RPC call, a Queue message or a D1 row is
+a frozen dataclass on both sides; on the wire it is a JSON object (dicts, lists, strings, numbers,
+booleans, null: the runtime refuses tuples over RPC, docs/platform.md §2). `to_json` flattens a
+record; `from_json` rebuilds one, checking every field against its annotation, so a malformed
+payload fails at the boundary with a `WireError` naming the record and the field instead of
+surfacing later as a confusing `TypeError`.
+
+Conversions are the ones the platforms make necessary, and no others: SQLite and D1 hand booleans
+back as 0/1, JavaScript numbers arrive as floats where an int was sent (an integral float is
+accepted as an int), enums travel as their values. Unknown keys are ignored, so a reader accepts a
+row with extra columns and an older reader accepts a newer writer's payload.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Callable, Mapping, Sequence
+from enum import Enum
+from functools import cache
+from typing import TYPE_CHECKING, Any, TypeAliasType, Union, get_args, get_origin, get_type_hints
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+type JsonScalar = str | int | float | bool | None
+# Read-only containers inside a value, so a `list[str]` or `dict[str, int]` is a JsonValue.
+type JsonValue = JsonScalar | Sequence[JsonValue] | Mapping[str, JsonValue]
+type JsonObject = dict[str, JsonValue]
+type JsonMapping = Mapping[str, JsonValue]  # a read-only object, e.g. a frozen record's field
+
+__all__ = [
+    "JsonMapping",
+    "JsonObject",
+    "JsonScalar",
+    "JsonValue",
+    "WireError",
+    "as_bool",
+    "as_float",
+    "as_int",
+    "as_str",
+    "from_json",
+    "to_json",
+]
+
+
+class WireError(ValueError):
+    """A JSON payload does not fit the record it is read as."""
+
+
+def to_json(record: DataclassInstance) -> JsonObject:
+    """The record as a JSON object: enums by value, nested records and tuples flattened."""
+    return {
+        field.name: _encode(getattr(record, field.name)) for field in dataclasses.fields(record)
+    }
+
+
+def _encode(value: object) -> JsonValue:
+    if value is None or isinstance(value, str | int | float):
+        return value.value if isinstance(value, Enum) else value
+    if isinstance(value, Enum):
+        return _encode(value.value)
+    if isinstance(value, list | tuple):
+        return [_encode(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): _encode(item) for key, item in value.items()}
+    to_dict = getattr(value, "to_dict", None)
+    if callable(to_dict):
+        encoded: JsonValue = to_dict()
+        return encoded
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return to_json(value)
+    raise WireError(f"{type(value).__name__} cannot be sent as JSON")
+
+
+def from_json[T: DataclassInstance](cls: type[T], data: object) -> T:
+    """Rebuild a `cls` record from a JSON object, validating each field against its annotation."""
+    if not isinstance(data, Mapping):
+        raise WireError(f"{cls.__name__}: expected an object, got {_kind(data)}")
+    values: dict[str, object] = {}
+    for name, (decode, required) in _decoders(cls).items():
+        if name in data:
+            try:
+                values[name] = decode(data[name])
+            except WireError as exc:
+                raise WireError(f"{cls.__name__}.{name}: {exc}") from None
+        elif required:
+            raise WireError(f"{cls.__name__}: missing field {name!r}")
+    # Every value was checked against its field's annotation just above.
+    checked: dict[str, Any] = values
+    return cls(**checked)
+
+
+type _Decode = Callable[[object], object]
+
+
+@cache
+def _decoders(cls: type[DataclassInstance]) -> dict[str, tuple[_Decode, bool]]:
+    hints = get_type_hints(cls)
+    return {
+        field.name: (_decoder(hints[field.name]), _required(field))
+        for field in dataclasses.fields(cls)
+        if field.init
+    }
+
+
+def _required(field: dataclasses.Field[object]) -> bool:
+    return field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+
+
+def _decoder(hint: object) -> _Decode:  # noqa: PLR0911 - one branch per kind of annotation
+    if isinstance(hint, TypeAliasType):
+        return _decoder(hint.__value__) if hint.__name__ not in _OPAQUE else _json
+    origin = get_origin(hint)
+    if origin is Union or isinstance(hint, types.UnionType):
+        return _union([_decoder(arg) for arg in get_args(hint)], hint)
+    if origin in (list, tuple, Sequence):
+        return _sequence(_decoder(get_args(hint)[0]), origin)
+    if origin in (dict, Mapping):
+        return _mapping(_decoder(get_args(hint)[1]))
+    if isinstance(hint, type):
+        return _class_decoder(hint)
+    if hint is object or hint is Any:
+        return _json
+    raise TypeError(f"wire: no decoder for annotation {hint!r}")
+
+
+# Aliases whose values pass through as JSON (already JSON by definition).
+_OPAQUE = frozenset({"JsonValue", "JsonObject", "JsonScalar"})
+
+
+def _class_decoder(cls: type) -> _Decode:
+    if cls is type(None):
+        return _none
+    if issubclass(cls, Enum):
+        return _enum(cls)
+    if cls in _SCALARS:
+        return _SCALARS[cls]
+    from_dict = getattr(cls, "from_dict", None)
+    if callable(from_dict):
+        return lambda value: from_dict(_object(value))
+    if dataclasses.is_dataclass(cls):
+        return lambda value: from_json(cls, value)
+    if cls is dict:
+        return _object
+    if cls is list:
+        return _list
+    raise TypeError(f"wire: no decoder for {cls.__name__}")
+
+
+def _kind(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _none(value: object) -> None:
+    if value is not None:
+        raise WireError(f"expected null, got {_kind(value)}")
+
+
+def _json(value: object) -> object:
+    return value
+
+
+def _object(value: object) -> dict[str, object]:
+    if not isinstance(value, Mapping):
+        raise WireError(f"expected an object, got {_kind(value)}")
+    return dict(value)
+
+
+def _list(value: object) -> list[object]:
+    if not isinstance(value, list | tuple):
+        raise WireError(f"expected a list, got {_kind(value)}")
+    return list(value)
+
+
+def _str(value: object) -> str:
+    if not isinstance(value, str):
+        raise WireError(f"expected a string, got {_kind(value)}")
+    return value
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # a JavaScript number that crossed as a float
+    raise WireError(f"expected an integer, got {_kind(value)} {value!r}")
+
+
+def _float(value: object) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise WireError(f"expected a number, got {_kind(value)}")
+
+
+def _bool(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float) and value in (0, 1):
+        return bool(value)  # SQLite and D1 store booleans as 0/1
+    raise WireError(f"expected a boolean, got {_kind(value)} {value!r}")
+
+
+_SCALARS: dict[type, _Decode] = {str: _str, int: _int, float: _float, bool: _bool}
+
+# One JSON value read as a scalar, for single columns (`COUNT(*) AS n`) where a record would be
+# ceremony. They raise `WireError` like `from_json`.
+as_str = _str
+as_int = _int
+as_float = _float
+as_bool = _bool
+
+
+def _enum(cls: type[Enum]) -> _Decode:
+    def decode(value: object) -> Enum:
+        try:
+            return cls(value)
+        except ValueError:
+            raise WireError(f"{value!r} is not a {cls.__name__}") from None
+
+    return decode
+
+
+def _union(options: list[_Decode], hint: object) -> _Decode:
+    if len(options) == 2 and _none in options:
+        inner = options[0] if options[1] is _none else options[1]
+        return lambda value: None if value is None else inner(value)
+
+    def decode(value: object) -> object:
+        for option in options:
+            try:
+                return option(value)
+            except WireError:
+                continue
+        raise WireError(f"{_kind(value)} {value!r} fits none of {hint}")
+
+    return decode
+
+
+def _sequence(item: _Decode, origin: type) -> _Decode:
+    def decode(value: object) -> object:
+        items = [item(element) for element in _list(value)]
+        return tuple(items) if origin is tuple else items
+
+    return decode
+
+
+def _mapping(item: _Decode) -> _Decode:
+    return lambda value: {_str(key): item(element) for key, element in _object(value).items()}
