@@ -14,7 +14,7 @@ Pages/s = distinct HTML 200s the server answered during the run / the crawl's wa
 the child from the crawl's start to its end: the audit from POST /api/audits until its workflow
 finished, Scrapy around `CrawlerProcess.start()`; interpreter start-up and imports excluded).
 The two crawlers alternate within each repetition (the order flips every repetition) and medians are
-reported, since identical runs here vary by up to 35% (benchmarking.md).
+reported, since identical runs here vary by up to 35% (bench/README.md, "Fair measurement").
 
 `--profile` instead runs one full audit at the highest latency under cProfile and prints where the
 time goes (stats saved to bench/.out/audit.prof).

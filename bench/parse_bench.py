@@ -28,7 +28,7 @@ from parse.extractor import PageExtractor  # noqa: E402
 from parse.parity import PARITY_URL, page_files, read_page  # noqa: E402
 from parse.reference import reference_facts  # noqa: E402
 
-CORPUS = Path("/work/shared/corpus/pages")
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "pages"
 CHUNK = 64 * 1024
 
 

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "src") not in sys.path:
     sys.path.insert(0, str(ROOT / "src"))
 
-CORPUS = Path("/work/shared/corpus/pages")
+CORPUS = ROOT / "tests" / "data" / "corpus" / "pages"
 
 
 def _process_all(pages: list[bytes]) -> None:

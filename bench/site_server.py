@@ -1,6 +1,6 @@
 """A local HTTP site for the benchmarks: a static directory and/or generated routes, with latency.
 
-What benchmarking.md asks of a fair local server, and nothing else:
+What bench/README.md ("Fair measurement") asks of a local server, and nothing else:
 * threaded (`ThreadingHTTPServer`), HTTP/1.1 keep-alive, TCP_NODELAY (without it Nagle plus
   delayed ACK adds ~40 ms to every response), bound to 127.0.0.1 only; one fresh server per run;
 * an optional injected latency per request (slept in the handler thread before answering), and

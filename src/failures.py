@@ -1,6 +1,6 @@
 """The closed error vocabulary of failed audits, mapped from the platform's error texts.
 
-Rules are evaluated in order on the error message (original-system.md §5.1), so a "Step X output is
+Rules are evaluated in order on the message (docs/original-system.md §5.1), so a "Step X output is
 too large" wrapped in a WorkflowInternalError still classifies as step_output_too_large.
 """
 

@@ -8,10 +8,10 @@ in exactly one place and docs/issues.md is rendered from the same data
 
 Theory of operation
 -------------------
-* The first block reproduces the original system's newest registry (original-system.md §1.5) with
+* The first block reproduces the original's newest registry (docs/original-system.md §1.5) with
   its thresholds (§1.2) and severities, plus the branch-only invalid-structured-data check, which
   the JSON-LD summary of our extractor makes decidable.
-* The second block adds crawl-decidable checks the field has and the original lacks (field.md §1.3,
+* The second block adds other tools' crawl-decidable checks the original lacks (docs/field.md §1.3,
   §2.1, §3.1). Severity follows one policy, stated in each explanation:
   - critical: the page (or the link to it) cannot serve its purpose: blocked, erroring, untitled,
     or pointing readers and search engines at an error;
@@ -65,7 +65,7 @@ class Scope(StrEnum):
 
 
 class IssueType(StrEnum):
-    # --- original system, newest registry (original-system.md §1.5) ---
+    # --- original system, newest registry (docs/original-system.md §1.5) ---
     BLOCKED_PAGE = "blocked-page"
     RATE_LIMITED_PAGE = "rate-limited-page"
     SERVER_ERROR = "server-error"
@@ -100,7 +100,7 @@ class IssueType(StrEnum):
     # jsonld-not-linked-graph is not: the summary has no top-level node count, @graph or @id
     # references, so it is left out rather than approximated. ---
     INVALID_STRUCTURED_DATA = "invalid-structured-data"
-    # --- field checks: per page (field.md §1.3, §2.1) ---
+    # --- field checks: per page (docs/field.md §1.3, §2.1) ---
     HTTP_PAGE_ON_HTTPS_SITE = "http-page-on-https-site"
     HTML_TOO_LARGE = "html-too-large"
     MULTIPLE_TITLES = "multiple-titles"
@@ -114,13 +114,13 @@ class IssueType(StrEnum):
     INTERNAL_NOFOLLOW_LINKS = "internal-nofollow-links"
     MIXED_CONTENT = "mixed-content"
     INSECURE_FORM_ACTION = "insecure-form-action"
-    # --- field checks: security headers on HTML pages (field.md §3.1, Observatory) ---
+    # --- field checks: security headers on HTML pages (docs/field.md §3.1, Observatory) ---
     HSTS_MISSING = "hsts-missing"
     HSTS_TOO_SHORT = "hsts-too-short"
     CONTENT_TYPE_OPTIONS_MISSING = "content-type-options-missing"
     CSP_MISSING = "csp-missing"
     FRAME_PROTECTION_MISSING = "frame-protection-missing"
-    # --- field checks: cross-page (field.md §1.3, §2.1, §6) ---
+    # --- field checks: cross-page (docs/field.md §1.3, §2.1, §6) ---
     CANONICAL_TO_BROKEN = "canonical-to-broken"
     CANONICAL_TO_REDIRECT = "canonical-to-redirect"
     CANONICAL_TO_NOINDEX = "canonical-to-noindex"
@@ -159,7 +159,7 @@ HEADING_MAX_STEP = 1
 # Semrush flags "HTML larger than 2 MB". We read MB as MiB: Googlebot documents its fetch limits in
 # binary units, and the difference (~5 %) never decides a real page.
 HTML_MAX_BYTES = 2 * 1024 * 1024
-# The Observatory's HSTS floor: 0 points at >= 6 months, -10 below (field.md §3.1).
+# The Observatory's HSTS floor: 0 points at >= 6 months, -10 below (docs/field.md §3.1).
 HSTS_MIN_MAX_AGE_S = 15_768_000
 
 
@@ -931,7 +931,8 @@ def render_markdown() -> str:
         "",
         f"{len(_DESCRIPTORS)} issue types: "
         + ", ".join(f"{counts[s]} {s}" for s in Severity)
-        + ". Lengths are UTF-16 code units of trimmed text, as in the original system.",
+        + ". Lengths are UTF-16 code units of trimmed text, as in the original system. "
+        'A source "original system §N" is §N of [original-system.md](original-system.md).',
         "",
         "| id | severity | scope | title | trigger | threshold (source) | source |",
         "|---|---|---|---|---|---|---|",

@@ -363,7 +363,7 @@ _SITEMAP_TYPES: _UnfitTypes = (
 
 def canonical_target_issues(pages: Iterable[CrawledPage]) -> list[DetectedIssue]:
     """canonical-to-broken / -redirect / -noindex (Semrush, Screaming Frog; SEOnaut's
-    unregistered checks, field.md §2.1).
+    unregistered checks, docs/field.md §2.1).
 
     For each 2xx `ok` page whose effective canonical names another crawled URL, judge that target.
     Uncrawled targets are not judged.
@@ -423,7 +423,7 @@ def sitemap_issues(
     pages: Iterable[CrawledPage], robots_blocked_sitemap_urls: Iterable[str] = ()
 ) -> list[DetectedIssue]:
     """sitemap-url-broken / -redirect / -noindex / -blocked (Semrush "incorrect pages in sitemap",
-    SEOnaut; field.md §1.3).
+    SEOnaut; docs/field.md §1.3).
 
     A sitemap should list only indexable 2xx URLs the crawler may fetch. Robots-disallowed sitemap
     URLs are never fetched, so the caller passes them separately.

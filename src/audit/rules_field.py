@@ -1,4 +1,4 @@
-"""Per-page field checks: what other auditors report and the original did not (field.md §1.3,
+"""Per-page field checks: what other auditors report and the original did not (docs/field.md §1.3,
 §2.1). They run after the original's steps, on readable 2xx HTML pages, each citing its source.
 
 Evidence lists in `details` are samples of `EVIDENCE_SAMPLE` items plus a count, so one template

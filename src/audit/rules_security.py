@@ -1,5 +1,5 @@
 """Security-header checks on HTML pages, graded the way the MDN HTTP Observatory grades them
-(field.md §3.1). Only the decisions that cost points are reported, and only on https pages for
+(docs/field.md §3.1). Only the decisions that cost points are reported, and only on https pages for
 HSTS (browsers ignore HSTS received over http).
 
 CSP is read from the response header only: PageFacts does not report `<meta http-equiv=

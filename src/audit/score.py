@@ -2,7 +2,7 @@
 
 Health score = share of *scored* pages that carry no critical issue, 0-100 with one decimal.
 
-Which pages are scored (decided here; field.md §1.1 and §6):
+Which pages are scored (decided here; docs/field.md §1.1 and §6):
 * Ahrefs divides internal URLs without Error-level issues by all internal URLs, and its users
   complain that asset URLs inflate the score. We count HTML pages only, so assets cannot move it.
 * Pages with a verdict are scored: 2xx HTML pages, 4xx/5xx responses (a server error *is* a bad

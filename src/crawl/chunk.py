@@ -6,7 +6,7 @@ member). Finished pages are grouped into sub-batches (5 first, so the window lea
 early, then 25); each sub-batch re-sizes the window and is persisted while fetching continues, one
 sub-batch at a time (pipelined with fetching, serialized with itself). A soft deadline stops
 launching; URLs never launched go back to the frontier. Every write is idempotent, so a retried
-chunk re-receives its unfinished URLs and rewrites the same rows. (original-system.md §4.4-4.5)
+chunk gets back its unfinished URLs and rewrites the same rows. (docs/original-system.md §4.4-4.5)
 """
 
 from __future__ import annotations

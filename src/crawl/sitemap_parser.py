@@ -27,7 +27,7 @@ The bytes go through three stages:
 
 Precedence, fixed so the result is the same for every chunking of the same bytes: oversized beats
 everything (the original reads the body up to `MAX_SITEMAP_BYTES` before parsing and skips an
-oversized document whole, original-system.md §4.8), then a broken gzip stream (the entries decoded
+oversized document whole, docs/original-system.md §4.8), then a broken gzip stream (entries decoded
 before it cannot be trusted, and how many were decoded depends on chunking), then the XML or text
 result, which keeps the entries completed before any error.
 """
@@ -52,8 +52,8 @@ __all__ = [
     "SitemapUsageError",
 ]
 
-# The original's MAX_SITEMAP_BYTES (original-system.md §4.8). The protocol itself allows 50 MB
-# uncompressed (sitemaps.org; Semrush flags "sitemap too large" above 50 MB, field.md §1.2).
+# The original's MAX_SITEMAP_BYTES (docs/original-system.md §4.8). The protocol itself allows 50 MB
+# uncompressed (sitemaps.org; Semrush flags "sitemap too large" above 50 MB, docs/field.md §1.2).
 MAX_SITEMAP_BYTES = 10 * 1024 * 1024
 # sitemaps.org: "no more than 50,000 URLs"; Semrush's "sitemap too large" threshold too.
 MAX_URLS_PER_SITEMAP = 50_000

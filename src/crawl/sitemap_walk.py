@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-The walk follows the original's discovery (original-system.md §4.8, `discovery.ts` @053ed19):
+The walk follows the original's discovery (docs/original-system.md §4.8, `discovery.ts` @053ed19):
 
 * Seeds are every `Sitemap:` line of robots.txt plus `<origin>/sitemap.xml` (`sitemap_seeds`), each
   normalised against the origin and kept only when on the audited site.
@@ -25,9 +25,9 @@ The walk follows the original's discovery (original-system.md §4.8, `discovery.
   more documents are handed out. URLs leave through `drain_urls(batch)`, at most
   `SEED_RPC_BATCH` at a time, so no return value ever holds them all: an uncapped list once blew
   the ~1 MiB step-output limit (fork issue EchoSEO #67), and the scratchpad takes 2,000 URLs per
-  RPC (original-system.md §3.2).
+  RPC (docs/original-system.md §3.2).
 * Every fetched document gets a `DocumentOutcome`; `summary()` gathers them with the counts the
-  report needs for "sitemap not found / too large / format errors" (field.md §1.2, Semrush).
+  report needs for "sitemap not found / too large / format errors" (docs/field.md §1.2, Semrush).
 
 URL policy comes from the caller as two callables, so this module depends on no other crawl module:
 `normalise(href, base) -> str | None` (resolve and normalise; None drops the URL) and

@@ -5,7 +5,7 @@ limited after `MAX_ATTEMPTS` is recorded as `rate_limited`. A site that asks for
 than one audit can give (a Retry-After beyond `MAX_WAIT_S`, or cumulative waits beyond
 `COOLDOWN_BUDGET_S`), or that keeps refusing (`MAX_CONSECUTIVE` 429s in a row with no other
 answer between), stops the crawl: the audit completes with what it has and a crawl-rate-limited
-issue instead of hammering the site or sleeping for hours. (original-system.md §4.6, issue #272:
+issue instead of hammering a site or sleeping for hours. (docs/original-system.md §4.6, #272:
 a Shopify storefront 429'd 93% of an audit whose crawler ignored Retry-After.)
 """
 

@@ -13,7 +13,7 @@ fails names the reason, so a URL is counted once, under the most important reaso
    URL, after start redirects, so apex→www sites do not dead-end; original §4.1).
 4. `reserved_path` — `/cdn-cgi/…` is Cloudflare's own namespace on every zone (e-mail
    protection, challenge scripts), never site content; crawling it produced false "broken
-   links" (field.md §5.2) and the original excluded it in its newest URL policy.
+   links" (docs/field.md §5.2) and the original excluded it in its newest URL policy.
 5. `excluded`, then `not_included` — the user's patterns; an exclusion beats an inclusion.
 6. `too_deep` — more clicks from the start URL than allowed (unknown depth is never too deep).
 7. `robots_disallowed` — robots.txt for our product token (`crawl.robots`).

@@ -19,7 +19,7 @@ body is copied from JS into Python bytes and decoded again into str) and V3's re
 (a chunk's retry is its last attempt, and the first attempt usually died of memory).
 
 Initial size: 10, not V1's 25. A new site's capacity is unknown until the first batches are
-measured; 10 is V2/V3's start and near Scrapy's 8 concurrent requests per domain (field.md §4.3),
+measured; 10 is V2/V3's start and near Scrapy's 8 requests per domain (docs/field.md §4.3),
 and a site that answers fast earns +5 per 25-page batch up to 40.
 """
 

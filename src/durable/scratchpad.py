@@ -17,7 +17,7 @@ from typing import Any
 import ports
 
 CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000  # failed audits keep their state this long for resume
-# Below the free plan's 1 GB per-object SQLite cap (original-system.md §3.3): once the stored edges
+# Below the free plan's 1 GB SQLite cap per object (docs/original-system.md §3.3): once edges
 # reach it, link edges stop being written and orphan detection is skipped as unreliable.
 DEFAULT_LINK_BUDGET_BYTES = 500 * 1024 * 1024
 

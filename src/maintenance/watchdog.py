@@ -4,7 +4,7 @@ Platform kills (memory, CPU, deploy resets) end a workflow without running its e
 instances expire from Workflows retention, so an audit row can say `running` forever. The watchdog
 (the */15 cron) and the status read path ask the Workflows binding what became of the instance and
 fail the audit with a classified reason. The decision is a pure function of (audit, what the
-binding said, now); carrying it out is separate. Rules follow original-system.md §5.2.
+binding said, now); carrying it out is separate. Rules follow docs/original-system.md §5.2.
 """
 
 from __future__ import annotations

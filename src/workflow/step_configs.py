@@ -2,7 +2,7 @@
 
 Without an explicit config a step inherits the platform default (10-minute timeout, 5 retries with
 exponential back-off), and the original system burned ~65 minutes replaying doomed steps that way
-(original-system.md §4.3). Values below follow that system's `auditStepConfigs.ts`.
+(docs/original-system.md §4.3). Values below follow that system's `auditStepConfigs.ts`.
 Configs are plain dicts: they cross into the Workflows engine as JS objects.
 """
 

@@ -17,7 +17,7 @@ from audit.catalogue import (
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "issues.md"
 
-# original-system.md §1.5, newest registry plus the branch check we implement.
+# docs/original-system.md §1.5, newest registry plus the branch check we implement.
 ORIGINAL = [
     ("blocked-page", "critical", "page"),
     ("server-error", "critical", "page"),

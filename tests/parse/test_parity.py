@@ -14,9 +14,17 @@ from parse.reference import reference_facts
 
 from .cases import cases
 
-CORPUS = Path("/work/shared/corpus/pages")
+# The vendored corpus (tests/data/corpus/README.md). A missing or short corpus must fail the run,
+# never shrink it: test_corpus_is_complete says so even when the parametrized tests below are empty.
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus" / "pages"
+CORPUS_PAGES = 128
 CORPUS_FILES = page_files(CORPUS) if CORPUS.is_dir() else []
 CASES = cases()
+
+
+def test_corpus_is_complete() -> None:
+    assert CORPUS.is_dir(), f"parity corpus missing: {CORPUS}"
+    assert len(CORPUS_FILES) == CORPUS_PAGES, f"{len(CORPUS_FILES)} pages in {CORPUS}"
 
 
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=[p.name[:12] for p in CORPUS_FILES])
