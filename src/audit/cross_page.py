@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from audit.catalogue import BROKEN_LINK_ISSUE_CAP, DUPLICATE_GROUP_SAMPLE, IssueType
 from audit.issue_ids import page_id
@@ -26,7 +25,7 @@ from audit.issues import DetectedIssue
 from audit.page import PageObservation
 from audit.rules_head import is_javascript_shell
 from fetch_class import FetchClass
-from wire import JsonObject
+from wire import JsonMapping, JsonObject
 
 __all__ = [
     "CrawledPage",
@@ -260,7 +259,7 @@ def _target_issues(
     }
     issues = []
     for _, source, target in sorted(hits)[:cap]:
-        details: dict[str, Any] = {"targetUrl": target, "targetStatus": by_url[target].status_code}
+        details: JsonObject = {"targetUrl": target, "targetStatus": by_url[target].status_code}
         if by_url[target].is_ok_redirect:
             details["redirectUrl"] = by_url[target].redirect_url
         issues.append(DetectedIssue(issue_type, source, details, dedupe_key=target))
@@ -338,7 +337,7 @@ def _unfit_target_type(target: CrawledPage, types: _UnfitTypes) -> IssueType | N
 
 
 def _unfit_target_issue(
-    page_url: str, target: CrawledPage, types: _UnfitTypes, details: dict[str, Any]
+    page_url: str, target: CrawledPage, types: _UnfitTypes, details: JsonMapping
 ) -> DetectedIssue | None:
     issue_type = _unfit_target_type(target, types)
     if issue_type is None:
@@ -375,7 +374,7 @@ def canonical_target_issues(pages: Iterable[CrawledPage]) -> list[DetectedIssue]
         if not page.is_ok_2xx or not canonical or canonical == page.url or canonical not in by_url:
             continue
         target = by_url[canonical]
-        details = {"canonicalUrl": target.url, "targetStatus": target.status_code}
+        details: JsonObject = {"canonicalUrl": target.url, "targetStatus": target.status_code}
         issue = _unfit_target_issue(page.url, target, _CANONICAL_TYPES, details)
         if issue is not None:
             issues.append(issue)

@@ -8,13 +8,15 @@ so every rule reads them one way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, Self
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Self
 
 from audit.text import js_trim
 from crawl.urls import normalise_url
 from fetch_class import FetchClass
 from parse.facts import PageFacts
+from wire import JsonObject, from_json, to_json
 
 __all__ = ["PageObservation"]
 
@@ -48,19 +50,12 @@ class PageObservation:
 
     # ------------------------------------------------------------------ serialisation
 
-    def to_dict(self) -> dict[str, Any]:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["fetch_class"] = self.fetch_class.value
-        data["facts"] = None if self.facts is None else self.facts.to_dict()
-        return data
+    def to_dict(self) -> JsonObject:
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
-        values["fetch_class"] = FetchClass(data["fetch_class"])
-        facts = data.get("facts")
-        values["facts"] = None if facts is None else PageFacts.from_dict(facts)
-        return cls(**values)
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
     # ------------------------------------------------------------------ derived (original §6.1)
 

@@ -16,13 +16,14 @@ Warnings and infos do not lower the score, as at Ahrefs; they are reported as co
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from audit.catalogue import Severity
 from audit.issues import DetectedIssue
 from fetch_class import FetchClass
+from wire import JsonObject, WireError, as_float, as_int, as_str
 
 __all__ = [
     "ScoreSummary",
@@ -92,7 +93,7 @@ class ScoreSummary:
     by_severity: dict[str, int]
     by_type: dict[str, int]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "healthScore": self.health_score,
             "scoredPages": self.scored_pages,
@@ -102,15 +103,22 @@ class ScoreSummary:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ScoreSummary:
+    def from_dict(cls, data: Mapping[str, object]) -> ScoreSummary:
+        """Read the camelCase form `to_dict` writes (the original system's report keys)."""
         score = data["healthScore"]
         return cls(
-            health_score=None if score is None else float(score),
-            scored_pages=data["scoredPages"],
-            healthy_pages=data["healthyPages"],
-            by_severity=dict(data["bySeverity"]),
-            by_type=dict(data["byType"]),
+            health_score=None if score is None else as_float(score),
+            scored_pages=as_int(data["scoredPages"]),
+            healthy_pages=as_int(data["healthyPages"]),
+            by_severity=_counts(data["bySeverity"]),
+            by_type=_counts(data["byType"]),
         )
+
+
+def _counts(value: object) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise WireError(f"expected an object of counts, got {type(value).__name__}")
+    return {as_str(key): as_int(count) for key, count in value.items()}
 
 
 def summarise(pages: Iterable[ScoredPage], issues: Iterable[DetectedIssue]) -> ScoreSummary:
