@@ -87,6 +87,8 @@ class FactsBuilder:
         self._base_href: str | None = None
         self._lang: str | None = None
         self._declared: str | None = None
+        # One list per PageFacts field, keyed by its name; each holds that field's item type
+        # (str, UrlRef, Link, ...), so the values are `Any` here and typed again in `build`.
         self._lists: dict[str, list[Any]] = {
             k: []
             for k in (
@@ -97,7 +99,7 @@ class FactsBuilder:
         self._seen = dict.fromkeys(
             "headings links images scripts forms social http relative".split(), 0
         )
-        self._distinct: set[Any] = set()  # keys of kept links, images and scripts
+        self._distinct: set[tuple[str, object]] = set()  # (list, key) of kept items
         self._missing_alt = 0
         self._heading_levels = bytearray()  # one byte a heading: the order of many stays cheap
         self._resources = 0  # sub-resource counter, orders mixed-content candidates
@@ -112,7 +114,7 @@ class FactsBuilder:
         """A start tag in `ELEMENTS` outside template and foreign content."""
         getattr(self, "_" + name, self._media)(name, attrs)
 
-    def _add(self, key: str, item: Any, cap: int = LIST_CAP, distinct: Any = None) -> bool:
+    def _add(self, key: str, item: object, cap: int = LIST_CAP, distinct: object = None) -> bool:
         """Append `item` to a list unless it is full (or, given `distinct`, already present)."""
         if key in self._seen:
             self._seen[key] += 1
@@ -182,8 +184,12 @@ class FactsBuilder:
 
     def _script(self, name: str, attrs: Attrs) -> None:
         src = _cap(attrs.get("src"))
-        script = (src, _cap(attrs.get("type")), _cap(attrs.get("integrity")))
-        script = (*script, _cap(attrs.get("crossorigin")))
+        script = (
+            src,
+            _cap(attrs.get("type")),
+            _cap(attrs.get("integrity")),
+            _cap(attrs.get("crossorigin")),
+        )
         self._add("scripts", script, SCRIPTS_CAP, script)
         if src is not None:
             self._resource("script", src)
@@ -244,11 +250,11 @@ class FactsBuilder:
         if not self._collect_types(data):
             self._jsonld_truncated = True
 
-    def _collect_types(self, data: Any) -> bool:
+    def _collect_types(self, data: object) -> bool:
         """Gather @type strings breadth-first within the bounds; False if a bound was hit."""
         level, budget, types = [data], _WALK_BUDGET, self._jsonld_types
         for _depth in range(JSONLD_MAX_DEPTH):
-            children: list[Any] = []
+            children: list[object] = []
             for node in level:
                 budget -= 1
                 if budget < 0:

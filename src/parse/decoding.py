@@ -75,7 +75,7 @@ class Decoder:
         self._pending: bytearray | None = bytearray()  # bytes before the decision
         self._retained: bytearray | None = None  # raw bytes kept while tentative
         self._decoder: codecs.IncrementalDecoder | None = None
-        self.encoding: webencodings.Encoding = lookup(_FALLBACK)  # type: ignore[assignment]
+        self.encoding: webencodings.Encoding = lookup(_FALLBACK)
         self.source = EncodingSource.DEFAULT
         self.certain = False
         if forced is not None:  # a restart after a late meta charset

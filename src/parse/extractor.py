@@ -107,7 +107,7 @@ _SCRIPT, _RAW, _PLAIN = 0, 1, 2  # raw-text kinds
 _DATA, _ESCAPED, _DOUBLE = 0, 1, 2  # script data states
 
 
-class _Restart(Exception):
+class _Restart(Exception):  # noqa: N818 - control flow (a late charset), not an error
     """A late `<meta charset>` changed the encoding: decode the retained bytes again."""
 
     def __init__(self, data: bytes, decoder: Decoder) -> None:
@@ -215,7 +215,7 @@ class PageExtractor:
         view = memoryview(data)
         for start in range(0, len(data), SLICE_BYTES):
             piece = bytes(view[start : start + SLICE_BYTES])
-            self._guarded(lambda: self._decoder.feed(piece), False)
+            self._guarded(lambda piece=piece: self._decoder.feed(piece), False)
 
     def close(self) -> PageFacts:
         if not self._closed:
@@ -234,10 +234,11 @@ class PageExtractor:
             self._buf += decode()  # type: ignore[operator]
             self._run(eof)
         except _Restart as restart:
-            self._reset(restart.decoder)
-            self._guarded(lambda: restart.decoder.feed(restart.data), False)
+            decoder, data = restart.decoder, restart.data
+            self._reset(decoder)
+            self._guarded(lambda: decoder.feed(data), False)
             if eof:
-                self._guarded(restart.decoder.finish, True)
+                self._guarded(decoder.finish, True)
 
     def _run(self, eof: bool) -> None:
         buf, pos = self._buf, 0
@@ -287,7 +288,7 @@ class PageExtractor:
                 for capture in captures:
                     capture.add(piece)
                 pos = stop
-            if pos >= end or stop < end and buf[stop] != "<":
+            if pos >= end or (stop < end and buf[stop] != "<"):
                 self._waiting = True
                 return self._trailing_text(buf, pos, eof)
             m = MARKUP.match(buf, pos)
@@ -553,7 +554,7 @@ class PageExtractor:
     def _foreign_tag(self, end: bool, name: str, source: str) -> bool:
         """Handle a tag inside svg/math; False when HTML rules must process it instead."""
         stack = self._foreign
-        top_name, top_integration, namespace = stack[-1]
+        _, top_integration, namespace = stack[-1]
         if end:
             for i in range(len(stack) - 1, -1, -1):
                 if stack[i][0] == name:

@@ -63,9 +63,15 @@ chosen so that both agree):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Self
+from typing import TYPE_CHECKING, Self
+
+from wire import JsonObject, from_json, to_json
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 TEXT_CAP = 1024  # a title/heading beyond 1 KiB is a defect either way; rules check 60 characters
 ANCHOR_TEXT_CAP = 200  # the original analyzer's anchor-text limit
@@ -99,22 +105,17 @@ class EncodingSource(StrEnum):
     DEFAULT = "default"  # windows-1252, the fallback for unlabelled pages
 
 
-def _plain(value: Any) -> Any:
-    """Reduce a facts value to RPC-safe dicts, lists and scalars."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [_plain(item) for item in value]
-    return value
-
-
 class _Plain:
-    """Mixin giving the facts classes `to_dict()`; `from_dict()` is explicit per class."""
+    """Mixin giving the facts classes their lossless `to_dict()`/`from_dict()` (see `wire`)."""
 
     __slots__ = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        return _plain(self)  # type: ignore[no-any-return]
+    def to_dict(self: DataclassInstance) -> JsonObject:
+        return to_json(self)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, object]) -> Self:
+        return from_json(cls, d)  # type: ignore[type-var]  # every subclass is a dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +123,6 @@ class EncodingInfo(_Plain):
     name: str  # WHATWG encoding name (webencodings), e.g. "utf-8", "windows-1252"
     source: EncodingSource
     declared: str | None = None  # first charset label declared in the markup, as written
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(d["name"], EncodingSource(d["source"]), d["declared"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,29 +132,17 @@ class UrlRef(_Plain):
     raw: str
     url: str | None
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(d["raw"], d["url"])
-
 
 @dataclass(frozen=True, slots=True)
 class Hreflang(_Plain):
     lang: str
     href: UrlRef
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(d["lang"], UrlRef.from_dict(d["href"]))
-
 
 @dataclass(frozen=True, slots=True)
 class Heading(_Plain):
     level: int  # 1..6
     text: str
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(d["level"], d["text"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +155,6 @@ class Link(_Plain):
     sponsored: bool = False
     ugc: bool = False
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(UrlRef.from_dict(d["href"]), d["text"], d["nofollow"], d["sponsored"], d["ugc"])
-
 
 @dataclass(frozen=True, slots=True)
 class Image(_Plain):
@@ -184,11 +165,6 @@ class Image(_Plain):
     width: str | None
     height: str | None
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        src = UrlRef.from_dict(d["src"]) if d["src"] is not None else None
-        return cls(src, d["alt"], d["width"], d["height"])
-
 
 @dataclass(frozen=True, slots=True)
 class Script(_Plain):
@@ -196,11 +172,6 @@ class Script(_Plain):
     type: str | None
     integrity: str | None
     crossorigin: str | None
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        src = UrlRef.from_dict(d["src"]) if d["src"] is not None else None
-        return cls(src, d["type"], d["integrity"], d["crossorigin"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,10 +181,6 @@ class MetaTag(_Plain):
     key: str
     value: str
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(d["key"], d["value"])
-
 
 @dataclass(frozen=True, slots=True)
 class MixedContent(_Plain):
@@ -221,10 +188,6 @@ class MixedContent(_Plain):
 
     tag: str  # img, script, link, iframe, source, video, audio, embed, object
     url: str
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(d["tag"], d["url"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,10 +203,6 @@ class JsonLd(_Plain):
     parse_errors: int = 0
     types: tuple[str, ...] = ()
     truncated: bool = False
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(d["blocks"], d["parse_errors"], tuple(d["types"]), d["truncated"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,44 +240,3 @@ class PageFacts(_Plain):
     json_ld: JsonLd = field(default_factory=JsonLd)
     word_count: int = 0
     content_hash: str | None = None
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        def many(key: str, load: Any = None) -> tuple[Any, ...]:
-            return tuple(load(item) if load else item for item in d[key])
-
-        return cls(
-            page_url=d["page_url"],
-            encoding=EncodingInfo.from_dict(d["encoding"]),
-            html_bytes=d["html_bytes"],
-            truncated=d["truncated"],
-            titles=many("titles"),
-            meta_descriptions=many("meta_descriptions"),
-            meta_robots=many("meta_robots"),
-            meta_googlebot=many("meta_googlebot"),
-            viewports=many("viewports"),
-            refreshes=many("refreshes"),
-            html_lang=d["html_lang"],
-            base_href=d["base_href"],
-            canonicals=many("canonicals", UrlRef.from_dict),
-            hreflangs=many("hreflangs", Hreflang.from_dict),
-            headings=many("headings", Heading.from_dict),
-            headings_seen=d["headings_seen"],
-            heading_levels=tuple(d["heading_levels"]),
-            links=many("links", Link.from_dict),
-            links_seen=d["links_seen"],
-            images=many("images", Image.from_dict),
-            images_seen=d["images_seen"],
-            images_missing_alt=d["images_missing_alt"],
-            scripts=many("scripts", Script.from_dict),
-            scripts_seen=d["scripts_seen"],
-            forms=many("forms", UrlRef.from_dict),
-            forms_seen=d["forms_seen"],
-            social=many("social", MetaTag.from_dict),
-            social_seen=d["social_seen"],
-            mixed_content=many("mixed_content", MixedContent.from_dict),
-            mixed_content_seen=d["mixed_content_seen"],
-            json_ld=JsonLd.from_dict(d["json_ld"]),
-            word_count=d["word_count"],
-            content_hash=d["content_hash"],
-        )

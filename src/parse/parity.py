@@ -8,7 +8,6 @@ from __future__ import annotations
 import gzip
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 from parse.extractor import DEFAULT_MAX_BYTES, PageExtractor
 from parse.facts import PageFacts
@@ -54,7 +53,7 @@ def split(data: bytes, chunks: Iterable[int] | None) -> Iterator[bytes]:
         pos, i = pos + size, i + 1
 
 
-def diff(expected: Any, actual: Any, path: str = "") -> list[str]:
+def diff(expected: object, actual: object, path: str = "") -> list[str]:
     """Human-readable differences between two plain (to_dict) values."""
     if isinstance(expected, dict) and isinstance(actual, dict):
         out = []
@@ -68,16 +67,21 @@ def diff(expected: Any, actual: Any, path: str = "") -> list[str]:
             a = actual[i] if i < len(actual) else "<absent>"
             out += diff(e, a, f"{path}[{i}]")
             if len(out) > 20:
-                return out + ["..."]
+                return [*out, "..."]
         return out
     return [] if expected == actual else [f"{path}: reference={expected!r} extractor={actual!r}"]
 
 
-def compare(data: bytes, chunks: Iterable[int] | None = None, **kwargs: Any) -> list[str]:
+def compare(
+    data: bytes,
+    chunks: Iterable[int] | None = None,
+    *,
+    page_url: str = PARITY_URL,
+    content_type: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> list[str]:
     """Differences between reference and extractor facts for one page (empty = parity)."""
-    expected = reference_facts(
-        data,
-        kwargs.get("page_url", PARITY_URL),
-        **{k: v for k, v in kwargs.items() if k in ("content_type", "max_bytes")},
-    )
-    return diff(expected.to_dict(), extract(data, chunks, **kwargs).to_dict())
+    options = {"content_type": content_type, "max_bytes": max_bytes}
+    expected = reference_facts(data, page_url, **options)  # type: ignore[arg-type]
+    actual = extract(data, chunks, page_url=page_url, **options)  # type: ignore[arg-type]
+    return diff(expected.to_dict(), actual.to_dict())

@@ -15,9 +15,9 @@ so a reopened `<a>` is still the one source element (see facts.py). Scripting is
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 import html5lib
+import webencodings
 from html5lib.treebuilders import base
 
 from parse.builder import ELEMENTS, FactsBuilder, is_jsonld
@@ -41,6 +41,10 @@ class _Text:
         self.data, self.seq, self.parent = data, next(_sequence), None
 
 
+# An attribute's name: a string, or (namespace, local name) for foreign attributes.
+type _AttrName = str | tuple[str | None, str]
+
+
 class _ClonedAttrs(dict):  # type: ignore[type-arg]
     """Attributes of a clone; html5lib builds reconstructed elements from them (keeps `seq`)."""
 
@@ -50,42 +54,44 @@ class _ClonedAttrs(dict):  # type: ignore[type-arg]
 class _Node(base.Node):  # type: ignore[misc]
     """An element, document or other node; text is kept as separate `_Text` children."""
 
+    childNodes: list[_Child]  # noqa: N815 - html5lib's attribute (set by base.Node)
+
     def __init__(self, name: str | None, namespace: str | None = None) -> None:
         super().__init__(name)
         self.namespace = namespace
         self.nameTuple = (namespace or HTML_NS, name)  # html5lib's scope checks read this
         self.seq = next(_sequence)
 
-    def appendChild(self, node: Any) -> None:  # noqa: N802 - html5lib's interface
+    def appendChild(self, node: _Child) -> None:  # noqa: N802 - html5lib's interface
         node.parent = self
         self.childNodes.append(node)
 
-    def insertText(self, data: str, insertBefore: Any = None) -> None:  # noqa: N802, N803
+    def insertText(self, data: str, insertBefore: _Child | None = None) -> None:  # noqa: N802, N803
         text = _Text(data)
         if insertBefore is None:
             self.appendChild(text)
         else:
             self.insertBefore(text, insertBefore)
 
-    def insertBefore(self, node: Any, refNode: Any) -> None:  # noqa: N802, N803
+    def insertBefore(self, node: _Child, refNode: _Child) -> None:  # noqa: N802, N803
         node.parent = self
         self.childNodes.insert(self.childNodes.index(refNode), node)
 
-    def removeChild(self, node: Any) -> None:  # noqa: N802
+    def removeChild(self, node: _Child) -> None:  # noqa: N802
         self.childNodes.remove(node)
         node.parent = None
 
-    def reparentChildren(self, newParent: Any) -> None:  # noqa: N802, N803
+    def reparentChildren(self, newParent: _Node) -> None:  # noqa: N802, N803
         for child in self.childNodes:
             newParent.appendChild(child)
         self.childNodes = []
 
     @property
-    def attributes(self) -> dict[Any, str]:
+    def attributes(self) -> dict[_AttrName, str]:
         return self._attributes
 
     @attributes.setter
-    def attributes(self, value: dict[Any, str]) -> None:
+    def attributes(self, value: dict[_AttrName, str]) -> None:
         self._attributes = value
         if isinstance(value, _ClonedAttrs):
             self.seq = value.seq  # a formatting element reopened by tree construction
@@ -104,19 +110,24 @@ class _Node(base.Node):  # type: ignore[misc]
 class _Other(_Node):
     """Document, doctype, comment or fragment: html5lib's constructors differ only in arguments."""
 
-    def __init__(self, name: str | None = None, *args: Any) -> None:
+    def __init__(self, name: str | None = None, *args: object) -> None:
         super().__init__(name)
 
 
-class _TreeBuilder(base.TreeBuilder):  # type: ignore[misc]
-    documentClass = _Other
-    elementClass = _Node
-    commentClass = _Other
-    doctypeClass = _Other
-    fragmentClass = _Other
+type _Child = _Node | _Text
 
-    def getDocument(self) -> Any:  # noqa: N802
-        return self.document
+
+class _TreeBuilder(base.TreeBuilder):  # type: ignore[misc]
+    # html5lib's attribute names.
+    documentClass = _Other  # noqa: N815
+    elementClass = _Node  # noqa: N815
+    commentClass = _Other  # noqa: N815
+    doctypeClass = _Other  # noqa: N815
+    fragmentClass = _Other  # noqa: N815
+
+    def getDocument(self) -> _Node:  # noqa: N802
+        document: _Node = self.document
+        return document
 
 
 def reference_facts(
@@ -135,7 +146,7 @@ def reference_facts(
     return builder.build(encoding, len(data), truncated, *digest.result())
 
 
-def _encoding(data: bytes, label: str | None, used: Any) -> EncodingInfo:
+def _encoding(data: bytes, label: str | None, used: webencodings.Encoding) -> EncodingInfo:
     """Where html5lib's encoding came from, using the same sniffing steps it takes."""
     if sniff_bom(data) is not None:
         source = EncodingSource.BOM
@@ -163,7 +174,7 @@ class _Walk:
 
     def run(self, root: _Node) -> None:
         # (node, hidden, invisible, anchor seq, open headings): iterative, for deep documents.
-        stack: list[tuple[Any, bool, bool, int | None, tuple[_Node, ...]]] = [
+        stack: list[tuple[_Child, bool, bool, int | None, tuple[_Node, ...]]] = [
             (root, False, False, None, ())
         ]
         while stack:
@@ -222,8 +233,8 @@ def _report(document: _Node, builder: FactsBuilder, digest: TextDigest) -> None:
         else:
             builder.element(name, attrs)
             if name == "script" and is_jsonld(attrs):
-                text = _joined([c for c in node.childNodes if isinstance(c, _Text)])
-                builder.jsonld(text if len(text) <= JSONLD_MAX_CHARS else None)
+                script = _joined([c for c in node.childNodes if isinstance(c, _Text)])
+                builder.jsonld(script if len(script) <= JSONLD_MAX_CHARS else None)
 
 
 def _joined(texts: list[_Text]) -> str:

@@ -10,13 +10,17 @@ from __future__ import annotations
 import hashlib
 import re
 
-from html5lib.constants import entities as _ENTITIES
-from html5lib.constants import replacementCharacters as _REPLACEMENTS
+from html5lib import constants
+
+# The HTML spec's named character references and numeric-reference replacements, as html5lib
+# ships them (html5lib is untyped, hence the annotations).
+_ENTITIES: dict[str, str] = constants.entities
+_REPLACEMENTS: dict[int, str] = constants.replacementCharacters
 
 _LONGEST_ENTITY = max(map(len, _ENTITIES))
 _CHARREF = re.compile(r"&(?:#([0-9]+);?|#[xX]([0-9a-fA-F]+);?|([A-Za-z][A-Za-z0-9]*;?))")
 # A reference cut by a chunk boundary: the tail that must wait for more input.
-PARTIAL_CHARREF = re.compile(r"&[#A-Za-z0-9]{0,%d}\Z" % (_LONGEST_ENTITY + 1))
+PARTIAL_CHARREF = re.compile(rf"&[#A-Za-z0-9]{{0,{_LONGEST_ENTITY + 1}}}\Z")
 
 
 def collapse(text: str) -> str:

@@ -102,7 +102,7 @@ def is_self_closing(source: str) -> bool:
     if not source.endswith("/"):
         return False
     last = None
-    for last in _ATTR.finditer(source):
+    for last in _ATTR.finditer(source):  # noqa: B007 - the loop only finds the last match
         pass
     return last is None or last.end() < len(source)
 
