@@ -48,6 +48,8 @@ class ApiError(Exception):
         self, message: str, code: ErrorCode | None = None, headers: Mapping[str, str] | None = None
     ) -> None:
         super().__init__(message)
+        if not self.codes:
+            raise TypeError(f"{type(self).__name__} is a branch of the tree; raise a leaf")
         chosen = self.codes[0] if code is None else code
         if chosen not in self.codes:
             # A programming error, caught by the tests: each code belongs to one status.

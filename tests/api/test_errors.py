@@ -8,11 +8,13 @@ from api.app import api_error_for
 from api.errors import (
     ApiError,
     BadRequest,
+    ClientError,
     Conflict,
     ErrorCode,
     Gone,
     MethodNotAllowed,
     NotFound,
+    ServerError,
     ServiceUnavailable,
 )
 from api.http import error_response
@@ -101,3 +103,9 @@ def test_errors_render_as_json_with_their_status_and_headers(
     assert response.json() == {"error": {"code": str(error.code), "message": error.message}}
     assert {k: v for k, v in response.headers.items() if k != "content-type"} == headers
     assert response.headers["content-type"].startswith("application/json")
+
+
+@pytest.mark.parametrize("cls", [ApiError, ClientError, ServerError])
+def test_branches_of_the_tree_are_not_raised(cls: type[ApiError]) -> None:
+    with pytest.raises(TypeError, match="branch"):
+        cls("message")
