@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from api.errors import ApiError
+
 
 @dataclass(frozen=True, slots=True)
 class ApiRequest:
@@ -34,19 +36,18 @@ class ApiResponse:
     body: bytes
     headers: dict[str, str] = field(default_factory=dict)
 
-    def json(self) -> Any:
+    def json(self) -> Any:  # Any: decoded JSON of any shape, for callers and tests to index
         return json.loads(self.body)
 
 
 def json_response(
-    data: Any, status: int = 200, headers: dict[str, str] | None = None
+    data: object, status: int = 200, headers: dict[str, str] | None = None
 ) -> ApiResponse:
     body = json.dumps(data, sort_keys=True, default=str).encode()
     merged = {"content-type": "application/json; charset=utf-8", **(headers or {})}
     return ApiResponse(status=status, body=body, headers=merged)
 
 
-def error_response(
-    status: int, code: str, message: str, headers: dict[str, str] | None = None
-) -> ApiResponse:
-    return json_response({"error": {"code": code, "message": message}}, status, headers)
+def error_response(error: ApiError) -> ApiResponse:
+    body = {"error": {"code": str(error.code), "message": error.message}}
+    return json_response(body, error.status_hint, error.headers)

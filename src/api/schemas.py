@@ -10,7 +10,8 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from api.http import ApiResponse, error_response
+from api.errors import BadRequest, ApiErrorCode
+from service.audits import CreateAudit
 from settings import CRAWL
 
 
@@ -40,20 +41,32 @@ class CreateAuditBody(BaseModel):
         le=CRAWL.max_fetch_timeout_s,
     )
 
+    def to_request(self) -> CreateAudit:
+        return CreateAudit(
+            url=self.url,
+            max_pages=self.max_pages,
+            max_depth=self.max_depth,
+            include=tuple(self.include),
+            exclude=tuple(self.exclude),
+            fetch_timeout_s=self.fetch_timeout_s,
+        )
 
-def parse_create_body(raw: bytes) -> CreateAuditBody | ApiResponse:
+
+def parse_create_body(raw: bytes) -> CreateAudit:
+    """The body of POST /api/audits as the service's input; raises `BadRequest` when malformed."""
     try:
         data = json.loads(raw or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return error_response(400, "invalid_json", f"request body is not valid JSON: {exc}")
+        raise BadRequest(
+            f"request body is not valid JSON: {exc}", ApiErrorCode.INVALID_JSON
+        ) from exc
     if not isinstance(data, dict):
-        return error_response(
-            400, "invalid_request", 'request body must be a JSON object like {"url": "..."}'
-        )
+        raise BadRequest('request body must be a JSON object like {"url": "..."}')
     try:
-        return CreateAuditBody.model_validate(data)
+        body = CreateAuditBody.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()
         )
-        return error_response(400, "invalid_request", problems)
+        raise BadRequest(problems) from exc
+    return body.to_request()

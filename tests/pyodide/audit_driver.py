@@ -1,8 +1,8 @@
 """One audit driven without the API (pydantic stays out of Pyodide), on either platform.
 
 Imported as `audit_driver` inside Pyodide and as `tests.pyodide.audit_driver` on CPython: it inserts
-the audit row and creates the SiteAuditWorkflow instance as `api.app.create_audit` does, then reads
-the D1 rows back, without timing fields, for the parity comparison.
+the audit row and creates the SiteAuditWorkflow instance as `service.audits.create_audit` does,
+then reads the D1 rows back, without timing fields, for the parity comparison.
 """
 
 from __future__ import annotations

@@ -1,0 +1,109 @@
+"""The API's error codes and its one error tree, each class carrying the status it answers with.
+
+    ApiError                      code, message, headers; `status_hint` per class
+    ├── ClientError               the request is at fault (4xx): retrying it unchanged will not help
+    │   ├── BadRequest            400  invalid_json, invalid_request, invalid_url, target_blocked
+    │   ├── NotFound              404  not_found
+    │   ├── MethodNotAllowed      405  method_not_allowed, with an `Allow` header
+    │   ├── Conflict              409  conflict
+    │   └── Gone                  410  gone
+    └── ServerError               the Worker or a binding is at fault (5xx): retry later
+        └── ServiceUnavailable    503  workflow_unavailable
+
+Handlers and body parsing raise these; the service raises its own `service.errors` tree. Only
+`api.app.handle_request` catches either, and renders `{"error": {"code", "message"}}` with
+`status_hint` (h11's `error_status_hint`: the exception says which status it deserves, the
+boundary decides to use it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import ClassVar
+
+
+class ApiErrorCode(StrEnum):
+    """Every `error.code` the API answers with. Clients match on these values: never rename one."""
+
+    INVALID_JSON = "invalid_json"
+    INVALID_REQUEST = "invalid_request"
+    INVALID_URL = "invalid_url"
+    TARGET_BLOCKED = "target_blocked"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    CONFLICT = "conflict"
+    GONE = "gone"
+    WORKFLOW_UNAVAILABLE = "workflow_unavailable"
+
+
+class ApiError(Exception):
+    """Base of the tree: never raised itself. `codes` lists the codes a class may carry; the first
+    is its default, so `NotFound("no audit with id x")` needs no code."""
+
+    status_hint: ClassVar[int] = 500
+    codes: ClassVar[tuple[ApiErrorCode, ...]] = ()
+
+    def __init__(
+        self,
+        message: str,
+        code: ApiErrorCode | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        if not self.codes:
+            raise TypeError(f"{type(self).__name__} is a branch of the tree; raise a leaf")
+        chosen = self.codes[0] if code is None else code
+        if chosen not in self.codes:
+            # A programming error, caught by the tests: each code belongs to one status.
+            raise ValueError(f"{type(self).__name__} cannot carry code {chosen!r}")
+        self.code = chosen
+        self.message = message
+        self.headers: dict[str, str] = dict(headers or {})
+
+
+class ClientError(ApiError):
+    status_hint = 400
+
+
+class BadRequest(ClientError):
+    status_hint = 400
+    codes = (
+        ApiErrorCode.INVALID_REQUEST,
+        ApiErrorCode.INVALID_JSON,
+        ApiErrorCode.INVALID_URL,
+        ApiErrorCode.TARGET_BLOCKED,
+    )
+
+
+class NotFound(ClientError):
+    status_hint = 404
+    codes = (ApiErrorCode.NOT_FOUND,)
+
+
+class MethodNotAllowed(ClientError):
+    status_hint = 405
+    codes = (ApiErrorCode.METHOD_NOT_ALLOWED,)
+
+    def __init__(self, message: str, allow: list[str]) -> None:
+        # RFC 9110 §15.5.6: a 405 must list the methods the target does support.
+        super().__init__(message, headers={"allow": ", ".join(sorted(allow))})
+
+
+class Conflict(ClientError):
+    status_hint = 409
+    codes = (ApiErrorCode.CONFLICT,)
+
+
+class Gone(ClientError):
+    status_hint = 410
+    codes = (ApiErrorCode.GONE,)
+
+
+class ServerError(ApiError):
+    status_hint = 500
+
+
+class ServiceUnavailable(ServerError):
+    status_hint = 503
+    codes = (ApiErrorCode.WORKFLOW_UNAVAILABLE,)

@@ -1,0 +1,231 @@
+"""The audit service: the rules behind starting, reading and resuming audits, over `env`.
+
+The HTTP API parses a request, calls one function here and renders what it returns; anything
+refused is raised as a `service.errors.ServiceError`. Nothing here knows about HTTP or pydantic,
+so the CLI or a test can call the same rules.
+
+Two writes must never be left half done, because nothing later would repair them:
+- create inserts the audit row before creating its Workflow instance (the instance reads the row);
+  if the binding refuses, the row is deleted again, so no audit stays "running" with no instance.
+- resume reopens the failed row first (a guarded UPDATE, so two resumes cannot both win); if the
+  binding refuses, the row is failed again with its original error.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+import ports
+from auditdb import repository
+from auditdb.records import (
+    AuditOptions,
+    AuditRecord,
+    AuditStatus,
+    IssueRecord,
+    PageRecord,
+)
+from bindings import Env
+from crawl.ssrf import PrivateHosts
+from crawl.start_url import StartUrlError, normalise_start_url
+from durable.scratchpad import CLEANUP_AFTER_MS, scratchpad_stub
+from maintenance.reconcile import reconcile_audit
+from maintenance.watchdog import audit_age_ms
+from service.errors import (
+    AuditNotFound,
+    InvalidOptions,
+    InvalidTarget,
+    NotResumable,
+    StateExpired,
+    TargetProblem,
+    WorkflowUnavailable,
+)
+from settings import CRAWL
+from workflow.params import AuditParams
+
+# Every audit belongs to this owner until the API authenticates callers.
+LOCAL_OWNER = "local"
+
+
+@dataclass(frozen=True, slots=True)
+class CreateAudit:
+    """What a caller asks to audit, already shaped (ranges are checked by `AuditOptions`)."""
+
+    url: str
+    max_pages: int
+    max_depth: int | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    fetch_timeout_s: float = CRAWL.fetch_timeout_s
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    audit: AuditRecord
+    pages: list[PageRecord]
+    issues: list[IssueRecord]
+    issues_by_type: dict[str, int]
+
+    @property
+    def issues_by_severity(self) -> dict[str, int]:
+        counts = {"critical": 0, "warning": 0, "info": 0}
+        for issue in self.issues:
+            counts[issue.severity] = counts.get(issue.severity, 0) + 1
+        return counts
+
+
+# -- create ------------------------------------------------------------------------------------
+
+
+async def create_audit(env: Env, request: CreateAudit) -> AuditRecord:
+    """Validate the target and options, insert the audit row and start its Workflow instance."""
+    private_hosts = PrivateHosts.from_setting(getattr(env, "ALLOW_PRIVATE_HOSTS", "false"))
+    start_url = _start_url(request.url, private_hosts)
+    audit = _new_audit(start_url, _options(request, private_hosts, _max_pages_limit(env)))
+    await repository.insert_audit(env.DB, audit)
+    try:
+        params = AuditParams(audit.id, audit.start_url, audit.options)
+        await env.SITE_AUDIT_WORKFLOW.create(id=audit.id, params=params.to_dict())
+    except Exception as exc:  # the binding raises JsException, whose type core code cannot name
+        await repository.delete_audit(env.DB, audit.id)
+        raise WorkflowUnavailable(f"could not start the audit: {exc}") from exc
+    return audit
+
+
+def _start_url(raw: str, private_hosts: PrivateHosts) -> str:
+    try:
+        return normalise_start_url(raw, private_hosts=private_hosts)
+    except StartUrlError as exc:
+        blocked = exc.code == "target_blocked"
+        problem = TargetProblem.BLOCKED if blocked else TargetProblem.MALFORMED
+        raise InvalidTarget(problem, str(exc)) from exc
+
+
+def _options(request: CreateAudit, private_hosts: PrivateHosts, limit: int) -> AuditOptions:
+    if request.max_pages > limit:
+        raise InvalidOptions(f"max_pages must be at most {limit}")
+    try:
+        return AuditOptions(
+            max_pages=request.max_pages,
+            max_depth=request.max_depth,
+            include_patterns=list(request.include),
+            exclude_patterns=list(request.exclude),
+            private_hosts=private_hosts,
+            fetch_timeout_s=request.fetch_timeout_s,
+        )
+    except ValueError as exc:  # AuditOptions checks its own ranges
+        raise InvalidOptions(str(exc)) from exc
+
+
+def _new_audit(start_url: str, options: AuditOptions) -> AuditRecord:
+    # The first Workflow instance takes the audit's id; resumes take "<id>-r<n>".
+    audit_id = str(uuid.uuid4())
+    now = ports.iso_now()
+    return AuditRecord(
+        id=audit_id,
+        start_url=start_url,
+        created_at=now,
+        started_at=now,
+        options=options,
+        workflow_instance_id=audit_id,
+        pages_total=options.max_pages,
+    )
+
+
+def _max_pages_limit(env: Env) -> int:
+    """The deployment's ceiling on max_pages (wrangler.toml `MAX_PAGES_LIMIT`), within the
+    crawl's own; an unreadable setting falls back to the crawl's ceiling."""
+    try:
+        return int(getattr(env, "MAX_PAGES_LIMIT", CRAWL.max_max_pages))
+    except ValueError:
+        return CRAWL.max_max_pages
+
+
+# -- read --------------------------------------------------------------------------------------
+
+
+async def list_audits(env: Env) -> list[AuditRecord]:
+    return await repository.list_audits(env.DB, owner=LOCAL_OWNER)
+
+
+async def read_audit(env: Env, audit_id: str) -> AuditRecord:
+    """The audit's row, reconciled first if it claims to be running."""
+    audit = await _existing_audit(env, audit_id)
+    if repository.is_running(audit):
+        # Lazy reconciliation: a platform-killed audit shows its failure on the next read,
+        # without waiting for the */15 watchdog.
+        await reconcile_audit(env, audit, "status_read")
+        audit = await repository.get_audit(env.DB, audit.id) or audit
+    return audit
+
+
+async def list_pages(env: Env, audit_id: str) -> list[PageRecord]:
+    await _existing_audit(env, audit_id)
+    return await repository.list_pages(env.DB, audit_id)
+
+
+async def list_issues(env: Env, audit_id: str) -> list[IssueRecord]:
+    await _existing_audit(env, audit_id)
+    return await repository.list_issues(env.DB, audit_id)
+
+
+async def audit_report(env: Env, audit_id: str) -> AuditReport:
+    audit = await _existing_audit(env, audit_id)
+    return AuditReport(
+        audit=audit,
+        pages=await repository.list_pages(env.DB, audit.id),
+        issues=await repository.list_issues(env.DB, audit.id),
+        issues_by_type=await repository.issue_counts_by_type(env.DB, audit.id),
+    )
+
+
+async def _existing_audit(env: Env, audit_id: str) -> AuditRecord:
+    audit = await repository.get_audit(env.DB, audit_id)
+    if audit is None:
+        raise AuditNotFound(audit_id)
+    return audit
+
+
+# -- resume ------------------------------------------------------------------------------------
+
+
+async def resume_audit(env: Env, audit_id: str) -> AuditRecord:
+    """Finish a failed audit from its retained scratchpad: only pending and leased URLs are
+    crawled, then finalize runs once. Scratchpads live 7 days; after that the audit is gone."""
+    audit = await _existing_audit(env, audit_id)
+    await _check_resumable(env, audit)
+    resume_count = audit.resume_count + 1
+    instance_id = f"{audit.id}-r{resume_count}"
+    if not await repository.reopen_failed_audit(env.DB, audit.id, instance_id, resume_count):
+        raise NotResumable(audit.id, None)
+    try:
+        params = AuditParams(audit.id, audit.start_url, audit.options, resume=True)
+        await env.SITE_AUDIT_WORKFLOW.create(id=instance_id, params=params.to_dict())
+    except Exception as exc:  # the binding raises JsException; the audit must not stay running
+        await _fail_again(env, audit)
+        raise WorkflowUnavailable(f"could not resume the audit: {exc}") from exc
+    return await repository.get_audit(env.DB, audit.id) or audit
+
+
+async def _check_resumable(env: Env, audit: AuditRecord) -> None:
+    if audit.status is not AuditStatus.FAILED:
+        raise NotResumable(audit.id, audit.status)
+    if audit_age_ms(audit, ports.now_ms()) > CLEANUP_AFTER_MS:
+        raise StateExpired(
+            audit.id, "the audit's crawl state expired after 7 days; start a new audit"
+        )
+    pad = scratchpad_stub(env, audit.id)
+    if not (await pad.crawl_config())["final_url"]:
+        await pad.destroy()  # reading it created an empty object; do not leave it behind
+        raise StateExpired(audit.id, "the audit's crawl state is gone; start a new audit")
+
+
+async def _fail_again(env: Env, audit: AuditRecord) -> None:
+    await repository.fail_audit(
+        env.DB,
+        audit.id,
+        error_code=audit.error_code or "unknown",
+        error_detail=audit.error_detail,
+        failed_phase=audit.failed_phase,
+        finished_at=ports.iso_now(),
+    )

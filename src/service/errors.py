@@ -1,0 +1,64 @@
+"""What the audit service refuses, in domain terms; the HTTP API maps each to a status and code.
+
+    ServiceError
+    ├── InvalidTarget(problem)          the start URL is malformed or its host is refused
+    ├── InvalidOptions                  crawl options outside what this deployment allows
+    ├── AuditNotFound(audit_id)         no audit with that id
+    ├── NotResumable(audit_id, status)  only failed audits resume; status None: lost a race
+    ├── StateExpired(audit_id)          the audit's crawl state (its scratchpad) is gone
+    └── WorkflowUnavailable             the Workflow binding refused to create an instance
+
+The message (`str(exc)`) is written for the API's caller and is passed through unchanged.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from auditdb.records import AuditStatus
+
+
+class TargetProblem(StrEnum):
+    MALFORMED = "malformed"
+    BLOCKED = "blocked"  # a private, loopback, link-local or metadata host (the SSRF policy)
+
+
+class ServiceError(Exception):
+    """Base of the service's refusals; never raised itself."""
+
+
+class InvalidTarget(ServiceError):
+    def __init__(self, problem: TargetProblem, message: str) -> None:
+        super().__init__(message)
+        self.problem = problem
+
+
+class InvalidOptions(ServiceError):
+    pass
+
+
+class AuditNotFound(ServiceError):
+    def __init__(self, audit_id: str) -> None:
+        super().__init__(f"no audit with id {audit_id}")
+        self.audit_id = audit_id
+
+
+class NotResumable(ServiceError):
+    def __init__(self, audit_id: str, status: AuditStatus | None) -> None:
+        if status is None:  # it was failed when read, and another resume reopened it first
+            message = f"audit {audit_id} is no longer failed"
+        else:
+            message = f"only failed audits can be resumed; this one is {status}"
+        super().__init__(message)
+        self.audit_id = audit_id
+        self.status = status
+
+
+class StateExpired(ServiceError):
+    def __init__(self, audit_id: str, message: str) -> None:
+        super().__init__(message)
+        self.audit_id = audit_id
+
+
+class WorkflowUnavailable(ServiceError):
+    pass

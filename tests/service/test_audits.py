@@ -1,0 +1,61 @@
+"""The audit service called directly, as the CLI or another adapter would: no HTTP, no pydantic."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from auditdb import repository
+from service.audits import CreateAudit, create_audit, read_audit, resume_audit
+from service.errors import (
+    AuditNotFound,
+    InvalidOptions,
+    InvalidTarget,
+    ServiceError,
+    TargetProblem,
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "error", "detail"),
+    [
+        (CreateAudit("https://example.com", max_pages=0), InvalidOptions, "max_pages"),
+        (CreateAudit("https://example.com", 10, max_depth=-1), InvalidOptions, "max_depth"),
+        (
+            CreateAudit("https://example.com", 10, fetch_timeout_s=0),
+            InvalidOptions,
+            "fetch_timeout_s",
+        ),
+        (CreateAudit("gopher://example.com", 10), InvalidTarget, "only http and https"),
+        (CreateAudit("http://169.254.169.254/", 10), InvalidTarget, "metadata"),
+    ],
+)
+async def test_create_refuses_before_writing_anything(
+    platform: Any, request_: CreateAudit, error: type[ServiceError], detail: str
+) -> None:
+    with pytest.raises(error, match=detail):
+        await create_audit(platform.env, request_)
+
+    assert await repository.list_audits(platform.env.DB, owner="local") == []
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http://exa mple.com/", TargetProblem.MALFORMED),
+        ("http://10.1.2.3/", TargetProblem.BLOCKED),
+    ],
+)
+async def test_an_invalid_target_says_what_is_wrong(
+    platform: Any, url: str, problem: TargetProblem
+) -> None:
+    with pytest.raises(InvalidTarget) as caught:
+        await create_audit(platform.env, CreateAudit(url, 10))
+    assert caught.value.problem is problem
+
+
+@pytest.mark.parametrize("operation", [read_audit, resume_audit])
+async def test_an_unknown_id_is_not_found(platform: Any, operation: Any) -> None:
+    with pytest.raises(AuditNotFound, match="no audit with id nope"):
+        await operation(platform.env, "nope")
