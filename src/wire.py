@@ -40,6 +40,8 @@ __all__ = [
     "as_bool",
     "as_float",
     "as_int",
+    "as_list",
+    "as_object",
     "as_str",
     "from_json",
     "to_json",
@@ -213,6 +215,8 @@ as_str = _str
 as_int = _int
 as_float = _float
 as_bool = _bool
+as_object = _object
+as_list = _list
 
 
 def _enum(cls: type[Enum]) -> _Decode:

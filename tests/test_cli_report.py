@@ -1,29 +1,42 @@
 """The CLI's summary says what happened, including why an audit stopped and what it kept."""
 
+from typing import Any
+
+from auditdb.records import AuditRecord, AuditStatus, IssueRecord
 from cli.report import format_summary
+from wire import JsonObject
 
 
-def report(status: str, **audit: object) -> dict:
-    base = {
-        "status": status,
-        "start_url": "https://a.test/",
-        "pages_crawled": 7,
-        "health_score": None,
-        "error_code": None,
-        "failed_phase": None,
-        "stopped_early": False,
-    }
+def report(status: str, **audit: Any) -> JsonObject:
+    """A report as the API renders it: the audit record and its issue rows."""
+    record = AuditRecord(
+        id="a1",
+        start_url="https://a.test/",
+        created_at="2026-12-01T00:00:00.000Z",
+        status=AuditStatus(status),
+        pages_crawled=7,
+        **audit,
+    )
     issues = [
-        {"issue_type": "missing-title", "severity": "critical"},
-        {"issue_type": "missing-title", "severity": "critical"},
-        {"issue_type": "thin-content", "severity": "warning"},
+        IssueRecord(f"i{n}", "a1", f"https://a.test/{n}", issue_type, severity)
+        for n, (issue_type, severity) in enumerate(
+            [
+                ("missing-title", "critical"),
+                ("missing-title", "critical"),
+                ("thin-content", "warning"),
+            ]
+        )
     ]
-    return {"audit": {**base, **audit}, "issues": issues, "pages": []}
+    return {
+        "audit": {**record.to_dict(), "stopped_early": status == "failed"},
+        "issues": [issue.to_dict() for issue in issues],
+        "pages": [],
+    }
 
 
 def test_a_failed_audit_shows_its_reason_and_partial_results() -> None:
     text = format_summary(
-        report("failed", error_code="oom", failed_phase="crawling", stopped_early=True)
+        report("failed", error_code="oom", failed_phase="crawling")
     )
 
     assert "status: failed" in text

@@ -15,9 +15,12 @@ import asyncio
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cli.report import format_summary, write_report
+
+if TYPE_CHECKING:
+    from local_platform.runtime import LocalPlatform
 
 DEFAULT_STATE_DIR = ".siteaudit"
 PROGRESS_INTERVAL_S = 1.0
@@ -62,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _platform(args: argparse.Namespace) -> Any:
-    from local_platform.runtime import LocalPlatform
+def _platform(args: argparse.Namespace) -> LocalPlatform:
+    from local_platform.runtime import LocalPlatform  # argument errors stay fast
 
     overrides = {"ALLOW_PRIVATE_HOSTS": "true"} if args.allow_private_hosts else {}
     return LocalPlatform(args.state_dir, var_overrides=overrides)
@@ -108,7 +111,7 @@ async def run_resume(args: argparse.Namespace) -> int:
         await platform.close()
 
 
-async def _follow(platform: Any, audit_id: str, json_path: Path | None) -> int:
+async def _follow(platform: LocalPlatform, audit_id: str, json_path: Path | None) -> int:
     _, body = await platform.request("GET", f"/api/audits/{audit_id}")
     instance_id = body["audit"]["workflow_instance_id"] or audit_id
     finished = asyncio.ensure_future(_settled(platform, instance_id))
@@ -130,7 +133,7 @@ async def _follow(platform: Any, audit_id: str, json_path: Path | None) -> int:
     return 0 if report["audit"]["status"] == "completed" else 1
 
 
-async def _settled(platform: Any, instance_id: str) -> None:
+async def _settled(platform: LocalPlatform, instance_id: str) -> None:
     try:
         await platform.wait_for_workflow(instance_id)
     except Exception:  # a lost or finished instance: the audit row says what happened

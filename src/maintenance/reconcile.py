@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import ports
 from auditdb import repository
 from auditdb.records import AuditRecord
+from bindings import Env
 from events import log_terminal
 from maintenance.watchdog import (
     STALE_RUNNING_AFTER_MS,
@@ -21,7 +21,7 @@ from maintenance.watchdog import (
 log = logging.getLogger("siteaudit.watchdog")
 
 
-async def probe_instance(env: Any, instance_id: str) -> InstanceProbe:
+async def probe_instance(env: Env, instance_id: str) -> InstanceProbe:
     try:
         instance = await env.SITE_AUDIT_WORKFLOW.get(instance_id)
         status = await instance.status()
@@ -32,7 +32,7 @@ async def probe_instance(env: Any, instance_id: str) -> InstanceProbe:
     return InstanceProbe(status=status.get("status"), error_message=message)
 
 
-async def reconcile_audit(env: Any, audit: AuditRecord, reconciled_by: str) -> Decision:
+async def reconcile_audit(env: Env, audit: AuditRecord, reconciled_by: str) -> Decision:
     """Reconcile one running audit with its instance; returns what was decided."""
     probe = await probe_instance(env, audit.workflow_instance_id or audit.id)
     decision = decide(audit, probe, ports.now_ms())
@@ -57,7 +57,7 @@ async def reconcile_audit(env: Any, audit: AuditRecord, reconciled_by: str) -> D
     return decision
 
 
-async def sweep_stale_audits(env: Any) -> dict[str, int]:
+async def sweep_stale_audits(env: Env) -> dict[str, int]:
     """The */15 watchdog: reconcile long-running audits; one failure never stops the sweep."""
     cutoff = ports.iso_from_ms(ports.now_ms() - STALE_RUNNING_AFTER_MS)
     audits = await repository.list_running_before(env.DB, cutoff, WATCHDOG_BATCH_LIMIT)

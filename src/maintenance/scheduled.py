@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import ports
 from auditdb import repository
+from bindings import Env
 from maintenance.reconcile import sweep_stale_audits
+from wire import JsonObject
 
 log = logging.getLogger("siteaudit.scheduled")
 
@@ -19,7 +20,7 @@ CLEANUP_BATCH_LIMIT = 500
 _DAY_MS = 24 * 60 * 60 * 1000
 
 
-async def run_scheduled(cron: str, env: Any) -> dict[str, Any]:
+async def run_scheduled(cron: str, env: Env) -> JsonObject:
     try:
         if cron == CLEANUP_CRON:
             return {"cleanup": await delete_expired_audits(env)}
@@ -30,14 +31,14 @@ async def run_scheduled(cron: str, env: Any) -> dict[str, Any]:
         return {"error": str(exc)}
 
 
-async def delete_expired_audits(env: Any) -> dict[str, int]:
+async def delete_expired_audits(env: Env) -> dict[str, int]:
     days = _retention_days(env)
     cutoff = ports.iso_from_ms(ports.now_ms() - days * _DAY_MS)
     deleted = await repository.delete_finished_before(env.DB, cutoff, CLEANUP_BATCH_LIMIT)
     return {"deleted": deleted, "retention_days": days}
 
 
-def _retention_days(env: Any) -> int:
+def _retention_days(env: Env) -> int:
     try:
         return max(1, int(getattr(env, "AUDIT_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)))
     except (TypeError, ValueError):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Self
 
 from auditdb.records import AuditOptions
+from wire import JsonObject, from_json, to_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,19 +18,9 @@ class AuditParams:
     # True when this instance finishes a failed audit from its retained scratchpad.
     resume: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "audit_id": self.audit_id,
-            "start_url": self.start_url,
-            "options": self.options.to_dict(),
-            "resume": self.resume,
-        }
+    def to_dict(self) -> JsonObject:
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        return cls(
-            audit_id=str(data["audit_id"]),
-            start_url=str(data["start_url"]),
-            options=AuditOptions.from_dict(dict(data.get("options") or {})),
-            resume=bool(data.get("resume", False)),
-        )
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)

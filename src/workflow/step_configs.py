@@ -8,10 +8,10 @@ Configs are plain dicts: they cross into the Workflows engine as JS objects.
 
 from __future__ import annotations
 
-from typing import Any
+from wire import JsonObject
 
 
-def _config(limit: int, delay_ms: int, backoff: str, timeout: str) -> dict[str, Any]:
+def _config(limit: int, delay_ms: int, backoff: str, timeout: str) -> JsonObject:
     return {"retries": {"limit": limit, "delay": delay_ms, "backoff": backoff}, "timeout": timeout}
 
 
