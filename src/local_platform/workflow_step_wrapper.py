@@ -23,7 +23,7 @@ import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from local_platform.errors import JsException
+from local_platform.errors import JsException, NonRetryableError
 from local_platform.rpc import crossing
 
 _NON_RETRYABLE = "NonRetryableError"
@@ -164,8 +164,6 @@ def _python_exception_message(text: str) -> str:
 
 def from_js_error(exc: JsException) -> Exception:
     """Port of the SDK's `utils._from_js_error`: what `await step_fn()` raises."""
-    from local_platform.workflows import NonRetryableError  # the engine must not import it
-
     message = exc.message or ""
     if exc.name == _NON_RETRYABLE:
         return NonRetryableError(message)

@@ -11,7 +11,8 @@ import pytest
 from local_platform.clock import ManualClock
 from local_platform.errors import JsException
 from local_platform.rpc import JsDict
-from local_platform.workflows import NonRetryableError, WorkflowEngine
+from local_platform.errors import NonRetryableError
+from local_platform.workflows import WorkflowEngine
 from tests.local_platform.workflow_harness import (  # noqa: F401  (fixtures)
     clock,
     db_path,
