@@ -157,11 +157,6 @@ async def reopen_failed_audit(db: Any, audit_id: str, instance_id: str, resume_c
     return bool(result["meta"]["changes"])
 
 
-async def upsert_pages(db: Any, pages: Sequence[PageRecord]) -> None:
-    rows = [page.to_row() for page in pages]
-    await _write_rows(db, "INSERT OR REPLACE INTO audit_pages", rows)
-
-
 async def insert_issues(db: Any, issues: Sequence[IssueRecord]) -> None:
     rows = [issue.to_row() for issue in issues]
     await _write_rows(db, "INSERT OR IGNORE INTO audit_issues", rows)
@@ -284,15 +279,6 @@ async def score_counts(db: Any, audit_id: str) -> dict[str, int]:
         "info": counts.get("info", 0),
         "total": sum(counts.values()),
     }
-
-
-async def count_pages(db: Any, audit_id: str) -> int:
-    value = (
-        await db.prepare("SELECT COUNT(*) AS n FROM audit_pages WHERE audit_id = ?")
-        .bind(audit_id)
-        .first("n")
-    )
-    return int(value or 0)
 
 
 def is_running(audit: AuditRecord) -> bool:

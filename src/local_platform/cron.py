@@ -23,7 +23,6 @@ from local_platform.clock import Clock
 
 __all__ = ["CronExpr", "CronScheduler", "ScheduledController", "next_fire_ms", "parse_cron"]
 
-_MINUTE_MS = 60_000
 _MONTHS = {name.upper(): i for i, name in enumerate(calendar.month_abbr) if name}
 _DAYS = {"SUN": 0, "MON": 1, "TUE": 2, "WED": 3, "THU": 4, "FRI": 5, "SAT": 6}
 # Feb 29 on a chosen weekday can take 28 years to recur; beyond that an expression never fires.
@@ -166,7 +165,7 @@ class ScheduledController:
 
 
 class CronScheduler:
-    """Which crons are due since the previous check; a serve loop sleeps until `next_wake_ms()`."""
+    """Which crons are due since the previous check (the platform asks on every `tick()`)."""
 
     def __init__(self, crons: Iterable[str], clock: Clock) -> None:
         self._crons = {source: parse_cron(source) for source in crons}
@@ -183,11 +182,6 @@ class CronScheduler:
         ]
         self._last_check_ms = max(self._last_check_ms, now_ms)
         return fired
-
-    def next_wake_ms(self) -> int | None:
-        if not self._crons:
-            return None
-        return min(next_fire_ms(cron, self._last_check_ms) for cron in self._crons.values())
 
 
 def _latest_fire(cron: CronExpr, after_ms: float, upto_ms: float) -> int | None:

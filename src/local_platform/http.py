@@ -384,10 +384,6 @@ class FetchResponse(_Body):
     def type(self) -> str:
         return "basic" if self._url else "default"
 
-    def raw_headers(self) -> list[tuple[str, str]]:
-        """The header pairs as given, for the local server (JS would serialise the same values)."""
-        return list(self._header_pairs)
-
     def raise_for_status(self) -> None:
         if 400 <= self._status < 600:
             kind = "Client" if self._status < 500 else "Server"
