@@ -74,7 +74,8 @@ def parse_cron(expr: str) -> CronExpr:
     values = [_parse_field(part, field) for part, field in zip(parts, _FIELDS, strict=True)]
     weekdays = frozenset(day % 7 for day in values[4])
     days_or = not parts[2].startswith("*") and not parts[4].startswith("*")
-    return CronExpr(expr, *(frozenset(v) for v in values[:4]), weekdays, days_or)
+    minutes, hours, days, months = (frozenset(v) for v in values[:4])
+    return CronExpr(expr, minutes, hours, days, months, weekdays, days_or)
 
 
 def _parse_field(text: str, field: _Field) -> set[int]:
@@ -154,7 +155,7 @@ def _to_ms(when: dt.datetime) -> int:
 class ScheduledController:
     """What `scheduled(self, controller, env, ctx)` receives: `.cron`, `.scheduledTime`, `.noRetry()`."""
 
-    def __init__(self, cron: str, scheduledTime: int) -> None:  # noqa: N803 - the JS name
+    def __init__(self, cron: str, scheduledTime: float) -> None:  # noqa: N803 - the JS name
         self.cron = cron
         self.scheduledTime = scheduledTime  # noqa: N815 - epoch ms, a JS number
         self.retry_allowed = True

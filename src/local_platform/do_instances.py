@@ -46,8 +46,10 @@ class Instances:
     def stored_name(self, hex_id: str) -> str | None:
         live = self._live.get(hex_id)
         if live is not None:
-            return live.id.name or live.storage.metadata("name")
-        return peek_metadata(self.path(hex_id), "name")
+            name: str | None = live.id.name or live.storage.metadata("name")
+            return name
+        stored: str | None = peek_metadata(self.path(hex_id), "name")
+        return stored
 
     def evict(self, object_id: DurableObjectId) -> None:
         """Drop the live instance; the next call constructs it again over the same storage."""

@@ -49,7 +49,7 @@ class BodyUsedError(OSError):
         super().__init__("Response body is already used")
 
 
-class HTTPMessageMapping(http.client.HTTPMessage, Mapping):  # type: ignore[misc]
+class HTTPMessageMapping(http.client.HTTPMessage, Mapping[str, str]):  # type: ignore[misc]
     """The SDK's header type: an `HTTPMessage` (`get`, `get_all`, case-insensitive) and a Mapping."""
 
 
@@ -425,7 +425,7 @@ class Response(FetchResponse):
         _default_content_type(pairs, "application/json")
         return Response(json.dumps(data), status=status, status_text=status_text, headers=pairs)
 
-    def json(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def json(self, *args: Any, **kwargs: Any) -> Any:
         """On an instance: read the body as JSON. Called statically: `Response.json(data, ...)`.
 
         The SDK allows both (`Response.json(data)` means `Response.from_json(data)`).

@@ -189,7 +189,8 @@ class LocalR2Bucket:
 
     def _read_meta(self, key: str) -> dict[str, Any] | None:
         try:
-            return json.loads(self._path(key).with_suffix(".json").read_bytes())
+            meta: dict[str, Any] = json.loads(self._path(key).with_suffix(".json").read_bytes())
+            return meta
         except FileNotFoundError:
             return None
 

@@ -127,7 +127,7 @@ class LocalPlatform:
 
     async def fetch(self, request: Request) -> Response:
         ctx = ExecutionContext()
-        response = await self._default(ctx).fetch(request)
+        response: Response = await self._default(ctx).fetch(request)
         await ctx.drain()
         return response
 

@@ -84,12 +84,14 @@ class WorkflowStep:
         return await dep()
 
     def sleep(self, name: str, duration: float | str) -> Awaitable[None]:
-        return self._js_step.sleep(name, duration)
+        slept: Awaitable[None] = self._js_step.sleep(name, duration)
+        return slept
 
     def sleep_until(self, name: str, timestamp: dt.datetime | float) -> Awaitable[None]:
         if not isinstance(timestamp, str):
             timestamp = crossing(timestamp)
-        return self._js_step.sleepUntil(name, timestamp)
+        slept: Awaitable[None] = self._js_step.sleepUntil(name, timestamp)
+        return slept
 
     async def wait_for_event(
         self, name: str, event_type: str, /, timeout: float | str = "24 hours"

@@ -133,7 +133,8 @@ class WorkflowEngine:
 
     def status(self, instance_id: str) -> JsDict:
         row = self._row(instance_id)
-        return crossing({"status": row.status, "output": row.output, "error": row.error})
+        status: JsDict = crossing({"status": row.status, "output": row.output, "error": row.error})
+        return status
 
     def exists(self, instance_id: str, workflow_name: str) -> None:
         if self._row(instance_id).workflow != workflow_name:
