@@ -1,4 +1,6 @@
-"""Cron Triggers for the local platform (platform.md §5): expressions, the controller, a scheduler.
+"""Cron Triggers for the local platform: expressions, the controller, a scheduler.
+
+Behaviour: docs/platform.md §5.
 
 Expressions are standard five-field cron in UTC: minute, hour, day of month, month, day of week;
 numbers, `*`, ranges `a-b`, lists `a,b`, steps `*/n`, `a-b/n` and `a/n`, month names JAN-DEC and

@@ -1,4 +1,6 @@
-"""`ctx.storage.get/put/delete/list`: the key-value API over table `_cf_KV` (docs/platform.md §2.2).
+"""`ctx.storage.get/put/delete/list`: the key-value API over table `_cf_KV`.
+
+Shapes: docs/platform.md §2.2.
 
 Values are stored as what the structured clone would have kept (the SDK's conversion, then pickle:
 the file is our own state). Every call yields to the event loop once before it touches SQLite.

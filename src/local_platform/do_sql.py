@@ -1,4 +1,6 @@
-"""`ctx.storage.sql`: a Durable Object's synchronous SQL API and its cursor (docs/platform.md §2.1).
+"""`ctx.storage.sql`: a Durable Object's synchronous SQL API and its cursor.
+
+Shapes and texts: docs/platform.md §2.1.
 
 `exec()` runs every statement of a script at once, hands rows out lazily through a cursor shaped
 like the SDK's wrapper of workerd's `SqlStorageCursor`, and converts values the way they cross the

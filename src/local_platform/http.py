@@ -1,6 +1,6 @@
 """The `workers` SDK's HTTP surface (`Request`, `Response`, `FetchResponse`) for CPython.
 
-Shapes follow the SDK's `request.py`, `response.py` and `utils.py` (../shared/docs/platform.md §1.2,
+Shapes follow the SDK's `request.py`, `response.py` and `utils.py` (docs/platform.md §1.2,
 §8): methods are `http.HTTPMethod`, headers are an `http.client.HTTPMessage` that is also a
 `Mapping`, duplicate header values are joined with ", " except Set-Cookie (the
 `python_request_headers_preserve_commas` behaviour, default from 2026-02-17), and a body is either

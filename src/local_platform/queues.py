@@ -1,6 +1,6 @@
 """Cloudflare Queues for the local platform: producers, a SQLite broker, consumer batches.
 
-Theory of operation (platform.md §6). `LocalQueue.send`/`sendBatch` validate like the platform
+Theory of operation (docs/platform.md §6). `LocalQueue.send`/`sendBatch` validate like the platform
 (128 KB a message, 100 messages and 256 KB a batch, 1 KB = 1000 B) and store each message in one
 SQLite table, so messages survive a restart of `siteaudit serve`. `QueueBroker.deliver_due`
 takes the messages that are due (visible, and either enough for a full batch or the oldest has

@@ -1,5 +1,5 @@
 """The Workflow binding as Python code sees it through the SDK (`_WorkflowBindingWrapper`,
-`_WorkflowInstanceWrapper`; platform.md §4.4).
+`_WorkflowInstanceWrapper`; docs/platform.md §4.4).
 
 Keyword arguments on a binding call become one trailing JS object in the SDK, so
 `create(id="a", params={...})` and `create({"id": "a", "params": {...}})` are the same call.

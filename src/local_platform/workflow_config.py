@@ -1,4 +1,4 @@
-"""Step configuration: durations, defaults and retry back-off (../shared/docs/platform.md §4.1).
+"""Step configuration: durations, defaults and retry back-off (docs/platform.md §4.1).
 
 `step.do(..., config={"retries": {"limit", "delay", "backoff"}, "timeout"})`. Durations are ms
 numbers or strings "N <unit>[s]". Missing keys take the production defaults from the Workflows

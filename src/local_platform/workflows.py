@@ -1,4 +1,4 @@
-"""Cloudflare Workflows on the local platform (../shared/docs/platform.md §1.4, §4).
+"""Cloudflare Workflows on the local platform (docs/platform.md §1.4, §4).
 
 `WorkflowEngine` keeps every instance, step result and event in one SQLite file and runs each
 instance's `run(event, step)` as an asyncio task. `engine.binding(name)` is what the Worker sees as

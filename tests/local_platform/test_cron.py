@@ -1,4 +1,4 @@
-"""Cron expressions, `next_fire_ms`, the controller and the scheduler (platform.md §5)."""
+"""Cron expressions, `next_fire_ms`, the controller and the scheduler (docs/platform.md §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Specification of the local Durable Objects (platform.md §1.3 and §2)."""
+"""Specification of the local Durable Objects (docs/platform.md §1.3 and §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Specification of `step.do` and friends as Python code sees them (platform.md §4.1-4.3, §4.5)."""
+"""Specification of `step.do` and friends as Python code sees them.
+
+See docs/platform.md §4.1-4.3 and §4.5.
+"""
 
 from __future__ import annotations
 
