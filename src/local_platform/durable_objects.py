@@ -6,8 +6,8 @@ Theory of operation. `env.<NAMESPACE>` is a `DurableObjectNamespace` over
 `DurableObjectState` (do_state) with `ctx.storage` (do_storage: SQL, key-value, transactions and
 the alarm in one SQLite file), and fires due alarms (do_alarm_runner). Imports point one way:
 
-    do_sql -> do_storage_file -> do_transactions -> do_kv    \
-                             -> do_alarms                  -> do_storage
+    do_sql -> do_storage_file -> do_transactions -> do_kv  -> do_storage
+              do_storage_file -> do_alarms                  -> do_storage
     do_ids, do_storage -> do_state -> do_instances -> do_rpc, do_alarm_runner -> durable_objects
 
 Because an object's file is its only state, `evict()` (or a new namespace object over the same
