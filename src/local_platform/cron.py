@@ -1,4 +1,6 @@
-"""Cron Triggers for the local platform (platform.md §5): expressions, the controller, a scheduler.
+"""Cron Triggers for the local platform: expressions, the controller, a scheduler.
+
+Behaviour: docs/platform.md §5.
 
 Expressions are standard five-field cron in UTC: minute, hour, day of month, month, day of week;
 numbers, `*`, ranges `a-b`, lists `a,b`, steps `*/n`, `a-b/n` and `a/n`, month names JAN-DEC and
@@ -23,7 +25,6 @@ from local_platform.clock import Clock
 
 __all__ = ["CronExpr", "CronScheduler", "ScheduledController", "next_fire_ms", "parse_cron"]
 
-_MINUTE_MS = 60_000
 _MONTHS = {name.upper(): i for i, name in enumerate(calendar.month_abbr) if name}
 _DAYS = {"SUN": 0, "MON": 1, "TUE": 2, "WED": 3, "THU": 4, "FRI": 5, "SAT": 6}
 # Feb 29 on a chosen weekday can take 28 years to recur; beyond that an expression never fires.
@@ -75,7 +76,8 @@ def parse_cron(expr: str) -> CronExpr:
     values = [_parse_field(part, field) for part, field in zip(parts, _FIELDS, strict=True)]
     weekdays = frozenset(day % 7 for day in values[4])
     days_or = not parts[2].startswith("*") and not parts[4].startswith("*")
-    return CronExpr(expr, *(frozenset(v) for v in values[:4]), weekdays, days_or)
+    minutes, hours, days, months = (frozenset(v) for v in values[:4])
+    return CronExpr(expr, minutes, hours, days, months, weekdays, days_or)
 
 
 def _parse_field(text: str, field: _Field) -> set[int]:
@@ -155,7 +157,7 @@ def _to_ms(when: dt.datetime) -> int:
 class ScheduledController:
     """What `scheduled(self, controller, env, ctx)` receives: `.cron`, `.scheduledTime`, `.noRetry()`."""
 
-    def __init__(self, cron: str, scheduledTime: int) -> None:  # noqa: N803 - the JS name
+    def __init__(self, cron: str, scheduledTime: float) -> None:  # noqa: N803 - the JS name
         self.cron = cron
         self.scheduledTime = scheduledTime  # noqa: N815 - epoch ms, a JS number
         self.retry_allowed = True
@@ -166,7 +168,7 @@ class ScheduledController:
 
 
 class CronScheduler:
-    """Which crons are due since the previous check; a serve loop sleeps until `next_wake_ms()`."""
+    """Which crons are due since the previous check (the platform asks on every `tick()`)."""
 
     def __init__(self, crons: Iterable[str], clock: Clock) -> None:
         self._crons = {source: parse_cron(source) for source in crons}
@@ -183,11 +185,6 @@ class CronScheduler:
         ]
         self._last_check_ms = max(self._last_check_ms, now_ms)
         return fired
-
-    def next_wake_ms(self) -> int | None:
-        if not self._crons:
-            return None
-        return min(next_fire_ms(cron, self._last_check_ms) for cron in self._crons.values())
 
 
 def _latest_fire(cron: CronExpr, after_ms: float, upto_ms: float) -> int | None:

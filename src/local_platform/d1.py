@@ -1,11 +1,12 @@
 """D1 on the local platform: one SQLite file, presented the way the `workers` SDK presents D1.
 
-Shapes, limits and error texts follow ../shared/docs/platform.md §3 and workerd's `d1-api.ts`.
+Shapes, limits and error texts follow docs/platform.md §3 and workerd's `d1-api.ts`.
 Every awaited call yields to the event loop once before it touches SQLite, so concurrent
 coroutines interleave at the same points as they would around a real binding call.
 
-The first half of this module is SQLite plumbing shared with `durable_objects.py` (both bindings
-are SQLite underneath, with the same limits and the same refusal of SQL transaction statements).
+The first half of this module is SQLite plumbing shared with `do_sql.py` and `do_storage_file.py`
+(both bindings are SQLite underneath, with the same limits and the same refusal of SQL transaction
+statements).
 
 Error format (assumption, matching what D1 reports in production logs and in the SDK's tests):
 `JsException("Error", "D1_ERROR: <sqlite message>: <primary result code name>")`, for example

@@ -25,5 +25,9 @@ def js_type_error(message: str) -> JsException:
     return JsException("TypeError", message)
 
 
-def js_range_error(message: str) -> JsException:
-    return JsException("RangeError", message)
+class NonRetryableError(Exception):
+    """Raised in a Workflow step: the step is not retried, and the instance errors if uncaught.
+
+    The `workers` SDK surface exposes it as `workers.workflows.NonRetryableError` (workers_sdk.py);
+    it lives here so that the engine, the step wrapper and the binding need not import each other.
+    """

@@ -1,4 +1,4 @@
-"""Outbound `fetch()` for the local platform, shaped like `workers.fetch` (platform.md §8).
+"""Outbound `fetch()` for the local platform, shaped like `workers.fetch` (docs/platform.md §8).
 
 One connection pool per event loop (`http_client.ConnectionPool`: HTTP/1.1 keep-alive, no proxy
 environment, no timeouts: callers bound time with asyncio, as Workers code bounds it with an

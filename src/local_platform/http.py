@@ -1,6 +1,6 @@
 """The `workers` SDK's HTTP surface (`Request`, `Response`, `FetchResponse`) for CPython.
 
-Shapes follow the SDK's `request.py`, `response.py` and `utils.py` (../shared/docs/platform.md §1.2,
+Shapes follow the SDK's `request.py`, `response.py` and `utils.py` (docs/platform.md §1.2,
 §8): methods are `http.HTTPMethod`, headers are an `http.client.HTTPMessage` that is also a
 `Mapping`, duplicate header values are joined with ", " except Set-Cookie (the
 `python_request_headers_preserve_commas` behaviour, default from 2026-02-17), and a body is either
@@ -49,7 +49,7 @@ class BodyUsedError(OSError):
         super().__init__("Response body is already used")
 
 
-class HTTPMessageMapping(http.client.HTTPMessage, Mapping):  # type: ignore[misc]
+class HTTPMessageMapping(http.client.HTTPMessage, Mapping[str, str]):  # type: ignore[misc]
     """The SDK's header type: an `HTTPMessage` (`get`, `get_all`, case-insensitive) and a Mapping."""
 
 
@@ -384,10 +384,6 @@ class FetchResponse(_Body):
     def type(self) -> str:
         return "basic" if self._url else "default"
 
-    def raw_headers(self) -> list[tuple[str, str]]:
-        """The header pairs as given, for the local server (JS would serialise the same values)."""
-        return list(self._header_pairs)
-
     def raise_for_status(self) -> None:
         if 400 <= self._status < 600:
             kind = "Client" if self._status < 500 else "Server"
@@ -429,7 +425,7 @@ class Response(FetchResponse):
         _default_content_type(pairs, "application/json")
         return Response(json.dumps(data), status=status, status_text=status_text, headers=pairs)
 
-    def json(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def json(self, *args: Any, **kwargs: Any) -> Any:
         """On an instance: read the body as JSON. Called statically: `Response.json(data, ...)`.
 
         The SDK allows both (`Response.json(data)` means `Response.from_json(data)`).

@@ -16,7 +16,7 @@ import socket
 import ssl
 import zlib
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -300,7 +300,7 @@ class _Decoder:
         return b"" if self._inflate is None else self._inflate.flush()
 
 
-def _inflater(encoding: str) -> zlib._Decompress | None:  # type: ignore[name-defined]
+def _inflater(encoding: str) -> zlib._Decompress | None:
     if encoding in ("gzip", "x-gzip"):
         return zlib.decompressobj(16 + zlib.MAX_WBITS)
     if encoding == "deflate":
@@ -308,7 +308,7 @@ def _inflater(encoding: str) -> zlib._Decompress | None:  # type: ignore[name-de
     return None
 
 
-def _decoder(headers: list[tuple[bytes, bytes]]) -> _Decoder:
+def _decoder(headers: Iterable[tuple[bytes, bytes]]) -> _Decoder:
     for name, value in headers:
         if name.lower() == b"content-encoding":
             return _Decoder(value.decode("latin-1").strip().lower())

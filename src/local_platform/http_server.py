@@ -229,7 +229,7 @@ def _to_request(event: h11.Request, body: bytes, server: Server) -> Request:
 
 
 def _json_response(status: int, message: str) -> Response:
-    return Response.json({"error": message}, status=status)
+    return Response.from_json({"error": message}, status=status)
 
 
 def _reason(status: int) -> str:

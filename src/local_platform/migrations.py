@@ -1,6 +1,6 @@
 """`wrangler d1 migrations apply` for the local platform's D1 files.
 
-What wrangler does (workers-sdk `d1/migrations/*`, platform.md §3.3), and so what this does:
+What wrangler does (workers-sdk `d1/migrations/*`, docs/platform.md §3.3), and so what this does:
 every `*.sql` file in the migrations folder, sorted by file name, that has no row in
 `d1_migrations` is run as one batch (one transaction) together with the insert of its name, so a
 failing file leaves nothing behind and stops the run; files applied before it stay applied. The

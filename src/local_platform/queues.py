@@ -1,6 +1,6 @@
 """Cloudflare Queues for the local platform: producers, a SQLite broker, consumer batches.
 
-Theory of operation (platform.md §6). `LocalQueue.send`/`sendBatch` validate like the platform
+Theory of operation (docs/platform.md §6). `LocalQueue.send`/`sendBatch` validate like the platform
 (128 KB a message, 100 messages and 256 KB a batch, 1 KB = 1000 B) and store each message in one
 SQLite table, so messages survive a restart of `siteaudit serve`. `QueueBroker.deliver_due`
 takes the messages that are due (visible, and either enough for a full batch or the oldest has
@@ -318,7 +318,8 @@ class QueueBroker:
     def pending(self, queue: str) -> int:
         """Messages (delivery slots) stored for `queue`, due or not."""
         row = self._db.execute("SELECT count(*) FROM queue_messages WHERE queue = ?", (queue,))
-        return row.fetchone()[0]
+        count: int = row.fetchone()[0]
+        return count
 
     def _config(self, queue: str) -> ConsumerConfig:
         return self._consumers.get(queue) or ConsumerConfig(queue)
@@ -345,7 +346,7 @@ class QueueBroker:
 
     def _ready_at(self, queue: str) -> int | None:
         config = self._config(queue)
-        visible = [
+        visible: list[int] = [
             row[0]
             for row in self._db.execute(
                 "SELECT visible_at_ms FROM queue_messages WHERE queue = ?"
@@ -405,6 +406,7 @@ class QueueBroker:
                 " visible_at_ms FROM queue_messages WHERE seq = ?",
                 (row.seq,),
             )
+        assert cursor.lastrowid is not None  # set by every successful INSERT
         return dataclasses.replace(row, seq=cursor.lastrowid)
 
     async def _deliver(

@@ -1,4 +1,6 @@
-"""An R2 bucket on the local disk, shaped like the binding seen through the SDK (platform.md §7).
+"""An R2 bucket on the local disk, shaped like the binding seen through the SDK.
+
+Shapes: docs/platform.md §7.
 
 Layout: each object is two files under `directory/objects/`, named by the SHA-256 of its key so
 that no key (`../x`, `/abs`, 1,024-byte names) can escape the directory or exceed a file-name
@@ -189,7 +191,8 @@ class LocalR2Bucket:
 
     def _read_meta(self, key: str) -> dict[str, Any] | None:
         try:
-            return json.loads(self._path(key).with_suffix(".json").read_bytes())
+            meta: dict[str, Any] = json.loads(self._path(key).with_suffix(".json").read_bytes())
+            return meta
         except FileNotFoundError:
             return None
 

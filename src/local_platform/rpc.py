@@ -5,7 +5,7 @@ event travels Python -> `python_to_rpc` -> structured clone -> `python_from_rpc`
 `crossing()` reproduces that whole trip on CPython, so code tested here meets the same surprises as
 in production: tuples and bytearrays refused, bytes arriving as memoryview, dicts as `JsDict`,
 whole-number floats as int, datetimes as naive UTC datetimes with millisecond precision.
-(../shared/docs/platform.md §0.2-0.3; the SDK's `rpc.py`.)
+(docs/platform.md §0.2-0.3; the SDK's `rpc.py`.)
 """
 
 from __future__ import annotations

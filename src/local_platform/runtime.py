@@ -23,6 +23,7 @@ from local_platform.clock import Clock, SystemClock
 from local_platform.cron import CronScheduler, ScheduledController
 from local_platform.d1 import LocalD1Database
 from local_platform.durable_objects import DurableObjectNamespace
+from local_platform.execution_context import ExecutionContext
 from local_platform.fetch import aclose_shared_client
 from local_platform.http import Request, Response
 from local_platform.migrations import apply_migrations
@@ -39,24 +40,6 @@ class LocalEnv:
 
     def __repr__(self) -> str:
         return f"LocalEnv({', '.join(sorted(vars(self)))})"
-
-
-class ExecutionContext:
-    """The `ctx` of a handler: `waitUntil` work is awaited before the event counts as done."""
-
-    def __init__(self) -> None:
-        self._pending: list[Any] = []
-        self.props: dict[str, Any] = {}
-
-    def waitUntil(self, awaitable: Any) -> None:  # noqa: N802 - the runtime's name
-        self._pending.append(awaitable)
-
-    def passThroughOnException(self) -> None:  # noqa: N802 - the runtime's name
-        pass
-
-    async def drain(self) -> None:
-        while self._pending:
-            await self._pending.pop(0)
 
 
 @dataclass
@@ -144,7 +127,7 @@ class LocalPlatform:
 
     async def fetch(self, request: Request) -> Response:
         ctx = ExecutionContext()
-        response = await self._default(ctx).fetch(request)
+        response: Response = await self._default(ctx).fetch(request)
         await ctx.drain()
         return response
 

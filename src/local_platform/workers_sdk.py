@@ -11,7 +11,7 @@ import sys
 import types
 from typing import Any
 
-from local_platform import rpc
+from local_platform import errors, rpc
 
 
 class WorkerEntrypoint:
@@ -44,7 +44,6 @@ def python_from_rpc(value: Any) -> Any:
 def build_modules() -> tuple[types.ModuleType, types.ModuleType]:
     from local_platform import fetch as local_fetch
     from local_platform import http as local_http
-    from local_platform import workflows as local_workflows
 
     workers = types.ModuleType("workers", __doc__)
     workers.__path__ = []  # a package, so `import workers.workflows` resolves
@@ -61,7 +60,7 @@ def build_modules() -> tuple[types.ModuleType, types.ModuleType]:
     }.items():
         setattr(workers, name, value)
     workflows = types.ModuleType("workers.workflows")
-    workflows.NonRetryableError = local_workflows.NonRetryableError  # type: ignore[attr-defined]
+    workflows.NonRetryableError = errors.NonRetryableError  # type: ignore[attr-defined]
     workers.workflows = workflows  # type: ignore[attr-defined]
     return workers, workflows
 

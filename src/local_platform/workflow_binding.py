@@ -1,5 +1,5 @@
 """The Workflow binding as Python code sees it through the SDK (`_WorkflowBindingWrapper`,
-`_WorkflowInstanceWrapper`; platform.md §4.4).
+`_WorkflowInstanceWrapper`; docs/platform.md §4.4).
 
 Keyword arguments on a binding call become one trailing JS object in the SDK, so
 `create(id="a", params={...})` and `create({"id": "a", "params": {...}})` are the same call.
@@ -8,15 +8,26 @@ Every value crossing here goes through `crossing()` inside the engine.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from local_platform.errors import JsException
 from local_platform.rpc import JsDict
 
-if TYPE_CHECKING:
-    from local_platform.workflows import WorkflowEngine
-
 BATCH_MAX = 100  # createBatch: at most 100 instances per call (Workflows docs)
+
+
+class WorkflowEngine(Protocol):
+    """What the binding asks of the engine (workflows.WorkflowEngine), named here so that this
+    module does not import the engine's."""
+
+    async def create(self, workflow_name: str, options: dict[str, Any]) -> str: ...
+    def status(self, instance_id: str) -> JsDict: ...
+    def exists(self, instance_id: str, workflow_name: str) -> None: ...
+    def terminate(self, instance_id: str) -> None: ...
+    def pause(self, instance_id: str) -> None: ...
+    def resume(self, instance_id: str) -> None: ...
+    def restart(self, instance_id: str) -> None: ...
+    def send_event(self, instance_id: str, event: dict[str, Any]) -> None: ...
 
 
 class WorkflowInstance:

@@ -1,4 +1,4 @@
-"""Step configuration: durations, defaults and retry back-off (../shared/docs/platform.md §4.1).
+"""Step configuration: durations, defaults and retry back-off (docs/platform.md §4.1).
 
 `step.do(..., config={"retries": {"limit", "delay", "backoff"}, "timeout"})`. Durations are ms
 numbers or strings "N <unit>[s]". Missing keys take the production defaults from the Workflows
@@ -75,9 +75,10 @@ def retry_delay_ms(config: dict[str, Any], failed_attempt: int) -> float:
     `calcRetryDuration` computes it: constant = d, linear = d * n, exponential = d * 2^(n-1).
     """
     retries = config["retries"]
-    delay = duration_ms(retries["delay"])
+    delay: float = duration_ms(retries["delay"])
     if retries["backoff"] == "exponential":
-        return delay * 2 ** (failed_attempt - 1)
+        factor: int = 2 ** (failed_attempt - 1)  # int ** int is Any to mypy (could be a float)
+        return delay * factor
     if retries["backoff"] == "linear":
         return delay * failed_attempt
     return delay

@@ -1,4 +1,4 @@
-"""The engine side of `step`: what the JS `WorkflowStep` does (platform.md §4.1-4.3, §4.5).
+"""The engine side of `step`: what the JS `WorkflowStep` does (docs/platform.md §4.1-4.3, §4.5).
 
 Theory of operation. `run()` is re-executed from the top whenever an instance resumes. Each
 `do`/`sleep`/`sleepUntil`/`waitForEvent` call gets a cache key from its name and the occurrence

@@ -23,7 +23,7 @@ import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from local_platform.errors import JsException
+from local_platform.errors import JsException, NonRetryableError
 from local_platform.rpc import crossing
 
 _NON_RETRYABLE = "NonRetryableError"
@@ -84,12 +84,14 @@ class WorkflowStep:
         return await dep()
 
     def sleep(self, name: str, duration: float | str) -> Awaitable[None]:
-        return self._js_step.sleep(name, duration)
+        slept: Awaitable[None] = self._js_step.sleep(name, duration)
+        return slept
 
     def sleep_until(self, name: str, timestamp: dt.datetime | float) -> Awaitable[None]:
         if not isinstance(timestamp, str):
             timestamp = crossing(timestamp)
-        return self._js_step.sleepUntil(name, timestamp)
+        slept: Awaitable[None] = self._js_step.sleepUntil(name, timestamp)
+        return slept
 
     async def wait_for_event(
         self, name: str, event_type: str, /, timeout: float | str = "24 hours"
@@ -164,8 +166,6 @@ def _python_exception_message(text: str) -> str:
 
 def from_js_error(exc: JsException) -> Exception:
     """Port of the SDK's `utils._from_js_error`: what `await step_fn()` raises."""
-    from local_platform.workflows import NonRetryableError  # the engine must not import it
-
     message = exc.message or ""
     if exc.name == _NON_RETRYABLE:
         return NonRetryableError(message)

@@ -1,4 +1,4 @@
-"""Cloudflare Workflows on the local platform (../shared/docs/platform.md §1.4, §4).
+"""Cloudflare Workflows on the local platform (docs/platform.md §1.4, §4).
 
 `WorkflowEngine` keeps every instance, step result and event in one SQLite file and runs each
 instance's `run(event, step)` as an asyncio task. `engine.binding(name)` is what the Worker sees as
@@ -22,13 +22,14 @@ import asyncio
 import datetime as dt
 import re
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from local_platform.clock import Clock
 from local_platform.errors import JsException
+from local_platform.execution_context import ExecutionContext
 from local_platform.rpc import JsDict, crossing
 from local_platform.workflow_binding import WorkflowBinding, WorkflowInstance
 from local_platform.workflow_faults import Faults, PlatformKill, ProcessInterrupt
@@ -36,7 +37,7 @@ from local_platform.workflow_runtime import EngineStep, Run
 from local_platform.workflow_step_wrapper import WorkflowStep
 from local_platform.workflow_store import EventRow, InstanceRow, WorkflowStore
 
-__all__ = ["NonRetryableError", "WorkflowBinding", "WorkflowEngine", "WorkflowInstance"]
+__all__ = ["WorkflowBinding", "WorkflowEngine", "WorkflowInstance"]
 
 INSTANCE_ID = re.compile(r"^[a-zA-Z0-9_][a-zA-Z0-9-_]*$")  # workers-sdk validators.ts
 INSTANCE_ID_MAX = 100
@@ -48,30 +49,10 @@ FINISHED = frozenset({"complete", "errored", "terminated"})
 UNFINISHED = ("queued", "running", "waiting", "waitingForPause")
 
 
-class NonRetryableError(Exception):
-    """Raised in a step: the step is not retried, and the instance errors if it is uncaught."""
-
-
 @dataclass(frozen=True, slots=True)
 class _Registration:
     entrypoint_cls: type
     env_provider: Callable[[], Any]
-
-
-class _ExecutionContext:
-    """The `ctx` a WorkflowEntrypoint is constructed with; `waitUntil` takes coroutines, as
-    the SDK's patched `waitUntil` does."""
-
-    def __init__(self) -> None:
-        self._pending: set[asyncio.Future[Any]] = set()
-
-    def waitUntil(self, awaitable: Awaitable[Any]) -> None:
-        future = asyncio.ensure_future(awaitable)
-        self._pending.add(future)
-        future.add_done_callback(self._pending.discard)
-
-    def passThroughOnException(self) -> None:
-        """Meaningless for workflows; present because ExecutionContext has it."""
 
 
 class WorkflowEngine:
@@ -152,7 +133,8 @@ class WorkflowEngine:
 
     def status(self, instance_id: str) -> JsDict:
         row = self._row(instance_id)
-        return crossing({"status": row.status, "output": row.output, "error": row.error})
+        status: JsDict = crossing({"status": row.status, "output": row.output, "error": row.error})
+        return status
 
     def exists(self, instance_id: str, workflow_name: str) -> None:
         if self._row(instance_id).workflow != workflow_name:
@@ -236,7 +218,7 @@ class WorkflowEngine:
     async def _invoke(self, run: Run) -> Any:
         row = self._row(run.instance_id)
         registration = self._registry[row.workflow]
-        workflow = registration.entrypoint_cls(_ExecutionContext(), registration.env_provider())
+        workflow = registration.entrypoint_cls(ExecutionContext(), registration.env_provider())
         event = crossing(
             {
                 "payload": row.params,

@@ -1,4 +1,4 @@
-"""Specification of the local D1 binding (platform.md §3)."""
+"""Specification of the local D1 binding (docs/platform.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Specification of the local Durable Objects (platform.md §1.3 and §2)."""
+"""Specification of the local Durable Objects (docs/platform.md §1.3 and §2)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,10 @@ from typing import Any, ClassVar
 import pytest
 
 from local_platform.clock import ManualClock
-from local_platform.durable_objects import (
-    ONE_MANY_RESULTS,
-    ONE_NO_RESULTS,
-    DurableObjectAbort,
-    DurableObjectNamespace,
-    DurableObjectStorage,
-)
+from local_platform.do_sql import ONE_MANY_RESULTS, ONE_NO_RESULTS
+from local_platform.do_state import DurableObjectAbort
+from local_platform.do_storage import DurableObjectStorage
+from local_platform.durable_objects import DurableObjectNamespace
 from local_platform.errors import JsException
 from local_platform.rpc import RPC_SIZE_ERROR, JsDict
 

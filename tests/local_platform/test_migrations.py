@@ -1,4 +1,4 @@
-"""Specification of `apply_migrations` (wrangler d1 migrations apply, platform.md §3.3)."""
+"""Specification of `apply_migrations` (wrangler d1 migrations apply, docs/platform.md §3.3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`LocalR2Bucket`: the R2 binding's shapes on the local disk (platform.md §7)."""
+"""`LocalR2Bucket`: the R2 binding's shapes on the local disk (docs/platform.md §7)."""
 
 from __future__ import annotations
 

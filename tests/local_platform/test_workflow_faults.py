@@ -1,4 +1,7 @@
-"""Replay after a process kill, fault injection, pause/resume/restart (platform.md §4.3-4.4)."""
+"""Replay after a process kill, fault injection, pause/resume/restart.
+
+Specification: docs/platform.md §4.3-4.4.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Specification of `step.do` and friends as Python code sees them (platform.md §4.1-4.3, §4.5)."""
+"""Specification of `step.do` and friends as Python code sees them.
+
+See docs/platform.md §4.1-4.3 and §4.5.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,8 @@ import pytest
 from local_platform.clock import ManualClock
 from local_platform.errors import JsException
 from local_platform.rpc import JsDict
-from local_platform.workflows import NonRetryableError, WorkflowEngine
+from local_platform.errors import NonRetryableError
+from local_platform.workflows import WorkflowEngine
 from tests.local_platform.workflow_harness import (  # noqa: F401  (fixtures)
     clock,
     db_path,

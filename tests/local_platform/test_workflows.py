@@ -1,4 +1,4 @@
-"""Specification of the local Workflows engine's binding (platform.md §1.4, §4.4)."""
+"""Specification of the local Workflows engine's binding (docs/platform.md §1.4, §4.4)."""
 
 from __future__ import annotations
 

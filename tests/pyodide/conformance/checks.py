@@ -5,7 +5,7 @@ of `probes.ProbeObject`, `PROBE_FLOW` a Workflow binding of `probes.ProbeFlow`);
 take a Durable Object's `ctx.storage` and run inside `ProbeObject` (reached by RPC). The CPython
 local platform runs them through pytest (test_local_platform.py); the Pyodide tier runs them with
 the real workers SDK over the JS doubles (conformance.test.mjs). Expected values come from
-../shared/docs/platform.md. Binding errors are matched by text, never by exception type.
+docs/platform.md. Binding errors are matched by text, never by exception type.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The project's entrypoint layer for the Pyodide tier: class discovery and one call wrapper.
 
-Written by this project from documented behaviour (../shared/docs/platform.md §1.1 and
-pyodide-tier.md §4); no workerd code is copied. It follows the behaviour of workerd release
+Written by this project from documented behaviour (docs/platform.md §1.1 and
+docs/pyodide-tier.md §4); no workerd code is copied. It follows the behaviour of workerd release
 2026-08-22 (commit 6552d99), whose Python entrypoint handling is described there: re-check this
 file whenever the compatibility date, the compat flags or the pinned Pyodide/SDK versions change.
 

@@ -1,7 +1,7 @@
 // The Pyodide tier's runtime: boots npm `pyodide` (0.28.3 = Python 3.13, the line our compat date
 // selects), unpacks the hash-checked wheels, registers the two shim modules the workers SDK imports,
 // mounts src/ where workerd puts the bundle, and routes entrypoint calls the way workerd does.
-// Written from documented behaviour (../shared/docs/pyodide-tier.md §4, platform.md §1.1); it follows
+// Written from documented behaviour (docs/pyodide-tier.md §4, docs/platform.md §1.1); it follows
 // workerd release 2026-08-22 (6552d99) and copies none of its files. Re-check on a compat-date bump.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -15,7 +15,7 @@ export const TIER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const ROOT = path.resolve(TIER, "../..");
 export const JSPI = typeof WebAssembly.Suspending === "function" || typeof WebAssembly.Suspender === "function";
 
-// Date-gated flags (platform.md §10.1, workerd compatibility-date.capnp), on from these dates.
+// Date-gated flags (docs/platform.md §10.1, workerd compatibility-date.capnp), on from these dates.
 const DATED_FLAGS = {
   python_no_global_handlers: "2025-08-14", python_workflows: "2025-09-20", python_workers_20250116: "2025-09-29",
   python_request_headers_preserve_commas: "2026-02-17", delete_all_deletes_alarm: "2026-02-24",

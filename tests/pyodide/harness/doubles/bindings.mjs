@@ -1,8 +1,8 @@
 // Binding doubles with the production class names (the workers SDK picks wrappers by
 // constructor.name): ExecutionContext, Durable Objects, Workflows, Queues, R2, cron controller.
-// Shapes follow ../shared/docs/platform.md §1-§7 (workerd `types/defines/rpc.d.ts`,
+// Shapes follow docs/platform.md §1-§7 (workerd `types/defines/rpc.d.ts`,
 // `workflows.d.ts`, `api/queue.h`, `api/r2*.h`). No #private fields: workflows.js wraps the step
-// in a Proxy, and private members do not survive that (pyodide-tier.md pitfall 10).
+// in a Proxy, and private members do not survive that (docs/pyodide-tier.md pitfall 10).
 import { createHash, randomUUID } from "node:crypto";
 import { DurableObjectStorage } from "./sql.mjs";
 

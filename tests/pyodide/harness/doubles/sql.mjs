@@ -1,6 +1,6 @@
 // SQL doubles over node:sqlite: a Durable Object's SqlStorage and D1Database.
 // Class names are the production ones: the workers SDK picks its wrappers by constructor.name.
-// Shapes and texts follow ../shared/docs/platform.md §2.1 and §3.1 (workerd `api/sql.c++`,
+// Shapes and texts follow docs/platform.md §2.1 and §3.1 (workerd `api/sql.c++`,
 // `cloudflare/internal/d1-api.ts`), and match src/local_platform/d1.py and durable_objects.py.
 import { DatabaseSync } from "node:sqlite";
 
