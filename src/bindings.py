@@ -4,7 +4,7 @@ The core never imports the Workers SDK; it reaches bindings through `env` by duc
 receives values already converted the way the SDK converts them (JS objects become dicts, arrays
 lists, `undefined`/`null` None, integral numbers int). These Protocols state that contract so mypy
 checks every call site; the Workers shell's `env` and the local platform's both satisfy them.
-Shapes follow docs/platform.md (D1 §3, Durable Object RPC §2, Workflows §4).
+Shapes follow docs/platform.md (conversions §0, Durable Object RPC §1.3, D1 §3, Workflows §4).
 
 Only methods the core calls are listed: a Protocol is a promise about our use, not a copy of the
 runtime's whole surface.
@@ -85,7 +85,7 @@ class ScratchpadNamespace(Protocol):
 
 
 class InstanceStatus(TypedDict, total=False):
-    """`instance.status()` (docs/platform.md §4.3): `error` is {name, message} when errored."""
+    """`instance.status()` (docs/platform.md §4.4): `error` is {name, message} when errored."""
 
     status: str
     error: JsonValue

@@ -2,7 +2,7 @@
 
 Everything that crosses a Workflow step, a Durable Object RPC call, a Queue message or a D1 row is
 a frozen dataclass on both sides; on the wire it is a JSON object (dicts, lists, strings, numbers,
-booleans, null: the runtime refuses tuples over RPC, docs/platform.md §2). `to_json` flattens a
+booleans, null: the runtime refuses tuples over RPC, docs/platform.md §0.2). `to_json` flattens a
 record; `from_json` rebuilds one, checking every field against its annotation, so a malformed
 payload fails at the boundary with a `WireError` naming the record and the field instead of
 surfacing later as a confusing `TypeError`.

@@ -102,7 +102,7 @@ def test_missing_required_field_and_non_object() -> None:
 
 
 def test_tuples_never_reach_the_wire() -> None:
-    # The runtime refuses tuples over RPC and out of steps (docs/platform.md §2).
+    # The runtime refuses tuples over RPC and out of steps (docs/platform.md §0.2).
     record = Outer("a", 1, 0.5, True, Colour.BLUE, [], pair=("x", "y"))
     assert to_json(record)["pair"] == ["x", "y"]
     assert to_json(record)["colour"] == "blue"
