@@ -107,7 +107,7 @@ _SCRIPT, _RAW, _PLAIN = 0, 1, 2  # raw-text kinds
 _DATA, _ESCAPED, _DOUBLE = 0, 1, 2  # script data states
 
 
-class _Restart(Exception):  # noqa: N818 - control flow (a late charset), not an error
+class _Restart(Exception):
     """A late `<meta charset>` changed the encoding: decode the retained bytes again."""
 
     def __init__(self, data: bytes, decoder: Decoder) -> None:
