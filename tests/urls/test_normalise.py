@@ -1,0 +1,276 @@
+"""URL normalisation, same-site and origins: RFC 3986 vectors, browser behaviour, our decisions."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urls.normalise import (
+    normalise_percent_encoding,
+    normalise_url,
+    origin_of,
+    path_and_query,
+    same_site,
+)
+
+RFC_BASE = "http://a/b/c/d;p?q"
+
+
+@pytest.mark.parametrize(
+    ("href", "expected"),
+    [
+        # RFC 3986 §5.4.1 normal examples (fragments dropped, "//g" gains its "/" path).
+        ("g", "http://a/b/c/g"),
+        ("./g", "http://a/b/c/g"),
+        ("g/", "http://a/b/c/g/"),
+        ("/g", "http://a/g"),
+        ("//g", "http://g/"),
+        ("?y", "http://a/b/c/d;p?y"),
+        ("g?y", "http://a/b/c/g?y"),
+        ("#s", "http://a/b/c/d;p?q"),
+        ("g#s", "http://a/b/c/g"),
+        ("g?y#s", "http://a/b/c/g?y"),
+        (";x", "http://a/b/c/;x"),
+        ("g;x", "http://a/b/c/g;x"),
+        ("g;x?y#s", "http://a/b/c/g;x?y"),
+        ("", "http://a/b/c/d;p?q"),
+        (".", "http://a/b/c/"),
+        ("./", "http://a/b/c/"),
+        ("..", "http://a/b/"),
+        ("../", "http://a/b/"),
+        ("../g", "http://a/b/g"),
+        ("../..", "http://a/"),
+        ("../../", "http://a/"),
+        ("../../g", "http://a/g"),
+        # RFC 3986 §5.4.2 abnormal examples.
+        ("../../../g", "http://a/g"),
+        ("../../../../g", "http://a/g"),
+        ("/./g", "http://a/g"),
+        ("/../g", "http://a/g"),
+        ("g.", "http://a/b/c/g."),
+        (".g", "http://a/b/c/.g"),
+        ("g..", "http://a/b/c/g.."),
+        ("..g", "http://a/b/c/..g"),
+        ("./../g", "http://a/b/g"),
+        ("./g/.", "http://a/b/c/g/"),
+        ("g/./h", "http://a/b/c/g/h"),
+        ("g/../h", "http://a/b/c/h"),
+        ("g;x=1/./y", "http://a/b/c/g;x=1/y"),
+        ("g;x=1/../y", "http://a/b/c/y"),
+        ("g?y/./x", "http://a/b/c/g?y/./x"),
+        ("g?y/../x", "http://a/b/c/g?y/../x"),
+        ("g#s/./x", "http://a/b/c/g"),
+        ("g#s/../x", "http://a/b/c/g"),
+        # Non-strict reading (RFC 3986 §5.2.2, and browsers): same scheme means relative.
+        ("http:g", "http://a/b/c/g"),
+        # Not http(s): nothing to fetch.
+        ("g:h", None),
+    ],
+)
+def test_rfc3986_reference_resolution(href: str, expected: str | None) -> None:
+    assert normalise_url(href, RFC_BASE) == expected
+
+
+@pytest.mark.parametrize(
+    ("href", "expected"),
+    [
+        ("HTTP://Example.COM/Path", "http://example.com/Path"),  # the path keeps its case
+        ("https://example.com", "https://example.com/"),  # empty path -> "/"
+        ("http://example.com:80/a", "http://example.com/a"),
+        ("https://example.com:443/a", "https://example.com/a"),
+        ("http://example.com:443/a", "http://example.com:443/a"),  # not http's default
+        ("http://example.com:/a", "http://example.com/a"),  # empty port = default (WHATWG)
+        ("http://example.com:0080/a", "http://example.com/a"),
+        ("http://example.com/a#top", "http://example.com/a"),
+        ("http://example.com/a?", "http://example.com/a"),
+        ("http://example.com/a?b=2&a=1", "http://example.com/a?b=2&a=1"),  # order kept
+        ("http://example.com/a?a=1&a=1", "http://example.com/a?a=1&a=1"),
+        # RFC 3986 §6.2.2: unreserved decoded, other escapes uppercased, never decoded.
+        ("http://example.com/%7euser/%41%2d%5f%2e", "http://example.com/~user/A-_."),
+        ("http://example.com/a%2fb%3f?q=%2b%26", "http://example.com/a%2Fb%3F?q=%2B%26"),
+        ("http://example.com/a/%2E%2e/b", "http://example.com/b"),  # encoded dots are dots
+        ("http://example.com/%zz/100%", "http://example.com/%25zz/100%25"),
+        # What a browser percent-encodes (WHATWG path and query sets; non-ASCII as UTF-8).
+        ("http://example.com/a b/ä", "http://example.com/a%20b/%C3%A4"),
+        ("http://example.com/{x}`<y>", "http://example.com/%7Bx%7D%60%3Cy%3E"),
+        ("http://example.com/p?q=a b&r='ü'", "http://example.com/p?q=a%20b&r=%27%C3%BC%27"),
+        ("http://example.com/[a]|^?a[]=1", "http://example.com/[a]|^?a[]=1"),
+        # Browser input clean-up.
+        ("  http://example.com/a\tb\nc  ", "http://example.com/abc"),
+        ("http:\\\\example.com\\a\\b?c\\d", "http://example.com/a/b?c\\d"),
+        # Hosts.
+        ("http://Bücher.Example/", "http://xn--bcher-kva.example/"),
+        ("http://例え.テスト/", "http://xn--r8jz45g.xn--zckzah/"),
+        ("http://example.com./", "http://example.com./"),
+        ("http://2130706433/", "http://127.0.0.1/"),  # WHATWG IPv4 number forms
+        ("http://0x7f.1/", "http://127.0.0.1/"),
+        ("http://[0:0:0:0:0:0:0:1]:8080/", "http://[::1]:8080/"),
+        ("http://[2001:DB8::1]/", "http://[2001:db8::1]/"),
+        ("http://user:pa@ss@example.com/", "http://user:pa%40ss@example.com/"),
+        ("http://my_host.example.com/", "http://my_host.example.com/"),
+        ("http://straße.de/", "http://xn--strae-oqa.de/"),  # UTS #46 as browsers, not IDNA 2003
+        # What browsers make of what the original crawler refused.
+        ("http:///nohost", "http://nohost/"),
+        ("http://ex%61mple.com/", "http://example.com/"),  # hosts are percent-decoded
+        ("http://example.com/a\x00b", "http://example.com/a%00b"),
+        ("http://exa\ud800mple.com/a", None),  # a lone surrogate is U+FFFD, refused in hosts
+        ("http://example.com/\ud800", "http://example.com/%EF%BF%BD"),
+    ],
+)
+def test_normalisation(href: str, expected: str) -> None:
+    assert normalise_url(href) == expected
+
+
+@pytest.mark.parametrize(
+    ("href", "base", "expected"),
+    [
+        # PR #61: the trailing slash is the site's, never ours to add or strip.
+        ("/docs", "https://example.com/", "https://example.com/docs"),
+        ("/docs/", "https://example.com/", "https://example.com/docs/"),
+        ("docs/", "https://example.com/guide/intro", "https://example.com/guide/docs/"),
+        # RFC 3986 §5.4: "?" empties the query (urllib's urljoin keeps the base's).
+        ("?", "https://example.com/list?page=2", "https://example.com/list"),
+        ("//cdn.example.net/x.js", "https://example.com/", "https://cdn.example.net/x.js"),
+        ("\\\\evil.example\\x", "https://example.com/", "https://evil.example/x"),
+        # A different scheme is absolute, and a special URL skips any slashes before its host.
+        ("https:other", "http://example.com/a/b", "https://other/"),
+        ("/a", None, None),
+        ("/a", "not a url", None),
+        ("/a", "mailto:x@example.com", None),
+    ],
+)
+def test_resolution_against_a_base(href: str, base: str | None, expected: str | None) -> None:
+    assert normalise_url(href, base) == expected
+
+
+@pytest.mark.parametrize(
+    "href",
+    [
+        "mailto:someone@example.com",
+        "javascript:void(0)",
+        "ftp://example.com/",
+        "data:,x",
+        "tel:+123",
+        "file:///etc/passwd",
+        "http://",
+        "http://:80/",
+        "http://exa mple.com/",
+        "http://example.com:99999/",
+        "http://example.com:8o/",
+        "http://example.com:-1/",
+        "http://example.com:٨٠/",
+        "http://a..b/",
+        "http://.example/",
+        "http://[::1/",
+        "http://[::1]x/",
+        "http://[fe80::1%25eth0]/",
+        "http://[v1.x]/",
+        "http://1.2.3.256/",
+        "http://1.2.3.4.5/",
+        "http://" + "a" * 64 + ".com/",
+        "http://" + "a." * 127 + "com/",
+        "http://exa\x7fmple.com/",
+        "http://ex\ud800ample.com/",
+        "http://exa\u3000mple.com/",
+        "//example.com/",
+    ],
+)
+def test_unfetchable_or_malformed_urls_are_none(href: str) -> None:
+    assert normalise_url(href) is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("https://example.com/", "https://example.com/about", True),
+        ("https://example.com/", "https://www.example.com/", True),
+        ("https://www.example.com/", "https://example.com/", True),
+        ("https://EXAMPLE.com./", "https://www.example.com/", True),
+        ("http://example.com/", "https://example.com/", True),  # default ports: upgrade
+        ("https://example.com/", "http://www.example.com/", True),
+        ("https://example.com/", "https://example.com:443/", True),
+        ("https://example.com:8443/", "https://example.com:8443/x", True),
+        ("https://example.com/", "https://example.com:8443/", False),
+        ("http://example.com:8080/", "https://example.com/", False),
+        ("http://example.com/", "https://example.com:80/", False),
+        ("https://example.com/", "https://blog.example.com/", False),
+        ("https://example.com/", "https://wwwexample.com/", False),
+        ("https://www.example.com/", "https://www.www.example.com/", False),
+        ("https://example.com/", "https://example.org/", False),
+        ("https://example.com/", "mailto:a@example.com", False),
+        ("https://example.com/", "not a url", False),
+    ],
+)
+def test_same_site(a: str, b: str, expected: bool) -> None:
+    assert same_site(a, b) is expected
+    assert same_site(b, a) is expected
+
+
+@pytest.mark.parametrize(
+    ("url", "origin", "target"),
+    [
+        ("HTTPS://Example.com:443/a?b#c", "https://example.com", "/a?b"),
+        ("http://example.com:8080", "http://example.com:8080", "/"),
+        ("http://[::1]:81/x", "http://[::1]:81", "/x"),
+        ("ftp://example.com/", None, None),
+    ],
+)
+def test_origin_and_request_target(url: str, origin: str | None, target: str | None) -> None:
+    assert origin_of(url) == origin
+    assert path_and_query(url) == target
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/a%2fb", "/a%2Fb"),
+        ("/%7E%41", "/~A"),
+        ("/ツ", "/%E3%83%84"),
+        ("/%", "/%25"),
+        ("/*.gif$", "/*.gif$"),
+        ("/a b", "/a%20b"),
+    ],
+)
+def test_percent_encoding_normalisation(text: str, expected: str) -> None:
+    assert normalise_percent_encoding(text) == expected
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+_url_alphabet = st.sampled_from(list("aAzZ09-._~:/?#[]@!$&'()*+,;=% \\\t\"<>{}|^`ä€\u3000.\x00"))
+_url_like = st.builds(
+    lambda scheme, host, port, rest: f"{scheme}{host}{port}{rest}",
+    st.sampled_from(["http://", "HTTPS://", "https:", "//", "", "ftp://", "http:\\\\"]),
+    st.text(st.sampled_from(list("aZ0.-_[]:%äxn")), max_size=12),
+    st.sampled_from(["", ":", ":80", ":443", ":8080", ":99999", ":x"]),
+    st.text(_url_alphabet, max_size=30),
+)
+_any_url = st.one_of(st.text(max_size=60), _url_like)
+_bases = st.one_of(st.none(), _any_url, st.just("https://www.example.com/dir/page?q=1"))
+
+
+@given(_any_url, _bases)
+def test_normalise_never_raises_and_is_idempotent(href: str, base: str | None) -> None:
+    first = normalise_url(href, base)
+    if first is not None:
+        assert normalise_url(first) == first
+        assert first.isascii() and "#" not in first and " " not in first
+
+
+@given(_any_url, _bases, _bases)
+def test_a_normalised_url_is_absolute_whatever_the_base(
+    href: str, base: str | None, other_base: str | None
+) -> None:
+    first = normalise_url(href, base)
+    if first is not None:
+        assert normalise_url(first, other_base) == first
+
+
+@given(st.text(max_size=40))
+def test_percent_normalisation_is_idempotent(text: str) -> None:
+    once = normalise_percent_encoding(text)
+    assert normalise_percent_encoding(once) == once
+
+
+@given(_any_url, _any_url)
+def test_same_site_never_raises_and_is_symmetric(a: str, b: str) -> None:
+    assert same_site(a, b) == same_site(b, a)

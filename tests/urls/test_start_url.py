@@ -1,0 +1,48 @@
+"""What a user may ask to audit, and how the start URL is normalised."""
+
+import pytest
+
+from urls.private_hosts import PrivateHosts
+from urls.start_url import StartUrlError, normalise_start_url
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("example.com", "https://example.com/"),
+        ("  HTTP://Example.COM/a?b=1#frag ", "http://example.com/a?b=1"),
+        ("https://example.com:8443", "https://example.com:8443/"),
+        ("https://[2606:4700::1111]/", "https://[2606:4700::1111]/"),
+    ],
+)
+def test_normalisation(raw: str, expected: str) -> None:
+    assert normalise_start_url(raw, private_hosts=PrivateHosts.DENY) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("", "invalid_url"),
+        ("ftp://example.com/", "invalid_url"),
+        ("https://", "invalid_url"),
+        ("https://exa mple.com/", "invalid_url"),
+        ("https://example.com:99999/", "invalid_url"),
+        ("javascript:alert(1)", "invalid_url"),
+        ("https://" + "a" * 3000 + ".com", "invalid_url"),
+        ("http://127.0.0.1:8000/", "target_blocked"),
+        ("http://localhost/", "target_blocked"),
+        ("http://[::1]/", "target_blocked"),
+        ("http://2130706433/", "target_blocked"),
+    ],
+)
+def test_rejections_carry_a_code(raw: str, code: str) -> None:
+    with pytest.raises(StartUrlError) as caught:
+        normalise_start_url(raw, private_hosts=PrivateHosts.DENY)
+    assert caught.value.code == code
+
+
+def test_private_hosts_are_allowed_only_when_asked() -> None:
+    assert (
+        normalise_start_url("http://127.0.0.1:8000", private_hosts=PrivateHosts.ALLOW)
+        == "http://127.0.0.1:8000/"
+    )
