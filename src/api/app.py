@@ -24,10 +24,10 @@ from api.schemas import CreateAuditBody, parse_create_body
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord, AuditStatus, IssueRecord
 from durable.scratchpad import CLEANUP_AFTER_MS, scratchpad_stub
-from crawl.ssrf import PrivateHosts
-from crawl.start_url import StartUrlError, normalise_start_url
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
+from urls.private_hosts import PrivateHosts
+from urls.start_url import StartUrlError, normalise_start_url
 from workflow.params import AuditParams
 
 Handler = Callable[[ApiRequest, Any, dict[str, str]], Awaitable[ApiResponse]]

@@ -13,8 +13,8 @@ from enum import StrEnum
 from typing import Any, Self
 
 from audit.text import js_trim
-from crawl.urls import normalise_url
 from parse.facts import PageFacts
+from urls.normalise import normalise_url
 
 __all__ = ["FetchClass", "PageObservation"]
 

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any, Self
 
 from audit.issues import DetectedIssue
-from crawl.ssrf import PrivateHosts
+from urls.private_hosts import PrivateHosts
 
 DEFAULT_MAX_PAGES = 50
 # Per-fetch response timeout: Screaming Frog waits 20 s, SEOnaut 10 s, the original system 15 s.

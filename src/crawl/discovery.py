@@ -15,7 +15,6 @@ import ports
 from crawl.chunk import REQUEST_HEADERS
 from crawl.redirects import fetch_following
 from crawl.robots import MAX_ROBOTS_BYTES, RobotsRules
-from crawl.ssrf import PrivateHosts
 from crawl.sitemaps import (
     MAX_SITEMAP_BYTES,
     SEED_RPC_BATCH,
@@ -24,7 +23,8 @@ from crawl.sitemaps import (
     sitemap_seeds,
 )
 from crawl.url_policy import Decision, UrlPolicy
-from crawl.urls import normalise_url, origin_of, same_site
+from urls.normalise import normalise_url, origin_of, same_site
+from urls.private_hosts import PrivateHosts
 
 START_PROBE_TIMEOUT_S = 10.0
 ROBOTS_TIMEOUT_S = 10.0

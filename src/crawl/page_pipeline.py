@@ -20,10 +20,10 @@ from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from crawl.fetch_class import classify_fetch
 from crawl.url_policy import Decision, UrlPolicy
-from crawl.urls import normalise_url, same_site
 from crawl.window import PageOutcome
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
+from urls.normalise import normalise_url, same_site
 
 # The extractor's cap: the field's "HTML larger than 2 MB" check (Semrush) needs to see 2 MiB.
 PARSE_MAX_BYTES = 2 * 1024 * 1024
