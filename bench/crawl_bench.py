@@ -262,8 +262,8 @@ HOT_SPOTS = (
     ("  link discovery (discover)", "crawl/page_pipeline.py", "discover"),
     ("  link edges (link_edges)", "crawl/page_pipeline.py", "link_edges"),
     ("  page row (page_record)", "crawl/page_pipeline.py", "page_record"),
-    ("  URL parsing, all callers (split_url)", "crawl/urls.py", "split_url"),
-    ("    host parsing (_split_host_port)", "crawl/urls.py", "_split_host_port"),
+    ("  URL parsing, all callers (split_url)", "urls/normalise.py", "split_url"),
+    ("    host parsing (_host_and_port)", "urls/parser.py", "_host_and_port"),
     ("outbound fetch (entry fetch)", "src/entry.py", "fetch"),
     ("  httpcore pool", "httpcore/_async/connection_pool.py", "handle_async_request"),
     (

@@ -43,11 +43,11 @@ from crawl.page_pipeline import (
     process_response,
 )
 from crawl.robots import RobotsRules
-from crawl.ssrf import PrivateHosts
 from crawl.url_policy import UrlPolicy
 from crawl.window import WINDOW_LIMITS
 from local_platform.runtime import LocalPlatform
 from settings import CRAWL
+from urls.private_hosts import PrivateHosts
 
 CHUNK_PAGES = 200
 WINDOW = WINDOW_LIMITS.maximum

@@ -29,9 +29,9 @@ def _process_all(pages: list[bytes]) -> None:
     import ports
     from crawl.page_pipeline import CrawlScope, LeasedUrl, process_response
     from crawl.robots import RobotsRules
-    from crawl.ssrf import PrivateHosts
     from crawl.url_policy import UrlPolicy
     from parse.parity import PARITY_URL
+    from urls.private_hosts import PrivateHosts
 
     policy = UrlPolicy(
         start_url=PARITY_URL,

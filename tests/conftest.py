@@ -21,7 +21,7 @@ class LoopbackOnlyHttp:
     async def fetch(self, request: object) -> object:
         from urllib.parse import urlsplit
 
-        from crawl.ssrf import is_loopback_host
+        from urls.private_hosts import is_loopback_host
 
         url = request.url  # type: ignore[attr-defined]
         self.urls.append(url)

@@ -35,9 +35,7 @@ def report(status: str, **audit: Any) -> JsonObject:
 
 
 def test_a_failed_audit_shows_its_reason_and_partial_results() -> None:
-    text = format_summary(
-        report("failed", error_code="oom", failed_phase="crawling")
-    )
+    text = format_summary(report("failed", error_code="oom", failed_phase="crawling"))
 
     assert "status: failed" in text
     assert "error: oom in crawling" in text

@@ -22,9 +22,9 @@ from collections.abc import Awaitable, Callable
 
 from api.errors import (
     ApiError,
+    ApiErrorCode,
     BadRequest,
     Conflict,
-    ApiErrorCode,
     Gone,
     MethodNotAllowed,
     NotFound,

@@ -10,7 +10,7 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from api.errors import BadRequest, ApiErrorCode
+from api.errors import ApiErrorCode, BadRequest
 from service.audits import CreateAudit
 from settings import CRAWL
 

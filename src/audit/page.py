@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Self
 
 from audit.text import js_trim
-from crawl.urls import normalise_url
 from fetch_class import FetchClass
 from parse.facts import PageFacts
+from urls.normalise import normalise_url
 from wire import JsonObject, from_json, to_json
 
 __all__ = ["PageObservation"]

@@ -11,7 +11,7 @@ from audit.catalogue import DUPLICATE_GROUP_SAMPLE, HTML_MAX_BYTES, IssueType
 from audit.issues import DetectedIssue
 from audit.page import PageObservation
 from audit.text import is_absolute_url, js_trim
-from crawl.urls import same_site
+from urls.normalise import same_site
 from wire import JsonValue
 
 __all__ = [

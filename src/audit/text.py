@@ -4,8 +4,8 @@ Thresholds such as "title > 60 characters" were defined on JavaScript strings: `
 `.length` (UTF-16 code units). Python's `str.strip()` and `len()` differ on a few characters
 (U+FEFF, U+001C-U+001F; astral characters count 2 in JS), so rules measure through these helpers.
 
-URLs are normalised by `crawl.urls` only: page URLs and the canonicals compared with them must be
-spelled by one function.
+URLs are normalised by `urls.normalise` only: page URLs and the canonicals compared with them must
+be spelled by one function.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from enum import StrEnum
 from typing import Self
 
 from audit.issues import DetectedIssue
-from crawl.ssrf import PrivateHosts
 from settings import CRAWL
+from urls.private_hosts import PrivateHosts
 from wire import JsonObject, JsonValue, from_json, to_json
 
 

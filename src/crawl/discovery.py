@@ -22,9 +22,9 @@ from crawl.sitemaps import (
     discovered_url_cap,
     sitemap_seeds,
 )
-from crawl.ssrf import PrivateHosts
 from crawl.url_policy import Decision, UrlPolicy
-from crawl.urls import normalise_url, origin_of, same_site
+from urls.normalise import normalise_url, origin_of, same_site
+from urls.private_hosts import PrivateHosts
 
 # Sitemaps can be 10 MiB each and are read whole; two at a time bounds the memory they take.
 SITEMAP_CONCURRENCY = 2

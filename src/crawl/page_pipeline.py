@@ -20,11 +20,11 @@ from audit.page import PageObservation
 from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from crawl.url_policy import Decision, UrlPolicy
-from crawl.urls import normalise_url, same_site
 from crawl.window import PageOutcome
 from fetch_class import FetchClass, classify_fetch
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
+from urls.normalise import normalise_url, same_site
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 

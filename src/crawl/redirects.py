@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import ports
-from crawl.ssrf import PrivateHosts, host_refused
-from crawl.urls import normalise_url, split_url
+from urls.normalise import normalise_url, split_url
+from urls.private_hosts import PrivateHosts, host_refused
 
 MAX_REDIRECT_HOPS = 5
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from crawl.urls import normalise_request_target, normalise_url, split_url
+from urls.normalise import normalise_request_target, normalise_url, split_url
 
 __all__ = ["MAX_ROBOTS_BYTES", "PRODUCT_TOKEN", "RobotsRule", "RobotsRules"]
 

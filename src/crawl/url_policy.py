@@ -6,11 +6,11 @@ robots-allowed"; §4.7 `isCrawlableUrl`). The checks run in a fixed order and th
 fails names the reason, so a URL is counted once, under the most important reason:
 
 1. `not_http` / `malformed` — nothing fetchable (mailto:, javascript:, bad ports, bad hosts).
-2. `blocked_host` — private, loopback, link-local or metadata hosts (`crawl.ssrf`), unless the
-   deployment allows private hosts (local development). Checked before `off_site` so an SSRF
+2. `blocked_host` — private, loopback, link-local or metadata hosts (`urls.private_hosts`), unless
+   the deployment allows private hosts (local development). Checked before `off_site` so an SSRF
    attempt is visible as one even when it also leaves the site.
-3. `off_site` — not the audited site (`crawl.urls.same_site` against the audit's *final* start
-   URL, after start redirects, so apex→www sites do not dead-end; original §4.1).
+3. `off_site` — not the audited site (`urls.normalise.same_site` against the audit's *final*
+   start URL, after start redirects, so apex→www sites do not dead-end; original §4.1).
 4. `reserved_path` — `/cdn-cgi/…` is Cloudflare's own namespace on every zone (e-mail
    protection, challenge scripts), never site content; crawling it produced false "broken
    links" (docs/field.md §5.2) and the original excluded it in its newest URL policy.
@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from crawl.robots import RobotsRules, pattern_matches
-from crawl.ssrf import PrivateHosts, host_refused
-from crawl.urls import UrlParts, normalise_request_target, same_site_parts, split_url
+from urls.normalise import UrlParts, normalise_request_target, same_site_parts, split_url
+from urls.private_hosts import PrivateHosts, host_refused
 
 __all__ = ["RESERVED_PATH_PREFIX", "Decision", "UrlPolicy"]
 

@@ -38,7 +38,7 @@ from parse.facts import (
     UrlRef,
 )
 from parse.text import cut
-from parse.urls import clean, document_base, is_http, resolve
+from urls.resolve import clean, document_base, is_http, resolve
 
 Attrs = dict[str, str]
 

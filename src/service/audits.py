@@ -26,8 +26,6 @@ from auditdb.records import (
     PageRecord,
 )
 from bindings import Env
-from crawl.ssrf import PrivateHosts
-from crawl.start_url import StartUrlError, normalise_start_url
 from durable.scratchpad import CLEANUP_AFTER_MS, scratchpad_stub
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
@@ -41,6 +39,8 @@ from service.errors import (
     WorkflowUnavailable,
 )
 from settings import CRAWL
+from urls.private_hosts import PrivateHosts
+from urls.start_url import StartUrlError, StartUrlRejection, normalise_start_url
 from workflow.params import AuditParams
 
 # Every audit belongs to this owner until the API authenticates callers.
@@ -96,7 +96,7 @@ def _start_url(raw: str, private_hosts: PrivateHosts) -> str:
     try:
         return normalise_start_url(raw, private_hosts=private_hosts)
     except StartUrlError as exc:
-        blocked = exc.code == "target_blocked"
+        blocked = exc.code is StartUrlRejection.TARGET_BLOCKED
         problem = TargetProblem.BLOCKED if blocked else TargetProblem.MALFORMED
         raise InvalidTarget(problem, str(exc)) from exc
 

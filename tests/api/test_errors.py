@@ -7,10 +7,10 @@ import pytest
 from api.app import api_error_for
 from api.errors import (
     ApiError,
+    ApiErrorCode,
     BadRequest,
     ClientError,
     Conflict,
-    ApiErrorCode,
     Gone,
     MethodNotAllowed,
     NotFound,

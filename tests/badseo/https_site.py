@@ -4,7 +4,7 @@ Theory of operation
 -------------------
 * Same rules as the main site (see site.py): one defect per page, `expected` lists the issue types
   on the fixture's own URL, everything else must be clean.
-* http and https count as one site only on their default ports (crawl.urls.same_site_parts), so
+* http and https count as one site only on their default ports (urls.normalise.same_site_parts), so
   the variant listens on 443 (TLS) and on 80 (its plain-http twin) of a loopback address of its
   own, `HOST`, never on a shared or public address. Binding them needs root (tests run as root);
   `serve_https_badseo` raises OSError when it cannot, and the test skips with the reason.

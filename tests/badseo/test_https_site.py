@@ -13,7 +13,6 @@ import pytest
 
 from audit.catalogue import CATALOGUE, HSTS_MIN_MAX_AGE_S, IssueType
 from audit.rules_security import hsts_max_age
-from crawl.urls import same_site
 from parse.extractor import PageExtractor
 from tests.badseo import golden
 from tests.badseo.https_site import (
@@ -31,6 +30,7 @@ from tests.badseo.https_site import (
     https_expected_issues,
 )
 from tests.badseo.pages import Html
+from urls.normalise import same_site
 
 T = IssueType
 

@@ -29,7 +29,7 @@ XML = "application/xml"
 
 
 def normalise(href: str, base: str) -> str | None:
-    """A stand-in for crawl.urls: resolve, http(s) only, lowercase host, drop the fragment."""
+    """A stand-in for urls.normalise: resolve, http(s) only, lowercase host, drop the fragment."""
     try:
         parts = urlsplit(urljoin(base, href.strip()))
     except ValueError:

@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crawl.robots import RobotsRules
-from crawl.ssrf import PrivateHosts
 from crawl.url_policy import Decision, UrlPolicy
+from urls.private_hosts import PrivateHosts
 
 START = "https://www.example.com/"
 ROBOTS = RobotsRules.from_text(

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 
 from local_platform.clock import ManualClock
-from local_platform.errors import JsException
+from local_platform.errors import JsException, NonRetryableError
 from local_platform.rpc import JsDict
-from local_platform.errors import NonRetryableError
 from local_platform.workflows import WorkflowEngine
 from tests.local_platform.workflow_harness import (  # noqa: F401  (fixtures)
     clock,

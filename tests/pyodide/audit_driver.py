@@ -13,7 +13,7 @@ from typing import Any
 import ports
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
-from crawl.ssrf import PrivateHosts
+from urls.private_hosts import PrivateHosts
 from workflow.params import AuditParams
 
 TIMING = frozenset({"response_time_ms", "crawled_at", "created_at", "started_at", "finished_at"})

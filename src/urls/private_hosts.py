@@ -11,6 +11,18 @@ from __future__ import annotations
 import ipaddress
 from enum import StrEnum
 
+from urls.host import InvalidHost, parse_ipv4
+
+__all__ = [
+    "PrivateHosts",
+    "host_refused",
+    "is_blocked_host",
+    "is_loopback_host",
+    "is_private_address",
+    "normalise_host",
+    "parse_ip",
+]
+
 _BLOCKED_NAMES = frozenset(
     {"localhost", "metadata", "metadata.google.internal", "instance-data", "metadata.azure.com"}
 )
@@ -21,6 +33,7 @@ _ALIBABA_METADATA = ipaddress.ip_address("100.100.100.200")
 
 
 def normalise_host(host: str) -> str:
+    """The host as the policy compares it: lowercase, no trailing dot, brackets or zone id."""
     host = host.strip().lower().rstrip(".")
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
@@ -28,45 +41,21 @@ def normalise_host(host: str) -> str:
 
 
 def parse_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """The address a literal host denotes, accepting every IPv4 spelling inet_aton accepts."""
+    """The address a literal host denotes, accepting every IPv4 spelling a browser accepts
+    (decimal, octal and hex parts; the URL Standard's IPv4 parser)."""
     host = normalise_host(host)
     try:
         return ipaddress.ip_address(host)
     except ValueError:
-        return _parse_legacy_ipv4(host)
-
-
-def _parse_legacy_ipv4(host: str) -> ipaddress.IPv4Address | None:
-    parts = host.split(".")
-    if not 1 <= len(parts) <= 4:
-        return None
+        pass
     try:
-        numbers = [_parse_ipv4_part(part) for part in parts]
-    except ValueError:
+        return ipaddress.IPv4Address(parse_ipv4(host))
+    except InvalidHost:
         return None
-    *head, last = numbers
-    if any(n > 255 for n in head) or last >= 256 ** (5 - len(numbers)):
-        return None
-    value = 0
-    for n in head:
-        value = value * 256 + n
-    value = value * 256 ** (5 - len(numbers)) + last
-    return ipaddress.IPv4Address(value)
-
-
-def _parse_ipv4_part(part: str) -> int:
-    if not part:
-        raise ValueError("empty part")
-    if part[:2] in ("0x", "0X"):
-        return int(part[2:] or "0", 16)
-    if len(part) > 1 and part[0] == "0":
-        return int(part[1:], 8)
-    if not part.isdigit():
-        raise ValueError(part)
-    return int(part)
 
 
 def is_private_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Not a public unicast address (IPv4-mapped and 6to4 addresses judged by their IPv4)."""
     if isinstance(address, ipaddress.IPv6Address):
         mapped = address.ipv4_mapped or address.sixtofour
         if mapped is not None:
@@ -102,6 +91,7 @@ def host_refused(host: str, private_hosts: PrivateHosts) -> bool:
 
 
 def is_loopback_host(host: str) -> bool:
+    """`localhost` names and loopback addresses in any spelling."""
     host = normalise_host(host)
     if host == "localhost" or host.endswith(".localhost"):
         return True

@@ -2,8 +2,8 @@
 
 import pytest
 
-from crawl.ssrf import PrivateHosts
-from crawl.start_url import StartUrlError, normalise_start_url
+from urls.private_hosts import PrivateHosts
+from urls.start_url import StartUrlError, normalise_start_url
 
 
 @pytest.mark.parametrize(

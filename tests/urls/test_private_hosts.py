@@ -2,7 +2,7 @@
 
 import pytest
 
-from crawl.ssrf import PrivateHosts, host_refused, is_blocked_host, parse_ip
+from urls.private_hosts import PrivateHosts, host_refused, is_blocked_host, parse_ip
 
 
 @pytest.mark.parametrize(

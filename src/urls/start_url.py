@@ -1,0 +1,77 @@
+"""Validation of the URL a user asks to audit.
+
+The text is read as a browser's address bar would read a URL typed without a scheme (`https://`
+is assumed), then parsed by the URL Standard's parser. Rejections carry a `StartUrlRejection`
+reason, which the API answers with as its error code.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NoReturn
+
+from urls.normalise import split_url
+from urls.parser import InvalidUrl, UnsupportedScheme, Url, parse_url
+from urls.private_hosts import PrivateHosts, host_refused
+
+__all__ = ["MAX_URL_LENGTH", "StartUrlError", "StartUrlRejection", "normalise_start_url"]
+
+MAX_URL_LENGTH = 2048
+
+
+class StartUrlRejection(StrEnum):
+    """Why a start URL was refused; the values are the API's error codes."""
+
+    INVALID_URL = "invalid_url"
+    TARGET_BLOCKED = "target_blocked"
+
+
+class StartUrlError(ValueError):
+    """The start URL is malformed (`code` INVALID_URL) or targets a forbidden host."""
+
+    def __init__(self, code: StartUrlRejection, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def normalise_start_url(raw: str, *, private_hosts: PrivateHosts) -> str:
+    """The start URL as the audit will fetch it: http(s), no userinfo or fragment, a fetchable
+    host the private-host policy allows. Raises StartUrlError."""
+    url = _parse_start_url(raw)
+    if url.scheme not in ("http", "https"):
+        _reject_scheme(url.scheme)
+    if host_refused(url.host, private_hosts):
+        raise StartUrlError(
+            StartUrlRejection.TARGET_BLOCKED,
+            f"{url.host} is a private, loopback, link-local or metadata address and cannot be "
+            "audited",
+        )
+    port = "" if url.port is None else f":{url.port}"
+    start = f"{url.scheme}://{url.host}{port}{url.path}" + (f"?{url.query}" if url.query else "")
+    if split_url(start) is None:
+        raise StartUrlError(StartUrlRejection.INVALID_URL, "url has no valid host")
+    return start
+
+
+def _parse_start_url(raw: str) -> Url:
+    text = raw.strip()
+    if not text:
+        raise StartUrlError(StartUrlRejection.INVALID_URL, "url must not be empty")
+    if len(text) > MAX_URL_LENGTH:
+        raise StartUrlError(
+            StartUrlRejection.INVALID_URL, f"url is longer than {MAX_URL_LENGTH} characters"
+        )
+    if "://" not in text:
+        text = "https://" + text
+    try:
+        return parse_url(text)
+    except InvalidUrl as exc:
+        raise StartUrlError(StartUrlRejection.INVALID_URL, f"url is malformed: {exc}") from None
+    except UnsupportedScheme as exc:
+        _reject_scheme(str(exc))
+
+
+def _reject_scheme(scheme: str) -> NoReturn:
+    raise StartUrlError(
+        StartUrlRejection.INVALID_URL, f"only http and https URLs can be audited, not {scheme}:"
+    )
