@@ -23,7 +23,8 @@ from api.http import ApiRequest, ApiResponse, error_response, json_response
 from api.schemas import CreateAuditBody, parse_create_body
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord, AuditStatus, IssueRecord
-from durable.scratchpad import CLEANUP_AFTER_MS, scratchpad_stub
+from durable.client import Scratchpad
+from durable.scratchpad import CLEANUP_AFTER_MS
 from crawl.ssrf import PrivateHosts
 from crawl.start_url import StartUrlError, normalise_start_url
 from maintenance.reconcile import reconcile_audit
@@ -195,8 +196,8 @@ async def _resume_refusal(env: Any, audit: AuditRecord) -> ApiResponse | None:
         return error_response(
             410, "gone", "the audit's crawl state expired after 7 days; start a new audit"
         )
-    pad = scratchpad_stub(env, audit.id)
-    if not (await pad.crawl_config())["final_url"]:
+    pad = Scratchpad.for_audit(env, audit.id)
+    if not (await pad.crawl_config()).configured:
         await pad.destroy()  # reading it created an empty object; do not leave it behind
         return error_response(410, "gone", "the audit's crawl state is gone; start a new audit")
     return None

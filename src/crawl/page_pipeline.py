@@ -22,6 +22,7 @@ from crawl.fetch_class import classify_fetch
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.urls import normalise_url, same_site
 from crawl.window import PageOutcome
+from durable.records import LeasedUrl  # the frontier's lease record, as claims return it
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 
@@ -34,20 +35,6 @@ FETCH_MAX_BYTES = PARSE_MAX_BYTES + 64 * 1024
 MAX_STORED_LINKS_PER_PAGE = 500
 _BODY_HEAD_CHARS = 4000
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
-
-
-@dataclass(frozen=True, slots=True)
-class LeasedUrl:
-    url: str
-    depth: int | None
-    in_sitemap: bool
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> LeasedUrl:
-        depth = data.get("depth")
-        return cls(
-            str(data["url"]), None if depth is None else int(depth), bool(data.get("in_sitemap"))
-        )
 
 
 @dataclass(frozen=True, slots=True)
