@@ -114,7 +114,6 @@ _MIRROR_COLUMNS = (
     "in_sitemap",
     "hreflang_json",
 )
-_IN_BATCH = "url IN (SELECT value FROM json_each(?))"
 _CLAIM_ORDER = f"CASE source WHEN '{FrontierSource.LINK.value}' THEN 0 ELSE 1 END, rowid"
 _ENQUEUE_LINKS = (
     "INSERT OR IGNORE INTO frontier (url, depth, source, found_on) "
@@ -421,10 +420,10 @@ class ScratchpadMethods:
         for source in sources_of(event):
             if source is target:
                 continue  # a replayed move changes nothing
-            where = "1" if urls is None else _IN_BATCH
+            sql = move_sql(event, source, by_url=urls is not None)
             for batch in batches:
                 bindings = (*lead,) if batch is None else (*lead, batch)
-                count = len(self._sql(move_sql(event, source, where), *bindings).toArray())
+                count = len(self._sql(sql, *bindings).toArray())
                 self._count(source, -count)
                 self._count(target, count)
                 moved += count

@@ -94,10 +94,10 @@ def test_move_sql_moves_only_rows_the_table_allows(
         )
     if (state, event) not in ALLOWED:
         with pytest.raises(IllegalFrontierMove):
-            move_sql(event, state, "1")
+            move_sql(event, state, by_url=False)
         return
     lead = (3,) if event is LEASE else ()
-    moved = db.execute(move_sql(event, state, "1"), lead).fetchall()
+    moved = db.execute(move_sql(event, state, by_url=False), lead).fetchall()
 
     rows = dict(db.execute("SELECT url, state FROM frontier").fetchall())
     assert len(moved) == 1
