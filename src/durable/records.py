@@ -6,8 +6,7 @@ holds us to it). The Durable Object converts on its first and last line; callers
 `durable.client.Scratchpad` and never index a raw dict. Finalize's records (`FinalizeOptions`,
 `FinalizePage`) live beside their queries in `durable.finalize`.
 
-Wire integers are JS numbers, so they arrive as int when integral; SQLite flags arrive as 0/1 and
-are read as booleans. A value of the wrong type is a `WireError` (a bug on one side of the call).
+Fields are read with `durable.wire`'s readers: a value of the wrong type is a `WireError`.
 """
 
 from __future__ import annotations
@@ -15,7 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Self
 
-from bindings import JsonObject, JsonValue
+from bindings import JsonObject
+from durable.wire import (
+    WireError,
+    flag,
+    integer,
+    items,
+    obj,
+    opt_integer,
+    opt_string,
+    string,
+    strings,
+)
 
 __all__ = [
     "BatchResult",
@@ -38,61 +48,6 @@ __all__ = [
 ]
 
 SITEMAP_BLOCKED_PAGE = 2000
-
-
-class WireError(TypeError):
-    """An RPC value of the wrong shape."""
-
-
-def _int(data: JsonObject, key: str) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise WireError(f"{key!r} must be an integer, got {value!r}")
-    return value
-
-
-def _opt_int(data: JsonObject, key: str) -> int | None:
-    return None if data.get(key) is None else _int(data, key)
-
-
-def _str(data: JsonObject, key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str):
-        raise WireError(f"{key!r} must be a string, got {value!r}")
-    return value
-
-
-def _opt_str(data: JsonObject, key: str) -> str | None:
-    return None if data.get(key) is None else _str(data, key)
-
-
-def _flag(data: JsonObject, key: str) -> bool:
-    """A boolean, or a SQLite 0/1 flag; absent means false."""
-    value = data.get(key, False)
-    if not isinstance(value, int):  # bool is an int
-        raise WireError(f"{key!r} must be a boolean, got {value!r}")
-    return bool(value)
-
-
-def _list(data: JsonObject, key: str) -> list[JsonValue]:
-    """A list; absent means empty (batches leave out what they do not carry)."""
-    value = data.get(key, [])
-    if not isinstance(value, list):
-        raise WireError(f"{key!r} must be a list, got {value!r}")
-    return value
-
-
-def _object(value: JsonValue) -> JsonObject:
-    if not isinstance(value, dict):
-        raise WireError(f"expected an object, got {value!r}")
-    return value
-
-
-def _strings(data: JsonObject, key: str) -> tuple[str, ...]:
-    items = _list(data, key)
-    if not all(isinstance(item, str) for item in items):
-        raise WireError(f"{key!r} must be a list of strings")
-    return tuple(str(item) for item in items)
 
 
 # -- the frontier ------------------------------------------------------------------------------
@@ -120,11 +75,11 @@ class FrontierStats:
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
         return cls(
-            seen=_int(data, "seen"),
-            pending=_int(data, "pending"),
-            leased=_int(data, "leased"),
-            crawled=_int(data, "crawled"),
-            links_truncated=_flag(data, "links_truncated"),
+            seen=integer(data, "seen"),
+            pending=integer(data, "pending"),
+            leased=integer(data, "leased"),
+            crawled=integer(data, "crawled"),
+            links_truncated=flag(data, "links_truncated"),
         )
 
 
@@ -141,7 +96,7 @@ class LeasedUrl:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        return cls(_str(data, "url"), _opt_int(data, "depth"), _flag(data, "in_sitemap"))
+        return cls(string(data, "url"), opt_integer(data, "depth"), flag(data, "in_sitemap"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +109,7 @@ class ClaimRequest:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        return cls(_int(data, "chunk_no"), _int(data, "limit"))
+        return cls(integer(data, "chunk_no"), integer(data, "limit"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +124,8 @@ class Claim:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        urls = tuple(LeasedUrl.from_dict(_object(item)) for item in _list(data, "urls"))
-        return cls(urls, _flag(data, "is_retry"))
+        urls = tuple(LeasedUrl.from_dict(obj(item)) for item in items(data, "urls"))
+        return cls(urls, flag(data, "is_retry"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +137,7 @@ class ReleaseResult:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        return cls(_int(data, "released"))
+        return cls(integer(data, "released"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +158,7 @@ class ResumeState:
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
         return cls(
-            FrontierStats.from_dict(data), _int(data, "last_chunk"), _flag(data, "configured")
+            FrontierStats.from_dict(data), integer(data, "last_chunk"), flag(data, "configured")
         )
 
 
@@ -222,7 +177,7 @@ class SeedResult:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        return cls(_int(data, "received"), _int(data, "inserted"))
+        return cls(integer(data, "received"), integer(data, "inserted"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +192,7 @@ class SitemapBlockedRequest:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        return cls(_str(data, "after"), _int(data, "limit"))
+        return cls(string(data, "after"), integer(data, "limit"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +204,7 @@ class SitemapBlockedPage:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        return cls(_strings(data, "urls"))
+        return cls(strings(data, "urls"))
 
 
 # -- crawl configuration -------------------------------------------------------------------------
@@ -271,7 +226,7 @@ class CrawlConfig:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        return cls(_opt_str(data, "final_url") or "", _opt_str(data, "robots_txt") or "")
+        return cls(opt_string(data, "final_url") or "", opt_string(data, "robots_txt") or "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +238,7 @@ class ConfigSaved:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        return cls(_flag(data, "saved"))
+        return cls(flag(data, "saved"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +250,7 @@ class Destroyed:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        return cls(_flag(data, "destroyed"))
+        return cls(flag(data, "destroyed"))
 
 
 # -- recording ---------------------------------------------------------------------------------
@@ -321,10 +276,10 @@ class LinkRow:
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
         return cls(
-            _str(data, "source_url"),
-            _str(data, "target_url"),
-            _flag(data, "nofollow"),
-            _opt_str(data, "anchor"),
+            string(data, "source_url"),
+            string(data, "target_url"),
+            flag(data, "nofollow"),
+            opt_string(data, "anchor"),
         )
 
 
@@ -341,7 +296,7 @@ class DiscoveredUrl:
 
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
-        return cls(_str(data, "url"), _opt_int(data, "depth"), _opt_str(data, "found_on"))
+        return cls(string(data, "url"), opt_integer(data, "depth"), opt_string(data, "found_on"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,13 +326,13 @@ class RecordBatch:
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
         return cls(
-            crawled=_strings(data, "crawled"),
-            pages=tuple(_object(page) for page in _list(data, "pages")),
-            links=tuple(LinkRow.from_dict(_object(link)) for link in _list(data, "links")),
+            crawled=strings(data, "crawled"),
+            pages=tuple(obj(page) for page in items(data, "pages")),
+            links=tuple(LinkRow.from_dict(obj(link)) for link in items(data, "links")),
             discovered=tuple(
-                DiscoveredUrl.from_dict(_object(item)) for item in _list(data, "discovered")
+                DiscoveredUrl.from_dict(obj(item)) for item in items(data, "discovered")
             ),
-            link_budget_bytes=_opt_int(data, "link_budget_bytes"),
+            link_budget_bytes=opt_integer(data, "link_budget_bytes"),
         )
 
 
@@ -399,5 +354,5 @@ class BatchResult:
     @classmethod
     def from_dict(cls, data: JsonObject) -> Self:
         return cls(
-            FrontierStats.from_dict(data), _int(data, "links_written"), _int(data, "enqueued")
+            FrontierStats.from_dict(data), integer(data, "links_written"), integer(data, "enqueued")
         )

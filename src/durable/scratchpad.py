@@ -455,13 +455,13 @@ class ScratchpadMethods:
 
     # Cursor and rows are the runtime's (SqlStorageCursor; JsDict rows holding str, int, float,
     # bytes or None); callers read them into typed values at once.
-    def _sql(self, query: str, *bindings: Any) -> Any:
+    def _sql(self, sql: str, *bindings: Any) -> Any:
         if self._destroyed:
             self.open_scratchpad()
-        return self.ctx.storage.sql.exec(query, *bindings)
+        return self.ctx.storage.sql.exec(sql, *bindings)
 
-    def _rows(self, query: str, *bindings: Any) -> list[dict[str, Any]]:
-        return [dict(row) for row in self._sql(query, *bindings).toArray()]
+    def _rows(self, sql: str, *bindings: Any) -> list[dict[str, Any]]:
+        return [dict(row) for row in self._sql(sql, *bindings).toArray()]
 
     def _meta(self, key: str) -> str | None:
         rows = self._rows("SELECT value FROM scratchpad_meta WHERE key = ?", key)
