@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from typing import Any
 
 import pytest
@@ -198,3 +200,20 @@ async def test_batches_larger_than_one_json_parameter_are_split(pad: Scratchpad)
     assert seeded.inserted == 10_000 and len(claim.urls) == 10_000
     assert (result.stats.crawled, released.released) == (5000, 5000)
     assert (await pad.stats()).pending == 5000
+
+
+async def test_an_object_from_before_the_per_state_counts_counts_its_rows_once(
+    platform: Any, pad: Scratchpad
+) -> None:
+    await pad.seed_sitemap_urls([f"https://a.test/{i}" for i in range(5)])
+    first = await pad.claim_chunk(1, 3)
+    await pad.record_batch(crawled(first.urls[0].url))
+    namespace = platform.env.AUDIT_SCRATCHPAD
+    object_id = namespace.idFromName("audit-1")
+    namespace.evict(object_id)
+    with closing(sqlite3.connect(namespace._path(object_id.toString()))) as db, db:
+        db.execute("DROP TABLE frontier_counts")  # the schema as deployed before the counts
+
+    stats = await pad.stats()
+
+    assert (stats.seen, stats.pending, stats.leased, stats.crawled) == (5, 2, 2, 1)
