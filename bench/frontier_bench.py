@@ -31,6 +31,8 @@ from crawl.chunk import FIRST_PERSIST_BATCH_SIZE, PERSIST_BATCH_SIZE
 from settings import CRAWL
 
 CHUNK_TARGET_PAGES = CRAWL.chunk_target_pages
+from durable.client import Scratchpad
+from durable.records import DiscoveredUrl, LinkRow, RecordBatch
 from local_platform.runtime import LocalPlatform
 
 FILL_BATCH = 5000
@@ -71,8 +73,7 @@ class Frontier:
     """One scratchpad of a given size, and a counter for minting new URLs."""
 
     def __init__(self, platform: LocalPlatform, size: int) -> None:
-        namespace = platform.env.AUDIT_SCRATCHPAD
-        self.pad = namespace.get(namespace.idFromName(f"frontier-bench-{size}"))
+        self.pad = Scratchpad.for_audit(platform.env, f"frontier-bench-{size}")
         self.size = size
         self.next_url = 0
         self.next_chunk = 1
@@ -80,11 +81,11 @@ class Frontier:
     async def fill(self) -> None:
         """`size` rows: all discovered as links, then the oldest half leased and crawled."""
         for start in range(0, self.size, FILL_BATCH):
-            found = [
-                {"url": url(i), "depth": 2, "found_on": url(0)}
+            found = tuple(
+                DiscoveredUrl(url(i), 2, url(0))
                 for i in range(start, min(self.size, start + FILL_BATCH))
-            ]
-            await self.pad.record_batch({"discovered": found})
+            )
+            await self.pad.record_batch(RecordBatch(discovered=found))
         self.next_url = self.size
         crawled = 0
         while crawled < self.size // 2:
@@ -92,8 +93,8 @@ class Frontier:
                 self.next_chunk, min(FILL_BATCH, self.size // 2 - crawled)
             )
             self.next_chunk += 1
-            urls = [row["url"] for row in claim["urls"]]
-            await self.pad.record_batch({"crawled": urls})
+            urls = tuple(leased.url for leased in claim.urls)
+            await self.pad.record_batch(RecordBatch(crawled=urls))
             crawled += len(urls)
 
     async def chunk(self) -> tuple[float, float, float]:
@@ -102,7 +103,7 @@ class Frontier:
         claim = await self.pad.claim_chunk(self.next_chunk, CHUNK_TARGET_PAGES)
         self.next_chunk += 1
         claimed = time.perf_counter()
-        leased = [row["url"] for row in claim["urls"]]
+        leased = [leased.url for leased in claim.urls]
         target, done = FIRST_PERSIST_BATCH_SIZE, 0
         while done < len(leased):
             await self.pad.record_batch(self._batch(leased[done : done + target]))
@@ -113,8 +114,9 @@ class Frontier:
         finished = time.perf_counter()
         return (claimed - started) * 1000, (finished - claimed) * 1000, (finished - recorded) * 1000
 
-    def _batch(self, pages: list[str]) -> dict[str, Any]:
-        links, discovered = [], []
+    def _batch(self, pages: list[str]) -> RecordBatch:
+        links: list[LinkRow] = []
+        discovered: list[DiscoveredUrl] = []
         for n, page in enumerate(pages):
             known = [
                 url((self.next_url * 7 + n * 13 + k * 101) % self.next_url)
@@ -123,16 +125,15 @@ class Frontier:
             new = [url(self.next_url + k) for k in range(NEW_PER_PAGE)]
             self.next_url += NEW_PER_PAGE
             links += [
-                {"source_url": page, "target_url": target, "nofollow": False, "anchor": "a link"}
-                for target in (known + new)[:LINKS_PER_PAGE]
+                LinkRow(page, target, False, "a link") for target in (known + new)[:LINKS_PER_PAGE]
             ]
-            discovered += [{"url": target, "depth": 3, "found_on": page} for target in known + new]
-        return {
-            "crawled": pages,
-            "pages": [mirror(page, 2) for page in pages],
-            "links": links,
-            "discovered": discovered,
-        }
+            discovered += [DiscoveredUrl(target, 3, page) for target in known + new]
+        return RecordBatch(
+            crawled=tuple(pages),
+            pages=tuple(mirror(page, 2) for page in pages),
+            links=tuple(links),
+            discovered=tuple(discovered),
+        )
 
 
 async def bench(sizes: list[int], chunks: int) -> dict[int, list[tuple[float, float, float]]]:
@@ -146,7 +147,7 @@ async def bench(sizes: list[int], chunks: int) -> dict[int, list[tuple[float, fl
                 stats = await frontier.pad.stats()
                 print(
                     f"filled {frontier.size} rows in {time.perf_counter() - started:.1f} s: "
-                    f"{stats['pending']} pending, {stats['crawled']} crawled",
+                    f"{stats.pending} pending, {stats.crawled} crawled",
                     flush=True,
                 )
             for frontier in frontiers:

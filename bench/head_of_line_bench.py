@@ -45,6 +45,7 @@ from crawl.page_pipeline import (
 from crawl.robots import RobotsRules
 from crawl.url_policy import UrlPolicy
 from crawl.window import WINDOW_LIMITS
+from durable.client import Scratchpad
 from local_platform.runtime import LocalPlatform
 from settings import CRAWL
 from urls.private_hosts import PrivateHosts
@@ -84,7 +85,7 @@ async def fixed_batches(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> int:
         return process_response(scope, leased, await io.http.fetch(request))
 
     claim = await io.pad.claim_chunk(plan.chunk_no, plan.limit)
-    leased = [LeasedUrl.from_dict(row) for row in claim["urls"]]
+    leased = list(claim.urls)
     for start in range(0, len(leased), WINDOW):
         batch = await asyncio.gather(*(fetch(url) for url in leased[start : start + WINDOW]))
         await persist_batch(scope, plan, io, list(batch))
@@ -108,7 +109,7 @@ async def one_run(
             pages_total=CHUNK_PAGES,
         ),
     )
-    pad = platform.env.AUDIT_SCRATCHPAD.get(platform.env.AUDIT_SCRATCHPAD.idFromName(audit_id))
+    pad = Scratchpad.for_audit(platform.env, audit_id)
     for i in range(CHUNK_PAGES):
         await pad.seed_start(site.url(f"/p{i}"))
     policy = UrlPolicy(
@@ -131,7 +132,7 @@ async def one_run(
         assert report.attempted_in_chunk == CHUNK_PAGES and not report.deadline_hit, report
     seconds = time.perf_counter() - started
     stats = await pad.stats()
-    assert stats["crawled"] == CHUNK_PAGES, stats
+    assert stats.crawled == CHUNK_PAGES, stats
     return seconds
 
 

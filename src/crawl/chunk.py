@@ -23,12 +23,13 @@ import settings
 from auditdb import repository
 from crawl.page_pipeline import (
     CrawlScope,
-    LeasedUrl,
     ProcessedPage,
     process_response,
 )
 from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
 from crawl.window import next_window, start_window, window_limits
+from durable.client import Scratchpad
+from durable.records import BatchResult, DiscoveredUrl, LeasedUrl, LinkRow, RecordBatch
 
 FIRST_PERSIST_BATCH_SIZE = 5
 PERSIST_BATCH_SIZE = 25
@@ -77,9 +78,9 @@ class ChunkReport:
 
 @dataclass
 class ChunkIO:
-    """The chunk's collaborators: the audit's scratchpad stub, D1, and outbound HTTP."""
+    """The chunk's collaborators: the audit's scratchpad, D1, and outbound HTTP."""
 
-    pad: Any
+    pad: Scratchpad
     db: Any
     http: ports.HttpClient
     clock: Callable[[], float] = time.monotonic
@@ -87,8 +88,8 @@ class ChunkIO:
 
 async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkReport:
     claim = await io.pad.claim_chunk(plan.chunk_no, plan.limit)
-    leased = [LeasedUrl.from_dict(row) for row in claim["urls"]]
-    runner = _ChunkRunner(scope, plan, io, is_retry=bool(claim["is_retry"]))
+    leased = list(claim.urls)
+    runner = _ChunkRunner(scope, plan, io, is_retry=claim.is_retry)
     await runner.run(leased)
     released = await runner.release_unlaunched()
     stats = await io.pad.stats()
@@ -97,13 +98,13 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
         claimed=len(leased),
         is_retry=runner.is_retry,
         attempted_in_chunk=runner.finished,
-        attempted=int(stats["crawled"]),
-        pending=int(stats["pending"]) + int(stats["leased"]),
-        seen=int(stats["seen"]),
+        attempted=stats.crawled,
+        pending=stats.pending + stats.leased,
+        seen=stats.seen,
         released=released,
         window_end=runner.window,
         deadline_hit=runner.deadline_hit,
-        links_truncated=bool(stats["links_truncated"]),
+        links_truncated=stats.links_truncated,
         rate_limited=runner.rate_limited,
         cooldown_s=round(runner.cooldown_s, 3),
         skipped=runner.skipped,
@@ -260,12 +261,12 @@ class _ChunkRunner:
             return 0
         urls = [leased.url for leased in self.queue]
         self.queue.clear()
-        return int((await self.io.pad.release_urls(urls))["released"])
+        return (await self.io.pad.release_urls(urls)).released
 
 
 async def persist_batch(
     scope: CrawlScope, plan: ChunkPlan, io: ChunkIO, batch: list[ProcessedPage]
-) -> dict[str, Any]:
+) -> BatchResult:
     """Write one sub-batch: page rows and issues to D1, then the scratchpad, then progress.
 
     D1 first: if the scratchpad write never happens, the URLs stay leased and a retry rewrites the
@@ -275,14 +276,16 @@ async def persist_batch(
         io.db, [page.record for page in batch], [issue for page in batch for issue in page.issues]
     )
     discovered = [item for page in batch for item in page.discovered][:MAX_DISCOVERED_PER_BATCH]
-    stats = await io.pad.record_batch(
-        {
-            "crawled": [page.record.url for page in batch],
-            "pages": [page.mirror for page in batch],
-            "links": [link for page in batch for link in page.links],
-            "discovered": discovered,
-        }
+    result = await io.pad.record_batch(
+        RecordBatch(
+            crawled=tuple(page.record.url for page in batch),
+            pages=tuple(page.mirror for page in batch),
+            links=tuple(LinkRow.from_dict(link) for page in batch for link in page.links),
+            discovered=tuple(DiscoveredUrl.from_dict(item) for item in discovered),
+        )
     )
-    seen, crawled = int(stats["seen"]), int(stats["crawled"])
-    await repository.update_progress(io.db, scope.audit_id, crawled, min(seen, plan.max_pages))
-    return stats
+    stats = result.stats
+    await repository.update_progress(
+        io.db, scope.audit_id, stats.crawled, min(stats.seen, plan.max_pages)
+    )
+    return result

@@ -23,6 +23,8 @@ from crawl.sitemaps import (
     sitemap_seeds,
 )
 from crawl.url_policy import Decision, UrlPolicy
+from durable.client import Scratchpad
+from durable.records import CrawlConfig
 from urls.normalise import normalise_url, origin_of, same_site
 from urls.private_hosts import PrivateHosts
 
@@ -141,14 +143,14 @@ async def _fetch_sitemap(
 
 async def discover(
     http: ports.HttpClient,
-    pad: Any,
+    pad: Scratchpad,
     *,
     start_url: str,
     policy_for: Any,
     max_pages: int,
     private_hosts: PrivateHosts,
 ) -> DiscoveryReport:
-    """Run discovery and seed `pad` (the audit's scratchpad stub).
+    """Run discovery and seed `pad` (the audit's scratchpad).
 
     `policy_for(final_url, robots_rules)` builds the audit's URL policy once the origin is known.
     """
@@ -156,7 +158,7 @@ async def discover(
     origin = origin_of(start.final_url) or start.final_url
     robots_status, robots_text = await fetch_robots(http, origin, private_hosts=private_hosts)
     rules = RobotsRules.from_text(robots_text)
-    await pad.save_crawl_config({"final_url": start.final_url, "robots_txt": robots_text})
+    await pad.save_crawl_config(CrawlConfig(final_url=start.final_url, robots_txt=robots_text))
     policy: UrlPolicy = policy_for(start.final_url, rules)
     start_allowed = policy.decide(start.final_url, 0) is Decision.ALLOWED
     if start_allowed:
@@ -183,7 +185,9 @@ async def discover(
     )
 
 
-async def _seed_sitemap_urls(pad: Any, walk: SitemapWalk, policy: UrlPolicy) -> tuple[int, int]:
+async def _seed_sitemap_urls(
+    pad: Scratchpad, walk: SitemapWalk, policy: UrlPolicy
+) -> tuple[int, int]:
     seeded = blocked = 0
     while batch := walk.drain_urls(SEED_RPC_BATCH):
         allowed, disallowed = [], []
@@ -194,7 +198,7 @@ async def _seed_sitemap_urls(pad: Any, walk: SitemapWalk, policy: UrlPolicy) -> 
             elif decision is Decision.ROBOTS_DISALLOWED:
                 disallowed.append(url)
         if allowed:
-            seeded += int((await pad.seed_sitemap_urls(allowed))["inserted"])
+            seeded += (await pad.seed_sitemap_urls(allowed)).inserted
         if disallowed:
             await pad.note_sitemap_blocked(disallowed)
             blocked += len(disallowed)

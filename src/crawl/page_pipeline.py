@@ -21,26 +21,13 @@ from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.window import PageOutcome
+from durable.records import LeasedUrl  # the frontier's lease record, as claims return it
 from fetch_class import FetchClass, classify_fetch
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 from urls.normalise import normalise_url, same_site
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
-
-
-@dataclass(frozen=True, slots=True)
-class LeasedUrl:
-    url: str
-    depth: int | None
-    in_sitemap: bool
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> LeasedUrl:
-        depth = data.get("depth")
-        return cls(
-            str(data["url"]), None if depth is None else int(depth), bool(data.get("in_sitemap"))
-        )
 
 
 @dataclass(frozen=True, slots=True)

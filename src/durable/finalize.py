@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from audit.catalogue import IssueType
+from bindings import JsonObject, JsonValue
 from durable import finalize_sections as sections
 from durable.finalize_sections import Query, Section
+from durable.wire import flag, integer, items, obj, opt_string, string, strings
 
 __all__ = [
     "DEFAULT_PAGE_BYTES",
@@ -66,7 +68,7 @@ class FinalizeOptions:
         if self.max_bytes < 1:
             raise ValueError(f"max_bytes must be positive, got {self.max_bytes}")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "audit_id": self.audit_id,
             "start_url": self.start_url,
@@ -78,15 +80,15 @@ class FinalizeOptions:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> FinalizeOptions:
+    def from_dict(cls, data: JsonObject) -> FinalizeOptions:
         return cls(
-            audit_id=str(data["audit_id"]),
-            start_url=str(data["start_url"]),
-            crawl_completed=bool(data["crawl_completed"]),
-            robots_blocked_sitemap_urls=tuple(data.get("robots_blocked_sitemap_urls") or ()),
-            cursor=data.get("cursor"),
-            limit=int(data.get("limit") or DEFAULT_PAGE_LIMIT),
-            max_bytes=int(data.get("max_bytes") or DEFAULT_PAGE_BYTES),
+            audit_id=string(data, "audit_id"),
+            start_url=string(data, "start_url"),
+            crawl_completed=flag(data, "crawl_completed"),
+            robots_blocked_sitemap_urls=strings(data, "robots_blocked_sitemap_urls"),
+            cursor=opt_string(data, "cursor"),
+            limit=integer(data, "limit") if data.get("limit") else DEFAULT_PAGE_LIMIT,
+            max_bytes=integer(data, "max_bytes") if data.get("max_bytes") else DEFAULT_PAGE_BYTES,
         )
 
 
@@ -94,34 +96,38 @@ class FinalizeOptions:
 class FinalizePage:
     """One page of finalize issues (`DetectedIssue.to_dict()` dicts) and the cursor to the next."""
 
-    issues: list[dict[str, Any]]
+    issues: list[JsonObject]
     next_cursor: str | None
     links_truncated: bool
     orphans_checked: bool
     counts: dict[str, int] | None = None  # totals per issue type; first page only
     page_counts: dict[str, int] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
-            "issues": self.issues,
+            "issues": list[JsonValue](self.issues),
             "next_cursor": self.next_cursor,
             "links_truncated": self.links_truncated,
             "orphans_checked": self.orphans_checked,
-            "counts": self.counts,
-            "page_counts": self.page_counts,
+            "counts": None if self.counts is None else dict[str, JsonValue](self.counts),
+            "page_counts": dict[str, JsonValue](self.page_counts),
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> FinalizePage:
+    def from_dict(cls, data: JsonObject) -> FinalizePage:
         counts = data.get("counts")
         return cls(
-            issues=[dict(issue) for issue in data["issues"]],
-            next_cursor=data.get("next_cursor"),
-            links_truncated=bool(data["links_truncated"]),
-            orphans_checked=bool(data["orphans_checked"]),
-            counts=None if counts is None else dict(counts),
-            page_counts=dict(data.get("page_counts") or {}),
+            issues=[dict(obj(issue)) for issue in items(data, "issues")],
+            next_cursor=opt_string(data, "next_cursor"),
+            links_truncated=flag(data, "links_truncated"),
+            orphans_checked=flag(data, "orphans_checked"),
+            counts=None if counts is None else _counts(obj(counts)),
+            page_counts=_counts(obj(data.get("page_counts") or {})),
         )
+
+
+def _counts(data: JsonObject) -> dict[str, int]:
+    return {key: integer(data, key) for key in data}
 
 
 def build_sections(query: Query, options: FinalizeOptions, orphans_checked: bool) -> list[Section]:
@@ -195,7 +201,7 @@ class FinalizeQueries:
 
     if TYPE_CHECKING:  # provided by ScratchpadMethods (its `_sql` reopens a destroyed object)
 
-        def _rows(self, query: str, *bindings: Any) -> list[dict[str, Any]]: ...
+        def _rows(self, sql: str, *bindings: Any) -> list[dict[str, Any]]: ...
 
         def _meta(self, key: str) -> str | None: ...
 
@@ -204,7 +210,7 @@ class FinalizeQueries:
         for statement in _INDEXES:
             self._rows(statement)
 
-    def run_finalize_checks(self, options: dict[str, Any]) -> dict[str, Any]:
+    def run_finalize_checks(self, options: JsonObject) -> JsonObject:
         """One page of cross-page issues; pass `next_cursor` back as `cursor` until it is None.
 
         options: audit_id, start_url, crawl_completed, robots_blocked_sitemap_urls (list),

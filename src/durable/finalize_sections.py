@@ -59,8 +59,11 @@ class Query(Protocol):
 
 
 class Section(Protocol):
-    name: str
-    types: tuple[IssueType, ...]
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def types(self) -> tuple[IssueType, ...]: ...
 
     def fetch(self, offset: int, limit: int) -> list[DetectedIssue]: ...
 

@@ -1,39 +1,68 @@
 """The AuditScratchpad's schema and RPC methods, as a mixin the Durable Object shell inherits.
 
 All transient crawl state of one audit lives in the object's own SQLite storage (ADR 0009):
-- `frontier`: every URL ever seen (the dedup set) and its state pending -> leased -> crawled,
-  leases keyed by chunk number so a retried `crawl-chunk-N` step re-receives exactly its URLs;
+- `frontier` (durable.frontier): every URL ever seen (the dedup set) and its state pending ->
+  leased -> crawled, leases keyed by chunk number so a retried `crawl-chunk-N` step re-receives
+  exactly its URLs; `frontier_counts` keeps its rows per state;
 - `links`: internal link edges for the cross-page checks, written until a storage budget trips;
 - `page_mirror`: the slim per-page facts that finalize joins against.
 Every method is synchronous SQL inside the object, so each RPC call is atomic, and every write is
-insert-or-ignore / insert-or-replace on a stable key because workflow steps are retried.
-The methods only touch `self.ctx.storage`, so they run unchanged on the local platform.
+insert-or-ignore / upsert / insert-or-replace on a stable key because workflow steps are retried.
+Batches go to SQLite as one JSON array per statement (`json_each`), not one statement per URL:
+each `exec` crosses from Python to the runtime, which is what a batch costs in Pyodide.
+RPC methods take and return JSON (durable.records' `to_dict()` form) and convert on their first
+and last line. The methods only touch `self.ctx.storage`, so they run unchanged on the local
+platform.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import ports
+from bindings import JsonObject, JsonValue
+from durable.frontier import (
+    SCHEMA as FRONTIER_SCHEMA,
+)
+from durable.frontier import (
+    FrontierEvent,
+    FrontierSource,
+    FrontierState,
+    move_sql,
+    sources_of,
+    target_of,
+)
+from durable.records import (
+    BatchResult,
+    Claim,
+    ClaimRequest,
+    ConfigSaved,
+    CrawlConfig,
+    Destroyed,
+    DiscoveredUrl,
+    FrontierStats,
+    LeasedUrl,
+    LinkRow,
+    RecordBatch,
+    ReleaseResult,
+    ResumeState,
+    SeedResult,
+    SitemapBlockedPage,
+    SitemapBlockedRequest,
+)
 
 CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000  # failed audits keep their state this long for resume
 # Below the free plan's 1 GB SQLite cap per object (docs/original-system.md §3.3): once edges
 # reach it, link edges stop being written and orphan detection is skipped as unreliable.
 DEFAULT_LINK_BUDGET_BYTES = 500 * 1024 * 1024
+# One bound JSON array per statement stays well under the 2 MB string limit of Durable Object
+# SQLite (docs/platform.md §2.3); larger batches are split.
+MAX_JSON_PARAM_BYTES = 1_000_000
 
 _SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS frontier (
-        url TEXT PRIMARY KEY,
-        depth INTEGER,
-        source TEXT NOT NULL CHECK (source IN ('link', 'sitemap')),
-        in_sitemap INTEGER NOT NULL DEFAULT 0,
-        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'leased', 'crawled')),
-        chunk_no INTEGER,
-        found_on TEXT
-    )""",
-    # Claim order: link-discovered before sitemap-only, FIFO (rowid) within each class.
-    "CREATE INDEX IF NOT EXISTS frontier_claim_idx ON frontier (state, source)",
-    "CREATE INDEX IF NOT EXISTS frontier_chunk_idx ON frontier (chunk_no, state)",
+    *FRONTIER_SCHEMA,
     """CREATE TABLE IF NOT EXISTS links (
         source_url TEXT NOT NULL,
         target_url TEXT NOT NULL,
@@ -85,23 +114,55 @@ _MIRROR_COLUMNS = (
     "in_sitemap",
     "hreflang_json",
 )
+_CLAIM_ORDER = f"CASE source WHEN '{FrontierSource.LINK.value}' THEN 0 ELSE 1 END, rowid"
+_ENQUEUE_LINKS = (
+    "INSERT OR IGNORE INTO frontier (url, depth, source, found_on) "
+    "SELECT json_extract(value, '$.url'), json_extract(value, '$.depth'), "
+    f"'{FrontierSource.LINK.value}', json_extract(value, '$.found_on') "
+    "FROM json_each(?) ORDER BY key RETURNING 1 AS added"
+)
+# A URL already known only gains in_sitemap. The guard `WHERE in_sitemap = 0` means an updated
+# row is always a link-sourced one (sitemap rows are born with in_sitemap = 1 and never lose it),
+# so the rows RETURNING reports with source 'sitemap' are exactly the inserted ones.
+_SEED_SITEMAP = (
+    "INSERT INTO frontier (url, depth, source, in_sitemap) "
+    f"SELECT value, NULL, '{FrontierSource.SITEMAP.value}', 1 FROM json_each(?) WHERE true "
+    "ORDER BY key ON CONFLICT(url) DO UPDATE SET in_sitemap = 1 WHERE in_sitemap = 0 "
+    "RETURNING source"
+)
+_WRITE_LINKS = (
+    "INSERT OR IGNORE INTO links (source_url, target_url, nofollow, anchor) "
+    "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
+    "json_extract(value, '$.nofollow'), json_extract(value, '$.anchor') FROM json_each(?)"
+)
 
 
-def scratchpad_stub(env: Any, audit_id: str) -> Any:
-    """The RPC stub of an audit's scratchpad: one object per audit, `idFromName(audit id)`."""
-    namespace = env.AUDIT_SCRATCHPAD
-    return namespace.get(namespace.idFromName(audit_id))
-
-
-def _link_bytes(link: dict[str, Any]) -> int:
+def _link_bytes(link: LinkRow) -> int:
     """What one stored edge costs, counted by us: the runtime's `databaseSize` cannot be used,
     because the SDK wrapper freezes it at its first read for the life of the object. Twice the
     text (row plus the target index) and a fixed overhead per row."""
-    text = len(link["source_url"]) + len(link["target_url"]) + len(link.get("anchor") or "")
+    text = len(link.source_url) + len(link.target_url) + len(link.anchor or "")
     return 2 * text + 32
 
 
+def json_arrays(items: Sequence[JsonValue], max_bytes: int = MAX_JSON_PARAM_BYTES) -> Iterator[str]:
+    """`items` as JSON array texts of at most about `max_bytes` each (never an empty array)."""
+    parts: list[str] = []
+    size = 0
+    for item in items:
+        text = json.dumps(item)  # ASCII-only: its length is its size in bytes
+        if parts and size + len(text) + 1 > max_bytes:
+            yield f"[{','.join(parts)}]"
+            parts, size = [], 0
+        parts.append(text)
+        size += len(text) + 1
+    if parts:
+        yield f"[{','.join(parts)}]"
+
+
 class ScratchpadMethods:
+    # The runtime's DurableObjectState (a JsProxy in Workers, local_platform's in CPython); no
+    # Protocol covers it yet, and every use below is a documented storage call.
     ctx: Any
     _destroyed: bool = False
 
@@ -116,148 +177,168 @@ class ScratchpadMethods:
         self._destroyed = False
         for statement in _SCHEMA:
             self.ctx.storage.sql.exec(statement)
+        self._ensure_counts()
         self.ctx.blockConcurrencyWhile(self._ensure_cleanup_alarm)
+
+    def _ensure_counts(self) -> None:
+        """Start the per-state counts. An object created before they existed counts its rows
+        once; one statement, so a crash cannot leave some states counted and others not."""
+        self.ctx.storage.sql.exec(
+            "INSERT INTO frontier_counts (state, n) "
+            "SELECT s.value, (SELECT COUNT(*) FROM frontier WHERE state = s.value) "
+            "FROM json_each(?) AS s WHERE NOT EXISTS (SELECT 1 FROM frontier_counts)",
+            json.dumps([state.value for state in FrontierState]),
+        )
 
     async def _ensure_cleanup_alarm(self) -> None:
         if await self.ctx.storage.getAlarm() is None:
             await self.ctx.storage.setAlarm(ports.now_ms() + CLEANUP_AFTER_MS)
 
-    async def destroy(self) -> dict[str, Any]:
+    async def destroy(self) -> JsonObject:
         """Delete the alarm, then every row: the object stops being billed for storage."""
         await self.ctx.storage.deleteAlarm()
         await self.ctx.storage.deleteAll()
         # The instance may live on in memory; a later call (a retried step) reopens the schema
         # and re-arms the cleanup alarm, so nothing it writes outlives the 7 days.
         self._destroyed = True
-        return {"destroyed": True}
+        return Destroyed().to_dict()
 
     async def alarm(self) -> None:
         await self.destroy()
 
     # -- seeding --------------------------------------------------------------------------------
 
-    def seed_start(self, url: str) -> dict[str, Any]:
-        if self._known(url):
-            return {"inserted": False}
-        self._sql("INSERT INTO frontier (url, depth, source) VALUES (?, 0, 'link')", url)
-        return {"inserted": True}
+    def seed_start(self, url: str) -> JsonObject:
+        def write() -> int:
+            added = self._sql(
+                "INSERT OR IGNORE INTO frontier (url, depth, source) VALUES (?, 0, ?) "
+                "RETURNING 1 AS added",
+                url,
+                FrontierSource.LINK.value,
+            ).toArray()
+            self._count(FrontierState.PENDING, len(added))
+            return len(added)
 
-    def seed_sitemap_urls(self, urls: list[str]) -> dict[str, Any]:
+        inserted: int = self.ctx.storage.transactionSync(write)
+        return SeedResult(received=1, inserted=inserted).to_dict()
+
+    def seed_sitemap_urls(self, urls: list[str]) -> JsonObject:
         """Upsert sitemap URLs: new ones queue as sitemap-only; known ones only gain in_sitemap."""
-        inserted = 0
 
-        def write() -> None:
-            nonlocal inserted
-            for url in urls:
-                if self._known(url):
-                    self._sql("UPDATE frontier SET in_sitemap = 1 WHERE url = ?", url)
-                else:
+        def write() -> int:
+            inserted = 0
+            for batch in json_arrays(urls):
+                rows = self._rows(_SEED_SITEMAP, batch)
+                inserted += sum(1 for row in rows if row["source"] == FrontierSource.SITEMAP)
+            self._count(FrontierState.PENDING, inserted)
+            return inserted
+
+        inserted: int = self.ctx.storage.transactionSync(write)
+        return SeedResult(received=len(urls), inserted=inserted).to_dict()
+
+    def note_sitemap_blocked(self, urls: list[str]) -> JsonObject:
+        def write() -> int:
+            return sum(
+                len(
                     self._sql(
-                        "INSERT INTO frontier (url, depth, source, in_sitemap) "
-                        "VALUES (?, NULL, 'sitemap', 1)",
-                        url,
-                    )
-                    inserted += 1
+                        "INSERT OR IGNORE INTO sitemap_blocked (url) "
+                        "SELECT value FROM json_each(?) RETURNING 1 AS added",
+                        batch,
+                    ).toArray()
+                )
+                for batch in json_arrays(urls)
+            )
 
-        self.ctx.storage.transactionSync(write)
-        return {"received": len(urls), "inserted": inserted}
+        inserted: int = self.ctx.storage.transactionSync(write)
+        return SeedResult(received=len(urls), inserted=inserted).to_dict()
 
-    def note_sitemap_blocked(self, urls: list[str]) -> dict[str, Any]:
-        def write() -> None:
-            for url in urls:
-                self._sql("INSERT OR IGNORE INTO sitemap_blocked (url) VALUES (?)", url)
-
-        self.ctx.storage.transactionSync(write)
-        return {"received": len(urls)}
-
-    def sitemap_blocked_urls(self, after: str = "", limit: int = 2000) -> list[str]:
+    def sitemap_blocked_urls(self, request: JsonObject) -> JsonObject:
+        page = SitemapBlockedRequest.from_dict(request)
         rows = self._rows(
-            "SELECT url FROM sitemap_blocked WHERE url > ? ORDER BY url LIMIT ?", after, limit
+            "SELECT url FROM sitemap_blocked WHERE url > ? ORDER BY url LIMIT ?",
+            page.after,
+            page.limit,
         )
-        return [row["url"] for row in rows]
+        return SitemapBlockedPage(tuple(str(row["url"]) for row in rows)).to_dict()
 
     # -- crawl configuration ----------------------------------------------------------------------
 
-    def save_crawl_config(self, config: dict[str, Any]) -> dict[str, Any]:
+    def save_crawl_config(self, config: JsonObject) -> JsonObject:
         """Keep discovery's results (final URL, robots.txt text) for every later chunk.
 
         Rules are re-parsed from the stored text in each step, so retries and replays use
         identical rules, and no step result has to carry up to 500 KiB of robots.txt.
         """
+        saved = CrawlConfig.from_dict(config)
 
         def write() -> None:
-            for key in ("final_url", "robots_txt"):
-                self._set_meta(f"config:{key}", str(config.get(key) or ""))
+            self._set_meta("config:final_url", saved.final_url)
+            self._set_meta("config:robots_txt", saved.robots_txt)
 
         self.ctx.storage.transactionSync(write)
-        return {"saved": True}
+        return ConfigSaved().to_dict()
 
-    def crawl_config(self) -> dict[str, Any]:
-        return {key: self._meta(f"config:{key}") for key in ("final_url", "robots_txt")}
+    def crawl_config(self) -> JsonObject:
+        return self._crawl_config().to_dict()
+
+    def _crawl_config(self) -> CrawlConfig:
+        return CrawlConfig(
+            final_url=self._meta("config:final_url") or "",
+            robots_txt=self._meta("config:robots_txt") or "",
+        )
 
     # -- leasing --------------------------------------------------------------------------------
 
-    def claim_chunk(self, chunk_no: int, limit: int) -> dict[str, Any]:
+    def claim_chunk(self, request: JsonObject) -> JsonObject:
         """Lease up to `limit` pending URLs to chunk `chunk_no`; idempotent per chunk number.
 
         A retried step gets back exactly the URLs still leased to its chunk; a chunk number that
         already crawled something gets nothing new (claiming a fresh set under a used number would
         duplicate work and overrun max pages).
         """
+        claim = ClaimRequest.from_dict(request)
         leased = self._rows(
-            "SELECT url, depth, in_sitemap FROM frontier WHERE chunk_no = ? AND state = 'leased' "
+            "SELECT url, depth, in_sitemap FROM frontier WHERE chunk_no = ? AND state = ? "
             "ORDER BY rowid",
-            chunk_no,
+            claim.chunk_no,
+            FrontierState.LEASED.value,
         )
         if leased:
-            return {"urls": leased, "is_retry": True}
+            return Claim(_leased_urls(leased), is_retry=True).to_dict()
         crawled = self._sql(
-            "SELECT 1 AS hit FROM frontier WHERE chunk_no = ? AND state = 'crawled' LIMIT 1",
-            chunk_no,
+            "SELECT 1 AS hit FROM frontier WHERE chunk_no = ? AND state = ? LIMIT 1",
+            claim.chunk_no,
+            FrontierState.CRAWLED.value,
         ).toArray()
         if crawled:
-            return {"urls": [], "is_retry": True}
-        if limit <= 0:
-            return {"urls": [], "is_retry": False}
-        return {"urls": self._lease(chunk_no, limit), "is_retry": False}
+            return Claim((), is_retry=True).to_dict()
+        if claim.limit <= 0:
+            return Claim((), is_retry=False).to_dict()
+        return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False).to_dict()
 
-    def _lease(self, chunk_no: int, limit: int) -> list[dict[str, Any]]:
-        def lease() -> list[dict[str, Any]]:
+    def _lease(self, chunk_no: int, limit: int) -> tuple[LeasedUrl, ...]:
+        def lease() -> tuple[LeasedUrl, ...]:
             rows = self._rows(
-                "SELECT url, depth, in_sitemap FROM frontier WHERE state = 'pending' "
-                "ORDER BY CASE source WHEN 'link' THEN 0 ELSE 1 END, rowid LIMIT ?",
+                "SELECT url, depth, in_sitemap FROM frontier WHERE state = ? "
+                f"ORDER BY {_CLAIM_ORDER} LIMIT ?",
+                FrontierState.PENDING.value,
                 limit,
             )
-            for row in rows:
-                self._sql(
-                    "UPDATE frontier SET state = 'leased', chunk_no = ? WHERE url = ?",
-                    chunk_no,
-                    row["url"],
-                )
-            return rows
+            urls = _leased_urls(rows)
+            self._move(FrontierEvent.LEASE, [leased.url for leased in urls], chunk_no)
+            return urls
 
-        return self.ctx.storage.transactionSync(lease)
+        leased: tuple[LeasedUrl, ...] = self.ctx.storage.transactionSync(lease)
+        return leased
 
-    def release_urls(self, urls: list[str]) -> dict[str, Any]:
+    def release_urls(self, urls: list[str]) -> JsonObject:
         """Return still-leased URLs to the queue (soft-deadline leftovers)."""
-        released = 0
+        released: int = self.ctx.storage.transactionSync(
+            lambda: self._move(FrontierEvent.RELEASE, urls)
+        )
+        return ReleaseResult(released).to_dict()
 
-        def release() -> None:
-            nonlocal released
-            for url in urls:
-                leased = self._sql(
-                    "SELECT 1 AS hit FROM frontier WHERE url = ? AND state = 'leased'", url
-                ).toArray()
-                if leased:
-                    self._sql(
-                        "UPDATE frontier SET state = 'pending', chunk_no = NULL WHERE url = ?", url
-                    )
-                    released += 1
-
-        self.ctx.storage.transactionSync(release)
-        return {"released": released}
-
-    def prepare_resume(self) -> dict[str, Any]:
+    def prepare_resume(self) -> JsonObject:
         """Make a failed audit's frontier crawlable again; returns where the next run starts.
 
         Leases of the dead run go back to pending (their chunk may never have finished), and the
@@ -267,43 +348,30 @@ class ScratchpadMethods:
 
         def reopen() -> int:
             row = self._sql("SELECT COALESCE(MAX(chunk_no), 0) AS last FROM frontier").one()
-            self._sql(
-                "UPDATE frontier SET state = 'pending', chunk_no = NULL WHERE state = 'leased'"
-            )
+            self._move(FrontierEvent.RELEASE, None)
             return int(row["last"])
 
-        last_chunk = self.ctx.storage.transactionSync(reopen)
-        return {
-            **self.stats(),
-            "last_chunk": last_chunk,
-            "configured": bool(self._meta("config:final_url")),
-        }
+        last_chunk: int = self.ctx.storage.transactionSync(reopen)
+        state = ResumeState(self._stats(), last_chunk, self._crawl_config().configured)
+        return state.to_dict()
 
     # -- recording ------------------------------------------------------------------------------
 
-    def record_batch(self, batch: dict[str, Any]) -> dict[str, Any]:
-        """Persist one crawled sub-batch atomically and return the frontier stats after it.
+    def record_batch(self, batch: JsonObject) -> JsonObject:
+        """Persist one crawled sub-batch (a `RecordBatch`) atomically; a `BatchResult` back."""
+        parsed = RecordBatch.from_dict(batch)
+        budget = parsed.link_budget_bytes or DEFAULT_LINK_BUDGET_BYTES
 
-        `batch`: {"crawled": [url], "pages": [mirror row dict], "links": [{source_url, target_url,
-        nofollow, anchor}], "discovered": [{url, depth, found_on}], "link_budget_bytes": int}.
-        A mirror row has the `page_mirror` columns; booleans as 0/1, `hreflang_json` a JSON list
-        of {"lang", "url"} with absolute normalised URLs.
-        """
-        budget = int(batch.get("link_budget_bytes") or DEFAULT_LINK_BUDGET_BYTES)
-
-        def write() -> dict[str, int]:
-            for url in batch.get("crawled", []):
-                self._sql("UPDATE frontier SET state = 'crawled' WHERE url = ?", url)
-            for page in batch.get("pages", []):
+        def write() -> tuple[int, int]:
+            self._move(FrontierEvent.CRAWL, list(parsed.crawled))
+            for page in parsed.pages:
                 self._upsert_mirror(page)
-            links_written = self._write_links(batch.get("links", []), budget)
-            enqueued = self._enqueue(batch.get("discovered", []))
-            return {"links_written": links_written, "enqueued": enqueued}
+            return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
 
-        written = self.ctx.storage.transactionSync(write)
-        return {**self.stats(), **written}
+        links_written, enqueued = self.ctx.storage.transactionSync(write)
+        return BatchResult(self._stats(), links_written, enqueued).to_dict()
 
-    def _upsert_mirror(self, page: dict[str, Any]) -> None:
+    def _upsert_mirror(self, page: JsonObject) -> None:
         values = [page.get(column) for column in _MIRROR_COLUMNS]
         placeholders = ", ".join("?" for _ in _MIRROR_COLUMNS)
         self._sql(
@@ -311,11 +379,12 @@ class ScratchpadMethods:
             *values,
         )
 
-    def _write_links(self, links: list[dict[str, Any]], budget: int) -> int:
+    def _write_links(self, links: Sequence[LinkRow], budget: int) -> int:
+        """Store edges until the byte budget trips; returns how many fit (duplicates included)."""
         if not links or self._meta("links_truncated") == "1":
             return 0
         used = int(self._meta("link_bytes") or 0)
-        written = 0
+        fitting: list[JsonValue] = []
         for link in links:
             size = _link_bytes(link)
             if used + size > budget:
@@ -323,63 +392,84 @@ class ScratchpadMethods:
                 # detection is skipped rather than reporting pages whose inbound links were lost.
                 self._set_meta("links_truncated", "1")
                 break
-            self._sql(
-                "INSERT OR IGNORE INTO links (source_url, target_url, nofollow, anchor) VALUES (?, ?, ?, ?)",
-                link["source_url"],
-                link["target_url"],
-                int(bool(link.get("nofollow"))),
-                link.get("anchor"),
-            )
+            fitting.append({**link.to_dict(), "nofollow": int(link.nofollow)})
             used += size
-            written += 1
+        for batch in json_arrays(fitting):
+            self._sql(_WRITE_LINKS, batch)
         self._set_meta("link_bytes", str(used))
-        return written
+        return len(fitting)
 
-    def _enqueue(self, discovered: list[dict[str, Any]]) -> int:
-        enqueued = 0
-        for item in discovered:
-            if self._known(item["url"]):
-                continue  # the frontier is the global dedup set: a seen URL keeps its row
-            self._sql(
-                "INSERT INTO frontier (url, depth, source, found_on) VALUES (?, ?, 'link', ?)",
-                item["url"],
-                item.get("depth"),
-                item.get("found_on"),
-            )
-            enqueued += 1
+    def _enqueue(self, discovered: Sequence[DiscoveredUrl]) -> int:
+        """Queue new URLs; a URL already seen keeps its row (the frontier is the dedup set)."""
+        items: list[JsonValue] = [item.to_dict() for item in discovered]
+        enqueued = sum(len(self._rows(_ENQUEUE_LINKS, batch)) for batch in json_arrays(items))
+        self._count(FrontierState.PENDING, enqueued)
         return enqueued
+
+    # -- moves and counts -----------------------------------------------------------------------
+
+    def _move(self, event: FrontierEvent, urls: list[str] | None, *lead: int) -> int:
+        """Apply `event` to `urls` (None: every row), one statement per allowed source state.
+
+        Rows in a state the event may not leave are left alone (a release of a crawled URL is a
+        no-op, as it always was). `lead` binds before the URLs (a lease's chunk number).
+        """
+        target = target_of(event)
+        batches = [None] if urls is None else list(json_arrays(list[JsonValue](urls)))
+        moved = 0
+        for source in sources_of(event):
+            if source is target:
+                continue  # a replayed move changes nothing
+            sql = move_sql(event, source, by_url=urls is not None)
+            for batch in batches:
+                bindings = (*lead,) if batch is None else (*lead, batch)
+                count = len(self._sql(sql, *bindings).toArray())
+                self._count(source, -count)
+                self._count(target, count)
+                moved += count
+        return moved
+
+    def _count(self, state: FrontierState, delta: int) -> None:
+        if delta:
+            self._sql("UPDATE frontier_counts SET n = n + ? WHERE state = ?", delta, state.value)
 
     # -- reading --------------------------------------------------------------------------------
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> JsonObject:
+        return self._stats().to_dict()
+
+    def _stats(self) -> FrontierStats:
         counts = {
-            row["state"]: row["n"]
-            for row in self._rows("SELECT state, COUNT(*) AS n FROM frontier GROUP BY state")
+            row["state"]: int(row["n"])
+            for row in self._rows("SELECT state, n FROM frontier_counts")
         }
-        return {
-            "seen": sum(counts.values()),
-            "pending": counts.get("pending", 0),
-            "leased": counts.get("leased", 0),
-            "crawled": counts.get("crawled", 0),
-            "links_truncated": self._meta("links_truncated") == "1",
-        }
+        return FrontierStats(
+            seen=sum(counts.values()),
+            pending=counts.get(FrontierState.PENDING, 0),
+            leased=counts.get(FrontierState.LEASED, 0),
+            crawled=counts.get(FrontierState.CRAWLED, 0),
+            links_truncated=self._meta("links_truncated") == "1",
+        )
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def _sql(self, query: str, *bindings: Any) -> Any:
+    # Cursor and rows are the runtime's (SqlStorageCursor; JsDict rows holding str, int, float,
+    # bytes or None); callers read them into typed values at once.
+    def _sql(self, sql: str, *bindings: Any) -> Any:
         if self._destroyed:
             self.open_scratchpad()
-        return self.ctx.storage.sql.exec(query, *bindings)
+        return self.ctx.storage.sql.exec(sql, *bindings)
 
-    def _rows(self, query: str, *bindings: Any) -> list[dict[str, Any]]:
-        return [dict(row) for row in self._sql(query, *bindings).toArray()]
+    def _rows(self, sql: str, *bindings: Any) -> list[dict[str, Any]]:
+        return [dict(row) for row in self._sql(sql, *bindings).toArray()]
 
     def _meta(self, key: str) -> str | None:
         rows = self._rows("SELECT value FROM scratchpad_meta WHERE key = ?", key)
-        return rows[0]["value"] if rows else None
+        return str(rows[0]["value"]) if rows else None
 
     def _set_meta(self, key: str, value: str) -> None:
         self._sql("INSERT OR REPLACE INTO scratchpad_meta (key, value) VALUES (?, ?)", key, value)
 
-    def _known(self, url: str) -> bool:
-        return bool(self._sql("SELECT 1 AS hit FROM frontier WHERE url = ?", url).toArray())
+
+def _leased_urls(rows: list[dict[str, Any]]) -> tuple[LeasedUrl, ...]:
+    return tuple(LeasedUrl.from_dict(row) for row in rows)

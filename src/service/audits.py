@@ -26,7 +26,8 @@ from auditdb.records import (
     PageRecord,
 )
 from bindings import Env
-from durable.scratchpad import CLEANUP_AFTER_MS, scratchpad_stub
+from durable.client import Scratchpad
+from durable.scratchpad import CLEANUP_AFTER_MS
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
 from service.errors import (
@@ -214,8 +215,8 @@ async def _check_resumable(env: Env, audit: AuditRecord) -> None:
         raise StateExpired(
             audit.id, "the audit's crawl state expired after 7 days; start a new audit"
         )
-    pad = scratchpad_stub(env, audit.id)
-    if not (await pad.crawl_config())["final_url"]:
+    pad = Scratchpad.for_audit(env, audit.id)
+    if not (await pad.crawl_config()).configured:
         await pad.destroy()  # reading it created an empty object; do not leave it behind
         raise StateExpired(audit.id, "the audit's crawl state is gone; start a new audit")
 

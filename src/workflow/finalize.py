@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import ports
@@ -11,14 +12,14 @@ from audit.issues import DetectedIssue
 from audit.score import percent_one_decimal
 from auditdb import repository
 from auditdb.records import AuditPhase, IssueRecord
+from durable.client import Scratchpad
+from durable.finalize import FinalizeOptions
 from events import log_terminal
-
-SITEMAP_BLOCKED_PAGE = 2000
 
 
 async def finalize_audit(
     env: Any,
-    pad: Any,
+    pad: Scratchpad,
     audit_id: str,
     *,
     start_url: str,
@@ -64,31 +65,28 @@ async def finalize_audit(
 
 
 async def _write_cross_page_issues(
-    db: Any, pad: Any, audit_id: str, start_url: str, crawl_completed: bool, crawled: set[str]
+    db: Any,
+    pad: Scratchpad,
+    audit_id: str,
+    start_url: str,
+    crawl_completed: bool,
+    crawled: set[str],
 ) -> int:
-    options: dict[str, Any] = {
-        "audit_id": audit_id,
-        "start_url": start_url,
-        "crawl_completed": crawl_completed,
-        "robots_blocked_sitemap_urls": await _sitemap_blocked(pad),
-        "cursor": None,
-    }
+    options = FinalizeOptions(
+        audit_id=audit_id,
+        start_url=start_url,
+        crawl_completed=crawl_completed,
+        robots_blocked_sitemap_urls=tuple(await pad.all_sitemap_blocked_urls()),
+    )
     written = 0
     while True:
-        result = await pad.run_finalize_checks(options)
-        issues = [DetectedIssue.from_dict(dict(item)) for item in result["issues"]]
+        page = await pad.run_finalize_checks(options)
+        issues = [DetectedIssue.from_dict(dict(item)) for item in page.issues]
         await repository.insert_issues(db, [_record(audit_id, issue, crawled) for issue in issues])
         written += len(issues)
-        if not result.get("next_cursor"):
+        if not page.next_cursor:
             return written
-        options["cursor"] = result["next_cursor"]
-
-
-async def _sitemap_blocked(pad: Any) -> list[str]:
-    urls: list[str] = []
-    while batch := await pad.sitemap_blocked_urls(urls[-1] if urls else "", SITEMAP_BLOCKED_PAGE):
-        urls.extend(batch)
-    return urls
+        options = replace(options, cursor=page.next_cursor)
 
 
 def _crawl_rate_limited(audit_id: str, start_url: str) -> IssueRecord:

@@ -21,7 +21,7 @@ from crawl.discovery import DiscoveryReport, discover
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
 from crawl.url_policy import UrlPolicy
-from durable.scratchpad import scratchpad_stub as scratchpad
+from durable.client import Scratchpad
 from events import log_terminal
 from failures import classify_error, error_detail
 from workflow import step_configs
@@ -55,11 +55,11 @@ def url_policy(params: AuditParams, final_url: str, robots: RobotsRules) -> UrlP
     )
 
 
-async def crawl_scope(params: AuditParams, pad: Any) -> CrawlScope:
+async def crawl_scope(params: AuditParams, pad: Scratchpad) -> CrawlScope:
     """Rebuild the audit's scope from what discovery stored, identically on every retry."""
     config = await pad.crawl_config()
-    final_url = config["final_url"] or params.start_url
-    robots = RobotsRules.from_text(config["robots_txt"] or "")
+    final_url = config.final_url or params.start_url
+    robots = RobotsRules.from_text(config.robots_txt)
     return CrawlScope(
         params.audit_id,
         url_policy(params, final_url, robots),
@@ -92,14 +92,14 @@ async def _prepare_resume(
 ) -> CrawlStart:
     @step.do("prepare-resume", config=step_configs.DB_STEP)
     async def prepare_resume() -> dict[str, Any]:
-        state = await scratchpad(env, params.audit_id).prepare_resume()
-        if not state["configured"]:
+        state = await Scratchpad.for_audit(env, params.audit_id).prepare_resume()
+        if not state.configured:
             raise non_retryable(f"audit {params.audit_id} has no crawl state left to resume")
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.CRAWLING)
         return {
-            "attempted": state["crawled"],
-            "pending": state["pending"],
-            "last_chunk": state["last_chunk"],
+            "attempted": state.stats.crawled,
+            "pending": state.stats.pending,
+            "last_chunk": state.last_chunk,
         }
 
     state = dict(await prepare_resume())
@@ -127,7 +127,7 @@ async def _discover(params: AuditParams, step: Any, env: Any) -> DiscoveryReport
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.DISCOVERY)
         report = await discover(
             ports.http_client(),
-            scratchpad(env, params.audit_id),
+            Scratchpad.for_audit(env, params.audit_id),
             start_url=params.start_url,
             policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
             max_pages=params.options.max_pages,
@@ -172,7 +172,7 @@ async def _crawl_chunk(
 ) -> ChunkReport:
     @step.do(f"crawl-chunk-{chunk_no}", config=step_configs.CRAWL_CHUNK_STEP)
     async def crawl_chunk() -> dict[str, Any]:
-        pad = scratchpad(env, params.audit_id)
+        pad = Scratchpad.for_audit(env, params.audit_id)
         scope = await crawl_scope(params, pad)
         plan = ChunkPlan(
             chunk_no=chunk_no,
@@ -192,8 +192,8 @@ async def _finalize(
 ) -> dict[str, Any]:
     @step.do("finalize", config=step_configs.FINALIZE_STEP)
     async def finalize() -> dict[str, Any]:
-        pad = scratchpad(env, params.audit_id)
-        final_url = (await pad.crawl_config())["final_url"] or params.start_url
+        pad = Scratchpad.for_audit(env, params.audit_id)
+        final_url = (await pad.crawl_config()).final_url or params.start_url
         return await finalize_audit(
             env,
             pad,

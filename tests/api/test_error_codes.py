@@ -18,7 +18,8 @@ from api.errors import ApiErrorCode
 from api.http import ApiRequest
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
-from durable.scratchpad import scratchpad_stub
+from durable.client import Scratchpad
+from durable.records import CrawlConfig
 
 
 class RefusingWorkflow:
@@ -64,8 +65,8 @@ async def env(platform: Any) -> WorkflowDownEnv:
     await seed(base, "expired", "failed", days_old=8)
     await seed(base, "no-state", "failed")
     await seed(base, "resumable", "failed")
-    await scratchpad_stub(base, "resumable").save_crawl_config(
-        {"final_url": "https://example.com/"}
+    await Scratchpad.for_audit(base, "resumable").save_crawl_config(
+        CrawlConfig(final_url="https://example.com/")
     )
     return WorkflowDownEnv(base)
 

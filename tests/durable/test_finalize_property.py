@@ -8,13 +8,9 @@ scratchpad; `run_finalize_checks`, read page by page, must equal `audit.cross_pa
 
 from __future__ import annotations
 
-import asyncio
 import itertools
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,28 +75,6 @@ crawls = st.fixed_dictionaries(
         "max_bytes": st.sampled_from([300, 4 * 1024 * 1024]),  # 300: about one issue per page
     }
 )
-
-
-@pytest.fixture(scope="module")
-def runner(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[asyncio.AbstractEventLoop, Any]]:
-    """One platform on a private event loop, shared by every example: hypothesis drives sync
-    tests only, so the test runs the loop itself; each example gets a fresh object."""
-    from local_platform.runtime import LocalPlatform
-
-    loop = asyncio.new_event_loop()
-    state: Path = tmp_path_factory.mktemp("finalize-property")
-
-    async def start() -> LocalPlatform:
-        return LocalPlatform(state / "state")
-
-    local = loop.run_until_complete(start())
-    try:
-        yield loop, local
-    finally:
-        loop.run_until_complete(local.close())
-        loop.close()
 
 
 _objects = itertools.count()

@@ -2,30 +2,43 @@
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from typing import Any
 
 import pytest
+
+from durable.client import Scratchpad
+from durable.records import Claim, CrawlConfig, DiscoveredUrl, LinkRow, RecordBatch
 
 DAY_MS = 24 * 60 * 60 * 1000
 
 
 @pytest.fixture
-def pad(platform: Any) -> Any:
-    return platform.env.AUDIT_SCRATCHPAD.getByName("audit-1")
+def pad(platform: Any) -> Scratchpad:
+    return Scratchpad.for_audit(platform.env, "audit-1")
 
 
-def urls(claim: dict[str, Any]) -> list[str]:
-    return [row["url"] for row in claim["urls"]]
+def urls(claim: Claim) -> list[str]:
+    return [leased.url for leased in claim.urls]
 
 
-async def test_seeding_dedups_and_sitemap_urls_queue_after_links(pad: Any) -> None:
-    assert (await pad.seed_start("https://a.test/"))["inserted"] is True
-    assert (await pad.seed_start("https://a.test/"))["inserted"] is False
+def crawled(*pages: str) -> RecordBatch:
+    return RecordBatch(crawled=pages)
+
+
+def discovered(*pages: str, depth: int = 1) -> RecordBatch:
+    return RecordBatch(discovered=tuple(DiscoveredUrl(page, depth) for page in pages))
+
+
+async def test_seeding_dedups_and_sitemap_urls_queue_after_links(pad: Scratchpad) -> None:
+    assert (await pad.seed_start("https://a.test/")).inserted == 1
+    assert (await pad.seed_start("https://a.test/")).inserted == 0
     seeded = await pad.seed_sitemap_urls(
-        ["https://a.test/", "https://a.test/s1", "https://a.test/s2"]
+        ["https://a.test/", "https://a.test/s1", "https://a.test/s2", "https://a.test/s1"]
     )
-    assert seeded == {"received": 3, "inserted": 2}
-    await pad.record_batch({"discovered": [{"url": "https://a.test/l1", "depth": 1}]})
+    assert (seeded.received, seeded.inserted) == (4, 2)
+    await pad.record_batch(discovered("https://a.test/l1"))
 
     claim = await pad.claim_chunk(1, 10)
 
@@ -35,75 +48,78 @@ async def test_seeding_dedups_and_sitemap_urls_queue_after_links(pad: Any) -> No
         "https://a.test/s1",
         "https://a.test/s2",
     ]
-    start = claim["urls"][0]
-    assert (start["depth"], start["in_sitemap"]) == (0, 1)
+    start = claim.urls[0]
+    assert (start.depth, start.in_sitemap) == (0, True)
+    assert [leased.in_sitemap for leased in claim.urls[1:]] == [False, True, True]
 
 
-async def test_a_retried_chunk_gets_exactly_its_urls_and_a_crawled_chunk_nothing(pad: Any) -> None:
+async def test_a_retried_chunk_gets_exactly_its_urls_and_a_crawled_chunk_nothing(
+    pad: Scratchpad,
+) -> None:
     await pad.seed_sitemap_urls([f"https://a.test/{i}" for i in range(5)])
 
     first = await pad.claim_chunk(1, 3)
     retry = await pad.claim_chunk(1, 3)
-    assert (urls(retry), retry["is_retry"]) == (urls(first), True)
+    assert (retry, first.is_retry) == (Claim(first.urls, is_retry=True), False)
 
-    await pad.record_batch({"crawled": urls(first)})
-    after = await pad.claim_chunk(1, 3)
-    assert (after["urls"], after["is_retry"]) == ([], True)
+    await pad.record_batch(crawled(*urls(first)))
+    assert await pad.claim_chunk(1, 3) == Claim((), is_retry=True)
     assert urls(await pad.claim_chunk(2, 3)) == ["https://a.test/3", "https://a.test/4"]
 
 
-async def test_released_urls_return_to_the_queue(pad: Any) -> None:
+async def test_released_urls_return_to_the_queue(pad: Scratchpad) -> None:
     await pad.seed_sitemap_urls(["https://a.test/a", "https://a.test/b"])
     await pad.claim_chunk(1, 2)
 
     released = await pad.release_urls(["https://a.test/b", "https://a.test/unknown"])
 
-    assert released == {"released": 1}
-    assert (await pad.stats())["pending"] == 1
+    assert released.released == 1
+    assert (await pad.stats()).pending == 1
     assert urls(await pad.claim_chunk(2, 5)) == ["https://a.test/b"]
 
 
-async def test_record_batch_marks_crawled_and_enqueues_only_new_urls(pad: Any) -> None:
+async def test_record_batch_marks_crawled_and_enqueues_only_new_urls(pad: Scratchpad) -> None:
     await pad.seed_start("https://a.test/")
     await pad.claim_chunk(1, 1)
 
-    stats = await pad.record_batch(
-        {
-            "crawled": ["https://a.test/"],
-            "pages": [
-                {"url": "https://a.test/", "page_id": "p1", "status_code": 200, "fetch_class": "ok"}
-            ],
-            "links": [
+    result = await pad.record_batch(
+        RecordBatch(
+            crawled=("https://a.test/",),
+            pages=(
                 {
-                    "source_url": "https://a.test/",
-                    "target_url": "https://a.test/x",
-                    "nofollow": False,
-                }
-            ],
-            "discovered": [
-                {"url": "https://a.test/", "depth": 1},
-                {"url": "https://a.test/x", "depth": 1},
-            ],
-        }
+                    "url": "https://a.test/",
+                    "page_id": "p1",
+                    "status_code": 200,
+                    "fetch_class": "ok",
+                },
+            ),
+            links=(LinkRow("https://a.test/", "https://a.test/x"),),
+            discovered=(
+                DiscoveredUrl("https://a.test/", 1),
+                DiscoveredUrl("https://a.test/x", 1),
+                DiscoveredUrl("https://a.test/x", 2),
+            ),
+        )
     )
 
-    assert (stats["seen"], stats["pending"], stats["crawled"], stats["enqueued"]) == (2, 1, 1, 1)
-    again = await pad.record_batch({"discovered": [{"url": "https://a.test/x", "depth": 1}]})
-    assert again["enqueued"] == 0
+    stats = result.stats
+    assert (stats.seen, stats.pending, stats.crawled, result.enqueued) == (2, 1, 1, 1)
+    assert (result.links_written, stats.links_truncated) == (1, False)
+    assert (await pad.record_batch(discovered("https://a.test/x"))).enqueued == 0
 
 
-async def test_links_stop_at_the_storage_budget_and_stay_stopped(pad: Any) -> None:
-    link = {"source_url": "https://a.test/", "target_url": "https://a.test/t", "nofollow": 0}
+async def test_links_stop_at_the_storage_budget_and_stay_stopped(pad: Scratchpad) -> None:
+    link = LinkRow("https://a.test/", "https://a.test/t")
 
-    tripped = await pad.record_batch({"links": [link], "link_budget_bytes": 1})
-    later = await pad.record_batch({"links": [link]})
+    tripped = await pad.record_batch(RecordBatch(links=(link,), link_budget_bytes=1))
+    later = await pad.record_batch(RecordBatch(links=(link,)))
 
-    assert (tripped["links_written"], tripped["links_truncated"]) == (0, True)
-    assert (later["links_written"], later["links_truncated"]) == (0, True)
+    assert (tripped.links_written, tripped.stats.links_truncated) == (0, True)
+    assert (later.links_written, later.stats.links_truncated) == (0, True)
 
 
 async def test_construction_arms_a_seven_day_cleanup_alarm_that_destroys(
-    platform: Any, pad: Any
+    platform: Any, pad: Scratchpad
 ) -> None:
     await pad.seed_start("https://a.test/")
     namespace = platform.env.AUDIT_SCRATCHPAD
@@ -114,16 +130,18 @@ async def test_construction_arms_a_seven_day_cleanup_alarm_that_destroys(
     )
 
 
-async def test_destroy_removes_all_state(pad: Any) -> None:
+async def test_destroy_removes_all_state(pad: Scratchpad) -> None:
     await pad.seed_start("https://a.test/")
 
-    assert await pad.destroy() == {"destroyed": True}
+    assert (await pad.destroy()).destroyed is True
     # A later call constructs the object again over empty storage (schema re-created).
-    assert (await pad.stats())["seen"] == 0
+    assert (await pad.stats()).seen == 0
+    assert (await pad.seed_start("https://a.test/")).inserted == 1
+    assert (await pad.stats()).pending == 1
 
 
 async def test_a_call_after_destroy_reopens_with_a_fresh_cleanup_alarm(
-    platform: Any, pad: Any
+    platform: Any, pad: Scratchpad
 ) -> None:
     await pad.destroy()
     assert platform.env.AUDIT_SCRATCHPAD.next_alarm_ms() is None
@@ -134,24 +152,68 @@ async def test_a_call_after_destroy_reopens_with_a_fresh_cleanup_alarm(
     assert platform.env.AUDIT_SCRATCHPAD.next_alarm_ms() is not None
 
 
-async def test_prepare_resume_reopens_leases_and_continues_chunk_numbers(pad: Any) -> None:
-    await pad.save_crawl_config({"final_url": "https://a.test/", "robots_txt": ""})
+async def test_prepare_resume_reopens_leases_and_continues_chunk_numbers(
+    pad: Scratchpad,
+) -> None:
+    await pad.save_crawl_config(CrawlConfig(final_url="https://a.test/"))
     await pad.seed_sitemap_urls([f"https://a.test/{i}" for i in range(6)])
     first = await pad.claim_chunk(1, 2)
-    await pad.record_batch({"crawled": urls(first)})
+    await pad.record_batch(crawled(*urls(first)))
     await pad.claim_chunk(2, 2)  # the run dies with chunk 2 leased
 
     resumed = await pad.prepare_resume()
 
-    assert (resumed["last_chunk"], resumed["leased"], resumed["pending"], resumed["crawled"]) == (
-        2,
-        0,
-        4,
-        2,
-    )
-    assert resumed["configured"] is True
+    stats = resumed.stats
+    assert (resumed.last_chunk, stats.leased, stats.pending, stats.crawled) == (2, 0, 4, 2)
+    assert resumed.configured is True
     assert urls(await pad.claim_chunk(3, 10)) == [f"https://a.test/{i}" for i in range(2, 6)]
 
 
-async def test_an_unconfigured_scratchpad_cannot_be_resumed(pad: Any) -> None:
-    assert (await pad.prepare_resume())["configured"] is False
+async def test_an_unconfigured_scratchpad_cannot_be_resumed(pad: Scratchpad) -> None:
+    assert (await pad.prepare_resume()).configured is False
+
+
+async def test_crawl_config_round_trips_and_reads_empty_when_never_saved(pad: Scratchpad) -> None:
+    assert await pad.crawl_config() == CrawlConfig()
+    config = CrawlConfig(final_url="https://a.test/", robots_txt="User-agent: *\nDisallow: /x\n")
+    assert (await pad.save_crawl_config(config)).saved is True
+    assert await pad.crawl_config() == config
+
+
+async def test_sitemap_blocked_urls_dedup_and_page_in_url_order(pad: Scratchpad) -> None:
+    blocked = [f"https://a.test/b{i:04d}" for i in range(4500)]
+    noted = await pad.note_sitemap_blocked([*blocked[::-1], blocked[0]])
+
+    assert (noted.received, noted.inserted) == (4501, 4500)
+    assert await pad.all_sitemap_blocked_urls() == blocked
+
+
+async def test_batches_larger_than_one_json_parameter_are_split(pad: Scratchpad) -> None:
+    # ~300 bytes a URL: 10,000 of them are three bound JSON arrays per statement kind.
+    many = [f"https://a.test/{'p' * 270}/{i}" for i in range(10_000)]
+
+    seeded = await pad.seed_sitemap_urls(many)
+    claim = await pad.claim_chunk(1, 10_000)
+    result = await pad.record_batch(crawled(*many[:5000]))
+    released = await pad.release_urls(many)
+
+    assert seeded.inserted == 10_000 and len(claim.urls) == 10_000
+    assert (result.stats.crawled, released.released) == (5000, 5000)
+    assert (await pad.stats()).pending == 5000
+
+
+async def test_an_object_from_before_the_per_state_counts_counts_its_rows_once(
+    platform: Any, pad: Scratchpad
+) -> None:
+    await pad.seed_sitemap_urls([f"https://a.test/{i}" for i in range(5)])
+    first = await pad.claim_chunk(1, 3)
+    await pad.record_batch(crawled(first.urls[0].url))
+    namespace = platform.env.AUDIT_SCRATCHPAD
+    object_id = namespace.idFromName("audit-1")
+    namespace.evict(object_id)
+    with closing(sqlite3.connect(namespace._path(object_id.toString()))) as db, db:
+        db.execute("DROP TABLE frontier_counts")  # the schema as deployed before the counts
+
+    stats = await pad.stats()
+
+    assert (stats.seen, stats.pending, stats.leased, stats.crawled) == (5, 2, 2, 1)

@@ -24,18 +24,21 @@ test("construction arms the 7-day cleanup alarm", async () => {
 
 test("seeding, config, leasing, recording, release, resume and stats", async () => {
   const pad = ns.getByName("audit-1");
-  assert.deepEqual(await pad.seed_start(U("")), { inserted: true });
-  assert.deepEqual(await pad.seed_start(U("")), { inserted: false });
-  assert.deepEqual(await pad.seed_sitemap_urls([U(""), U("a"), U("b")]), { received: 3, inserted: 2 });
-  assert.deepEqual(await pad.note_sitemap_blocked([U("secret"), U("secret")]), { received: 2 });
-  assert.deepEqual(await pad.sitemap_blocked_urls(""), [U("secret")]);
+  assert.deepEqual(await pad.crawl_config(), { final_url: "", robots_txt: "" });
+  assert.deepEqual(await pad.seed_start(U("")), { received: 1, inserted: 1 });
+  assert.deepEqual(await pad.seed_start(U("")), { received: 1, inserted: 0 });
+  assert.deepEqual(await pad.seed_sitemap_urls([U(""), U("a"), U("b"), U("a")]), { received: 4, inserted: 2 });
+  assert.deepEqual(await pad.note_sitemap_blocked([U("secret"), U("secret")]), { received: 2, inserted: 1 });
+  assert.deepEqual(await pad.sitemap_blocked_urls({ after: "", limit: 10 }), { urls: [U("secret")] });
+  assert.deepEqual(await pad.sitemap_blocked_urls({ after: U("secret"), limit: 10 }), { urls: [] });
   assert.deepEqual(await pad.save_crawl_config({ final_url: U(""), robots_txt: "User-agent: *\n" }), { saved: true });
   assert.deepEqual(await pad.crawl_config(), { final_url: U(""), robots_txt: "User-agent: *\n" });
 
-  const claim = await pad.claim_chunk(1, 2);
+  const claim = await pad.claim_chunk({ chunk_no: 1, limit: 2 });
   assert.equal(claim.is_retry, false);
-  assert.deepEqual(claim.urls, [{ url: U(""), depth: 0, in_sitemap: 1 }, { url: U("a"), depth: null, in_sitemap: 1 }]);
-  assert.deepEqual((await pad.claim_chunk(1, 2)).urls, claim.urls, "a retried chunk gets its own URLs back");
+  assert.deepEqual(claim.urls, [{ url: U(""), depth: 0, in_sitemap: true }, { url: U("a"), depth: null, in_sitemap: true }]);
+  const retry = await pad.claim_chunk({ chunk_no: 1, limit: 2 });
+  assert.deepEqual(retry, { urls: claim.urls, is_retry: true }, "a retried chunk gets its own URLs back");
 
   const recorded = await pad.record_batch({
     crawled: [U("")], pages: [mirror(U("")), mirror(U("c"), { depth: 2 })],
@@ -44,7 +47,7 @@ test("seeding, config, leasing, recording, release, resume and stats", async () 
   });
   assert.deepEqual(recorded, { seen: 4, pending: 2, leased: 1, crawled: 1, links_truncated: false, links_written: 1, enqueued: 1 });
   assert.deepEqual(await pad.release_urls([U("a"), U("zzz")]), { released: 1 });
-  assert.deepEqual(await pad.claim_chunk(2, 0), { urls: [], is_retry: false });
+  assert.deepEqual(await pad.claim_chunk({ chunk_no: 2, limit: 0 }), { urls: [], is_retry: false });
   const resume = await pad.prepare_resume();
   assert.deepEqual(resume, { seen: 4, pending: 3, leased: 0, crawled: 1, links_truncated: false, last_chunk: 1, configured: true });
   assert.deepEqual(await pad.stats(), { seen: 4, pending: 3, leased: 0, crawled: 1, links_truncated: false });
@@ -54,7 +57,7 @@ test("run_finalize_checks pages cross-page issues", async () => {
   const pad = ns.getByName("audit-2");
   await pad.seed_start(U(""));
   await pad.save_crawl_config({ final_url: U(""), robots_txt: "" });
-  await pad.claim_chunk(1, 10);
+  await pad.claim_chunk({ chunk_no: 1, limit: 10 });
   await pad.record_batch({ crawled: [U("")], pages: [mirror(U("")), mirror(U("twin"))], links: [], discovered: [] });
   const page = await pad.run_finalize_checks({ audit_id: "audit-2", start_url: U(""), crawl_completed: true, cursor: null, limit: 50 });
   assert.equal(page.next_cursor, null);
@@ -79,6 +82,8 @@ test("destroy and the alarm handler wipe the object; a later call reopens it", a
   await ns.runAlarm(ns.idFromName("audit-3")); // alarm(self) is called relaxed with raw alarmInfo
   assert.equal(storage.alarm, null);
   assert.deepEqual((await pad.stats()).seen, 0);
+  assert.deepEqual(await pad.seed_start(U("again")), { received: 1, inserted: 1 }, "counts restart with the schema");
+  assert.deepEqual((await pad.stats()).pending, 1);
 });
 
 test("RPC refuses what the runtime refuses", async () => {

@@ -1,0 +1,97 @@
+"""`Scratchpad`: the typed caller side of the AuditScratchpad Durable Object.
+
+Wraps the RPC stub (`bindings.ScratchpadStub`, JSON in and out) so callers send and receive the
+records of `durable.records` and `durable.finalize`; nothing outside this module indexes a dict
+an RPC returned. One object per audit, addressed by `idFromName(audit id)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bindings import Env, ScratchpadStub
+from durable.finalize import FinalizeOptions, FinalizePage
+from durable.records import (
+    BatchResult,
+    Claim,
+    ClaimRequest,
+    ConfigSaved,
+    CrawlConfig,
+    Destroyed,
+    FrontierStats,
+    RecordBatch,
+    ReleaseResult,
+    ResumeState,
+    SeedResult,
+    SitemapBlockedPage,
+    SitemapBlockedRequest,
+)
+
+__all__ = ["Scratchpad"]
+
+
+class Scratchpad:
+    def __init__(self, stub: ScratchpadStub) -> None:
+        self.stub = stub
+
+    @classmethod
+    def for_audit(cls, env: Env, audit_id: str) -> Scratchpad:
+        namespace = env.AUDIT_SCRATCHPAD
+        return cls(namespace.get(namespace.idFromName(audit_id)))
+
+    # -- lifecycle and configuration --------------------------------------------------------
+
+    async def destroy(self) -> Destroyed:
+        return Destroyed.from_dict(await self.stub.destroy())
+
+    async def save_crawl_config(self, config: CrawlConfig) -> ConfigSaved:
+        return ConfigSaved.from_dict(await self.stub.save_crawl_config(config.to_dict()))
+
+    async def crawl_config(self) -> CrawlConfig:
+        return CrawlConfig.from_dict(await self.stub.crawl_config())
+
+    # -- seeding ----------------------------------------------------------------------------
+
+    async def seed_start(self, url: str) -> SeedResult:
+        return SeedResult.from_dict(await self.stub.seed_start(url))
+
+    async def seed_sitemap_urls(self, urls: Sequence[str]) -> SeedResult:
+        return SeedResult.from_dict(await self.stub.seed_sitemap_urls(list(urls)))
+
+    async def note_sitemap_blocked(self, urls: Sequence[str]) -> SeedResult:
+        return SeedResult.from_dict(await self.stub.note_sitemap_blocked(list(urls)))
+
+    async def sitemap_blocked_urls(self, request: SitemapBlockedRequest) -> SitemapBlockedPage:
+        return SitemapBlockedPage.from_dict(await self.stub.sitemap_blocked_urls(request.to_dict()))
+
+    async def all_sitemap_blocked_urls(self) -> list[str]:
+        """Every robots-blocked sitemap URL, in URL order, read page by page."""
+        urls: list[str] = []
+        while page := (
+            await self.sitemap_blocked_urls(SitemapBlockedRequest(urls[-1] if urls else ""))
+        ).urls:
+            urls.extend(page)
+        return urls
+
+    # -- the frontier -----------------------------------------------------------------------
+
+    async def claim_chunk(self, chunk_no: int, limit: int) -> Claim:
+        request = ClaimRequest(chunk_no, limit)
+        return Claim.from_dict(await self.stub.claim_chunk(request.to_dict()))
+
+    async def release_urls(self, urls: Sequence[str]) -> ReleaseResult:
+        return ReleaseResult.from_dict(await self.stub.release_urls(list(urls)))
+
+    async def record_batch(self, batch: RecordBatch) -> BatchResult:
+        return BatchResult.from_dict(await self.stub.record_batch(batch.to_dict()))
+
+    async def stats(self) -> FrontierStats:
+        return FrontierStats.from_dict(await self.stub.stats())
+
+    async def prepare_resume(self) -> ResumeState:
+        return ResumeState.from_dict(await self.stub.prepare_resume())
+
+    # -- finalize ---------------------------------------------------------------------------
+
+    async def run_finalize_checks(self, options: FinalizeOptions) -> FinalizePage:
+        return FinalizePage.from_dict(await self.stub.run_finalize_checks(options.to_dict()))

@@ -1,0 +1,141 @@
+"""The scratchpad's RPC records: lossless `to_dict`/`from_dict`, and a wire of plain JSON only."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from durable.finalize import FinalizeOptions, FinalizePage
+from durable.records import (
+    BatchResult,
+    Claim,
+    ClaimRequest,
+    ConfigSaved,
+    CrawlConfig,
+    Destroyed,
+    DiscoveredUrl,
+    FrontierStats,
+    LeasedUrl,
+    LinkRow,
+    RecordBatch,
+    ReleaseResult,
+    ResumeState,
+    SeedResult,
+    SitemapBlockedPage,
+    SitemapBlockedRequest,
+    WireError,
+)
+
+counts = st.integers(min_value=0, max_value=2**53 - 1)
+depths = st.none() | st.integers(min_value=0, max_value=1000)
+texts = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
+urls = texts.map(lambda path: f"https://a.test/{path}")
+maybe_texts = st.none() | texts
+json_scalars = st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | texts
+mirror_rows = st.dictionaries(st.sampled_from(["url", "title", "depth", "is_html"]), json_scalars)
+
+stats = st.builds(FrontierStats, counts, counts, counts, counts, st.booleans())
+leased = st.builds(LeasedUrl, urls, depths, st.booleans())
+links = st.builds(LinkRow, urls, urls, st.booleans(), maybe_texts)
+found = st.builds(DiscoveredUrl, urls, depths, st.none() | urls)
+
+RECORDS = {
+    "FrontierStats": stats,
+    "LeasedUrl": leased,
+    "ClaimRequest": st.builds(ClaimRequest, counts, counts),
+    "Claim": st.builds(Claim, st.lists(leased, max_size=4).map(tuple), st.booleans()),
+    "ReleaseResult": st.builds(ReleaseResult, counts),
+    "ResumeState": st.builds(ResumeState, stats, counts, st.booleans()),
+    "SeedResult": st.builds(SeedResult, counts, counts),
+    "SitemapBlockedRequest": st.builds(SitemapBlockedRequest, texts, counts),
+    "SitemapBlockedPage": st.builds(SitemapBlockedPage, st.lists(urls, max_size=4).map(tuple)),
+    "CrawlConfig": st.builds(CrawlConfig, texts, texts),
+    "ConfigSaved": st.builds(ConfigSaved, st.booleans()),
+    "Destroyed": st.builds(Destroyed, st.booleans()),
+    "LinkRow": links,
+    "DiscoveredUrl": found,
+    "RecordBatch": st.builds(
+        RecordBatch,
+        st.lists(urls, max_size=3).map(tuple),
+        st.lists(mirror_rows, max_size=3).map(tuple),
+        st.lists(links, max_size=3).map(tuple),
+        st.lists(found, max_size=3).map(tuple),
+        st.none() | counts,
+    ),
+    "BatchResult": st.builds(BatchResult, stats, counts, counts),
+    "FinalizeOptions": st.builds(
+        FinalizeOptions,
+        texts,
+        urls,
+        st.booleans(),
+        st.lists(urls, max_size=3).map(tuple),
+        st.none() | texts,
+        st.integers(1, 50_000),
+        st.integers(1, 2**40),
+    ),
+    "FinalizePage": st.builds(
+        FinalizePage,
+        st.lists(st.dictionaries(texts, json_scalars, max_size=3), max_size=3),
+        st.none() | texts,
+        st.booleans(),
+        st.booleans(),
+        st.none() | st.dictionaries(texts, counts, max_size=3),
+        st.dictionaries(texts, counts, max_size=3),
+    ),
+}
+
+
+def _no_tuples(value: Any) -> bool:
+    if isinstance(value, tuple):
+        return False
+    if isinstance(value, list):
+        return all(_no_tuples(item) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _no_tuples(v) for k, v in value.items())
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+@pytest.mark.parametrize("name", list(RECORDS))
+@given(data=st.data())
+def test_round_trip_is_lossless_through_json(name: str, data: st.DataObject) -> None:
+    record = data.draw(RECORDS[name])
+    wire = record.to_dict()
+
+    assert _no_tuples(wire), "the runtime refuses tuples over RPC"
+    assert type(record).from_dict(wire) == record
+    assert type(record).from_dict(json.loads(json.dumps(wire))) == record
+
+
+def test_sqlite_flags_read_as_booleans() -> None:
+    row = {"url": "https://a.test/", "depth": None, "in_sitemap": 1}
+    assert LeasedUrl.from_dict(row) == LeasedUrl("https://a.test/", None, True)
+
+
+def test_batches_may_leave_out_what_they_do_not_carry() -> None:
+    assert RecordBatch.from_dict({}) == RecordBatch()
+    assert CrawlConfig.from_dict({"final_url": None, "robots_txt": None}) == CrawlConfig()
+
+
+@pytest.mark.parametrize(
+    ("record", "wire"),
+    [
+        (ClaimRequest, {"chunk_no": "1", "limit": 2}),
+        (ClaimRequest, {"chunk_no": True, "limit": 2}),
+        (LeasedUrl, {"url": None, "depth": 0, "in_sitemap": 0}),
+        (LeasedUrl, {"url": "u", "depth": 1.5, "in_sitemap": 0}),
+        (Claim, {"urls": {"url": "u"}, "is_retry": False}),
+        (Claim, {"urls": ["u"], "is_retry": False}),
+        (SitemapBlockedPage, {"urls": [1]}),
+        (
+            FrontierStats,
+            {"seen": 1, "pending": 1, "leased": 0, "crawled": 0, "links_truncated": "no"},
+        ),
+    ],
+)
+def test_a_value_of_the_wrong_shape_is_a_wire_error(record: Any, wire: dict[str, Any]) -> None:
+    with pytest.raises(WireError):
+        record.from_dict(wire)
