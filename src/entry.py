@@ -7,15 +7,26 @@ load even where pydantic cannot (the Pyodide test tier).
 
 import asyncio
 import time
+from http import HTTPMethod
+from typing import Protocol, cast
 
-from workers import DurableObject, Response, WorkerEntrypoint, WorkflowEntrypoint, fetch
+from workers import (
+    DurableObject,
+    Request,
+    Response,
+    WorkerEntrypoint,
+    WorkflowEntrypoint,
+    fetch,
+)
 from workers.workflows import NonRetryableError
 
 import ports
 from api.http import ApiRequest
+from bindings import Env, WorkflowEvent, WorkflowStep
 from durable.finalize import FinalizeQueries
 from durable.scratchpad import ScratchpadMethods
 from maintenance.scheduled import run_scheduled
+from wire import JsonObject
 from workflow.site_audit import run_site_audit
 
 
@@ -34,7 +45,7 @@ class WorkersHttpClient:
 
     async def _exchange(self, request: ports.FetchRequest, started: float) -> ports.FetchResult:
         response = await fetch(
-            request.url, method="GET", headers=request.headers, redirect="manual"
+            request.url, method=HTTPMethod.GET, headers=request.headers, redirect="manual"
         )
         elapsed_ms = (time.monotonic() - started) * 1000
         body, truncated = await _read_capped(response, request.max_bytes)
@@ -42,7 +53,7 @@ class WorkersHttpClient:
         return ports.FetchResult(request.url, response.status, headers, body, truncated, elapsed_ms)
 
 
-async def _read_capped(response, max_bytes: int) -> tuple[bytes, bool]:
+async def _read_capped(response: Response, max_bytes: int) -> tuple[bytes, bool]:
     if response.body is None:
         return b"", False
     reader = response.body.getReader()
@@ -69,8 +80,20 @@ def _failure(request: ports.FetchRequest, started: float, error: str) -> ports.F
 ports.configure(http=WorkersHttpClient())
 
 
+class ScheduledController(Protocol):
+    """The runtime's `controller` for a cron trigger (docs/platform.md §5)."""
+
+    cron: str
+    scheduledTime: float
+
+
+def _env(entrypoint: WorkerEntrypoint | WorkflowEntrypoint) -> Env:
+    # The runtime's env is a JS object the SDK does not type; bindings.Env states what it holds.
+    return cast(Env, entrypoint.env)
+
+
 class Default(WorkerEntrypoint):
-    async def fetch(self, request):
+    async def fetch(self, request: Request) -> Response:
         from api.app import handle_request
 
         api_request = ApiRequest(
@@ -79,19 +102,20 @@ class Default(WorkerEntrypoint):
             headers={name.lower(): value for name, value in request.headers.items()},
             body=await request.bytes(),
         )
-        api_response = await handle_request(api_request, self.env)
+        api_response = await handle_request(api_request, _env(self))
         return Response(api_response.body, status=api_response.status, headers=api_response.headers)
 
-    async def scheduled(self, controller, env, ctx):
-        await run_scheduled(controller.cron, self.env)
+    async def scheduled(self, controller: ScheduledController, env: object, ctx: object) -> None:
+        await run_scheduled(controller.cron, _env(self))
 
 
 class SiteAuditWorkflow(WorkflowEntrypoint):
-    async def run(self, event, step):
-        return await run_site_audit(event, step, self.env, NonRetryableError)
+    async def run(self, event: WorkflowEvent, step: WorkflowStep) -> JsonObject:
+        return await run_site_audit(event, step, _env(self), NonRetryableError)
 
 
-class AuditScratchpad(DurableObject, ScratchpadMethods, FinalizeQueries):
-    def __init__(self, ctx, env):
+# The SDK's __init_subclass__ (which wraps the class for the runtime) is untyped.
+class AuditScratchpad(DurableObject, ScratchpadMethods, FinalizeQueries):  # type: ignore[no-untyped-call]
+    def __init__(self, ctx: object, env: object) -> None:
         super().__init__(ctx, env)
         self.open_scratchpad()

@@ -1,33 +1,49 @@
-"""Structured log lines for a log drain: one JSON object per terminal audit transition."""
+"""Structured log lines for a log drain: one JSON object per terminal audit transition.
+
+Whoever moves an audit to a terminal state (the workflow on completion or failure, the watchdog
+or a status read that reconciles a lost instance) logs exactly one `audit_terminal` line, and
+only when its guarded update changed the row, so a replayed step never logs twice.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
+from enum import StrEnum
+
+from failures import ErrorCode
+from wire import JsonRecord
 
 log = logging.getLogger("siteaudit.events")
 
 
+class TerminalStatus(StrEnum):
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class TerminalEvent(JsonRecord):
+    audit_id: str
+    status: TerminalStatus
+    error_code: ErrorCode | None
+    failed_phase: str | None
+    pages: int
+    reconciled_by: str | None  # "watchdog" or "status_read"; None when the workflow ended it
+    event: str = "audit_terminal"
+
+
 def log_terminal(
     audit_id: str,
-    status: str,
+    status: TerminalStatus,
     *,
-    error_code: str | None,
+    error_code: ErrorCode | None,
     failed_phase: str | None,
     pages: int,
     reconciled_by: str | None,
 ) -> str:
-    line = json.dumps(
-        {
-            "event": "audit_terminal",
-            "audit_id": audit_id,
-            "status": status,
-            "error_code": error_code,
-            "failed_phase": failed_phase,
-            "pages": pages,
-            "reconciled_by": reconciled_by,
-        },
-        sort_keys=True,
-    )
+    event = TerminalEvent(audit_id, status, error_code, failed_phase, pages, reconciled_by)
+    line = json.dumps(event.to_dict(), sort_keys=True)
     log.info(line)
     return line

@@ -20,7 +20,16 @@ import types
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeAliasType, Union, get_args, get_origin, get_type_hints
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Self,
+    TypeAliasType,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -32,6 +41,7 @@ type JsonObject = dict[str, JsonValue]
 type JsonMapping = Mapping[str, JsonValue]  # a read-only object, e.g. a frozen record's field
 
 __all__ = [
+    "JsonRecord",
     "JsonMapping",
     "JsonObject",
     "JsonScalar",
@@ -50,6 +60,19 @@ __all__ = [
 
 class WireError(ValueError):
     """A JSON payload does not fit the record it is read as."""
+
+
+class JsonRecord:
+    """Mixin for frozen dataclasses: `to_dict()`/`from_dict()` through `to_json`/`from_json`."""
+
+    __slots__ = ()
+
+    def to_dict(self: DataclassInstance) -> JsonObject:
+        return to_json(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)  # type: ignore[type-var]  # subclasses are dataclasses
 
 
 def to_json(record: DataclassInstance) -> JsonObject:
@@ -185,7 +208,7 @@ def _str(value: object) -> str:
 
 def _int(value: object) -> int:
     if isinstance(value, bool):
-        return int(value)
+        raise WireError(f"expected an integer, got bool {value!r}")
     if isinstance(value, int):
         return value
     if isinstance(value, float) and value.is_integer():

@@ -15,12 +15,12 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
-from typing import Any, Self
+from dataclasses import dataclass, field
 
 import ports
 import settings
 from auditdb import repository
+from bindings import D1Database
 from crawl.page_pipeline import (
     CrawlScope,
     ProcessedPage,
@@ -29,7 +29,8 @@ from crawl.page_pipeline import (
 from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
 from crawl.window import next_window, start_window, window_limits
 from durable.client import Scratchpad
-from durable.records import BatchResult, DiscoveredUrl, LeasedUrl, LinkRow, RecordBatch
+from durable.records import BatchResult, LeasedUrl, RecordBatch
+from wire import JsonRecord
 
 FIRST_PERSIST_BATCH_SIZE = 5
 PERSIST_BATCH_SIZE = 25
@@ -50,7 +51,7 @@ class ChunkPlan:
 
 
 @dataclass(frozen=True, slots=True)
-class ChunkReport:
+class ChunkReport(JsonRecord):
     """What a chunk step returns: counters only."""
 
     chunk_no: int
@@ -68,20 +69,13 @@ class ChunkReport:
     cooldown_s: float = 0.0
     skipped: dict[str, int] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        return cls(**{**data, "skipped": dict(data.get("skipped") or {})})
-
 
 @dataclass
 class ChunkIO:
     """The chunk's collaborators: the audit's scratchpad, D1, and outbound HTTP."""
 
     pad: Scratchpad
-    db: Any
+    db: D1Database
     http: ports.HttpClient
     clock: Callable[[], float] = time.monotonic
 
@@ -117,7 +111,7 @@ class _ChunkRunner:
         self.limits = window_limits(is_retry=is_retry)
         self.window = start_window(self.limits, plan.window_hint, is_retry=is_retry)
         self.queue: deque[LeasedUrl] = deque()
-        self.in_flight: set[asyncio.Task[ProcessedPage]] = set()
+        self.in_flight: set[asyncio.Future[ProcessedPage | None]] = set()
         self.batch: list[ProcessedPage] = []
         self.batch_target = FIRST_PERSIST_BATCH_SIZE
         self.persisting: asyncio.Task[None] | None = None
@@ -280,8 +274,8 @@ async def persist_batch(
         RecordBatch(
             crawled=tuple(page.record.url for page in batch),
             pages=tuple(page.mirror for page in batch),
-            links=tuple(LinkRow.from_dict(link) for page in batch for link in page.links),
-            discovered=tuple(DiscoveredUrl.from_dict(item) for item in discovered),
+            links=tuple(link for page in batch for link in page.links),
+            discovered=tuple(discovered),
         )
     )
     stats = result.stats

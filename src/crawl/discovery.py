@@ -8,8 +8,8 @@ uncapped seed list once blew the 1 MiB step-output limit).
 from __future__ import annotations
 
 import asyncio
-from dataclasses import asdict, dataclass
-from typing import Any, Self
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import ports
 import settings
@@ -27,6 +27,7 @@ from durable.client import Scratchpad
 from durable.records import CrawlConfig
 from urls.normalise import normalise_url, origin_of, same_site
 from urls.private_hosts import PrivateHosts
+from wire import JsonRecord
 
 # Sitemaps can be 10 MiB each and are read whole; two at a time bounds the memory they take.
 SITEMAP_CONCURRENCY = 2
@@ -40,7 +41,7 @@ class StartResolution:
 
 
 @dataclass(frozen=True, slots=True)
-class DiscoveryReport:
+class DiscoveryReport(JsonRecord):
     final_url: str
     start_hops: int
     robots_status: int
@@ -50,13 +51,6 @@ class DiscoveryReport:
     seeded: int
     sitemap_blocked: int
     start_allowed: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        return cls(**data)
 
 
 async def resolve_start(
@@ -146,7 +140,7 @@ async def discover(
     pad: Scratchpad,
     *,
     start_url: str,
-    policy_for: Any,
+    policy_for: Callable[[str, RobotsRules], UrlPolicy],
     max_pages: int,
     private_hosts: PrivateHosts,
 ) -> DiscoveryReport:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 import ports
 import settings
@@ -21,11 +20,12 @@ from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.window import PageOutcome
-from durable.records import LeasedUrl  # the frontier's lease record, as claims return it
+from durable.records import DiscoveredUrl, LeasedUrl, LinkRow
 from fetch_class import FetchClass, classify_fetch
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 from urls.normalise import normalise_url, same_site
+from wire import JsonObject
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 
@@ -43,9 +43,9 @@ class CrawlScope:
 class ProcessedPage:
     record: PageRecord
     issues: list[IssueRecord]
-    mirror: dict[str, Any]
-    links: list[dict[str, Any]]
-    discovered: list[dict[str, Any]]
+    mirror: JsonObject  # a page_mirror row
+    links: list[LinkRow]
+    discovered: list[DiscoveredUrl]
     outcome: PageOutcome
     skipped: dict[str, int] = field(default_factory=dict)
 
@@ -166,7 +166,9 @@ def header_canonical(link_header: str | None) -> str | None:
 
 def _split_link_header(value: str) -> list[str]:
     # Commas separate links but may appear inside <...>; split only outside angle brackets.
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in value:
         depth += char == "<"
         depth -= char == ">" and depth > 0
@@ -232,7 +234,7 @@ def page_record(audit_id: str, obs: PageObservation) -> PageRecord:
     )
 
 
-def mirror_row(audit_id: str, obs: PageObservation) -> dict[str, Any]:
+def mirror_row(audit_id: str, obs: PageObservation) -> JsonObject:
     page = crawled_page(obs)
     return {
         "url": page.url,
@@ -255,21 +257,16 @@ def mirror_row(audit_id: str, obs: PageObservation) -> dict[str, Any]:
     }
 
 
-def link_edges(source_url: str, facts: PageFacts | None) -> list[dict[str, Any]]:
+def link_edges(source_url: str, facts: PageFacts | None) -> list[LinkRow]:
     """Internal link edges (normalised, deduplicated, first occurrence wins), capped per page."""
     if facts is None:
         return []
-    edges: dict[str, dict[str, Any]] = {}
+    edges: dict[str, LinkRow] = {}
     for link in facts.links:
         target = link.href.url and normalise_url(link.href.url)
         if target is None or target in edges or not same_site(target, source_url):
             continue
-        edges[target] = {
-            "source_url": source_url,
-            "target_url": target,
-            "nofollow": int(link.nofollow),
-            "anchor": link.text or None,
-        }
+        edges[target] = LinkRow(source_url, target, link.nofollow, link.text or None)
         if len(edges) >= settings.CRAWL.max_stored_links_per_page:  # discovery sees all
             break
     return list(edges.values())
@@ -277,7 +274,7 @@ def link_edges(source_url: str, facts: PageFacts | None) -> list[dict[str, Any]]
 
 def discover(
     scope: CrawlScope, leased: LeasedUrl, obs: PageObservation
-) -> tuple[list[dict[str, Any]], dict[str, int]]:
+) -> tuple[list[DiscoveredUrl], dict[str, int]]:
     """URLs to enqueue and why others were not: links, canonical and hreflang targets, redirects.
 
     Followed links are one click deeper; a redirect target keeps the redirecting page's depth
@@ -294,7 +291,7 @@ def discover(
         )
         candidates.append((obs.effective_canonical, child_depth))
         candidates.extend((h.href.url, child_depth) for h in obs.facts.hreflangs)
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, DiscoveredUrl] = {}
     skipped: dict[str, int] = {}
     for raw, depth in candidates:
         url = raw and normalise_url(raw)
@@ -302,7 +299,7 @@ def discover(
             continue
         decision = scope.policy.decide(url, depth)
         if decision is Decision.ALLOWED:
-            found[url] = {"url": url, "depth": depth, "found_on": leased.url}
+            found[url] = DiscoveredUrl(url, depth, leased.url)
         else:
             skipped[decision.value] = skipped.get(decision.value, 0) + 1
     return list(found.values()), skipped

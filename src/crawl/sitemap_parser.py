@@ -37,8 +37,10 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Self
+from typing import Any
 from xml.parsers import expat
+
+from wire import JsonRecord
 
 __all__ = [
     "MAX_LOC_CHARS",
@@ -94,20 +96,13 @@ class SitemapUsageError(RuntimeError):
 
 
 @dataclass(frozen=True, slots=True)
-class SitemapEntry:
+class SitemapEntry(JsonRecord):
     loc: str  # as written, XML-decoded and stripped; not yet resolved or normalised
     lastmod: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"loc": self.loc, "lastmod": self.lastmod}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(d["loc"], d["lastmod"])
-
 
 @dataclass(frozen=True, slots=True)
-class SitemapDocument:
+class SitemapDocument(JsonRecord):
     kind: SitemapKind
     entries: tuple[SitemapEntry, ...]  # the first `max_urls` entries, in document order
     url_count: int  # entries seen, including those beyond `max_urls`
@@ -122,33 +117,6 @@ class SitemapDocument:
     def truncated(self) -> bool:
         """More entries than `max_urls` (sitemaps.org's 50,000 limit by default)."""
         return self.url_count > len(self.entries)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind.value,
-            "entries": [e.to_dict() for e in self.entries],
-            "url_count": self.url_count,
-            "invalid_entries": self.invalid_entries,
-            "size": self.size,
-            "gzipped": self.gzipped,
-            "oversized": self.oversized,
-            "error": self.error.value if self.error else None,
-            "error_detail": self.error_detail,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(
-            SitemapKind(d["kind"]),
-            tuple(SitemapEntry.from_dict(e) for e in d["entries"]),
-            d["url_count"],
-            d["invalid_entries"],
-            d["size"],
-            d["gzipped"],
-            d["oversized"],
-            ParseError(d["error"]) if d["error"] else None,
-            d["error_detail"],
-        )
 
 
 class _Stop(Exception):

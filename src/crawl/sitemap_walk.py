@@ -38,9 +38,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Self
+from typing import TypedDict, Unpack
 
 from crawl.sitemap_parser import (
     MAX_SITEMAP_BYTES,
@@ -50,6 +50,7 @@ from crawl.sitemap_parser import (
     SitemapKind,
     SitemapParser,
 )
+from wire import JsonRecord
 
 __all__ = [
     "MAX_DISCOVERED_URLS",
@@ -112,7 +113,7 @@ class SitemapRequest:
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentOutcome:
+class DocumentOutcome(JsonRecord):
     """What happened to one fetched sitemap document; the raw material of sitemap issues."""
 
     url: str
@@ -133,19 +134,28 @@ class DocumentOutcome:
     error: str | None = None  # a ParseError value, or the caller's fetch-failure reason
     error_detail: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)} | {
-            "result": self.result.value,
-            "kind": self.kind.value,
-        }
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(**(d | {"result": DocumentResult(d["result"]), "kind": SitemapKind(d["kind"])}))
+class _OutcomeDetails(TypedDict, total=False):
+    """The `DocumentOutcome` fields a walk step fills in besides url, depth and result."""
+
+    status: int | None
+    content_type: str | None
+    kind: SitemapKind
+    gzipped: bool
+    size: int
+    url_count: int
+    truncated: bool
+    invalid_entries: int
+    unusable_entries: int
+    off_site_entries: int
+    added: int
+    beyond_depth: int
+    error: str | None
+    error_detail: str | None
 
 
 @dataclass(frozen=True, slots=True)
-class SitemapWalkSummary:
+class SitemapWalkSummary(JsonRecord):
     """The walk's step output: an outcome per fetched document and counts, never the URLs."""
 
     documents: tuple[DocumentOutcome, ...]
@@ -160,28 +170,6 @@ class SitemapWalkSummary:
         """At least one document was a sitemap (parsed, possibly with a format error)."""
         usable = (DocumentResult.PARSED, DocumentResult.FORMAT_ERROR, DocumentResult.OVERSIZED)
         return any(d.result in usable for d in self.documents)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "documents": [d.to_dict() for d in self.documents],
-            "urls_collected": self.urls_collected,
-            "url_cap": self.url_cap,
-            "url_cap_reached": self.url_cap_reached,
-            "documents_unfetched": self.documents_unfetched,
-            "seeds_dropped": self.seeds_dropped,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Self:
-        documents = tuple(DocumentOutcome.from_dict(o) for o in d["documents"])
-        return cls(
-            documents,
-            d["urls_collected"],
-            d["url_cap"],
-            d["url_cap_reached"],
-            d["documents_unfetched"],
-            d["seeds_dropped"],
-        )
 
 
 class SitemapBody:
@@ -369,7 +357,7 @@ class SitemapWalk:
         return True
 
     def _finish(
-        self, request: SitemapRequest, result: DocumentResult, **details: Any
+        self, request: SitemapRequest, result: DocumentResult, **details: Unpack[_OutcomeDetails]
     ) -> DocumentOutcome:
         del self._in_flight[request.url]
         details["content_type"] = _clip(details.get("content_type"))

@@ -111,7 +111,7 @@ class UrlPolicy:
         return Decision.ALLOWED
 
 
-def _patterns(patterns: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+def _patterns(patterns: tuple[str, ...] | list[str] | str) -> tuple[str, ...]:
     if isinstance(patterns, str):  # a lone string would otherwise become one pattern per char
         raise TypeError("patterns must be a sequence of strings, not a string")
     for pattern in patterns:

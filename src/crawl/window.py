@@ -25,11 +25,11 @@ and a site that answers fast earns +5 per 25-page batch up to 40.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 
 from fetch_class import FetchClass
+from wire import JsonRecord
 
 __all__ = [
     "FAST_RESPONSE_MS",
@@ -85,7 +85,7 @@ class PageOutcome:
 
 
 @dataclass(frozen=True, slots=True)
-class WindowLimits:
+class WindowLimits(JsonRecord):
     """Bounds of the window; crosses step returns inside the chunk's window hint."""
 
     initial: int = 10
@@ -106,13 +106,6 @@ class WindowLimits:
 
     def clamp(self, size: int) -> int:
         return max(self.minimum, min(self.maximum, size))
-
-    def to_dict(self) -> dict[str, int]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> WindowLimits:
-        return cls(**{field.name: data[field.name] for field in fields(cls)})
 
 
 WINDOW_LIMITS = WindowLimits()

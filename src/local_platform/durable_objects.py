@@ -68,6 +68,10 @@ class DurableObjectNamespace:
         """Drop the live instance; the next call constructs it again over the same storage."""
         self._instances.evict(object_id)
 
+    def storage_path(self, object_id: DurableObjectId) -> Path:
+        """The object's SQLite file (local platform only: tests open it to stage old layouts)."""
+        return self._instances.path(object_id.toString())
+
     def evict_all(self) -> None:
         self._instances.evict_all()
 

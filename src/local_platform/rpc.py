@@ -25,7 +25,7 @@ RPC_SIZE_ERROR = (
 MAX_SAFE_INTEGER = 2**53 - 1  # JS Number.MAX_SAFE_INTEGER: Pyodide sends larger ints as BigInt
 
 
-class JsDict(dict):  # type: ignore[type-arg]
+class JsDict(dict):
     """A dict that also allows attribute access, as the SDK returns for JS objects.
 
     Like the SDK's class, keys that collide with dict methods (`values`, `items`, ...) return the

@@ -8,7 +8,7 @@ import ports
 from auditdb import repository
 from auditdb.records import AuditRecord
 from bindings import Env
-from events import log_terminal
+from events import TerminalStatus, log_terminal
 from maintenance.watchdog import (
     STALE_RUNNING_AFTER_MS,
     WATCHDOG_BATCH_LIMIT,
@@ -48,8 +48,8 @@ async def reconcile_audit(env: Env, audit: AuditRecord, reconciled_by: str) -> D
         if changed:
             log_terminal(
                 audit.id,
-                "failed",
-                error_code=str(decision.error_code),
+                TerminalStatus.FAILED,
+                error_code=decision.error_code,
                 failed_phase=None if audit.current_phase is None else str(audit.current_phase),
                 pages=audit.pages_crawled,
                 reconciled_by=reconciled_by,

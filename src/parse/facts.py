@@ -63,15 +63,10 @@ chosen so that both agree):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Self
 
-from wire import JsonObject, from_json, to_json
-
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
+from wire import JsonRecord
 
 TEXT_CAP = 1024  # a title/heading beyond 1 KiB is a defect either way; rules check 60 characters
 ANCHOR_TEXT_CAP = 200  # the original analyzer's anchor-text limit
@@ -105,28 +100,15 @@ class EncodingSource(StrEnum):
     DEFAULT = "default"  # windows-1252, the fallback for unlabelled pages
 
 
-class _Plain:
-    """Mixin giving the facts classes their lossless `to_dict()`/`from_dict()` (see `wire`)."""
-
-    __slots__ = ()
-
-    def to_dict(self: DataclassInstance) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, object]) -> Self:
-        return from_json(cls, d)  # type: ignore[type-var]  # every subclass is a dataclass
-
-
 @dataclass(frozen=True, slots=True)
-class EncodingInfo(_Plain):
+class EncodingInfo(JsonRecord):
     name: str  # WHATWG encoding name (webencodings), e.g. "utf-8", "windows-1252"
     source: EncodingSource
     declared: str | None = None  # first charset label declared in the markup, as written
 
 
 @dataclass(frozen=True, slots=True)
-class UrlRef(_Plain):
+class UrlRef(JsonRecord):
     """A URL-valued attribute: `raw` as written (decoded), `url` resolved or None."""
 
     raw: str
@@ -134,19 +116,19 @@ class UrlRef(_Plain):
 
 
 @dataclass(frozen=True, slots=True)
-class Hreflang(_Plain):
+class Hreflang(JsonRecord):
     lang: str
     href: UrlRef
 
 
 @dataclass(frozen=True, slots=True)
-class Heading(_Plain):
+class Heading(JsonRecord):
     level: int  # 1..6
     text: str
 
 
 @dataclass(frozen=True, slots=True)
-class Link(_Plain):
+class Link(JsonRecord):
     """An `<a href>` that is not javascript:, mailto:, tel: or a bare #fragment."""
 
     href: UrlRef
@@ -157,7 +139,7 @@ class Link(_Plain):
 
 
 @dataclass(frozen=True, slots=True)
-class Image(_Plain):
+class Image(JsonRecord):
     """An `<img>`: None means the attribute is absent (alt="" is a decorative image)."""
 
     src: UrlRef | None
@@ -167,7 +149,7 @@ class Image(_Plain):
 
 
 @dataclass(frozen=True, slots=True)
-class Script(_Plain):
+class Script(JsonRecord):
     src: UrlRef | None
     type: str | None
     integrity: str | None
@@ -175,7 +157,7 @@ class Script(_Plain):
 
 
 @dataclass(frozen=True, slots=True)
-class MetaTag(_Plain):
+class MetaTag(JsonRecord):
     """An Open Graph (`og:*`) or Twitter (`twitter:*`) meta; key lowercased."""
 
     key: str
@@ -183,7 +165,7 @@ class MetaTag(_Plain):
 
 
 @dataclass(frozen=True, slots=True)
-class MixedContent(_Plain):
+class MixedContent(JsonRecord):
     """A sub-resource requested over http: from an https page."""
 
     tag: str  # img, script, link, iframe, source, video, audio, embed, object
@@ -191,7 +173,7 @@ class MixedContent(_Plain):
 
 
 @dataclass(frozen=True, slots=True)
-class JsonLd(_Plain):
+class JsonLd(JsonRecord):
     """Summary of `<script type="application/ld+json">` blocks, computed with bounded work.
 
     Bounds follow the original's accumulator: at most `JSONLD_MAX_BLOCKS` blocks parsed, each at
@@ -206,7 +188,7 @@ class JsonLd(_Plain):
 
 
 @dataclass(frozen=True, slots=True)
-class PageFacts(_Plain):
+class PageFacts(JsonRecord):
     page_url: str
     encoding: EncodingInfo
     html_bytes: int  # bytes fed, including any beyond the cap

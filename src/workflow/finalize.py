@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import ports
 from audit.catalogue import IssueType
@@ -12,20 +11,22 @@ from audit.issues import DetectedIssue
 from audit.score import percent_one_decimal
 from auditdb import repository
 from auditdb.records import AuditPhase, IssueRecord
+from bindings import D1Database, Env
 from durable.client import Scratchpad
 from durable.finalize import FinalizeOptions
-from events import log_terminal
+from events import TerminalStatus, log_terminal
+from workflow.steps import FinalizeSummary
 
 
 async def finalize_audit(
-    env: Any,
+    env: Env,
     pad: Scratchpad,
     audit_id: str,
     *,
     start_url: str,
     crawl_completed: bool,
     rate_limited: bool = False,
-) -> dict[str, Any]:
+) -> FinalizeSummary:
     await repository.set_phase(env.DB, audit_id, AuditPhase.FINALIZING)
     crawled = await repository.list_page_urls(env.DB, audit_id)
     issues_written = await _write_cross_page_issues(
@@ -49,23 +50,23 @@ async def finalize_audit(
     if changed:
         log_terminal(
             audit_id,
-            "completed",
+            TerminalStatus.COMPLETED,
             error_code=None,
             failed_phase=None,
             pages=pages,
             reconciled_by=None,
         )
     await pad.destroy()
-    return {
-        "pages_crawled": pages,
-        "cross_page_issues": issues_written,
-        "health_score": health,
-        "issues": counts["total"],
-    }
+    return FinalizeSummary(
+        pages_crawled=pages,
+        cross_page_issues=issues_written,
+        health_score=health,
+        issues=counts["total"],
+    )
 
 
 async def _write_cross_page_issues(
-    db: Any,
+    db: D1Database,
     pad: Scratchpad,
     audit_id: str,
     start_url: str,

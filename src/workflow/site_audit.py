@@ -9,38 +9,47 @@ again on every replay, so it only reads step results.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import ports
 import settings
 from auditdb import repository
 from auditdb.records import AuditPhase, AuditStatus
+from bindings import Env, WorkflowEvent, WorkflowStep
 from crawl.chunk import ChunkIO, ChunkPlan, ChunkReport, run_chunk
 from crawl.discovery import DiscoveryReport, discover
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
 from crawl.url_policy import UrlPolicy
 from durable.client import Scratchpad
-from events import log_terminal
+from events import TerminalStatus, log_terminal
 from failures import classify_error, error_detail
+from wire import JsonObject, as_object
 from workflow import step_configs
 from workflow.finalize import finalize_audit
 from workflow.params import AuditParams
+from workflow.steps import (
+    AuditOutcome,
+    ContextChecked,
+    CrawlStart,
+    CrawlSummary,
+    FailureRecorded,
+    FinalizeSummary,
+    durable_step,
+)
 
 # Two chunks in a row that crawl nothing mean the frontier cannot be served (original §4.4).
 MAX_IDLE_CHUNKS = 2
 
 
 async def run_site_audit(
-    event: Any, step: Any, env: Any, non_retryable: type[Exception]
-) -> dict[str, Any]:
-    params = AuditParams.from_dict(dict(event["payload"]))
+    event: WorkflowEvent, step: WorkflowStep, env: Env, non_retryable: type[Exception]
+) -> JsonObject:
+    params = AuditParams.from_dict(as_object(event["payload"]))
     try:
-        return await _run_phases(params, step, env, non_retryable)
+        outcome = await _run_phases(params, step, env, non_retryable)
     except Exception as exc:
         await _record_failure(params, step, env, exc)
         raise
+    return outcome.to_dict()
 
 
 def url_policy(params: AuditParams, final_url: str, robots: RobotsRules) -> UrlPolicy:
@@ -68,8 +77,8 @@ async def crawl_scope(params: AuditParams, pad: Scratchpad) -> CrawlScope:
 
 
 async def _run_phases(
-    params: AuditParams, step: Any, env: Any, non_retryable: type[Exception]
-) -> dict[str, Any]:
+    params: AuditParams, step: WorkflowStep, env: Env, non_retryable: type[Exception]
+) -> AuditOutcome:
     await _validate_context(params, step, env, non_retryable)
     if params.resume:
         start = await _prepare_resume(params, step, env, non_retryable)
@@ -77,53 +86,49 @@ async def _run_phases(
         discovery = await _discover(params, step, env)
         start = CrawlStart(attempted=0, pending=discovery.seeded, last_chunk=0)
     crawl = await _crawl(params, step, env, start)
-    return await _finalize(params, step, env, crawl)
-
-
-@dataclass(frozen=True, slots=True)
-class CrawlStart:
-    attempted: int
-    pending: int
-    last_chunk: int
+    summary = await _finalize(params, step, env, crawl)
+    return AuditOutcome(
+        pages_crawled=summary.pages_crawled,
+        cross_page_issues=summary.cross_page_issues,
+        health_score=summary.health_score,
+        issues=summary.issues,
+        chunks=crawl.chunks,
+    )
 
 
 async def _prepare_resume(
-    params: AuditParams, step: Any, env: Any, non_retryable: type[Exception]
+    params: AuditParams, step: WorkflowStep, env: Env, non_retryable: type[Exception]
 ) -> CrawlStart:
-    @step.do("prepare-resume", config=step_configs.DB_STEP)
-    async def prepare_resume() -> dict[str, Any]:
+    async def prepare_resume() -> CrawlStart:
         state = await Scratchpad.for_audit(env, params.audit_id).prepare_resume()
         if not state.configured:
             raise non_retryable(f"audit {params.audit_id} has no crawl state left to resume")
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.CRAWLING)
-        return {
-            "attempted": state.stats.crawled,
-            "pending": state.stats.pending,
-            "last_chunk": state.last_chunk,
-        }
+        return CrawlStart(state.stats.crawled, state.stats.pending, state.last_chunk)
 
-    state = dict(await prepare_resume())
-    return CrawlStart(int(state["attempted"]), int(state["pending"]), int(state["last_chunk"]))
+    return await durable_step(
+        step, "prepare-resume", step_configs.DB_STEP, CrawlStart, prepare_resume
+    )
 
 
 async def _validate_context(
-    params: AuditParams, step: Any, env: Any, non_retryable: type[Exception]
+    params: AuditParams, step: WorkflowStep, env: Env, non_retryable: type[Exception]
 ) -> None:
-    @step.do("validate-context", config=step_configs.DB_STEP)
-    async def validate_context() -> dict[str, Any]:
+    async def validate_context() -> ContextChecked:
         audit = await repository.get_audit(env.DB, params.audit_id)
         if audit is None:
             raise non_retryable(f"audit {params.audit_id} does not exist")
         if audit.status is not AuditStatus.RUNNING:
             raise non_retryable(f"audit {params.audit_id} is {audit.status}, not running")
-        return {"ok": True}
+        return ContextChecked()
 
-    await validate_context()
+    await durable_step(
+        step, "validate-context", step_configs.DB_STEP, ContextChecked, validate_context
+    )
 
 
-async def _discover(params: AuditParams, step: Any, env: Any) -> DiscoveryReport:
-    @step.do("discover-urls", config=step_configs.DISCOVERY_STEP)
-    async def discover_urls() -> dict[str, Any]:
+async def _discover(params: AuditParams, step: WorkflowStep, env: Env) -> DiscoveryReport:
+    async def discover_urls() -> DiscoveryReport:
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.DISCOVERY)
         report = await discover(
             ports.http_client(),
@@ -138,12 +143,16 @@ async def _discover(params: AuditParams, step: Any, env: Any) -> DiscoveryReport
             env.DB, params.audit_id, 0, min(report.seeded, params.options.max_pages)
         )
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.CRAWLING)
-        return report.to_dict()
+        return report
 
-    return DiscoveryReport.from_dict(dict(await discover_urls()))
+    return await durable_step(
+        step, "discover-urls", step_configs.DISCOVERY_STEP, DiscoveryReport, discover_urls
+    )
 
 
-async def _crawl(params: AuditParams, step: Any, env: Any, start: CrawlStart) -> dict[str, Any]:
+async def _crawl(
+    params: AuditParams, step: WorkflowStep, env: Env, start: CrawlStart
+) -> CrawlSummary:
     attempted, pending, chunk_no = start.attempted, start.pending, start.last_chunk
     hint: int | None = None
     idle = 0
@@ -157,21 +166,25 @@ async def _crawl(params: AuditParams, step: Any, env: Any, start: CrawlStart) ->
         if report.rate_limited:
             rate_limited = True  # the site asked for more patience than an audit can give
             break
-    return {
-        "attempted": attempted,
-        "pending": pending,
-        "chunks": chunk_no,
-        "completed": pending == 0 and not rate_limited,
-        "links_truncated": links_truncated,
-        "rate_limited": rate_limited,
-    }
+    return CrawlSummary(
+        attempted=attempted,
+        pending=pending,
+        chunks=chunk_no,
+        completed=pending == 0 and not rate_limited,
+        links_truncated=links_truncated,
+        rate_limited=rate_limited,
+    )
 
 
 async def _crawl_chunk(
-    params: AuditParams, step: Any, env: Any, chunk_no: int, attempted: int, hint: int | None
+    params: AuditParams,
+    step: WorkflowStep,
+    env: Env,
+    chunk_no: int,
+    attempted: int,
+    hint: int | None,
 ) -> ChunkReport:
-    @step.do(f"crawl-chunk-{chunk_no}", config=step_configs.CRAWL_CHUNK_STEP)
-    async def crawl_chunk() -> dict[str, Any]:
+    async def crawl_chunk() -> ChunkReport:
         pad = Scratchpad.for_audit(env, params.audit_id)
         scope = await crawl_scope(params, pad)
         plan = ChunkPlan(
@@ -181,17 +194,17 @@ async def _crawl_chunk(
             max_pages=params.options.max_pages,
             fetch_timeout_s=params.options.fetch_timeout_s,
         )
-        report = await run_chunk(scope, plan, ChunkIO(pad=pad, db=env.DB, http=ports.http_client()))
-        return report.to_dict()
+        io = ChunkIO(pad=pad, db=env.DB, http=ports.http_client())
+        return await run_chunk(scope, plan, io)
 
-    return ChunkReport.from_dict(dict(await crawl_chunk()))
+    name = f"crawl-chunk-{chunk_no}"
+    return await durable_step(step, name, step_configs.CRAWL_CHUNK_STEP, ChunkReport, crawl_chunk)
 
 
 async def _finalize(
-    params: AuditParams, step: Any, env: Any, crawl: dict[str, Any]
-) -> dict[str, Any]:
-    @step.do("finalize", config=step_configs.FINALIZE_STEP)
-    async def finalize() -> dict[str, Any]:
+    params: AuditParams, step: WorkflowStep, env: Env, crawl: CrawlSummary
+) -> FinalizeSummary:
+    async def finalize() -> FinalizeSummary:
         pad = Scratchpad.for_audit(env, params.audit_id)
         final_url = (await pad.crawl_config()).final_url or params.start_url
         return await finalize_audit(
@@ -199,40 +212,41 @@ async def _finalize(
             pad,
             params.audit_id,
             start_url=final_url,
-            crawl_completed=bool(crawl["completed"]),
-            rate_limited=bool(crawl["rate_limited"]),
+            crawl_completed=crawl.completed,
+            rate_limited=crawl.rate_limited,
         )
 
-    summary = dict(await finalize())
-    return {**summary, "chunks": crawl["chunks"]}
+    return await durable_step(
+        step, "finalize", step_configs.FINALIZE_STEP, FinalizeSummary, finalize
+    )
 
 
-async def _record_failure(params: AuditParams, step: Any, env: Any, exc: Exception) -> None:
+async def _record_failure(
+    params: AuditParams, step: WorkflowStep, env: Env, exc: Exception
+) -> None:
     message = str(exc)
 
-    @step.do("mark-failed", config=step_configs.DB_STEP)
-    async def mark_failed() -> dict[str, Any]:
+    async def mark_failed() -> FailureRecorded:
         audit = await repository.get_audit(env.DB, params.audit_id)
         phase = None if audit is None or audit.current_phase is None else str(audit.current_phase)
-        code = str(classify_error(message))
+        code = classify_error(message)
         changed = await repository.fail_audit(
             env.DB,
             params.audit_id,
-            error_code=code,
+            error_code=str(code),
             error_detail=error_detail(message),
             failed_phase=phase,
             finished_at=ports.iso_now(),
         )
         if changed:
-            pages = 0 if audit is None else audit.pages_crawled
             log_terminal(
                 params.audit_id,
-                "failed",
+                TerminalStatus.FAILED,
                 error_code=code,
                 failed_phase=phase,
-                pages=pages,
+                pages=0 if audit is None else audit.pages_crawled,
                 reconciled_by=None,
             )
-        return {"changed": changed}
+        return FailureRecorded(changed)
 
-    await mark_failed()
+    await durable_step(step, "mark-failed", step_configs.DB_STEP, FailureRecorded, mark_failed)

@@ -1,0 +1,96 @@
+"""What each workflow step returns, as records, and the one way a step is run.
+
+A step's result is stored by the Workflows engine and handed back, unchanged, on every replay; it
+crosses a JS boundary (no tuples, at most 1 MiB: docs/platform.md §4.1), so it is a small frozen
+record with `to_dict`/`from_dict` carrying counters only. `durable_step` runs a body as a named
+step and rebuilds its record from whatever the engine returns, so the same code reads a fresh
+result and a replayed one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Protocol, Self
+
+from bindings import WorkflowStep
+from wire import JsonObject, JsonRecord, as_object
+
+
+class StepRecord(Protocol):
+    def to_dict(self) -> JsonObject: ...
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Self: ...
+
+
+async def durable_step[R: StepRecord](
+    step: WorkflowStep,
+    name: str,
+    config: JsonObject,
+    record: type[R],
+    body: Callable[[], Awaitable[R]],
+) -> R:
+    """Run `body` as the step `name` (or replay its stored result) and return its record."""
+
+    # The implicit-dependency signature injects earlier results by parameter name; the body
+    # takes none, so nothing is injected.
+    @step.do(name, config=config)
+    async def run() -> JsonObject:
+        return (await body()).to_dict()
+
+    return record.from_dict(as_object(await run()))
+
+
+@dataclass(frozen=True, slots=True)
+class ContextChecked(JsonRecord):
+    """validate-context: the audit exists and is running (otherwise the step does not return)."""
+
+    ok: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlStart(JsonRecord):
+    """Where crawling starts: after discovery, or after prepare-resume reopened a failed audit."""
+
+    attempted: int
+    pending: int
+    last_chunk: int
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlSummary(JsonRecord):
+    """What the chunk loop saw (computed from chunk reports on every replay, never stored)."""
+
+    attempted: int
+    pending: int
+    chunks: int
+    completed: bool
+    links_truncated: bool
+    rate_limited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FinalizeSummary(JsonRecord):
+    pages_crawled: int
+    cross_page_issues: int
+    health_score: float | None
+    issues: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuditOutcome(JsonRecord):
+    """The workflow instance's output: finalize's summary and how many chunks the crawl took."""
+
+    pages_crawled: int
+    cross_page_issues: int
+    health_score: float | None
+    issues: int
+    chunks: int
+
+
+@dataclass(frozen=True, slots=True)
+class FailureRecorded(JsonRecord):
+    """mark-failed: whether this run moved the audit to failed (a replay finds it done)."""
+
+    changed: bool
