@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from local_platform.runtime import LocalPlatform  # noqa: E402
-from tests.durable.test_finalize import AUDIT, write_crawl  # noqa: E402
-from tests.durable.test_finalize_scale import synthetic_crawl  # noqa: E402
+from local_platform.runtime import LocalPlatform
+from tests.durable.test_finalize import AUDIT, write_crawl
+from tests.durable.test_finalize_scale import synthetic_crawl
 
 SIZES = {"10k": 10_000, "50k": 50_000}
 

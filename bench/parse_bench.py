@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from parse.extractor import PageExtractor  # noqa: E402
-from parse.parity import PARITY_URL, page_files, read_page  # noqa: E402
-from parse.reference import reference_facts  # noqa: E402
+from parse.extractor import PageExtractor
+from parse.parity import PARITY_URL, page_files, read_page
+from parse.reference import reference_facts
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "pages"
 CHUNK = 64 * 1024

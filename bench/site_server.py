@@ -13,6 +13,7 @@ Use as a context manager: `with SiteServer(root=Path(...), latency_s=0.05) as si
 
 from __future__ import annotations
 
+import contextlib
 import mimetypes
 import sys
 import threading
@@ -67,10 +68,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("content-length", str(len(page.body)))
         self.end_headers()
         if send_body:
-            try:
+            # The client may have given up (a fetch timeout); the request is still logged below.
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                 self.wfile.write(page.body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (a fetch timeout); still logged below
         site.record(Logged(path, page.status, page.content_type, time.monotonic()))
 
     def log_message(self, format: str, *args: object) -> None:

@@ -41,9 +41,9 @@ type JsonObject = dict[str, JsonValue]
 type JsonMapping = Mapping[str, JsonValue]  # a read-only object, e.g. a frozen record's field
 
 __all__ = [
-    "JsonRecord",
     "JsonMapping",
     "JsonObject",
+    "JsonRecord",
     "JsonScalar",
     "JsonValue",
     "WireError",
@@ -135,7 +135,7 @@ def _required(field: dataclasses.Field[object]) -> bool:
     return field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
 
 
-def _decoder(hint: object) -> _Decode:  # noqa: PLR0911 - one branch per kind of annotation
+def _decoder(hint: object) -> _Decode:
     if isinstance(hint, TypeAliasType):
         return _decoder(hint.__value__) if hint.__name__ not in _OPAQUE else _json
     origin = get_origin(hint)

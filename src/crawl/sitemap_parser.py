@@ -134,7 +134,7 @@ def _local_name(name: str) -> str:
 
 def _is_url_line(line: str) -> bool:
     lowered = line[:8].lower()
-    has_scheme = lowered.startswith("http://") or lowered.startswith("https://")
+    has_scheme = lowered.startswith(("http://", "https://"))
     return has_scheme and not any(ch.isspace() for ch in line)
 
 

@@ -157,12 +157,12 @@ def _to_ms(when: dt.datetime) -> int:
 class ScheduledController:
     """What `scheduled(self, controller, env, ctx)` receives: `.cron`, `.scheduledTime`, `.noRetry()`."""
 
-    def __init__(self, cron: str, scheduledTime: float) -> None:  # noqa: N803 - the JS name
+    def __init__(self, cron: str, scheduledTime: float) -> None:
         self.cron = cron
-        self.scheduledTime = scheduledTime  # noqa: N815 - epoch ms, a JS number
+        self.scheduledTime = scheduledTime
         self.retry_allowed = True
 
-    def noRetry(self) -> None:  # noqa: N802 - the JS name
+    def noRetry(self) -> None:
         """Ask the platform not to retry this invocation if the handler fails."""
         self.retry_allowed = False
 

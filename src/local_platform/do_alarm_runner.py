@@ -64,7 +64,7 @@ class AlarmRunner:
                 return
             info = JsDict(retryCount=retry, isRetry=retry > 0)
             await call_maybe_async(handler, *([info] if _accepts_argument(handler) else []))
-        except (Exception, DurableObjectAbort):  # noqa: BLE001 - any failure means "retry"
+        except (Exception, DurableObjectAbort):
             self._instances.with_storage(object_id, lambda storage: self._rearm(storage, retry))
 
     def _rearm(self, storage: DurableObjectStorage, retry: int) -> None:

@@ -57,7 +57,7 @@ async def invoke(
         raise
     except DurableObjectAbort as abort:
         raise js_error(str(abort)) from None
-    except Exception as exc:  # noqa: BLE001 - the RPC boundary turns every error into JS
+    except Exception as exc:
         raise python_error(exc) from None
 
 

@@ -68,7 +68,7 @@ class Uint8Array:
         return memoryview(self._data)
 
     @property
-    def byteLength(self) -> int:  # noqa: N802 - the JS name
+    def byteLength(self) -> int:
         return len(self._data)
 
     def __len__(self) -> int:
@@ -120,7 +120,7 @@ class BodyStream:
         self._claim()
         return self._chunks()
 
-    def getReader(self) -> _Reader:  # noqa: N802 - the JS name
+    def getReader(self) -> _Reader:
         self._claim()
         return _Reader(self, self._chunks())
 
@@ -173,7 +173,7 @@ class _Reader:
         await self._chunks.aclose()  # type: ignore[attr-defined]
         await self._stream.cancel(reason)
 
-    def releaseLock(self) -> None:  # noqa: N802 - the JS name
+    def releaseLock(self) -> None:
         """Nothing to release locally; present because JS code calls it."""
 
 
@@ -260,7 +260,7 @@ class _Body:
         return self._stream is not None and self._stream.used
 
     @property
-    def bodyUsed(self) -> bool:  # noqa: N802 - the JS name
+    def bodyUsed(self) -> bool:
         return self.body_used
 
     async def bytes(self) -> bytes:

@@ -14,6 +14,7 @@ in the response.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from http import HTTPMethod, HTTPStatus
@@ -198,10 +199,9 @@ class _Connection:
     async def _send_error(self, status: int, message: str) -> None:
         if self._h11.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
             return
-        try:
+        # h11 refuses to answer a request it could not parse at all: then just close.
+        with contextlib.suppress(h11.LocalProtocolError):
             await self._write(_json_response(status, message), head_only=False, close=True)
-        except h11.LocalProtocolError:
-            pass  # h11 refuses to answer a request it could not parse at all: just close
 
     def _send(self, event: h11.Event) -> None:
         data = self._h11.send(event)

@@ -136,7 +136,7 @@ class QueueFaults:
 class Message:
     """One delivery of a message: `.id`, `.body`, `.attempts`, `.timestamp`, `ack()`, `retry()`."""
 
-    def __init__(self, id: str, body: Any, attempts: int, timestamp: dt.datetime) -> None:  # noqa: A002
+    def __init__(self, id: str, body: Any, attempts: int, timestamp: dt.datetime) -> None:
         self.id = id
         self.body = body
         self.attempts = attempts
@@ -147,7 +147,7 @@ class Message:
     def ack(self) -> None:
         self._decide("ack", None)
 
-    def retry(self, delaySeconds: float | None = None) -> None:  # noqa: N803 - the JS name
+    def retry(self, delaySeconds: float | None = None) -> None:
         self._decide("retry", _checked_delay(delaySeconds) if delaySeconds is not None else None)
 
     def _decide(self, decision: str, delay: float | None) -> None:
@@ -169,11 +169,11 @@ class MessageBatch:
         self.queue = queue
         self.messages = messages
 
-    def ackAll(self) -> None:  # noqa: N802 - the JS name
+    def ackAll(self) -> None:
         for message in self.messages:
             message.ack()
 
-    def retryAll(self, delaySeconds: float | None = None) -> None:  # noqa: N802, N803
+    def retryAll(self, delaySeconds: float | None = None) -> None:
         for message in self.messages:
             message.retry(delaySeconds=delaySeconds)
 
@@ -188,8 +188,8 @@ class LocalQueue:
     async def send(
         self,
         body: Any,
-        contentType: str | None = None,  # noqa: N803 - the JS names
-        delaySeconds: float = 0,  # noqa: N803
+        contentType: str | None = None,
+        delaySeconds: float = 0,
     ) -> None:
         encoded, size = _encode(body, contentType)
         if size > MAX_MESSAGE_BYTES:
@@ -201,10 +201,10 @@ class LocalQueue:
             self.name, [(encoded, contentType or "json", _checked_delay(delaySeconds))]
         )
 
-    async def sendBatch(  # noqa: N802 - the JS name
+    async def sendBatch(
         self,
         messages: Iterable[Mapping[str, Any]],
-        delaySeconds: float = 0,  # noqa: N803
+        delaySeconds: float = 0,
     ) -> None:
         items = list(messages)
         if len(items) > MAX_BATCH_MESSAGES:

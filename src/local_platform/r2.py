@@ -52,14 +52,14 @@ class R2Object:
         self.key: str = meta["key"]
         self.size: int = meta["size"]
         self.etag: str = meta["etag"]
-        self.httpEtag: str = f'"{meta["etag"]}"'  # noqa: N815 - the JS name
+        self.httpEtag: str = f'"{meta["etag"]}"'
         self.version: str = meta["version"]
         self.uploaded: dt.datetime = crossing(
             dt.datetime.fromtimestamp(meta["uploaded_ms"] / 1000, dt.UTC)
         )
-        self.storageClass: str = "Standard"  # noqa: N815
-        self.httpMetadata: JsDict = crossing(_http_metadata_out(meta["httpMetadata"]))  # noqa: N815
-        self.customMetadata: JsDict = crossing(dict(meta["customMetadata"]))  # noqa: N815
+        self.storageClass: str = "Standard"
+        self.httpMetadata: JsDict = crossing(_http_metadata_out(meta["httpMetadata"]))
+        self.customMetadata: JsDict = crossing(dict(meta["customMetadata"]))
         self.checksums: JsDict = JsDict({"md5": meta["etag"]})
         self.range: JsDict | None = JsDict(range_) if range_ is not None else None
 
@@ -83,10 +83,10 @@ class R2ObjectBody(R2Object):
         self.body = BodyStream.from_bytes(data)
 
     @property
-    def bodyUsed(self) -> bool:  # noqa: N802 - the JS name
+    def bodyUsed(self) -> bool:
         return self.body.used
 
-    async def arrayBuffer(self) -> memoryview:  # noqa: N802 - the JS name
+    async def arrayBuffer(self) -> memoryview:
         return memoryview(await self._read())
 
     async def bytes(self) -> builtins.bytes:
@@ -116,8 +116,8 @@ class LocalR2Bucket:
         self,
         key: str,
         value: str | bytes | memoryview | None,
-        httpMetadata: Mapping[str, Any] | None = None,  # noqa: N803 - the JS names
-        customMetadata: Mapping[str, str] | None = None,  # noqa: N803
+        httpMetadata: Mapping[str, Any] | None = None,
+        customMetadata: Mapping[str, str] | None = None,
     ) -> R2Object:
         _check_key("put", key)
         data = _value_bytes(value)
@@ -135,7 +135,7 @@ class LocalR2Bucket:
         _atomic_write(path.with_suffix(".json"), json.dumps(meta).encode())
         return R2Object(meta)
 
-    async def get(self, key: str, range: Mapping[str, int] | None = None) -> R2ObjectBody | None:  # noqa: A002
+    async def get(self, key: str, range: Mapping[str, int] | None = None) -> R2ObjectBody | None:
         _check_key("get", key)
         meta = self._read_meta(key)
         if meta is None:

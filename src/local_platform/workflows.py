@@ -210,7 +210,7 @@ class WorkflowEngine:
             self._drop(run)
         except PlatformKill as kill:
             self._finish(run, "errored", error=kill.error)
-        except Exception as exc:  # noqa: BLE001  (any error in run() errors the instance)
+        except Exception as exc:
             self._finish(run, "errored", error=_error_of(exc))
         else:
             self._finish(run, "complete", output=output)

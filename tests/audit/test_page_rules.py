@@ -254,7 +254,7 @@ def test_h1_rules(headings, expected):
 )
 def test_heading_order(levels, skip):
     headings = tuple(Heading(level, "Main" if level == 1 else "x") for level in levels)
-    obs = observe({"headings": headings if 1 in levels else (Heading(1, "M"),) + headings})
+    obs = observe({"headings": headings if 1 in levels else (Heading(1, "M"), *headings)})
     issues = [i for i in run_page_rules(obs) if i.issue_type is T.HEADING_ORDER_SKIP]
     found = [(i.details["from"], i.details["to"]) for i in issues]
     assert found == ([] if skip is None else [skip])

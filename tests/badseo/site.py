@@ -776,7 +776,7 @@ _PERF = [
 
 
 def _deep_step(index: int, path: str) -> Fixture:
-    following = (DEEP_CHAIN + (DEEP_TREASURE,))[index + 1]
+    following = ((*DEEP_CHAIN, DEEP_TREASURE))[index + 1]
     return page(
         path,
         Category.STRUCTURE,

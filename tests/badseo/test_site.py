@@ -128,7 +128,7 @@ def test_site_pages_are_clean(path: str) -> None:
 
 
 def test_clean_paths_are_the_fixtures_without_expected_issues() -> None:
-    assert CLEAN_PATHS == {p for f in FIXTURES if not f.expected for p in f.paths}
+    assert {p for f in FIXTURES if not f.expected for p in f.paths} == CLEAN_PATHS
 
 
 @pytest.mark.parametrize(

@@ -292,7 +292,7 @@ async def test_fault_injection_fails_the_next_n_calls(db: LocalD1Database) -> No
     db.faults.fail_next(2, message="D1_ERROR: Network connection lost.")
     stmt = db.prepare("SELECT 1 AS n")
     for _ in range(2):
-        with pytest.raises(JsException, match="^Error: D1_ERROR: Network connection lost.$"):
+        with pytest.raises(JsException, match=r"^Error: D1_ERROR: Network connection lost\.$"):
             await stmt.first()
     assert await stmt.first("n") == 1
 

@@ -294,7 +294,7 @@ async def test_abort_evicts_and_reaches_caller(ns: DurableObjectNamespace) -> No
     Scratchpad.constructed = 0
     stub = ns.getByName("a")
     await stub.increment()
-    with pytest.raises(JsException, match="^Error: bye$"):
+    with pytest.raises(JsException, match=r"^Error: bye$"):
         await stub.quit()
     assert await stub.increment() == 2 and Scratchpad.constructed == 2
 

@@ -449,7 +449,7 @@ async def test_trusting_a_ca_still_checks_the_host_name(tls_server, tmp_path) ->
     ca.cert_pem.write_to_path(str(ca_file))  # type: ignore[attr-defined]
     trust_ca_file(ca_file)
     # The certificate names 127.0.0.1 only; "localhost" reaches the same listener but is not in it.
-    with pytest.raises(FetchError, match="CERTIFICATE_VERIFY_FAILED|match"):
+    with pytest.raises(FetchError, match=r"CERTIFICATE_VERIFY_FAILED|match"):
         await fetch(base.replace("127.0.0.1", "localhost") + "/status?200")
 
 

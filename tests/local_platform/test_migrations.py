@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -78,7 +79,7 @@ def test_a_failing_file_rolls_back_and_stops(tmp_path: Path) -> None:
     )
     db_path = tmp_path / "db.sqlite"
     with pytest.raises(
-        MigrationError, match="0002_bad.sql failed: D1_ERROR: no such table: nowhere"
+        MigrationError, match=re.escape("0002_bad.sql failed: D1_ERROR: no such table: nowhere")
     ):
         apply_migrations(db_path, folder)
     tables = {row[0] for row in query(db_path, "SELECT name FROM sqlite_master WHERE type='table'")}

@@ -320,7 +320,7 @@ async def test_duplicate_next_delivers_messages_twice(broker, clock, count: int)
     await broker.deliver_due("jobs", handler)
     delivered = [(message_id, body) for batch in handler.batches for message_id, body, _ in batch]
     assert len(delivered) == 3 + count
-    assert sorted(b for _, b in delivered) == sorted(["a", "b", "c"] + ["a", "b"][:count])
+    assert sorted(b for _, b in delivered) == sorted(["a", "b", "c", *["a", "b"][:count]])
     ids = {body: message_id for message_id, body in delivered}
     assert all(ids[body] == message_id for message_id, body in delivered)  # same id twice
     assert broker.pending("jobs") == 0

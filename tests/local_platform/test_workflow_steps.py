@@ -33,7 +33,7 @@ async def outcome_of(engine: WorkflowEngine, step_fn_body: Any, config: Any = No
         decorated = step.do("s", config=config)(step_fn_body)
         try:
             out.append(await decorated())
-        except BaseException as exc:  # noqa: BLE001  (the raised object is the outcome)
+        except BaseException as exc:
             out.append(exc)
 
     await run_to_end(engine, body)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +106,7 @@ async def test_duplicate_id_is_refused_with_production_text(
     with pytest.raises(JsException) as caught:
         await binding.create(id="dup")
     assert (caught.value.name, caught.value.message) == ("Error", ALREADY_EXISTS)
-    assert "(instance.already_exists) Instance already exists" == ALREADY_EXISTS
+    assert ALREADY_EXISTS == "(instance.already_exists) Instance already exists"
 
 
 async def test_get_missing_instance_raises_production_not_found(engine: WorkflowEngine) -> None:
@@ -118,7 +119,7 @@ async def test_get_missing_instance_raises_production_not_found(engine: Workflow
 
 async def test_get_does_not_find_another_workflows_instance(engine: WorkflowEngine) -> None:
     await flow(engine, await returns(None), name="one").create(id="shared")
-    with pytest.raises(JsException, match="instance.not_found"):
+    with pytest.raises(JsException, match=re.escape("instance.not_found")):
         await flow(engine, await returns(None), name="two").get("shared")
 
 

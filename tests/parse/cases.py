@@ -128,7 +128,10 @@ _CASES: dict[str, str | bytes] = {
     "charset_bom_utf8": b"\xef\xbb\xbf<title>caf\xc3\xa9</title><p>\xe2\x80\x99</p>",
     "charset_bom_utf16": "\ufeff<title>utf16 \u00e9</title><p>x</p>".encode("utf-16-le"),
     "charset_default": b"<title>caf\xe9 \x80 \x81</title>",
-    "charset_http_equiv": b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r"><title>\xf0\xf2</title>',
+    "charset_http_equiv": (
+        b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">'
+        b"<title>\xf0\xf2</title>"
+    ),
     "invalid_utf8": b"<meta charset=utf-8><p>bad \xff\xfe bytes \xe2\x82 cut \xf0\x9f\x98</p>",
     "multibyte_split": ("<meta charset=utf-8><p>" + "\u00e9\u4e2d\U0001f600" * 50 + "</p>").encode(
         "utf-8"

@@ -50,7 +50,7 @@ class _Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     server: _SiteHTTPServer
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         request = SiteRequest("GET", self.path, {k.lower(): v for k, v in self.headers.items()})
         self.server.log.append(request)
         route = self.server.routes.get(self.path.split("#")[0]) or self.server.routes.get(
