@@ -27,8 +27,8 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "src"))
 
+from common.settings import CRAWL
 from crawl.chunk import FIRST_PERSIST_BATCH_SIZE, PERSIST_BATCH_SIZE
-from settings import CRAWL
 
 CHUNK_TARGET_PAGES = CRAWL.chunk_target_pages
 from durable.client import Scratchpad

@@ -32,9 +32,10 @@ from site_server import Page, SiteServer  # bench/ is the script's folder, so it
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "src"))
 
-import ports
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
+from common import ports
+from common.settings import CRAWL
 from crawl.chunk import ChunkIO, ChunkPlan, persist_batch, run_chunk
 from crawl.page_pipeline import (
     CrawlScope,
@@ -47,7 +48,6 @@ from crawl.url_policy import UrlPolicy
 from crawl.window import WINDOW_LIMITS
 from durable.client import Scratchpad
 from local_platform.runtime import LocalPlatform
-from settings import CRAWL
 from urls.private_hosts import PrivateHosts
 
 CHUNK_PAGES = 200

@@ -26,7 +26,7 @@ CORPUS = ROOT / "tests" / "data" / "corpus" / "pages"
 
 
 def _process_all(pages: list[bytes]) -> None:
-    import ports
+    from common import ports
     from crawl.page_pipeline import CrawlScope, LeasedUrl, process_response
     from crawl.robots import RobotsRules
     from crawl.url_policy import UrlPolicy

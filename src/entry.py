@@ -20,13 +20,13 @@ from workers import (
 )
 from workers.workflows import NonRetryableError
 
-import ports
 from api.http import ApiRequest
-from bindings import Env, WorkflowEvent, WorkflowStep
+from common import ports
+from common.bindings import Env, WorkflowEvent, WorkflowStep
+from common.wire import JsonObject
 from durable.finalize import FinalizeQueries
 from durable.scratchpad import ScratchpadMethods
 from maintenance.scheduled import run_scheduled
-from wire import JsonObject
 from workflow.site_audit import run_site_audit
 
 

@@ -33,7 +33,7 @@ class LoopbackOnlyHttp:
 
 @pytest.fixture(autouse=True)
 def outbound_http() -> Iterator[LoopbackOnlyHttp | None]:
-    import ports
+    from common import ports
     from local_platform import workers_sdk
 
     workers_sdk.install()

@@ -4,7 +4,7 @@ from typing import Any
 
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord
 from cli.report import format_summary
-from wire import JsonObject
+from common.wire import JsonObject
 
 
 def report(status: str, **audit: Any) -> JsonObject:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wire import JsonValue, WireError, from_json, to_json
+from common.wire import JsonValue, WireError, from_json, to_json
 
 
 class Colour(StrEnum):

@@ -33,7 +33,8 @@ from api.errors import (
 from api.http import ApiRequest, ApiResponse, error_response, json_response
 from api.schemas import parse_create_body
 from auditdb.records import AuditRecord, AuditStatus
-from bindings import Env
+from common.bindings import Env
+from common.wire import JsonObject
 from service import audits
 from service.errors import (
     AuditNotFound,
@@ -45,7 +46,6 @@ from service.errors import (
     TargetProblem,
     WorkflowUnavailable,
 )
-from wire import JsonObject
 
 Handler = Callable[[ApiRequest, Env, dict[str, str]], Awaitable[ApiResponse]]
 _AUDIT_ID = r"(?P<audit_id>[A-Za-z0-9_-]{1,100})"

@@ -11,8 +11,8 @@ import json
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from api.errors import ApiErrorCode, BadRequest
+from common.settings import CRAWL
 from service.audits import CreateAudit
-from settings import CRAWL
 
 
 class CreateAuditBody(BaseModel):

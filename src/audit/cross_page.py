@@ -24,8 +24,8 @@ from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.page import PageObservation
 from audit.rules_head import is_javascript_shell
-from fetch_class import FetchClass
-from wire import JsonMapping, JsonObject
+from common.fetch_class import FetchClass
+from common.wire import JsonMapping, JsonObject
 
 __all__ = [
     "CrawledPage",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from audit.catalogue import IssueType, Severity, severity_of
 from audit.issue_ids import issue_id
-from wire import JsonMapping, JsonObject, from_json, to_json
+from common.wire import JsonMapping, JsonObject, from_json, to_json
 
 __all__ = ["DetectedIssue"]
 

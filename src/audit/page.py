@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Self
 
 from audit.text import js_trim
-from fetch_class import FetchClass
+from common.fetch_class import FetchClass
+from common.wire import JsonObject, from_json, to_json
 from parse.facts import PageFacts
 from urls.normalise import normalise_url
-from wire import JsonObject, from_json, to_json
 
 __all__ = ["PageObservation"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from audit.catalogue import THIN_CONTENT_WORDS, IssueType
 from audit.issues import DetectedIssue
 from audit.page import PageObservation
-from wire import JsonObject
+from common.wire import JsonObject
 
 __all__ = [
     "images_missing_alt",

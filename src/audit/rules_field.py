@@ -11,8 +11,8 @@ from audit.catalogue import DUPLICATE_GROUP_SAMPLE, HTML_MAX_BYTES, IssueType
 from audit.issues import DetectedIssue
 from audit.page import PageObservation
 from audit.text import is_absolute_url, js_trim
+from common.wire import JsonValue
 from urls.normalise import same_site
-from wire import JsonValue
 
 __all__ = [
     "EVIDENCE_SAMPLE",

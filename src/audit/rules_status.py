@@ -14,7 +14,7 @@ from audit.catalogue import (
 )
 from audit.issues import DetectedIssue
 from audit.page import PageObservation
-from fetch_class import FetchClass
+from common.fetch_class import FetchClass
 
 __all__ = ["fetch_outcome", "reaches_content", "slow_response", "stops_at_status"]
 

@@ -22,8 +22,8 @@ from typing import Protocol
 
 from audit.catalogue import Severity
 from audit.issues import DetectedIssue
-from fetch_class import FetchClass
-from wire import JsonObject, WireError, as_float, as_int, as_str
+from common.fetch_class import FetchClass
+from common.wire import JsonObject, WireError, as_float, as_int, as_str
 
 __all__ = [
     "ScoreSummary",

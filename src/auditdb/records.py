@@ -13,9 +13,9 @@ from enum import StrEnum
 from typing import Self
 
 from audit.issues import DetectedIssue
-from settings import CRAWL
+from common.settings import CRAWL
+from common.wire import JsonObject, JsonValue, from_json, to_json
 from urls.private_hosts import PrivateHosts
-from wire import JsonObject, JsonValue, from_json, to_json
 
 
 class AuditStatus(StrEnum):

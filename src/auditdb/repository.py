@@ -12,8 +12,8 @@ import json
 from collections.abc import Iterable, Sequence
 
 from auditdb.records import AuditPhase, AuditRecord, AuditStatus, IssueRecord, PageRecord
-from bindings import D1Database, SqlValue
-from wire import JsonObject, JsonValue, as_int, as_str
+from common.bindings import D1Database, SqlValue
+from common.wire import JsonObject, JsonValue, as_int, as_str
 
 D1_MAX_BOUND_PARAMETERS = 100
 _AUDIT_COLUMNS = (

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord
-from wire import JsonObject, as_list, as_object
+from common.wire import JsonObject, as_list, as_object
 
 
 def format_summary(report: JsonObject) -> str:

@@ -17,10 +17,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-import ports
-import settings
 from auditdb import repository
-from bindings import D1Database
+from common import ports, settings
+from common.bindings import D1Database
+from common.wire import JsonRecord
 from crawl.page_pipeline import (
     CrawlScope,
     ProcessedPage,
@@ -30,7 +30,6 @@ from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
 from crawl.window import next_window, start_window, window_limits
 from durable.client import Scratchpad
 from durable.records import BatchResult, LeasedUrl, RecordBatch
-from wire import JsonRecord
 
 FIRST_PERSIST_BATCH_SIZE = 5
 PERSIST_BATCH_SIZE = 25

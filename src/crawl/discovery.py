@@ -11,8 +11,8 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import ports
-import settings
+from common import ports, settings
+from common.wire import JsonRecord
 from crawl.redirects import fetch_following
 from crawl.robots import MAX_ROBOTS_BYTES, RobotsRules
 from crawl.sitemaps import (
@@ -27,7 +27,6 @@ from durable.client import Scratchpad
 from durable.records import CrawlConfig
 from urls.normalise import normalise_url, origin_of, same_site
 from urls.private_hosts import PrivateHosts
-from wire import JsonRecord
 
 # Sitemaps can be 10 MiB each and are read whole; two at a time bounds the memory they take.
 SITEMAP_CONCURRENCY = 2

@@ -11,21 +11,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-import ports
-import settings
 from audit.cross_page import crawled_page
 from audit.issue_ids import page_id
 from audit.page import PageObservation
 from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
+from common import ports, settings
+from common.fetch_class import FetchClass, classify_fetch
+from common.wire import JsonObject
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.window import PageOutcome
 from durable.records import DiscoveredUrl, LeasedUrl, LinkRow
-from fetch_class import FetchClass, classify_fetch
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 from urls.normalise import normalise_url, same_site
-from wire import JsonObject
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 

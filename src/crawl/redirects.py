@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import ports
+from common import ports
 from urls.normalise import normalise_url, split_url
 from urls.private_hosts import PrivateHosts, host_refused
 

@@ -40,7 +40,7 @@ from enum import StrEnum
 from typing import Any
 from xml.parsers import expat
 
-from wire import JsonRecord
+from common.wire import JsonRecord
 
 __all__ = [
     "MAX_LOC_CHARS",

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypedDict, Unpack
 
+from common.wire import JsonRecord
 from crawl.sitemap_parser import (
     MAX_SITEMAP_BYTES,
     MAX_URLS_PER_SITEMAP,
@@ -50,7 +51,6 @@ from crawl.sitemap_parser import (
     SitemapKind,
     SitemapParser,
 )
-from wire import JsonRecord
 
 __all__ = [
     "MAX_DISCOVERED_URLS",

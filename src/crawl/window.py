@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
-from fetch_class import FetchClass
-from wire import JsonRecord
+from common.fetch_class import FetchClass
+from common.wire import JsonRecord
 
 __all__ = [
     "FAST_RESPONSE_MS",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bindings import Env, ScratchpadStub
+from common.bindings import Env, ScratchpadStub
 from durable.finalize import FinalizeOptions, FinalizePage
 from durable.records import (
     BatchResult,

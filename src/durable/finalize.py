@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from audit.catalogue import IssueType
-from bindings import JsonObject, JsonValue
+from common.bindings import JsonObject, JsonValue
 from durable import finalize_sections as sections
 from durable.finalize_sections import Query, Section
 from durable.wire import flag, integer, items, obj, opt_string, string, strings

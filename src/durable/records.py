@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Self
 
-from bindings import JsonObject
+from common.bindings import JsonObject
 from durable.wire import (
     WireError,
     flag,

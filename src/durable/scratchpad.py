@@ -21,8 +21,8 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import ports
-from bindings import JsonObject, JsonValue
+from common import ports
+from common.bindings import JsonObject, JsonValue
 from durable.frontier import (
     SCHEMA as FRONTIER_SCHEMA,
 )

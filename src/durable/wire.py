@@ -7,7 +7,7 @@ never user input, so it is raised rather than coerced.
 
 from __future__ import annotations
 
-from bindings import JsonObject, JsonValue
+from common.bindings import JsonObject, JsonValue
 
 __all__ = [
     "WireError",

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import ports
+from common import ports
 from local_platform import workers_sdk
 from local_platform.clock import Clock, SystemClock
 from local_platform.cron import CronScheduler, ScheduledController

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 
-import ports
 from auditdb import repository
 from auditdb.records import AuditRecord
-from bindings import Env
-from events import TerminalStatus, log_terminal
+from common import ports
+from common.bindings import Env
+from common.events import TerminalStatus, log_terminal
 from maintenance.watchdog import (
     STALE_RUNNING_AFTER_MS,
     WATCHDOG_BATCH_LIMIT,

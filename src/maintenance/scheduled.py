@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 
-import ports
 from auditdb import repository
-from bindings import Env
+from common import ports
+from common.bindings import Env
+from common.wire import JsonObject
 from maintenance.reconcile import sweep_stale_audits
-from wire import JsonObject
 
 log = logging.getLogger("siteaudit.scheduled")
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from auditdb.records import AuditRecord, AuditStatus
-from failures import ErrorCode, classify_error, error_detail
+from common.failures import ErrorCode, classify_error, error_detail
 
 # startAudit inserts the row before creating the instance, so a young audit may legitimately have
 # no instance yet; only past this age does "not found" mean the instance is gone.

@@ -66,7 +66,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from wire import JsonRecord
+from common.wire import JsonRecord
 
 TEXT_CAP = 1024  # a title/heading beyond 1 KiB is a defect either way; rules check 60 characters
 ANCHOR_TEXT_CAP = 200  # the original analyzer's anchor-text limit

@@ -16,7 +16,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-import ports
 from auditdb import repository
 from auditdb.records import (
     AuditOptions,
@@ -25,7 +24,9 @@ from auditdb.records import (
     IssueRecord,
     PageRecord,
 )
-from bindings import Env
+from common import ports
+from common.bindings import Env
+from common.settings import CRAWL
 from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
 from maintenance.reconcile import reconcile_audit
@@ -39,7 +40,6 @@ from service.errors import (
     TargetProblem,
     WorkflowUnavailable,
 )
-from settings import CRAWL
 from urls.private_hosts import PrivateHosts
 from urls.start_url import StartUrlError, StartUrlRejection, normalise_start_url
 from workflow.params import AuditParams

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import ports
 from audit.catalogue import IssueType
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.score import percent_one_decimal
 from auditdb import repository
 from auditdb.records import AuditPhase, IssueRecord
-from bindings import D1Database, Env
+from common import ports
+from common.bindings import D1Database, Env
+from common.events import TerminalStatus, log_terminal
 from durable.client import Scratchpad
 from durable.finalize import FinalizeOptions
-from events import TerminalStatus, log_terminal
 from workflow.steps import FinalizeSummary
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Self
 
 from auditdb.records import AuditOptions
-from wire import JsonObject, from_json, to_json
+from common.wire import JsonObject, from_json, to_json
 
 
 @dataclass(frozen=True, slots=True)

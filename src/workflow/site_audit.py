@@ -9,20 +9,19 @@ again on every replay, so it only reads step results.
 
 from __future__ import annotations
 
-import ports
-import settings
 from auditdb import repository
 from auditdb.records import AuditPhase, AuditStatus
-from bindings import Env, WorkflowEvent, WorkflowStep
+from common import ports, settings
+from common.bindings import Env, WorkflowEvent, WorkflowStep
+from common.events import TerminalStatus, log_terminal
+from common.failures import classify_error, error_detail
+from common.wire import JsonObject, as_object
 from crawl.chunk import ChunkIO, ChunkPlan, ChunkReport, run_chunk
 from crawl.discovery import DiscoveryReport, discover
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
 from crawl.url_policy import UrlPolicy
 from durable.client import Scratchpad
-from events import TerminalStatus, log_terminal
-from failures import classify_error, error_detail
-from wire import JsonObject, as_object
 from workflow import step_configs
 from workflow.finalize import finalize_audit
 from workflow.params import AuditParams

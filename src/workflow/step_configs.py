@@ -8,7 +8,7 @@ Configs are plain dicts: they cross into the Workflows engine as JS objects.
 
 from __future__ import annotations
 
-from wire import JsonObject
+from common.wire import JsonObject
 
 
 def _config(limit: int, delay_ms: int, backoff: str, timeout: str) -> JsonObject:

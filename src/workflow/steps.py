@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol, Self
 
-from bindings import WorkflowStep
-from wire import JsonObject, JsonRecord, as_object
+from common.bindings import WorkflowStep
+from common.wire import JsonObject, JsonRecord, as_object
 
 
 class StepRecord(Protocol):

@@ -4,7 +4,7 @@ from dataclasses import replace
 from typing import Any
 
 from audit.page import PageObservation
-from fetch_class import FetchClass
+from common.fetch_class import FetchClass
 from parse.facts import EncodingInfo, EncodingSource, Heading, Link, PageFacts, UrlRef
 
 URL = "https://example.com/page"

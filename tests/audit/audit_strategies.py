@@ -3,7 +3,7 @@
 from hypothesis import strategies as st
 
 from audit.page import PageObservation
-from fetch_class import FetchClass
+from common.fetch_class import FetchClass
 from parse.facts import (
     EncodingInfo,
     EncodingSource,

@@ -22,7 +22,7 @@ from audit.cross_page import (
     sitemap_issues,
 )
 from audit.issue_ids import page_id
-from fetch_class import FetchClass
+from common.fetch_class import FetchClass
 from parse.facts import Hreflang, Script, UrlRef
 
 T = IssueType

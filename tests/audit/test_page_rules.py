@@ -9,7 +9,7 @@ from audit_builders import URL, link, observe
 
 from audit.catalogue import IssueType
 from audit.page_rules import field_page_issues, original_page_issues, run_page_rules
-from fetch_class import FetchClass
+from common.fetch_class import FetchClass
 from parse.facts import Heading, Image, JsonLd, MixedContent, Script, UrlRef
 
 T = IssueType

@@ -14,8 +14,8 @@ import pytest
 
 from audit.catalogue import CATALOGUE, HTML_MAX_BYTES, SLOW_RESPONSE_MS, IssueType, Severity
 from audit.text import js_length
+from common.fetch_class import classify_fetch
 from crawl.robots import RobotsRules
-from fetch_class import classify_fetch
 from parse.extractor import PageExtractor
 from tests.badseo import golden
 from tests.badseo.pages import SECURITY_HEADERS, Html, RateLimited, Redirect, Resource

@@ -2,7 +2,7 @@
 
 import pytest
 
-from failures import ERROR_DETAIL_MAX_CHARS, ErrorCode, classify_error, error_detail
+from common.failures import ERROR_DETAIL_MAX_CHARS, ErrorCode, classify_error, error_detail
 
 
 @pytest.mark.parametrize(

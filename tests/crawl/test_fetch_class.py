@@ -2,8 +2,8 @@
 
 import pytest
 
-from fetch_class import FetchClass, classify_fetch
-from settings import CRAWL
+from common.fetch_class import FetchClass, classify_fetch
+from common.settings import CRAWL
 
 BODY_HEAD_CHARS = CRAWL.body_head_chars
 

@@ -4,6 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from common.fetch_class import FetchClass
+from common.wire import WireError
 from crawl.window import (
     RETRY_WINDOW_LIMITS,
     WINDOW_LIMITS,
@@ -14,8 +16,6 @@ from crawl.window import (
     start_window,
     window_limits,
 )
-from fetch_class import FetchClass
-from wire import WireError
 
 KIB, MIB = 1024, 1024 * 1024
 LIMITS = WindowLimits(initial=10, minimum=5, maximum=40, budget_bytes=8 * MIB, growth_min_sample=25)

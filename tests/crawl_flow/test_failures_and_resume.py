@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import crawl.chunk
-import settings
 import workflow.site_audit as site_audit
+from common import settings
 from tests.support.site_server import Reply, Site, html_page, serve_site
 from workflow import step_configs
 

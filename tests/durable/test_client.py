@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import inspect
 
-from bindings import ScratchpadStub
+from common.bindings import ScratchpadStub
 from durable.client import Scratchpad
 from durable.finalize import FinalizeQueries
 from durable.scratchpad import ScratchpadMethods

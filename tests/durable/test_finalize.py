@@ -29,8 +29,8 @@ from audit.cross_page import (
     sitemap_issues,
 )
 from audit.issue_ids import page_id
+from common.fetch_class import FetchClass
 from durable.finalize import FinalizeOptions, FinalizePage
-from fetch_class import FetchClass
 
 AUDIT = "audit-f"
 START = "https://a.test/"

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.cross_page import CrawledPage, HreflangLink, LinkEdge
-from fetch_class import FetchClass
+from common.fetch_class import FetchClass
 from tests.durable.test_finalize import AUDIT, finalize_all, specification, url, write_crawl
 
 # A small URL space makes collisions (duplicates, cycles, return links) likely; "ghost" is never

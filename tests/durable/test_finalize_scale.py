@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from audit.cross_page import CrawledPage, HreflangLink, LinkEdge
-from fetch_class import FetchClass
+from common.fetch_class import FetchClass
 from tests.durable.test_finalize import finalize_all, specification, write_crawl
 
 SITE = "https://big.test/"

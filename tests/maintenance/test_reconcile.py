@@ -29,7 +29,7 @@ async def clocked(tmp_path: Any) -> Any:
 
 
 async def running_audit(local: Any, audit_id: str) -> AuditRecord:
-    import ports
+    from common import ports
 
     record = AuditRecord(
         id=audit_id,

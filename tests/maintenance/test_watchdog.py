@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from auditdb.records import AuditRecord, AuditStatus
-from failures import ErrorCode
+from common.failures import ErrorCode
 from maintenance.watchdog import (
     INSTANCE_LOST_GRACE_MS,
     InstanceProbe,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import ports
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
+from common import ports
 from urls.private_hosts import PrivateHosts
 from workflow.params import AuditParams
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from enum import StrEnum
 
-import settings
+from common import settings
 
 __all__ = ["FetchClass", "classify_fetch"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol, TypedDict
 
-from wire import JsonObject, JsonValue
+from common.wire import JsonObject, JsonValue
 
 # A D1 bind value (docs/platform.md §3.1: null, numbers, strings, ArrayBuffer).
 type SqlValue = str | int | float | bytes | None

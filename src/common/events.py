@@ -12,8 +12,8 @@ import logging
 from dataclasses import dataclass
 from enum import StrEnum
 
-from failures import ErrorCode
-from wire import JsonRecord
+from common.failures import ErrorCode
+from common.wire import JsonRecord
 
 log = logging.getLogger("siteaudit.events")
 
