@@ -147,7 +147,7 @@ def _decoder(hint: object) -> _Decode:
         return _mapping(_decoder(get_args(hint)[1]))
     if isinstance(hint, type):
         return _class_decoder(hint)
-    if hint is object or hint is Any:
+    if hint is object or hint is Any:  # Any here names annotations we pass through as JSON
         return _json
     raise TypeError(f"wire: no decoder for annotation {hint!r}")
 

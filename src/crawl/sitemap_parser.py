@@ -37,8 +37,8 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 from xml.parsers import expat
+from xml.parsers.expat import XMLParserType
 
 from common.wire import JsonRecord
 
@@ -190,10 +190,10 @@ class _XmlReader(_Reader):
         self._loc: str | None = None
         self._loc_seen = False
         self._lastmod: str | None = None
-        self._parser: Any = self._make_parser()
+        self._parser: XMLParserType | None = self._make_parser()
         self._held = b""  # bytes after the last `>` fed, waiting for the rest of their token
 
-    def _make_parser(self) -> Any:
+    def _make_parser(self) -> XMLParserType:
         parser = expat.ParserCreate()  # no namespace processing: undeclared prefixes are common
         # Reparse deferral (expat 2.6) makes *when* events fire depend on chunk sizes; without it
         # the events after each chunk depend only on the bytes fed so far.
@@ -208,7 +208,7 @@ class _XmlReader(_Reader):
         return parser
 
     def feed(self, data: bytes, final: bool = False) -> None:
-        if self.error is not None:
+        if self.error is not None or self._parser is None:
             return
         data, self._held = self._aligned(self._held + data, final)
         if not data and not final:
@@ -242,13 +242,13 @@ class _XmlReader(_Reader):
             return data, b""
         return data[:cut], data[cut:]
 
-    def _doctype(self, name: str, *_: Any) -> None:
+    def _doctype(self, name: str, *_: object) -> None:
         if _local_name(name) in ROOTS:
             detail = f"DOCTYPE {name[:40]} refused: entities are not expanded"
             raise _Stop(ParseError.DTD_REFUSED, detail)
         raise _Stop(ParseError.NOT_A_SITEMAP, f"DOCTYPE {name[:40]} is not a sitemap")
 
-    def _entity(self, name: str, *_: Any) -> None:  # unreachable while DOCTYPEs are refused
+    def _entity(self, name: str, *_: object) -> None:  # unreachable while DOCTYPEs are refused
         raise _Stop(ParseError.DTD_REFUSED, f"entity {name[:40]} refused")
 
     def _start(self, name: str, _attrs: dict[str, str]) -> None:
