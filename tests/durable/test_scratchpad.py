@@ -211,7 +211,7 @@ async def test_an_object_from_before_the_per_state_counts_counts_its_rows_once(
     namespace = platform.env.AUDIT_SCRATCHPAD
     object_id = namespace.idFromName("audit-1")
     namespace.evict(object_id)
-    with closing(sqlite3.connect(namespace._path(object_id.toString()))) as db, db:
+    with closing(sqlite3.connect(namespace._instances.path(object_id.toString()))) as db, db:
         db.execute("DROP TABLE frontier_counts")  # the schema as deployed before the counts
 
     stats = await pad.stats()
