@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 import ports
-from bindings import JsonObject, JsonValue
+from bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
 from durable.frontier import (
     SCHEMA as FRONTIER_SCHEMA,
 )
@@ -45,6 +44,7 @@ from durable.records import (
     FrontierStats,
     LeasedUrl,
     LinkRow,
+    MirrorRow,
     RecordBatch,
     ReleaseResult,
     ResumeState,
@@ -52,6 +52,7 @@ from durable.records import (
     SitemapBlockedPage,
     SitemapBlockedRequest,
 )
+from wire import JsonObject, JsonValue, as_int, as_str
 
 CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000  # failed audits keep their state this long for resume
 # Below the free plan's 1 GB SQLite cap per object (docs/original-system.md §3.3): once edges
@@ -161,9 +162,8 @@ def json_arrays(items: Sequence[JsonValue], max_bytes: int = MAX_JSON_PARAM_BYTE
 
 
 class ScratchpadMethods:
-    # The runtime's DurableObjectState (a JsProxy in Workers, local_platform's in CPython); no
-    # Protocol covers it yet, and every use below is a documented storage call.
-    ctx: Any
+    # The runtime's DurableObjectState (a JsProxy in Workers, local_platform's in CPython).
+    ctx: DurableObjectCtx
     _destroyed: bool = False
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -259,7 +259,7 @@ class ScratchpadMethods:
             page.after,
             page.limit,
         )
-        return SitemapBlockedPage(tuple(str(row["url"]) for row in rows)).to_dict()
+        return SitemapBlockedPage(tuple(as_str(row["url"]) for row in rows)).to_dict()
 
     # -- crawl configuration ----------------------------------------------------------------------
 
@@ -349,7 +349,7 @@ class ScratchpadMethods:
         def reopen() -> int:
             row = self._sql("SELECT COALESCE(MAX(chunk_no), 0) AS last FROM frontier").one()
             self._move(FrontierEvent.RELEASE, None)
-            return int(row["last"])
+            return as_int(row["last"])
 
         last_chunk: int = self.ctx.storage.transactionSync(reopen)
         state = ResumeState(self._stats(), last_chunk, self._crawl_config().configured)
@@ -371,11 +371,12 @@ class ScratchpadMethods:
         links_written, enqueued = self.ctx.storage.transactionSync(write)
         return BatchResult(self._stats(), links_written, enqueued).to_dict()
 
-    def _upsert_mirror(self, page: JsonObject) -> None:
+    def _upsert_mirror(self, page: MirrorRow) -> None:
         values = [page.get(column) for column in _MIRROR_COLUMNS]
         placeholders = ", ".join("?" for _ in _MIRROR_COLUMNS)
         self._sql(
-            f"INSERT OR REPLACE INTO page_mirror ({', '.join(_MIRROR_COLUMNS)}) VALUES ({placeholders})",
+            f"INSERT OR REPLACE INTO page_mirror ({', '.join(_MIRROR_COLUMNS)}) "
+            f"VALUES ({placeholders})",
             *values,
         )
 
@@ -422,7 +423,7 @@ class ScratchpadMethods:
                 continue  # a replayed move changes nothing
             sql = move_sql(event, source, by_url=urls is not None)
             for batch in batches:
-                bindings = (*lead,) if batch is None else (*lead, batch)
+                bindings: tuple[SqlValue, ...] = (*lead,) if batch is None else (*lead, batch)
                 count = len(self._sql(sql, *bindings).toArray())
                 self._count(source, -count)
                 self._count(target, count)
@@ -440,7 +441,7 @@ class ScratchpadMethods:
 
     def _stats(self) -> FrontierStats:
         counts = {
-            row["state"]: int(row["n"])
+            as_str(row["state"]): as_int(row["n"])
             for row in self._rows("SELECT state, n FROM frontier_counts")
         }
         return FrontierStats(
@@ -453,23 +454,23 @@ class ScratchpadMethods:
 
     # -- helpers --------------------------------------------------------------------------------
 
-    # Cursor and rows are the runtime's (SqlStorageCursor; JsDict rows holding str, int, float,
-    # bytes or None); callers read them into typed values at once.
-    def _sql(self, sql: str, *bindings: Any) -> Any:
+    # Rows are the runtime's (JsDict rows holding str, int, float, bytes or None); callers read
+    # them into typed values at once (`wire.from_json` for a record, `as_int`/`as_str` a column).
+    def _sql(self, sql: str, *bindings: SqlValue) -> SqlCursor:
         if self._destroyed:
             self.open_scratchpad()
         return self.ctx.storage.sql.exec(sql, *bindings)
 
-    def _rows(self, sql: str, *bindings: Any) -> list[dict[str, Any]]:
-        return [dict(row) for row in self._sql(sql, *bindings).toArray()]
+    def _rows(self, sql: str, *bindings: SqlValue) -> list[SqlRow]:
+        return self._sql(sql, *bindings).toArray()
 
     def _meta(self, key: str) -> str | None:
         rows = self._rows("SELECT value FROM scratchpad_meta WHERE key = ?", key)
-        return str(rows[0]["value"]) if rows else None
+        return as_str(rows[0]["value"]) if rows else None
 
     def _set_meta(self, key: str, value: str) -> None:
         self._sql("INSERT OR REPLACE INTO scratchpad_meta (key, value) VALUES (?, ?)", key, value)
 
 
-def _leased_urls(rows: list[dict[str, Any]]) -> tuple[LeasedUrl, ...]:
+def _leased_urls(rows: list[SqlRow]) -> tuple[LeasedUrl, ...]:
     return tuple(LeasedUrl.from_dict(row) for row in rows)

@@ -120,22 +120,66 @@ def test_batches_may_leave_out_what_they_do_not_carry() -> None:
     assert CrawlConfig.from_dict({"final_url": None, "robots_txt": None}) == CrawlConfig()
 
 
+def test_platform_spellings_are_read_as_wire_reads_them() -> None:
+    # A JS number may cross as an integral float; SQLite flags are 0/1 (wire's rules, one set).
+    assert ClaimRequest.from_dict({"chunk_no": 3.0, "limit": 2}) == ClaimRequest(3, 2)
+    assert type(ClaimRequest.from_dict({"chunk_no": 3.0, "limit": 2}).chunk_no) is int
+    page = {"url": "u", "status_code": 200.0, "is_html": True, "title": None}
+    assert RecordBatch.from_dict({"pages": [page]}).pages == (page,)
+
+
 @pytest.mark.parametrize(
-    ("record", "wire"),
+    ("record", "wire", "message"),
     [
-        (ClaimRequest, {"chunk_no": "1", "limit": 2}),
-        (ClaimRequest, {"chunk_no": True, "limit": 2}),
-        (LeasedUrl, {"url": None, "depth": 0, "in_sitemap": 0}),
-        (LeasedUrl, {"url": "u", "depth": 1.5, "in_sitemap": 0}),
-        (Claim, {"urls": {"url": "u"}, "is_retry": False}),
-        (Claim, {"urls": ["u"], "is_retry": False}),
-        (SitemapBlockedPage, {"urls": [1]}),
+        (
+            ClaimRequest,
+            {"chunk_no": "1", "limit": 2},
+            "ClaimRequest.chunk_no: expected an integer, got str '1'",
+        ),
+        (ClaimRequest, {"limit": 2}, "ClaimRequest: missing field 'chunk_no'"),
+        (
+            LeasedUrl,
+            {"url": None, "depth": 0, "in_sitemap": 0},
+            "LeasedUrl.url: expected a string, got null",
+        ),
+        (
+            LeasedUrl,
+            {"url": "u", "depth": 1.5, "in_sitemap": 0},
+            "LeasedUrl.depth: expected an integer, got float 1.5",
+        ),
+        (
+            Claim,
+            {"urls": {"url": "u"}, "is_retry": False},
+            "Claim.urls: expected a list, got dict",
+        ),
+        (Claim, {"urls": ["u"], "is_retry": False}, "Claim.urls: expected an object, got str"),
+        (SitemapBlockedPage, {"urls": [1]}, "SitemapBlockedPage.urls: expected a string, got int"),
         (
             FrontierStats,
             {"seen": 1, "pending": 1, "leased": 0, "crawled": 0, "links_truncated": "no"},
+            "FrontierStats.links_truncated: expected a boolean, got str 'no'",
+        ),
+        (
+            BatchResult,
+            {"seen": 1, "pending": 1, "leased": 0, "crawled": 0, "links_written": 0, "enqueued": 0},
+            "BatchResult.stats: FrontierStats: missing field 'links_truncated'",
+        ),
+        (
+            RecordBatch,
+            {"pages": [{"url": ["u"]}]},
+            "RecordBatch.pages: list ['u'] fits none of str | int | float",
+        ),
+        (RecordBatch, {"pages": ["u"]}, "RecordBatch.pages: expected an object, got str"),
+        (
+            FinalizePage,
+            {"issues": [1], "next_cursor": None, "links_truncated": 0, "orphans_checked": 0},
+            "FinalizePage.issues: expected an object, got int",
         ),
     ],
 )
-def test_a_value_of_the_wrong_shape_is_a_wire_error(record: Any, wire: dict[str, Any]) -> None:
-    with pytest.raises(WireError):
+def test_a_value_of_the_wrong_shape_is_a_wire_error_naming_record_and_field(
+    record: Any, wire: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(WireError) as caught:
         record.from_dict(wire)
+    assert str(caught.value) == message
