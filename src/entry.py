@@ -114,8 +114,9 @@ class SiteAuditWorkflow(WorkflowEntrypoint):
         return await run_site_audit(event, step, _env(self), NonRetryableError)
 
 
-# The SDK's __init_subclass__ (which wraps the class for the runtime) is untyped.
-class AuditScratchpad(DurableObject, ScratchpadMethods, FinalizeQueries):  # type: ignore[no-untyped-call]
+# The SDK's __init_subclass__ (which wraps the class for the runtime) is untyped, and it types
+# `ctx` as its own DurableObjectContext where the core states what it uses as a Protocol.
+class AuditScratchpad(DurableObject, ScratchpadMethods, FinalizeQueries):  # type: ignore[no-untyped-call, misc]
     def __init__(self, ctx: object, env: object) -> None:
         super().__init__(ctx, env)
         self.open_scratchpad()

@@ -12,7 +12,7 @@ runtime's whole surface.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Protocol, TypedDict
 
 from common.wire import JsonObject, JsonValue
@@ -167,3 +167,50 @@ class Env(Protocol):
 
     @property
     def SITE_AUDIT_WORKFLOW(self) -> Workflow: ...  # noqa: N802
+
+
+# -- Durable Object state and SQL storage (the AuditScratchpad's `self.ctx`) --------------------
+
+# A row of `ctx.storage.sql.exec(...)`: column name to SQLite value (the SDK's JsDict).
+type SqlRow = Mapping[str, SqlValue]
+
+
+class SqlCursor(Protocol):
+    """`SqlStorageCursor`: read it once, whole (`toArray`), as its single row (`one`), or row
+    by row."""
+
+    def toArray(self) -> list[SqlRow]: ...  # noqa: N802 - the runtime's name
+
+    def one(self) -> SqlRow: ...
+
+    def __iter__(self) -> Iterator[SqlRow]: ...
+
+
+class SqlStorage(Protocol):
+    def exec(self, query: str, *bindings: SqlValue) -> SqlCursor: ...
+
+
+class DurableObjectStorage(Protocol):
+    @property
+    def sql(self) -> SqlStorage: ...
+
+    def transactionSync[T](self, fn: Callable[[], T]) -> T: ...  # noqa: N802
+
+    def getAlarm(self) -> Awaitable[int | float | None]: ...  # noqa: N802
+
+    def setAlarm(self, scheduled: int | float) -> Awaitable[None]: ...  # noqa: N802
+
+    def deleteAlarm(self) -> Awaitable[None]: ...  # noqa: N802
+
+    def deleteAll(self) -> Awaitable[None]: ...  # noqa: N802
+
+
+class DurableObjectCtx(Protocol):
+    """The `ctx` (DurableObjectState) a Durable Object is constructed with."""
+
+    @property
+    def storage(self) -> DurableObjectStorage: ...
+
+    def blockConcurrencyWhile[T](  # noqa: N802 - the runtime's name
+        self, fn: Callable[[], Awaitable[T]]
+    ) -> Awaitable[T]: ...

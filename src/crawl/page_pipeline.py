@@ -18,10 +18,9 @@ from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
-from common.wire import JsonObject
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.window import PageOutcome
-from durable.records import DiscoveredUrl, LeasedUrl, LinkRow
+from durable.records import DiscoveredUrl, LeasedUrl, LinkRow, MirrorRow
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 from urls.normalise import normalise_url, same_site
@@ -42,7 +41,7 @@ class CrawlScope:
 class ProcessedPage:
     record: PageRecord
     issues: list[IssueRecord]
-    mirror: JsonObject  # a page_mirror row
+    mirror: MirrorRow
     links: list[LinkRow]
     discovered: list[DiscoveredUrl]
     outcome: PageOutcome
@@ -233,7 +232,7 @@ def page_record(audit_id: str, obs: PageObservation) -> PageRecord:
     )
 
 
-def mirror_row(audit_id: str, obs: PageObservation) -> JsonObject:
+def mirror_row(audit_id: str, obs: PageObservation) -> MirrorRow:
     page = crawled_page(obs)
     return {
         "url": page.url,

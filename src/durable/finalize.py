@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Self
 
 from audit.catalogue import IssueType
-from common.bindings import JsonObject, JsonValue
+from common.bindings import SqlRow, SqlValue
+from common.wire import JsonObject, JsonValue, as_str, from_json, to_json
 from durable import finalize_sections as sections
 from durable.finalize_sections import Query, Section
-from durable.wire import flag, integer, items, obj, opt_string, string, strings
 
 __all__ = [
     "DEFAULT_PAGE_BYTES",
@@ -69,34 +70,19 @@ class FinalizeOptions:
             raise ValueError(f"max_bytes must be positive, got {self.max_bytes}")
 
     def to_dict(self) -> JsonObject:
-        return {
-            "audit_id": self.audit_id,
-            "start_url": self.start_url,
-            "crawl_completed": self.crawl_completed,
-            "robots_blocked_sitemap_urls": list(self.robots_blocked_sitemap_urls),
-            "cursor": self.cursor,
-            "limit": self.limit,
-            "max_bytes": self.max_bytes,
-        }
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> FinalizeOptions:
-        return cls(
-            audit_id=string(data, "audit_id"),
-            start_url=string(data, "start_url"),
-            crawl_completed=flag(data, "crawl_completed"),
-            robots_blocked_sitemap_urls=strings(data, "robots_blocked_sitemap_urls"),
-            cursor=opt_string(data, "cursor"),
-            limit=integer(data, "limit") if data.get("limit") else DEFAULT_PAGE_LIMIT,
-            max_bytes=integer(data, "max_bytes") if data.get("max_bytes") else DEFAULT_PAGE_BYTES,
-        )
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
 class FinalizePage:
     """One page of finalize issues (`DetectedIssue.to_dict()` dicts) and the cursor to the next."""
 
-    issues: list[JsonObject]
+    # Spelled out rather than `JsonObject`, which `from_json` passes through unchecked.
+    issues: list[dict[str, JsonValue]]
     next_cursor: str | None
     links_truncated: bool
     orphans_checked: bool
@@ -104,30 +90,11 @@ class FinalizePage:
     page_counts: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> JsonObject:
-        return {
-            "issues": list[JsonValue](self.issues),
-            "next_cursor": self.next_cursor,
-            "links_truncated": self.links_truncated,
-            "orphans_checked": self.orphans_checked,
-            "counts": None if self.counts is None else dict[str, JsonValue](self.counts),
-            "page_counts": dict[str, JsonValue](self.page_counts),
-        }
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> FinalizePage:
-        counts = data.get("counts")
-        return cls(
-            issues=[dict(obj(issue)) for issue in items(data, "issues")],
-            next_cursor=opt_string(data, "next_cursor"),
-            links_truncated=flag(data, "links_truncated"),
-            orphans_checked=flag(data, "orphans_checked"),
-            counts=None if counts is None else _counts(obj(counts)),
-            page_counts=_counts(obj(data.get("page_counts") or {})),
-        )
-
-
-def _counts(data: JsonObject) -> dict[str, int]:
-    return {key: integer(data, key) for key in data}
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 def build_sections(query: Query, options: FinalizeOptions, orphans_checked: bool) -> list[Section]:
@@ -157,16 +124,16 @@ def _parse_cursor(cursor: str | None, ordered: list[Section]) -> tuple[int, int]
     return names.index(name), int(offset)
 
 
-def _json_bytes(issue: dict[str, Any]) -> int:
+def _json_bytes(issue: JsonObject) -> int:
     return len(json.dumps(issue, ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
 
 def read_page(
     ordered: list[Section], cursor: str | None, limit: int, max_bytes: int
-) -> tuple[list[dict[str, Any]], str | None]:
+) -> tuple[list[JsonObject], str | None]:
     """Up to `limit` issues (and about `max_bytes`, never fewer than one) from `cursor` on."""
     index, offset = _parse_cursor(cursor, ordered)
-    issues: list[dict[str, Any]] = []
+    issues: list[JsonObject] = []
     size = 0
     while index < len(ordered) and len(issues) < limit:
         wanted = limit - len(issues)
@@ -192,8 +159,8 @@ def total_counts(ordered: list[Section]) -> dict[str, int]:
     return {t.value: totals[t] for section in ordered for t in section.types}
 
 
-def _page_counts(issues: list[dict[str, Any]]) -> dict[str, int]:
-    return dict(Counter(issue["issue_type"] for issue in issues))
+def _page_counts(issues: list[JsonObject]) -> dict[str, int]:
+    return dict(Counter(as_str(issue["issue_type"]) for issue in issues))
 
 
 class FinalizeQueries:
@@ -201,7 +168,7 @@ class FinalizeQueries:
 
     if TYPE_CHECKING:  # provided by ScratchpadMethods (its `_sql` reopens a destroyed object)
 
-        def _rows(self, sql: str, *bindings: Any) -> list[dict[str, Any]]: ...
+        def _rows(self, sql: str, *bindings: SqlValue) -> list[SqlRow]: ...
 
         def _meta(self, key: str) -> str | None: ...
 
@@ -216,7 +183,7 @@ class FinalizeQueries:
         options: audit_id, start_url, crawl_completed, robots_blocked_sitemap_urls (list),
         cursor (None for the first page), limit (issues per page), max_bytes (JSON per page).
         """
-        parsed = FinalizeOptions.from_dict(dict(options))
+        parsed = FinalizeOptions.from_dict(options)
         self._ensure_finalize_indexes()
         links_truncated = self._meta("links_truncated") == "1"
         # A missing inbound link proves nothing while the frontier or the link graph is partial.

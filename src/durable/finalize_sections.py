@@ -19,20 +19,24 @@ Theory of operation
   agrees with Python's `sorted()` on every URL a page row can hold.
 
 Rows come from `Query`, i.e. `ctx.storage.sql.exec(...).toArray()` as plain dicts, so everything
-here runs unchanged on the local platform and in the Workers runtime.
+here runs unchanged on the local platform and in the Workers runtime. Each row is read into typed
+values as it arrives: a small frozen row record through `wire.from_json`, or `as_int`/`as_str` for
+a column or two.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from audit.catalogue import BROKEN_LINK_ISSUE_CAP, DUPLICATE_GROUP_SAMPLE, IssueType
 from audit.cross_page import CrawledPage, redirect_issues
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
+from common.bindings import SqlRow, SqlValue
+from common.wire import JsonObject, as_int, as_str, from_json
 
 __all__ = [
     "ListSection",
@@ -49,13 +53,13 @@ __all__ = [
     "sitemap_section",
 ]
 
-Row = dict[str, Any]
+Row = SqlRow
 
 
 class Query(Protocol):
     """`ctx.storage.sql.exec(sql, *bindings)` with its rows read as dicts."""
 
-    def __call__(self, sql: str, *bindings: Any) -> list[Row]: ...
+    def __call__(self, sql: str, *bindings: SqlValue) -> list[Row]: ...
 
 
 class Section(Protocol):
@@ -96,7 +100,7 @@ class SqlSection:
     sql: str
     to_issue: Callable[[Row], DetectedIssue]
     query: Query
-    params: tuple[Any, ...] = ()
+    params: tuple[SqlValue, ...] = ()
 
     def fetch(self, offset: int, limit: int) -> list[DetectedIssue]:
         rows = self.query(f"{self.sql} LIMIT ? OFFSET ?", *self.params, limit, offset)
@@ -106,7 +110,7 @@ class SqlSection:
         rows = self.query(
             f"SELECT kind, COUNT(*) AS n FROM ({self.sql}) GROUP BY kind", *self.params
         )
-        return Counter({self.types[int(row["kind"])]: int(row["n"]) for row in rows})
+        return Counter({self.types[as_int(row["kind"])]: as_int(row["n"]) for row in rows})
 
 
 @dataclass(slots=True)
@@ -163,10 +167,14 @@ _DUPLICATE_KEYS = {
 
 
 def _duplicate_issue(issue_type: IssueType, row: Row) -> DetectedIssue:
-    sample = [row[column] for column in _SAMPLE_COLUMNS if row[column] is not None]
-    others = [url for url in sample if url != row["url"]]
-    details = {"groupSize": row["group_size"], "otherUrls": others[:DUPLICATE_GROUP_SAMPLE]}
-    return DetectedIssue(issue_type, row["url"], details)
+    url = as_str(row["url"])
+    sample = [as_str(row[column]) for column in _SAMPLE_COLUMNS if row[column] is not None]
+    others = [other for other in sample if other != url]
+    details: JsonObject = {
+        "groupSize": as_int(row["group_size"]),
+        "otherUrls": others[:DUPLICATE_GROUP_SAMPLE],
+    }
+    return DetectedIssue(issue_type, url, details)
 
 
 def duplicate_section(issue_type: IssueType, query: Query) -> SqlSection:
@@ -197,11 +205,7 @@ def redirect_section(query: Query) -> ListSection:
     """
 
     def compute() -> list[DetectedIssue]:
-        rows = query(_REDIRECT_ROWS)
-        pages = [
-            CrawledPage(row["url"], row["status_code"], redirect_url=row["redirect_url"])
-            for row in rows
-        ]
+        pages = [from_json(CrawledPage, row) for row in query(_REDIRECT_ROWS)]
         return redirect_issues(pages)
 
     return ListSection("redirects", (IssueType.REDIRECT_CHAIN, IssueType.REDIRECT_LOOP), compute)
@@ -226,7 +230,18 @@ _LINK_TARGETS = {
 }
 
 
-def _link_hits(query: Query, target_filter: str, audit_id: str, cap: int) -> list[Row]:
+@dataclass(frozen=True, slots=True)
+class LinkHit:
+    """A `_LINK_HITS` row: a stored edge to a crawled error or redirect target."""
+
+    source_id: str | None  # the source's page_mirror.page_id; None where it has no mirror row
+    source_url: str
+    target_url: str
+    status_code: int
+    redirect_url: str | None
+
+
+def _link_hits(query: Query, target_filter: str, audit_id: str, cap: int) -> list[LinkHit]:
     """(source id, source, target) hits in order, capped.
 
     The source id is the source page's `page_mirror.page_id` (the audit_pages id, which the
@@ -237,29 +252,30 @@ def _link_hits(query: Query, target_filter: str, audit_id: str, cap: int) -> lis
     mirrored_sql = _LINK_HITS.format(
         source_id="s.page_id", source_join=_MIRRORED_SOURCE, target_filter=target_filter
     )
-    mirrored = query(f"{mirrored_sql} ORDER BY s.page_id, l.source_url, l.target_url LIMIT ?", cap)
-    unmirrored = query(
-        _LINK_HITS.format(
-            source_id="NULL", source_join="", target_filter=f"{target_filter} {_UNMIRRORED_SOURCE}"
-        )
+    ordered = f"{mirrored_sql} ORDER BY s.page_id, l.source_url, l.target_url LIMIT ?"
+    mirrored = [from_json(LinkHit, row) for row in query(ordered, cap)]
+    unmirrored_sql = _LINK_HITS.format(
+        source_id="NULL", source_join="", target_filter=f"{target_filter} {_UNMIRRORED_SOURCE}"
     )
+    unmirrored = [
+        replace(hit, source_id=page_id(audit_id, hit.source_url))
+        for hit in (from_json(LinkHit, row) for row in query(unmirrored_sql))
+    ]
     if not unmirrored:
         return mirrored
-    for row in unmirrored:
-        row["source_id"] = page_id(audit_id, row["source_url"])
     merged = sorted([*mirrored, *unmirrored], key=_hit_key)
     return merged[:cap]
 
 
-def _hit_key(row: Row) -> tuple[str, str, str]:
-    return row["source_id"], row["source_url"], row["target_url"]
+def _hit_key(hit: LinkHit) -> tuple[str, str, str]:
+    return hit.source_id or "", hit.source_url, hit.target_url
 
 
-def _link_issue(issue_type: IssueType, row: Row) -> DetectedIssue:
-    details: dict[str, Any] = {"targetUrl": row["target_url"], "targetStatus": row["status_code"]}
+def _link_issue(issue_type: IssueType, hit: LinkHit) -> DetectedIssue:
+    details: JsonObject = {"targetUrl": hit.target_url, "targetStatus": hit.status_code}
     if issue_type is IssueType.LINK_TO_REDIRECT:
-        details["redirectUrl"] = row["redirect_url"]
-    return DetectedIssue(issue_type, row["source_url"], details, dedupe_key=row["target_url"])
+        details["redirectUrl"] = hit.redirect_url
+    return DetectedIssue(issue_type, hit.source_url, details, dedupe_key=hit.target_url)
 
 
 def link_section(
@@ -269,7 +285,7 @@ def link_section(
 
     def compute() -> list[DetectedIssue]:
         hits = _link_hits(query, _LINK_TARGETS[issue_type], audit_id, cap)
-        return [_link_issue(issue_type, row) for row in hits]
+        return [_link_issue(issue_type, hit) for hit in hits]
 
     return ListSection(issue_type.value, (issue_type,), compute)
 
@@ -300,7 +316,7 @@ def orphan_section(query: Query, start_url: str, *, evaluate: bool) -> Section:
         IssueType.ORPHAN_PAGE.value,
         (IssueType.ORPHAN_PAGE,),
         _ORPHANS,
-        lambda row: DetectedIssue(IssueType.ORPHAN_PAGE, row["url"]),
+        lambda row: DetectedIssue(IssueType.ORPHAN_PAGE, as_str(row["url"])),
         query,
         (start_url,),
     )
@@ -332,19 +348,29 @@ WHERE p.in_sitemap <> 0 AND {_UNFIT.format(t="p")}
 ORDER BY p.url"""
 
 
-def _unfit_issue(types: Sequence[IssueType], row: Row, details: dict[str, Any]) -> DetectedIssue:
-    kind = int(row["kind"])
-    issue_type = types[kind]
-    if kind == 1:  # the target redirects: say where to
-        details = {**details, "redirectUrl": row["redirect_url"]}
-    return DetectedIssue(issue_type, row["url"], details)
+@dataclass(frozen=True, slots=True)
+class UnfitRow:
+    """A `_CANONICALS` or `_SITEMAP_PAGES` row; `kind` indexes the section's types."""
+
+    url: str
+    status_code: int
+    redirect_url: str | None
+    kind: int
+    target_url: str = ""  # the canonical target (canonical rows only)
+
+
+def _unfit_issue(types: Sequence[IssueType], row: UnfitRow, details: JsonObject) -> DetectedIssue:
+    if row.kind == 1:  # the target redirects: say where to
+        details = {**details, "redirectUrl": row.redirect_url}
+    return DetectedIssue(types[row.kind], row.url, details)
 
 
 def canonical_section(query: Query) -> SqlSection:
     """canonical-to-broken / -redirect / -noindex, judged only for crawled canonical targets."""
 
-    def to_issue(row: Row) -> DetectedIssue:
-        details = {"canonicalUrl": row["target_url"], "targetStatus": row["status_code"]}
+    def to_issue(data: Row) -> DetectedIssue:
+        row = from_json(UnfitRow, data)
+        details: JsonObject = {"canonicalUrl": row.target_url, "targetStatus": row.status_code}
         return _unfit_issue(_CANONICAL_TYPES, row, details)
 
     return SqlSection("canonical", _CANONICAL_TYPES, _CANONICALS, to_issue, query)
@@ -353,8 +379,9 @@ def canonical_section(query: Query) -> SqlSection:
 def sitemap_section(query: Query) -> SqlSection:
     """sitemap-url-broken / -redirect / -noindex for crawled sitemap entries."""
 
-    def to_issue(row: Row) -> DetectedIssue:
-        return _unfit_issue(_SITEMAP_TYPES, row, {"statusCode": row["status_code"]})
+    def to_issue(data: Row) -> DetectedIssue:
+        row = from_json(UnfitRow, data)
+        return _unfit_issue(_SITEMAP_TYPES, row, {"statusCode": row.status_code})
 
     return SqlSection("sitemap", _SITEMAP_TYPES, _SITEMAP_PAGES, to_issue, query)
 
@@ -394,13 +421,20 @@ WHERE f.nth = 1 AND f.target_url <> f.page_url AND {_ok_2xx("t")}
 ORDER BY f.page_url, f.position"""
 
 
-def _hreflang_issue(row: Row) -> DetectedIssue:
-    details = {"hreflang": row["lang"], "targetUrl": row["target_url"]}
+@dataclass(frozen=True, slots=True)
+class HreflangRow:
+    """A `_HREFLANG` row: `page_url` lists `target_url` as `lang`; the target does not list back."""
+
+    page_url: str
+    target_url: str
+    lang: str
+
+
+def _hreflang_issue(data: Row) -> DetectedIssue:
+    row = from_json(HreflangRow, data)
+    details: JsonObject = {"hreflang": row.lang, "targetUrl": row.target_url}
     return DetectedIssue(
-        IssueType.HREFLANG_MISSING_RETURN_LINK,
-        row["page_url"],
-        details,
-        dedupe_key=row["target_url"],
+        IssueType.HREFLANG_MISSING_RETURN_LINK, row.page_url, details, dedupe_key=row.target_url
     )
 
 

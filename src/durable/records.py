@@ -6,26 +6,18 @@ holds us to it). The Durable Object converts on its first and last line; callers
 `durable.client.Scratchpad` and never index a raw dict. Finalize's records (`FinalizeOptions`,
 `FinalizePage`) live beside their queries in `durable.finalize`.
 
-Fields are read with `durable.wire`'s readers: a value of the wrong type is a `WireError`.
+Conversion is `wire.to_json`/`wire.from_json`: every field is checked against its annotation, and a
+value of the wrong type is a `WireError` naming the record and the field. Where a wire shape
+differs from the fields, `from_dict` says so and reshapes the object before `from_json`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Self
 
-from common.bindings import JsonObject
-from durable.wire import (
-    WireError,
-    flag,
-    integer,
-    items,
-    obj,
-    opt_integer,
-    opt_string,
-    string,
-    strings,
-)
+from common.wire import JsonObject, WireError, from_json, to_json
 
 __all__ = [
     "BatchResult",
@@ -38,6 +30,8 @@ __all__ = [
     "FrontierStats",
     "LeasedUrl",
     "LinkRow",
+    "MirrorRow",
+    "MirrorValue",
     "RecordBatch",
     "ReleaseResult",
     "ResumeState",
@@ -48,6 +42,10 @@ __all__ = [
 ]
 
 SITEMAP_BLOCKED_PAGE = 2000
+
+# A `page_mirror` column as record_batch binds it: SQLite's scalars, booleans already 0/1.
+type MirrorValue = str | int | float
+type MirrorRow = dict[str, MirrorValue | None]
 
 
 # -- the frontier ------------------------------------------------------------------------------
@@ -64,23 +62,19 @@ class FrontierStats:
     links_truncated: bool
 
     def to_dict(self) -> JsonObject:
-        return {
-            "seen": self.seen,
-            "pending": self.pending,
-            "leased": self.leased,
-            "crawled": self.crawled,
-            "links_truncated": self.links_truncated,
-        }
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(
-            seen=integer(data, "seen"),
-            pending=integer(data, "pending"),
-            leased=integer(data, "leased"),
-            crawled=integer(data, "crawled"),
-            links_truncated=flag(data, "links_truncated"),
-        )
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
+
+
+def _stats_flat(record: ResumeState | BatchResult) -> JsonObject:
+    """`record` with its frontier stats spread into the object itself, the shape callers and
+    the Pyodide tier read (`{seen, pending, ..., links_written, enqueued}`)."""
+    wire = to_json(record)
+    del wire["stats"]
+    return record.stats.to_dict() | wire
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +86,11 @@ class LeasedUrl:
     in_sitemap: bool
 
     def to_dict(self) -> JsonObject:
-        return {"url": self.url, "depth": self.depth, "in_sitemap": self.in_sitemap}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(string(data, "url"), opt_integer(data, "depth"), flag(data, "in_sitemap"))
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,11 +99,11 @@ class ClaimRequest:
     limit: int
 
     def to_dict(self) -> JsonObject:
-        return {"chunk_no": self.chunk_no, "limit": self.limit}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(integer(data, "chunk_no"), integer(data, "limit"))
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,12 +114,11 @@ class Claim:
     is_retry: bool
 
     def to_dict(self) -> JsonObject:
-        return {"urls": [leased.to_dict() for leased in self.urls], "is_retry": self.is_retry}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        urls = tuple(LeasedUrl.from_dict(obj(item)) for item in items(data, "urls"))
-        return cls(urls, flag(data, "is_retry"))
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +126,11 @@ class ReleaseResult:
     released: int
 
     def to_dict(self) -> JsonObject:
-        return {"released": self.released}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(integer(data, "released"))
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,17 +142,12 @@ class ResumeState:
     configured: bool  # discovery saved a final URL: there is crawl state to resume
 
     def to_dict(self) -> JsonObject:
-        return {
-            **self.stats.to_dict(),
-            "last_chunk": self.last_chunk,
-            "configured": self.configured,
-        }
+        return _stats_flat(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(
-            FrontierStats.from_dict(data), integer(data, "last_chunk"), flag(data, "configured")
-        )
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        # The stats travel spread into the object itself (see `_stats_flat`).
+        return from_json(cls, {**data, "stats": data})
 
 
 # -- seeding -----------------------------------------------------------------------------------
@@ -173,11 +161,11 @@ class SeedResult:
     inserted: int
 
     def to_dict(self) -> JsonObject:
-        return {"received": self.received, "inserted": self.inserted}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(integer(data, "received"), integer(data, "inserted"))
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,11 +176,11 @@ class SitemapBlockedRequest:
     limit: int = SITEMAP_BLOCKED_PAGE
 
     def to_dict(self) -> JsonObject:
-        return {"after": self.after, "limit": self.limit}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(string(data, "after"), integer(data, "limit"))
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,11 +188,11 @@ class SitemapBlockedPage:
     urls: tuple[str, ...]
 
     def to_dict(self) -> JsonObject:
-        return {"urls": list(self.urls)}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(strings(data, "urls"))
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 # -- crawl configuration -------------------------------------------------------------------------
@@ -222,11 +210,12 @@ class CrawlConfig:
         return bool(self.final_url)
 
     def to_dict(self) -> JsonObject:
-        return {"final_url": self.final_url, "robots_txt": self.robots_txt}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(opt_string(data, "final_url") or "", opt_string(data, "robots_txt") or "")
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        # Null means nothing was saved, like an absent key: both read as the empty default.
+        return from_json(cls, {key: value for key, value in data.items() if value is not None})
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,11 +223,11 @@ class ConfigSaved:
     saved: bool = True
 
     def to_dict(self) -> JsonObject:
-        return {"saved": self.saved}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(flag(data, "saved"))
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,11 +235,11 @@ class Destroyed:
     destroyed: bool = True
 
     def to_dict(self) -> JsonObject:
-        return {"destroyed": self.destroyed}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(flag(data, "destroyed"))
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 # -- recording ---------------------------------------------------------------------------------
@@ -266,21 +255,11 @@ class LinkRow:
     anchor: str | None = None
 
     def to_dict(self) -> JsonObject:
-        return {
-            "source_url": self.source_url,
-            "target_url": self.target_url,
-            "nofollow": self.nofollow,
-            "anchor": self.anchor,
-        }
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(
-            string(data, "source_url"),
-            string(data, "target_url"),
-            flag(data, "nofollow"),
-            opt_string(data, "anchor"),
-        )
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,16 +271,16 @@ class DiscoveredUrl:
     found_on: str | None = None
 
     def to_dict(self) -> JsonObject:
-        return {"url": self.url, "depth": self.depth, "found_on": self.found_on}
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(string(data, "url"), opt_integer(data, "depth"), opt_string(data, "found_on"))
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
 class RecordBatch:
-    """One crawled sub-batch, persisted atomically.
+    """One crawled sub-batch, persisted atomically; batches leave out what they do not carry.
 
     `pages` are `page_mirror` rows (crawl.page_pipeline.mirror_row): the table's columns, booleans
     as 0/1, `hreflang_json` a JSON list of {"lang", "url"}. `link_budget_bytes` None means the
@@ -309,31 +288,17 @@ class RecordBatch:
     """
 
     crawled: tuple[str, ...] = ()
-    pages: tuple[JsonObject, ...] = ()
+    pages: tuple[MirrorRow, ...] = ()
     links: tuple[LinkRow, ...] = ()
     discovered: tuple[DiscoveredUrl, ...] = ()
     link_budget_bytes: int | None = None
 
     def to_dict(self) -> JsonObject:
-        return {
-            "crawled": list(self.crawled),
-            "pages": list(self.pages),
-            "links": [link.to_dict() for link in self.links],
-            "discovered": [item.to_dict() for item in self.discovered],
-            "link_budget_bytes": self.link_budget_bytes,
-        }
+        return to_json(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(
-            crawled=strings(data, "crawled"),
-            pages=tuple(obj(page) for page in items(data, "pages")),
-            links=tuple(LinkRow.from_dict(obj(link)) for link in items(data, "links")),
-            discovered=tuple(
-                DiscoveredUrl.from_dict(obj(item)) for item in items(data, "discovered")
-            ),
-            link_budget_bytes=opt_integer(data, "link_budget_bytes"),
-        )
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,14 +310,9 @@ class BatchResult:
     enqueued: int
 
     def to_dict(self) -> JsonObject:
-        return {
-            **self.stats.to_dict(),
-            "links_written": self.links_written,
-            "enqueued": self.enqueued,
-        }
+        return _stats_flat(self)
 
     @classmethod
-    def from_dict(cls, data: JsonObject) -> Self:
-        return cls(
-            FrontierStats.from_dict(data), integer(data, "links_written"), integer(data, "enqueued")
-        )
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        # The stats travel spread into the object itself (see `_stats_flat`).
+        return from_json(cls, {**data, "stats": data})

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from common import ports
-from common.bindings import JsonObject, JsonValue
+from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
+from common.wire import JsonObject, JsonValue, as_int, as_str
 from durable.frontier import (
     SCHEMA as FRONTIER_SCHEMA,
 )
@@ -45,6 +45,7 @@ from durable.records import (
     FrontierStats,
     LeasedUrl,
     LinkRow,
+    MirrorRow,
     RecordBatch,
     ReleaseResult,
     ResumeState,
@@ -145,6 +146,18 @@ def _link_bytes(link: LinkRow) -> int:
     return 2 * text + 32
 
 
+def _link_param(link: LinkRow) -> JsonObject:
+    """One element of `_WRITE_LINKS`'s JSON array (its `json_extract` paths), `nofollow` as 0/1.
+    Spelled out rather than `link.to_dict()`: this runs per edge, and the generic encoder costs
+    a few microseconds more each."""
+    return {
+        "source_url": link.source_url,
+        "target_url": link.target_url,
+        "nofollow": int(link.nofollow),
+        "anchor": link.anchor,
+    }
+
+
 def json_arrays(items: Sequence[JsonValue], max_bytes: int = MAX_JSON_PARAM_BYTES) -> Iterator[str]:
     """`items` as JSON array texts of at most about `max_bytes` each (never an empty array)."""
     parts: list[str] = []
@@ -161,9 +174,8 @@ def json_arrays(items: Sequence[JsonValue], max_bytes: int = MAX_JSON_PARAM_BYTE
 
 
 class ScratchpadMethods:
-    # The runtime's DurableObjectState (a JsProxy in Workers, local_platform's in CPython); no
-    # Protocol covers it yet, and every use below is a documented storage call.
-    ctx: Any
+    # The runtime's DurableObjectState (a JsProxy in Workers, local_platform's in CPython).
+    ctx: DurableObjectCtx
     _destroyed: bool = False
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -259,7 +271,7 @@ class ScratchpadMethods:
             page.after,
             page.limit,
         )
-        return SitemapBlockedPage(tuple(str(row["url"]) for row in rows)).to_dict()
+        return SitemapBlockedPage(tuple(as_str(row["url"]) for row in rows)).to_dict()
 
     # -- crawl configuration ----------------------------------------------------------------------
 
@@ -349,7 +361,7 @@ class ScratchpadMethods:
         def reopen() -> int:
             row = self._sql("SELECT COALESCE(MAX(chunk_no), 0) AS last FROM frontier").one()
             self._move(FrontierEvent.RELEASE, None)
-            return int(row["last"])
+            return as_int(row["last"])
 
         last_chunk: int = self.ctx.storage.transactionSync(reopen)
         state = ResumeState(self._stats(), last_chunk, self._crawl_config().configured)
@@ -371,11 +383,12 @@ class ScratchpadMethods:
         links_written, enqueued = self.ctx.storage.transactionSync(write)
         return BatchResult(self._stats(), links_written, enqueued).to_dict()
 
-    def _upsert_mirror(self, page: JsonObject) -> None:
+    def _upsert_mirror(self, page: MirrorRow) -> None:
         values = [page.get(column) for column in _MIRROR_COLUMNS]
         placeholders = ", ".join("?" for _ in _MIRROR_COLUMNS)
         self._sql(
-            f"INSERT OR REPLACE INTO page_mirror ({', '.join(_MIRROR_COLUMNS)}) VALUES ({placeholders})",
+            f"INSERT OR REPLACE INTO page_mirror ({', '.join(_MIRROR_COLUMNS)}) "
+            f"VALUES ({placeholders})",
             *values,
         )
 
@@ -392,7 +405,7 @@ class ScratchpadMethods:
                 # detection is skipped rather than reporting pages whose inbound links were lost.
                 self._set_meta("links_truncated", "1")
                 break
-            fitting.append({**link.to_dict(), "nofollow": int(link.nofollow)})
+            fitting.append(_link_param(link))
             used += size
         for batch in json_arrays(fitting):
             self._sql(_WRITE_LINKS, batch)
@@ -401,7 +414,9 @@ class ScratchpadMethods:
 
     def _enqueue(self, discovered: Sequence[DiscoveredUrl]) -> int:
         """Queue new URLs; a URL already seen keeps its row (the frontier is the dedup set)."""
-        items: list[JsonValue] = [item.to_dict() for item in discovered]
+        items: list[JsonValue] = [
+            {"url": item.url, "depth": item.depth, "found_on": item.found_on} for item in discovered
+        ]
         enqueued = sum(len(self._rows(_ENQUEUE_LINKS, batch)) for batch in json_arrays(items))
         self._count(FrontierState.PENDING, enqueued)
         return enqueued
@@ -422,7 +437,7 @@ class ScratchpadMethods:
                 continue  # a replayed move changes nothing
             sql = move_sql(event, source, by_url=urls is not None)
             for batch in batches:
-                bindings = (*lead,) if batch is None else (*lead, batch)
+                bindings: tuple[SqlValue, ...] = (*lead,) if batch is None else (*lead, batch)
                 count = len(self._sql(sql, *bindings).toArray())
                 self._count(source, -count)
                 self._count(target, count)
@@ -440,7 +455,7 @@ class ScratchpadMethods:
 
     def _stats(self) -> FrontierStats:
         counts = {
-            row["state"]: int(row["n"])
+            as_str(row["state"]): as_int(row["n"])
             for row in self._rows("SELECT state, n FROM frontier_counts")
         }
         return FrontierStats(
@@ -453,23 +468,23 @@ class ScratchpadMethods:
 
     # -- helpers --------------------------------------------------------------------------------
 
-    # Cursor and rows are the runtime's (SqlStorageCursor; JsDict rows holding str, int, float,
-    # bytes or None); callers read them into typed values at once.
-    def _sql(self, sql: str, *bindings: Any) -> Any:
+    # Rows are the runtime's (JsDict rows holding str, int, float, bytes or None); callers read
+    # them into typed values at once (`wire.from_json` for a record, `as_int`/`as_str` a column).
+    def _sql(self, sql: str, *bindings: SqlValue) -> SqlCursor:
         if self._destroyed:
             self.open_scratchpad()
         return self.ctx.storage.sql.exec(sql, *bindings)
 
-    def _rows(self, sql: str, *bindings: Any) -> list[dict[str, Any]]:
-        return [dict(row) for row in self._sql(sql, *bindings).toArray()]
+    def _rows(self, sql: str, *bindings: SqlValue) -> list[SqlRow]:
+        return self._sql(sql, *bindings).toArray()
 
     def _meta(self, key: str) -> str | None:
         rows = self._rows("SELECT value FROM scratchpad_meta WHERE key = ?", key)
-        return str(rows[0]["value"]) if rows else None
+        return as_str(rows[0]["value"]) if rows else None
 
     def _set_meta(self, key: str, value: str) -> None:
         self._sql("INSERT OR REPLACE INTO scratchpad_meta (key, value) VALUES (?, ?)", key, value)
 
 
-def _leased_urls(rows: list[dict[str, Any]]) -> tuple[LeasedUrl, ...]:
+def _leased_urls(rows: list[SqlRow]) -> tuple[LeasedUrl, ...]:
     return tuple(LeasedUrl.from_dict(row) for row in rows)

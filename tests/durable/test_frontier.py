@@ -1,4 +1,4 @@
-"""The frontier's transition table: every allowed move, every refused one, and the SQL built from it."""
+"""The frontier's transition table: every allowed move, every refused one, the SQL built from it."""
 
 from __future__ import annotations
 

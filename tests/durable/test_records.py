@@ -36,7 +36,9 @@ texts = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
 urls = texts.map(lambda path: f"https://a.test/{path}")
 maybe_texts = st.none() | texts
 json_scalars = st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | texts
-mirror_rows = st.dictionaries(st.sampled_from(["url", "title", "depth", "is_html"]), json_scalars)
+# Mirror rows hold SQLite values: booleans are already 0/1 there (page_pipeline.mirror_row).
+sqlite_values = st.none() | st.integers(-(2**53) + 1, 2**53 - 1) | texts
+mirror_rows = st.dictionaries(st.sampled_from(["url", "title", "depth", "is_html"]), sqlite_values)
 
 stats = st.builds(FrontierStats, counts, counts, counts, counts, st.booleans())
 leased = st.builds(LeasedUrl, urls, depths, st.booleans())
@@ -120,22 +122,66 @@ def test_batches_may_leave_out_what_they_do_not_carry() -> None:
     assert CrawlConfig.from_dict({"final_url": None, "robots_txt": None}) == CrawlConfig()
 
 
+def test_platform_spellings_are_read_as_wire_reads_them() -> None:
+    # A JS number may cross as an integral float (wire's rule); mirror rows carry SQLite 0/1 flags.
+    assert ClaimRequest.from_dict({"chunk_no": 3.0, "limit": 2}) == ClaimRequest(3, 2)
+    assert type(ClaimRequest.from_dict({"chunk_no": 3.0, "limit": 2}).chunk_no) is int
+    page = {"url": "u", "status_code": 200.0, "is_html": 1, "title": None}
+    assert RecordBatch.from_dict({"pages": [page]}).pages == (page,)
+
+
 @pytest.mark.parametrize(
-    ("record", "wire"),
+    ("record", "wire", "message"),
     [
-        (ClaimRequest, {"chunk_no": "1", "limit": 2}),
-        (ClaimRequest, {"chunk_no": True, "limit": 2}),
-        (LeasedUrl, {"url": None, "depth": 0, "in_sitemap": 0}),
-        (LeasedUrl, {"url": "u", "depth": 1.5, "in_sitemap": 0}),
-        (Claim, {"urls": {"url": "u"}, "is_retry": False}),
-        (Claim, {"urls": ["u"], "is_retry": False}),
-        (SitemapBlockedPage, {"urls": [1]}),
+        (
+            ClaimRequest,
+            {"chunk_no": "1", "limit": 2},
+            "ClaimRequest.chunk_no: expected an integer, got str '1'",
+        ),
+        (ClaimRequest, {"limit": 2}, "ClaimRequest: missing field 'chunk_no'"),
+        (
+            LeasedUrl,
+            {"url": None, "depth": 0, "in_sitemap": 0},
+            "LeasedUrl.url: expected a string, got null",
+        ),
+        (
+            LeasedUrl,
+            {"url": "u", "depth": 1.5, "in_sitemap": 0},
+            "LeasedUrl.depth: expected an integer, got float 1.5",
+        ),
+        (
+            Claim,
+            {"urls": {"url": "u"}, "is_retry": False},
+            "Claim.urls: expected a list, got dict",
+        ),
+        (Claim, {"urls": ["u"], "is_retry": False}, "Claim.urls: expected an object, got str"),
+        (SitemapBlockedPage, {"urls": [1]}, "SitemapBlockedPage.urls: expected a string, got int"),
         (
             FrontierStats,
             {"seen": 1, "pending": 1, "leased": 0, "crawled": 0, "links_truncated": "no"},
+            "FrontierStats.links_truncated: expected a boolean, got str 'no'",
+        ),
+        (
+            BatchResult,
+            {"seen": 1, "pending": 1, "leased": 0, "crawled": 0, "links_written": 0, "enqueued": 0},
+            "BatchResult.stats: FrontierStats: missing field 'links_truncated'",
+        ),
+        (
+            RecordBatch,
+            {"pages": [{"url": ["u"]}]},
+            "RecordBatch.pages: list ['u'] fits none of str | int | float",
+        ),
+        (RecordBatch, {"pages": ["u"]}, "RecordBatch.pages: expected an object, got str"),
+        (
+            FinalizePage,
+            {"issues": [1], "next_cursor": None, "links_truncated": 0, "orphans_checked": 0},
+            "FinalizePage.issues: expected an object, got int",
         ),
     ],
 )
-def test_a_value_of_the_wrong_shape_is_a_wire_error(record: Any, wire: dict[str, Any]) -> None:
-    with pytest.raises(WireError):
+def test_a_value_of_the_wrong_shape_is_a_wire_error_naming_record_and_field(
+    record: Any, wire: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(WireError) as caught:
         record.from_dict(wire)
+    assert str(caught.value) == message
