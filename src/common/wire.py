@@ -77,16 +77,25 @@ class JsonRecord:
 
 def to_json(record: DataclassInstance) -> JsonObject:
     """The record as a JSON object: enums by value, nested records and tuples flattened."""
-    return {
-        field.name: _encode(getattr(record, field.name)) for field in dataclasses.fields(record)
-    }
+    return {name: _encode(getattr(record, name)) for name in _field_names(type(record))}
+
+
+@cache
+def _field_names(cls: type[DataclassInstance]) -> tuple[str, ...]:
+    # dataclasses.fields() rebuilds its tuple on every call; records are encoded per link edge.
+    return tuple(field.name for field in dataclasses.fields(cls))
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 def _encode(value: object) -> JsonValue:
-    if value is None or isinstance(value, str | int | float):
-        return value.value if isinstance(value, Enum) else value
+    if type(value) in _PLAIN:
+        return value  # type: ignore[return-value]  # exactly a JSON scalar type, checked above
     if isinstance(value, Enum):
         return _encode(value.value)
+    if isinstance(value, str | int | float):
+        return value  # a subclass of a scalar type that is not an enum
     if isinstance(value, list | tuple):
         return [_encode(item) for item in value]
     if isinstance(value, Mapping):
