@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from api.errors import (
     ApiError,
@@ -47,7 +48,18 @@ from service.errors import (
     WorkflowUnavailable,
 )
 
-Handler = Callable[[ApiRequest, Env, dict[str, str]], Awaitable[ApiResponse]]
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One routed request: what a handler parses, and who is asking."""
+
+    request: ApiRequest
+    env: Env
+    args: dict[str, str]  # the route's path parameters
+    owner: str  # whose resources the request may see and change
+
+
+Handler = Callable[[Call], Awaitable[ApiResponse]]
 _AUDIT_ID = r"(?P<audit_id>[A-Za-z0-9_-]{1,100})"
 
 
@@ -70,7 +82,8 @@ async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
         if handler is None:
             message = f"{request.method} is not allowed on {request.path}"
             raise MethodNotAllowed(message, allow=list(methods))
-        return await handler(request, env, match.groupdict())
+        # Every request acts for the single local owner until the API authenticates callers.
+        return await handler(Call(request, env, match.groupdict(), audits.LOCAL_OWNER))
     raise NotFound(f"no route for {request.path}")
 
 
@@ -103,33 +116,34 @@ def api_error_for(exc: ServiceError) -> ApiError:
 # -- handlers: parse, call the service, render -------------------------------------------------
 
 
-async def create_audit(request: ApiRequest, env: Env, _: dict[str, str]) -> ApiResponse:
-    audit = await audits.create_audit(env, parse_create_body(request.body))
+async def create_audit(call: Call) -> ApiResponse:
+    audit = await audits.create_audit(call.env, call.owner, parse_create_body(call.request.body))
     location = {"location": f"/api/audits/{audit.id}"}
     return json_response({"audit": audit_summary(audit)}, 201, location)
 
 
-async def list_audits(request: ApiRequest, env: Env, _: dict[str, str]) -> ApiResponse:
-    return json_response({"audits": [audit_summary(a) for a in await audits.list_audits(env)]})
+async def list_audits(call: Call) -> ApiResponse:
+    found = await audits.list_audits(call.env, call.owner)
+    return json_response({"audits": [audit_summary(a) for a in found]})
 
 
-async def get_audit(request: ApiRequest, env: Env, args: dict[str, str]) -> ApiResponse:
-    audit = await audits.read_audit(env, args["audit_id"])
+async def get_audit(call: Call) -> ApiResponse:
+    audit = await audits.read_audit(call.env, call.owner, call.args["audit_id"])
     return json_response({"audit": audit_summary(audit)})
 
 
-async def get_pages(request: ApiRequest, env: Env, args: dict[str, str]) -> ApiResponse:
-    pages = await audits.list_pages(env, args["audit_id"])
+async def get_pages(call: Call) -> ApiResponse:
+    pages = await audits.list_pages(call.env, call.owner, call.args["audit_id"])
     return json_response({"pages": [p.to_dict() for p in pages]})
 
 
-async def get_issues(request: ApiRequest, env: Env, args: dict[str, str]) -> ApiResponse:
-    issues = await audits.list_issues(env, args["audit_id"])
+async def get_issues(call: Call) -> ApiResponse:
+    issues = await audits.list_issues(call.env, call.owner, call.args["audit_id"])
     return json_response({"issues": [i.to_dict() for i in issues]})
 
 
-async def get_report(request: ApiRequest, env: Env, args: dict[str, str]) -> ApiResponse:
-    report = await audits.audit_report(env, args["audit_id"])
+async def get_report(call: Call) -> ApiResponse:
+    report = await audits.audit_report(call.env, call.owner, call.args["audit_id"])
     summary = {
         "issues_by_type": report.issues_by_type,
         "issues_by_severity": report.issues_by_severity,
@@ -144,8 +158,8 @@ async def get_report(request: ApiRequest, env: Env, args: dict[str, str]) -> Api
     )
 
 
-async def resume_audit(request: ApiRequest, env: Env, args: dict[str, str]) -> ApiResponse:
-    audit = await audits.resume_audit(env, args["audit_id"])
+async def resume_audit(call: Call) -> ApiResponse:
+    audit = await audits.resume_audit(call.env, call.owner, call.args["audit_id"])
     return json_response({"audit": audit_summary(audit)}, 202)
 
 

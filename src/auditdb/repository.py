@@ -57,6 +57,17 @@ async def get_audit(db: D1Database, audit_id: str) -> AuditRecord | None:
     return None if row is None else AuditRecord.from_row(row)
 
 
+async def get_owned_audit(db: D1Database, owner: str, audit_id: str) -> AuditRecord | None:
+    """The audit if `owner` owns it: one query, so another owner's id and an unknown id take the
+    same path and answer the same (no existence leak)."""
+    row = (
+        await db.prepare("SELECT * FROM audits WHERE id = ? AND owner = ?")
+        .bind(audit_id, owner)
+        .first()
+    )
+    return None if row is None else AuditRecord.from_row(row)
+
+
 async def list_audits(db: D1Database, owner: str, limit: int = 50) -> list[AuditRecord]:
     result = (
         await db.prepare(

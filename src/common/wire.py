@@ -90,20 +90,27 @@ _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 def _encode(value: object) -> JsonValue:
-    if type(value) in _PLAIN:
+    # Cheapest checks first (exact types), then enums, records, and only then the ABCs, whose
+    # isinstance checks are slow: records are encoded per link edge and per discovered URL.
+    kind = type(value)
+    if kind in _PLAIN:
         return value  # type: ignore[return-value]  # exactly a JSON scalar type, checked above
+    if kind is list or kind is tuple:
+        return [_encode(item) for item in value]  # type: ignore[attr-defined]
+    if kind is dict:
+        return {str(key): _encode(item) for key, item in value.items()}  # type: ignore[attr-defined]
     if isinstance(value, Enum):
         return _encode(value.value)
+    to_dict = getattr(value, "to_dict", None)
+    if callable(to_dict):
+        encoded: JsonValue = to_dict()
+        return encoded
     if isinstance(value, str | int | float):
         return value  # a subclass of a scalar type that is not an enum
     if isinstance(value, list | tuple):
         return [_encode(item) for item in value]
     if isinstance(value, Mapping):
         return {str(key): _encode(item) for key, item in value.items()}
-    to_dict = getattr(value, "to_dict", None)
-    if callable(to_dict):
-        encoded: JsonValue = to_dict()
-        return encoded
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return to_json(value)
     raise WireError(f"{type(value).__name__} cannot be sent as JSON")
@@ -111,10 +118,10 @@ def _encode(value: object) -> JsonValue:
 
 def from_json[T: DataclassInstance](cls: type[T], data: object) -> T:
     """Rebuild a `cls` record from a JSON object, validating each field against its annotation."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise WireError(f"{cls.__name__}: expected an object, got {_kind(data)}")
     values: dict[str, object] = {}
-    for name, (decode, required) in _decoders(cls).items():
+    for name, decode, required in _decoders(cls):
         if name in data:
             try:
                 values[name] = decode(data[name])
@@ -131,13 +138,13 @@ type _Decode = Callable[[object], object]
 
 
 @cache
-def _decoders(cls: type[DataclassInstance]) -> dict[str, tuple[_Decode, bool]]:
+def _decoders(cls: type[DataclassInstance]) -> tuple[tuple[str, _Decode, bool], ...]:
     hints = get_type_hints(cls)
-    return {
-        field.name: (_decoder(hints[field.name]), _required(field))
+    return tuple(
+        (field.name, _decoder(hints[field.name]), _required(field))
         for field in dataclasses.fields(cls)
         if field.init
-    }
+    )
 
 
 def _required(field: dataclasses.Field[object]) -> bool:
@@ -174,7 +181,7 @@ def _class_decoder(cls: type) -> _Decode:
         return _SCALARS[cls]
     from_dict = getattr(cls, "from_dict", None)
     if callable(from_dict):
-        return lambda value: from_dict(_object(value))
+        return lambda value: from_dict(_mapping_of(value))
     if dataclasses.is_dataclass(cls):
         return lambda value: from_json(cls, value)
     if cls is dict:
@@ -195,6 +202,13 @@ def _none(value: object) -> None:
 
 def _json(value: object) -> object:
     return value
+
+
+def _mapping_of(value: object) -> Mapping[str, object]:
+    """A nested record's object, read in place (no copy: the record takes its fields out)."""
+    if type(value) is dict or isinstance(value, Mapping):
+        return value
+    raise WireError(f"expected an object, got {_kind(value)}")
 
 
 def _object(value: object) -> dict[str, object]:

@@ -90,7 +90,15 @@ class FinalizePage:
     page_counts: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> JsonObject:
-        return to_json(self)
+        # The issues are `DetectedIssue.to_dict()` objects already: only the envelope is built.
+        return {
+            "issues": list(self.issues),
+            "next_cursor": self.next_cursor,
+            "links_truncated": self.links_truncated,
+            "orphans_checked": self.orphans_checked,
+            "counts": None if self.counts is None else dict(self.counts),
+            "page_counts": dict(self.page_counts),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Self:

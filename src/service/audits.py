@@ -78,11 +78,12 @@ class AuditReport:
 # -- create ------------------------------------------------------------------------------------
 
 
-async def create_audit(env: Env, request: CreateAudit) -> AuditRecord:
+async def create_audit(env: Env, owner: str, request: CreateAudit) -> AuditRecord:
     """Validate the target and options, insert the audit row and start its Workflow instance."""
     private_hosts = PrivateHosts.from_setting(getattr(env, "ALLOW_PRIVATE_HOSTS", "false"))
     start_url = _start_url(request.url, private_hosts)
-    audit = _new_audit(start_url, _options(request, private_hosts, _max_pages_limit(env)))
+    options = _options(request, private_hosts, _max_pages_limit(env))
+    audit = _new_audit(owner, start_url, options)
     await repository.insert_audit(env.DB, audit)
     try:
         params = AuditParams(audit.id, audit.start_url, audit.options)
@@ -118,12 +119,13 @@ def _options(request: CreateAudit, private_hosts: PrivateHosts, limit: int) -> A
         raise InvalidOptions(str(exc)) from exc
 
 
-def _new_audit(start_url: str, options: AuditOptions) -> AuditRecord:
+def _new_audit(owner: str, start_url: str, options: AuditOptions) -> AuditRecord:
     # The first Workflow instance takes the audit's id; resumes take "<id>-r<n>".
     audit_id = str(uuid.uuid4())
     now = ports.iso_now()
     return AuditRecord(
         id=audit_id,
+        owner=owner,
         start_url=start_url,
         created_at=now,
         started_at=now,
@@ -145,13 +147,13 @@ def _max_pages_limit(env: Env) -> int:
 # -- read --------------------------------------------------------------------------------------
 
 
-async def list_audits(env: Env) -> list[AuditRecord]:
-    return await repository.list_audits(env.DB, owner=LOCAL_OWNER)
+async def list_audits(env: Env, owner: str) -> list[AuditRecord]:
+    return await repository.list_audits(env.DB, owner=owner)
 
 
-async def read_audit(env: Env, audit_id: str) -> AuditRecord:
+async def read_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
     """The audit's row, reconciled first if it claims to be running."""
-    audit = await _existing_audit(env, audit_id)
+    audit = await owned_audit(env, owner, audit_id)
     if repository.is_running(audit):
         # Lazy reconciliation: a platform-killed audit shows its failure on the next read,
         # without waiting for the */15 watchdog.
@@ -160,18 +162,18 @@ async def read_audit(env: Env, audit_id: str) -> AuditRecord:
     return audit
 
 
-async def list_pages(env: Env, audit_id: str) -> list[PageRecord]:
-    await _existing_audit(env, audit_id)
+async def list_pages(env: Env, owner: str, audit_id: str) -> list[PageRecord]:
+    await owned_audit(env, owner, audit_id)
     return await repository.list_pages(env.DB, audit_id)
 
 
-async def list_issues(env: Env, audit_id: str) -> list[IssueRecord]:
-    await _existing_audit(env, audit_id)
+async def list_issues(env: Env, owner: str, audit_id: str) -> list[IssueRecord]:
+    await owned_audit(env, owner, audit_id)
     return await repository.list_issues(env.DB, audit_id)
 
 
-async def audit_report(env: Env, audit_id: str) -> AuditReport:
-    audit = await _existing_audit(env, audit_id)
+async def audit_report(env: Env, owner: str, audit_id: str) -> AuditReport:
+    audit = await owned_audit(env, owner, audit_id)
     return AuditReport(
         audit=audit,
         pages=await repository.list_pages(env.DB, audit.id),
@@ -180,8 +182,9 @@ async def audit_report(env: Env, audit_id: str) -> AuditReport:
     )
 
 
-async def _existing_audit(env: Env, audit_id: str) -> AuditRecord:
-    audit = await repository.get_audit(env.DB, audit_id)
+async def owned_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
+    """The caller's audit; another owner's id is refused exactly as an unknown one."""
+    audit = await repository.get_owned_audit(env.DB, owner, audit_id)
     if audit is None:
         raise AuditNotFound(audit_id)
     return audit
@@ -190,10 +193,10 @@ async def _existing_audit(env: Env, audit_id: str) -> AuditRecord:
 # -- resume ------------------------------------------------------------------------------------
 
 
-async def resume_audit(env: Env, audit_id: str) -> AuditRecord:
+async def resume_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
     """Finish a failed audit from its retained scratchpad: only pending and leased URLs are
     crawled, then finalize runs once. Scratchpads live 7 days; after that the audit is gone."""
-    audit = await _existing_audit(env, audit_id)
+    audit = await owned_audit(env, owner, audit_id)
     await _check_resumable(env, audit)
     resume_count = audit.resume_count + 1
     instance_id = f"{audit.id}-r{resume_count}"

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from auditdb import repository
+from auditdb.records import AuditRecord, AuditStatus
 from service.audits import CreateAudit, create_audit, read_audit, resume_audit
 from service.errors import (
     AuditNotFound,
@@ -15,6 +16,8 @@ from service.errors import (
     ServiceError,
     TargetProblem,
 )
+
+OWNER = "local"
 
 
 @pytest.mark.parametrize(
@@ -35,7 +38,7 @@ async def test_create_refuses_before_writing_anything(
     platform: Any, request_: CreateAudit, error: type[ServiceError], detail: str
 ) -> None:
     with pytest.raises(error, match=detail):
-        await create_audit(platform.env, request_)
+        await create_audit(platform.env, OWNER, request_)
 
     assert await repository.list_audits(platform.env.DB, owner="local") == []
 
@@ -51,11 +54,27 @@ async def test_an_invalid_target_says_what_is_wrong(
     platform: Any, url: str, problem: TargetProblem
 ) -> None:
     with pytest.raises(InvalidTarget) as caught:
-        await create_audit(platform.env, CreateAudit(url, 10))
+        await create_audit(platform.env, OWNER, CreateAudit(url, 10))
     assert caught.value.problem is problem
 
 
 @pytest.mark.parametrize("operation", [read_audit, resume_audit])
 async def test_an_unknown_id_is_not_found(platform: Any, operation: Any) -> None:
     with pytest.raises(AuditNotFound, match="no audit with id nope"):
-        await operation(platform.env, "nope")
+        await operation(platform.env, OWNER, "nope")
+
+
+@pytest.mark.parametrize("operation", [read_audit, resume_audit])
+async def test_another_owners_audit_is_not_found_like_an_unknown_one(
+    platform: Any, operation: Any
+) -> None:
+    audit = AuditRecord(
+        "a-1",
+        "https://a.test/",
+        "2026-12-01T00:00:00.000Z",
+        owner="alice",
+        status=AuditStatus.FAILED,
+    )
+    await repository.insert_audit(platform.env.DB, audit)
+    with pytest.raises(AuditNotFound, match="no audit with id a-1"):
+        await operation(platform.env, "mallory", "a-1")
