@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.report import format_summary, write_report
+from urls.private_hosts import PrivateHosts
 
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
@@ -98,6 +99,8 @@ async def run_resume(args: argparse.Namespace) -> int:
             print(f"siteaudit: {body['error']['message']}", file=sys.stderr)
             return 2
         audit = body["audit"]
+        # Reach what the audit was created to reach (`audit --allow-private-hosts`).
+        platform.allow_private_hosts(PrivateHosts(audit["options"]["private_hosts"]))
         if audit["status"] == "running":
             await platform.engine.resume_incomplete()
         elif audit["status"] == "failed":

@@ -25,8 +25,15 @@ from urllib.parse import urljoin, urlsplit
 from local_platform.errors import JsException
 from local_platform.http import BodyStream, FetchResponse, HeadersInit, Request
 from local_platform.http_client import ClientResponse, ConnectionPool, HttpClientError
+from urls.private_hosts import PrivateHosts, host_refused
 
-__all__ = ["FetchError", "aclose_shared_client", "fetch", "trust_ca_file"]
+__all__ = [
+    "FetchError",
+    "aclose_shared_client",
+    "fetch",
+    "restrict_addresses",
+    "trust_ca_file",
+]
 
 MAX_REDIRECTS = 20  # the Fetch standard's limit, which browsers and workerd follow
 _REDIRECT_MODES = frozenset({"follow", "manual", "error"})
@@ -41,12 +48,31 @@ class FetchError(OSError):
     """A network failure, refused connection, too many redirects or an aborted body stream."""
 
 
+# Which non-public addresses outbound fetches may connect to. The Worker runs with the
+# `global_fetch_strictly_public` compatibility flag, so production never reaches private networks;
+# a LocalPlatform imitates that from its ALLOW_PRIVATE_HOSTS setting (`restrict_addresses`). A bare
+# `fetch()` outside any platform (the platform's own tests) is unrestricted.
+_private_hosts = PrivateHosts.ALLOW
+
+
+def restrict_addresses(private_hosts: PrivateHosts) -> PrivateHosts:
+    """Apply `private_hosts` to the address every later connection resolves to; returns the
+    previous setting (a closing platform restores it)."""
+    global _private_hosts
+    previous, _private_hosts = _private_hosts, private_hosts
+    return previous
+
+
+def _address_allowed(address: str) -> bool:
+    return not host_refused(address, _private_hosts)
+
+
 def _shared_pool() -> ConnectionPool:
     # Connections belong to the loop that opened them, so each loop gets its own pool.
     loop = asyncio.get_running_loop()
     pool = _pools.get(loop)
     if pool is None:
-        pool = _pools[loop] = ConnectionPool()
+        pool = _pools[loop] = ConnectionPool(_address_allowed)
     return pool
 
 

@@ -16,7 +16,7 @@ import socket
 import ssl
 import zlib
 from collections import defaultdict
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -80,7 +80,12 @@ class _Release:
 
 
 class ConnectionPool:
-    def __init__(self) -> None:
+    """Keep-alive connections per origin. `address_allowed(ip)` is asked about every address a
+    host name resolves to before connecting; only an allowed address is connected to (by address,
+    so a second DNS answer cannot swap in another), and a host with none is refused."""
+
+    def __init__(self, address_allowed: Callable[[str], bool] = lambda _: True) -> None:
+        self._address_allowed = address_allowed
         self._idle: defaultdict[Origin, list[_Connection]] = defaultdict(list)
         self._open_connections: set[_Connection] = set()  # idle or busy: closed by aclose()
         self._ssl = ssl.create_default_context()
@@ -130,9 +135,10 @@ class ConnectionPool:
 
     async def _open(self, origin: Origin) -> _Connection:
         scheme, host, port = origin
+        address = await self._checked_address(host, port)
         try:
             reader, writer = await asyncio.open_connection(
-                host,
+                address,
                 port,
                 ssl=self._ssl if scheme == "https" else None,
                 server_hostname=host if scheme == "https" else None,
@@ -146,6 +152,22 @@ class ConnectionPool:
         connection = _Connection(origin, reader, writer)
         self._open_connections.add(connection)
         return connection
+
+    async def _checked_address(self, host: str, port: int) -> str:
+        try:
+            infos = await asyncio.get_running_loop().getaddrinfo(
+                host.strip("[]"), port, type=socket.SOCK_STREAM
+            )
+        except OSError as exc:
+            raise HttpClientError(f"cannot resolve {host}: {exc}") from exc
+        addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
+        for address in addresses:
+            if self._address_allowed(address):
+                return address
+        raise HttpClientError(
+            f"refused to connect to {host}:{port}: it resolves only to non-public addresses "
+            f"({', '.join(addresses)}); set ALLOW_PRIVATE_HOSTS to reach them"
+        )
 
     def give_back(self, connection: _Connection) -> None:
         connection.protocol.start_next_cycle()

@@ -24,12 +24,13 @@ from local_platform.cron import CronScheduler, ScheduledController
 from local_platform.d1 import LocalD1Database
 from local_platform.durable_objects import DurableObjectNamespace
 from local_platform.execution_context import ExecutionContext
-from local_platform.fetch import aclose_shared_client
+from local_platform.fetch import aclose_shared_client, restrict_addresses
 from local_platform.http import Request, Response
 from local_platform.migrations import apply_migrations
 from local_platform.queues import LocalQueue, QueueBroker
 from local_platform.r2 import LocalR2Bucket
 from local_platform.workflows import WorkflowEngine
+from urls.private_hosts import PrivateHosts
 
 log = logging.getLogger("siteaudit.local")
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -75,11 +76,27 @@ class LocalPlatform:
             setattr(self.env, name, str(value))
         for name, value in self.var_overrides.items():
             setattr(self.env, name, value)
+        self._restrict_fetch()
         self._bind_d1()
         self._bind_durable_objects(entry)
         self._bind_workflows(entry)
         self._bind_queues()
         self._bind_r2()
+
+    def allow_private_hosts(self, policy: PrivateHosts) -> None:
+        """Reach what an audit may reach: the CLI resumes an audit with the private-host setting
+        it was created with (ALLOW_PRIVATE_HOSTS and the fetch address check follow it)."""
+        setattr(self.env, "ALLOW_PRIVATE_HOSTS", str(policy))  # noqa: B010 - vars are set by name
+        restrict_addresses(policy)
+
+    def _restrict_fetch(self) -> None:
+        """With `global_fetch_strictly_public`, production fetch never connects to private
+        addresses, whatever a host name resolves to; locally ALLOW_PRIVATE_HOSTS decides."""
+        flags = self.config.get("compatibility_flags", [])
+        policy = PrivateHosts.ALLOW
+        if "global_fetch_strictly_public" in flags:
+            policy = PrivateHosts.from_setting(getattr(self.env, "ALLOW_PRIVATE_HOSTS", "false"))
+        self._previous_fetch_policy = restrict_addresses(policy)
 
     def _bind_d1(self) -> None:
         for db in self.config.get("d1_databases", []):
@@ -185,3 +202,4 @@ class LocalPlatform:
             database.close()
         self.broker.close()
         await aclose_shared_client()
+        restrict_addresses(self._previous_fetch_policy)

@@ -17,7 +17,7 @@ from tests.pyodide.serve_badseo import serving
 
 async def audit(port: int, audit_id: str) -> dict[str, object]:
     with serving(port) as site, tempfile.TemporaryDirectory() as state:
-        platform = LocalPlatform(Path(state))
+        platform = LocalPlatform(Path(state), var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"})
         try:
             await audit_driver.start_audit(platform.env, audit_id, site.url("/"))
             await platform.wait_for_workflow(audit_id, timeout_s=240)
