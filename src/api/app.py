@@ -8,6 +8,7 @@ Routes
     GET  /api/audits/{id}/issues     detected issues           200 {"issues": [...]}
     GET  /api/audits/{id}/report     audit + pages + issues    200 {"audit", "summary", "pages", "issues"}
     POST /api/audits/{id}/resume     finish a failed audit     202 {"audit": {...}}
+    GET  /api/audits/{id}/progress   live feed while running   200 {"audit", "frontier", "recent"}
 
 Each handler parses its request, calls one `service.audits` function and renders the result; it
 never builds an error response. Errors are raised (`api.errors` from parsing and routing,
@@ -36,7 +37,7 @@ from api.schemas import parse_create_body
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from common.wire import JsonObject
-from service import audits
+from service import audits, progress
 from service.errors import (
     AuditNotFound,
     InvalidOptions,
@@ -158,6 +159,33 @@ async def get_report(call: Call) -> ApiResponse:
     )
 
 
+async def get_progress(call: Call) -> ApiResponse:
+    limit = _int_param(
+        call.request, "limit", default=progress.MAX_RECENT, low=1, high=progress.MAX_RECENT
+    )
+    found = await progress.audit_progress(call.env, call.owner, call.args["audit_id"], limit)
+    return json_response(
+        {
+            "audit": audit_summary(found.audit),
+            "frontier": None if found.frontier is None else found.frontier.to_dict(),
+            "recent": [entry.to_dict() for entry in found.recent],
+        }
+    )
+
+
+def _int_param(request: ApiRequest, name: str, *, default: int, low: int, high: int) -> int:
+    values = request.query.get(name)
+    if not values:
+        return default
+    try:
+        value = int(values[-1])
+    except ValueError:
+        raise BadRequest(f"{name} must be an integer, not {values[-1]!r}") from None
+    if not low <= value <= high:
+        raise BadRequest(f"{name} must be between {low} and {high}")
+    return value
+
+
 async def resume_audit(call: Call) -> ApiResponse:
     audit = await audits.resume_audit(call.env, call.owner, call.args["audit_id"])
     return json_response({"audit": audit_summary(audit)}, 202)
@@ -176,4 +204,5 @@ _ROUTES: list[tuple[re.Pattern[str], dict[str, Handler]]] = [
     (re.compile(rf"/api/audits/{_AUDIT_ID}/issues"), {"GET": get_issues}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/report"), {"GET": get_report}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/resume"), {"POST": resume_audit}),
+    (re.compile(rf"/api/audits/{_AUDIT_ID}/progress"), {"GET": get_progress}),
 ]

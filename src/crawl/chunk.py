@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from auditdb import repository
+from auditdb.records import PageRecord
 from common import ports, settings
 from common.bindings import D1Database
 from common.wire import JsonRecord
@@ -29,7 +30,7 @@ from crawl.page_pipeline import (
 from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
 from crawl.window import next_window, start_window, window_limits
 from durable.client import Scratchpad
-from durable.records import BatchResult, LeasedUrl, RecordBatch
+from durable.records import BatchResult, CrawledEntry, LeasedUrl, RecordBatch
 
 FIRST_PERSIST_BATCH_SIZE = 5
 PERSIST_BATCH_SIZE = 25
@@ -275,6 +276,7 @@ async def persist_batch(
             pages=tuple(page.mirror for page in batch),
             links=tuple(link for page in batch for link in page.links),
             discovered=tuple(discovered),
+            progress=tuple(_progress_entry(page.record) for page in batch),
         )
     )
     stats = result.stats
@@ -282,3 +284,13 @@ async def persist_batch(
         io.db, scope.audit_id, stats.crawled, min(stats.seen, plan.max_pages)
     )
     return result
+
+
+def _progress_entry(record: PageRecord) -> CrawledEntry:
+    return CrawledEntry(
+        record.url,
+        record.status_code,
+        record.fetch_class,
+        record.response_time_ms,
+        record.crawled_at,
+    )

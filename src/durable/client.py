@@ -19,6 +19,8 @@ from durable.records import (
     CrawlConfig,
     Destroyed,
     FrontierStats,
+    Progress,
+    ProgressRequest,
     RecordBatch,
     ReleaseResult,
     ResumeState,
@@ -87,6 +89,11 @@ class Scratchpad:
 
     async def stats(self) -> FrontierStats:
         return FrontierStats.from_dict(await self.stub.stats())
+
+    async def recent_pages(self, limit: int = 300) -> Progress:
+        """The live progress feed: the newest crawled URLs (at most 300) and frontier counts."""
+        request = ProgressRequest(limit).to_dict()
+        return Progress.from_dict(await self.stub.recent_pages(request))
 
     async def prepare_resume(self) -> ResumeState:
         return ResumeState.from_dict(await self.stub.prepare_resume())

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Self
 
-from common.wire import JsonObject, WireError, from_json, to_json
+from common.wire import JsonObject, JsonRecord, WireError, from_json, to_json
 
 __all__ = [
     "BatchResult",
@@ -25,6 +25,7 @@ __all__ = [
     "ClaimRequest",
     "ConfigSaved",
     "CrawlConfig",
+    "CrawledEntry",
     "Destroyed",
     "DiscoveredUrl",
     "FrontierStats",
@@ -32,6 +33,8 @@ __all__ = [
     "LinkRow",
     "MirrorRow",
     "MirrorValue",
+    "Progress",
+    "ProgressRequest",
     "RecordBatch",
     "ReleaseResult",
     "ResumeState",
@@ -246,6 +249,30 @@ class Destroyed:
 
 
 @dataclass(frozen=True, slots=True)
+class CrawledEntry(JsonRecord):
+    """One crawled URL as the live progress feed shows it (the original kept this feed in KV)."""
+
+    url: str
+    status_code: int
+    fetch_class: str
+    response_time_ms: int | None
+    crawled_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressRequest(JsonRecord):
+    limit: int = 300
+
+
+@dataclass(frozen=True, slots=True)
+class Progress(JsonRecord):
+    """The newest crawled URLs, newest first, and the frontier's counts."""
+
+    recent: tuple[CrawledEntry, ...]
+    stats: FrontierStats
+
+
+@dataclass(frozen=True, slots=True)
 class LinkRow:
     """An internal link edge for the cross-page checks."""
 
@@ -292,6 +319,7 @@ class RecordBatch:
     links: tuple[LinkRow, ...] = ()
     discovered: tuple[DiscoveredUrl, ...] = ()
     link_budget_bytes: int | None = None
+    progress: tuple[CrawledEntry, ...] = ()  # the batch's pages for the live feed
 
     def to_dict(self) -> JsonObject:
         return to_json(self)

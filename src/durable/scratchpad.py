@@ -40,12 +40,15 @@ from durable.records import (
     ClaimRequest,
     ConfigSaved,
     CrawlConfig,
+    CrawledEntry,
     Destroyed,
     DiscoveredUrl,
     FrontierStats,
     LeasedUrl,
     LinkRow,
     MirrorRow,
+    Progress,
+    ProgressRequest,
     RecordBatch,
     ReleaseResult,
     ResumeState,
@@ -95,7 +98,18 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS scratchpad_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # Sitemap URLs that robots.txt disallows: never fetched, reported as sitemap hygiene issues.
     "CREATE TABLE IF NOT EXISTS sitemap_blocked (url TEXT PRIMARY KEY) WITHOUT ROWID",
+    # The live progress feed: the newest PROGRESS_FEED_SIZE crawled URLs. A re-recorded URL (a
+    # retried chunk) replaces its row and so moves to the front instead of appearing twice.
+    """CREATE TABLE IF NOT EXISTS recent_pages (
+        url TEXT NOT NULL UNIQUE,
+        status_code INTEGER NOT NULL,
+        fetch_class TEXT NOT NULL,
+        response_time_ms INTEGER,
+        crawled_at TEXT NOT NULL
+    )""",
 )
+# The original system's feed kept the newest 300 crawled URLs (docs/original-system.md).
+PROGRESS_FEED_SIZE = 300
 _MIRROR_COLUMNS = (
     "url",
     "page_id",
@@ -378,10 +392,39 @@ class ScratchpadMethods:
             self._move(FrontierEvent.CRAWL, list(parsed.crawled))
             for page in parsed.pages:
                 self._upsert_mirror(page)
+            self._note_progress(parsed.progress)
             return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
         return BatchResult(self._stats(), links_written, enqueued).to_dict()
+
+    def _note_progress(self, entries: Sequence[CrawledEntry]) -> None:
+        for entry in entries:
+            self._sql(
+                "INSERT OR REPLACE INTO recent_pages "
+                "(url, status_code, fetch_class, response_time_ms, crawled_at) VALUES (?, ?, ?, ?, ?)",
+                entry.url,
+                entry.status_code,
+                entry.fetch_class,
+                entry.response_time_ms,
+                entry.crawled_at,
+            )
+        if entries:
+            self._sql(
+                "DELETE FROM recent_pages WHERE rowid <= (SELECT MAX(rowid) FROM recent_pages) - ?",
+                PROGRESS_FEED_SIZE,
+            )
+
+    def recent_pages(self, request: JsonObject) -> JsonObject:
+        """The live feed (a `Progress`): newest crawled URLs first, and the frontier's counts."""
+        limit = min(max(ProgressRequest.from_dict(request).limit, 0), PROGRESS_FEED_SIZE)
+        rows = self._rows(
+            "SELECT url, status_code, fetch_class, response_time_ms, crawled_at "
+            "FROM recent_pages ORDER BY rowid DESC LIMIT ?",
+            limit,
+        )
+        recent = tuple(CrawledEntry.from_dict(row) for row in rows)
+        return Progress(recent, self._stats()).to_dict()
 
     def _upsert_mirror(self, page: MirrorRow) -> None:
         values = [page.get(column) for column in _MIRROR_COLUMNS]

@@ -1,0 +1,62 @@
+"""GET /api/audits/{id}/progress: the newest crawled URLs while an audit runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from auditdb import repository
+from auditdb.records import AuditRecord, AuditStatus
+from common import ports
+from durable.client import Scratchpad
+from durable.records import CrawledEntry, RecordBatch
+
+
+async def audit(platform: Any, audit_id: str, status: AuditStatus) -> None:
+    now = ports.iso_now()  # started just now: a status read's reconcile leaves it running
+    record = AuditRecord(audit_id, "https://a.test/", now, started_at=now, status=status)
+    await repository.insert_audit(platform.env.DB, record)
+
+
+def entry(n: int) -> CrawledEntry:
+    return CrawledEntry(f"https://a.test/{n}", 200, "ok", 12, "2026-12-01T00:00:00.000Z")
+
+
+async def test_a_running_audit_shows_its_newest_pages_and_frontier(platform: Any) -> None:
+    await audit(platform, "run-1", AuditStatus.RUNNING)
+    pad = Scratchpad.for_audit(platform.env, "run-1")
+    await pad.seed_sitemap_urls([f"https://a.test/{n}" for n in range(5)])
+    await pad.record_batch(
+        RecordBatch(crawled=(entry(0).url, entry(1).url), progress=(entry(0), entry(1)))
+    )
+
+    status, body = await platform.request("GET", "/api/audits/run-1/progress?limit=1")
+
+    assert status == 200
+    assert body["audit"]["id"] == "run-1"
+    assert body["recent"] == [entry(1).to_dict()]
+    assert body["frontier"] == {
+        "seen": 5,
+        "pending": 3,
+        "leased": 0,
+        "crawled": 2,
+        "links_truncated": False,
+    }
+
+
+async def test_an_ended_audit_has_no_feed_and_its_scratchpad_is_not_recreated(
+    platform: Any,
+) -> None:
+    await audit(platform, "done-1", AuditStatus.COMPLETED)
+    status, body = await platform.request("GET", "/api/audits/done-1/progress")
+    assert status == 200
+    assert (body["recent"], body["frontier"]) == ([], None)
+    assert not list((platform.state_dir / "durable_objects").glob("**/*.sqlite"))
+
+
+async def test_bad_limits_and_unknown_audits(platform: Any) -> None:
+    await audit(platform, "run-2", AuditStatus.RUNNING)
+    for query in ("limit=0", "limit=301", "limit=x"):
+        status, body = await platform.request("GET", f"/api/audits/run-2/progress?{query}")
+        assert (status, body["error"]["code"]) == (400, "invalid_request"), query
+    status, body = await platform.request("GET", "/api/audits/nope/progress")
+    assert (status, body["error"]["code"]) == (404, "not_found")
