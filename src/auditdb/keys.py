@@ -70,10 +70,10 @@ async def revoke_key(db: D1Database, key_id: str, revoked_at: str) -> bool:
     return bool(result["meta"].get("changes", 0))
 
 
-async def touch_key(db: D1Database, key_id: str, used_at: str, stale_before: str) -> None:
-    """Record a use, unless one was recorded since `stale_before`: the guard in the statement
-    means concurrent requests that all read an old `last_used_at` still write it once."""
-    await (
+async def touch_key(db: D1Database, key_id: str, used_at: str, stale_before: str) -> bool:
+    """Record a use, unless one was recorded since `stale_before` (then False): the guard in the
+    statement means concurrent requests that all read an old `last_used_at` still write once."""
+    result = await (
         db.prepare(
             "UPDATE api_keys SET last_used_at = ? "
             "WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)"
@@ -81,3 +81,4 @@ async def touch_key(db: D1Database, key_id: str, used_at: str, stale_before: str
         .bind(used_at, key_id, stale_before)
         .run()
     )
+    return bool(result["meta"].get("changes", 0))
