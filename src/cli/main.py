@@ -8,7 +8,8 @@
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit` and `resume` call the
 API as the owner "local", with the key the local platform keeps for the CLI
-(local_platform.cli_key); `serve` answers only requests that bring a key made by `keys create`.
+(local_platform.cli_key); `serve` answers only requests that bring a key made by `keys create`,
+and serves the admin routes (/api/keys) when ADMIN_TOKEN is set in its environment.
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ def _platform(args: argparse.Namespace) -> LocalPlatform:
 
     private = getattr(args, "allow_private_hosts", False)
     overrides = {"ALLOW_PRIVATE_HOSTS": "true"} if private else {}
+    if admin_token := os.environ.get("ADMIN_TOKEN"):
+        # The secret `wrangler secret put ADMIN_TOKEN` sets on Cloudflare: here, from the shell.
+        overrides["ADMIN_TOKEN"] = admin_token
     return LocalPlatform(args.state_dir, var_overrides=overrides)
 
 

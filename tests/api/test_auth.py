@@ -90,6 +90,13 @@ async def test_the_admin_token_creates_lists_and_revokes_keys(env: Any) -> None:
     assert (unknown.status, unknown.json()["error"]["code"]) == (404, "not_found")
 
 
+async def test_a_revoke_goes_through_the_worker_shell_as_a_204(platform: Any, env: Any) -> None:
+    made = await keys.create_key(env, "beta")
+    status, body = await platform.request("DELETE", f"/api/keys/{made.key.id}", key=ADMIN_TOKEN)
+
+    assert (status, body) == (204, None)
+
+
 @pytest.mark.parametrize(
     ("body", "detail"),
     [
