@@ -31,6 +31,7 @@ LAST_USED_RESOLUTION_MS = 60_000
 _KEY_SHAPE = re.compile(rf"{KEY_PREFIX}[A-Za-z0-9_-]{{43}}")  # 32 bytes, unpadded base64
 _OWNER_SHAPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,99}")
 MAX_NAME_CHARS = 100
+_REFUSED = "the API key is not valid (malformed, unknown or revoked)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +85,10 @@ async def authenticate(env: Env, secret: str) -> ApiKeyRecord:
     """The live key this secret is, its use recorded (at most once a minute); refuses a
     malformed, unknown or revoked key alike."""
     if not _KEY_SHAPE.fullmatch(secret):
-        raise NotAuthenticated("the API key is not valid")
+        raise NotAuthenticated(_REFUSED)
     key = await key_table.key_by_hash(env.DB, hash_key(secret))
     if key is None or key.revoked:
-        raise NotAuthenticated("the API key is not valid (unknown or revoked)")
+        raise NotAuthenticated(_REFUSED)
     now_ms = ports.now_ms()
     stale_before = ports.iso_from_ms(now_ms - LAST_USED_RESOLUTION_MS)
     if key.last_used_at is None or key.last_used_at < stale_before:
