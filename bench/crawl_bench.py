@@ -94,6 +94,7 @@ def audit_child(url: str, max_pages: int, state_dir: str, profile: str | None) -
     async def audit() -> dict[str, object]:
         platform = LocalPlatform(Path(state_dir), var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"})
         try:
+            await platform.local_key()  # the API key requests carry: made before the clock starts
             start = time.perf_counter()
             status, body = await platform.request(
                 "POST", "/api/audits", {"url": url, "max_pages": max_pages}

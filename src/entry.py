@@ -103,7 +103,9 @@ class Default(WorkerEntrypoint):
             body=await request.bytes(),
         )
         api_response = await handle_request(api_request, _env(self))
-        return Response(api_response.body, status=api_response.status, headers=api_response.headers)
+        # A 204 must have a null body (fetch spec): an empty one is refused like any other.
+        body = api_response.body or None
+        return Response(body, status=api_response.status, headers=api_response.headers)
 
     async def scheduled(self, controller: ScheduledController, env: object, ctx: object) -> None:
         await run_scheduled(controller.cron, _env(self))

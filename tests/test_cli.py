@@ -1,4 +1,4 @@
-"""The terminal interface: `siteaudit audit` and `siteaudit serve`, as separate processes."""
+"""The terminal interface: `siteaudit audit`, `serve` and `keys`, as separate processes."""
 
 from __future__ import annotations
 
@@ -71,6 +71,9 @@ def test_audit_rejects_a_malformed_url(tmp_path: Path) -> None:
 
 
 def test_serve_answers_the_api_on_loopback(small_site: Site, tmp_path: Path) -> None:
+    made = siteaudit("keys", "create", "--owner", "tester", state_dir=tmp_path / "state")
+    assert made.returncode == 0, made.stderr
+    key = made.stdout.splitlines()[1]
     with subprocess.Popen(
         [
             sys.executable,
@@ -90,21 +93,53 @@ def test_serve_answers_the_api_on_loopback(small_site: Site, tmp_path: Path) -> 
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     ) as server:
         try:
-            _exercise_api(server, small_site)
+            _exercise_api(server, small_site, key)
         finally:
             server.terminate()
             server.wait(timeout=10)
 
 
-def _exercise_api(server: subprocess.Popen[str], small_site: Site) -> None:
+def _exercise_api(server: subprocess.Popen[str], small_site: Site, key: str) -> None:
     assert server.stdout is not None
     api = server.stdout.readline().split()[-1]
-    created = httpx.post(api, json={"url": small_site.url("/")}, timeout=10)
+    anonymous = httpx.post(api, json={"url": small_site.url("/")}, timeout=10)
+    assert anonymous.status_code == 401
+    assert anonymous.headers["www-authenticate"] == 'Bearer realm="siteaudit"'
+    with httpx.Client(headers={"authorization": f"Bearer {key}"}, timeout=10) as client:
+        _audit_with(client, api, small_site)
+
+
+def _audit_with(client: httpx.Client, api: str, small_site: Site) -> None:
+    created = client.post(api, json={"url": small_site.url("/")})
     assert created.status_code == 201
     status_url = api + "/" + created.json()["audit"]["id"]
     deadline = time.monotonic() + 60
-    while (audit := httpx.get(status_url, timeout=10).json()["audit"])["status"] == "running":
+    while (audit := client.get(status_url).json()["audit"])["status"] == "running":
         assert time.monotonic() < deadline
         time.sleep(0.1)
     assert audit["status"] == "completed"
-    assert httpx.get(api + "/nope", timeout=10).status_code == 404
+    assert client.get(api + "/nope").status_code == 404
+    assert client.get(api).headers["x-content-type-options"] == "nosniff"
+
+
+def test_keys_create_list_revoke(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    made = siteaudit("keys", "create", "--owner", "acme", "--name", "ci", state_dir=state)
+    assert made.returncode == 0, made.stderr
+    about, secret = made.stdout.splitlines()
+    key_id = about.split()[1]
+    assert secret.startswith("sa_") and len(secret) == 46
+    assert "not shown again" in made.stderr
+
+    listed = siteaudit("keys", "list", state_dir=state)
+    header, row = listed.stdout.splitlines()
+    assert header.split()[:4] == ["ID", "OWNER", "NAME", "PREFIX"]
+    assert row.split()[:4] == [key_id, "acme", "ci", secret[:11]]
+    assert secret not in listed.stdout and row.split()[-2:] == ["never", "-"]
+
+    assert siteaudit("keys", "revoke", key_id, state_dir=state).returncode == 0
+    assert siteaudit("keys", "list", state_dir=state).stdout.splitlines()[1].split()[-1] != "-"
+    unknown = siteaudit("keys", "revoke", "key_nope", state_dir=state)
+    assert unknown.returncode == 2 and "no API key with id key_nope" in unknown.stderr
+    bad = siteaudit("keys", "create", "--owner", "no spaces", state_dir=state)
+    assert bad.returncode == 2 and "owner must be" in bad.stderr

@@ -98,7 +98,13 @@ async def test_errors_are_json_with_a_clear_message(
 async def test_malformed_json_is_a_400(platform: Any) -> None:
     from local_platform.http import Request
 
-    request = Request("http://siteaudit.local/api/audits", method="POST", body="{not json")
+    key = await platform.local_key()
+    request = Request(
+        "http://siteaudit.local/api/audits",
+        method="POST",
+        headers={"authorization": f"Bearer {key}"},
+        body="{not json",
+    )
     response = await platform.fetch(request)
 
     assert response.status == 400

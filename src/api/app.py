@@ -9,11 +9,20 @@ Routes
     GET  /api/audits/{id}/report     audit + pages + issues    200 {"audit", "summary", "pages", "issues"}
     POST /api/audits/{id}/resume     finish a failed audit     202 {"audit": {...}}
     GET  /api/audits/{id}/progress   live feed while running   200 {"audit", "frontier", "recent"}
+  admin routes (only when the ADMIN_TOKEN secret is set; otherwise they do not exist):
+    POST   /api/keys                 create an API key         201 {"key": {..., "secret"}}
+    GET    /api/keys                 every key, newest first   200 {"keys": [...]}
+    DELETE /api/keys/{id}            revoke a key              204
 
-Each handler parses its request, calls one `service.audits` function and renders the result; it
-never builds an error response. Errors are raised (`api.errors` from parsing and routing,
+Every /api/ request carries `Authorization: Bearer <credential>` (`api.auth`): an API key for
+the audit routes, whose owner becomes `Call.owner`, or the admin token for the admin routes;
+anything else is a 401 before routing, so an unauthenticated caller learns nothing about ids.
+
+Each handler parses its request, calls one service function and renders the result; it never
+builds an error response. Errors are raised (`api.errors` from parsing and routing,
 `service.errors` from the service) and `handle_request` alone turns them into
-`{"error": {"code", "message"}}` with 400, 404, 405, 409, 410 or 503.
+`{"error": {"code", "message"}}` with 400, 401, 404, 405, 409, 410, 413 or 503, and gives every
+response the headers of `api.hardening`.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from api import auth, hardening
 from api.errors import (
     ApiError,
     ApiErrorCode,
@@ -31,17 +41,21 @@ from api.errors import (
     MethodNotAllowed,
     NotFound,
     ServiceUnavailable,
+    Unauthorized,
 )
 from api.http import ApiRequest, ApiResponse, error_response, json_response
-from api.schemas import parse_create_body
+from auditdb.keys import ApiKeyRecord
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from common.wire import JsonObject
-from service import audits, progress
+from service import audits, keys, progress
 from service.errors import (
     AuditNotFound,
+    InvalidKeyFields,
     InvalidOptions,
     InvalidTarget,
+    KeyNotFound,
+    NotAuthenticated,
     NotResumable,
     ServiceError,
     StateExpired,
@@ -61,31 +75,55 @@ class Call:
 
 
 Handler = Callable[[Call], Awaitable[ApiResponse]]
+Routes = list[tuple[re.Pattern[str], dict[str, Handler]]]
 _AUDIT_ID = r"(?P<audit_id>[A-Za-z0-9_-]{1,100})"
+_KEY_ID = r"(?P<key_id>[A-Za-z0-9_-]{1,100})"
+# Call.owner on admin routes: they act across owners, and no key's owner can be empty.
+_NO_OWNER = ""
 
 
 async def handle_request(request: ApiRequest, env: Env) -> ApiResponse:
-    """Route the request; the one place where errors, the API's and the service's, become JSON."""
+    """Route the request; the one place where errors, the API's and the service's, become JSON,
+    and where every response gets its headers."""
+    origin = hardening.allowed_origin(request, env)
     try:
-        return await _dispatch(request, env)
+        if origin is not None and hardening.is_preflight(request):
+            response = hardening.preflight_response()
+        else:
+            hardening.check_body_size(request)
+            response = await _dispatch(request, env)
     except ServiceError as exc:
-        return error_response(api_error_for(exc))
+        response = error_response(api_error_for(exc))
     except ApiError as exc:
-        return error_response(exc)
+        response = error_response(exc)
+    return hardening.harden(response, origin)
 
 
 async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
-    for pattern, methods in _ROUTES:
-        match = pattern.fullmatch(request.path)
-        if match is None:
-            continue
-        handler = methods.get(request.method.upper())
-        if handler is None:
-            message = f"{request.method} is not allowed on {request.path}"
-            raise MethodNotAllowed(message, allow=list(methods))
-        # Every request acts for the single local owner until the API authenticates callers.
-        return await handler(Call(request, env, match.groupdict(), audits.LOCAL_OWNER))
-    raise NotFound(f"no route for {request.path}")
+    path = request.path
+    if auth.admin_enabled(env) and (found := _match(_ADMIN_ROUTES, path)) is not None:
+        auth.authorize_admin(request, env)
+        owner = _NO_OWNER
+    elif path.startswith("/api/"):
+        owner = await auth.authenticated_owner(request, env)
+        found = _match(_ROUTES, path)
+    else:
+        found = None
+    if found is None:
+        raise NotFound(f"no route for {path}")
+    methods, args = found
+    handler = methods.get(request.method.upper())
+    if handler is None:
+        message = f"{request.method} is not allowed on {path}"
+        raise MethodNotAllowed(message, allow=list(methods))
+    return await handler(Call(request, env, args, owner))
+
+
+def _match(routes: Routes, path: str) -> tuple[dict[str, Handler], dict[str, str]] | None:
+    for pattern, methods in routes:
+        if (match := pattern.fullmatch(path)) is not None:
+            return methods, match.groupdict()
+    return None
 
 
 _TARGET_CODES = {
@@ -110,6 +148,12 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return Gone(message)
         case WorkflowUnavailable():
             return ServiceUnavailable(message)
+        case NotAuthenticated():
+            return Unauthorized(message, token_given=True)
+        case InvalidKeyFields():
+            return BadRequest(message, ApiErrorCode.INVALID_REQUEST)
+        case KeyNotFound():
+            return NotFound(message)
     # Unreachable while tests/api/test_errors.py passes: it maps every ServiceError subclass.
     raise TypeError(f"no API error for {type(exc).__name__}") from exc
 
@@ -118,6 +162,8 @@ def api_error_for(exc: ServiceError) -> ApiError:
 
 
 async def create_audit(call: Call) -> ApiResponse:
+    from api.schemas import parse_create_body  # pydantic: loaded by the routes that take a body
+
     audit = await audits.create_audit(call.env, call.owner, parse_create_body(call.request.body))
     location = {"location": f"/api/audits/{audit.id}"}
     return json_response({"audit": audit_summary(audit)}, 201, location)
@@ -191,13 +237,38 @@ async def resume_audit(call: Call) -> ApiResponse:
     return json_response({"audit": audit_summary(audit)}, 202)
 
 
+async def create_key(call: Call) -> ApiResponse:
+    from api.schemas import parse_create_key_body
+
+    body = parse_create_key_body(call.request.body)
+    created = await keys.create_key(call.env, body.owner, body.name)
+    location = {"location": f"/api/keys/{created.key.id}"}
+    return json_response(
+        {"key": {**key_summary(created.key), "secret": created.secret}}, 201, location
+    )
+
+
+async def list_keys(call: Call) -> ApiResponse:
+    found = await keys.list_keys(call.env)
+    return json_response({"keys": [key_summary(k) for k in found]})
+
+
+async def revoke_key(call: Call) -> ApiResponse:
+    await keys.revoke_key(call.env, call.args["key_id"])
+    return ApiResponse(status=204, body=b"")
+
+
+def key_summary(key: ApiKeyRecord) -> JsonObject:
+    return {**key.to_dict(), "revoked": key.revoked}
+
+
 def audit_summary(audit: AuditRecord) -> JsonObject:
     summary = audit.to_dict()
     summary["stopped_early"] = audit.status is AuditStatus.FAILED and audit.pages_crawled > 0
     return summary
 
 
-_ROUTES: list[tuple[re.Pattern[str], dict[str, Handler]]] = [
+_ROUTES: Routes = [
     (re.compile(r"/api/audits/?"), {"GET": list_audits, "POST": create_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}"), {"GET": get_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/pages"), {"GET": get_pages}),
@@ -205,4 +276,9 @@ _ROUTES: list[tuple[re.Pattern[str], dict[str, Handler]]] = [
     (re.compile(rf"/api/audits/{_AUDIT_ID}/report"), {"GET": get_report}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/resume"), {"POST": resume_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/progress"), {"GET": get_progress}),
+]
+
+_ADMIN_ROUTES: Routes = [
+    (re.compile(r"/api/keys/?"), {"GET": list_keys, "POST": create_key}),
+    (re.compile(rf"/api/keys/{_KEY_ID}"), {"DELETE": revoke_key}),
 ]

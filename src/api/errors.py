@@ -3,10 +3,12 @@
     ApiError                      code, message, headers; `status_hint` per class
     ├── ClientError               the request is at fault (4xx): retrying it unchanged will not help
     │   ├── BadRequest            400  invalid_json, invalid_request, invalid_url, target_blocked
+    │   ├── Unauthorized          401  unauthorized, with a `WWW-Authenticate: Bearer` challenge
     │   ├── NotFound              404  not_found
     │   ├── MethodNotAllowed      405  method_not_allowed, with an `Allow` header
     │   ├── Conflict              409  conflict
-    │   └── Gone                  410  gone
+    │   ├── Gone                  410  gone
+    │   └── PayloadTooLarge       413  payload_too_large
     └── ServerError               the Worker or a binding is at fault (5xx): retry later
         └── ServiceUnavailable    503  workflow_unavailable
 
@@ -30,10 +32,12 @@ class ApiErrorCode(StrEnum):
     INVALID_REQUEST = "invalid_request"
     INVALID_URL = "invalid_url"
     TARGET_BLOCKED = "target_blocked"
+    UNAUTHORIZED = "unauthorized"
     NOT_FOUND = "not_found"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     CONFLICT = "conflict"
     GONE = "gone"
+    PAYLOAD_TOO_LARGE = "payload_too_large"
     WORKFLOW_UNAVAILABLE = "workflow_unavailable"
 
 
@@ -76,6 +80,19 @@ class BadRequest(ClientError):
     )
 
 
+class Unauthorized(ClientError):
+    status_hint = 401
+    codes = (ApiErrorCode.UNAUTHORIZED,)
+
+    def __init__(self, message: str, *, token_given: bool) -> None:
+        # RFC 6750 §3: every 401 carries a Bearer challenge; `error="invalid_token"` only when a
+        # token was presented, since a request without credentials should get no error code.
+        challenge = 'Bearer realm="siteaudit"'
+        if token_given:
+            challenge += ', error="invalid_token"'
+        super().__init__(message, headers={"www-authenticate": challenge})
+
+
 class NotFound(ClientError):
     status_hint = 404
     codes = (ApiErrorCode.NOT_FOUND,)
@@ -98,6 +115,11 @@ class Conflict(ClientError):
 class Gone(ClientError):
     status_hint = 410
     codes = (ApiErrorCode.GONE,)
+
+
+class PayloadTooLarge(ClientError):
+    status_hint = 413
+    codes = (ApiErrorCode.PAYLOAD_TOO_LARGE,)
 
 
 class ServerError(ApiError):

@@ -52,8 +52,27 @@ class CreateAuditBody(BaseModel):
         )
 
 
+class CreateKeyBody(BaseModel):
+    """POST /api/keys. The owner's and name's rules are the service's (`service.keys`), shared
+    with `siteaudit keys create`; this checks the shape."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    owner: str = Field(min_length=1, max_length=100)
+    name: str = Field(default="", max_length=100)
+
+
 def parse_create_body(raw: bytes) -> CreateAudit:
     """The body of POST /api/audits as the service's input; raises `BadRequest` when malformed."""
+    return _validated(CreateAuditBody, raw, '{"url": "..."}').to_request()
+
+
+def parse_create_key_body(raw: bytes) -> CreateKeyBody:
+    """The body of POST /api/keys; raises `BadRequest` when malformed."""
+    return _validated(CreateKeyBody, raw, '{"owner": "..."}')
+
+
+def _validated[M: BaseModel](model: type[M], raw: bytes, example: str) -> M:
     try:
         data = json.loads(raw or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -61,12 +80,11 @@ def parse_create_body(raw: bytes) -> CreateAudit:
             f"request body is not valid JSON: {exc}", ApiErrorCode.INVALID_JSON
         ) from exc
     if not isinstance(data, dict):
-        raise BadRequest('request body must be a JSON object like {"url": "..."}')
+        raise BadRequest(f"request body must be a JSON object like {example}")
     try:
-        body = CreateAuditBody.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()
         )
         raise BadRequest(problems) from exc
-    return body.to_request()

@@ -3,9 +3,13 @@
     siteaudit audit URL [--max-pages N] [--allow-private-hosts] [--json FILE] [--state-dir DIR]
     siteaudit resume ID [--json FILE] [--state-dir DIR]
     siteaudit serve [--port N] [--state-dir DIR]
+    siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
 
-Both run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
-(default ./.siteaudit), so what a run crawled survives the process.
+All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
+(default ./.siteaudit), so what a run crawled survives the process. `audit` and `resume` call the
+API as the owner "local", with the key the local platform keeps for the CLI
+(local_platform.cli_key); `serve` answers only requests that bring a key made by `keys create`,
+and serves the admin routes (/api/keys) when ADMIN_TOKEN is set in its environment.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cli.keys import add_keys_commands, has_user_key, run_keys
 from cli.report import format_summary, write_report
 from urls.private_hosts import PrivateHosts
 
@@ -54,14 +59,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the Worker's HTTP API on 127.0.0.1")
     serve.add_argument("--port", type=int, default=8787)
     serve.add_argument("--allow-private-hosts", action="store_true")
+    add_keys_commands(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        runner = {"audit": run_audit, "resume": run_resume, "serve": run_serve}[args.command]
-        return asyncio.run(runner(args))
+        runners = {"audit": run_audit, "resume": run_resume, "serve": run_serve, "keys": run_keys}
+        return asyncio.run(runners[args.command](args))
     except KeyboardInterrupt:
         return 130
 
@@ -69,7 +75,11 @@ def main(argv: list[str] | None = None) -> int:
 def _platform(args: argparse.Namespace) -> LocalPlatform:
     from local_platform.runtime import LocalPlatform  # argument errors stay fast
 
-    overrides = {"ALLOW_PRIVATE_HOSTS": "true"} if args.allow_private_hosts else {}
+    private = getattr(args, "allow_private_hosts", False)
+    overrides = {"ALLOW_PRIVATE_HOSTS": "true"} if private else {}
+    if admin_token := os.environ.get("ADMIN_TOKEN"):
+        # The secret `wrangler secret put ADMIN_TOKEN` sets on Cloudflare: here, from the shell.
+        overrides["ADMIN_TOKEN"] = admin_token
     return LocalPlatform(args.state_dir, var_overrides=overrides)
 
 
@@ -149,6 +159,13 @@ async def run_serve(args: argparse.Namespace) -> int:
     platform = _platform(args)
     server = await serve(platform.fetch, host="127.0.0.1", port=args.port)
     print(f"siteaudit API on http://127.0.0.1:{server.port}/api/audits", flush=True)
+    if not await has_user_key(platform):
+        print(
+            "no API key yet: every request needs one; create it with\n"
+            "  siteaudit keys create --owner NAME",
+            file=sys.stderr,
+            flush=True,
+        )
     try:
         await platform.engine.resume_incomplete()
         while True:

@@ -15,10 +15,11 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from common import ports
-from local_platform import workers_sdk
+from common.bindings import Env
+from local_platform import cli_key, workers_sdk
 from local_platform.clock import Clock, SystemClock
 from local_platform.cron import CronScheduler, ScheduledController
 from local_platform.d1 import LocalD1Database
@@ -68,6 +69,7 @@ class LocalPlatform:
             list(self.config.get("triggers", {}).get("crons", [])), self.clock
         )
         self._bind_all(self.entry)
+        self._local_key: str | None = None
 
     # -- construction -------------------------------------------------------------------------
 
@@ -137,6 +139,12 @@ class LocalPlatform:
             directory = self.state_dir / "r2" / bucket["bucket_name"]
             setattr(self.env, bucket["binding"], LocalR2Bucket(directory))
 
+    @property
+    def core_env(self) -> Env:
+        """`env` typed as the core sees it: LocalEnv gets its bindings from wrangler.toml at run
+        time, so only this cast tells mypy they are there."""
+        return cast(Env, self.env)
+
     # -- events -------------------------------------------------------------------------------
 
     def _default(self, ctx: ExecutionContext) -> Any:
@@ -148,15 +156,31 @@ class LocalPlatform:
         await ctx.drain()
         return response
 
-    async def request(self, method: str, path: str, json_body: Any = None) -> tuple[int, Any]:
-        """Call the Worker's API in-process; returns (status, decoded JSON body)."""
+    async def local_key(self) -> str:
+        """The API key the CLI acts with (owner "local"), made on first use (`cli_key`)."""
+        if self._local_key is None:
+            self._local_key = await cli_key.load_or_create(self.core_env, self.state_dir)
+        return self._local_key
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        json_body: Any = None,
+        *,
+        key: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        """Call the Worker's API in-process with `key` (default: the local CLI key) as the
+        Bearer credential; returns (status, decoded JSON body or None)."""
         import json
 
         body = None if json_body is None else json.dumps(json_body)
-        headers = {"content-type": "application/json"} if body is not None else None
-        request = Request(
-            f"http://siteaudit.local{path}", method=method, headers=headers, body=body
-        )
+        sent = {"authorization": f"Bearer {key or await self.local_key()}"}
+        if body is not None:
+            sent["content-type"] = "application/json"
+        sent.update(headers or {})
+        request = Request(f"http://siteaudit.local{path}", method=method, headers=sent, body=body)
         response = await self.fetch(request)
         text = await response.text()
         return response.status, (json.loads(text) if text else None)

@@ -44,7 +44,8 @@ from urls.private_hosts import PrivateHosts
 from urls.start_url import StartUrlError, StartUrlRejection, normalise_start_url
 from workflow.params import AuditParams
 
-# Every audit belongs to this owner until the API authenticates callers.
+# The owner the CLI acts as on the local platform (local_platform.cli_key), and the owner of
+# audits created before API keys existed (the column's default).
 LOCAL_OWNER = "local"
 
 

@@ -1,4 +1,4 @@
-"""What the audit service refuses, in domain terms; the HTTP API maps each to a status and code.
+"""What the service refuses, in domain terms; the HTTP API maps each to a status and code.
 
     ServiceError
     ├── InvalidTarget(problem)          the start URL is malformed or its host is refused
@@ -6,7 +6,10 @@
     ├── AuditNotFound(audit_id)         no audit with that id
     ├── NotResumable(audit_id, status)  only failed audits resume; status None: lost a race
     ├── StateExpired(audit_id)          the audit's crawl state (its scratchpad) is gone
-    └── WorkflowUnavailable             the Workflow binding refused to create an instance
+    ├── WorkflowUnavailable             the Workflow binding refused to create an instance
+    ├── NotAuthenticated                the presented API key is malformed, unknown or revoked
+    ├── InvalidKeyFields                a new key's owner or name is not acceptable
+    └── KeyNotFound(key_id)             no API key with that id
 
 The message (`str(exc)`) is written for the API's caller and is passed through unchanged.
 """
@@ -62,3 +65,17 @@ class StateExpired(ServiceError):
 
 class WorkflowUnavailable(ServiceError):
     pass
+
+
+class NotAuthenticated(ServiceError):
+    pass
+
+
+class InvalidKeyFields(ServiceError):
+    pass
+
+
+class KeyNotFound(ServiceError):
+    def __init__(self, key_id: str) -> None:
+        super().__init__(f"no API key with id {key_id}")
+        self.key_id = key_id

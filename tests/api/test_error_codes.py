@@ -2,7 +2,8 @@
 
 The env refuses to create Workflow instances, so a request that passes every check ends in
 workflow_unavailable, which is how the table reaches the 503; requests refused earlier never get
-that far. Audit rows in each resumable or unresumable state are seeded straight into D1.
+that far. Audit rows in each resumable or unresumable state are seeded straight into D1. Calls
+carry an API key of the seeded rows' owner, except the one that shows the 401.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
+from service import keys
+from service.audits import LOCAL_OWNER
 
 
 class RefusingWorkflow:
@@ -30,9 +33,10 @@ class RefusingWorkflow:
 class WorkflowDownEnv:
     """The platform's env with a Workflow binding that refuses every create."""
 
-    def __init__(self, env: Any) -> None:
+    def __init__(self, env: Any, key: str) -> None:
         self._env = env
         self.SITE_AUDIT_WORKFLOW = RefusingWorkflow()
+        self.key = key  # the test's API key (not a binding)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._env, name)
@@ -68,7 +72,8 @@ async def env(platform: Any) -> WorkflowDownEnv:
     await Scratchpad.for_audit(base, "resumable").save_crawl_config(
         CrawlConfig(final_url="https://example.com/")
     )
-    return WorkflowDownEnv(base)
+    created = await keys.create_key(base, LOCAL_OWNER, "tests")
+    return WorkflowDownEnv(base, created.secret)
 
 
 def body(value: Any) -> bytes:
@@ -76,6 +81,7 @@ def body(value: Any) -> bytes:
 
 
 ERRORS = [
+    ("GET", "/api/audits", None, 401, ApiErrorCode.UNAUTHORIZED),  # sent without the key
     ("POST", "/api/audits", b"{not json", 400, ApiErrorCode.INVALID_JSON),
     ("POST", "/api/audits", b"\xff\xfe", 400, ApiErrorCode.INVALID_JSON),
     ("POST", "/api/audits", b"", 400, ApiErrorCode.INVALID_REQUEST),
@@ -106,6 +112,7 @@ ERRORS = [
     ("POST", "/api/audits/expired/resume", None, 410, ApiErrorCode.GONE),
     ("POST", "/api/audits/no-state/resume", None, 410, ApiErrorCode.GONE),
     ("POST", "/api/audits/resumable/resume", None, 503, ApiErrorCode.WORKFLOW_UNAVAILABLE),
+    ("POST", "/api/audits", b"{" + b" " * 64 * 1024 + b"}", 413, ApiErrorCode.PAYLOAD_TOO_LARGE),
 ]
 
 
@@ -113,8 +120,20 @@ def test_the_table_reaches_every_code() -> None:
     assert {code for *_, code in ERRORS} == set(ApiErrorCode)
 
 
-async def call(env: Any, method: str, path: str, raw: bytes | None = None) -> tuple[int, Any]:
-    request = ApiRequest(method, f"http://siteaudit.local{path}", body=raw or b"")
+def authorized(env: WorkflowDownEnv) -> dict[str, str]:
+    return {"authorization": f"Bearer {env.key}"}
+
+
+async def call(
+    env: WorkflowDownEnv,
+    method: str,
+    path: str,
+    raw: bytes | None = None,
+    *,
+    anonymous: bool = False,
+) -> tuple[int, Any]:
+    headers = {} if anonymous else authorized(env)
+    request = ApiRequest(method, f"http://siteaudit.local{path}", headers, raw or b"")
     response = await handle_request(request, env)
     return response.status, response.json()
 
@@ -123,7 +142,7 @@ async def call(env: Any, method: str, path: str, raw: bytes | None = None) -> tu
 async def test_each_error_has_its_status_and_code(
     env: WorkflowDownEnv, method: str, path: str, raw: bytes | None, status: int, code: str
 ) -> None:
-    got_status, got = await call(env, method, path, raw)
+    got_status, got = await call(env, method, path, raw, anonymous=status == 401)
 
     assert (got_status, got["error"]["code"]) == (status, code)
     assert set(got) == {"error"} and set(got["error"]) == {"code", "message"}
@@ -141,7 +160,8 @@ async def test_each_error_has_its_status_and_code(
 async def test_a_405_lists_the_allowed_methods(
     env: WorkflowDownEnv, method: str, path: str, allow: str
 ) -> None:
-    response = await handle_request(ApiRequest(method, f"http://siteaudit.local{path}"), env)
+    request = ApiRequest(method, f"http://siteaudit.local{path}", authorized(env))
+    response = await handle_request(request, env)
     assert response.headers["allow"] == allow
 
 

@@ -14,15 +14,20 @@ from api.errors import (
     Gone,
     MethodNotAllowed,
     NotFound,
+    PayloadTooLarge,
     ServerError,
     ServiceUnavailable,
+    Unauthorized,
 )
 from api.http import error_response
 from auditdb.records import AuditStatus
 from service.errors import (
     AuditNotFound,
+    InvalidKeyFields,
     InvalidOptions,
     InvalidTarget,
+    KeyNotFound,
+    NotAuthenticated,
     NotResumable,
     ServiceError,
     StateExpired,
@@ -55,6 +60,9 @@ SERVICE_ERRORS: list[tuple[ServiceError, int, ApiErrorCode]] = [
         503,
         ApiErrorCode.WORKFLOW_UNAVAILABLE,
     ),
+    (NotAuthenticated("the API key is not valid"), 401, ApiErrorCode.UNAUTHORIZED),
+    (InvalidKeyFields("owner must be ..."), 400, ApiErrorCode.INVALID_REQUEST),
+    (KeyNotFound("key_1"), 404, ApiErrorCode.NOT_FOUND),
 ]
 
 
@@ -104,6 +112,17 @@ def test_a_class_refuses_another_status_code(cls: type[ApiError], code: ApiError
         (MethodNotAllowed("no", allow=["POST", "GET"]), 405, {"allow": "GET, POST"}),
         (Conflict("busy"), 409, {}),
         (ServiceUnavailable("down"), 503, {}),
+        (PayloadTooLarge("big"), 413, {}),
+        (
+            Unauthorized("who?", token_given=False),
+            401,
+            {"www-authenticate": 'Bearer realm="siteaudit"'},
+        ),
+        (
+            Unauthorized("bad key", token_given=True),
+            401,
+            {"www-authenticate": 'Bearer realm="siteaudit", error="invalid_token"'},
+        ),
     ],
 )
 def test_errors_render_as_json_with_their_status_and_headers(

@@ -1,6 +1,7 @@
 // SiteAuditWorkflow through run(event, step) with the SDK's workflows.js (a retried step, replay
-// after a restart, NonRetryableError), Default.scheduled(controller, env, ctx) for both crons, and
-// what Default does not offer in this tier (queue: no handler yet; fetch: needs pydantic).
+// after a restart, NonRetryableError), Default.scheduled(controller, env, ctx) for both crons,
+// Default.fetch for authenticated reads (an API key made by service.keys inside Pyodide), and what
+// Default does not offer in this tier (queue: no handler yet; request bodies: need pydantic).
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { MessageBatch, ScheduledController } from "./harness/doubles/bindings.mjs";
@@ -70,7 +71,34 @@ test("scheduled: the */15 watchdog fails a lost audit; the daily cron deletes ex
   assert.equal(await audit("old"), null);
 });
 
-test("Default has no queue handler yet; its fetch needs pydantic, which this tier cannot load", async () => {
+const api = (path, init = {}) => callDefault(rt, env, "fetch", new Request(`http://siteaudit.local${path}`, init));
+const makeKey = (owner) => rt.runPython(`import workers
+from service import keys
+(await keys.create_key(workers.env, ${JSON.stringify(owner)})).secret`);
+
+test("Default.fetch: reads need an API key; the key's owner sees its audits and no one else's", async () => {
+  await start("api-read");
+  assert.equal((await wf.wait("api-read")).status, "complete");
+  const anonymous = await api("/api/audits/api-read");
+  assert.equal(anonymous.status, 401);
+  assert.equal(anonymous.headers.get("www-authenticate"), 'Bearer realm="siteaudit"');
+  assert.equal((await anonymous.json()).error.code, "unauthorized");
+
+  const local = { headers: { authorization: `Bearer ${await makeKey("local")}` } }; // audit_driver's owner
+  const read = await api("/api/audits/api-read", local);
+  assert.equal(read.status, 200);
+  assert.equal(read.headers.get("x-content-type-options"), "nosniff");
+  assert.equal(read.headers.get("cache-control"), "no-store");
+  assert.deepEqual([(await read.json()).audit.status, (await (await api("/api/audits/api-read/pages", local)).json()).pages.length > 0], ["completed", true]);
+
+  const stranger = { headers: { authorization: `Bearer ${await makeKey("stranger")}` } };
+  assert.equal((await api("/api/audits/api-read", stranger)).status, 404);
+  assert.deepEqual((await (await api("/api/audits", stranger)).json()).audits, []);
+});
+
+test("Default has no queue handler yet; request bodies are validated by pydantic, which this tier cannot load", async () => {
   await assert.rejects(callDefault(rt, env, "queue", new MessageBatch("siteaudit-monitor", [{ a: 1 }])), /Method queue does not exist/);
-  await assert.rejects(callDefault(rt, env, "fetch", new Request("http://siteaudit.local/api/audits")), /No module named 'pydantic'/);
+  const key = await makeKey("local");
+  const init = { method: "POST", headers: { authorization: `Bearer ${key}` }, body: JSON.stringify({ url: UNREACHABLE }) };
+  await assert.rejects(api("/api/audits", init), /No module named 'pydantic'/);
 });

@@ -1,0 +1,119 @@
+"""Headers every response carries, the 64 KiB body limit, and CORS for listed origins only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from api.hardening import MAX_BODY_BYTES
+from service import keys
+from tests.api.client import send
+
+LISTED = "https://dashboard.example"
+PREFLIGHT = {"origin": LISTED, "access-control-request-method": "GET"}
+
+
+@pytest.fixture
+def env(platform: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    setting = f"{LISTED}, https://other.example/"
+    monkeypatch.setattr(platform.env, "CORS_ORIGINS", setting, raising=False)
+    return platform.env
+
+
+@pytest.fixture
+async def key(env: Any) -> str:
+    return (await keys.create_key(env, "acme")).secret
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "authorized", "status"),
+    [
+        ("GET", "/api/audits", True, 200),
+        ("GET", "/api/audits", False, 401),
+        ("GET", "/api/audits/none", True, 404),
+        ("PUT", "/api/audits", True, 405),
+        ("GET", "/elsewhere", False, 404),
+    ],
+)
+async def test_every_response_says_nosniff_and_no_store(
+    env: Any, key: str, method: str, path: str, authorized: bool, status: int
+) -> None:
+    response = await send(env, method, path, key if authorized else None)
+
+    assert response.status == status
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["cache-control"] == "no-store"
+
+
+@pytest.mark.parametrize("size", [MAX_BODY_BYTES + 1, 1_000_000])
+async def test_a_body_over_64_kib_is_a_413_before_authentication(env: Any, size: int) -> None:
+    response = await send(env, "POST", "/api/audits", body=b"x" * size)
+
+    assert (response.status, response.json()["error"]["code"]) == (413, "payload_too_large")
+    assert response.headers["cache-control"] == "no-store"
+
+
+async def test_a_declared_length_over_the_limit_is_a_413(env: Any, key: str) -> None:
+    declared = {"content-length": str(MAX_BODY_BYTES + 1)}
+    response = await send(env, "POST", "/api/audits", key, b"{}", declared)
+
+    assert response.status == 413
+
+
+async def test_a_body_at_the_limit_is_read(env: Any, key: str) -> None:
+    body = b"[" + b" " * (MAX_BODY_BYTES - 2) + b"]"
+    response = await send(env, "POST", "/api/audits", key, body)
+
+    assert (response.status, response.json()["error"]["code"]) == (400, "invalid_request")
+
+
+async def test_a_listed_origins_preflight_is_answered_without_a_key(env: Any) -> None:
+    response = await send(env, "OPTIONS", "/api/audits/x/issues", headers=PREFLIGHT)
+
+    assert (response.status, response.body) == (204, b"")
+    assert response.headers["access-control-allow-origin"] == LISTED
+    assert "Authorization" in response.headers["access-control-allow-headers"]
+    assert set(response.headers["access-control-allow-methods"].split(", ")) >= {"GET", "POST"}
+    assert int(response.headers["access-control-max-age"]) > 0
+    assert response.headers["vary"] == "Origin"
+
+
+async def test_a_listed_origin_gets_cors_headers_on_every_response(env: Any, key: str) -> None:
+    for token, status in [(key, 200), (None, 401)]:
+        response = await send(env, "GET", "/api/audits", token, headers={"origin": LISTED})
+        assert response.status == status
+        assert response.headers["access-control-allow-origin"] == LISTED
+        assert response.headers["vary"] == "Origin"
+
+
+@pytest.mark.parametrize(
+    "origin", ["https://evil.example", "https://dashboard.example.evil", "null"]
+)
+async def test_unlisted_origins_get_no_cors_headers(env: Any, key: str, origin: str) -> None:
+    preflight = await send(env, "OPTIONS", "/api/audits", headers={**PREFLIGHT, "origin": origin})
+    simple = await send(env, "GET", "/api/audits", key, headers={"origin": origin})
+
+    assert preflight.status == 401  # not answered as a preflight: an unauthenticated request
+    for response in (preflight, simple):
+        assert not any(h.startswith("access-control-") for h in response.headers)
+        assert "vary" not in response.headers
+
+
+async def test_a_listed_origin_with_a_trailing_slash_in_the_setting_matches(
+    env: Any, key: str
+) -> None:
+    origin = "https://other.example"
+    response = await send(env, "GET", "/api/audits", key, headers={"origin": origin})
+
+    assert response.headers["access-control-allow-origin"] == origin
+
+
+async def test_no_setting_means_no_cors(
+    env: Any, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(env, "CORS_ORIGINS", "")
+    response = await send(env, "OPTIONS", "/api/audits", headers=PREFLIGHT)
+
+    assert response.status == 401
+    assert "access-control-allow-origin" not in response.headers

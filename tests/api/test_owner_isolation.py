@@ -1,0 +1,154 @@
+"""Two owners, every route, every method: another owner's audit is indistinguishable from an
+unknown id (same status, same body but for the id itself), and lists never cross owners.
+
+Each row sends the same request as owner A twice, once naming B's audit and once naming an id
+that does not exist, and compares the two answers; then A's own audit shows the route works.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from auditdb import repository
+from auditdb.records import AuditOptions, AuditRecord
+from service import keys
+from tests.api.client import send
+
+ADMIN_TOKEN = "admin-token-for-the-matrix-0123456789"
+UNKNOWN = "00000000-0000-4000-8000-00000000beef"
+METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "PROPFIND"]
+AUDIT_ROUTES = [
+    "/api/audits/{id}",
+    "/api/audits/{id}/pages",
+    "/api/audits/{id}/issues",
+    "/api/audits/{id}/report",
+    "/api/audits/{id}/resume",
+    "/api/audits/{id}/progress",
+]
+# What owner A gets on its own audit (a completed one: resume is refused with 409).
+OWN = {
+    ("GET", "/api/audits/{id}"): 200,
+    ("GET", "/api/audits/{id}/pages"): 200,
+    ("GET", "/api/audits/{id}/issues"): 200,
+    ("GET", "/api/audits/{id}/report"): 200,
+    ("POST", "/api/audits/{id}/resume"): 409,
+    ("GET", "/api/audits/{id}/progress"): 200,
+}
+
+
+def test_the_matrix_covers_every_route_on_one_audit() -> None:
+    from api.app import _ROUTES
+
+    per_audit = {
+        pattern.pattern.replace("(?P<audit_id>[A-Za-z0-9_-]{1,100})", "{id}")
+        for pattern, _ in _ROUTES
+        if "(?P<audit_id>" in pattern.pattern
+    }
+    assert per_audit == set(AUDIT_ROUTES)
+
+
+@pytest.fixture
+async def owners(platform: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    env = platform.env
+    monkeypatch.setattr(env, "ADMIN_TOKEN", ADMIN_TOKEN, raising=False)
+    found: dict[str, Any] = {"env": env}
+    for owner in ("alpha", "beta"):
+        found[owner] = (await keys.create_key(env, owner)).secret
+        audit = AuditRecord(
+            id=f"{owner}-audit",
+            owner=owner,
+            start_url=f"https://{owner}.example/",
+            created_at="2026-01-01T00:00:00.000Z",
+            options=AuditOptions(),
+        )
+        await repository.insert_audit(env.DB, audit)
+        await (
+            env.DB.prepare("UPDATE audits SET status = 'completed' WHERE id = ?")
+            .bind(audit.id)
+            .run()
+        )
+    return found
+
+
+def comparable(response: Any, audit_id: str) -> tuple[int, bytes, dict[str, str]]:
+    return response.status, response.body.replace(audit_id.encode(), b"<id>"), response.headers
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("route", AUDIT_ROUTES)
+async def test_another_owners_audit_answers_like_an_unknown_one(
+    owners: dict[str, Any], route: str, method: str
+) -> None:
+    env, key = owners["env"], owners["alpha"]
+    other = await send(env, method, route.format(id="beta-audit"), key)
+    unknown = await send(env, method, route.format(id=UNKNOWN), key)
+
+    assert comparable(other, "beta-audit") == comparable(unknown, UNKNOWN)
+    assert other.status in (404, 405)
+    own = await send(env, method, route.format(id="alpha-audit"), key)
+    assert own.status == OWN.get((method, route), 405)
+
+
+@pytest.mark.parametrize("owner", ["alpha", "beta"])
+async def test_an_owner_lists_only_its_own_audits(owners: dict[str, Any], owner: str) -> None:
+    listed = await send(owners["env"], "GET", "/api/audits", owners[owner])
+
+    assert [a["id"] for a in listed.json()["audits"]] == [f"{owner}-audit"]
+
+
+class AcceptingWorkflow:
+    """A Workflow binding that accepts every instance and runs none."""
+
+    def __init__(self) -> None:
+        self.created: list[str] = []
+
+    async def create(self, *, id: str, params: Any) -> None:
+        self.created.append(id)
+
+
+async def test_an_audit_belongs_to_the_owner_of_the_key_that_started_it(
+    owners: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = owners["env"]
+    monkeypatch.setattr(env, "SITE_AUDIT_WORKFLOW", AcceptingWorkflow())
+    body = b'{"url": "https://example.com/"}'
+    started = (await send(env, "POST", "/api/audits", owners["beta"], body)).json()["audit"]
+
+    assert started["owner"] == "beta"
+    beta = await send(env, "GET", "/api/audits", owners["beta"])
+    alpha = await send(env, "GET", "/api/audits", owners["alpha"])
+    assert {a["id"] for a in beta.json()["audits"]} == {started["id"], "beta-audit"}
+    assert [a["id"] for a in alpha.json()["audits"]] == ["alpha-audit"]
+
+
+# The list (GET) and create (POST) of /api/audits are the two tests above.
+NO_ID = [
+    (method, path)
+    for path in ["/api/audits", "/api/nothing-here", "/api/audits/a/b"]
+    for method in METHODS
+    if (method, path) not in {("GET", "/api/audits"), ("POST", "/api/audits")}
+]
+
+
+@pytest.mark.parametrize(("method", "path"), NO_ID)
+async def test_routes_without_an_id_answer_both_owners_alike(
+    owners: dict[str, Any], method: str, path: str
+) -> None:
+    env = owners["env"]
+    alpha = await send(env, method, path, owners["alpha"])
+    beta = await send(env, method, path, owners["beta"])
+
+    assert (alpha.status, alpha.body) == (beta.status, beta.body)
+    assert alpha.status in (404, 405)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("path", ["/api/keys", "/api/keys/some-key"])
+async def test_admin_routes_refuse_every_owners_key(
+    owners: dict[str, Any], path: str, method: str
+) -> None:
+    for owner in ("alpha", "beta"):
+        response = await send(owners["env"], method, path, owners[owner])
+        assert (response.status, response.json()["error"]["code"]) == (401, "unauthorized")
