@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.platform_vars import TEST_VARS
 from tests.support.site_server import Reply, Site, html_page, serve_site
 
 
@@ -66,7 +67,7 @@ def small_site() -> Iterator[Site]:
 async def platform(tmp_path: Path) -> AsyncIterator[object]:
     from local_platform.runtime import LocalPlatform
 
-    local = LocalPlatform(tmp_path / "state", var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"})
+    local = LocalPlatform(tmp_path / "state", var_overrides=TEST_VARS)
     try:
         yield local
     finally:

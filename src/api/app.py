@@ -41,6 +41,7 @@ from api.errors import (
     MethodNotAllowed,
     NotFound,
     ServiceUnavailable,
+    TooManyRequests,
     Unauthorized,
 )
 from api.http import ApiRequest, ApiResponse, error_response, json_response
@@ -48,7 +49,7 @@ from auditdb.keys import ApiKeyRecord
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from common.wire import JsonObject
-from service import audits, keys, progress
+from service import audits, keys, limits, progress
 from service.errors import (
     AuditNotFound,
     InvalidKeyFields,
@@ -57,6 +58,7 @@ from service.errors import (
     KeyNotFound,
     NotAuthenticated,
     NotResumable,
+    RateLimited,
     ServiceError,
     StateExpired,
     TargetProblem,
@@ -72,6 +74,7 @@ class Call:
     env: Env
     args: dict[str, str]  # the route's path parameters
     owner: str  # whose resources the request may see and change
+    key_id: str | None = None  # the API key it came with (None on admin routes)
 
 
 Handler = Callable[[Call], Awaitable[ApiResponse]]
@@ -103,9 +106,11 @@ async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
     path = request.path
     if auth.admin_enabled(env) and (found := _match(_ADMIN_ROUTES, path)) is not None:
         auth.authorize_admin(request, env)
-        owner = _NO_OWNER
+        owner, key_id = _NO_OWNER, None
     elif path.startswith("/api/"):
-        owner = await auth.authenticated_owner(request, env)
+        key = await auth.authenticated_key(request, env)
+        await limits.charge_request(env, key.id)
+        owner, key_id = key.owner, key.id
         found = _match(_ROUTES, path)
     else:
         found = None
@@ -116,7 +121,7 @@ async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
     if handler is None:
         message = f"{request.method} is not allowed on {path}"
         raise MethodNotAllowed(message, allow=list(methods))
-    return await handler(Call(request, env, args, owner))
+    return await handler(Call(request, env, args, owner, key_id))
 
 
 def _match(routes: Routes, path: str) -> tuple[dict[str, Handler], dict[str, str]] | None:
@@ -146,6 +151,8 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return Conflict(message)
         case StateExpired():
             return Gone(message)
+        case RateLimited():
+            return TooManyRequests(message, exc.retry_after_s)
         case WorkflowUnavailable():
             return ServiceUnavailable(message)
         case NotAuthenticated():
@@ -164,7 +171,8 @@ def api_error_for(exc: ServiceError) -> ApiError:
 async def create_audit(call: Call) -> ApiResponse:
     from api.schemas import parse_create_body  # pydantic: loaded by the routes that take a body
 
-    audit = await audits.create_audit(call.env, call.owner, parse_create_body(call.request.body))
+    body = parse_create_body(call.request.body)
+    audit = await audits.create_audit(call.env, call.owner, body, call.key_id)
     location = {"location": f"/api/audits/{audit.id}"}
     return json_response({"audit": audit_summary(audit)}, 201, location)
 

@@ -13,6 +13,7 @@ import hmac
 
 from api.errors import Unauthorized
 from api.http import ApiRequest
+from auditdb.keys import ApiKeyRecord
 from common.bindings import Env
 from service import keys
 
@@ -35,11 +36,10 @@ def _required_token(request: ApiRequest) -> str:
     return token
 
 
-async def authenticated_owner(request: ApiRequest, env: Env) -> str:
-    """The owner of the API key the request presents; raises `Unauthorized` (or the service's
-    `NotAuthenticated`) otherwise."""
-    key = await keys.authenticate(env, _required_token(request))
-    return key.owner
+async def authenticated_key(request: ApiRequest, env: Env) -> ApiKeyRecord:
+    """The API key the request presents (its owner acts); raises `Unauthorized` (or the
+    service's `NotAuthenticated`) otherwise."""
+    return await keys.authenticate(env, _required_token(request))
 
 
 def admin_enabled(env: Env) -> bool:

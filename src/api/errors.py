@@ -8,7 +8,8 @@
     │   ├── MethodNotAllowed      405  method_not_allowed, with an `Allow` header
     │   ├── Conflict              409  conflict
     │   ├── Gone                  410  gone
-    │   └── PayloadTooLarge       413  payload_too_large
+    │   ├── PayloadTooLarge       413  payload_too_large
+    │   └── TooManyRequests       429  rate_limited, with a `Retry-After` header
     └── ServerError               the Worker or a binding is at fault (5xx): retry later
         └── ServiceUnavailable    503  workflow_unavailable
 
@@ -38,6 +39,7 @@ class ApiErrorCode(StrEnum):
     CONFLICT = "conflict"
     GONE = "gone"
     PAYLOAD_TOO_LARGE = "payload_too_large"
+    RATE_LIMITED = "rate_limited"
     WORKFLOW_UNAVAILABLE = "workflow_unavailable"
 
 
@@ -120,6 +122,16 @@ class Gone(ClientError):
 class PayloadTooLarge(ClientError):
     status_hint = 413
     codes = (ApiErrorCode.PAYLOAD_TOO_LARGE,)
+
+
+class TooManyRequests(ClientError):
+    """RFC 6585 §4: 429 with `Retry-After` (RFC 9110 §10.2.3), in whole seconds."""
+
+    status_hint = 429
+    codes = (ApiErrorCode.RATE_LIMITED,)
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message, headers={"retry-after": str(retry_after_s)})
 
 
 class ServerError(ApiError):

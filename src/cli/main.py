@@ -72,6 +72,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+_RATE_LIMIT_SETTINGS = (
+    "RATE_LIMIT_REQUESTS_PER_MINUTE",
+    "RATE_LIMIT_AUDITS_PER_HOUR",
+    "MAX_RUNNING_AUDITS_PER_OWNER",
+)
+
+
 def _platform(args: argparse.Namespace) -> LocalPlatform:
     from local_platform.runtime import LocalPlatform  # argument errors stay fast
 
@@ -80,6 +87,9 @@ def _platform(args: argparse.Namespace) -> LocalPlatform:
     if admin_token := os.environ.get("ADMIN_TOKEN"):
         # The secret `wrangler secret put ADMIN_TOKEN` sets on Cloudflare: here, from the shell.
         overrides["ADMIN_TOKEN"] = admin_token
+    if args.command != "serve":
+        # One person at a terminal: the deployment's rate limits (wrangler.toml) guard `serve`.
+        overrides.update(dict.fromkeys(_RATE_LIMIT_SETTINGS, "0"))
     return LocalPlatform(args.state_dir, var_overrides=overrides)
 
 

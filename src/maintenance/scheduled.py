@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from auditdb import repository
+from auditdb import rate_limits, repository
 from common import ports
 from common.bindings import Env
 from common.wire import JsonObject
@@ -23,7 +23,10 @@ _DAY_MS = 24 * 60 * 60 * 1000
 async def run_scheduled(cron: str, env: Env) -> JsonObject:
     try:
         if cron == CLEANUP_CRON:
-            return {"cleanup": await delete_expired_audits(env)}
+            return {
+                "cleanup": await delete_expired_audits(env),
+                "rate_limit_windows_deleted": await delete_expired_windows(env),
+            }
         # The watchdog runs on its own trigger and, defensively, on any unknown one.
         return {"watchdog": await sweep_stale_audits(env)}
     except Exception as exc:
@@ -36,6 +39,17 @@ async def delete_expired_audits(env: Env) -> dict[str, int]:
     cutoff = ports.iso_from_ms(ports.now_ms() - days * _DAY_MS)
     deleted = await repository.delete_finished_before(env.DB, cutoff, CLEANUP_BATCH_LIMIT)
     return {"deleted": deleted, "retention_days": days}
+
+
+async def delete_expired_windows(env: Env) -> int:
+    """Rate-limit windows that have ended; without this the table (and every rate-limit upsert
+    on it) grows with traffic forever. Batched, until none are left."""
+    deleted = 0
+    while batch := await rate_limits.delete_expired(
+        env.DB, int(ports.now_ms()), CLEANUP_BATCH_LIMIT
+    ):
+        deleted += batch
+    return deleted
 
 
 def _retention_days(env: Env) -> int:

@@ -31,6 +31,7 @@ from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
+from service import limits
 from service.errors import (
     AuditNotFound,
     InvalidOptions,
@@ -79,11 +80,19 @@ class AuditReport:
 # -- create ------------------------------------------------------------------------------------
 
 
-async def create_audit(env: Env, owner: str, request: CreateAudit) -> AuditRecord:
-    """Validate the target and options, insert the audit row and start its Workflow instance."""
+async def create_audit(
+    env: Env, owner: str, request: CreateAudit, key_id: str | None = None
+) -> AuditRecord:
+    """Validate the target and options, admit the audit under the rate limits of `key_id` (when
+    the caller came with a key), insert the audit row and start its Workflow instance."""
     private_hosts = PrivateHosts.from_setting(getattr(env, "ALLOW_PRIVATE_HOSTS", "false"))
     start_url = _start_url(request.url, private_hosts)
     options = _options(request, private_hosts, _max_pages_limit(env))
+    if key_id is not None:
+        # Only valid requests spend the hourly quota. The running count and the insert are two
+        # statements, so two simultaneous creates can both pass at the ceiling: it bounds load,
+        # it is not an exact quota.
+        await limits.admit_audit(env, owner, key_id)
     audit = _new_audit(owner, start_url, options)
     await repository.insert_audit(env.DB, audit)
     try:

@@ -9,7 +9,8 @@
     ├── WorkflowUnavailable             the Workflow binding refused to create an instance
     ├── NotAuthenticated                the presented API key is malformed, unknown or revoked
     ├── InvalidKeyFields                a new key's owner or name is not acceptable
-    └── KeyNotFound(key_id)             no API key with that id
+    ├── KeyNotFound(key_id)             no API key with that id
+    └── RateLimited(retry_after_s)      a rate limit refused the request; retry after the delay
 
 The message (`str(exc)`) is written for the API's caller and is passed through unchanged.
 """
@@ -79,3 +80,9 @@ class KeyNotFound(ServiceError):
     def __init__(self, key_id: str) -> None:
         super().__init__(f"no API key with id {key_id}")
         self.key_id = key_id
+
+
+class RateLimited(ServiceError):
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s

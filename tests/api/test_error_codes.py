@@ -113,6 +113,8 @@ ERRORS = [
     ("POST", "/api/audits/no-state/resume", None, 410, ApiErrorCode.GONE),
     ("POST", "/api/audits/resumable/resume", None, 503, ApiErrorCode.WORKFLOW_UNAVAILABLE),
     ("POST", "/api/audits", b"{" + b" " * 64 * 1024 + b"}", 413, ApiErrorCode.PAYLOAD_TOO_LARGE),
+    # After one request under a limit of one request a minute (set by the test for 429 rows).
+    ("GET", "/api/audits", None, 429, ApiErrorCode.RATE_LIMITED),
 ]
 
 
@@ -142,6 +144,9 @@ async def call(
 async def test_each_error_has_its_status_and_code(
     env: WorkflowDownEnv, method: str, path: str, raw: bytes | None, status: int, code: str
 ) -> None:
+    if status == 429:
+        env.RATE_LIMIT_REQUESTS_PER_MINUTE = "1"  # type: ignore[attr-defined]
+        await call(env, method, path, raw)
     got_status, got = await call(env, method, path, raw, anonymous=status == 401)
 
     assert (got_status, got["error"]["code"]) == (status, code)

@@ -29,6 +29,7 @@ from service.errors import (
     KeyNotFound,
     NotAuthenticated,
     NotResumable,
+    RateLimited,
     ServiceError,
     StateExpired,
     TargetProblem,
@@ -63,6 +64,11 @@ SERVICE_ERRORS: list[tuple[ServiceError, int, ApiErrorCode]] = [
     (NotAuthenticated("the API key is not valid"), 401, ApiErrorCode.UNAUTHORIZED),
     (InvalidKeyFields("owner must be ..."), 400, ApiErrorCode.INVALID_REQUEST),
     (KeyNotFound("key_1"), 404, ApiErrorCode.NOT_FOUND),
+    (
+        RateLimited("rate limit of 3 requests per minute reached", 12),
+        429,
+        ApiErrorCode.RATE_LIMITED,
+    ),
 ]
 
 

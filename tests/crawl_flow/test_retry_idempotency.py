@@ -17,6 +17,7 @@ import pytest
 import workflow.site_audit as site_audit
 from crawl.chunk import ChunkIO
 from local_platform.clock import ManualClock
+from tests.support.platform_vars import TEST_VARS
 from tests.support.site_server import Reply, Site, html_page, serve_site
 
 TIMING_FIELDS = {"crawled_at", "response_time_ms"}
@@ -110,9 +111,7 @@ async def clocked(tmp_path: Path) -> Any:
     from local_platform.runtime import LocalPlatform
 
     # A manual clock makes the step's 10 s retry delay instant.
-    platform = LocalPlatform(
-        tmp_path / "state", clock=ManualClock(), var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"}
-    )
+    platform = LocalPlatform(tmp_path / "state", clock=ManualClock(), var_overrides=TEST_VARS)
     yield platform
     await platform.close()
 

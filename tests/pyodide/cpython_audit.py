@@ -13,11 +13,12 @@ from local_platform.runtime import LocalPlatform
 from tests.badseo.site import expected_issues
 from tests.pyodide import audit_driver
 from tests.pyodide.serve_badseo import serving
+from tests.support.platform_vars import TEST_VARS
 
 
 async def audit(port: int, audit_id: str) -> dict[str, object]:
     with serving(port) as site, tempfile.TemporaryDirectory() as state:
-        platform = LocalPlatform(Path(state), var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"})
+        platform = LocalPlatform(Path(state), var_overrides=TEST_VARS)
         try:
             await audit_driver.start_audit(platform.env, audit_id, site.url("/"))
             await platform.wait_for_workflow(audit_id, timeout_s=240)
