@@ -117,3 +117,23 @@ async def test_no_setting_means_no_cors(
 
     assert response.status == 401
     assert "access-control-allow-origin" not in response.headers
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "named"),
+    [
+        ("/api/audits", b'{"url": "https://example.com", "bogus": 1}', "bogus"),
+        (
+            "/api/audits",
+            b'{"url": "https://example.com", "max_pages": 5, "Max_Depth": 2}',
+            "Max_Depth",
+        ),
+    ],
+)
+async def test_unknown_json_fields_are_refused_by_name(
+    env: Any, key: str, path: str, body: bytes, named: str
+) -> None:
+    response = await send(env, "POST", path, key, body, {"content-type": "application/json"})
+    error = response.json()["error"]
+    assert (response.status, error["code"]) == (400, "invalid_request")
+    assert f"{named}: Extra inputs are not permitted" in error["message"]
