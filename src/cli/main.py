@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cli.report import format_summary, write_report
+from cli.report import format_summary, full_report, write_report
 
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
@@ -126,10 +126,12 @@ async def _follow(platform: LocalPlatform, audit_id: str, json_path: Path | None
             file=sys.stderr,
             flush=True,
         )
-    _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
-    print(format_summary(report))
-    if json_path is not None:
+    if json_path is None:
+        _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+    else:
+        report = await full_report(platform, audit_id)
         write_report(json_path, report)
+    print(format_summary(report))
     return 0 if report["audit"]["status"] == "completed" else 1
 
 
