@@ -2,7 +2,7 @@
 
     GET /api/audits                  status, url, cursor, limit
     GET /api/audits/{id}/pages       status (404 or 4xx), indexable, has_issue, url, cursor, limit
-    GET /api/audits/{id}/issues      type (repeatable), severity, page_url, cursor, limit
+    GET /api/audits/{id}/issues      type (repeatable, up to 20), severity, page_url, cursor, limit
 
 Every refusal is a `BadRequest` with code `invalid_request` whose message names the parameter:
 an unknown parameter, a repeated one that is not repeatable, an empty value, or a value outside
@@ -33,6 +33,8 @@ from auditdb.records import AuditStatus
 from service.lists import DEFAULT_LIMIT, MAX_LIMIT, Paging
 
 MAX_TEXT_PARAMETER = 2048  # as long as the longest start URL the API accepts
+# An issue list reads one index group per (severity, type): three per type without `severity`.
+MAX_TYPES = 20
 _PAGING = frozenset({"cursor", "limit"})
 _STATUS_CODE = re.compile(r"[1-5][0-9]{2}")
 _STATUS_CLASS = re.compile(r"([1-5])xx", re.IGNORECASE)
@@ -113,7 +115,9 @@ def parse_page_filter(query: Query) -> PageFilter:
 
 def parse_issue_filter(query: Query) -> IssueFilter:
     query.check_names({"type", "severity", "page_url"})
-    types = tuple(_value("type", IssueType, raw) for raw in query.all("type"))
+    types = tuple(dict.fromkeys(_value("type", IssueType, raw) for raw in query.all("type")))
+    if len(types) > MAX_TYPES:
+        raise _bad(f"query parameter 'type' may name at most {MAX_TYPES} issue types")
     severity = _maybe(query.one("severity"), "severity", Severity)
     return IssueFilter(types, severity, query.one("page_url"))
 

@@ -66,6 +66,7 @@ def test_page_filters(text: str, expected: PageFilter) -> None:
             "type=missing-title&type=thin-content",
             IssueFilter((IssueType.MISSING_TITLE, IssueType.THIN_CONTENT)),
         ),
+        ("type=thin-content&type=thin-content", IssueFilter((IssueType.THIN_CONTENT,))),
         ("severity=critical", IssueFilter(severity=Severity.CRITICAL)),
         ("severity=info", IssueFilter(severity=Severity.INFO)),
         (
@@ -105,6 +106,7 @@ AUDITS, PAGES, ISSUES = parse_audit_filter, parse_page_filter, parse_issue_filte
         (PAGES, "type=missing-title", "'type'"),
         (ISSUES, "type=not-a-rule", "'type'"),
         (ISSUES, "type=missing-title&type=", "'type'"),
+        (ISSUES, "&".join(f"type={t}" for t in list(IssueType)[:21]), "'type'"),
         (ISSUES, "severity=high", "'severity'"),
         (ISSUES, "severity=critical&severity=info", "'severity'"),
         (ISSUES, "page_url=", "'page_url'"),
