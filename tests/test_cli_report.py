@@ -2,13 +2,13 @@
 
 from typing import Any
 
-from auditdb.records import AuditRecord, AuditStatus, IssueRecord
+from auditdb.records import AuditRecord, AuditStatus
 from cli.report import format_summary
 from common.wire import JsonObject
 
 
 def report(status: str, **audit: Any) -> JsonObject:
-    """A report as the API renders it: the audit record and its issue rows."""
+    """A report as the API renders it: the audit record and its counts (no rows)."""
     record = AuditRecord(
         id="a1",
         start_url="https://a.test/",
@@ -17,20 +17,16 @@ def report(status: str, **audit: Any) -> JsonObject:
         pages_crawled=7,
         **audit,
     )
-    issues = [
-        IssueRecord(f"i{n}", "a1", f"https://a.test/{n}", issue_type, severity)
-        for n, (issue_type, severity) in enumerate(
-            [
-                ("missing-title", "critical"),
-                ("missing-title", "critical"),
-                ("thin-content", "warning"),
-            ]
-        )
-    ]
+    summary: JsonObject = {
+        "issues_total": 3,
+        "issues_by_severity": {"critical": 2, "warning": 1, "info": 0},
+        "issues_by_type": {"missing-title": 2, "thin-content": 1},
+        "top_issues": [],
+    }
     return {
         "audit": {**record.to_dict(), "stopped_early": status == "failed"},
-        "issues": [issue.to_dict() for issue in issues],
-        "pages": [],
+        "summary": summary,
+        "links": {"pages": "/api/audits/a1/pages", "issues": "/api/audits/a1/issues"},
     }
 
 

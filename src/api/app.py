@@ -2,11 +2,11 @@
 
 Routes
     POST /api/audits                 start an audit            201 {"audit": {...}}
-    GET  /api/audits                 recent audits             200 {"audits": [...]}
+    GET  /api/audits                 audits, newest first      200 {"audits": [...], "next_cursor"}
     GET  /api/audits/{id}            status and counters       200 {"audit": {...}}
-    GET  /api/audits/{id}/pages      crawled pages             200 {"pages": [...]}
-    GET  /api/audits/{id}/issues     detected issues           200 {"issues": [...]}
-    GET  /api/audits/{id}/report     audit + pages + issues    200 {"audit", "summary", "pages", "issues"}
+    GET  /api/audits/{id}/pages      crawled pages, by url     200 {"pages": [...], "next_cursor"}
+    GET  /api/audits/{id}/issues     issues, by severity       200 {"issues": [...], "next_cursor"}
+    GET  /api/audits/{id}/report     counts and top issues     200 {"audit", "summary", "links"}
     POST /api/audits/{id}/resume     finish a failed audit     202 {"audit": {...}}
     GET  /api/audits/{id}/progress   live feed while running   200 {"audit", "frontier", "recent"}
   admin routes (only when the ADMIN_TOKEN secret is set; otherwise they do not exist):
@@ -18,8 +18,11 @@ Every /api/ request carries `Authorization: Bearer <credential>` (`api.auth`): a
 the audit routes, whose owner becomes `Call.owner`, or the admin token for the admin routes;
 anything else is a 401 before routing, so an unauthenticated caller learns nothing about ids.
 
-Each handler parses its request, calls one service function and renders the result; it never
-builds an error response. Errors are raised (`api.errors` from parsing and routing,
+Lists take filters, `limit` (1-1000, default 100) and `cursor` (api.queries); a page that has a
+successor carries `next_cursor` and a `Link: <...>; rel="next"` header.
+
+Each handler parses its request, calls one `service.audits` function and renders the result; it
+never builds an error response. Errors are raised (`api.errors` from parsing and routing,
 `service.errors` from the service) and `handle_request` alone turns them into
 `{"error": {"code", "message"}}` with 400, 401, 404, 405, 409, 410, 413 or 503, and gives every
 response the headers of `api.hardening`.
@@ -31,7 +34,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from api import auth, hardening
+from api import auth, hardening, queries
 from api.errors import (
     ApiError,
     ApiErrorCode,
@@ -45,11 +48,13 @@ from api.errors import (
     Unauthorized,
 )
 from api.http import ApiRequest, ApiResponse, error_response, json_response
+from api.queries import Query
 from auditdb.keys import ApiKeyRecord
+from auditdb.listing import ListKind, SortKey
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
-from common.wire import JsonObject
-from service import audits, keys, limits, progress
+from common.wire import JsonObject, to_json
+from service import audits, keys, limits, lists, progress
 from service.errors import (
     AuditNotFound,
     InvalidKeyFields,
@@ -178,8 +183,14 @@ async def create_audit(call: Call) -> ApiResponse:
 
 
 async def list_audits(call: Call) -> ApiResponse:
-    found = await audits.list_audits(call.env, call.owner)
-    return json_response({"audits": [audit_summary(a) for a in found]})
+    query = Query.of(call.request.url)
+    filter_ = queries.parse_audit_filter(query)
+    page = await lists.list_audits(
+        call.env, call.owner, filter_, queries.parse_paging(query, ListKind.AUDITS)
+    )
+    return _list_response(
+        call, query, ListKind.AUDITS, [audit_summary(a) for a in page.items], page.next_after
+    )
 
 
 async def get_audit(call: Call) -> ApiResponse:
@@ -188,27 +199,49 @@ async def get_audit(call: Call) -> ApiResponse:
 
 
 async def get_pages(call: Call) -> ApiResponse:
-    pages = await audits.list_pages(call.env, call.owner, call.args["audit_id"])
-    return json_response({"pages": [p.to_dict() for p in pages]})
+    query = Query.of(call.request.url)
+    filter_ = queries.parse_page_filter(query)
+    paging = queries.parse_paging(query, ListKind.PAGES)
+    page = await lists.list_pages(call.env, call.owner, call.args["audit_id"], filter_, paging)
+    return _list_response(
+        call, query, ListKind.PAGES, [p.to_dict() for p in page.items], page.next_after
+    )
 
 
 async def get_issues(call: Call) -> ApiResponse:
-    issues = await audits.list_issues(call.env, call.owner, call.args["audit_id"])
-    return json_response({"issues": [i.to_dict() for i in issues]})
+    query = Query.of(call.request.url)
+    filter_ = queries.parse_issue_filter(query)
+    paging = queries.parse_paging(query, ListKind.ISSUES)
+    page = await lists.list_issues(call.env, call.owner, call.args["audit_id"], filter_, paging)
+    return _list_response(
+        call, query, ListKind.ISSUES, [i.to_dict() for i in page.items], page.next_after
+    )
+
+
+def _list_response(
+    call: Call, query: Query, kind: ListKind, items: list[JsonObject], after: SortKey | None
+) -> ApiResponse:
+    """`{"<kind>": [...], "next_cursor"}`, with an RFC 8288 `Link: <...>; rel="next"` header
+    carrying the same path and filters when another page follows."""
+    cursor = queries.next_cursor(kind, after)
+    headers = {} if cursor is None else {"link": query.next_link(call.request.path, cursor)}
+    return json_response({str(kind): items, "next_cursor": cursor}, headers=headers)
 
 
 async def get_report(call: Call) -> ApiResponse:
-    report = await audits.audit_report(call.env, call.owner, call.args["audit_id"])
+    report = await lists.audit_report(call.env, call.owner, call.args["audit_id"])
+    base = f"/api/audits/{report.audit.id}"
     summary = {
-        "issues_by_type": report.issues_by_type,
-        "issues_by_severity": report.issues_by_severity,
+        "issues_total": report.counts.total,
+        "issues_by_type": report.counts.by_type,
+        "issues_by_severity": report.counts.by_severity,
+        "top_issues": [to_json(top) for top in report.top_issues],
     }
     return json_response(
         {
             "audit": audit_summary(report.audit),
             "summary": summary,
-            "pages": [p.to_dict() for p in report.pages],
-            "issues": [i.to_dict() for i in report.issues],
+            "links": {"pages": f"{base}/pages", "issues": f"{base}/issues"},
         }
     )
 

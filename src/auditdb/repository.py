@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Sequence
 
 from auditdb.records import AuditPhase, AuditRecord, AuditStatus, IssueRecord, PageRecord
+from auditdb.summary import issue_counts
 from common.bindings import D1Database, SqlValue
 from common.wire import JsonObject, JsonValue, as_int, as_str
 
@@ -66,17 +67,6 @@ async def get_owned_audit(db: D1Database, owner: str, audit_id: str) -> AuditRec
         .first()
     )
     return None if row is None else AuditRecord.from_row(row)
-
-
-async def list_audits(db: D1Database, owner: str, limit: int = 50) -> list[AuditRecord]:
-    result = (
-        await db.prepare(
-            "SELECT * FROM audits WHERE owner = ? ORDER BY created_at DESC, id LIMIT ?"
-        )
-        .bind(owner, limit)
-        .all()
-    )
-    return [AuditRecord.from_row(row) for row in result["results"]]
 
 
 async def set_phase(db: D1Database, audit_id: str, phase: AuditPhase) -> None:
@@ -195,43 +185,9 @@ async def write_crawled_pages(
         await db.batch(statements)
 
 
-async def list_pages(db: D1Database, audit_id: str) -> list[PageRecord]:
-    result = (
-        await db.prepare("SELECT * FROM audit_pages WHERE audit_id = ? ORDER BY url")
-        .bind(audit_id)
-        .all()
-    )
-    return [PageRecord.from_row(row) for row in result["results"]]
-
-
-async def issue_counts_by_type(db: D1Database, audit_id: str) -> dict[str, int]:
-    result = (
-        await db.prepare(
-            "SELECT issue_type, COUNT(*) AS n FROM audit_issues WHERE audit_id = ? "
-            "GROUP BY issue_type ORDER BY n DESC, issue_type"
-        )
-        .bind(audit_id)
-        .all()
-    )
-    return {as_str(row["issue_type"]): as_int(row["n"]) for row in result["results"]}
-
-
 async def list_page_urls(db: D1Database, audit_id: str) -> set[str]:
     result = await db.prepare("SELECT url FROM audit_pages WHERE audit_id = ?").bind(audit_id).raw()
     return {as_str(row[0]) for row in result}
-
-
-async def list_issues(db: D1Database, audit_id: str) -> list[IssueRecord]:
-    result = (
-        await db.prepare(
-            "SELECT id, audit_id, page_id, page_url, issue_type, severity, details_json "
-            "FROM audit_issues WHERE audit_id = ? ORDER BY "
-            "CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, issue_type, page_url"
-        )
-        .bind(audit_id)
-        .all()
-    )
-    return [IssueRecord.from_row(row) for row in result["results"]]
 
 
 async def list_running_before(db: D1Database, started_before: str, limit: int) -> list[AuditRecord]:
@@ -279,20 +235,13 @@ async def score_counts(db: D1Database, audit_id: str) -> dict[str, int]:
         .bind(audit_id)
         .first()
     )
-    severities = (
-        await db.prepare(
-            "SELECT severity, COUNT(*) AS n FROM audit_issues WHERE audit_id = ? GROUP BY severity"
-        )
-        .bind(audit_id)
-        .all()
-    )
-    counts = {as_str(row["severity"]): as_int(row["n"]) for row in severities["results"]}
+    counts = (await issue_counts(db, audit_id)).by_severity
     return {
         "scored": as_int((pages or {}).get("scored", 0)),
         "critical_pages": as_int((pages or {}).get("critical_pages", 0)),
-        "critical": counts.get("critical", 0),
-        "warning": counts.get("warning", 0),
-        "info": counts.get("info", 0),
+        "critical": counts["critical"],
+        "warning": counts["warning"],
+        "info": counts["info"],
         "total": sum(counts.values()),
     }
 

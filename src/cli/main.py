@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.keys import add_keys_commands, has_user_key, run_keys
-from cli.report import format_summary, write_report
+from cli.report import format_summary, full_report, write_report
 from urls.private_hosts import PrivateHosts
 
 if TYPE_CHECKING:
@@ -149,10 +149,12 @@ async def _follow(platform: LocalPlatform, audit_id: str, json_path: Path | None
             file=sys.stderr,
             flush=True,
         )
-    _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
-    print(format_summary(report))
-    if json_path is not None:
+    if json_path is None:
+        _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+    else:
+        report = await full_report(platform, audit_id)
         write_report(json_path, report)
+    print(format_summary(report))
     return 0 if report["audit"]["status"] == "completed" else 1
 
 

@@ -1,26 +1,61 @@
-"""The CLI's report: a terminal summary and the --json file."""
+"""The CLI's report: a terminal summary and the --json file.
+
+The API's report holds counts, never rows; the --json file still holds the audit with every page
+and issue, which `full_report` assembles by following the lists' cursors one page at a time.
+"""
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import quote
 
-from auditdb.records import AuditRecord, AuditStatus, IssueRecord
-from common.wire import JsonObject, as_list, as_object
+from auditdb.records import AuditRecord, AuditStatus
+from common.wire import JsonObject, JsonValue, as_int, as_object
+
+if TYPE_CHECKING:
+    from local_platform.runtime import LocalPlatform
+
+LIST_PAGE_SIZE = 1000  # the API's largest page
+
+
+async def full_report(platform: LocalPlatform, audit_id: str) -> JsonObject:
+    """`{"audit", "summary", "links", "pages", "issues"}`: the report plus every listed row."""
+    base = f"/api/audits/{quote(audit_id, safe='')}"
+    _, report = await platform.request("GET", f"{base}/report")
+    report["pages"] = await read_list(platform, f"{base}/pages", "pages")
+    report["issues"] = await read_list(platform, f"{base}/issues", "issues")
+    return dict(report)
+
+
+async def read_list(platform: LocalPlatform, path: str, key: str) -> list[JsonValue]:
+    """Every item of a paginated list, following `next_cursor`."""
+    items: list[JsonValue] = []
+    cursor: str | None = None
+    while True:
+        query = f"?limit={LIST_PAGE_SIZE}" + ("" if cursor is None else f"&cursor={cursor}")
+        status, body = await platform.request("GET", path + query)
+        if status != 200:
+            raise RuntimeError(f"GET {path} answered {status}: {body}")
+        items.extend(body[key])
+        cursor = body["next_cursor"]
+        if cursor is None:
+            return items
 
 
 def format_summary(report: JsonObject) -> str:
-    """The terminal summary of a report as the API renders it (`{"audit", "issues", ...}`)."""
+    """The terminal summary of a report as the API renders it (`{"audit", "summary", ...}`)."""
     audit = AuditRecord.from_dict(as_object(report["audit"]))
-    issues = [IssueRecord.from_dict(as_object(item)) for item in as_list(report["issues"])]
-    severities = Counter(issue.severity for issue in issues)
+    summary = as_object(report["summary"])
+    severities = {k: as_int(v) for k, v in as_object(summary["issues_by_severity"]).items()}
+    by_type = {k: as_int(v) for k, v in as_object(summary["issues_by_type"]).items()}
     lines = [
         f"status: {audit.status}",
         f"start url: {audit.start_url}",
         f"pages crawled: {audit.pages_crawled}",
-        f"issues: {len(issues)} ({severities['critical']} critical, "
-        f"{severities['warning']} warning, {severities['info']} info)",
+        f"issues: {sum(severities.values())} ({severities.get('critical', 0)} critical, "
+        f"{severities.get('warning', 0)} warning, {severities.get('info', 0)} info)",
     ]
     if audit.health_score is not None:
         lines.append(f"health score: {audit.health_score:g}")
@@ -28,8 +63,7 @@ def format_summary(report: JsonObject) -> str:
         lines.append(f"error: {audit.error_code} in {audit.failed_phase or 'unknown phase'}")
         if audit.pages_crawled > 0:
             lines.append(f"stopped early after {audit.pages_crawled} pages; partial results kept")
-    by_type = Counter(issue.issue_type for issue in issues)
-    lines.extend(f"  {count:5d}  {issue_type}" for issue_type, count in by_type.most_common())
+    lines.extend(f"  {count:5d}  {issue_type}" for issue_type, count in by_type.items())
     return "\n".join(lines)
 
 

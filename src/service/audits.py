@@ -17,13 +17,7 @@ import uuid
 from dataclasses import dataclass
 
 from auditdb import repository
-from auditdb.records import (
-    AuditOptions,
-    AuditRecord,
-    AuditStatus,
-    IssueRecord,
-    PageRecord,
-)
+from auditdb.records import AuditOptions, AuditRecord, AuditStatus
 from common import ports
 from common.bindings import Env
 from common.settings import CRAWL
@@ -60,21 +54,6 @@ class CreateAudit:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     fetch_timeout_s: float = CRAWL.fetch_timeout_s
-
-
-@dataclass(frozen=True, slots=True)
-class AuditReport:
-    audit: AuditRecord
-    pages: list[PageRecord]
-    issues: list[IssueRecord]
-    issues_by_type: dict[str, int]
-
-    @property
-    def issues_by_severity(self) -> dict[str, int]:
-        counts = {"critical": 0, "warning": 0, "info": 0}
-        for issue in self.issues:
-            counts[issue.severity] = counts.get(issue.severity, 0) + 1
-        return counts
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -157,10 +136,6 @@ def _max_pages_limit(env: Env) -> int:
 # -- read --------------------------------------------------------------------------------------
 
 
-async def list_audits(env: Env, owner: str) -> list[AuditRecord]:
-    return await repository.list_audits(env.DB, owner=owner)
-
-
 async def read_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
     """The audit's row, reconciled first if it claims to be running."""
     audit = await owned_audit(env, owner, audit_id)
@@ -170,26 +145,6 @@ async def read_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
         await reconcile_audit(env, audit, "status_read")
         audit = await repository.get_audit(env.DB, audit.id) or audit
     return audit
-
-
-async def list_pages(env: Env, owner: str, audit_id: str) -> list[PageRecord]:
-    await owned_audit(env, owner, audit_id)
-    return await repository.list_pages(env.DB, audit_id)
-
-
-async def list_issues(env: Env, owner: str, audit_id: str) -> list[IssueRecord]:
-    await owned_audit(env, owner, audit_id)
-    return await repository.list_issues(env.DB, audit_id)
-
-
-async def audit_report(env: Env, owner: str, audit_id: str) -> AuditReport:
-    audit = await owned_audit(env, owner, audit_id)
-    return AuditReport(
-        audit=audit,
-        pages=await repository.list_pages(env.DB, audit.id),
-        issues=await repository.list_issues(env.DB, audit.id),
-        issues_by_type=await repository.issue_counts_by_type(env.DB, audit.id),
-    )
 
 
 async def owned_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cli.report import full_report
 from tests.badseo.site import (
     ROBOTS_DISALLOWED,
     expected_issues,
@@ -21,7 +22,7 @@ async def audit(platform: Any, url: str) -> dict[str, Any]:
     assert status == 201, body
     audit_id = body["audit"]["id"]
     await platform.wait_for_workflow(audit_id, timeout_s=120)
-    _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+    report = await full_report(platform, audit_id)
     return report
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from cli.report import full_report
 from tests.support.site_server import Reply, html_page, serve_site
 
 
@@ -18,7 +19,7 @@ async def audit_site(platform: Any, url: str, **options: Any) -> dict[str, Any]:
     assert status == 201, body
     audit_id = body["audit"]["id"]
     await platform.wait_for_workflow(audit_id, timeout_s=60)
-    _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+    report = await full_report(platform, audit_id)
     return report
 
 

@@ -11,6 +11,7 @@ import pytest
 
 import crawl.chunk
 import workflow.site_audit as site_audit
+from cli.report import full_report
 from common import settings
 from tests.support.site_server import Reply, Site, html_page, serve_site
 from workflow import step_configs
@@ -49,7 +50,7 @@ async def start(platform: Any, site: Site) -> str:
 
 
 async def report_of(platform: Any, audit_id: str) -> dict[str, Any]:
-    return (await platform.request("GET", f"/api/audits/{audit_id}/report"))[1]
+    return await full_report(platform, audit_id)
 
 
 def comparable(report: dict[str, Any]) -> tuple[Any, ...]:

@@ -8,6 +8,7 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
+from cli.report import full_report
 from tests.support.site_server import Reply, StreamReply, html_page, serve_site
 
 FETCH_TIMEOUT_S = 2.0
@@ -96,7 +97,7 @@ async def test_a_hostile_site_is_audited_to_completion(platform: Any, outbound_h
         assert status == 201
         audit_id = body["audit"]["id"]
         await platform.wait_for_workflow(audit_id, timeout_s=120)
-        _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+        report = await full_report(platform, audit_id)
 
     assert report["audit"]["status"] == "completed", report["audit"]
     pages = {p["url"].removeprefix(site.origin): p for p in report["pages"]}

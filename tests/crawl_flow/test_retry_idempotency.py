@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import workflow.site_audit as site_audit
+from cli.report import full_report
 from crawl.chunk import ChunkIO
 from local_platform.clock import ManualClock
 from tests.support.platform_vars import TEST_VARS
@@ -102,7 +103,7 @@ async def audit_with_fault(
     assert status == 201
     audit_id = body["audit"]["id"]
     await platform.wait_for_workflow(audit_id, timeout_s=60)
-    _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+    report = await full_report(platform, audit_id)
     return _comparable(report), chunks.fault.calls
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from auditdb import repository
+from auditdb.listing import AuditFilter, read_audits
 from auditdb.records import AuditRecord, AuditStatus
 from service.audits import CreateAudit, create_audit, read_audit, resume_audit
 from service.errors import (
@@ -40,7 +41,7 @@ async def test_create_refuses_before_writing_anything(
     with pytest.raises(error, match=detail):
         await create_audit(platform.env, OWNER, request_)
 
-    assert await repository.list_audits(platform.env.DB, owner="local") == []
+    assert await read_audits(platform.env.DB, "local", AuditFilter(), None, 10) == []
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,161 @@
+"""Query strings of the list routes, parsed into the service's filter and paging records.
+
+    GET /api/audits                  status, url, cursor, limit
+    GET /api/audits/{id}/pages       status (404 or 4xx), indexable, has_issue, url, cursor, limit
+    GET /api/audits/{id}/issues      type (repeatable, up to 20), severity, page_url, cursor, limit
+
+Every refusal is a `BadRequest` with code `invalid_request` whose message names the parameter:
+an unknown parameter, a repeated one that is not repeatable, an empty value, or a value outside
+the closed vocabularies (`AuditStatus`, `IssueType`, `Severity`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from api.errors import BadRequest
+from audit.catalogue import IssueType, Severity
+from auditdb.listing import (
+    AuditFilter,
+    InvalidCursor,
+    IssueFilter,
+    ListKind,
+    PageFilter,
+    SortKey,
+    decode_cursor,
+    encode_cursor,
+)
+from auditdb.records import AuditStatus
+from service.lists import DEFAULT_LIMIT, MAX_LIMIT, Paging
+
+MAX_TEXT_PARAMETER = 2048  # as long as the longest start URL the API accepts
+# An issue list reads one index group per (severity, type): three per type without `severity`.
+MAX_TYPES = 20
+_PAGING = frozenset({"cursor", "limit"})
+_STATUS_CODE = re.compile(r"[1-5][0-9]{2}")
+_STATUS_CLASS = re.compile(r"([1-5])xx", re.IGNORECASE)
+_BOOLEANS = {"true": True, "false": False}
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A request's query string as ordered (name, value) pairs, blank values kept."""
+
+    items: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, url: str) -> Query:
+        return cls(tuple(parse_qsl(urlsplit(url).query, keep_blank_values=True)))
+
+    def check_names(self, allowed: Iterable[str]) -> None:
+        known = set(allowed) | _PAGING
+        for name, _ in self.items:
+            if name not in known:
+                raise _bad(f"unknown query parameter {name!r}; expected one of {sorted(known)}")
+
+    def all(self, name: str) -> list[str]:
+        values = [value for key, value in self.items if key == name]
+        for value in values:
+            if not value:
+                raise _bad(f"query parameter {name!r} must not be empty")
+            if len(value) > MAX_TEXT_PARAMETER:
+                raise _bad(f"query parameter {name!r} is longer than {MAX_TEXT_PARAMETER}")
+        return values
+
+    def one(self, name: str) -> str | None:
+        values = self.all(name)
+        if len(values) > 1:
+            raise _bad(f"query parameter {name!r} may appear only once")
+        return values[0] if values else None
+
+    def next_link(self, path: str, cursor: str) -> str:
+        """RFC 8288 `Link` value for the next page: same path and filters, the new cursor."""
+        kept = [(name, value) for name, value in self.items if name != "cursor"]
+        return f'<{path}?{urlencode([*kept, ("cursor", cursor)])}>; rel="next"'
+
+
+def parse_paging(query: Query, kind: ListKind) -> Paging:
+    raw_limit = query.one("limit")
+    limit = DEFAULT_LIMIT if raw_limit is None else _limit(raw_limit)
+    cursor = query.one("cursor")
+    try:
+        after: SortKey | None = None if cursor is None else decode_cursor(kind, cursor)
+    except InvalidCursor as exc:
+        raise _bad(f"query parameter 'cursor' is invalid: {exc}") from exc
+    return Paging(after, limit)
+
+
+def next_cursor(kind: ListKind, after: SortKey | None) -> str | None:
+    return None if after is None else encode_cursor(kind, after)
+
+
+def _limit(raw: str) -> int:
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+        raise _bad(f"query parameter 'limit' must be an integer from 1 to {MAX_LIMIT}")
+    return int(raw)
+
+
+def parse_audit_filter(query: Query) -> AuditFilter:
+    query.check_names({"status", "url"})
+    status = _maybe(query.one("status"), "status", AuditStatus)
+    return AuditFilter(status=status, url_contains=query.one("url"))
+
+
+def parse_page_filter(query: Query) -> PageFilter:
+    query.check_names({"status", "indexable", "has_issue", "url"})
+    code, status_class = _status(query.one("status"))
+    indexable = _maybe(query.one("indexable"), "indexable", _boolean)
+    has_issue = _maybe(query.one("has_issue"), "has_issue", IssueType)
+    return PageFilter(code, status_class, indexable, has_issue, query.one("url"))
+
+
+def parse_issue_filter(query: Query) -> IssueFilter:
+    query.check_names({"type", "severity", "page_url"})
+    types = tuple(dict.fromkeys(_value("type", IssueType, raw) for raw in query.all("type")))
+    if len(types) > MAX_TYPES:
+        raise _bad(f"query parameter 'type' may name at most {MAX_TYPES} issue types")
+    severity = _maybe(query.one("severity"), "severity", Severity)
+    return IssueFilter(types, severity, query.one("page_url"))
+
+
+def _status(raw: str | None) -> tuple[int | None, int | None]:
+    """`404` → (404, None); `4xx` → (None, 4)."""
+    if raw is None:
+        return None, None
+    if _STATUS_CODE.fullmatch(raw):
+        return int(raw), None
+    if match := _STATUS_CLASS.fullmatch(raw):
+        return None, int(match.group(1))
+    raise _bad(f"query parameter 'status' must be a status code (404) or class (4xx), not {raw!r}")
+
+
+def _boolean(raw: str) -> bool:
+    return _BOOLEANS[raw]
+
+
+def _maybe[T](raw: str | None, name: str, parse: Callable[[str], T]) -> T | None:
+    return None if raw is None else _value(name, parse, raw)
+
+
+def _value[T](name: str, parse: Callable[[str], T], raw: str) -> T:
+    try:
+        return parse(raw)
+    except (KeyError, ValueError):
+        message = f"query parameter {name!r} has an unknown value {raw!r}{_choices(parse)}"
+        raise _bad(message) from None
+
+
+def _choices(parse: object) -> str:
+    if isinstance(parse, type) and issubclass(parse, StrEnum):
+        return f"; expected one of {[str(m) for m in parse]}" if len(parse) <= 12 else ""
+    if parse is _boolean:
+        return "; expected true or false"
+    return ""
+
+
+def _bad(message: str) -> BadRequest:
+    return BadRequest(message)

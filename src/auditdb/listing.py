@@ -1,0 +1,347 @@
+"""Filtered lists of audits, pages and issues, read in keyset pages.
+
+Theory of operation. Every list has a total order ending in `id`, and an index that is
+`<equality filters>, <sort key>, id` (migrations/d1/0004_list_indexes.sql). A page is
+
+    SELECT ... WHERE <equality filters> AND (<sort key>) > (<cursor>) ORDER BY <sort key> LIMIT n
+
+so the planner seeks to the cursor and reads rows in index order: each page costs its own rows,
+whatever its position, and a row written while a client pages never shifts the rows it has not
+reached yet (it appears in a later page if it sorts after the cursor, and never duplicates one).
+
+A *group* is one equality prefix of an index. Issues sort by (severity_rank, issue_type,
+page_url, id); a `severity` filter fixes the rank, a `type` filter the rank and the type, so a
+filtered issue list reads its groups in sort order, (rank, type) by (rank, type), each one a seek
+on audit_issues_list_idx, until the page is full. A group holds the leading sort columns it fixes;
+the cursor is compared against those in Python and in SQL only on the columns that remain, because
+SQLite uses a row-value comparison as an index range only when it follows the equality prefix.
+
+Filters that no index can seek (a `url` substring, an issue `page_url` prefix without a type,
+`has_issue` on pages) stay residual terms over the ordered walk of one audit's (or one owner's)
+rows, which the audit_id (owner) seek bounds; tests/auditdb/test_query_plans.py asserts both.
+Values are always bound parameters; SQL text comes only from the constants here.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from audit.catalogue import IssueType, Severity
+from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from common.bindings import D1Database, D1PreparedStatement, SqlValue
+from common.wire import JsonObject, as_int, as_str
+
+type SortKey = tuple[str | int, ...]
+type Keyed[T] = tuple[SortKey, T]  # a row with its position in its list
+
+
+class ListKind(StrEnum):
+    AUDITS = "audits"
+    PAGES = "pages"
+    ISSUES = "issues"
+
+
+# The sort key of each list, in SQL column names and the Python types a cursor must carry.
+_SORT_COLUMNS: dict[ListKind, tuple[str, ...]] = {
+    ListKind.AUDITS: ("created_at", "id"),
+    ListKind.PAGES: ("url", "id"),
+    ListKind.ISSUES: ("severity_rank", "issue_type", "page_url", "id"),
+}
+_SORT_TYPES: dict[ListKind, tuple[type, ...]] = {
+    ListKind.AUDITS: (str, str),
+    ListKind.PAGES: (str, str),
+    ListKind.ISSUES: (int, str, str, str),
+}
+
+
+class InvalidCursor(ValueError):
+    """A cursor this list did not hand out (edited, truncated, or from another list)."""
+
+
+# -- filters -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AuditFilter:
+    status: AuditStatus | None = None
+    url_contains: str | None = None  # a substring of start_url
+
+
+@dataclass(frozen=True, slots=True)
+class PageFilter:
+    status_code: int | None = None  # exact: 404
+    status_class: int | None = None  # the hundreds digit: 4 for "4xx"
+    indexable: bool | None = None
+    has_issue: IssueType | None = None
+    url_contains: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IssueFilter:
+    types: tuple[IssueType, ...] = ()
+    severity: Severity | None = None
+    page_url_prefix: str | None = None
+
+
+# -- cursors -------------------------------------------------------------------------------------
+
+
+def encode_cursor(kind: ListKind, key: SortKey) -> str:
+    """An opaque cursor: urlsafe base64 (unpadded) of `[kind, *sort key]` as JSON."""
+    text = json.dumps([str(kind), *key], separators=(",", ":"), ensure_ascii=False)
+    return base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode("ascii")
+
+
+def decode_cursor(kind: ListKind, cursor: str) -> SortKey:
+    """The sort key a cursor of this list holds; raises `InvalidCursor` for anything else."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        value = json.loads(raw.decode())
+    except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
+        raise InvalidCursor("cursor is not one this API handed out") from exc
+    types = _SORT_TYPES[kind]
+    if (
+        not isinstance(value, list)
+        or value[:1] != [str(kind)]
+        or len(value) != len(types) + 1
+        or not all(type(v) is t for v, t in zip(value[1:], types, strict=True))
+    ):
+        raise InvalidCursor(f"cursor is not one of the {kind} list's")
+    return tuple(value[1:])
+
+
+# -- statements ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """SQL text built from this module's constants and the values it binds."""
+
+    sql: str
+    params: tuple[SqlValue, ...]
+
+    def prepare(self, db: D1Database) -> D1PreparedStatement:
+        return db.prepare(self.sql).bind(*self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """An equality prefix: `fixed` holds the values of the sort key's leading columns it fixes."""
+
+    terms: tuple[tuple[str, SqlValue], ...]  # (SQL term with one "?", value)
+    fixed: SortKey = ()
+
+
+class _Skip:
+    """The group lies entirely at or before the cursor."""
+
+
+_SKIP = _Skip()
+
+
+def _after(group: Group, after: SortKey | None, descending: bool) -> SortKey | _Skip | None:
+    """The part of the cursor to compare in SQL for this group (None: the whole group follows)."""
+    if after is None:
+        return None
+    n = len(group.fixed)
+    head = after[:n]
+    if head == group.fixed:
+        return after[n:]
+    before = (head > group.fixed) if not descending else (head < group.fixed)
+    return _SKIP if before else None
+
+
+def _select(
+    columns: str,
+    table: str,
+    kind: ListKind,
+    group: Group,
+    residual: Sequence[tuple[str, SqlValue]],
+    after: SortKey | None,
+    limit: int,
+    *,
+    descending: bool = False,
+) -> Statement | None:
+    position = _after(group, after, descending)
+    if isinstance(position, _Skip):
+        return None
+    terms = [*group.terms, *residual]
+    sql_terms = [term for term, _ in terms]
+    params: list[SqlValue] = [value for _, value in terms]
+    sort = _SORT_COLUMNS[kind]
+    if position:
+        rest = sort[len(group.fixed) :]
+        op = "<" if descending else ">"
+        holes = ", ".join("?" for _ in rest)
+        sql_terms.append(f"({', '.join(rest)}) {op} ({holes})")
+        params.extend(position)
+    order = ", ".join(f"{c} DESC" if descending else c for c in sort)
+    sql = f"SELECT {columns} FROM {table} WHERE {' AND '.join(sql_terms)} ORDER BY {order} LIMIT ?"
+    return Statement(sql, (*params, limit))
+
+
+# -- audits --------------------------------------------------------------------------------------
+
+
+def audits_statement(
+    owner: str, filter_: AuditFilter, after: SortKey | None, limit: int
+) -> Statement:
+    terms: list[tuple[str, SqlValue]] = [("owner = ?", owner)]
+    if filter_.status is not None:
+        terms.append(("status = ?", str(filter_.status)))
+    residual = _contains("start_url", filter_.url_contains)
+    statement = _select(
+        "*", "audits", ListKind.AUDITS, Group(tuple(terms)), residual, after, limit,
+        descending=True,
+    )  # fmt: skip
+    assert statement is not None  # a group that fixes no sort column is never skipped
+    return statement
+
+
+async def read_audits(
+    db: D1Database, owner: str, filter_: AuditFilter, after: SortKey | None, limit: int
+) -> list[Keyed[AuditRecord]]:
+    """Up to `limit` audits after the cursor, each with its sort key."""
+    result = await audits_statement(owner, filter_, after, limit).prepare(db).all()
+    return [
+        ((as_str(row["created_at"]), as_str(row["id"])), AuditRecord.from_row(row))
+        for row in result["results"]
+    ]
+
+
+# -- pages ---------------------------------------------------------------------------------------
+
+# Probes audit_issues_audit_type_page_idx once per page of the walk (an exact seek).
+_HAS_ISSUE = (
+    "EXISTS (SELECT 1 FROM audit_issues i WHERE i.audit_id = audit_pages.audit_id "
+    "AND i.issue_type = ? AND i.page_url = audit_pages.url)"
+)
+
+
+def pages_statement(
+    audit_id: str, filter_: PageFilter, after: SortKey | None, limit: int
+) -> Statement:
+    terms: list[tuple[str, SqlValue]] = [("audit_id = ?", audit_id)]
+    if filter_.status_code is not None:
+        terms.append(("status_code = ?", filter_.status_code))
+    if filter_.status_class is not None:
+        # Repeats the indexed expression of audit_pages_audit_class_idx verbatim.
+        terms.append(("status_code / 100 = ?", filter_.status_class))
+    if filter_.indexable is not None:
+        terms.append(("is_indexable = ?", int(filter_.indexable)))
+    residual = _contains("url", filter_.url_contains)
+    if filter_.has_issue is not None:
+        residual.append((_HAS_ISSUE, str(filter_.has_issue)))
+    statement = _select(
+        "*", "audit_pages", ListKind.PAGES, Group(tuple(terms)), residual, after, limit
+    )
+    assert statement is not None
+    return statement
+
+
+async def read_pages(
+    db: D1Database, audit_id: str, filter_: PageFilter, after: SortKey | None, limit: int
+) -> list[Keyed[PageRecord]]:
+    """Up to `limit` pages after the cursor, each with its sort key."""
+    result = await pages_statement(audit_id, filter_, after, limit).prepare(db).all()
+    return [
+        ((as_str(row["url"]), as_str(row["id"])), PageRecord.from_row(row))
+        for row in result["results"]
+    ]
+
+
+# -- issues --------------------------------------------------------------------------------------
+
+_ISSUE_COLUMNS = (
+    "id, audit_id, page_id, page_url, issue_type, severity, details_json, severity_rank"
+)
+
+
+def issue_groups(audit_id: str, filter_: IssueFilter) -> list[Group]:
+    """The equality prefixes an issue list reads, in sort order."""
+    base = ("audit_id = ?", audit_id)
+    if filter_.severity is None and not filter_.types:
+        return [Group((base,))]
+    # Every rank, not only the catalogue's severity of a type: rows keep the severity they were
+    # written with, and an empty group costs one index seek.
+    ranks = [filter_.severity.order] if filter_.severity is not None else [0, 1, 2]
+    if not filter_.types:
+        return [Group((base, ("severity_rank = ?", r)), (r,)) for r in ranks]
+    return [
+        Group((base, ("severity_rank = ?", r), ("issue_type = ?", str(t))), (r, str(t)))
+        for r in ranks
+        for t in sorted(set(filter_.types))
+    ]
+
+
+def issue_statement(
+    group: Group, filter_: IssueFilter, after: SortKey | None, limit: int
+) -> Statement | None:
+    """One group's rows after the cursor; None when the whole group lies before it."""
+    residual = _prefix("page_url", filter_.page_url_prefix)
+    return _select(_ISSUE_COLUMNS, "audit_issues", ListKind.ISSUES, group, residual, after, limit)
+
+
+async def read_issues(
+    db: D1Database, audit_id: str, filter_: IssueFilter, after: SortKey | None, limit: int
+) -> list[Keyed[IssueRecord]]:
+    """Up to `limit` issues after the cursor, each with its sort key."""
+    found: list[Keyed[IssueRecord]] = []
+    for group in issue_groups(audit_id, filter_):
+        statement = issue_statement(group, filter_, after, limit - len(found))
+        if statement is None:
+            continue
+        result = await statement.prepare(db).all()
+        found.extend((_issue_key(row), IssueRecord.from_row(row)) for row in result["results"])
+        if len(found) >= limit:
+            break
+    return found
+
+
+def _issue_key(row: JsonObject) -> SortKey:
+    return (
+        as_int(row["severity_rank"]),
+        as_str(row["issue_type"]),
+        as_str(row["page_url"]),
+        as_str(row["id"]),
+    )
+
+
+# -- residual terms ------------------------------------------------------------------------------
+
+
+def _contains(column: str, needle: str | None) -> list[tuple[str, SqlValue]]:
+    # instr, not LIKE: D1 caps LIKE patterns at 50 bytes, and instr needs no wildcard escaping
+    # and matches case-sensitively, as URL paths are compared.
+    if not needle:
+        return []
+    return [(f"instr({column}, ?) > 0", needle)]
+
+
+def _prefix(column: str, prefix: str | None) -> list[tuple[str, SqlValue]]:
+    """`column` starts with `prefix`, as a range an index can seek: [prefix, successor)."""
+    if not prefix:
+        return []
+    terms: list[tuple[str, SqlValue]] = [(f"{column} >= ?", prefix)]
+    upper = prefix_successor(prefix)
+    if upper is not None:
+        terms.append((f"{column} < ?", upper))
+    return terms
+
+
+def prefix_successor(prefix: str) -> str | None:
+    """The least string greater than every string that starts with `prefix` (None: no such
+    string). SQLite's BINARY collation compares UTF-8 bytes, which order as code points do."""
+    while prefix:
+        last = ord(prefix[-1]) + 1
+        if 0xD800 <= last <= 0xDFFF:  # surrogates cannot be encoded; the next code point is E000
+            last = 0xE000
+        if last <= 0x10FFFF:
+            return prefix[:-1] + chr(last)
+        prefix = prefix[:-1]
+    return None

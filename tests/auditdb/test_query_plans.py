@@ -1,0 +1,162 @@
+"""EXPLAIN QUERY PLAN over every statement the list routes and the report can issue.
+
+Each list statement must read its table through an index seek (`SEARCH ... USING INDEX`) and in
+index order: no full `SCAN` of audits, audit_pages or audit_issues, and no `USE TEMP B-TREE` (a
+sort of the rows the filters leave, per page). Filters that no index can seek (a url substring,
+an issue page_url prefix without a type, has_issue) must still be bounded by the audit_id (or
+owner) seek. The database is migrated with every migration, as `wrangler d1 migrations apply`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from audit.catalogue import IssueType, Severity
+from auditdb import summary
+from auditdb.listing import (
+    AuditFilter,
+    IssueFilter,
+    PageFilter,
+    SortKey,
+    Statement,
+    audits_statement,
+    issue_groups,
+    issue_statement,
+    pages_statement,
+)
+from auditdb.records import AuditStatus
+from local_platform.d1 import LocalD1Database
+from local_platform.migrations import apply_migrations
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations" / "d1"
+TABLES = ("audits", "audit_pages", "audit_issues")
+FULL_SCAN = re.compile(rf"\bSCAN ({'|'.join(TABLES)})\b")
+SEEK = re.compile(
+    rf"\bSEARCH ({'|'.join(TABLES)}) USING (COVERING )?INDEX \w+ \((audit_id|owner)=\?"
+)
+
+
+def _audit_statements() -> Iterator[tuple[str, Statement, bool]]:
+    for status, url, after in itertools.product(
+        (None, AuditStatus.RUNNING), (None, "shop"), (None, ("2026-12-01T00:00:00.000Z", "a1"))
+    ):
+        filter_ = AuditFilter(status=status, url_contains=url)
+        yield (
+            f"audits {filter_} after={after}",
+            audits_statement("o", filter_, after, 101),
+            bool(url),
+        )
+
+
+_PAGE_FILTERS = {
+    "status_code": 404,
+    "status_class": 4,
+    "indexable": False,
+    "has_issue": IssueType.MISSING_TITLE,
+    "url_contains": "/blog/",
+}
+
+
+def _page_statements() -> Iterator[tuple[str, Statement, bool]]:
+    names = list(_PAGE_FILTERS)
+    for size in range(len(names) + 1):
+        for chosen in itertools.combinations(names, size):
+            filter_ = PageFilter(**{name: _PAGE_FILTERS[name] for name in chosen})  # type: ignore[arg-type]
+            residual = bool({"has_issue", "url_contains"} & set(chosen))
+            for after in (None, ("https://a.test/x", "p1")):
+                yield (
+                    f"pages {filter_} after={after}",
+                    pages_statement("a1", filter_, after, 101),
+                    residual,
+                )
+
+
+def _issue_statements() -> Iterator[tuple[str, Statement, bool]]:
+    for types, severity, prefix in itertools.product(
+        ((), (IssueType.MISSING_TITLE,), (IssueType.MISSING_TITLE, IssueType.THIN_CONTENT)),
+        (None, Severity.WARNING),
+        (None, "https://a.test/blog/"),
+    ):
+        filter_ = IssueFilter(types, severity, prefix)
+        for group in issue_groups("a1", filter_):
+            # No cursor, and a cursor inside this group (the remaining sort columns compared).
+            inside: SortKey = (
+                *group.fixed,
+                *(1, "t", "https://a.test/x", "i1")[len(group.fixed) :],
+            )
+            for after in (None, inside):
+                statement = issue_statement(group, filter_, after, 101)
+                assert statement is not None
+                residual = prefix is not None and not types
+                yield f"issues {filter_} group={group.fixed} after={after}", statement, residual
+
+
+def _report_statements() -> Iterator[tuple[str, Statement, bool]]:
+    yield "counts", Statement(summary.COUNTS_SQL, ("a1",)), False
+    yield "examples", Statement(summary.EXAMPLES_SQL, ("a1", "missing-title", 3)), False
+
+
+ALL = [*_audit_statements(), *_page_statements(), *_issue_statements(), *_report_statements()]
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalD1Database]:
+    path = tmp_path_factory.mktemp("plans") / "d1.sqlite"
+    apply_migrations(path, MIGRATIONS)
+    database = LocalD1Database(path)
+    yield database
+    database.close()
+
+
+async def plan(db: LocalD1Database, statement: Statement) -> list[str]:
+    result = await db.prepare(f"EXPLAIN QUERY PLAN {statement.sql}").bind(*statement.params).all()
+    return [str(row["detail"]) for row in result["results"]]
+
+
+@pytest.mark.parametrize(("name", "statement", "residual"), ALL, ids=[name for name, _, _ in ALL])
+async def test_every_list_statement_seeks_an_index_and_reads_in_order(
+    db: LocalD1Database, name: str, statement: Statement, residual: bool
+) -> None:
+    lines = await plan(db, statement)
+
+    assert not [line for line in lines if FULL_SCAN.search(line)], lines
+    assert not [line for line in lines if "TEMP B-TREE" in line], lines
+    # The outer table is always reached by a seek on audit_id (or owner), whatever the filters.
+    assert SEEK.search(lines[0]), lines
+
+
+def test_the_filters_no_index_can_seek_are_the_listed_ones() -> None:
+    residual = {name.split(" ")[0] for name, _, is_residual in ALL if is_residual}
+    assert residual == {"audits", "pages", "issues"}
+
+
+@pytest.mark.parametrize(
+    ("filter_", "index"),
+    [
+        (PageFilter(status_code=404), "audit_pages_audit_status_idx"),
+        (PageFilter(status_class=4), "audit_pages_audit_class_idx"),
+        (PageFilter(indexable=True), "audit_pages_audit_indexable_idx"),
+        (PageFilter(url_contains="x"), "audit_pages_audit_url_id_idx"),
+    ],
+)
+async def test_each_page_filter_seeks_its_own_index(
+    db: LocalD1Database, filter_: PageFilter, index: str
+) -> None:
+    lines = await plan(db, pages_statement("a1", filter_, ("u", "i"), 10))
+    assert index in lines[0], lines
+
+
+async def test_a_typed_issue_list_seeks_the_page_url_prefix(db: LocalD1Database) -> None:
+    filter_ = IssueFilter((IssueType.MISSING_TITLE,), None, "https://a.test/blog/")
+    group = issue_groups("a1", filter_)[0]
+    statement = issue_statement(group, filter_, None, 10)
+    assert statement is not None
+
+    lines = await plan(db, statement)
+
+    assert "issue_type=? AND page_url>? AND page_url<?" in lines[0], lines
