@@ -56,6 +56,11 @@ def test_audit_prints_its_id_first_and_writes_the_report(small_site: Site, tmp_p
     assert report["audit"]["pages_crawled"] == len(report["pages"]) >= 1
     assert {"url", "status_code"} <= set(report["pages"][0])
 
+    deleted = siteaudit("delete", audit_id, state_dir=tmp_path / "state")
+    assert (deleted.returncode, deleted.stdout) == (0, f"deleted {audit_id}\n"), deleted.stderr
+    again = siteaudit("delete", audit_id, state_dir=tmp_path / "state")
+    assert again.returncode == 2 and f"no audit with id {audit_id}" in again.stderr
+
 
 def test_audit_refuses_private_hosts_without_the_flag(small_site: Site, tmp_path: Path) -> None:
     done = siteaudit("audit", small_site.url("/"), state_dir=tmp_path / "state")

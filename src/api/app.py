@@ -4,6 +4,7 @@ Routes
     POST /api/audits                 start an audit            201 {"audit": {...}}
     GET  /api/audits                 audits, newest first      200 {"audits": [...], "next_cursor"}
     GET  /api/audits/{id}            status and counters       200 {"audit": {...}}
+    DELETE /api/audits/{id}          stop, wipe and delete     204
     GET  /api/audits/{id}/pages      crawled pages, by url     200 {"pages": [...], "next_cursor"}
     GET  /api/audits/{id}/issues     issues, by severity       200 {"issues": [...], "next_cursor"}
     GET  /api/audits/{id}/report     counts and top issues     200 {"audit", "summary", "links"}
@@ -246,6 +247,11 @@ async def get_report(call: Call) -> ApiResponse:
     )
 
 
+async def delete_audit(call: Call) -> ApiResponse:
+    await audits.delete_audit(call.env, call.owner, call.args["audit_id"])
+    return ApiResponse(204, b"")
+
+
 async def get_progress(call: Call) -> ApiResponse:
     limit = _int_param(
         call.request, "limit", default=progress.MAX_RECENT, low=1, high=progress.MAX_RECENT
@@ -311,7 +317,7 @@ def audit_summary(audit: AuditRecord) -> JsonObject:
 
 _ROUTES: Routes = [
     (re.compile(r"/api/audits/?"), {"GET": list_audits, "POST": create_audit}),
-    (re.compile(rf"/api/audits/{_AUDIT_ID}"), {"GET": get_audit}),
+    (re.compile(rf"/api/audits/{_AUDIT_ID}"), {"GET": get_audit, "DELETE": delete_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/pages"), {"GET": get_pages}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/issues"), {"GET": get_issues}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/report"), {"GET": get_report}),

@@ -2,6 +2,7 @@
 
     siteaudit audit URL [--max-pages N] [--allow-private-hosts] [--json FILE] [--state-dir DIR]
     siteaudit resume ID [--json FILE] [--state-dir DIR]
+    siteaudit delete ID [--state-dir DIR]
     siteaudit serve [--port N] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
 
@@ -56,6 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("audit_id")
     resume.add_argument("--json", type=Path, dest="json_path", help="write the full report here")
     resume.add_argument("--allow-private-hosts", action="store_true")
+    delete = commands.add_parser(
+        "delete", help="stop an audit if it runs, then delete it with its pages and issues"
+    )
+    delete.add_argument("audit_id")
     serve = commands.add_parser("serve", help="serve the Worker's HTTP API on 127.0.0.1")
     serve.add_argument("--port", type=int, default=8787)
     serve.add_argument("--allow-private-hosts", action="store_true")
@@ -66,7 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        runners = {"audit": run_audit, "resume": run_resume, "serve": run_serve, "keys": run_keys}
+        runners = {
+            "audit": run_audit,
+            "resume": run_resume,
+            "delete": run_delete,
+            "serve": run_serve,
+            "keys": run_keys,
+        }
         return asyncio.run(runners[args.command](args))
     except KeyboardInterrupt:
         return 130
@@ -105,6 +116,19 @@ async def run_audit(args: argparse.Namespace) -> int:
         audit_id = body["audit"]["id"]
         print(f"audit {audit_id}", flush=True)
         return await _follow(platform, audit_id, args.json_path)
+    finally:
+        await platform.close()
+
+
+async def run_delete(args: argparse.Namespace) -> int:
+    platform = _platform(args)
+    try:
+        status, body = await platform.request("DELETE", f"/api/audits/{args.audit_id}")
+        if status != 204:
+            print(f"siteaudit: {body['error']['message']}", file=sys.stderr)
+            return 2
+        print(f"deleted {args.audit_id}")
+        return 0
     finally:
         await platform.close()
 

@@ -13,6 +13,7 @@ Two writes must never be left half done, because nothing later would repair them
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 
@@ -38,6 +39,8 @@ from service.errors import (
 from urls.private_hosts import PrivateHosts
 from urls.start_url import StartUrlError, StartUrlRejection, normalise_start_url
 from workflow.params import AuditParams
+
+log = logging.getLogger("siteaudit.service")
 
 # The owner the CLI acts as on the local platform (local_platform.cli_key), and the owner of
 # audits created before API keys existed (the column's default).
@@ -153,6 +156,28 @@ async def owned_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
     if audit is None:
         raise AuditNotFound(audit_id)
     return audit
+
+
+# -- delete ------------------------------------------------------------------------------------
+
+
+async def delete_audit(env: Env, owner: str, audit_id: str) -> None:
+    """Stop the audit's workflow instance if it runs, wipe its crawl state (the scratchpad) and
+    delete its rows (pages, issues and Lighthouse rows cascade). A second delete finds nothing:
+    `AuditNotFound`, like any unknown id."""
+    audit = await owned_audit(env, owner, audit_id)
+    if audit.status is AuditStatus.RUNNING:
+        await _terminate(env, audit.workflow_instance_id or audit.id)
+    await Scratchpad.for_audit(env, audit.id).destroy()
+    await repository.delete_audit(env.DB, audit.id)
+
+
+async def _terminate(env: Env, instance_id: str) -> None:
+    try:
+        instance = await env.SITE_AUDIT_WORKFLOW.get(instance_id)
+        await instance.terminate()
+    except Exception as exc:  # JsException: a lost or finished instance has nothing to stop
+        log.warning("could not terminate workflow instance %s: %s", instance_id, exc)
 
 
 # -- resume ------------------------------------------------------------------------------------

@@ -158,7 +158,7 @@ async def test_each_error_has_its_status_and_code(
     ("method", "path", "allow"),
     [
         ("DELETE", "/api/audits", "GET, POST"),
-        ("PUT", "/api/audits/done", "GET"),
+        ("PUT", "/api/audits/done", "DELETE, GET"),
         ("GET", "/api/audits/done/resume", "POST"),
     ],
 )

@@ -30,6 +30,7 @@ AUDIT_ROUTES = [
 # What owner A gets on its own audit (a completed one: resume is refused with 409).
 OWN = {
     ("GET", "/api/audits/{id}"): 200,
+    ("DELETE", "/api/audits/{id}"): 204,
     ("GET", "/api/audits/{id}/pages"): 200,
     ("GET", "/api/audits/{id}/issues"): 200,
     ("GET", "/api/audits/{id}/report"): 200,

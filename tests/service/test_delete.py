@@ -1,0 +1,70 @@
+"""Deleting an audit: its workflow stops, its crawl state and rows go, and a second delete is 404."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from auditdb import repository
+from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from durable.client import Scratchpad
+from durable.records import CrawlConfig
+from service.audits import delete_audit
+from service.errors import AuditNotFound
+from tests.support.site_server import Site
+
+
+async def count(platform: Any, table: str, audit_id: str) -> int:
+    sql = f"SELECT COUNT(*) AS n FROM {table} WHERE audit_id = ?"
+    row = await platform.env.DB.prepare(sql).bind(audit_id).first()
+    return int(row["n"])
+
+
+async def test_a_finished_audit_is_deleted_with_its_rows_and_crawl_state(platform: Any) -> None:
+    env = platform.env
+    audit = AuditRecord("a-1", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
+    await repository.insert_audit(env.DB, audit)
+    await env.DB.prepare("UPDATE audits SET status = 'failed' WHERE id = 'a-1'").run()
+    page = PageRecord("p-1", "a-1", "https://a.test/", "2026-12-01T00:00:01.000Z", status_code=200)
+    issue = IssueRecord("i-1", "a-1", page.url, "missing-title", "critical", page_id="p-1")
+    await repository.write_crawled_pages(env.DB, [page], [issue])
+    await Scratchpad.for_audit(env, "a-1").save_crawl_config(CrawlConfig("https://a.test/"))
+
+    await delete_audit(env, "alpha", "a-1")
+
+    assert await repository.get_audit(env.DB, "a-1") is None
+    assert (
+        await count(platform, "audit_pages", "a-1"),
+        await count(platform, "audit_issues", "a-1"),
+    ) == (0, 0)
+    assert not (await Scratchpad.for_audit(env, "a-1").crawl_config()).configured
+    with pytest.raises(AuditNotFound):
+        await delete_audit(env, "alpha", "a-1")
+
+
+async def test_another_owner_cannot_delete(platform: Any) -> None:
+    env = platform.env
+    await repository.insert_audit(
+        env.DB, AuditRecord("a-2", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
+    )
+    with pytest.raises(AuditNotFound):
+        await delete_audit(env, "beta", "a-2")
+    assert await repository.get_audit(env.DB, "a-2") is not None
+
+
+async def test_a_running_audit_is_stopped_first(platform: Any, small_site: Site) -> None:
+    status, body = await platform.request(
+        "POST", "/api/audits", {"url": small_site.url("/"), "max_pages": 5}
+    )
+    assert status == 201
+    audit_id = body["audit"]["id"]
+
+    status, _ = await platform.request("DELETE", f"/api/audits/{audit_id}")
+
+    assert status == 204
+    instance = await platform.env.SITE_AUDIT_WORKFLOW.get(audit_id)
+    assert (await instance.status())["status"] in {"terminated", "complete"}
+    assert (await platform.request("GET", f"/api/audits/{audit_id}"))[0] == 404
+    assert (await platform.request("DELETE", f"/api/audits/{audit_id}"))[0] == 404
+    assert await count(platform, "audit_pages", audit_id) == 0
