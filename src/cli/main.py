@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from cli.keys import add_keys_commands, has_user_key, run_keys
 from cli.report import format_summary, full_report, write_report
+from common.wire import as_object, as_str
 from urls.private_hosts import PrivateHosts
 
 if TYPE_CHECKING:
@@ -104,6 +105,13 @@ def _platform(args: argparse.Namespace) -> LocalPlatform:
     return LocalPlatform(args.state_dir, var_overrides=overrides)
 
 
+def _refused(body: object) -> int:
+    """The API's refusal (`{"error": {"code", "message"}}`) on stderr; exit status 2."""
+    error = as_object(as_object(body)["error"])
+    print(f"siteaudit: {as_str(error['message'])}", file=sys.stderr)
+    return 2
+
+
 async def run_audit(args: argparse.Namespace) -> int:
     platform = _platform(args)
     try:
@@ -111,8 +119,7 @@ async def run_audit(args: argparse.Namespace) -> int:
             "POST", "/api/audits", {"url": args.url, "max_pages": args.max_pages}
         )
         if status != 201:
-            print(f"siteaudit: {body['error']['message']}", file=sys.stderr)
-            return 2
+            return _refused(body)
         audit_id = body["audit"]["id"]
         print(f"audit {audit_id}", flush=True)
         return await _follow(platform, audit_id, args.json_path)
@@ -125,8 +132,7 @@ async def run_delete(args: argparse.Namespace) -> int:
     try:
         status, body = await platform.request("DELETE", f"/api/audits/{args.audit_id}")
         if status != 204:
-            print(f"siteaudit: {body['error']['message']}", file=sys.stderr)
-            return 2
+            return _refused(body)
         print(f"deleted {args.audit_id}")
         return 0
     finally:
@@ -140,8 +146,7 @@ async def run_resume(args: argparse.Namespace) -> int:
     try:
         status, body = await platform.request("GET", f"/api/audits/{args.audit_id}")
         if status != 200:
-            print(f"siteaudit: {body['error']['message']}", file=sys.stderr)
-            return 2
+            return _refused(body)
         audit = body["audit"]
         # Reach what the audit was created to reach (`audit --allow-private-hosts`).
         platform.allow_private_hosts(PrivateHosts(audit["options"]["private_hosts"]))
@@ -150,8 +155,7 @@ async def run_resume(args: argparse.Namespace) -> int:
         elif audit["status"] == "failed":
             status, body = await platform.request("POST", f"/api/audits/{args.audit_id}/resume")
             if status != 202:
-                print(f"siteaudit: {body['error']['message']}", file=sys.stderr)
-                return 2
+                return _refused(body)
         print(f"audit {args.audit_id}", flush=True)
         return await _follow(platform, args.audit_id, args.json_path)
     finally:
