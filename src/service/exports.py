@@ -1,0 +1,98 @@
+"""An audit's pages or issues as CSV (RFC 4180) or NDJSON, produced one keyset page at a time.
+
+`export_rows` turns the pages of records that `service.lists.iter_pages`/`iter_issues` yield into
+encoded chunks: a header line first (CSV), then one chunk per page of rows, so whoever streams the
+chunks never holds more than one page of rows. The HTTP routes that stream them are not built yet.
+
+Spreadsheet safety: a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is read
+as a formula by Excel, LibreOffice and Google Sheets (OWASP "CSV Injection"), and crawled pages
+carry text chosen by whoever wrote the site (titles, URLs). Such cells get a leading apostrophe,
+which spreadsheets show as text and hide. NDJSON is for programs and is written unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import fields
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from auditdb.records import IssueRecord, PageRecord
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+
+class ExportFormat(StrEnum):
+    CSV = "csv"
+    NDJSON = "ndjson"
+
+    @property
+    def media_type(self) -> str:
+        if self is ExportFormat.CSV:
+            return "text/csv; charset=utf-8; header=present"  # RFC 4180 §3, RFC 7111
+        return "application/x-ndjson"
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NEEDS_QUOTES = frozenset(',"\r\n')
+
+# Columns, in export order: the records' own fields (lists and objects become JSON text in CSV).
+PAGE_COLUMNS = tuple(f.name for f in fields(PageRecord))
+ISSUE_COLUMNS = tuple(f.name for f in fields(IssueRecord))
+
+
+def csv_cell(value: object) -> str:
+    """One CSV field: text, numbers, booleans as true/false, lists and objects as JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, str):
+        # Only text can smuggle a formula; a number such as -5 is a number.
+        text = "'" + value if value.startswith(_FORMULA_STARTS) else value
+    elif isinstance(value, int | float):
+        text = str(value)
+    else:
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    if _NEEDS_QUOTES.intersection(text):
+        text = '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def csv_line(values: Sequence[object]) -> str:
+    """One CSV record with the CRLF line break RFC 4180 §2 asks for."""
+    cells = [csv_cell(value) for value in values]
+    if cells == [""]:
+        cells = ['""']  # a lone empty field written bare would read back as no field at all
+    return ",".join(cells) + "\r\n"
+
+
+def _row(record: DataclassInstance, columns: Sequence[str]) -> list[object]:
+    return [getattr(record, name) for name in columns]
+
+
+def _ndjson_line(record: PageRecord | IssueRecord) -> str:
+    return json.dumps(record.to_dict(), sort_keys=True, ensure_ascii=False) + "\n"
+
+
+async def export_rows(
+    pages: AsyncIterator[list[PageRecord]] | AsyncIterator[list[IssueRecord]],
+    columns: Sequence[str],
+    fmt: ExportFormat,
+) -> AsyncIterator[bytes]:
+    """Encoded chunks: the CSV header, then one chunk per page of records."""
+    if fmt is ExportFormat.CSV:
+        yield csv_line(columns).encode()
+    async for rows in pages:
+        if fmt is ExportFormat.CSV:
+            chunk = "".join(csv_line(_row(row, columns)) for row in rows)
+        else:
+            chunk = "".join(_ndjson_line(row) for row in rows)
+        yield chunk.encode()
+
+
+def file_name(audit_id: str, what: str, fmt: ExportFormat) -> str:
+    """A download name that says what the file holds: `siteaudit-<audit id>-pages.csv`."""
+    return f"siteaudit-{audit_id}-{what}.{fmt.value}"
