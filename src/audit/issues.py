@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from audit.catalogue import IssueType, Severity, severity_of
 from audit.issue_ids import issue_id
-from common.wire import JsonMapping, JsonObject, from_json
+from common.wire import JsonMapping, JsonObject, JsonRecord
 
 __all__ = ["DetectedIssue"]
 
 
 @dataclass(frozen=True, slots=True)
-class DetectedIssue:
+class DetectedIssue(JsonRecord):
     """One issue of one type on one page; `dedupe_key` tells apart several of one type on a page.
 
     `details` holds JSON values only (dicts, lists, str, int, float, bool, None) with the original's
@@ -42,7 +41,3 @@ class DetectedIssue:
             "details": dict(self.details),
             "dedupe_key": self.dedupe_key,
         }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> DetectedIssue:
-        return from_json(cls, data)

@@ -8,13 +8,11 @@ so every rule reads them one way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Self
 
 from audit.text import js_trim
 from common.fetch_class import FetchClass
-from common.wire import JsonObject, from_json, to_json
+from common.wire import JsonRecord
 from parse.facts import PageFacts
 from urls.normalise import normalise_url
 
@@ -22,7 +20,7 @@ __all__ = ["PageObservation"]
 
 
 @dataclass(frozen=True, slots=True)
-class PageObservation:
+class PageObservation(JsonRecord):
     url: str  # the normalised requested URL (the page row's url)
     final_url: str
     status_code: int  # 0 = network error
@@ -49,13 +47,6 @@ class PageObservation:
             raise ValueError("status_code and html_bytes must not be negative")
 
     # ------------------------------------------------------------------ serialisation
-
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
 
     # ------------------------------------------------------------------ derived (original §6.1)
 

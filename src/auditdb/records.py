@@ -14,7 +14,7 @@ from typing import Self
 
 from audit.issues import DetectedIssue
 from common.settings import CRAWL
-from common.wire import JsonObject, JsonValue, from_json, to_json
+from common.wire import JsonObject, JsonRecord, JsonValue
 from urls.private_hosts import PrivateHosts
 
 
@@ -33,7 +33,7 @@ class AuditPhase(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class AuditOptions:
+class AuditOptions(JsonRecord):
     max_pages: int = CRAWL.default_max_pages
     max_depth: int | None = None
     include_patterns: list[str] = field(default_factory=list)
@@ -52,16 +52,9 @@ class AuditOptions:
         if self.max_depth is not None and self.max_depth < 0:
             raise ValueError("max_depth must not be negative")
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
 
 @dataclass(frozen=True, slots=True)
-class AuditRecord:
+class AuditRecord(JsonRecord):
     id: str
     start_url: str
     created_at: str
@@ -86,13 +79,6 @@ class AuditRecord:
     started_at: str | None = None
     finished_at: str | None = None
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
         data = dict(row)
@@ -104,7 +90,7 @@ _FLAGS = ("is_html", "truncated", "is_indexable", "has_structured_data", "in_sit
 
 
 @dataclass(frozen=True, slots=True)
-class PageRecord:
+class PageRecord(JsonRecord):
     """One row of `audit_pages`: every crawled URL, including redirects and failures."""
 
     id: str
@@ -149,13 +135,6 @@ class PageRecord:
     crawl_depth: int | None = None
     in_sitemap: bool = False
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
     def to_row(self) -> JsonObject:
         row = self.to_dict()
         row["heading_order_json"] = json.dumps(row.pop("heading_order"))
@@ -173,7 +152,7 @@ class PageRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class IssueRecord:
+class IssueRecord(JsonRecord):
     """One row of `audit_issues`; `id` is deterministic so re-inserts are idempotent."""
 
     id: str
@@ -183,13 +162,6 @@ class IssueRecord:
     severity: str
     page_id: str | None = None
     details: JsonObject = field(default_factory=dict)
-
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
 
     @classmethod
     def from_detected(cls, audit_id: str, issue: DetectedIssue, page_id: str | None) -> Self:

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING
 
 from audit.catalogue import IssueType
 from common.bindings import SqlRow, SqlValue
-from common.wire import JsonObject, JsonValue, as_str, from_json, to_json
+from common.wire import JsonObject, JsonRecord, JsonValue, as_str
 from durable import finalize_sections as sections
 from durable.finalize_sections import Query, Section
 
@@ -54,7 +53,7 @@ _INDEXES = (
 
 
 @dataclass(frozen=True, slots=True)
-class FinalizeOptions:
+class FinalizeOptions(JsonRecord):
     audit_id: str
     start_url: str
     crawl_completed: bool
@@ -69,16 +68,9 @@ class FinalizeOptions:
         if self.max_bytes < 1:
             raise ValueError(f"max_bytes must be positive, got {self.max_bytes}")
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
 
 @dataclass(frozen=True, slots=True)
-class FinalizePage:
+class FinalizePage(JsonRecord):
     """One page of finalize issues (`DetectedIssue.to_dict()` dicts) and the cursor to the next."""
 
     # Spelled out rather than `JsonObject`, which `from_json` passes through unchecked.
@@ -99,10 +91,6 @@ class FinalizePage:
             "counts": None if self.counts is None else dict(self.counts),
             "page_counts": dict(self.page_counts),
         }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
 
 
 def build_sections(query: Query, options: FinalizeOptions, orphans_checked: bool) -> list[Section]:

@@ -55,7 +55,7 @@ type MirrorRow = dict[str, MirrorValue | None]
 
 
 @dataclass(frozen=True, slots=True)
-class FrontierStats:
+class FrontierStats(JsonRecord):
     """Frontier rows per state (`seen` is all of them) and whether link edges stopped."""
 
     seen: int
@@ -63,13 +63,6 @@ class FrontierStats:
     leased: int
     crawled: int
     links_truncated: bool
-
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
 
 
 def _stats_flat(record: ResumeState | BatchResult) -> JsonObject:
@@ -81,59 +74,31 @@ def _stats_flat(record: ResumeState | BatchResult) -> JsonObject:
 
 
 @dataclass(frozen=True, slots=True)
-class LeasedUrl:
+class LeasedUrl(JsonRecord):
     """One URL leased to a crawl chunk; `depth` None means found only in a sitemap."""
 
     url: str
     depth: int | None
     in_sitemap: bool
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
 
 @dataclass(frozen=True, slots=True)
-class ClaimRequest:
+class ClaimRequest(JsonRecord):
     chunk_no: int
     limit: int
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
 
 @dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(JsonRecord):
     """A chunk's URLs in claim order; `is_retry` when the chunk number was claimed before."""
 
     urls: tuple[LeasedUrl, ...]
     is_retry: bool
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
 
 @dataclass(frozen=True, slots=True)
-class ReleaseResult:
+class ReleaseResult(JsonRecord):
     released: int
-
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,52 +122,31 @@ class ResumeState:
 
 
 @dataclass(frozen=True, slots=True)
-class SeedResult:
+class SeedResult(JsonRecord):
     """What a batch of URLs did to a set: how many arrived, how many were new."""
 
     received: int
     inserted: int
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
 
 @dataclass(frozen=True, slots=True)
-class SitemapBlockedRequest:
+class SitemapBlockedRequest(JsonRecord):
     """One page of robots-blocked sitemap URLs: those after `after`, in URL order."""
 
     after: str = ""
     limit: int = SITEMAP_BLOCKED_PAGE
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
 
 @dataclass(frozen=True, slots=True)
-class SitemapBlockedPage:
+class SitemapBlockedPage(JsonRecord):
     urls: tuple[str, ...]
-
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
 
 
 # -- crawl configuration -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class CrawlConfig:
+class CrawlConfig(JsonRecord):
     """Discovery's results, kept for every later chunk; empty strings where nothing was saved."""
 
     final_url: str = ""
@@ -212,9 +156,6 @@ class CrawlConfig:
     def configured(self) -> bool:
         return bool(self.final_url)
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Self:
         # Null means nothing was saved, like an absent key: both read as the empty default.
@@ -222,27 +163,13 @@ class CrawlConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class ConfigSaved:
+class ConfigSaved(JsonRecord):
     saved: bool = True
-
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
-class Destroyed:
+class Destroyed(JsonRecord):
     destroyed: bool = True
-
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
 
 
 # -- recording ---------------------------------------------------------------------------------
@@ -273,7 +200,7 @@ class Progress(JsonRecord):
 
 
 @dataclass(frozen=True, slots=True)
-class LinkRow:
+class LinkRow(JsonRecord):
     """An internal link edge for the cross-page checks."""
 
     source_url: str
@@ -281,32 +208,18 @@ class LinkRow:
     nofollow: bool = False
     anchor: str | None = None
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
 
 @dataclass(frozen=True, slots=True)
-class DiscoveredUrl:
+class DiscoveredUrl(JsonRecord):
     """A URL found on a page, to enqueue; the frontier keeps the first sighting of each URL."""
 
     url: str
     depth: int | None = None
     found_on: str | None = None
 
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
-
 
 @dataclass(frozen=True, slots=True)
-class RecordBatch:
+class RecordBatch(JsonRecord):
     """One crawled sub-batch, persisted atomically; batches leave out what they do not carry.
 
     `pages` are `page_mirror` rows (crawl.page_pipeline.mirror_row): the table's columns, booleans
@@ -320,13 +233,6 @@ class RecordBatch:
     discovered: tuple[DiscoveredUrl, ...] = ()
     link_budget_bytes: int | None = None
     progress: tuple[CrawledEntry, ...] = ()  # the batch's pages for the live feed
-
-    def to_dict(self) -> JsonObject:
-        return to_json(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Self:
-        return from_json(cls, data)
 
 
 @dataclass(frozen=True, slots=True)
