@@ -138,6 +138,11 @@ def test_platform_spellings_are_read_as_wire_reads_them() -> None:
             {"chunk_no": "1", "limit": 2},
             "ClaimRequest.chunk_no: expected an integer, got str '1'",
         ),
+        (
+            ClaimRequest,
+            {"chunk_no": True, "limit": 2},
+            "ClaimRequest.chunk_no: expected an integer, got bool True",
+        ),
         (ClaimRequest, {"limit": 2}, "ClaimRequest: missing field 'chunk_no'"),
         (
             LeasedUrl,
