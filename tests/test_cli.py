@@ -3,27 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 
+from tests.support.cli_process import running_serve, siteaudit
 from tests.support.site_server import Site
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def siteaudit(*args: str, state_dir: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cli.main", "--state-dir", str(state_dir), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
 
 
 def test_audit_prints_its_id_first_and_writes_the_report(small_site: Site, tmp_path: Path) -> None:
@@ -79,34 +65,11 @@ def test_serve_answers_the_api_on_loopback(small_site: Site, tmp_path: Path) -> 
     made = siteaudit("keys", "create", "--owner", "tester", state_dir=tmp_path / "state")
     assert made.returncode == 0, made.stderr
     key = made.stdout.splitlines()[1]
-    with subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cli.main",
-            "--state-dir",
-            str(tmp_path / "state"),
-            "serve",
-            "--port",
-            "0",
-            "--allow-private-hosts",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    ) as server:
-        try:
-            _exercise_api(server, small_site, key)
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with running_serve(tmp_path / "state") as api:
+        _exercise_api(api, small_site, key)
 
 
-def _exercise_api(server: subprocess.Popen[str], small_site: Site, key: str) -> None:
-    assert server.stdout is not None
-    api = server.stdout.readline().split()[-1]
+def _exercise_api(api: str, small_site: Site, key: str) -> None:
     anonymous = httpx.post(api, json={"url": small_site.url("/")}, timeout=10)
     assert anonymous.status_code == 401
     assert anonymous.headers["www-authenticate"] == 'Bearer realm="siteaudit"'

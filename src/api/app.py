@@ -10,6 +10,7 @@ Routes
     GET  /api/audits/{id}/report     counts and top issues     200 {"audit", "summary", "links"}
     POST /api/audits/{id}/resume     finish a failed audit     202 {"audit": {...}}
     GET  /api/audits/{id}/progress   live feed while running   200 {"audit", "frontier", "recent"}
+    POST /mcp                        MCP tools (api.mcp.transport), the same keys and limits
   admin routes (only when the ADMIN_TOKEN secret is set; otherwise they do not exist):
     POST   /api/keys                 create an API key         201 {"key": {..., "secret"}}
     GET    /api/keys                 every key, newest first   200 {"keys": [...]}
@@ -49,6 +50,7 @@ from api.errors import (
     Unauthorized,
 )
 from api.http import ApiRequest, ApiResponse, error_response, json_response
+from api.mcp import transport as mcp
 from api.queries import Query
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind, SortKey
@@ -114,10 +116,11 @@ async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
         auth.authorize_admin(request, env)
         owner, key_id = _NO_OWNER, None
     elif path.startswith("/api/"):
-        key = await auth.authenticated_key(request, env)
-        await limits.charge_request(env, key.id)
+        key = await _charged_key(request, env)
         owner, key_id = key.owner, key.id
         found = _match(_ROUTES, path)
+    elif path == mcp.PATH:
+        return await mcp.handle(request, env, _charged_key)
     else:
         found = None
     if found is None:
@@ -128,6 +131,13 @@ async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
         message = f"{request.method} is not allowed on {path}"
         raise MethodNotAllowed(message, allow=list(methods))
     return await handler(Call(request, env, args, owner, key_id))
+
+
+async def _charged_key(request: ApiRequest, env: Env) -> ApiKeyRecord:
+    """The API key of an /api/ or /mcp request, charged one request of its rate limit."""
+    key = await auth.authenticated_key(request, env)
+    await limits.charge_request(env, key.id)
+    return key
 
 
 def _match(routes: Routes, path: str) -> tuple[dict[str, Handler], dict[str, str]] | None:

@@ -23,7 +23,7 @@ from common.bindings import Env
 MAX_BODY_BYTES = 64 * 1024
 PREFLIGHT_MAX_AGE_S = 7200  # Chromium's cap on Access-Control-Max-Age
 _ALLOW_METHODS = "GET, POST, DELETE"
-_ALLOW_HEADERS = "Authorization, Content-Type"
+_ALLOW_HEADERS = "Authorization, Content-Type, MCP-Protocol-Version"  # the last for /mcp
 _EXPOSE_HEADERS = "Location, WWW-Authenticate"
 _ALWAYS = {"x-content-type-options": "nosniff", "cache-control": "no-store"}
 
@@ -47,7 +47,7 @@ def is_preflight(request: ApiRequest) -> bool:
     return (
         request.method.upper() == "OPTIONS"
         and "access-control-request-method" in request.headers
-        and request.path.startswith("/api/")
+        and (request.path.startswith("/api/") or request.path == "/mcp")
     )
 
 

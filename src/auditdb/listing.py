@@ -226,6 +226,24 @@ _HAS_ISSUE = (
 def pages_statement(
     audit_id: str, filter_: PageFilter, after: SortKey | None, limit: int
 ) -> Statement:
+    terms, residual = _page_terms(audit_id, filter_)
+    statement = _select("*", "audit_pages", ListKind.PAGES, Group(terms), residual, after, limit)
+    assert statement is not None
+    return statement
+
+
+def page_count_statement(audit_id: str, filter_: PageFilter) -> Statement:
+    """How many pages the filter keeps: the list's own terms, so the same index serves it."""
+    terms, residual = _page_terms(audit_id, filter_)
+    where = " AND ".join(term for term, _ in (*terms, *residual))
+    params = tuple(value for _, value in (*terms, *residual))
+    return Statement(f"SELECT COUNT(*) AS n FROM audit_pages WHERE {where}", params)
+
+
+def _page_terms(
+    audit_id: str, filter_: PageFilter
+) -> tuple[tuple[tuple[str, SqlValue], ...], list[tuple[str, SqlValue]]]:
+    """The equality terms an index seeks, and the residual ones checked on the rows it reads."""
     terms: list[tuple[str, SqlValue]] = [("audit_id = ?", audit_id)]
     if filter_.status_code is not None:
         terms.append(("status_code = ?", filter_.status_code))
@@ -237,11 +255,7 @@ def pages_statement(
     residual = _contains("url", filter_.url_contains)
     if filter_.has_issue is not None:
         residual.append((_HAS_ISSUE, str(filter_.has_issue)))
-    statement = _select(
-        "*", "audit_pages", ListKind.PAGES, Group(tuple(terms)), residual, after, limit
-    )
-    assert statement is not None
-    return statement
+    return tuple(terms), residual
 
 
 async def read_pages(
@@ -253,6 +267,11 @@ async def read_pages(
         ((as_str(row["url"]), as_str(row["id"])), PageRecord.from_row(row))
         for row in result["results"]
     ]
+
+
+async def count_pages(db: D1Database, audit_id: str, filter_: PageFilter) -> int:
+    row = await page_count_statement(audit_id, filter_).prepare(db).first()
+    return 0 if row is None else as_int(row["n"])
 
 
 # -- issues --------------------------------------------------------------------------------------

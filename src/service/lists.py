@@ -76,12 +76,30 @@ async def list_pages(
     return _page(keyed, paging.limit)
 
 
+async def count_pages(env: Env, owner: str, audit_id: str, filter_: PageFilter) -> int:
+    """How many of the audit's pages the filter keeps (one COUNT over the list's own index)."""
+    await owned_audit(env, owner, audit_id)
+    return await listing.count_pages(env.DB, audit_id, filter_)
+
+
 async def list_issues(
     env: Env, owner: str, audit_id: str, filter_: IssueFilter, paging: Paging
 ) -> ListPage[IssueRecord]:
     await owned_audit(env, owner, audit_id)
     keyed = await listing.read_issues(env.DB, audit_id, filter_, paging.after, paging.limit + 1)
     return _page(keyed, paging.limit)
+
+
+async def issue_counts(env: Env, owner: str, audit_id: str) -> IssueCounts:
+    """The audit's issues per (severity, type), from the one SQL place that counts them."""
+    audit = await owned_audit(env, owner, audit_id)
+    return await summary.issue_counts(env.DB, audit.id)
+
+
+async def latest_audit(env: Env, owner: str) -> AuditRecord | None:
+    """The owner's newest audit, or None when it has none."""
+    page = await list_audits(env, owner, AuditFilter(), Paging(limit=1))
+    return page.items[0] if page.items else None
 
 
 def _page[T](keyed: list[Keyed[T]], limit: int) -> ListPage[T]:

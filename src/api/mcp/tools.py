@@ -1,0 +1,375 @@
+"""The MCP tools: the original system's four (original system §8.2), over the service layer.
+
+    run_site_audit     url, max_pages, max_depth, include, exclude   -> {"audit"}
+    get_audit_status   audit_id?                                      -> {"audit"}
+    get_audit_issues   audit_id?, severity, issue_type, limit<=1000   -> {"audit_id", "total",
+                                                                          "summary", "issues"}
+    get_audit_pages    audit_id?, status_code, status_class, indexable, has_issue, url_contains,
+                       limit<=1000                                    -> {"audit_id", "total",
+                                                                          "pages"}
+
+An omitted `audit_id` means the caller's newest audit, as in the original. Argument names follow
+this API's own (`max_pages`, `audit_id`, the REST list filters) rather than the original's
+camelCase, and the original's `projectId` has no counterpart: the API key's owner scopes every
+tool, exactly as on /api. Lighthouse is not part of this product, so there is no
+`runLighthouse`.
+
+Each tool checks its arguments against its published input schema (`api.mcp.schema`), calls one
+or two service functions and renders records with `to_dict()`, the same shapes as the REST API.
+Refusals (`ServiceError`, schema violations, "no audits yet") become results with `isError: true`
+and the service's message; a successful result carries the object both as `structuredContent`
+and as JSON text, for clients that read only text (MCP 2025-06-18, "Tools" > "Structured
+Content").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from api.mcp import schema
+from api.mcp.schema import InvalidArguments
+from audit.catalogue import IssueType, Severity, maybe_descriptor
+from auditdb.listing import IssueFilter, PageFilter
+from auditdb.records import AuditRecord, AuditStatus
+from auditdb.summary import TypeCount
+from common.bindings import Env
+from common.settings import CRAWL
+from common.wire import JsonObject, JsonValue, as_bool, as_int, as_list, as_str
+from service import audits, lists
+from service.audits import CreateAudit
+from service.errors import RateLimited, ServiceError
+
+DEFAULT_ISSUE_LIMIT = 200  # the original's default for get_audit_issues
+_STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
+
+
+class ToolRefusal(Exception):
+    """A refusal the tools make themselves (the service refuses with `ServiceError`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who calls the tools: the owner of the API key the request came with."""
+
+    env: Env
+    owner: str
+    key_id: str
+
+
+type Run = Callable[[Caller, JsonObject], Awaitable[JsonObject]]
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    title: str
+    description: str
+    input_schema: JsonObject
+    read_only: bool
+    run: Run
+
+    def definition(self) -> JsonObject:
+        # Annotations are hints for the client's UI and consent prompts (MCP 2025-06-18,
+        # "Tools" > "Tool"); run_site_audit reaches a site outside this server: open world.
+        annotations: JsonObject = {
+            "readOnlyHint": self.read_only,
+            "destructiveHint": False,
+            "idempotentHint": self.read_only,
+            "openWorldHint": not self.read_only,
+        }
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "annotations": annotations,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CallerTools:
+    """The tools bound to one caller (`api.mcp.protocol.Toolbox`)."""
+
+    caller: Caller
+
+    def definitions(self) -> list[JsonObject]:
+        return [tool.definition() for tool in TOOLS.values()]
+
+    def knows(self, name: str) -> bool:
+        return name in TOOLS
+
+    async def call(self, name: str, arguments: JsonObject) -> JsonObject:
+        tool = TOOLS[name]
+        try:
+            schema.check(tool.input_schema, arguments)
+            return success(await tool.run(self.caller, arguments))
+        except (InvalidArguments, ToolRefusal) as exc:
+            return refusal(str(exc))
+        except ServiceError as exc:
+            return refusal(service_message(exc))
+
+
+def success(structured: JsonObject) -> JsonObject:
+    text = json.dumps(structured, sort_keys=True)
+    return {
+        "content": [{"type": "text", "text": text}],
+        "structuredContent": structured,
+        "isError": False,
+    }
+
+
+def refusal(message: str) -> JsonObject:
+    return {"content": [{"type": "text", "text": message}], "isError": True}
+
+
+def service_message(exc: ServiceError) -> str:
+    if isinstance(exc, RateLimited):
+        return f"{exc}; retry in {exc.retry_after_s} s"
+    return str(exc)
+
+
+# -- the tools -----------------------------------------------------------------------------------
+
+
+async def run_site_audit(caller: Caller, args: JsonObject) -> JsonObject:
+    depth = args.get("max_depth")
+    request = CreateAudit(
+        url=as_str(args["url"]),
+        max_pages=as_int(args.get("max_pages", CRAWL.default_max_pages)),
+        max_depth=None if depth is None else as_int(depth),
+        include=_strings(args.get("include")),
+        exclude=_strings(args.get("exclude")),
+    )
+    audit = await audits.create_audit(caller.env, caller.owner, request, caller.key_id)
+    return {"audit": audit_view(audit)}
+
+
+async def get_audit_status(caller: Caller, args: JsonObject) -> JsonObject:
+    audit_id = await _audit_id(caller, args)
+    return {"audit": audit_view(await audits.read_audit(caller.env, caller.owner, audit_id))}
+
+
+async def get_audit_issues(caller: Caller, args: JsonObject) -> JsonObject:
+    audit_id = await _audit_id(caller, args)
+    wanted = _issue_filter(args)
+    limit = as_int(args.get("limit", DEFAULT_ISSUE_LIMIT))
+    page = await lists.list_issues(
+        caller.env, caller.owner, audit_id, wanted, lists.Paging(limit=limit)
+    )
+    counts = await lists.issue_counts(caller.env, caller.owner, audit_id)
+    kept = [row for row in counts.rows if _keeps(wanted, row)]
+    return {
+        "audit_id": audit_id,
+        "total": sum(row.count for row in kept),
+        "summary": [_type_summary(row) for row in sorted(kept, key=_summary_order)],
+        "issues": [issue.to_dict() for issue in page.items],
+    }
+
+
+async def get_audit_pages(caller: Caller, args: JsonObject) -> JsonObject:
+    audit_id = await _audit_id(caller, args)
+    wanted = _page_filter(args)
+    limit = as_int(args.get("limit", lists.DEFAULT_LIMIT))
+    page = await lists.list_pages(
+        caller.env, caller.owner, audit_id, wanted, lists.Paging(limit=limit)
+    )
+    total = await lists.count_pages(caller.env, caller.owner, audit_id, wanted)
+    return {"audit_id": audit_id, "total": total, "pages": [row.to_dict() for row in page.items]}
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def audit_view(audit: AuditRecord) -> JsonObject:
+    """The audit as the REST API shows it (`api.app.audit_summary`, which this module cannot
+    import: app imports this package)."""
+    return {
+        **audit.to_dict(),
+        "stopped_early": audit.status is AuditStatus.FAILED and audit.pages_crawled > 0,
+    }
+
+
+async def _audit_id(caller: Caller, args: JsonObject) -> str:
+    given = args.get("audit_id")
+    if given is not None:
+        return as_str(given)
+    latest = await lists.latest_audit(caller.env, caller.owner)
+    if latest is None:
+        raise ToolRefusal("there are no audits yet; start one with run_site_audit")
+    return latest.id
+
+
+def _strings(value: JsonValue) -> tuple[str, ...]:
+    return () if value is None else tuple(as_str(item) for item in as_list(value))
+
+
+def _issue_filter(args: JsonObject) -> IssueFilter:
+    issue_type, severity = args.get("issue_type"), args.get("severity")
+    return IssueFilter(
+        types=() if issue_type is None else (IssueType(as_str(issue_type)),),
+        severity=None if severity is None else Severity(as_str(severity)),
+    )
+
+
+def _keeps(wanted: IssueFilter, row: TypeCount) -> bool:
+    return (wanted.severity is None or row.severity is wanted.severity) and (
+        not wanted.types or row.issue_type in wanted.types
+    )
+
+
+def _summary_order(row: TypeCount) -> tuple[int, int, str]:
+    return row.severity.order, -row.count, row.issue_type
+
+
+def _type_summary(row: TypeCount) -> JsonObject:
+    known = maybe_descriptor(row.issue_type)  # None: a type from an older or newer catalogue
+    return {
+        "issue_type": row.issue_type,
+        "severity": str(row.severity),
+        "count": row.count,
+        "title": row.issue_type if known is None else known.title,
+        "how_to_fix": None if known is None else known.how_to_fix,
+    }
+
+
+def _page_filter(args: JsonObject) -> PageFilter:
+    code, status_class = args.get("status_code"), args.get("status_class")
+    indexable, has_issue, url = (
+        args.get("indexable"),
+        args.get("has_issue"),
+        args.get("url_contains"),
+    )
+    return PageFilter(
+        status_code=None if code is None else as_int(code),
+        status_class=None if status_class is None else int(as_str(status_class)[0]),
+        indexable=None if indexable is None else as_bool(indexable),
+        has_issue=None if has_issue is None else IssueType(as_str(has_issue)),
+        url_contains=None if url is None else as_str(url),
+    )
+
+
+# -- definitions ---------------------------------------------------------------------------------
+
+_AUDIT_ID = schema.string(
+    "The audit's id, as run_site_audit returned it; omit it for your newest audit.",
+    min_length=1,
+    max_length=100,
+    pattern="^[A-Za-z0-9_-]+$",
+)
+_LIMIT_HELP = "How many rows to return at most."
+_PATTERN = schema.string(
+    "A robots.txt-style path pattern: '/blog/' or '*.pdf$'.", max_length=500, pattern="^[/*]"
+)
+_ISSUE_TYPES = [str(issue_type) for issue_type in IssueType]
+
+TOOLS: dict[str, Tool] = {
+    tool.name: tool
+    for tool in (
+        Tool(
+            name="run_site_audit",
+            title="Start a website audit",
+            description=(
+                "Start crawling a website from a URL and checking its pages for SEO and technical "
+                "issues. Returns at once with the audit (its id and status 'running'); poll "
+                "get_audit_status until the status is completed or failed."
+            ),
+            input_schema=schema.obj(
+                {
+                    "url": schema.string(
+                        "The start URL (http or https).", min_length=1, max_length=2048
+                    ),
+                    "max_pages": schema.integer(
+                        "How many pages to crawl at most.",
+                        minimum=CRAWL.min_max_pages,
+                        maximum=CRAWL.max_max_pages,
+                        default=CRAWL.default_max_pages,
+                    ),
+                    "max_depth": schema.integer(
+                        "How many clicks from the start URL to follow at most.",
+                        minimum=0,
+                        maximum=1000,
+                    ),
+                    "include": schema.array(
+                        "Crawl only URLs matching one of these.", _PATTERN, max_items=50
+                    ),
+                    "exclude": schema.array(
+                        "Never crawl URLs matching one of these.", _PATTERN, max_items=50
+                    ),
+                },
+                required=["url"],
+            ),
+            read_only=False,
+            run=run_site_audit,
+        ),
+        Tool(
+            name="get_audit_status",
+            title="Audit status",
+            description=(
+                "The audit's status (running, completed, failed), pages crawled, issue counts by "
+                "severity and health score. A failed audit keeps the pages crawled before it stopped."
+            ),
+            input_schema=schema.obj({"audit_id": _AUDIT_ID}),
+            read_only=True,
+            run=get_audit_status,
+        ),
+        Tool(
+            name="get_audit_issues",
+            title="Audit issues",
+            description=(
+                "The audit's issues, most severe first, with a summary per issue type: its title, "
+                "severity, count and how to fix it. `total` counts every issue the filters keep; "
+                "`issues` holds at most `limit` of them."
+            ),
+            input_schema=schema.obj(
+                {
+                    "audit_id": _AUDIT_ID,
+                    "severity": schema.string(
+                        "Only issues of this severity.", enum=[str(s) for s in Severity]
+                    ),
+                    "issue_type": schema.string("Only issues of this type.", enum=_ISSUE_TYPES),
+                    "limit": schema.integer(
+                        _LIMIT_HELP, minimum=1, maximum=lists.MAX_LIMIT, default=DEFAULT_ISSUE_LIMIT
+                    ),
+                }
+            ),
+            read_only=True,
+            run=get_audit_issues,
+        ),
+        Tool(
+            name="get_audit_pages",
+            title="Audit pages",
+            description=(
+                "The audit's crawled pages in URL order, with status code, title, meta description, "
+                "indexability, word count and links. `total` counts every page the filters keep; "
+                "`pages` holds at most `limit` of them."
+            ),
+            input_schema=schema.obj(
+                {
+                    "audit_id": _AUDIT_ID,
+                    "status_code": schema.integer(
+                        "Only pages answered with this status.", minimum=100, maximum=599
+                    ),
+                    "status_class": schema.string(
+                        "Only pages whose status is in this class.", enum=_STATUS_CLASSES
+                    ),
+                    "indexable": schema.boolean(
+                        "Only indexable (true) or non-indexable (false) pages."
+                    ),
+                    "has_issue": schema.string(
+                        "Only pages with an issue of this type.", enum=_ISSUE_TYPES
+                    ),
+                    "url_contains": schema.string(
+                        "Only pages whose URL contains this text.", min_length=1, max_length=2048
+                    ),
+                    "limit": schema.integer(
+                        _LIMIT_HELP, minimum=1, maximum=lists.MAX_LIMIT, default=lists.DEFAULT_LIMIT
+                    ),
+                }
+            ),
+            read_only=True,
+            run=get_audit_pages,
+        ),
+    )
+}
