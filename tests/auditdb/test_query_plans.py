@@ -1,4 +1,4 @@
-"""EXPLAIN QUERY PLAN over every statement the list routes and the report can issue.
+"""EXPLAIN QUERY PLAN over every statement the list routes, the report and the MCP tools can issue.
 
 Each list statement must read its table through an index seek (`SEARCH ... USING INDEX`) and in
 index order: no full `SCAN` of audits, audit_pages or audit_issues, and no `USE TEMP B-TREE` (a
@@ -27,6 +27,7 @@ from auditdb.listing import (
     audits_statement,
     issue_groups,
     issue_statement,
+    page_count_statement,
     pages_statement,
 )
 from auditdb.records import AuditStatus
@@ -74,6 +75,8 @@ def _page_statements() -> Iterator[tuple[str, Statement, bool]]:
                     pages_statement("a1", filter_, after, 101),
                     residual,
                 )
+            # The total the MCP tool get_audit_pages reports: the same terms, counted.
+            yield f"pages count {filter_}", page_count_statement("a1", filter_), residual
 
 
 def _issue_statements() -> Iterator[tuple[str, Statement, bool]]:
