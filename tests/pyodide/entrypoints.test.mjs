@@ -1,7 +1,8 @@
 // SiteAuditWorkflow through run(event, step) with the SDK's workflows.js (a retried step, replay
 // after a restart, NonRetryableError), Default.scheduled(controller, env, ctx) for both crons,
 // Default.fetch for authenticated reads (an API key made by service.keys inside Pyodide), and what
-// Default does not offer in this tier (queue: no handler yet; request bodies: need pydantic).
+// Default does not offer in this tier (queue: no handler yet; request bodies: need pydantic), and
+// /mcp, which needs no pydantic.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { MessageBatch, ScheduledController } from "./harness/doubles/bindings.mjs";
@@ -101,4 +102,15 @@ test("Default has no queue handler yet; request bodies are validated by pydantic
   const key = await makeKey("local");
   const init = { method: "POST", headers: { authorization: `Bearer ${key}` }, body: JSON.stringify({ url: UNREACHABLE }) };
   await assert.rejects(api("/api/audits", init), /No module named 'pydantic'/);
+});
+
+test("Default.fetch serves /mcp in this tier: its arguments are checked without pydantic", async () => {
+  const headers = { authorization: `Bearer ${await makeKey("local")}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const mcp = async (id, method, params) => (await api("/mcp", { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) })).json();
+  const listed = await mcp(1, "tools/list", {});
+  assert.deepEqual(listed.result.tools.map((tool) => tool.name), ["run_site_audit", "get_audit_status", "get_audit_issues", "get_audit_pages"]);
+  const refused = await mcp(2, "tools/call", { name: "run_site_audit", arguments: { url: "ftp://a.test/" } });
+  assert.equal(refused.result.isError, true);
+  assert.match(refused.result.content[0].text, /http and https/);
+  assert.equal((await mcp(3, "no/such/method", {})).error.code, -32601);
 });

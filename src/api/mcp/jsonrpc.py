@@ -82,8 +82,8 @@ type Message = Request | Notification | Reply
 
 def parse_message(body: bytes) -> Message:
     try:
-        value = json.loads(body)
-    except (UnicodeDecodeError, ValueError) as exc:
+        value = json.loads(body, parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: [[[[...
         raise JsonRpcError(ErrorCode.PARSE_ERROR, f"the body is not valid JSON: {exc}") from exc
     if isinstance(value, list):
         raise JsonRpcError(
@@ -92,6 +92,11 @@ def parse_message(body: bytes) -> Message:
     if not isinstance(value, dict):
         raise JsonRpcError(ErrorCode.INVALID_REQUEST, "a JSON-RPC message is a JSON object")
     return _message(value)
+
+
+def _no_constant(name: str) -> object:
+    # Python's json reads NaN and Infinity, which JSON (RFC 8259 §6) does not have.
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _message(value: JsonObject) -> Message:

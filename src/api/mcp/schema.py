@@ -84,8 +84,8 @@ def check(schema: JsonObject, value: JsonValue, where: str = "arguments") -> Non
         _check_array(schema, value, where)
     elif isinstance(value, str):
         _check_string(schema, value, where)
-    elif isinstance(value, int) and not isinstance(value, bool):
-        _check_integer(schema, value, where)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        _check_integer(schema, value, where)  # an integral float too: 5000.0 is over 1000
 
 
 _ARTICLE = {
@@ -108,11 +108,9 @@ def _is_type(kind: JsonValue, value: JsonValue) -> bool:
         case "boolean":
             return isinstance(value, bool)
         case "integer":  # JSON Schema: 3.0 is an integer too (a number with zero fractional part)
-            return (
-                isinstance(value, int | float)
-                and not isinstance(value, bool)
-                and value == int(value)
-            )
+            if isinstance(value, float):
+                return value.is_integer()  # False for inf and nan too
+            return isinstance(value, int) and not isinstance(value, bool)
     raise TypeError(f"schema type {kind!r} is outside the subset `check` knows")
 
 

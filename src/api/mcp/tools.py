@@ -1,4 +1,4 @@
-"""The MCP tools: the original system's four (original system §8.2), over the service layer.
+"""The MCP tools: the original system's four (original system §8), over the service layer.
 
     run_site_audit     url, max_pages, max_depth, include, exclude   -> {"audit"}
     get_audit_status   audit_id?                                      -> {"audit"}

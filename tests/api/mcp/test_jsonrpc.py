@@ -49,6 +49,12 @@ def test_a_message_is_read_as_its_kind(sent: object, message: object) -> None:
         (b"{not json", ErrorCode.PARSE_ERROR, None),
         (b"\xff\xfe", ErrorCode.PARSE_ERROR, None),
         (b"", ErrorCode.PARSE_ERROR, None),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": NaN}}',
+            ErrorCode.PARSE_ERROR,
+            None,
+        ),
+        (b"[" * 100_000, ErrorCode.PARSE_ERROR, None),
         # Revision 2025-06-18 removed batching: an array is not a message.
         (body([{"jsonrpc": "2.0", "id": 1, "method": "ping"}]), ErrorCode.INVALID_REQUEST, None),
         (body("ping"), ErrorCode.INVALID_REQUEST, None),

@@ -19,6 +19,7 @@ import anyio
 import httpx
 import httpx2
 import pytest
+from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
@@ -176,3 +177,19 @@ async def test_a_wrong_key_is_a_401_with_a_bearer_challenge(server: Server) -> N
     with pytest.raises(Exception):  # noqa: B017  the SDK's error type for an HTTP 401
         async with session(server, key="sa_wrong") as client:
             await client.initialize()
+
+
+async def test_the_sdks_default_client_falls_back_to_the_initialize_handshake(
+    server: Server,
+) -> None:
+    """`mcp.Client` first probes `server/discover` (revision 2026-07-28, not served here); the
+    refusal sends it to `initialize`, and the tools work as with a `ClientSession`."""
+    headers = {"authorization": f"Bearer {server.key}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30)) as http,
+        Client(streamable_http_client(server.mcp_url, http_client=http)) as client,
+    ):
+        handshake = client.session.initialize_result
+        assert handshake is not None and handshake.protocol_version == "2025-11-25"
+        result = await client.call_tool("get_audit_status", {"audit_id": "nope"})
+        assert result.is_error
