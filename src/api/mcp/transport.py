@@ -46,8 +46,13 @@ type Authenticate = Callable[[ApiRequest, Env], Awaitable[ApiKeyRecord]]
 class TransportRefusal(Exception):
     """An HTTP-level refusal, answered with `status` and a JSON-RPC error without an id."""
 
-    def __init__(self, status: int, message: str, code: ErrorCode = ErrorCode.INVALID_REQUEST,
-                 data: JsonValue = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        code: ErrorCode = ErrorCode.INVALID_REQUEST,
+        data: JsonValue = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.body = jsonrpc.error_body(None, code, message, data)
