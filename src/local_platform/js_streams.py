@@ -132,27 +132,28 @@ class ReadableStream(BodyStream):
         while True:
             if controller.queue:
                 yield controller.queue.popleft()
-                continue
-            if controller.close_requested:
+            elif controller.state is _State.ERRORED:
+                raise controller.failure  # type: ignore[misc]
+            elif controller.close_requested or controller.state is _State.CLOSED:
                 controller.state = _State.CLOSED
                 return
-            if controller.state is _State.ERRORED:
-                raise controller.failure  # type: ignore[misc]
-            try:
-                await _settle(self._underlying.pull(controller))
-            except BaseException as exc:
-                controller.error(exc)
-                raise
+            else:
+                try:
+                    await _settle(self._underlying.pull(controller))
+                except BaseException as exc:
+                    controller.error(exc)
+                    raise
 
     async def _cancel_source(self) -> None:
-        """Cancel once, and only a stream still readable; then stop the pull loop."""
+        """Cancel once, and only a stream still readable: a read waiting on a pull then ends."""
         controller = self._controller
         if controller.state is not _State.READABLE or controller.close_requested:
             return
         controller.state = _State.CLOSED
         controller.queue.clear()
-        await self._pulled.aclose()  # type: ignore[attr-defined]
         await _settle(self._underlying.cancel(None))
+        if not self._pulled.ag_running:  # type: ignore[attr-defined]
+            await self._pulled.aclose()  # type: ignore[attr-defined]
 
 
 async def _settle(result: Any) -> Any:
