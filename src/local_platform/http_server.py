@@ -5,7 +5,8 @@
 request bodies, `Expect: 100-continue`. The request body is read whole, up to `max_body_bytes`
 (413 beyond it, before reading more than the cap), because `workers.Request` offers `text()`,
 `json()` and `bytes()` and the API's bodies are small. Response bodies stream: a body of known
-length gets Content-Length, any other is sent chunked.
+length gets Content-Length, any other is sent chunked, and a client that goes away mid-body
+cancels the body's stream at once (so whatever produces it stops).
 
 A handler that raises gets a 500 `{"error": "internal error"}` and its traceback in the log, never
 in the response.
