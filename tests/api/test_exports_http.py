@@ -13,13 +13,14 @@ import asyncio
 import csv
 import io
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 from urllib.parse import urlencode
 
 import httpx
 import pytest
 
+from api.http import ApiResponse, stream_response
 from audit.catalogue import IssueType
 from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
@@ -218,3 +219,14 @@ async def test_a_client_that_stops_reading_cancels_the_export_and_the_server_kee
     assert finished == ["closed"]
     again = await api.get(f"/api/audits/{AUDIT}/pages?limit=1")
     assert again.status_code == 200 and len(again.json()["pages"]) == 1
+
+
+async def test_a_response_has_a_body_or_a_stream_never_both() -> None:
+    async def chunks() -> AsyncGenerator[bytes]:
+        yield b"x"
+
+    stream = chunks()
+    streamed = stream_response(stream, "text/csv", "a.csv")
+    assert (streamed.body, streamed.stream) == (b"", stream)
+    with pytest.raises(ValueError, match="body or a stream"):
+        ApiResponse(200, b"{}", stream=stream)
