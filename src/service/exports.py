@@ -15,7 +15,8 @@ which spreadsheets show as text and hide. NDJSON is for programs and is written 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -84,19 +85,23 @@ def _ndjson_line(record: PageRecord | IssueRecord) -> str:
 
 
 async def export_rows(
-    pages: AsyncIterator[list[PageRecord]] | AsyncIterator[list[IssueRecord]],
+    pages: AsyncGenerator[list[PageRecord]] | AsyncGenerator[list[IssueRecord]],
     columns: Sequence[str],
     fmt: ExportFormat,
 ) -> AsyncGenerator[bytes]:
-    """Encoded chunks: the CSV header, then one chunk per page of records."""
-    if fmt is ExportFormat.CSV:
-        yield csv_line(columns).encode()
-    async for rows in pages:
+    """Encoded chunks: the CSV header, then one chunk per page of records.
+
+    Closing it closes `pages` at once (a client that went away stops the walk), rather than
+    leaving the walk for the garbage collector's finalizer to close later."""
+    async with aclosing(pages):
         if fmt is ExportFormat.CSV:
-            chunk = "".join(csv_line(_row(row, columns)) for row in rows)
-        else:
-            chunk = "".join(_ndjson_line(row) for row in rows)
-        yield chunk.encode()
+            yield csv_line(columns).encode()
+        async for rows in pages:
+            if fmt is ExportFormat.CSV:
+                chunk = "".join(csv_line(_row(row, columns)) for row in rows)
+            else:
+                chunk = "".join(_ndjson_line(row) for row in rows)
+            yield chunk.encode()
 
 
 def file_name(audit_id: str, what: str, fmt: ExportFormat) -> str:
