@@ -7,9 +7,12 @@ load even where pydantic cannot (the Pyodide test tier).
 
 import asyncio
 import time
+from collections.abc import AsyncGenerator
 from http import HTTPMethod
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
+import js
+from pyodide.ffi import create_proxy, to_js
 from workers import (
     DurableObject,
     Request,
@@ -80,6 +83,62 @@ def _failure(request: ports.FetchRequest, started: float, error: str) -> ports.F
 ports.configure(http=WorkersHttpClient())
 
 
+class PulledBody:
+    """A streamed response body: the underlying source of a pull-based JS ReadableStream.
+
+    `workers.Response` takes str, bytes, FormData or a JS body type, so a stream must be a JS
+    `ReadableStream` (workers-runtime-sdk 1.9.5 `response.py`, `utils.RESPONSE_ACCEPTED_TYPES`).
+    The SDK's own asgi.py writes into a `TransformStream` from a background task; a pull source
+    needs no task at all: the runtime calls `pull` when the client wants more, and each call reads
+    one chunk (one keyset page of rows) from the Python iterator, so nothing runs ahead of the
+    client and nothing is left running once the response is done (WHATWG Streams, "underlying
+    source": pull, cancel; highWaterMark 0 means no chunk is read before it is asked for).
+
+    When the client goes away the runtime calls `cancel`; it waits for a pull in flight, then
+    closes the iterator (its `finally` blocks run). Pyodide turns the coroutine each call returns
+    into a Promise and destroys that proxy itself (pyodide 0.28 `PyAwaitable.then`); the two
+    function proxies made here are destroyed once the stream is closed, errored or cancelled.
+    """
+
+    def __init__(self, chunks: AsyncGenerator[bytes]) -> None:
+        self._chunks = chunks
+        self._turn = asyncio.Lock()  # a cancel waits for the pull in flight
+        self._done = False
+        self._proxies: list[Any] = [create_proxy(self.pull), create_proxy(self.cancel)]  # JsProxy
+
+    def readable(self) -> Any:  # Any: a js.ReadableStream, which the runtime alone types
+        pull, cancel = self._proxies
+        source = to_js({"pull": pull, "cancel": cancel}, dict_converter=js.Object.fromEntries)
+        strategy = to_js({"highWaterMark": 0}, dict_converter=js.Object.fromEntries)
+        return js.ReadableStream.new(source, strategy)
+
+    async def pull(self, controller: Any) -> None:  # Any: the JS stream controller
+        async with self._turn:
+            try:
+                chunk = await anext(self._chunks, None)
+            except BaseException:
+                self._finish()  # the rejected pull errors the stream: the client sees it cut
+                raise
+            if self._done:
+                return  # cancelled while this chunk was being read
+            if chunk is None:
+                self._finish()
+                controller.close()
+            else:
+                controller.enqueue(to_js(chunk))
+
+    async def cancel(self, reason: object = None) -> None:
+        self._done = True
+        async with self._turn:
+            await self._chunks.aclose()
+        self._finish()
+
+    def _finish(self) -> None:
+        self._done = True
+        while self._proxies:
+            self._proxies.pop().destroy()
+
+
 class ScheduledController(Protocol):
     """The runtime's `controller` for a cron trigger (docs/platform.md §5)."""
 
@@ -103,8 +162,11 @@ class Default(WorkerEntrypoint):
             body=await request.bytes(),
         )
         api_response = await handle_request(api_request, _env(self))
-        # A 204 must have a null body (fetch spec): an empty one is refused like any other.
-        body = api_response.body or None
+        if api_response.stream is not None:
+            body = PulledBody(api_response.stream).readable()
+        else:
+            # A 204 must have a null body (fetch spec): an empty one is refused like any other.
+            body = api_response.body or None
         return Response(body, status=api_response.status, headers=api_response.headers)
 
     async def scheduled(self, controller: ScheduledController, env: object, ctx: object) -> None:

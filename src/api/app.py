@@ -10,6 +10,10 @@ Routes
     GET  /api/audits/{id}/report     counts and top issues     200 {"audit", "summary", "links"}
     POST /api/audits/{id}/resume     finish a failed audit     202 {"audit": {...}}
     GET  /api/audits/{id}/progress   live feed while running   200 {"audit", "frontier", "recent"}
+    GET  /api/audits/{id}/pages.csv      every page, streamed  200 text/csv (RFC 4180)
+    GET  /api/audits/{id}/pages.ndjson   every page, streamed  200 application/x-ndjson
+    GET  /api/audits/{id}/issues.csv     every issue, streamed 200 text/csv (RFC 4180)
+    GET  /api/audits/{id}/issues.ndjson  every issue, streamed 200 application/x-ndjson
     POST /mcp                        MCP tools (api.mcp.transport), the same keys and limits
   admin routes (only when the ADMIN_TOKEN secret is set; otherwise they do not exist):
     POST   /api/keys                 create an API key         201 {"key": {..., "secret"}}
@@ -23,6 +27,11 @@ anything else is a 401 before routing, so an unauthenticated caller learns nothi
 Lists take filters, `limit` (1-1000, default 100) and `cursor` (api.queries); a page that has a
 successor carries `next_cursor` and a `Link: <...>; rel="next"` header.
 
+Exports take the same filters as their list, but no `limit` or `cursor`: every matching row, in
+list order, streamed one keyset page at a time (`service.exports`) with a `Content-Disposition:
+attachment` file name. The owner and the filters are checked before the stream starts, so a
+refusal is an ordinary JSON error; once the 200 has gone out, a failure can only cut the stream.
+
 Each handler parses its request, calls one `service.audits` function and renders the result; it
 never builds an error response. Errors are raised (`api.errors` from parsing and routing,
 `service.errors` from the service) and `handle_request` alone turns them into
@@ -35,6 +44,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 
 from api import auth, hardening, queries
 from api.errors import (
@@ -49,7 +59,7 @@ from api.errors import (
     TooManyRequests,
     Unauthorized,
 )
-from api.http import ApiRequest, ApiResponse, error_response, json_response
+from api.http import ApiRequest, ApiResponse, error_response, json_response, stream_response
 from api.mcp import transport as mcp
 from api.queries import Query
 from auditdb.keys import ApiKeyRecord
@@ -57,7 +67,7 @@ from auditdb.listing import ListKind, SortKey
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from common.wire import JsonObject, to_json
-from service import audits, keys, limits, lists, progress
+from service import audits, exports, keys, limits, lists, progress
 from service.errors import (
     AuditNotFound,
     InvalidKeyFields,
@@ -72,6 +82,7 @@ from service.errors import (
     TargetProblem,
     WorkflowUnavailable,
 )
+from service.exports import ExportFormat
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +250,18 @@ def _list_response(
     return json_response({str(kind): items, "next_cursor": cursor}, headers=headers)
 
 
+async def export_pages(call: Call, fmt: ExportFormat) -> ApiResponse:
+    filter_ = queries.parse_page_filter(Query.of(call.request.url), paging=False)
+    found = await exports.export_pages(call.env, call.owner, call.args["audit_id"], filter_, fmt)
+    return stream_response(found.chunks, found.media_type, found.file_name)
+
+
+async def export_issues(call: Call, fmt: ExportFormat) -> ApiResponse:
+    filter_ = queries.parse_issue_filter(Query.of(call.request.url), paging=False)
+    found = await exports.export_issues(call.env, call.owner, call.args["audit_id"], filter_, fmt)
+    return stream_response(found.chunks, found.media_type, found.file_name)
+
+
 async def get_report(call: Call) -> ApiResponse:
     report = await lists.audit_report(call.env, call.owner, call.args["audit_id"])
     base = f"/api/audits/{report.audit.id}"
@@ -325,6 +348,8 @@ def audit_summary(audit: AuditRecord) -> JsonObject:
     return summary
 
 
+_CSV, _NDJSON = ExportFormat.CSV, ExportFormat.NDJSON
+_EXPORT = rf"/api/audits/{_AUDIT_ID}"
 _ROUTES: Routes = [
     (re.compile(r"/api/audits/?"), {"GET": list_audits, "POST": create_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}"), {"GET": get_audit, "DELETE": delete_audit}),
@@ -333,6 +358,10 @@ _ROUTES: Routes = [
     (re.compile(rf"/api/audits/{_AUDIT_ID}/report"), {"GET": get_report}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/resume"), {"POST": resume_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/progress"), {"GET": get_progress}),
+    (re.compile(rf"{_EXPORT}/pages\.csv"), {"GET": partial(export_pages, fmt=_CSV)}),
+    (re.compile(rf"{_EXPORT}/pages\.ndjson"), {"GET": partial(export_pages, fmt=_NDJSON)}),
+    (re.compile(rf"{_EXPORT}/issues\.csv"), {"GET": partial(export_issues, fmt=_CSV)}),
+    (re.compile(rf"{_EXPORT}/issues\.ndjson"), {"GET": partial(export_issues, fmt=_NDJSON)}),
 ]
 
 _ADMIN_ROUTES: Routes = [

@@ -3,6 +3,8 @@
     GET /api/audits                  status, url, cursor, limit
     GET /api/audits/{id}/pages       status (404 or 4xx), indexable, has_issue, url, cursor, limit
     GET /api/audits/{id}/issues      type (repeatable, up to 20), severity, page_url, cursor, limit
+    GET /api/audits/{id}/pages.csv (and .ndjson), issues.csv (and .ndjson): the list's filters,
+                                     no cursor or limit (an export is every matching row)
 
 Every refusal is a `BadRequest` with code `invalid_request` whose message names the parameter:
 an unknown parameter, a repeated one that is not repeatable, an empty value, or a value outside
@@ -51,8 +53,8 @@ class Query:
     def of(cls, url: str) -> Query:
         return cls(tuple(parse_qsl(urlsplit(url).query, keep_blank_values=True)))
 
-    def check_names(self, allowed: Iterable[str]) -> None:
-        known = set(allowed) | _PAGING
+    def check_names(self, allowed: Iterable[str], *, paging: bool = True) -> None:
+        known = set(allowed) | (_PAGING if paging else set())
         for name, _ in self.items:
             if name not in known:
                 raise _bad(f"unknown query parameter {name!r}; expected one of {sorted(known)}")
@@ -105,16 +107,16 @@ def parse_audit_filter(query: Query) -> AuditFilter:
     return AuditFilter(status=status, url_contains=query.one("url"))
 
 
-def parse_page_filter(query: Query) -> PageFilter:
-    query.check_names({"status", "indexable", "has_issue", "url"})
+def parse_page_filter(query: Query, *, paging: bool = True) -> PageFilter:
+    query.check_names({"status", "indexable", "has_issue", "url"}, paging=paging)
     code, status_class = _status(query.one("status"))
     indexable = _maybe(query.one("indexable"), "indexable", _boolean)
     has_issue = _maybe(query.one("has_issue"), "has_issue", IssueType)
     return PageFilter(code, status_class, indexable, has_issue, query.one("url"))
 
 
-def parse_issue_filter(query: Query) -> IssueFilter:
-    query.check_names({"type", "severity", "page_url"})
+def parse_issue_filter(query: Query, *, paging: bool = True) -> IssueFilter:
+    query.check_names({"type", "severity", "page_url"}, paging=paging)
     types = tuple(dict.fromkeys(_value("type", IssueType, raw) for raw in query.all("type")))
     if len(types) > MAX_TYPES:
         raise _bad(f"query parameter 'type' may name at most {MAX_TYPES} issue types")

@@ -5,7 +5,8 @@
 request bodies, `Expect: 100-continue`. The request body is read whole, up to `max_body_bytes`
 (413 beyond it, before reading more than the cap), because `workers.Request` offers `text()`,
 `json()` and `bytes()` and the API's bodies are small. Response bodies stream: a body of known
-length gets Content-Length, any other is sent chunked.
+length gets Content-Length, any other is sent chunked, and a client that goes away mid-body
+cancels the body's stream at once (so whatever produces it stops).
 
 A handler that raises gets a 500 `{"error": "internal error"}` and its traceback in the log, never
 in the response.
@@ -187,14 +188,21 @@ class _Connection:
         await self._writer.drain()
 
     async def _write_body(self, response: FetchResponse) -> None:
+        # Closed on every exit, so a client that goes away cancels the body's stream (and with
+        # it whatever produces it) now, not when the garbage collector finds the generator.
+        chunks = aiter(response.body)  # type: ignore[arg-type]
         try:
-            async for chunk in response.body:  # type: ignore[union-attr]
+            async for chunk in chunks:
                 self._send(h11.Data(data=chunk.to_bytes()))
                 await self._writer.drain()
-        except OSError:
+        except ConnectionError:
+            raise  # the client went away
+        except Exception:
             # Headers are gone already; all that is left is to cut the connection short.
             log.exception("response body failed mid-stream")
             raise ConnectionAbortedError from None
+        finally:
+            await chunks.aclose()  # type: ignore[attr-defined]
 
     async def _send_error(self, status: int, message: str) -> None:
         if self._h11.our_state not in (h11.IDLE, h11.SEND_RESPONSE):

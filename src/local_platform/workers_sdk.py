@@ -2,7 +2,9 @@
 
 The real SDK (`workers-runtime-sdk`) imports `js` and cannot load outside Pyodide. The shells in
 entry.py import only what is listed here, and the local platform installs these modules in
-`sys.modules` before it imports entry.py, so the same shell code runs on both platforms.
+`sys.modules` before it imports entry.py, so the same shell code runs on both platforms. The few
+`js` and `pyodide.ffi` names entry.py uses to stream a response body come from
+`local_platform.js_streams`, installed alongside.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import sys
 import types
 from typing import Any
 
-from local_platform import errors, rpc
+from local_platform import errors, js_streams, rpc
 
 
 class WorkerEntrypoint:
@@ -66,10 +68,11 @@ def build_modules() -> tuple[types.ModuleType, types.ModuleType]:
 
 
 def install() -> None:
-    """Make `import workers` resolve to the local SDK surface (idempotent)."""
+    """Make `import workers` (and `js`, `pyodide.ffi`) resolve to the local surface (idempotent)."""
     current = sys.modules.get("workers")
     if current is not None and getattr(current, "__local_platform__", False):
         return
+    js_streams.install()
     workers, workflows = build_modules()
     workers.__local_platform__ = True  # type: ignore[attr-defined]
     sys.modules["workers"] = workers

@@ -2,7 +2,9 @@
 
 `export_rows` turns the pages of records that `service.lists.iter_pages`/`iter_issues` yield into
 encoded chunks: a header line first (CSV), then one chunk per page of rows, so whoever streams the
-chunks never holds more than one page of rows. The HTTP routes that stream them are not built yet.
+chunks never holds more than one page of rows. `export_pages` and `export_issues` check the owner
+first, so a refusal comes before the first byte, and hand the API an `Export` to stream
+(`GET /api/audits/{id}/pages.csv` and its siblings in api/app.py).
 
 Spreadsheet safety: a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is read
 as a formula by Excel, LibreOffice and Google Sheets (OWASP "CSV Injection"), and crawled pages
@@ -13,12 +15,17 @@ which spreadsheets show as text and hide. NDJSON is for programs and is written 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import fields
+from collections.abc import AsyncGenerator, Sequence
+from contextlib import aclosing
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from auditdb.listing import IssueFilter, PageFilter
 from auditdb.records import IssueRecord, PageRecord
+from common.bindings import Env
+from service.audits import owned_audit
+from service.lists import iter_issues, iter_pages
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -78,21 +85,57 @@ def _ndjson_line(record: PageRecord | IssueRecord) -> str:
 
 
 async def export_rows(
-    pages: AsyncIterator[list[PageRecord]] | AsyncIterator[list[IssueRecord]],
+    pages: AsyncGenerator[list[PageRecord]] | AsyncGenerator[list[IssueRecord]],
     columns: Sequence[str],
     fmt: ExportFormat,
-) -> AsyncIterator[bytes]:
-    """Encoded chunks: the CSV header, then one chunk per page of records."""
-    if fmt is ExportFormat.CSV:
-        yield csv_line(columns).encode()
-    async for rows in pages:
+) -> AsyncGenerator[bytes]:
+    """Encoded chunks: the CSV header, then one chunk per page of records.
+
+    Closing it closes `pages` at once (a client that went away stops the walk), rather than
+    leaving the walk for the garbage collector's finalizer to close later."""
+    async with aclosing(pages):
         if fmt is ExportFormat.CSV:
-            chunk = "".join(csv_line(_row(row, columns)) for row in rows)
-        else:
-            chunk = "".join(_ndjson_line(row) for row in rows)
-        yield chunk.encode()
+            yield csv_line(columns).encode()
+        async for rows in pages:
+            if fmt is ExportFormat.CSV:
+                chunk = "".join(csv_line(_row(row, columns)) for row in rows)
+            else:
+                chunk = "".join(_ndjson_line(row) for row in rows)
+            yield chunk.encode()
 
 
 def file_name(audit_id: str, what: str, fmt: ExportFormat) -> str:
     """A download name that says what the file holds: `siteaudit-<audit id>-pages.csv`."""
     return f"siteaudit-{audit_id}-{what}.{fmt.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """An export ready to stream: its download name, media type and encoded chunks."""
+
+    file_name: str
+    media_type: str
+    chunks: AsyncGenerator[bytes]
+
+
+async def export_pages(
+    env: Env, owner: str, audit_id: str, filter_: PageFilter, fmt: ExportFormat
+) -> Export:
+    """The audit's pages (filtered as the list is) in url order; `AuditNotFound` before any row.
+
+    `iter_pages` checks the owner again when the first page is read: one more indexed read, and
+    the walk stays safe on its own."""
+    audit = await owned_audit(env, owner, audit_id)
+    pages = iter_pages(env, owner, audit.id, filter_)
+    chunks = export_rows(pages, PAGE_COLUMNS, fmt)
+    return Export(file_name(audit.id, "pages", fmt), fmt.media_type, chunks)
+
+
+async def export_issues(
+    env: Env, owner: str, audit_id: str, filter_: IssueFilter, fmt: ExportFormat
+) -> Export:
+    """The audit's issues (filtered as the list is) in list order; `AuditNotFound` before any row."""
+    audit = await owned_audit(env, owner, audit_id)
+    issues = iter_issues(env, owner, audit.id, filter_)
+    chunks = export_rows(issues, ISSUE_COLUMNS, fmt)
+    return Export(file_name(audit.id, "issues", fmt), fmt.media_type, chunks)

@@ -8,7 +8,8 @@ page of rows at a time.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -115,12 +116,15 @@ async def iter_pages(
     audit_id: str,
     filter_: PageFilter | None = None,
     page_size: int = EXPORT_PAGE_SIZE,
-) -> AsyncIterator[list[PageRecord]]:
+) -> AsyncGenerator[list[PageRecord]]:
     """Every page row of the audit in url order, `page_size` rows at a time."""
     await owned_audit(env, owner, audit_id)
     wanted = filter_ or PageFilter()
-    async for rows in _walk(partial(listing.read_pages, env.DB, audit_id, wanted), page_size):
-        yield rows
+    async with aclosing(
+        _walk(partial(listing.read_pages, env.DB, audit_id, wanted), page_size)
+    ) as walk:
+        async for rows in walk:
+            yield rows
 
 
 async def iter_issues(
@@ -129,17 +133,20 @@ async def iter_issues(
     audit_id: str,
     filter_: IssueFilter | None = None,
     page_size: int = EXPORT_PAGE_SIZE,
-) -> AsyncIterator[list[IssueRecord]]:
+) -> AsyncGenerator[list[IssueRecord]]:
     """Every issue row of the audit in list order, `page_size` rows at a time."""
     await owned_audit(env, owner, audit_id)
     wanted = filter_ or IssueFilter()
-    async for rows in _walk(partial(listing.read_issues, env.DB, audit_id, wanted), page_size):
-        yield rows
+    async with aclosing(
+        _walk(partial(listing.read_issues, env.DB, audit_id, wanted), page_size)
+    ) as walk:
+        async for rows in walk:
+            yield rows
 
 
 async def _walk[T](
     read: Callable[[SortKey | None, int], Awaitable[list[Keyed[T]]]], page_size: int
-) -> AsyncIterator[list[T]]:
+) -> AsyncGenerator[list[T]]:
     """Keyset pages until a short one: only the current page is held."""
     after: SortKey | None = None
     while True:

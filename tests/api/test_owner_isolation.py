@@ -26,6 +26,10 @@ AUDIT_ROUTES = [
     "/api/audits/{id}/report",
     "/api/audits/{id}/resume",
     "/api/audits/{id}/progress",
+    "/api/audits/{id}/pages.csv",
+    "/api/audits/{id}/pages.ndjson",
+    "/api/audits/{id}/issues.csv",
+    "/api/audits/{id}/issues.ndjson",
 ]
 # What owner A gets on its own audit (a completed one: resume is refused with 409).
 OWN = {
@@ -36,6 +40,10 @@ OWN = {
     ("GET", "/api/audits/{id}/report"): 200,
     ("POST", "/api/audits/{id}/resume"): 409,
     ("GET", "/api/audits/{id}/progress"): 200,
+    ("GET", "/api/audits/{id}/pages.csv"): 200,
+    ("GET", "/api/audits/{id}/pages.ndjson"): 200,
+    ("GET", "/api/audits/{id}/issues.csv"): 200,
+    ("GET", "/api/audits/{id}/issues.ndjson"): 200,
 }
 
 
@@ -43,7 +51,7 @@ def test_the_matrix_covers_every_route_on_one_audit() -> None:
     from api.app import _ROUTES
 
     per_audit = {
-        pattern.pattern.replace("(?P<audit_id>[A-Za-z0-9_-]{1,100})", "{id}")
+        pattern.pattern.replace("(?P<audit_id>[A-Za-z0-9_-]{1,100})", "{id}").replace("\\.", ".")
         for pattern, _ in _ROUTES
         if "(?P<audit_id>" in pattern.pattern
     }

@@ -1,8 +1,9 @@
 // SiteAuditWorkflow through run(event, step) with the SDK's workflows.js (a retried step, replay
 // after a restart, NonRetryableError), Default.scheduled(controller, env, ctx) for both crons,
-// Default.fetch for authenticated reads (an API key made by service.keys inside Pyodide), and what
-// Default does not offer in this tier (queue: no handler yet; request bodies: need pydantic), and
-// /mcp, which needs no pydantic.
+// Default.fetch for authenticated reads (an API key made by service.keys inside Pyodide), cursor
+// pagination and a streamed export (a JS ReadableStream pulled from Python), and what Default does
+// not offer in this tier (queue: no handler yet; request bodies: need pydantic),
+// and /mcp, which needs no pydantic.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { MessageBatch, ScheduledController } from "./harness/doubles/bindings.mjs";
@@ -95,6 +96,81 @@ test("Default.fetch: reads need an API key; the key's owner sees its audits and 
   const stranger = { headers: { authorization: `Bearer ${await makeKey("stranger")}` } };
   assert.equal((await api("/api/audits/api-read", stranger)).status, 404);
   assert.deepEqual((await (await api("/api/audits", stranger)).json()).audits, []);
+});
+
+const seedExport = () => rt.runPython(`import workers
+from auditdb import repository
+from auditdb.records import AuditRecord, IssueRecord, PageRecord
+db = workers.env.DB
+await repository.insert_audit(db, AuditRecord("export-1", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="local"))
+titles = ["=SUM(A1)", "plain, with a comma", "two\\nlines", 'a "quote"']
+pages = [PageRecord(f"p{n}", "export-1", f"https://a.test/{n}", "2026-12-01T00:00:00.000Z", status_code=200, title=t)
+         for n, t in enumerate(titles)]
+issues = [IssueRecord(f"i{n}", "export-1", p.url, "thin-content", "warning", p.id) for n, p in enumerate(pages)]
+await repository.write_crawled_pages(db, pages, issues)`);
+const csvRows = (text) => rt.runPython(`import csv, io
+[[row["url"], row["title"]] for row in csv.DictReader(io.StringIO(${JSON.stringify(text)}, newline=""))]`);
+
+test("Default.fetch pages a list with limit=1: next_cursor, a Link header, and following it reads each row once", async () => {
+  await seedExport();
+  const local = { headers: { authorization: `Bearer ${await makeKey("local")}` } };
+  const urls = [];
+  let path = "/api/audits/export-1/pages?limit=1";
+  for (let n = 0; path !== null; n++) {
+    const res = await api(path, local);
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    urls.push(...body.pages.map((p) => p.url));
+    const link = res.headers.get("link");
+    if (body.next_cursor === null) { assert.equal(link, null); path = null; continue; }
+    assert.match(link, /^<\/api\/audits\/export-1\/pages\?limit=1&cursor=[^>]+>; rel="next"$/);
+    assert.equal(new URL(link.slice(1, link.indexOf(">")), "http://x").searchParams.get("cursor"), body.next_cursor);
+    path = link.slice(1, link.indexOf(">"));
+    assert.ok(n < 10, "the cursor advances");
+  }
+  assert.deepEqual(urls, ["https://a.test/0", "https://a.test/1", "https://a.test/2", "https://a.test/3"]);
+});
+
+test("Default.fetch streams pages.csv as a ReadableStream the client pulls; a cancelled export stops cleanly", async () => {
+  const local = { headers: { authorization: `Bearer ${await makeKey("local")}` } };
+  const res = await api("/api/audits/export-1/pages.csv", local);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "text/csv; charset=utf-8; header=present");
+  assert.equal(res.headers.get("content-disposition"), 'attachment; filename="siteaudit-export-1-pages.csv"');
+  assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+  assert.ok(res.body instanceof ReadableStream);
+  const reader = res.body.getReader();
+  const chunks = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+  assert.equal(chunks.length, 2, "the header, then one keyset page of rows");
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  assert.deepEqual(await csvRows(text), [
+    ["https://a.test/0", "'=SUM(A1)"], ["https://a.test/1", "plain, with a comma"],
+    ["https://a.test/2", "two\nlines"], ["https://a.test/3", 'a "quote"'],
+  ]);
+
+  const lines = (await (await api("/api/audits/export-1/issues.ndjson?type=thin-content", local)).text()).trim().split("\n");
+  assert.deepEqual(lines.map((l) => JSON.parse(l).page_url), ["https://a.test/0", "https://a.test/1", "https://a.test/2", "https://a.test/3"]);
+
+  await rt.runPython(`from service import exports
+closed, export_rows = [], exports.export_rows
+async def watched(*args):
+    try:
+        async for chunk in export_rows(*args):
+            yield chunk
+    finally:
+        closed.append("closed")
+exports.export_rows = watched`);
+  const cancelled = await api("/api/audits/export-1/pages.ndjson", local);
+  const early = cancelled.body.getReader();
+  assert.equal((await early.read()).done, false); // the first page of rows, then the client goes away
+  assert.deepEqual(await rt.runPython("closed"), []);
+  await early.cancel("client went away");
+  assert.deepEqual(await rt.runPython("exports.export_rows = export_rows\nclosed"), ["closed"]);
+  assert.equal((await api("/api/audits/export-1/pages.csv?status=404", local)).status, 200);
+  const stranger = { headers: { authorization: `Bearer ${await makeKey("stranger")}` } };
+  const refused = await api("/api/audits/export-1/pages.csv", stranger);
+  assert.deepEqual([refused.status, refused.headers.get("content-type"), (await refused.json()).error.code], [404, "application/json; charset=utf-8", "not_found"]);
 });
 
 test("Default has no queue handler yet; request bodies are validated by pydantic, which this tier cannot load", async () => {

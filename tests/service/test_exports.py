@@ -105,3 +105,22 @@ def test_names_and_media_types() -> None:
     assert file_name("x-1", "pages", ExportFormat.CSV) == "siteaudit-x-1-pages.csv"
     assert ExportFormat.CSV.media_type.startswith("text/csv")
     assert ExportFormat.NDJSON.media_type == "application/x-ndjson"
+
+
+async def test_closing_an_export_closes_the_walk_under_it() -> None:
+    walked: list[str] = []
+
+    async def walk() -> Any:
+        try:
+            for n in range(3):
+                walked.append(f"page {n}")
+                yield [PageRecord(f"p{n}", "x-1", f"https://a.test/{n}", "t")]
+        finally:
+            walked.append("closed")
+
+    chunks = export_rows(walk(), PAGE_COLUMNS, ExportFormat.CSV)
+    await anext(chunks)  # the header
+    await anext(chunks)  # the first page of rows
+    await chunks.aclose()  # the client went away
+
+    assert walked == ["page 0", "closed"]
