@@ -67,6 +67,7 @@ from service.errors import (
     RateLimited,
     ServiceError,
     StateExpired,
+    StorageUnavailable,
     TargetProblem,
     WorkflowUnavailable,
 )
@@ -161,6 +162,8 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return TooManyRequests(message, exc.retry_after_s)
         case WorkflowUnavailable():
             return ServiceUnavailable(message)
+        case StorageUnavailable():
+            return ServiceUnavailable(message, ApiErrorCode.STORAGE_UNAVAILABLE)
         case NotAuthenticated():
             return Unauthorized(message, token_given=True)
         case InvalidKeyFields():
