@@ -10,6 +10,7 @@ Routes
     GET  /api/audits/{id}/report     counts and top issues     200 {"audit", "summary", "links"}
     POST /api/audits/{id}/resume     finish a failed audit     202 {"audit": {...}}
     GET  /api/audits/{id}/progress   live feed while running   200 {"audit", "frontier", "recent"}
+    GET  /api/audits/{a}/compare/{b} changes from a to b       200 {"comparison": {...}}
   admin routes (only when the ADMIN_TOKEN secret is set; otherwise they do not exist):
     POST   /api/keys                 create an API key         201 {"key": {..., "secret"}}
     GET    /api/keys                 every key, newest first   200 {"keys": [...]}
@@ -55,7 +56,7 @@ from auditdb.listing import ListKind, SortKey
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from common.wire import JsonObject, to_json
-from service import audits, keys, limits, lists, progress
+from service import audits, compare, keys, limits, lists, progress
 from service.errors import (
     AuditNotFound,
     InvalidKeyFields,
@@ -87,6 +88,7 @@ class Call:
 Handler = Callable[[Call], Awaitable[ApiResponse]]
 Routes = list[tuple[re.Pattern[str], dict[str, Handler]]]
 _AUDIT_ID = r"(?P<audit_id>[A-Za-z0-9_-]{1,100})"
+_OTHER_ID = r"(?P<other_id>[A-Za-z0-9_-]{1,100})"
 _KEY_ID = r"(?P<key_id>[A-Za-z0-9_-]{1,100})"
 # Call.owner on admin routes: they act across owners, and no key's owner can be empty.
 _NO_OWNER = ""
@@ -282,6 +284,17 @@ def _int_param(request: ApiRequest, name: str, *, default: int, low: int, high: 
     return value
 
 
+async def compare_audits(call: Call) -> ApiResponse:
+    """`limit` caps each list (1-1000, default 100); every list carries its total."""
+    limit = _int_param(
+        call.request, "limit", default=compare.DEFAULT_LIMIT, low=1, high=compare.MAX_LIMIT
+    )
+    found = await compare.compare_audits(
+        call.env, call.owner, call.args["audit_id"], call.args["other_id"], limit
+    )
+    return json_response({"comparison": found.to_dict()})
+
+
 async def resume_audit(call: Call) -> ApiResponse:
     audit = await audits.resume_audit(call.env, call.owner, call.args["audit_id"])
     return json_response({"audit": audit_summary(audit)}, 202)
@@ -326,6 +339,7 @@ _ROUTES: Routes = [
     (re.compile(rf"/api/audits/{_AUDIT_ID}/report"), {"GET": get_report}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/resume"), {"POST": resume_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/progress"), {"GET": get_progress}),
+    (re.compile(rf"/api/audits/{_AUDIT_ID}/compare/{_OTHER_ID}"), {"GET": compare_audits}),
 ]
 
 _ADMIN_ROUTES: Routes = [

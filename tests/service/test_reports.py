@@ -32,11 +32,10 @@ ISSUES_PER_PAGE = EXPORT_PAGE_SIZE // 2 + 7  # more issues than one keyset page 
 
 async def seed(env: Any, audit_id: str = "a-1", owner: str = "alpha") -> AuditRecord:
     """A finished audit whose issues span several keyset pages of the walk."""
-    audit = AuditRecord(
-        audit_id, "https://a.test/", "2026-12-01T00:00:00.000Z", owner=owner, health_score=71.5
-    )
+    audit = AuditRecord(audit_id, "https://a.test/", "2026-12-01T00:00:00.000Z", owner=owner)
     await repository.insert_audit(env.DB, audit)
-    await env.DB.prepare("UPDATE audits SET status = 'completed' WHERE id = ?").bind(audit_id).run()
+    sql = "UPDATE audits SET status = 'completed', health_score = 71.5 WHERE id = ?"
+    await env.DB.prepare(sql).bind(audit_id).run()
     for n in range(PAGES):
         url = f"https://a.test/p{n}"
         page = PageRecord(f"{audit_id}-p{n}", audit_id, url, "2026-12-01T00:00:01.000Z", 200)
