@@ -131,7 +131,7 @@ class AlertPayload(JsonRecord):
         return text.encode("utf-8")
 
 
-def new_critical_issues(comparison: AuditComparison) -> int:
+def count_new_critical(comparison: AuditComparison) -> int:
     """`RunScore.new_critical_issues` of the comparison of the previous run's audit with this one."""
     return comparison.new_issues.by_severity.get(str(Severity.CRITICAL), 0)
 
@@ -161,7 +161,7 @@ def alert_payload(
         score_before=previous.health_score,
         score_after=current.health_score,
         reasons=reasons,
-        new_critical_total=new_critical_issues(comparison),
+        new_critical_total=count_new_critical(comparison),
         new_critical_issues=critical[:MAX_LISTED_ISSUES],
         comparison=comparison_path(previous.audit_id, current.audit_id),
     )

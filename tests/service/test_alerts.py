@@ -22,8 +22,8 @@ from service.alerts import (
     RunScore,
     SignatureProblem,
     alert_payload,
+    count_new_critical,
     delivery_id,
-    new_critical_issues,
     new_secret,
     should_alert,
     sign,
@@ -89,7 +89,7 @@ async def test_the_payload_names_the_new_critical_issues_of_the_comparison(platf
     await seed(env, "after", AFTER, 65.5)
     comparison = await compare_audits(env, "alpha", "before", "after")
     previous = RunScore("run-1", "before", 80.0)
-    current = RunScore("run-2", "after", 65.5, new_critical_issues(comparison))
+    current = RunScore("run-2", "after", 65.5, count_new_critical(comparison))
 
     payload = alert_payload("mon-1", previous, current, [DROP, CRITICAL], comparison)
 

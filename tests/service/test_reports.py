@@ -30,13 +30,20 @@ PAGES = 3
 ISSUES_PER_PAGE = EXPORT_PAGE_SIZE // 2 + 7  # more issues than one keyset page holds
 
 
-async def seed(env: Any, audit_id: str = "a-1", owner: str = "alpha") -> AuditRecord:
-    """A finished audit whose issues span several keyset pages of the walk."""
+async def seed(
+    env: Any,
+    audit_id: str = "a-1",
+    owner: str = "alpha",
+    pages: int = PAGES,
+    issues_per_page: int = ISSUES_PER_PAGE,
+) -> AuditRecord:
+    """A finished audit whose issues span several keyset pages of the walk (bench/report_bench.py
+    seeds larger ones with it)."""
     audit = AuditRecord(audit_id, "https://a.test/", "2026-12-01T00:00:00.000Z", owner=owner)
     await repository.insert_audit(env.DB, audit)
     sql = "UPDATE audits SET status = 'completed', health_score = 71.5 WHERE id = ?"
     await env.DB.prepare(sql).bind(audit_id).run()
-    for n in range(PAGES):
+    for n in range(pages):
         url = f"https://a.test/p{n}"
         page = PageRecord(f"{audit_id}-p{n}", audit_id, url, "2026-12-01T00:00:01.000Z", 200)
         issues = [
@@ -50,7 +57,7 @@ async def seed(env: Any, audit_id: str = "a-1", owner: str = "alpha") -> AuditRe
                 details={"targetUrl": f"https://a.test/gone/{k}", "targetStatus": 404},
                 dedupe_key=f"https://a.test/gone/{k}",
             )
-            for k in range(ISSUES_PER_PAGE)
+            for k in range(issues_per_page)
         ]
         await repository.write_crawled_pages(env.DB, [page], issues)
     found = await repository.get_audit(env.DB, audit_id)
