@@ -111,3 +111,43 @@ def test_keys_create_list_revoke(tmp_path: Path) -> None:
     assert unknown.returncode == 2 and "no API key with id key_nope" in unknown.stderr
     bad = siteaudit("keys", "create", "--owner", "no spaces", state_dir=state)
     assert bad.returncode == 2 and "owner must be" in bad.stderr
+
+
+def test_compare_prints_what_changed_between_two_audits(tmp_path: Path) -> None:
+    from tests.service.test_compare import healthy_routes, make_worse
+    from tests.support.site_server import serve_site
+
+    state = tmp_path / "state"
+    routes = healthy_routes()
+
+    def audit(url: str) -> str:
+        done = siteaudit("audit", url, "--allow-private-hosts", state_dir=state)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()[0].removeprefix("audit ")
+
+    with serve_site(routes) as site:
+        before = audit(site.url("/"))
+        make_worse(routes)
+        after = audit(site.url("/"))
+
+    done = siteaudit("compare", before, after, "--limit", "3", state_dir=state)
+
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"from {before} (") and lines[0].endswith(", completed)")
+    assert lines[1].startswith(f"  to {after} (") and lines[1].endswith(", completed)")
+    assert lines[2:6] == [
+        f"site: {site.url('/')}",
+        "health score: 100 -> 0 (-100)",
+        "new issues: 13 (6 critical, 3 warning, 4 info)",
+        f"  critical broken-internal-link  {site.url('/')} -> {site.url('/b')}",
+    ]
+    assert lines.index("  ... and 10 more") == 8
+    assert "fixed issues: 6 (3 warning, 3 info)" in lines
+    assert lines[-3:] == ["pages added: 1", f"  {site.url('/d')}", "pages removed: 0"]
+
+    refused = siteaudit("compare", before, "no-such-audit", state_dir=state)
+    assert (refused.returncode, refused.stderr) == (
+        2,
+        "siteaudit: no audit with id no-such-audit\n",
+    )

@@ -15,6 +15,7 @@ Routes
     GET  /api/audits/{id}/issues.csv     every issue, streamed 200 text/csv (RFC 4180)
     GET  /api/audits/{id}/issues.ndjson  every issue, streamed 200 application/x-ndjson
     POST /mcp                        MCP tools (api.mcp.transport), the same keys and limits
+    GET  /api/audits/{a}/compare/{b} changes from a to b       200 {"comparison": {...}}
   admin routes (only when the ADMIN_TOKEN secret is set; otherwise they do not exist):
     POST   /api/keys                 create an API key         201 {"key": {..., "secret"}}
     GET    /api/keys                 every key, newest first   200 {"keys": [...]}
@@ -67,7 +68,7 @@ from auditdb.listing import ListKind, SortKey
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from common.wire import JsonObject, to_json
-from service import audits, exports, keys, limits, lists, progress
+from service import audits, compare, exports, keys, limits, lists, progress
 from service.errors import (
     AuditNotFound,
     InvalidKeyFields,
@@ -79,6 +80,7 @@ from service.errors import (
     RateLimited,
     ServiceError,
     StateExpired,
+    StorageUnavailable,
     TargetProblem,
     WorkflowUnavailable,
 )
@@ -99,6 +101,7 @@ class Call:
 Handler = Callable[[Call], Awaitable[ApiResponse]]
 Routes = list[tuple[re.Pattern[str], dict[str, Handler]]]
 _AUDIT_ID = r"(?P<audit_id>[A-Za-z0-9_-]{1,100})"
+_OTHER_ID = r"(?P<other_id>[A-Za-z0-9_-]{1,100})"
 _KEY_ID = r"(?P<key_id>[A-Za-z0-9_-]{1,100})"
 # Call.owner on admin routes: they act across owners, and no key's owner can be empty.
 _NO_OWNER = ""
@@ -182,6 +185,8 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return TooManyRequests(message, exc.retry_after_s)
         case WorkflowUnavailable():
             return ServiceUnavailable(message)
+        case StorageUnavailable():
+            return ServiceUnavailable(message, ApiErrorCode.STORAGE_UNAVAILABLE)
         case NotAuthenticated():
             return Unauthorized(message, token_given=True)
         case InvalidKeyFields():
@@ -312,6 +317,17 @@ def _int_param(request: ApiRequest, name: str, *, default: int, low: int, high: 
     return value
 
 
+async def compare_audits(call: Call) -> ApiResponse:
+    """`limit` caps each list (1-1000, default 100); every list carries its total."""
+    limit = _int_param(
+        call.request, "limit", default=compare.DEFAULT_LIMIT, low=1, high=compare.MAX_LIMIT
+    )
+    found = await compare.compare_audits(
+        call.env, call.owner, call.args["audit_id"], call.args["other_id"], limit
+    )
+    return json_response({"comparison": found.to_dict()})
+
+
 async def resume_audit(call: Call) -> ApiResponse:
     audit = await audits.resume_audit(call.env, call.owner, call.args["audit_id"])
     return json_response({"audit": audit_summary(audit)}, 202)
@@ -362,6 +378,7 @@ _ROUTES: Routes = [
     (re.compile(rf"{_EXPORT}/pages\.ndjson"), {"GET": partial(export_pages, fmt=_NDJSON)}),
     (re.compile(rf"{_EXPORT}/issues\.csv"), {"GET": partial(export_issues, fmt=_CSV)}),
     (re.compile(rf"{_EXPORT}/issues\.ndjson"), {"GET": partial(export_issues, fmt=_NDJSON)}),
+    (re.compile(rf"/api/audits/{_AUDIT_ID}/compare/{_OTHER_ID}"), {"GET": compare_audits}),
 ]
 
 _ADMIN_ROUTES: Routes = [

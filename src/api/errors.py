@@ -41,6 +41,7 @@ class ApiErrorCode(StrEnum):
     PAYLOAD_TOO_LARGE = "payload_too_large"
     RATE_LIMITED = "rate_limited"
     WORKFLOW_UNAVAILABLE = "workflow_unavailable"
+    STORAGE_UNAVAILABLE = "storage_unavailable"
 
 
 class ApiError(Exception):
@@ -140,4 +141,4 @@ class ServerError(ApiError):
 
 class ServiceUnavailable(ServerError):
     status_hint = 503
-    codes = (ApiErrorCode.WORKFLOW_UNAVAILABLE,)
+    codes = (ApiErrorCode.WORKFLOW_UNAVAILABLE, ApiErrorCode.STORAGE_UNAVAILABLE)

@@ -216,7 +216,7 @@ async def read_audits(
 
 # -- pages ---------------------------------------------------------------------------------------
 
-# Probes audit_issues_audit_type_page_idx once per page of the walk (an exact seek).
+# Probes audit_issues_identity_idx once per page of the walk (an exact seek on its prefix).
 _HAS_ISSUE = (
     "EXISTS (SELECT 1 FROM audit_issues i WHERE i.audit_id = audit_pages.audit_id "
     "AND i.issue_type = ? AND i.page_url = audit_pages.url)"
@@ -277,7 +277,7 @@ async def count_pages(db: D1Database, audit_id: str, filter_: PageFilter) -> int
 # -- issues --------------------------------------------------------------------------------------
 
 _ISSUE_COLUMNS = (
-    "id, audit_id, page_id, page_url, issue_type, severity, details_json, severity_rank"
+    "id, audit_id, page_id, page_url, issue_type, severity, details_json, dedupe_key, severity_rank"
 )
 
 

@@ -153,7 +153,11 @@ class PageRecord(JsonRecord):
 
 @dataclass(frozen=True, slots=True)
 class IssueRecord(JsonRecord):
-    """One row of `audit_issues`; `id` is deterministic so re-inserts are idempotent."""
+    """One row of `audit_issues`; `id` is deterministic so re-inserts are idempotent.
+
+    (issue_type, page_url, dedupe_key) is the issue's identity across audits (migration 0008):
+    `dedupe_key` tells apart several issues of one type on one page, and is '' when one suffices.
+    """
 
     id: str
     audit_id: str
@@ -162,6 +166,7 @@ class IssueRecord(JsonRecord):
     severity: str
     page_id: str | None = None
     details: JsonObject = field(default_factory=dict)
+    dedupe_key: str = ""
 
     @classmethod
     def from_detected(cls, audit_id: str, issue: DetectedIssue, page_id: str | None) -> Self:
@@ -174,6 +179,7 @@ class IssueRecord(JsonRecord):
             severity=issue.severity.value,
             page_id=page_id,
             details=dict(issue.details),
+            dedupe_key=issue.dedupe_key or "",
         )
 
     def to_row(self) -> JsonObject:

@@ -21,7 +21,7 @@ COUNTS_SQL = (
     "SELECT severity_rank, issue_type, COUNT(*) AS n FROM audit_issues WHERE audit_id = ? "
     "GROUP BY severity_rank, issue_type"
 )
-# A seek on audit_issues_audit_type_page_idx (audit_id, issue_type, page_url): covering, in order.
+# A seek on audit_issues_identity_idx (audit_id, issue_type, page_url, ...): covering, in order.
 EXAMPLES_SQL = (
     "SELECT DISTINCT page_url FROM audit_issues WHERE audit_id = ? AND issue_type = ? "
     "ORDER BY page_url LIMIT ?"

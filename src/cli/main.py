@@ -3,6 +3,7 @@
     siteaudit audit URL [--max-pages N] [--allow-private-hosts] [--json FILE] [--state-dir DIR]
     siteaudit resume ID [--json FILE] [--state-dir DIR]
     siteaudit delete ID [--state-dir DIR]
+    siteaudit compare A B [--limit N] [--state-dir DIR]
     siteaudit serve [--port N] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
 
@@ -22,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cli.compare import format_comparison
 from cli.keys import add_keys_commands, has_user_key, run_keys
 from cli.report import format_summary, full_report, write_report
 from common.wire import as_object, as_str
@@ -62,6 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
         "delete", help="stop an audit if it runs, then delete it with its pages and issues"
     )
     delete.add_argument("audit_id")
+    compare = commands.add_parser(
+        "compare", help="what changed from audit A (older) to audit B (newer)"
+    )
+    compare.add_argument("before_id", metavar="A")
+    compare.add_argument("after_id", metavar="B")
+    compare.add_argument(
+        "--limit", type=int, default=20, help="issues and pages listed per section"
+    )
     serve = commands.add_parser("serve", help="serve the Worker's HTTP API on 127.0.0.1")
     serve.add_argument("--port", type=int, default=8787)
     serve.add_argument("--allow-private-hosts", action="store_true")
@@ -76,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             "audit": run_audit,
             "resume": run_resume,
             "delete": run_delete,
+            "compare": run_compare,
             "serve": run_serve,
             "keys": run_keys,
         }
@@ -134,6 +145,19 @@ async def run_delete(args: argparse.Namespace) -> int:
         if status != 204:
             return _refused(body)
         print(f"deleted {args.audit_id}")
+        return 0
+    finally:
+        await platform.close()
+
+
+async def run_compare(args: argparse.Namespace) -> int:
+    platform = _platform(args)
+    try:
+        path = f"/api/audits/{args.before_id}/compare/{args.after_id}?limit={args.limit}"
+        status, body = await platform.request("GET", path)
+        if status != 200:
+            return _refused(body)
+        print(format_comparison(as_object(body["comparison"])))
         return 0
     finally:
         await platform.close()

@@ -4,7 +4,8 @@ The core never imports the Workers SDK; it reaches bindings through `env` by duc
 receives values already converted the way the SDK converts them (JS objects become dicts, arrays
 lists, `undefined`/`null` None, integral numbers int). These Protocols state that contract so mypy
 checks every call site; the Workers shell's `env` and the local platform's both satisfy them.
-Shapes follow docs/platform.md (conversions §0, Durable Object RPC §1.3, D1 §3, Workflows §4).
+Shapes follow docs/platform.md (conversions §0, Durable Object RPC §1.3, D1 §3, Workflows §4,
+R2 §7).
 
 Only methods the core calls are listed: a Protocol is a promise about our use, not a copy of the
 runtime's whole surface.
@@ -155,6 +156,28 @@ class WorkflowEvent(Protocol):
     def __getitem__(self, key: str) -> JsonValue: ...
 
 
+# -- R2 ---------------------------------------------------------------------------------------
+
+
+class R2ObjectBody(Protocol):
+    """`get()`'s object: the SDK hands `arrayBuffer()` over as a memoryview (docs/platform.md §7)."""
+
+    def arrayBuffer(self) -> Awaitable[memoryview]: ...  # noqa: N802 - the runtime's name
+
+
+class R2Bucket(Protocol):
+    def put(
+        self,
+        key: str,
+        value: bytes,
+        httpMetadata: Mapping[str, str] | None = None,  # noqa: N803 - the runtime's name
+    ) -> Awaitable[object]: ...
+
+    def get(self, key: str) -> Awaitable[R2ObjectBody | None]: ...
+
+    def delete(self, keys: str | list[str]) -> Awaitable[None]: ...
+
+
 # -- the environment ---------------------------------------------------------------------------
 
 
@@ -169,6 +192,9 @@ class Env(Protocol):
 
     @property
     def SITE_AUDIT_WORKFLOW(self) -> Workflow: ...  # noqa: N802
+
+    @property
+    def REPORTS(self) -> R2Bucket: ...  # noqa: N802
 
 
 # -- Durable Object state and SQL storage (the AuditScratchpad's `self.ctx`) --------------------

@@ -10,6 +10,11 @@ a crash leaves at worst an orphan `.bin` that no metadata points to.
 
 `list()` reads every sidecar; the local buckets hold reports for a handful of audits, so this is
 simpler than an index and fast enough.
+
+`faults` makes operations fail on demand, the way a production bucket sometimes does (an outage, a
+throttled account): `faults.fail_next("put", n)` makes the next n puts raise `JsException`, and
+`faults.fail_always("get")` every get until `faults.clear()`. Code that must survive R2 failing is
+tested with them.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from local_platform.errors import JsException
 from local_platform.http import BodyStream
 from local_platform.rpc import JsDict, crossing
 
-__all__ = ["LocalR2Bucket", "R2Object", "R2ObjectBody"]
+__all__ = ["LocalR2Bucket", "R2Faults", "R2Object", "R2ObjectBody"]
 
 MAX_KEY_BYTES = 1024
 MAX_METADATA_BYTES = 8192
@@ -43,6 +48,32 @@ _BODY_USED = "Body has already been used. It can only be used once. Use tee() fi
 def _r2_error(operation: str, message: str, code: int) -> JsException:
     # Assumption: production texts look like "put: <message> (<code>)"; exact wording unverified.
     return JsException("Error", f"{operation}: {message} ({code})")
+
+
+class R2Faults:
+    """Fault injection per operation name (`put`, `get`, `head`, `delete`, `list`)."""
+
+    def __init__(self) -> None:
+        self._next: dict[str, int] = {}
+        self._always: set[str] = set()
+
+    def fail_next(self, operation: str, n: int = 1) -> None:
+        self._next[operation] = self._next.get(operation, 0) + n
+
+    def fail_always(self, operation: str) -> None:
+        self._always.add(operation)
+
+    def clear(self) -> None:
+        self._next.clear()
+        self._always.clear()
+
+    def check(self, operation: str) -> None:
+        """Raise the injected failure for `operation`, if one is due."""
+        pending = self._next.get(operation, 0)
+        if operation not in self._always and pending == 0:
+            return
+        self._next[operation] = max(0, pending - 1)
+        raise _r2_error(operation, "We encountered an internal error. Please try again.", 10001)
 
 
 class R2Object:
@@ -109,6 +140,7 @@ class LocalR2Bucket:
 
     def __init__(self, directory: str | os.PathLike[str], *, clock: Clock | None = None) -> None:
         self._clock = clock or SystemClock()
+        self.faults = R2Faults()
         self._objects = Path(directory) / "objects"
         self._objects.mkdir(parents=True, exist_ok=True)
 
@@ -119,6 +151,7 @@ class LocalR2Bucket:
         httpMetadata: Mapping[str, Any] | None = None,
         customMetadata: Mapping[str, str] | None = None,
     ) -> R2Object:
+        self.faults.check("put")
         _check_key("put", key)
         data = _value_bytes(value)
         meta = {
@@ -136,6 +169,7 @@ class LocalR2Bucket:
         return R2Object(meta)
 
     async def get(self, key: str, range: Mapping[str, int] | None = None) -> R2ObjectBody | None:
+        self.faults.check("get")
         _check_key("get", key)
         meta = self._read_meta(key)
         if meta is None:
@@ -149,11 +183,13 @@ class LocalR2Bucket:
         )
 
     async def head(self, key: str) -> R2Object | None:
+        self.faults.check("head")
         _check_key("head", key)
         meta = self._read_meta(key)
         return None if meta is None else R2Object(meta)
 
     async def delete(self, keys: str | list[str]) -> None:
+        self.faults.check("delete")
         batch = [keys] if isinstance(keys, str) else list(keys)
         if len(batch) > MAX_DELETE_KEYS:
             raise _r2_error(
@@ -174,6 +210,7 @@ class LocalR2Bucket:
         delimiter: str | None = None,
         include: builtins.list[str] | None = None,
     ) -> JsDict:
+        self.faults.check("list")
         if not 1 <= limit <= MAX_LIST_LIMIT:
             raise _r2_error("list", f"limit must be between 1 and {MAX_LIST_LIMIT}", 10022)
         entries = _listing(self._all_meta(prefix), prefix, delimiter, _decode_cursor(cursor))

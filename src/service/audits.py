@@ -26,7 +26,7 @@ from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
-from service import limits
+from service import limits, report_keys
 from service.errors import (
     AuditNotFound,
     InvalidOptions,
@@ -163,12 +163,14 @@ async def owned_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
 
 async def delete_audit(env: Env, owner: str, audit_id: str) -> None:
     """Stop the audit's workflow instance if it runs, wipe its crawl state (the scratchpad) and
-    delete its rows (pages, issues and Lighthouse rows cascade). A second delete finds nothing:
-    `AuditNotFound`, like any unknown id."""
+    its full report in R2, then delete its rows (pages, issues and Lighthouse rows cascade). The
+    row goes last: if R2 refuses (`StorageUnavailable`), the audit stays and a retry finishes the
+    job. A second delete finds nothing: `AuditNotFound`, like any unknown id."""
     audit = await owned_audit(env, owner, audit_id)
     if audit.status is AuditStatus.RUNNING:
         await _terminate(env, audit.workflow_instance_id or audit.id)
     await Scratchpad.for_audit(env, audit.id).destroy()
+    await report_keys.delete_report(env, audit.owner, audit.id)
     await repository.delete_audit(env.DB, audit.id)
 
 

@@ -7,6 +7,7 @@
     ├── NotResumable(audit_id, status)  only failed audits resume; status None: lost a race
     ├── StateExpired(audit_id)          the audit's crawl state (its scratchpad) is gone
     ├── WorkflowUnavailable             the Workflow binding refused to create an instance
+    ├── StorageUnavailable              R2 refused an operation the request cannot finish without
     ├── NotAuthenticated                the presented API key is malformed, unknown or revoked
     ├── InvalidKeyFields                a new key's owner or name is not acceptable
     ├── KeyNotFound(key_id)             no API key with that id
@@ -65,6 +66,10 @@ class StateExpired(ServiceError):
 
 
 class WorkflowUnavailable(ServiceError):
+    pass
+
+
+class StorageUnavailable(ServiceError):
     pass
 
 

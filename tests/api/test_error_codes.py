@@ -2,8 +2,9 @@
 
 The env refuses to create Workflow instances, so a request that passes every check ends in
 workflow_unavailable, which is how the table reaches the 503; requests refused earlier never get
-that far. Audit rows in each resumable or unresumable state are seeded straight into D1. Calls
-carry an API key of the seeded rows' owner, except the one that shows the 401.
+that far. Its R2 bucket refuses deletes, so deleting an audit ends in storage_unavailable. Audit
+rows in each resumable or unresumable state are seeded straight into D1. Calls carry an API key of
+the seeded rows' owner, except the one that shows the 401.
 """
 
 from __future__ import annotations
@@ -30,12 +31,19 @@ class RefusingWorkflow:
         raise RuntimeError("Workflow binding unavailable")
 
 
+class RefusingBucket:
+    async def delete(self, keys: Any) -> None:
+        raise RuntimeError("R2 bucket unavailable")
+
+
 class WorkflowDownEnv:
-    """The platform's env with a Workflow binding that refuses every create."""
+    """The platform's env with a Workflow binding that refuses every create, and an R2 bucket
+    that refuses every delete."""
 
     def __init__(self, env: Any, key: str) -> None:
         self._env = env
         self.SITE_AUDIT_WORKFLOW = RefusingWorkflow()
+        self.REPORTS = RefusingBucket()
         self.key = key  # the test's API key (not a binding)
 
     def __getattr__(self, name: str) -> Any:
@@ -112,6 +120,7 @@ ERRORS = [
     ("POST", "/api/audits/expired/resume", None, 410, ApiErrorCode.GONE),
     ("POST", "/api/audits/no-state/resume", None, 410, ApiErrorCode.GONE),
     ("POST", "/api/audits/resumable/resume", None, 503, ApiErrorCode.WORKFLOW_UNAVAILABLE),
+    ("DELETE", "/api/audits/done", None, 503, ApiErrorCode.STORAGE_UNAVAILABLE),
     ("POST", "/api/audits", b"{" + b" " * 64 * 1024 + b"}", 413, ApiErrorCode.PAYLOAD_TOO_LARGE),
     # After one request under a limit of one request a minute (set by the test for 429 rows).
     ("GET", "/api/audits", None, 429, ApiErrorCode.RATE_LIMITED),

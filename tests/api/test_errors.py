@@ -32,6 +32,7 @@ from service.errors import (
     RateLimited,
     ServiceError,
     StateExpired,
+    StorageUnavailable,
     TargetProblem,
     WorkflowUnavailable,
 )
@@ -60,6 +61,11 @@ SERVICE_ERRORS: list[tuple[ServiceError, int, ApiErrorCode]] = [
         WorkflowUnavailable("could not start the audit: boom"),
         503,
         ApiErrorCode.WORKFLOW_UNAVAILABLE,
+    ),
+    (
+        StorageUnavailable("could not delete the audit's stored report"),
+        503,
+        ApiErrorCode.STORAGE_UNAVAILABLE,
     ),
     (NotAuthenticated("the API key is not valid"), 401, ApiErrorCode.UNAUTHORIZED),
     (InvalidKeyFields("owner must be ..."), 400, ApiErrorCode.INVALID_REQUEST),

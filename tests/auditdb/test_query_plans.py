@@ -1,4 +1,5 @@
-"""EXPLAIN QUERY PLAN over every statement the list routes, the report and the MCP tools can issue.
+"""EXPLAIN QUERY PLAN over every statement the list routes, the report, the MCP tools and the
+comparison can issue.
 
 Each list statement must read its table through an index seek (`SEARCH ... USING INDEX`) and in
 index order: no full `SCAN` of audits, audit_pages or audit_issues, and no `USE TEMP B-TREE` (a
@@ -17,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from audit.catalogue import IssueType, Severity
-from auditdb import summary
+from auditdb import compare, summary
+from auditdb.compare import IssueChange, PageChange
 from auditdb.listing import (
     AuditFilter,
     IssueFilter,
@@ -35,7 +37,8 @@ from local_platform.d1 import LocalD1Database
 from local_platform.migrations import apply_migrations
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations" / "d1"
-TABLES = ("audits", "audit_pages", "audit_issues")
+# The plan names a table by its alias where the statement gives one (auditdb.compare: i, o, p).
+TABLES = ("audits", "audit_pages", "audit_issues", "i", "o", "p")
 FULL_SCAN = re.compile(rf"\bSCAN ({'|'.join(TABLES)})\b")
 SEEK = re.compile(
     rf"\bSEARCH ({'|'.join(TABLES)}) USING (COVERING )?INDEX \w+ \((audit_id|owner)=\?"
@@ -104,7 +107,27 @@ def _report_statements() -> Iterator[tuple[str, Statement, bool]]:
     yield "examples", Statement(summary.EXAMPLES_SQL, ("a1", "missing-title", 3)), False
 
 
-ALL = [*_audit_statements(), *_page_statements(), *_issue_statements(), *_report_statements()]
+def _compare_statements() -> Iterator[tuple[str, Statement, bool]]:
+    yield "compare counts", compare.issue_counts_statement("a2", "a1"), False
+    for change in IssueChange:
+        yield f"compare {change} issues", compare.issues_statement(change, "a1", "a2", 100), False
+    for page_change in PageChange:
+        count = compare.pages_count_statement(page_change, "a1", "a2")
+        yield f"compare {page_change} pages count", count, False
+        yield (
+            f"compare {page_change} pages",
+            compare.pages_statement(page_change, "a1", "a2", 100),
+            False,
+        )
+
+
+ALL = [
+    *_audit_statements(),
+    *_page_statements(),
+    *_issue_statements(),
+    *_report_statements(),
+    *_compare_statements(),
+]
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +186,22 @@ async def test_a_typed_issue_list_seeks_the_page_url_prefix(db: LocalD1Database)
     lines = await plan(db, statement)
 
     assert "issue_type=? AND page_url>? AND page_url<?" in lines[0], lines
+
+
+@pytest.mark.parametrize(
+    ("name", "statement"),
+    [(name, statement) for name, statement, _ in _compare_statements()],
+    ids=[name for name, _, _ in _compare_statements()],
+)
+async def test_the_comparison_probes_the_other_audit_by_an_exact_seek(
+    db: LocalD1Database, name: str, statement: Statement
+) -> None:
+    lines = await plan(db, statement)
+    probes = [line for line in lines if "CORRELATED" not in line and " o " in f" {line} "]
+
+    assert probes, lines
+    identity = (
+        "audit_issues_identity_idx (audit_id=? AND issue_type=? AND page_url=? AND dedupe_key=?)"
+    )
+    url = "audit_pages_audit_url_id_idx (audit_id=? AND url=?)"
+    assert all(identity in line or url in line for line in probes), lines

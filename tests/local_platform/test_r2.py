@@ -194,3 +194,47 @@ async def test_list_pagination_visits_everything_once(bucket, delimiter) -> None
 async def test_list_limit_bounds(bucket, limit: int) -> None:
     with pytest.raises(JsException, match="limit"):
         await bucket.list(limit=limit)
+
+
+OPERATIONS = {
+    "put": lambda b: b.put("k", b"new"),
+    "get": lambda b: b.get("k"),
+    "head": lambda b: b.head("k"),
+    "delete": lambda b: b.delete("k"),
+    "list": lambda b: b.list(),
+}
+
+
+@pytest.mark.parametrize("operation", sorted(OPERATIONS))
+async def test_fail_next_fails_that_many_calls_of_one_operation_and_nothing_else(
+    bucket, operation: str
+) -> None:
+    await bucket.put("k", b"old")
+    bucket.faults.fail_next(operation, 2)
+
+    for _ in range(2):
+        with pytest.raises(JsException, match=rf"^Error: {operation}: .*\(10001\)$"):
+            await OPERATIONS[operation](bucket)
+    others = [name for name in sorted(OPERATIONS) if name not in (operation, "delete")]
+    for other in others:
+        await OPERATIONS[other](bucket)
+    await OPERATIONS[operation](bucket)
+
+
+async def test_a_failed_put_leaves_the_old_object_in_place(bucket) -> None:
+    await bucket.put("k", b"old")
+    bucket.faults.fail_next("put")
+
+    with pytest.raises(JsException):
+        await bucket.put("k", b"new")
+    assert await (await bucket.get("k")).bytes() == b"old"
+
+
+async def test_fail_always_lasts_until_cleared(bucket) -> None:
+    bucket.faults.fail_always("get")
+    for _ in range(3):
+        with pytest.raises(JsException):
+            await bucket.get("k")
+
+    bucket.faults.clear()
+    assert await bucket.get("k") is None

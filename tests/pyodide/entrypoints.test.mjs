@@ -1,11 +1,13 @@
 // SiteAuditWorkflow through run(event, step) with the SDK's workflows.js (a retried step, replay
 // after a restart, NonRetryableError), Default.scheduled(controller, env, ctx) for both crons,
 // Default.fetch for authenticated reads (an API key made by service.keys inside Pyodide), cursor
-// pagination and a streamed export (a JS ReadableStream pulled from Python), and what Default does
+// pagination and a streamed export (a JS ReadableStream pulled from Python), a full report
+// stored in and read back from the R2 double through the SDK's conversions, and what Default does
 // not offer in this tier (queue: no handler yet; request bodies: need pydantic),
 // and /mcp, which needs no pydantic.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
+import { gunzipSync } from "node:zlib";
 import { MessageBatch, ScheduledController } from "./harness/doubles/bindings.mjs";
 import { boot, callDefault } from "./harness/runtime.mjs";
 
@@ -171,6 +173,32 @@ exports.export_rows = watched`);
   const stranger = { headers: { authorization: `Bearer ${await makeKey("stranger")}` } };
   const refused = await api("/api/audits/export-1/pages.csv", stranger);
   assert.deepEqual([refused.status, refused.headers.get("content-type"), (await refused.json()).error.code], [404, "application/json; charset=utf-8", "not_found"]);
+const report = (id) => rt.runPython(`import gzip, json, workers
+from auditdb import repository
+from service import reports
+audit = await repository.get_audit(workers.env.DB, ${JSON.stringify(id)})
+stored = await reports.store_report(workers.env, audit)
+read = await reports.read_report(workers.env, audit.owner, audit.id)
+json.dumps({"stored": None if stored is None else stored.to_dict(), "source": str(read.source),
+            "body": read.body.hex(), "audit_id": json.loads(gzip.decompress(read.body))["audit"]["id"]})`).then(JSON.parse);
+
+test("a full report: Python bytes become the R2 object, and get() hands them back as bytes", async () => {
+  await start("r2-report");
+  assert.equal((await wf.wait("r2-report")).status, "complete");
+  const first = await report("r2-report");
+  assert.deepEqual([first.stored.key, first.source, first.audit_id], ["reports/local/r2-report.json.gz", "r2", "r2-report"]);
+  const object = env.REPORTS.objects.get(first.stored.key);
+  assert.equal(object.bytes.byteLength, first.stored.size);
+  assert.equal(Buffer.from(object.bytes).toString("hex"), first.body);
+  const doc = JSON.parse(gunzipSync(object.bytes).toString("utf-8"));
+  assert.equal(doc.format, "siteaudit-report/1");
+  assert.equal(doc.pages.length, doc.audit.pages_crawled);
+
+  await env.REPORTS.delete(first.stored.key); // the next store writes it again; read falls back to D1 first
+  const rebuilt = await rt.runPython(`import workers
+from service import reports
+(await reports.read_report(workers.env, "local", "r2-report")).body.hex()`);
+  assert.equal(rebuilt, first.body, "the report rebuilt from D1 equals the stored one");
 });
 
 test("Default has no queue handler yet; request bodies are validated by pydantic, which this tier cannot load", async () => {

@@ -11,7 +11,8 @@ from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
 from service.audits import delete_audit
-from service.errors import AuditNotFound
+from service.errors import AuditNotFound, StorageUnavailable
+from service.report_keys import report_key
 from tests.support.site_server import Site
 
 
@@ -41,6 +42,36 @@ async def test_a_finished_audit_is_deleted_with_its_rows_and_crawl_state(platfor
     assert not (await Scratchpad.for_audit(env, "a-1").crawl_config()).configured
     with pytest.raises(AuditNotFound):
         await delete_audit(env, "alpha", "a-1")
+
+
+async def test_the_audits_report_object_goes_too_and_a_failing_r2_keeps_the_audit(
+    platform: Any,
+) -> None:
+    env = platform.env
+    audit = AuditRecord("a-3", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
+    await repository.insert_audit(env.DB, audit)
+    key = report_key("alpha", "a-3")
+    await env.REPORTS.put(key, b"report")
+    env.REPORTS.faults.fail_next("delete")
+
+    with pytest.raises(StorageUnavailable):
+        await delete_audit(env, "alpha", "a-3")
+    assert await repository.get_audit(env.DB, "a-3") is not None
+    assert await env.REPORTS.head(key) is not None
+
+    await delete_audit(env, "alpha", "a-3")
+    assert await repository.get_audit(env.DB, "a-3") is None
+    assert await env.REPORTS.head(key) is None
+
+
+async def test_an_audit_without_a_report_object_deletes_all_the_same(platform: Any) -> None:
+    env = platform.env
+    audit = AuditRecord("a-4", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
+    await repository.insert_audit(env.DB, audit)
+
+    await delete_audit(env, "alpha", "a-4")
+
+    assert await repository.get_audit(env.DB, "a-4") is None
 
 
 async def test_another_owner_cannot_delete(platform: Any) -> None:

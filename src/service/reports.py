@@ -1,0 +1,150 @@
+"""The full report of an audit: one gzip JSON document in R2, or rebuilt from D1 when R2 has none.
+
+The document (`FORMAT` names its version) holds everything the audit produced:
+
+    {"format": "siteaudit-report/1",
+     "audit": {...the audits row...},
+     "summary": {"issues_total", "issues_by_severity", "issues_by_type"},
+     "issues": [...every audit_issues row, in list order...],
+     "pages": [...every audit_pages row, in url order...]}
+
+It is written as it is read: the rows come one keyset page at a time (`service.lists.iter_issues`
+and `iter_pages`), each page is serialised and fed to one gzip compressor, and only the compressed
+output accumulates. A 100,000-row audit never exists as a Python list or a JSON string; what is
+held is one page of rows plus the compressed bytes, which R2's `put` needs whole.
+
+R2 fails safely (monitoring design, docs/monitoring.md in the project notes; issue 11 item 6):
+- `store_report` is called after the caller has written its D1 row; if the put fails it logs and
+  returns None ("no report"), never raising, so the run that produced the audit still succeeds.
+- `read_report` tries R2 first; when the object is missing or R2 fails, it assembles the same
+  document from the D1 rows, so a reader gets the report either way (`ReportBody.source` says
+  which). Both paths run the same builder, so the two are equal while the rows are unchanged.
+Key scheme: `service.report_keys`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import zlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from enum import StrEnum
+
+from auditdb import summary
+from auditdb.records import AuditRecord
+from common.bindings import Env
+from common.wire import JsonObject, JsonRecord, JsonValue
+from service import lists
+from service.audits import owned_audit
+from service.report_keys import report_key
+
+log = logging.getLogger("siteaudit.reports")
+
+FORMAT = "siteaudit-report/1"
+CONTENT_TYPE = "application/json"
+CONTENT_ENCODING = "gzip"
+# zlib's wbits 16 + 15 writes a gzip member (RFC 1952) with a zeroed mtime, so the same document
+# always compresses to the same bytes (zlib manual, deflateInit2).
+_GZIP_WBITS = 16 + zlib.MAX_WBITS
+_LEVEL = 6  # zlib's default: most of level 9's ratio for a fraction of its CPU
+
+
+class ReportSource(StrEnum):
+    R2 = "r2"
+    D1 = "d1"  # rebuilt from the rows: R2 had no object, or failed
+
+
+@dataclass(frozen=True, slots=True)
+class StoredReport(JsonRecord):
+    """What a run's D1 row records about its report object."""
+
+    key: str
+    size: int  # compressed bytes, as stored
+
+
+@dataclass(frozen=True, slots=True)
+class ReportBody:
+    """The gzip-compressed JSON document and where it came from."""
+
+    body: bytes
+    source: ReportSource
+
+
+def _json(value: JsonValue) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+async def _document(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
+    """The document as JSON text, in pieces of at most one keyset page of rows."""
+    counts = await summary.issue_counts(env.DB, audit.id)
+    head: JsonObject = {
+        "format": FORMAT,
+        "audit": audit.to_dict(),
+        "summary": {
+            "issues_total": counts.total,
+            "issues_by_severity": counts.by_severity,
+            "issues_by_type": counts.by_type,
+        },
+    }
+    yield _json(head)[:-1] + ',"issues":['
+    first = True
+    async for issues in lists.iter_issues(env, audit.owner, audit.id):
+        yield ("" if first else ",") + ",".join(_json(row.to_dict()) for row in issues)
+        first = False
+    yield '],"pages":['
+    first = True
+    async for pages in lists.iter_pages(env, audit.owner, audit.id):
+        yield ("" if first else ",") + ",".join(_json(row.to_dict()) for row in pages)
+        first = False
+    yield "]}"
+
+
+async def build_report(env: Env, audit: AuditRecord) -> bytes:
+    """The audit's full report from its D1 rows, gzip-compressed as it is serialised."""
+    compressor = zlib.compressobj(_LEVEL, zlib.DEFLATED, _GZIP_WBITS)
+    chunks: list[bytes] = []
+    async for text in _document(env, audit):
+        chunks.append(compressor.compress(text.encode("utf-8")))
+    chunks.append(compressor.flush())
+    return b"".join(chunks)
+
+
+async def store_report(env: Env, audit: AuditRecord) -> StoredReport | None:
+    """Write the audit's report to R2; None (logged) when R2 refuses the put.
+
+    The caller writes its D1 row first: a missing report never undoes a finished run. Reading
+    the rows from D1 is not guarded: D1 failing is the caller's to retry, like any other step.
+    """
+    body = await build_report(env, audit)
+    key = report_key(audit.owner, audit.id)
+    try:
+        await env.REPORTS.put(
+            key, body, httpMetadata={"contentType": CONTENT_TYPE, "contentEncoding": "gzip"}
+        )
+    except Exception as exc:  # the binding raises JsException, whose type core code cannot name
+        log.warning("report %s not stored (%d bytes): %s", key, len(body), exc)
+        return None
+    return StoredReport(key, len(body))
+
+
+async def read_report(env: Env, owner: str, audit_id: str) -> ReportBody:
+    """The owner's audit report: from R2, else rebuilt from D1 (`AuditNotFound` for another
+    owner's audit or an unknown id, checked in D1 before R2 is asked)."""
+    audit = await owned_audit(env, owner, audit_id)
+    stored = await _stored(env, report_key(audit.owner, audit.id))
+    if stored is not None:
+        return ReportBody(stored, ReportSource.R2)
+    return ReportBody(await build_report(env, audit), ReportSource.D1)
+
+
+async def _stored(env: Env, key: str) -> bytes | None:
+    try:
+        found = await env.REPORTS.get(key)
+        if found is None:
+            return None
+        # A memoryview on both platforms (docs/platform.md §7); bytes() copies it out of JS memory.
+        return bytes(await found.arrayBuffer())
+    except Exception as exc:  # JsException: fall back to the rows
+        log.warning("report %s not read from R2, rebuilding it from D1: %s", key, exc)
+        return None
