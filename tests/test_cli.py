@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.support.cli_process import started
 from tests.support.site_server import Site
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,24 +79,11 @@ def test_serve_answers_the_api_on_loopback(small_site: Site, tmp_path: Path) -> 
     made = siteaudit("keys", "create", "--owner", "tester", state_dir=tmp_path / "state")
     assert made.returncode == 0, made.stderr
     key = made.stdout.splitlines()[1]
-    with subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cli.main",
-            "--state-dir",
-            str(tmp_path / "state"),
-            "serve",
-            "--port",
-            "0",
-            "--allow-private-hosts",
-        ],
-        stdout=subprocess.PIPE,
+    state = str(tmp_path / "state")
+    with started(
+        "--state-dir", state, "serve", "--port", "0", "--allow-private-hosts",
         stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    ) as server:
+    ) as server:  # fmt: skip
         try:
             _exercise_api(server, small_site, key)
         finally:
