@@ -157,3 +157,49 @@ async def test_a_cancel_that_lands_before_the_workflow_fails_stands(
         None,
         None,
     )
+
+
+class UnreachableInstances:
+    """The Workflow binding of the platform, except that no instance can be looked up: a cancel's
+    terminate never reaches the running instance."""
+
+    def __init__(self, binding: Any) -> None:
+        self._binding = binding
+
+    async def create(self, **options: Any) -> Any:
+        return await self._binding.create(**options)
+
+    async def get(self, instance_id: str) -> Any:
+        raise RuntimeError("(instance.not_found) Instance not found")
+
+
+async def test_a_cancel_whose_terminate_fails_still_stands_and_the_crawl_stops_at_a_chunk(
+    platform: Any, hub_site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reached, go_on = asyncio.Event(), asyncio.Event()
+    real_run_chunk = site_audit.run_chunk
+    chunks: list[int] = []
+
+    async def run_chunk(scope: Any, plan: Any, io: Any) -> Any:
+        chunks.append(plan.chunk_no)
+        if plan.chunk_no == 2:
+            reached.set()
+            await go_on.wait()  # the cancel lands while this chunk runs
+        return await real_run_chunk(scope, plan, io)
+
+    monkeypatch.setattr(site_audit, "run_chunk", run_chunk)
+    audit_id = await start(platform, hub_site)
+    await asyncio.wait_for(reached.wait(), timeout=60)
+    binding = platform.env.SITE_AUDIT_WORKFLOW
+    monkeypatch.setattr(platform.env, "SITE_AUDIT_WORKFLOW", UnreachableInstances(binding))
+
+    status, body = await platform.request("POST", f"/api/audits/{audit_id}/cancel")
+    go_on.set()
+    await platform.wait_for_workflow(audit_id, timeout_s=60)
+
+    assert (status, body["audit"]["status"]) == (202, "cancelled")
+    assert chunks == [1, 2]  # chunk 2 finished its pages; chunk 3 refused to start
+    assert (await (await binding.get(audit_id)).status())["status"] == "errored"
+    audit = (await platform.request("GET", f"/api/audits/{audit_id}"))[1]["audit"]
+    assert (audit["status"], audit["error_code"]) == ("cancelled", None)
+    assert await crawl_state_kept(platform, audit_id)
