@@ -24,7 +24,7 @@ def report(status: str, **audit: Any) -> JsonObject:
         "top_issues": [],
     }
     return {
-        "audit": {**record.to_dict(), "stopped_early": status == "failed"},
+        "audit": {**record.to_dict(), "stopped_early": status in ("failed", "cancelled")},
         "summary": summary,
         "links": {"pages": "/api/audits/a1/pages", "issues": "/api/audits/a1/issues"},
     }
@@ -36,6 +36,15 @@ def test_a_failed_audit_shows_its_reason_and_partial_results() -> None:
     assert "status: failed" in text
     assert "error: oom in crawling" in text
     assert "stopped early after 7 pages; partial results kept" in text
+
+
+def test_a_cancelled_audit_says_so_keeps_its_partial_results_and_names_the_resume() -> None:
+    text = format_summary(report("cancelled"))
+
+    assert "status: cancelled" in text
+    assert "cancelled; `siteaudit resume a1` finishes it" in text
+    assert "stopped early after 7 pages; partial results kept" in text
+    assert "error:" not in text
 
 
 def test_a_completed_audit_shows_counts_by_severity_and_type() -> None:

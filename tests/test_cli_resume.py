@@ -4,16 +4,13 @@ with the same pages and issues as an uninterrupted run, and the same report form
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
+from tests.support.cli_process import ROOT, audit_killed_midway, cli
 from tests.support.site_server import Reply, SiteRequest, html_page, serve_site
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGES = 30
 
 
@@ -29,10 +26,6 @@ def routes() -> dict[str, object]:
     table: dict[str, object] = {f"/p{i}": slow_page(i) for i in range(PAGES)}
     table["/"] = Reply(body=html_page("Home of the slow site", "<a href='/p0'>start</a>"))
     return table
-
-
-def cli(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cli.main", *args]
 
 
 def comparable(report: dict) -> tuple:
@@ -63,21 +56,7 @@ def test_a_sigkilled_audit_is_finished_by_resume(tmp_path: Path) -> None:
         assert baseline.returncode == 0, baseline.stderr
 
         state = tmp_path / "b"
-        with subprocess.Popen(
-            cli("--state-dir", str(state), "audit", site.url("/"), "--allow-private-hosts"),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        ) as run:
-            assert run.stdout is not None and run.stderr is not None
-            audit_id = run.stdout.readline().split()[1]
-            for line in run.stderr:  # progress lines: "  crawling: N pages crawled"
-                if "crawling" in line and int(line.split(":")[1].split()[0]) >= 8:
-                    break
-            run.send_signal(signal.SIGKILL)
-            run.wait(timeout=30)
+        audit_id = audit_killed_midway(state, site.url("/"), min_pages=8)
 
         resumed = subprocess.run(
             cli(

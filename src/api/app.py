@@ -8,7 +8,9 @@ Routes
     GET  /api/audits/{id}/pages      crawled pages, by url     200 {"pages": [...], "next_cursor"}
     GET  /api/audits/{id}/issues     issues, by severity       200 {"issues": [...], "next_cursor"}
     GET  /api/audits/{id}/report     counts and top issues     200 {"audit", "summary", "links"}
-    POST /api/audits/{id}/resume     finish a failed audit     202 {"audit": {...}}
+    POST /api/audits/{id}/cancel     stop, keep partial results 202 {"audit": {...}}
+    POST /api/audits/{id}/resume     finish a failed or        202 {"audit": {...}}
+                                     cancelled audit
     GET  /api/audits/{id}/progress   live feed while running   200 {"audit", "frontier", "recent"}
     GET  /api/audits/{id}/pages.csv      every page, streamed  200 text/csv (RFC 4180)
     GET  /api/audits/{id}/pages.ndjson   every page, streamed  200 application/x-ndjson
@@ -76,6 +78,7 @@ from service.errors import (
     InvalidTarget,
     KeyNotFound,
     NotAuthenticated,
+    NotCancellable,
     NotResumable,
     RateLimited,
     ServiceError,
@@ -177,7 +180,7 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return BadRequest(message, ApiErrorCode.INVALID_REQUEST)
         case AuditNotFound():
             return NotFound(message)
-        case NotResumable():
+        case NotResumable() | NotCancellable():
             return Conflict(message)
         case StateExpired():
             return Gone(message)
@@ -317,6 +320,11 @@ def _int_param(request: ApiRequest, name: str, *, default: int, low: int, high: 
     return value
 
 
+async def cancel_audit(call: Call) -> ApiResponse:
+    audit = await audits.cancel_audit(call.env, call.owner, call.args["audit_id"])
+    return json_response({"audit": audit_summary(audit)}, 202)
+
+
 async def compare_audits(call: Call) -> ApiResponse:
     """`limit` caps each list (1-1000, default 100); every list carries its total."""
     limit = _int_param(
@@ -358,9 +366,13 @@ def key_summary(key: ApiKeyRecord) -> JsonObject:
     return {**key.to_dict(), "revoked": key.revoked}
 
 
+# Audits that ended before their crawl did: with pages, their results are partial.
+_STOPPED = frozenset({AuditStatus.FAILED, AuditStatus.CANCELLED})
+
+
 def audit_summary(audit: AuditRecord) -> JsonObject:
     summary = audit.to_dict()
-    summary["stopped_early"] = audit.status is AuditStatus.FAILED and audit.pages_crawled > 0
+    summary["stopped_early"] = audit.status in _STOPPED and audit.pages_crawled > 0
     return summary
 
 
@@ -372,6 +384,7 @@ _ROUTES: Routes = [
     (re.compile(rf"/api/audits/{_AUDIT_ID}/pages"), {"GET": get_pages}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/issues"), {"GET": get_issues}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/report"), {"GET": get_report}),
+    (re.compile(rf"/api/audits/{_AUDIT_ID}/cancel"), {"POST": cancel_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/resume"), {"POST": resume_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/progress"), {"GET": get_progress}),
     (re.compile(rf"{_EXPORT}/pages\.csv"), {"GET": partial(export_pages, fmt=_CSV)}),

@@ -19,9 +19,16 @@ from urls.private_hosts import PrivateHosts
 
 
 class AuditStatus(StrEnum):
+    """An audit's lifecycle; every status but `running` is final until a resume.
+
+    running -> completed | failed | cancelled      (the workflow, the watchdog, the owner)
+    failed | cancelled -> running                  (resume, from the retained scratchpad)
+    """
+
     RUNNING = "running"
     COMPLETED = "completed"
     FAILED = "failed"
+    CANCELLED = "cancelled"  # stopped by its owner; distinct from failed (no error code)
 
 
 class AuditPhase(StrEnum):
@@ -30,6 +37,7 @@ class AuditPhase(StrEnum):
     FINALIZING = "finalizing"
     COMPLETED = "completed"
     FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,8 @@ from common.bindings import D1Database, SqlValue
 from common.wire import JsonObject, JsonValue, as_int, as_str
 
 D1_MAX_BOUND_PARAMETERS = 100
+# The statuses a resume may reopen: both kept their scratchpad and their partial results.
+RESUMABLE = frozenset({AuditStatus.FAILED, AuditStatus.CANCELLED})
 _AUDIT_COLUMNS = (
     "id",
     "owner",
@@ -102,7 +104,8 @@ async def complete_audit(
     counts: dict[str, int],
     health_score: float | None,
 ) -> bool:
-    """Mark a running audit completed; returns False if it was no longer running."""
+    """Mark a running audit completed; returns False if it was no longer running (failed, or
+    cancelled by its owner while the workflow was finishing: the cancel stands)."""
     result = (
         await db.prepare(
             "UPDATE audits SET status = 'completed', current_phase = 'completed', finished_at = ?, "
@@ -135,7 +138,8 @@ async def fail_audit(
     failed_phase: str | None,
     finished_at: str,
 ) -> bool:
-    """Mark a running audit failed; a completed or already failed audit is left alone."""
+    """Mark a running audit failed; a completed, cancelled or already failed audit is left
+    alone."""
     result = (
         await db.prepare(
             "UPDATE audits SET status = 'failed', current_phase = 'failed', error_code = ?, "
@@ -147,17 +151,34 @@ async def fail_audit(
     return bool(result["meta"].get("changes", 0))
 
 
-async def reopen_failed_audit(
-    db: D1Database, audit_id: str, instance_id: str, resume_count: int
+async def cancel_audit(db: D1Database, audit_id: str, *, finished_at: str) -> bool:
+    """Mark a running audit cancelled; False if it was no longer running (it completed or failed
+    first, or another cancel won). Its pages and issues stay, like a failed audit's."""
+    result = (
+        await db.prepare(
+            "UPDATE audits SET status = 'cancelled', current_phase = 'cancelled', finished_at = ? "
+            "WHERE id = ? AND status = 'running'"
+        )
+        .bind(finished_at, audit_id)
+        .run()
+    )
+    return bool(result["meta"].get("changes", 0))
+
+
+async def reopen_audit(
+    db: D1Database, audit_id: str, status: AuditStatus, instance_id: str, resume_count: int
 ) -> bool:
-    """Turn a failed audit back into a running one for a resume; False if it was not failed."""
+    """Turn a failed or cancelled audit back into a running one for a resume; False if it no
+    longer has the `status` it was read with (another resume reopened it first)."""
+    if status not in RESUMABLE:
+        raise ValueError(f"a {status} audit cannot be reopened")
     result = (
         await db.prepare(
             "UPDATE audits SET status = 'running', current_phase = 'crawling', error_code = NULL, "
             "error_detail = NULL, failed_phase = NULL, finished_at = NULL, workflow_instance_id = ?, "
-            "resume_count = ? WHERE id = ? AND status = 'failed'"
+            "resume_count = ? WHERE id = ? AND status = ?"
         )
-        .bind(instance_id, resume_count, audit_id)
+        .bind(instance_id, resume_count, audit_id, str(status))
         .run()
     )
     return bool(result["meta"].get("changes", 0))

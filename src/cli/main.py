@@ -2,14 +2,15 @@
 
     siteaudit audit URL [--max-pages N] [--allow-private-hosts] [--json FILE] [--state-dir DIR]
     siteaudit resume ID [--json FILE] [--state-dir DIR]
+    siteaudit cancel ID [--state-dir DIR]
     siteaudit delete ID [--state-dir DIR]
     siteaudit compare A B [--limit N] [--state-dir DIR]
     siteaudit serve [--port N] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
-(default ./.siteaudit), so what a run crawled survives the process. `audit` and `resume` call the
-API as the owner "local", with the key the local platform keeps for the CLI
+(default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `cancel` and
+`delete` call the API as the owner "local", with the key the local platform keeps for the CLI
 (local_platform.cli_key); `serve` answers only requests that bring a key made by `keys create`,
 and serves the admin routes (/api/keys) when ADMIN_TOKEN is set in its environment.
 """
@@ -55,11 +56,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     audit.add_argument("--json", type=Path, dest="json_path", help="write the full report here")
     resume = commands.add_parser(
-        "resume", help="finish an interrupted or failed audit from its retained crawl state"
+        "resume",
+        help="finish an interrupted, failed or cancelled audit from its retained crawl state",
     )
     resume.add_argument("audit_id")
     resume.add_argument("--json", type=Path, dest="json_path", help="write the full report here")
     resume.add_argument("--allow-private-hosts", action="store_true")
+    cancel = commands.add_parser(
+        "cancel", help="stop a running audit and keep what it crawled (resume finishes it)"
+    )
+    cancel.add_argument("audit_id")
     delete = commands.add_parser(
         "delete", help="stop an audit if it runs, then delete it with its pages and issues"
     )
@@ -85,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         runners = {
             "audit": run_audit,
             "resume": run_resume,
+            "cancel": run_cancel,
             "delete": run_delete,
             "compare": run_compare,
             "serve": run_serve,
@@ -138,14 +145,28 @@ async def run_audit(args: argparse.Namespace) -> int:
         await platform.close()
 
 
+async def run_cancel(args: argparse.Namespace) -> int:
+    status, body = await _request_once(args, "POST", f"/api/audits/{args.audit_id}/cancel")
+    if status != 202:
+        return _refused(body)
+    audit = as_object(as_object(body)["audit"])
+    print(f"cancelled {args.audit_id} after {audit['pages_crawled']} pages")
+    return 0
+
+
 async def run_delete(args: argparse.Namespace) -> int:
+    status, body = await _request_once(args, "DELETE", f"/api/audits/{args.audit_id}")
+    if status != 204:
+        return _refused(body)
+    print(f"deleted {args.audit_id}")
+    return 0
+
+
+async def _request_once(args: argparse.Namespace, method: str, path: str) -> tuple[int, object]:
+    """One API request on a platform opened for it and closed again."""
     platform = _platform(args)
     try:
-        status, body = await platform.request("DELETE", f"/api/audits/{args.audit_id}")
-        if status != 204:
-            return _refused(body)
-        print(f"deleted {args.audit_id}")
-        return 0
+        return await platform.request(method, path)
     finally:
         await platform.close()
 
@@ -165,7 +186,7 @@ async def run_compare(args: argparse.Namespace) -> int:
 
 async def run_resume(args: argparse.Namespace) -> int:
     """A run killed outright leaves its audit `running` and its instance resumable in the local
-    engine: replay it. A failed audit is resumed through the API (a new instance)."""
+    engine: replay it. A failed or cancelled audit is resumed through the API (a new instance)."""
     platform = _platform(args)
     try:
         status, body = await platform.request("GET", f"/api/audits/{args.audit_id}")
@@ -176,7 +197,7 @@ async def run_resume(args: argparse.Namespace) -> int:
         platform.allow_private_hosts(PrivateHosts(audit["options"]["private_hosts"]))
         if audit["status"] == "running":
             await platform.engine.resume_incomplete()
-        elif audit["status"] == "failed":
+        elif audit["status"] in ("failed", "cancelled"):
             status, body = await platform.request("POST", f"/api/audits/{args.audit_id}/resume")
             if status != 202:
                 return _refused(body)

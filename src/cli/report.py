@@ -61,8 +61,10 @@ def format_summary(report: JsonObject) -> str:
         lines.append(f"health score: {audit.health_score:g}")
     if audit.status is AuditStatus.FAILED:
         lines.append(f"error: {audit.error_code} in {audit.failed_phase or 'unknown phase'}")
-        if audit.pages_crawled > 0:
-            lines.append(f"stopped early after {audit.pages_crawled} pages; partial results kept")
+    if audit.status is AuditStatus.CANCELLED:
+        lines.append(f"cancelled; `siteaudit resume {audit.id}` finishes it")
+    if audit.status in (AuditStatus.FAILED, AuditStatus.CANCELLED) and audit.pages_crawled > 0:
+        lines.append(f"stopped early after {audit.pages_crawled} pages; partial results kept")
     lines.extend(f"  {count:5d}  {issue_type}" for issue_type, count in by_type.items())
     return "\n".join(lines)
 

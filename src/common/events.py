@@ -1,8 +1,9 @@
 """Structured log lines for a log drain: one JSON object per terminal audit transition.
 
 Whoever moves an audit to a terminal state (the workflow on completion or failure, the watchdog
-or a status read that reconciles a lost instance) logs exactly one `audit_terminal` line, and
-only when its guarded update changed the row, so a replayed step never logs twice.
+or a status read that reconciles a lost instance, the owner's cancel) logs exactly one
+`audit_terminal` line, and only when its guarded update changed the row, so a replayed step never
+logs twice.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ log = logging.getLogger("siteaudit.events")
 class TerminalStatus(StrEnum):
     COMPLETED = "completed"
     FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +32,8 @@ class TerminalEvent(JsonRecord):
     error_code: ErrorCode | None
     failed_phase: str | None
     pages: int
-    reconciled_by: str | None  # "watchdog" or "status_read"; None when the workflow ended it
+    # "watchdog" or "status_read"; None when the workflow ended it, or its owner cancelled it
+    reconciled_by: str | None
     event: str = "audit_terminal"
 
 

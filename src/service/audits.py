@@ -1,4 +1,5 @@
-"""The audit service: the rules behind starting, reading and resuming audits, over `env`.
+"""The audit service: the rules behind starting, reading, cancelling, resuming and deleting
+audits, over `env`.
 
 The HTTP API parses a request, calls one function here and renders what it returns; anything
 refused is raised as a `service.errors.ServiceError`. Nothing here knows about HTTP or pydantic,
@@ -7,8 +8,14 @@ so the CLI or a test can call the same rules.
 Two writes must never be left half done, because nothing later would repair them:
 - create inserts the audit row before creating its Workflow instance (the instance reads the row);
   if the binding refuses, the row is deleted again, so no audit stays "running" with no instance.
-- resume reopens the failed row first (a guarded UPDATE, so two resumes cannot both win); if the
-  binding refuses, the row is failed again with its original error.
+- resume reopens the failed or cancelled row first (a guarded UPDATE, so two resumes cannot both
+  win); if the binding refuses, the row goes back to what it was (failed with its original error,
+  or cancelled).
+
+Cancel writes `cancelled` before it terminates the workflow instance, with the same guard every
+terminal write has (`WHERE status = 'running'`): whichever of the cancel and the workflow's own
+completion or failure lands first stands, and the other changes nothing. Writing first also means
+no status read can see a terminated instance under a `running` row and fail the audit meanwhile.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord, AuditStatus
 from common import ports
 from common.bindings import Env
+from common.events import TerminalStatus, log_terminal
 from common.settings import CRAWL
 from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
@@ -31,6 +39,7 @@ from service.errors import (
     AuditNotFound,
     InvalidOptions,
     InvalidTarget,
+    NotCancellable,
     NotResumable,
     StateExpired,
     TargetProblem,
@@ -158,6 +167,35 @@ async def owned_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
     return audit
 
 
+# -- cancel ------------------------------------------------------------------------------------
+
+
+async def cancel_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
+    """Stop a running audit and keep what it found: its pages and issues stay, and so does its
+    scratchpad, so a resume can finish it like a failed audit. Only a running audit can be
+    cancelled (`NotCancellable`, also when the workflow completed or failed it first)."""
+    # Reconciled first: an audit whose instance the platform already killed is failed, with its
+    # reason, rather than cancelled over it.
+    audit = await read_audit(env, owner, audit_id)
+    if not repository.is_running(audit):
+        raise NotCancellable(audit.id, audit.status)
+    if not await repository.cancel_audit(env.DB, audit.id, finished_at=ports.iso_now()):
+        ended = await repository.get_audit(env.DB, audit.id)
+        if ended is None:  # deleted meanwhile
+            raise AuditNotFound(audit.id)
+        raise NotCancellable(audit.id, ended.status)
+    log_terminal(
+        audit.id,
+        TerminalStatus.CANCELLED,
+        error_code=None,
+        failed_phase=None,
+        pages=audit.pages_crawled,
+        reconciled_by=None,
+    )
+    await _terminate(env, audit.workflow_instance_id or audit.id)
+    return await repository.get_audit(env.DB, audit.id) or audit
+
+
 # -- delete ------------------------------------------------------------------------------------
 
 
@@ -186,25 +224,29 @@ async def _terminate(env: Env, instance_id: str) -> None:
 
 
 async def resume_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
-    """Finish a failed audit from its retained scratchpad: only pending and leased URLs are
-    crawled, then finalize runs once. Scratchpads live 7 days; after that the audit is gone."""
+    """Finish a failed or cancelled audit from its retained scratchpad: only pending and leased
+    URLs are crawled, then finalize runs once. Scratchpads live 7 days; after that the audit is
+    gone."""
     audit = await owned_audit(env, owner, audit_id)
     await _check_resumable(env, audit)
     resume_count = audit.resume_count + 1
     instance_id = f"{audit.id}-r{resume_count}"
-    if not await repository.reopen_failed_audit(env.DB, audit.id, instance_id, resume_count):
+    reopened = await repository.reopen_audit(
+        env.DB, audit.id, audit.status, instance_id, resume_count
+    )
+    if not reopened:
         raise NotResumable(audit.id, None)
     try:
         params = AuditParams(audit.id, audit.start_url, audit.options, resume=True)
         await env.SITE_AUDIT_WORKFLOW.create(id=instance_id, params=params.to_dict())
     except Exception as exc:  # the binding raises JsException; the audit must not stay running
-        await _fail_again(env, audit)
+        await _end_again(env, audit)
         raise WorkflowUnavailable(f"could not resume the audit: {exc}") from exc
     return await repository.get_audit(env.DB, audit.id) or audit
 
 
 async def _check_resumable(env: Env, audit: AuditRecord) -> None:
-    if audit.status is not AuditStatus.FAILED:
+    if audit.status not in repository.RESUMABLE:
         raise NotResumable(audit.id, audit.status)
     if audit_age_ms(audit, ports.now_ms()) > CLEANUP_AFTER_MS:
         raise StateExpired(
@@ -216,7 +258,11 @@ async def _check_resumable(env: Env, audit: AuditRecord) -> None:
         raise StateExpired(audit.id, "the audit's crawl state is gone; start a new audit")
 
 
-async def _fail_again(env: Env, audit: AuditRecord) -> None:
+async def _end_again(env: Env, audit: AuditRecord) -> None:
+    """Put a reopened audit back the way it ended, when its resume could not start."""
+    if audit.status is AuditStatus.CANCELLED:
+        await repository.cancel_audit(env.DB, audit.id, finished_at=ports.iso_now())
+        return
     await repository.fail_audit(
         env.DB,
         audit.id,

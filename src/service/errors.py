@@ -4,7 +4,8 @@
     ├── InvalidTarget(problem)          the start URL is malformed or its host is refused
     ├── InvalidOptions                  crawl options outside what this deployment allows
     ├── AuditNotFound(audit_id)         no audit with that id
-    ├── NotResumable(audit_id, status)  only failed audits resume; status None: lost a race
+    ├── NotResumable(audit_id, status)  only failed or cancelled audits resume; None: lost a race
+    ├── NotCancellable(audit_id, status) only running audits can be cancelled
     ├── StateExpired(audit_id)          the audit's crawl state (its scratchpad) is gone
     ├── WorkflowUnavailable             the Workflow binding refused to create an instance
     ├── StorageUnavailable              R2 refused an operation the request cannot finish without
@@ -50,11 +51,21 @@ class AuditNotFound(ServiceError):
 
 class NotResumable(ServiceError):
     def __init__(self, audit_id: str, status: AuditStatus | None) -> None:
-        if status is None:  # it was failed when read, and another resume reopened it first
-            message = f"audit {audit_id} is no longer failed"
+        if status is None:  # it was resumable when read, and another resume reopened it first
+            message = f"audit {audit_id} is no longer failed or cancelled"
         else:
-            message = f"only failed audits can be resumed; this one is {status}"
+            message = f"only failed or cancelled audits can be resumed; this one is {status}"
         super().__init__(message)
+        self.audit_id = audit_id
+        self.status = status
+
+
+class NotCancellable(ServiceError):
+    """The audit has already ended (completed, failed or cancelled): there is nothing to stop.
+    Also what a cancel that loses the race with the workflow's own completion answers."""
+
+    def __init__(self, audit_id: str, status: AuditStatus) -> None:
+        super().__init__(f"only running audits can be cancelled; this one is {status}")
         self.audit_id = audit_id
         self.status = status
 

@@ -9,7 +9,7 @@ from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.score import percent_one_decimal
 from auditdb import repository
-from auditdb.records import AuditPhase, IssueRecord
+from auditdb.records import AuditPhase, AuditStatus, IssueRecord
 from common import ports
 from common.bindings import D1Database, Env
 from common.events import TerminalStatus, log_terminal
@@ -56,13 +56,21 @@ async def finalize_audit(
             pages=pages,
             reconciled_by=None,
         )
-    await pad.destroy()
+    if changed or await _was_completed(env.DB, audit_id):
+        await pad.destroy()
     return FinalizeSummary(
         pages_crawled=pages,
         cross_page_issues=issues_written,
         health_score=health,
         issues=counts["total"],
     )
+
+
+async def _was_completed(db: D1Database, audit_id: str) -> bool:
+    """A retried finalize finds its audit already completed and still owes the cleanup; an audit
+    cancelled (or failed) before the completion landed keeps its scratchpad for a resume."""
+    audit = await repository.get_audit(db, audit_id)
+    return audit is not None and audit.status is AuditStatus.COMPLETED
 
 
 async def _write_cross_page_issues(

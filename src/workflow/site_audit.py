@@ -84,7 +84,7 @@ async def _run_phases(
     else:
         discovery = await _discover(params, step, env)
         start = CrawlStart(attempted=0, pending=discovery.seeded, last_chunk=0)
-    crawl = await _crawl(params, step, env, start)
+    crawl = await _crawl(params, step, env, start, non_retryable)
     summary = await _finalize(params, step, env, crawl)
     return AuditOutcome(
         pages_crawled=summary.pages_crawled,
@@ -114,16 +114,23 @@ async def _validate_context(
     params: AuditParams, step: WorkflowStep, env: Env, non_retryable: type[Exception]
 ) -> None:
     async def validate_context() -> ContextChecked:
-        audit = await repository.get_audit(env.DB, params.audit_id)
-        if audit is None:
-            raise non_retryable(f"audit {params.audit_id} does not exist")
-        if audit.status is not AuditStatus.RUNNING:
-            raise non_retryable(f"audit {params.audit_id} is {audit.status}, not running")
+        await _check_running(params, env, non_retryable)
         return ContextChecked()
 
     await durable_step(
         step, "validate-context", step_configs.DB_STEP, ContextChecked, validate_context
     )
+
+
+async def _check_running(params: AuditParams, env: Env, non_retryable: type[Exception]) -> None:
+    """Refuse to go on for an audit that is gone or no longer running: its owner cancelled it
+    and the terminate has not reached this instance (or failed). The failure that follows is
+    recorded by a guarded write, so the cancel stands."""
+    audit = await repository.get_audit(env.DB, params.audit_id)
+    if audit is None:
+        raise non_retryable(f"audit {params.audit_id} does not exist")
+    if audit.status is not AuditStatus.RUNNING:
+        raise non_retryable(f"audit {params.audit_id} is {audit.status}, not running")
 
 
 async def _discover(params: AuditParams, step: WorkflowStep, env: Env) -> DiscoveryReport:
@@ -150,7 +157,11 @@ async def _discover(params: AuditParams, step: WorkflowStep, env: Env) -> Discov
 
 
 async def _crawl(
-    params: AuditParams, step: WorkflowStep, env: Env, start: CrawlStart
+    params: AuditParams,
+    step: WorkflowStep,
+    env: Env,
+    start: CrawlStart,
+    non_retryable: type[Exception],
 ) -> CrawlSummary:
     attempted, pending, chunk_no = start.attempted, start.pending, start.last_chunk
     hint: int | None = None
@@ -158,7 +169,7 @@ async def _crawl(
     links_truncated = rate_limited = False
     while pending > 0 and attempted < params.options.max_pages and idle < MAX_IDLE_CHUNKS:
         chunk_no += 1
-        report = await _crawl_chunk(params, step, env, chunk_no, attempted, hint)
+        report = await _crawl_chunk(params, step, env, non_retryable, chunk_no, attempted, hint)
         attempted, pending, hint = report.attempted, report.pending, report.window_end
         links_truncated = links_truncated or report.links_truncated
         idle = idle + 1 if report.attempted_in_chunk == 0 else 0
@@ -179,11 +190,15 @@ async def _crawl_chunk(
     params: AuditParams,
     step: WorkflowStep,
     env: Env,
+    non_retryable: type[Exception],
     chunk_no: int,
     attempted: int,
     hint: int | None,
 ) -> ChunkReport:
     async def crawl_chunk() -> ChunkReport:
+        # One read per chunk, so a cancelled audit stops within a chunk even when the terminate
+        # never reaches its instance.
+        await _check_running(params, env, non_retryable)
         pad = Scratchpad.for_audit(env, params.audit_id)
         scope = await crawl_scope(params, pad)
         plan = ChunkPlan(

@@ -214,10 +214,10 @@ async def test_a_resume_that_loses_the_race_is_a_conflict(
     async def already_reopened(*args: Any) -> bool:
         return False  # another resume's guarded UPDATE won between our read and our write
 
-    monkeypatch.setattr(repository, "reopen_failed_audit", already_reopened)
+    monkeypatch.setattr(repository, "reopen_audit", already_reopened)
     status, got = await call(env, "POST", "/api/audits/resumable/resume")
 
     assert (status, got["error"]) == (
         409,
-        {"code": "conflict", "message": "audit resumable is no longer failed"},
+        {"code": "conflict", "message": "audit resumable is no longer failed or cancelled"},
     )

@@ -28,6 +28,7 @@ from service.errors import (
     InvalidTarget,
     KeyNotFound,
     NotAuthenticated,
+    NotCancellable,
     NotResumable,
     RateLimited,
     ServiceError,
@@ -56,6 +57,7 @@ SERVICE_ERRORS: list[tuple[ServiceError, int, ApiErrorCode]] = [
     (AuditNotFound("a1"), 404, ApiErrorCode.NOT_FOUND),
     (NotResumable("a1", AuditStatus.COMPLETED), 409, ApiErrorCode.CONFLICT),
     (NotResumable("a1", None), 409, ApiErrorCode.CONFLICT),
+    (NotCancellable("a1", AuditStatus.COMPLETED), 409, ApiErrorCode.CONFLICT),
     (StateExpired("a1", "the audit's crawl state is gone"), 410, ApiErrorCode.GONE),
     (
         WorkflowUnavailable("could not start the audit: boom"),

@@ -25,6 +25,7 @@ AUDIT_ROUTES = [
     "/api/audits/{id}/pages",
     "/api/audits/{id}/issues",
     "/api/audits/{id}/report",
+    "/api/audits/{id}/cancel",
     "/api/audits/{id}/resume",
     "/api/audits/{id}/progress",
     "/api/audits/{id}/pages.csv",
@@ -35,13 +36,14 @@ AUDIT_ROUTES = [
     "/api/audits/{id}/compare/alpha-audit",
     "/api/audits/alpha-audit/compare/{id}",
 ]
-# What owner A gets on its own audit (a completed one: resume is refused with 409).
+# What owner A gets on its own audit (a completed one: cancel and resume are refused with 409).
 OWN = {
     ("GET", "/api/audits/{id}"): 200,
     ("DELETE", "/api/audits/{id}"): 204,
     ("GET", "/api/audits/{id}/pages"): 200,
     ("GET", "/api/audits/{id}/issues"): 200,
     ("GET", "/api/audits/{id}/report"): 200,
+    ("POST", "/api/audits/{id}/cancel"): 409,
     ("POST", "/api/audits/{id}/resume"): 409,
     ("GET", "/api/audits/{id}/progress"): 200,
     ("GET", "/api/audits/{id}/pages.csv"): 200,

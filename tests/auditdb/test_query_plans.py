@@ -47,7 +47,7 @@ SEEK = re.compile(
 
 def _audit_statements() -> Iterator[tuple[str, Statement, bool]]:
     for status, url, after in itertools.product(
-        (None, AuditStatus.RUNNING), (None, "shop"), (None, ("2026-12-01T00:00:00.000Z", "a1"))
+        (None, *AuditStatus), (None, "shop"), (None, ("2026-12-01T00:00:00.000Z", "a1"))
     ):
         filter_ = AuditFilter(status=status, url_contains=url)
         yield (
@@ -175,6 +175,15 @@ async def test_each_page_filter_seeks_its_own_index(
 ) -> None:
     lines = await plan(db, pages_statement("a1", filter_, ("u", "i"), 10))
     assert index in lines[0], lines
+
+
+@pytest.mark.parametrize("status", list(AuditStatus))
+async def test_the_audit_status_filter_seeks_the_owner_status_index(
+    db: LocalD1Database, status: AuditStatus
+) -> None:
+    statement = audits_statement("o", AuditFilter(status=status), ("2026-12-01", "a1"), 10)
+    lines = await plan(db, statement)
+    assert "audits_owner_status_created_id_idx (owner=? AND status=?" in lines[0], lines
 
 
 async def test_a_typed_issue_list_seeks_the_page_url_prefix(db: LocalD1Database) -> None:

@@ -203,7 +203,9 @@ async def test_a_persistent_d1_error_fails_as_db_error_and_keeps_partial_results
 
 
 @pytest.mark.parametrize("status", ["running", "completed"])
-async def test_only_failed_audits_can_be_resumed(platform: Any, site: Site, status: str) -> None:
+async def test_only_failed_or_cancelled_audits_can_be_resumed(
+    platform: Any, site: Site, status: str
+) -> None:
     audit_id = await start(platform, site)
     if status == "completed":
         await platform.wait_for_workflow(audit_id, timeout_s=60)

@@ -145,3 +145,20 @@ async def test_the_platform_tick_fires_the_watchdog_cron(clocked: Any) -> None:
     await clocked.tick()
 
     assert (await status_of(clocked, "zombie"))["error_code"] == "instance_lost"
+
+
+async def test_the_sweep_and_the_status_read_leave_a_cancelled_audit_alone(clocked: Any) -> None:
+    from service.audits import cancel_audit, read_audit
+
+    # No instance behind either audit: past the grace period, a running one is instance_lost.
+    await running_audit(clocked, "stopped")
+    await running_audit(clocked, "lost")
+    await cancel_audit(clocked.env, "local", "stopped")
+    clocked.clock.advance(30 * MINUTE_S)
+
+    await clocked.scheduled(WATCHDOG_CRON)
+    await read_audit(clocked.env, "local", "stopped")
+
+    assert (await status_of(clocked, "lost"))["error_code"] == "instance_lost"
+    stopped = await status_of(clocked, "stopped")
+    assert (stopped["status"], stopped["error_code"]) == ("cancelled", None)
