@@ -155,6 +155,48 @@ class WorkflowEvent(Protocol):
     def __getitem__(self, key: str) -> JsonValue: ...
 
 
+# -- Queues ------------------------------------------------------------------------------------
+
+
+class QueueSendRequest(TypedDict):
+    """One message of `sendBatch` (docs/platform.md §6); the content type defaults to json."""
+
+    body: JsonObject
+
+
+class Queue(Protocol):
+    """A producer binding (`env.MONITOR_QUEUE`)."""
+
+    def sendBatch(self, messages: list[QueueSendRequest]) -> Awaitable[None]: ...  # noqa: N802
+
+
+class QueueMessage(Protocol):
+    """One delivered message: settled on its own with `ack()` or `retry()` (first call wins)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def body(self) -> JsonValue: ...
+
+    @property
+    def attempts(self) -> int: ...
+
+    def ack(self) -> None: ...
+
+    def retry(self) -> None: ...
+
+
+class MessageBatch(Protocol):
+    """What the `queue(batch, env, ctx)` handler receives."""
+
+    @property
+    def queue(self) -> str: ...
+
+    @property
+    def messages(self) -> Sequence[QueueMessage]: ...
+
+
 # -- the environment ---------------------------------------------------------------------------
 
 
@@ -169,6 +211,9 @@ class Env(Protocol):
 
     @property
     def SITE_AUDIT_WORKFLOW(self) -> Workflow: ...  # noqa: N802
+
+    @property
+    def MONITOR_QUEUE(self) -> Queue: ...  # noqa: N802
 
 
 # -- Durable Object state and SQL storage (the AuditScratchpad's `self.ctx`) --------------------

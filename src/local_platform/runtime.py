@@ -194,13 +194,21 @@ class LocalPlatform:
             await default.scheduled(controller, self.env, ctx)
         await ctx.drain()
 
-    async def deliver_queue(self, queue: str) -> None:
+    async def deliver_queue(self, queue: str, *, flush: bool = False) -> int:
         async def handler(batch: Any) -> None:
             ctx = ExecutionContext()
             await self._default(ctx).queue(batch, self.env, ctx)
             await ctx.drain()
 
-        await self.broker.deliver_due(queue, handler)
+        return await self.broker.deliver_due(queue, handler, flush=flush)
+
+    async def drain_queue(self, queue: str) -> int:
+        """Deliver until nothing is due: partial batches at once, retries (immediate under the
+        default retry_delay) until they succeed or reach the dead-letter queue."""
+        delivered = 0
+        while count := await self.deliver_queue(queue, flush=True):
+            delivered += count
+        return delivered
 
     async def tick(self) -> None:
         """Run everything due now: alarms, cron triggers, queue batches."""

@@ -65,7 +65,7 @@ async def list_audits(
     env: Env, owner: str, filter_: AuditFilter, paging: Paging
 ) -> ListPage[AuditRecord]:
     keyed = await listing.read_audits(env.DB, owner, filter_, paging.after, paging.limit + 1)
-    return _page(keyed, paging.limit)
+    return page_of(keyed, paging.limit)
 
 
 async def list_pages(
@@ -73,7 +73,7 @@ async def list_pages(
 ) -> ListPage[PageRecord]:
     await owned_audit(env, owner, audit_id)
     keyed = await listing.read_pages(env.DB, audit_id, filter_, paging.after, paging.limit + 1)
-    return _page(keyed, paging.limit)
+    return page_of(keyed, paging.limit)
 
 
 async def list_issues(
@@ -81,10 +81,10 @@ async def list_issues(
 ) -> ListPage[IssueRecord]:
     await owned_audit(env, owner, audit_id)
     keyed = await listing.read_issues(env.DB, audit_id, filter_, paging.after, paging.limit + 1)
-    return _page(keyed, paging.limit)
+    return page_of(keyed, paging.limit)
 
 
-def _page[T](keyed: list[Keyed[T]], limit: int) -> ListPage[T]:
+def page_of[T](keyed: list[Keyed[T]], limit: int) -> ListPage[T]:
     """The first `limit` rows; a row beyond them means another page follows the last one."""
     more = len(keyed) > limit
     kept = keyed[:limit]
