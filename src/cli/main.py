@@ -5,6 +5,8 @@
     siteaudit delete ID [--state-dir DIR]
     siteaudit serve [--port N] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
+    siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] | monitors list
+    siteaudit monitors remove ID | monitors run-due
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit` and `resume` call the
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.keys import add_keys_commands, has_user_key, run_keys
+from cli.monitors import add_monitors_commands, run_monitors
 from cli.report import format_summary, full_report, write_report
 from common.wire import as_object, as_str
 from urls.private_hosts import PrivateHosts
@@ -66,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8787)
     serve.add_argument("--allow-private-hosts", action="store_true")
     add_keys_commands(commands)
+    add_monitors_commands(commands)
     return parser
 
 
@@ -78,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
             "delete": run_delete,
             "serve": run_serve,
             "keys": run_keys,
+            "monitors": run_monitors_command,
         }
         return asyncio.run(runners[args.command](args))
     except KeyboardInterrupt:
@@ -135,6 +140,14 @@ async def run_delete(args: argparse.Namespace) -> int:
             return _refused(body)
         print(f"deleted {args.audit_id}")
         return 0
+    finally:
+        await platform.close()
+
+
+async def run_monitors_command(args: argparse.Namespace) -> int:
+    platform = _platform(args)
+    try:
+        return await run_monitors(platform, args, _refused)
     finally:
         await platform.close()
 
