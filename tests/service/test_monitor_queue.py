@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import tomllib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -362,3 +363,18 @@ async def test_done_when_1000_due_monitors_each_run_once(local: Any) -> None:
 
     assert_each_ran_once(local, ids, await runs(local))
     assert local.broker.pending(DLQ) == 0
+
+
+def test_wrangler_wires_the_hourly_producer_to_the_consumer() -> None:
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / "wrangler.toml").read_text())
+    [producer] = config["queues"]["producers"]
+    [consumer] = config["queues"]["consumers"]
+
+    assert monitor_producer.MONITOR_CRON in config["triggers"]["crons"]
+    assert (producer["binding"], producer["queue"]) == ("MONITOR_QUEUE", QUEUE)
+    assert {k: consumer[k] for k in ("queue", "max_batch_size", "max_retries")} == {
+        "queue": QUEUE,
+        "max_batch_size": 25,
+        "max_retries": 2,
+    }
+    assert consumer["dead_letter_queue"] == DLQ
