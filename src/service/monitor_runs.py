@@ -5,7 +5,9 @@ can interleave, and a consumer can die halfway through a batch. A run is therefo
 
     1. claim     one guarded UPDATE (auditdb.monitors.claim) locks the monitor for 30 minutes if it
                  is active, unclaimed and has not run within its recency window; zero changed rows
-                 means another delivery has it or it already ran: ack, do nothing.
+                 means another delivery has it or it already ran: ack, do nothing. A message whose
+                 slot is no longer the monitor's next one (served, or rescheduled) gives the claim
+                 back and does nothing either.
     2. start     the audit, with an id derived from (monitor, slot): a delivery that finds that
                  audit already there (a consumer died after starting it) does not start another.
     3. record    one batch inserts the `monitor_runs` row (status running; one per slot) and moves
@@ -97,16 +99,21 @@ async def run_monitor(env: Env, due: MonitorDue) -> RunResult:
     if not await monitors.claim(env.DB, due.monitor_id, now, lock, recency_cutoffs(now_ms)):
         return RunResult(due.monitor_id, RunOutcome.SKIPPED)
     try:
-        return await _run_claimed(env, due, now_ms)
+        return await _run_claimed(env, due, now_ms, lock)
     except Exception:
         await _give_back(env, due.monitor_id, lock)
         raise
 
 
-async def _run_claimed(env: Env, due: MonitorDue, now_ms: float) -> RunResult:
+async def _run_claimed(env: Env, due: MonitorDue, now_ms: float, lock: str) -> RunResult:
     monitor = await monitors.get_monitor(env.DB, due.monitor_id)
     if monitor is None:  # deleted between the claim and this read
         return RunResult(due.monitor_id, RunOutcome.SKIPPED)
+    if monitor.next_due_at != due.due_at:
+        # A stale message: the slot it names was served, or the schedule changed since it was
+        # sent. The monitor's own next slot will be enqueued when it comes.
+        await _give_back(env, monitor.id, lock)
+        return RunResult(monitor.id, RunOutcome.SKIPPED)
     run = await _start(env, monitor, due.due_at, ports.iso_from_ms(now_ms))
     following = next_due_at(monitor.frequency, monitor.hour, now_ms)
     await monitors.record_run_start(env.DB, run, following)

@@ -338,12 +338,26 @@ async def test_a_monitor_that_ran_recently_is_not_claimed_again(
     [monitor_id] = await add_monitors(local, 1, frequency)
     first = await run_monitor(local.env, MonitorDue(monitor_id, "2026-12-07T10:00:00.000Z"))
     assert first.outcome is RunOutcome.STARTED
-    await _set(local.env, monitor_id, next_due_at="2026-12-07T10:00:00.000Z")  # force it due
+    later = "2026-12-07T10:30:00.000Z"
+    await _set(local.env, monitor_id, next_due_at=later)  # force it due
     local.clock.advance(hours_later * 3600)
 
-    again = await run_monitor(local.env, MonitorDue(monitor_id, "later"))
+    again = await run_monitor(local.env, MonitorDue(monitor_id, later))
 
     assert (again.outcome is RunOutcome.STARTED) is runs_again
+
+
+async def test_a_stale_message_changes_nothing(local: Any) -> None:
+    env = local.env
+    [monitor_id] = await add_monitors(local, 1)
+    await _set(env, monitor_id, next_due_at="2026-12-08T10:00:00.000Z")  # rescheduled since
+    before = await table.get_monitor(env.DB, monitor_id)
+
+    result = await run_monitor(env, MonitorDue(monitor_id, "2026-12-07T10:00:00.000Z"))
+
+    assert result.outcome is RunOutcome.SKIPPED
+    assert await table.get_monitor(env.DB, monitor_id) == before  # the claim was given back
+    assert (await runs(local), local.workflow.created) == ([], [])
 
 
 @pytest.mark.slow
