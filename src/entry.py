@@ -25,11 +25,12 @@ from workers.workflows import NonRetryableError
 
 from api.http import ApiRequest
 from common import ports
-from common.bindings import Env, WorkflowEvent, WorkflowStep
+from common.bindings import Env, MessageBatch, WorkflowEvent, WorkflowStep
 from common.wire import JsonObject
 from durable.finalize import FinalizeQueries
 from durable.scratchpad import ScratchpadMethods
 from maintenance.scheduled import run_scheduled
+from service.monitor_runs import consume_batch
 from workflow.site_audit import run_site_audit
 
 
@@ -171,6 +172,10 @@ class Default(WorkerEntrypoint):
 
     async def scheduled(self, controller: ScheduledController, env: object, ctx: object) -> None:
         await run_scheduled(controller.cron, _env(self))
+
+    async def queue(self, batch: MessageBatch, env: object, ctx: object) -> None:
+        # The monitor queue, the only one this Worker consumes; each message is acked or retried.
+        await consume_batch(_env(self), batch)
 
 
 class SiteAuditWorkflow(WorkflowEntrypoint):

@@ -18,6 +18,11 @@ Routes
     GET  /api/audits/{id}/issues.ndjson  every issue, streamed 200 application/x-ndjson
     POST /mcp                        MCP tools (api.mcp.transport), the same keys and limits
     GET  /api/audits/{a}/compare/{b} changes from a to b       200 {"comparison": {...}}
+    POST /api/monitors               schedule re-audits        201 {"monitor": {..., "webhook_secret"}}
+    GET  /api/monitors               monitors, newest first    200 {"monitors": [...], "next_cursor"}
+    GET  /api/monitors/{id}          one monitor               200 {"monitor": {...}}
+    PATCH /api/monitors/{id}         change fields given       200 {"monitor": {...}}
+    DELETE /api/monitors/{id}        delete with its runs      204
   admin routes (only when the ADMIN_TOKEN secret is set; otherwise they do not exist):
     POST   /api/keys                 create an API key         201 {"key": {..., "secret"}}
     GET    /api/keys                 every key, newest first   200 {"keys": [...]}
@@ -67,16 +72,19 @@ from api.mcp import transport as mcp
 from api.queries import Query
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind, SortKey
+from auditdb.monitors import MonitorRecord
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from common.wire import JsonObject, to_json
-from service import audits, compare, exports, keys, limits, lists, progress
+from service import audits, compare, exports, keys, limits, lists, monitors, progress
 from service.errors import (
     AuditNotFound,
     InvalidKeyFields,
     InvalidOptions,
     InvalidTarget,
     KeyNotFound,
+    MonitorLimitReached,
+    MonitorNotFound,
     NotAuthenticated,
     NotCancellable,
     NotResumable,
@@ -106,6 +114,7 @@ Routes = list[tuple[re.Pattern[str], dict[str, Handler]]]
 _AUDIT_ID = r"(?P<audit_id>[A-Za-z0-9_-]{1,100})"
 _OTHER_ID = r"(?P<other_id>[A-Za-z0-9_-]{1,100})"
 _KEY_ID = r"(?P<key_id>[A-Za-z0-9_-]{1,100})"
+_MONITOR_ID = r"(?P<monitor_id>[A-Za-z0-9_-]{1,100})"
 # Call.owner on admin routes: they act across owners, and no key's owner can be empty.
 _NO_OWNER = ""
 
@@ -196,6 +205,10 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return BadRequest(message, ApiErrorCode.INVALID_REQUEST)
         case KeyNotFound():
             return NotFound(message)
+        case MonitorNotFound():
+            return NotFound(message)
+        case MonitorLimitReached():
+            return Conflict(message)
     # Unreachable while tests/api/test_errors.py passes: it maps every ServiceError subclass.
     raise TypeError(f"no API error for {type(exc).__name__}") from exc
 
@@ -362,6 +375,51 @@ async def revoke_key(call: Call) -> ApiResponse:
     return ApiResponse(status=204, body=b"")
 
 
+async def create_monitor(call: Call) -> ApiResponse:
+    from api.schemas import parse_create_monitor_body
+
+    request = parse_create_monitor_body(call.request.body)
+    created = await monitors.create_monitor(call.env, call.owner, request)
+    body = {**monitor_summary(created.monitor), "webhook_secret": created.webhook_secret}
+    location = {"location": f"/api/monitors/{created.monitor.id}"}
+    return json_response({"monitor": body}, 201, location)
+
+
+async def list_monitors(call: Call) -> ApiResponse:
+    query = Query.of(call.request.url)
+    query.check_names(())
+    paging = queries.parse_paging(query, ListKind.MONITORS)
+    page = await monitors.list_monitors(call.env, call.owner, paging)
+    items = [monitor_summary(m) for m in page.items]
+    return _list_response(call, query, ListKind.MONITORS, items, page.next_after)
+
+
+async def get_monitor(call: Call) -> ApiResponse:
+    monitor = await monitors.get_monitor(call.env, call.owner, call.args["monitor_id"])
+    return json_response({"monitor": monitor_summary(monitor)})
+
+
+async def update_monitor(call: Call) -> ApiResponse:
+    from api.schemas import parse_update_monitor_body
+
+    changes = parse_update_monitor_body(call.request.body)
+    monitor_id = call.args["monitor_id"]
+    monitor = await monitors.update_monitor(call.env, call.owner, monitor_id, changes)
+    return json_response({"monitor": monitor_summary(monitor)})
+
+
+async def delete_monitor(call: Call) -> ApiResponse:
+    await monitors.delete_monitor(call.env, call.owner, call.args["monitor_id"])
+    return ApiResponse(204, b"")
+
+
+def monitor_summary(monitor: MonitorRecord) -> JsonObject:
+    """The monitor as the API shows it: never its secret (not in the record), nor its claim."""
+    summary = monitor.to_dict()
+    del summary["lock_until"]
+    return summary
+
+
 def key_summary(key: ApiKeyRecord) -> JsonObject:
     return {**key.to_dict(), "revoked": key.revoked}
 
@@ -392,6 +450,11 @@ _ROUTES: Routes = [
     (re.compile(rf"{_EXPORT}/issues\.csv"), {"GET": partial(export_issues, fmt=_CSV)}),
     (re.compile(rf"{_EXPORT}/issues\.ndjson"), {"GET": partial(export_issues, fmt=_NDJSON)}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/compare/{_OTHER_ID}"), {"GET": compare_audits}),
+    (re.compile(r"/api/monitors/?"), {"GET": list_monitors, "POST": create_monitor}),
+    (
+        re.compile(rf"/api/monitors/{_MONITOR_ID}"),
+        {"GET": get_monitor, "PATCH": update_monitor, "DELETE": delete_monitor},
+    ),
 ]
 
 _ADMIN_ROUTES: Routes = [

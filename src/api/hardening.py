@@ -22,7 +22,7 @@ from common.bindings import Env
 
 MAX_BODY_BYTES = 64 * 1024
 PREFLIGHT_MAX_AGE_S = 7200  # Chromium's cap on Access-Control-Max-Age
-_ALLOW_METHODS = "GET, POST, DELETE"
+_ALLOW_METHODS = "GET, POST, PATCH, DELETE"
 _ALLOW_HEADERS = "Authorization, Content-Type, MCP-Protocol-Version"  # the last for /mcp
 _EXPOSE_HEADERS = "Location, WWW-Authenticate"
 _ALWAYS = {"x-content-type-options": "nosniff", "cache-control": "no-store"}

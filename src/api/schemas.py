@@ -7,12 +7,22 @@ and loads in the Pyodide test tier; this module is covered by the CPython tests.
 from __future__ import annotations
 
 import json
+from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from api.errors import ApiErrorCode, BadRequest
+from auditdb.monitors import Frequency
 from common.settings import CRAWL
 from service.audits import CreateAudit
+from service.monitors import CreateMonitor, UpdateMonitor
 
 
 class CreateAuditBody(BaseModel):
@@ -29,11 +39,7 @@ class CreateAuditBody(BaseModel):
     @field_validator("include", "exclude")
     @classmethod
     def _url_patterns(cls, patterns: list[str]) -> list[str]:
-        # The crawl's URL policy matches robots.txt-style path patterns: "/blog/", "*.pdf$".
-        for pattern in patterns:
-            if not pattern.startswith(("/", "*")) or len(pattern) > 500:
-                raise ValueError(f"a URL pattern must start with '/' or '*': {pattern!r}")
-        return patterns
+        return url_patterns(patterns)
 
     fetch_timeout_s: float = Field(
         default=CRAWL.fetch_timeout_s,
@@ -52,6 +58,93 @@ class CreateAuditBody(BaseModel):
         )
 
 
+def url_patterns(patterns: list[str]) -> list[str]:
+    # The crawl's URL policy matches robots.txt-style path patterns: "/blog/", "*.pdf$".
+    for pattern in patterns:
+        if not pattern.startswith(("/", "*")) or len(pattern) > 500:
+            raise ValueError(f"a URL pattern must start with '/' or '*': {pattern!r}")
+    return patterns
+
+
+# Monitors. The service checks what depends on the deployment (the SSRF policy on both URLs,
+# MAX_PAGES_LIMIT, the secret's form); these check types and ranges.
+
+
+class CreateMonitorBody(BaseModel):
+    """POST /api/monitors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    url: str = Field(min_length=1, max_length=2048)
+    frequency: Frequency = Frequency.DAILY
+    hour: int | None = Field(default=None, ge=0, le=23)
+    max_pages: int = Field(
+        default=CRAWL.default_max_pages, ge=CRAWL.min_max_pages, le=CRAWL.max_max_pages
+    )
+    max_depth: int | None = Field(default=None, ge=0, le=1000)
+    include: list[str] = Field(default_factory=list, max_length=50)
+    exclude: list[str] = Field(default_factory=list, max_length=50)
+    webhook_url: str | None = Field(default=None, min_length=1, max_length=2048)
+    webhook_secret: str | None = Field(default=None, min_length=1, max_length=200)
+    alert_score_drop: float = Field(default=5.0, ge=0, le=100)
+    alert_on_grade_drop: bool = True
+    alert_on_new_critical: bool = True
+    is_active: bool = True
+
+    @field_validator("include", "exclude")
+    @classmethod
+    def _url_patterns(cls, patterns: list[str]) -> list[str]:
+        return url_patterns(patterns)
+
+    def to_request(self) -> CreateMonitor:
+        fields = self.model_dump()
+        fields["include"], fields["exclude"] = tuple(self.include), tuple(self.exclude)
+        return CreateMonitor(**fields)
+
+
+class UpdateMonitorBody(BaseModel):
+    """PATCH /api/monitors/{id}: the fields given change, the others stay. `null` is a value
+    only for `max_depth` (no limit) and `webhook_url` (no webhook); elsewhere it is refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    url: str | None = Field(default=None, min_length=1, max_length=2048)
+    frequency: Frequency | None = None
+    hour: int | None = Field(default=None, ge=0, le=23)
+    max_pages: int | None = Field(default=None, ge=CRAWL.min_max_pages, le=CRAWL.max_max_pages)
+    max_depth: int | None = Field(default=None, ge=0, le=1000)
+    include: list[str] | None = Field(default=None, max_length=50)
+    exclude: list[str] | None = Field(default=None, max_length=50)
+    webhook_url: str | None = Field(default=None, min_length=1, max_length=2048)
+    webhook_secret: str | None = Field(default=None, min_length=1, max_length=200)
+    alert_score_drop: float | None = Field(default=None, ge=0, le=100)
+    alert_on_grade_drop: bool | None = None
+    alert_on_new_critical: bool | None = None
+    is_active: bool | None = None
+
+    @field_validator("include", "exclude")
+    @classmethod
+    def _url_patterns(cls, patterns: list[str] | None) -> list[str] | None:
+        return None if patterns is None else url_patterns(patterns)
+
+    @model_validator(mode="after")
+    def _null_only_where_meaningful(self) -> Self:
+        for name in sorted(self.model_fields_set - _NULLABLE):
+            if getattr(self, name) is None:
+                raise ValueError(f"{name} must not be null")
+        return self
+
+    def to_changes(self) -> UpdateMonitor:
+        given = {name: getattr(self, name) for name in self.model_fields_set}
+        for name in ("include", "exclude"):
+            if name in given:
+                given[name] = tuple(given[name])
+        return UpdateMonitor(**given)
+
+
+_NULLABLE = frozenset({"max_depth", "webhook_url"})
+
+
 class CreateKeyBody(BaseModel):
     """POST /api/keys. The owner's and name's rules are the service's (`service.keys`), shared
     with `siteaudit keys create`; this checks the shape."""
@@ -65,6 +158,16 @@ class CreateKeyBody(BaseModel):
 def parse_create_body(raw: bytes) -> CreateAudit:
     """The body of POST /api/audits as the service's input; raises `BadRequest` when malformed."""
     return _validated(CreateAuditBody, raw, '{"url": "..."}').to_request()
+
+
+def parse_create_monitor_body(raw: bytes) -> CreateMonitor:
+    """The body of POST /api/monitors; raises `BadRequest` when malformed."""
+    return _validated(CreateMonitorBody, raw, '{"url": "..."}').to_request()
+
+
+def parse_update_monitor_body(raw: bytes) -> UpdateMonitor:
+    """The body of PATCH /api/monitors/{id}; raises `BadRequest` when malformed."""
+    return _validated(UpdateMonitorBody, raw, '{"frequency": "weekly"}').to_changes()
 
 
 def parse_create_key_body(raw: bytes) -> CreateKeyBody:

@@ -44,6 +44,7 @@ class ListKind(StrEnum):
     AUDITS = "audits"
     PAGES = "pages"
     ISSUES = "issues"
+    MONITORS = "monitors"  # auditdb.monitors.owned_page_statement
 
 
 # The sort key of each list, in SQL column names and the Python types a cursor must carry.
@@ -51,11 +52,13 @@ _SORT_COLUMNS: dict[ListKind, tuple[str, ...]] = {
     ListKind.AUDITS: ("created_at", "id"),
     ListKind.PAGES: ("url", "id"),
     ListKind.ISSUES: ("severity_rank", "issue_type", "page_url", "id"),
+    ListKind.MONITORS: ("created_at", "id"),
 }
 _SORT_TYPES: dict[ListKind, tuple[type, ...]] = {
     ListKind.AUDITS: (str, str),
     ListKind.PAGES: (str, str),
     ListKind.ISSUES: (int, str, str, str),
+    ListKind.MONITORS: (str, str),
 }
 
 

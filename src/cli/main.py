@@ -7,6 +7,8 @@
     siteaudit compare A B [--limit N] [--state-dir DIR]
     siteaudit serve [--port N] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
+    siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] | monitors list
+    siteaudit monitors remove ID | monitors run-due
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `cancel` and
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from cli.compare import format_comparison
 from cli.keys import add_keys_commands, has_user_key, run_keys
+from cli.monitors import add_monitors_commands, run_monitors
 from cli.report import format_summary, full_report, write_report
 from common.wire import as_object, as_str
 from urls.private_hosts import PrivateHosts
@@ -82,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8787)
     serve.add_argument("--allow-private-hosts", action="store_true")
     add_keys_commands(commands)
+    add_monitors_commands(commands)
     return parser
 
 
@@ -96,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             "compare": run_compare,
             "serve": run_serve,
             "keys": run_keys,
+            "monitors": run_monitors_command,
         }
         return asyncio.run(runners[args.command](args))
     except KeyboardInterrupt:
@@ -180,6 +185,14 @@ async def run_compare(args: argparse.Namespace) -> int:
             return _refused(body)
         print(format_comparison(as_object(body["comparison"])))
         return 0
+    finally:
+        await platform.close()
+
+
+async def run_monitors_command(args: argparse.Namespace) -> int:
+    platform = _platform(args)
+    try:
+        return await run_monitors(platform, args, _refused)
     finally:
         await platform.close()
 

@@ -178,6 +178,48 @@ class R2Bucket(Protocol):
     def delete(self, keys: str | list[str]) -> Awaitable[None]: ...
 
 
+# -- Queues ------------------------------------------------------------------------------------
+
+
+class QueueSendRequest(TypedDict):
+    """One message of `sendBatch` (docs/platform.md §6); the content type defaults to json."""
+
+    body: JsonObject
+
+
+class Queue(Protocol):
+    """A producer binding (`env.MONITOR_QUEUE`)."""
+
+    def sendBatch(self, messages: list[QueueSendRequest]) -> Awaitable[None]: ...  # noqa: N802
+
+
+class QueueMessage(Protocol):
+    """One delivered message: settled on its own with `ack()` or `retry()` (first call wins)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def body(self) -> JsonValue: ...
+
+    @property
+    def attempts(self) -> int: ...
+
+    def ack(self) -> None: ...
+
+    def retry(self) -> None: ...
+
+
+class MessageBatch(Protocol):
+    """What the `queue(batch, env, ctx)` handler receives."""
+
+    @property
+    def queue(self) -> str: ...
+
+    @property
+    def messages(self) -> Sequence[QueueMessage]: ...
+
+
 # -- the environment ---------------------------------------------------------------------------
 
 
@@ -195,6 +237,9 @@ class Env(Protocol):
 
     @property
     def REPORTS(self) -> R2Bucket: ...  # noqa: N802
+
+    @property
+    def MONITOR_QUEUE(self) -> Queue: ...  # noqa: N802
 
 
 # -- Durable Object state and SQL storage (the AuditScratchpad's `self.ctx`) --------------------

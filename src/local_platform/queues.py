@@ -360,18 +360,20 @@ class QueueBroker:
         full_at = visible[-1] if len(visible) == config.max_batch_size else timeout_at
         return min(full_at, timeout_at)
 
-    async def deliver_due(self, queue: str, handler: Handler) -> int:
+    async def deliver_due(self, queue: str, handler: Handler, *, flush: bool = False) -> int:
         """Deliver every batch that is ready now; returns the number of messages delivered.
 
         Only messages due when the call starts are considered, so a message retried without delay
-        waits for the next call instead of looping here.
+        waits for the next call instead of looping here. `flush` delivers a last partial batch
+        without waiting for `max_batch_timeout` (a CLI draining the queue on purpose).
         """
         config, now = self._config(queue), self._now()
         rows = self._with_duplicates(queue, self._due_rows(queue, now))
         delivered = 0
         for start in range(0, len(rows), config.max_batch_size):
             chunk = rows[start : start + config.max_batch_size]
-            if len(chunk) < config.max_batch_size and not self._timed_out(chunk[0], config, now):
+            partial = len(chunk) < config.max_batch_size
+            if partial and not flush and not self._timed_out(chunk[0], config, now):
                 break
             await self._deliver(queue, chunk, handler, config)
             delivered += len(chunk)

@@ -28,7 +28,7 @@ from local_platform.execution_context import ExecutionContext
 from local_platform.fetch import aclose_shared_client, restrict_addresses
 from local_platform.http import Request, Response
 from local_platform.migrations import apply_migrations
-from local_platform.queues import LocalQueue, QueueBroker
+from local_platform.queues import Handler, LocalQueue, QueueBroker
 from local_platform.r2 import LocalR2Bucket
 from local_platform.workflows import WorkflowEngine
 from urls.private_hosts import PrivateHosts
@@ -194,13 +194,26 @@ class LocalPlatform:
             await default.scheduled(controller, self.env, ctx)
         await ctx.drain()
 
-    async def deliver_queue(self, queue: str) -> None:
-        async def handler(batch: Any) -> None:
+    async def deliver_queue(
+        self, queue: str, *, flush: bool = False, handler: Handler | None = None
+    ) -> int:
+        """Deliver the batches due now to the Worker's `queue` handler (or to `handler`, a
+        caller that wants the consumer's results)."""
+
+        async def default_queue(batch: Any) -> None:
             ctx = ExecutionContext()
             await self._default(ctx).queue(batch, self.env, ctx)
             await ctx.drain()
 
-        await self.broker.deliver_due(queue, handler)
+        return await self.broker.deliver_due(queue, handler or default_queue, flush=flush)
+
+    async def drain_queue(self, queue: str, handler: Handler | None = None) -> int:
+        """Deliver until nothing is due: partial batches at once, retries (immediate under the
+        default retry_delay) until they succeed or reach the dead-letter queue."""
+        delivered = 0
+        while count := await self.deliver_queue(queue, flush=True, handler=handler):
+            delivered += count
+        return delivered
 
     async def tick(self) -> None:
         """Run everything due now: alarms, cron triggers, queue batches."""

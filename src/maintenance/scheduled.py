@@ -8,6 +8,7 @@ from auditdb import rate_limits, repository
 from common import ports
 from common.bindings import Env
 from common.wire import JsonObject
+from maintenance.monitor_producer import MONITOR_CRON, enqueue_due_monitors
 from maintenance.reconcile import sweep_stale_audits
 
 log = logging.getLogger("siteaudit.scheduled")
@@ -22,6 +23,8 @@ _DAY_MS = 24 * 60 * 60 * 1000
 
 async def run_scheduled(cron: str, env: Env) -> JsonObject:
     try:
+        if cron == MONITOR_CRON:
+            return {"monitors": (await enqueue_due_monitors(env)).to_dict()}
         if cron == CLEANUP_CRON:
             return {
                 "cleanup": await delete_expired_audits(env),

@@ -72,19 +72,27 @@ class CreateAudit:
 
 
 async def create_audit(
-    env: Env, owner: str, request: CreateAudit, key_id: str | None = None
+    env: Env,
+    owner: str,
+    request: CreateAudit,
+    key_id: str | None = None,
+    *,
+    audit_id: str | None = None,
 ) -> AuditRecord:
     """Validate the target and options, admit the audit under the rate limits of `key_id` (when
-    the caller came with a key), insert the audit row and start its Workflow instance."""
-    private_hosts = PrivateHosts.from_setting(getattr(env, "ALLOW_PRIVATE_HOSTS", "false"))
-    start_url = _start_url(request.url, private_hosts)
-    options = _options(request, private_hosts, _max_pages_limit(env))
+    the caller came with a key), insert the audit row and start its Workflow instance.
+
+    `audit_id` lets a caller that must not start the same audit twice (a monitor run,
+    service.monitor_runs) choose the id; by default it is a new UUID."""
+    private_hosts = private_hosts_of(env)
+    start_url = checked_start_url(request.url, private_hosts)
+    options = checked_options(request, private_hosts, max_pages_limit(env))
     if key_id is not None:
         # Only valid requests spend the hourly quota. The running count and the insert are two
         # statements, so two simultaneous creates can both pass at the ceiling: it bounds load,
         # it is not an exact quota.
         await limits.admit_audit(env, owner, key_id)
-    audit = _new_audit(owner, start_url, options)
+    audit = _new_audit(audit_id or str(uuid.uuid4()), owner, start_url, options)
     await repository.insert_audit(env.DB, audit)
     try:
         params = AuditParams(audit.id, audit.start_url, audit.options)
@@ -95,7 +103,14 @@ async def create_audit(
     return audit
 
 
-def _start_url(raw: str, private_hosts: PrivateHosts) -> str:
+def private_hosts_of(env: Env) -> PrivateHosts:
+    """The deployment's private-host policy (wrangler.toml `ALLOW_PRIVATE_HOSTS`)."""
+    return PrivateHosts.from_setting(getattr(env, "ALLOW_PRIVATE_HOSTS", "false"))
+
+
+def checked_start_url(raw: str, private_hosts: PrivateHosts) -> str:
+    """The URL normalised as an audit would fetch it; `InvalidTarget` when malformed or when
+    the SSRF policy refuses its host."""
     try:
         return normalise_start_url(raw, private_hosts=private_hosts)
     except StartUrlError as exc:
@@ -104,7 +119,8 @@ def _start_url(raw: str, private_hosts: PrivateHosts) -> str:
         raise InvalidTarget(problem, str(exc)) from exc
 
 
-def _options(request: CreateAudit, private_hosts: PrivateHosts, limit: int) -> AuditOptions:
+def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: int) -> AuditOptions:
+    """The audit's options; `InvalidOptions` past the deployment's `limit` or the crawl's ranges."""
     if request.max_pages > limit:
         raise InvalidOptions(f"max_pages must be at most {limit}")
     try:
@@ -120,9 +136,8 @@ def _options(request: CreateAudit, private_hosts: PrivateHosts, limit: int) -> A
         raise InvalidOptions(str(exc)) from exc
 
 
-def _new_audit(owner: str, start_url: str, options: AuditOptions) -> AuditRecord:
+def _new_audit(audit_id: str, owner: str, start_url: str, options: AuditOptions) -> AuditRecord:
     # The first Workflow instance takes the audit's id; resumes take "<id>-r<n>".
-    audit_id = str(uuid.uuid4())
     now = ports.iso_now()
     return AuditRecord(
         id=audit_id,
@@ -136,7 +151,7 @@ def _new_audit(owner: str, start_url: str, options: AuditOptions) -> AuditRecord
     )
 
 
-def _max_pages_limit(env: Env) -> int:
+def max_pages_limit(env: Env) -> int:
     """The deployment's ceiling on max_pages (wrangler.toml `MAX_PAGES_LIMIT`), within the
     crawl's own; an unreadable setting falls back to the crawl's ceiling."""
     try:

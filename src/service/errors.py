@@ -12,7 +12,9 @@
     ├── NotAuthenticated                the presented API key is malformed, unknown or revoked
     ├── InvalidKeyFields                a new key's owner or name is not acceptable
     ├── KeyNotFound(key_id)             no API key with that id
-    └── RateLimited(retry_after_s)      a rate limit refused the request; retry after the delay
+    ├── RateLimited(retry_after_s)      a rate limit refused the request; retry after the delay
+    ├── MonitorNotFound(monitor_id)     no monitor with that id
+    └── MonitorLimitReached             the owner keeps as many monitors as it may
 
 The message (`str(exc)`) is written for the API's caller and is passed through unchanged.
 """
@@ -102,3 +104,13 @@ class RateLimited(ServiceError):
     def __init__(self, message: str, retry_after_s: int) -> None:
         super().__init__(message)
         self.retry_after_s = retry_after_s
+
+
+class MonitorNotFound(ServiceError):
+    def __init__(self, monitor_id: str) -> None:
+        super().__init__(f"no monitor with id {monitor_id}")
+        self.monitor_id = monitor_id
+
+
+class MonitorLimitReached(ServiceError):
+    pass

@@ -1,5 +1,6 @@
-"""Rate limits: requests per minute and audits started per hour for each API key, and a ceiling
-on running audits per owner. Settings come from wrangler.toml [vars]; 0 turns a limit off.
+"""Rate limits: requests per minute and audits started per hour for each API key, a ceiling on
+running audits per owner, and one on the monitors an owner keeps (checked by service.monitors).
+Settings come from wrangler.toml [vars]; 0 turns a limit off.
 
 Each check is one atomic upsert on a fixed window (`auditdb.rate_limits`), so concurrent requests
 on several isolates count exactly; a refused request still counts, as it cost a query. A refusal
@@ -27,6 +28,7 @@ class Limits:
     requests_per_minute: int = 120
     audits_per_hour: int = 20
     running_audits_per_owner: int = 3
+    monitors_per_owner: int = 20
 
     @classmethod
     def from_env(cls, env: Env) -> Limits:
@@ -39,6 +41,7 @@ class Limits:
             running_audits_per_owner=_setting(
                 env, "MAX_RUNNING_AUDITS_PER_OWNER", defaults.running_audits_per_owner
             ),
+            monitors_per_owner=_setting(env, "MAX_MONITORS_PER_OWNER", defaults.monitors_per_owner),
         )
 
 

@@ -66,7 +66,7 @@ async def list_audits(
     env: Env, owner: str, filter_: AuditFilter, paging: Paging
 ) -> ListPage[AuditRecord]:
     keyed = await listing.read_audits(env.DB, owner, filter_, paging.after, paging.limit + 1)
-    return _page(keyed, paging.limit)
+    return page_of(keyed, paging.limit)
 
 
 async def list_pages(
@@ -74,7 +74,7 @@ async def list_pages(
 ) -> ListPage[PageRecord]:
     await owned_audit(env, owner, audit_id)
     keyed = await listing.read_pages(env.DB, audit_id, filter_, paging.after, paging.limit + 1)
-    return _page(keyed, paging.limit)
+    return page_of(keyed, paging.limit)
 
 
 async def count_pages(env: Env, owner: str, audit_id: str, filter_: PageFilter) -> int:
@@ -88,7 +88,7 @@ async def list_issues(
 ) -> ListPage[IssueRecord]:
     await owned_audit(env, owner, audit_id)
     keyed = await listing.read_issues(env.DB, audit_id, filter_, paging.after, paging.limit + 1)
-    return _page(keyed, paging.limit)
+    return page_of(keyed, paging.limit)
 
 
 async def issue_counts(env: Env, owner: str, audit_id: str) -> IssueCounts:
@@ -103,7 +103,7 @@ async def latest_audit(env: Env, owner: str) -> AuditRecord | None:
     return page.items[0] if page.items else None
 
 
-def _page[T](keyed: list[Keyed[T]], limit: int) -> ListPage[T]:
+def page_of[T](keyed: list[Keyed[T]], limit: int) -> ListPage[T]:
     """The first `limit` rows; a row beyond them means another page follows the last one."""
     more = len(keyed) > limit
     kept = keyed[:limit]

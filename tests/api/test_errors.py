@@ -27,6 +27,8 @@ from service.errors import (
     InvalidOptions,
     InvalidTarget,
     KeyNotFound,
+    MonitorLimitReached,
+    MonitorNotFound,
     NotAuthenticated,
     NotCancellable,
     NotResumable,
@@ -77,6 +79,8 @@ SERVICE_ERRORS: list[tuple[ServiceError, int, ApiErrorCode]] = [
         429,
         ApiErrorCode.RATE_LIMITED,
     ),
+    (MonitorNotFound("m1"), 404, ApiErrorCode.NOT_FOUND),
+    (MonitorLimitReached("an owner may keep at most 20 monitors"), 409, ApiErrorCode.CONFLICT),
 ]
 
 

@@ -74,7 +74,12 @@ async def test_a_listed_origins_preflight_is_answered_without_a_key(env: Any) ->
     assert (response.status, response.body) == (204, b"")
     assert response.headers["access-control-allow-origin"] == LISTED
     assert "Authorization" in response.headers["access-control-allow-headers"]
-    assert set(response.headers["access-control-allow-methods"].split(", ")) >= {"GET", "POST"}
+    assert set(response.headers["access-control-allow-methods"].split(", ")) >= {
+        "GET",
+        "POST",
+        "PATCH",
+        "DELETE",
+    }
     assert int(response.headers["access-control-max-age"]) > 0
     assert response.headers["vary"] == "Origin"
 

@@ -1,5 +1,5 @@
-"""Two owners, every route, every method: another owner's audit is indistinguishable from an
-unknown id (same status, same body but for the id itself), and lists never cross owners.
+"""Two owners, every route, every method: another owner's audit or monitor is indistinguishable
+from an unknown id (same status, same body but for the id itself), and lists never cross owners.
 
 Each row sends the same request as owner A twice, once naming B's audit and once naming an id
 that does not exist, and compares the two answers; then A's own audit shows the route works.
@@ -15,6 +15,7 @@ import pytest
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
 from service import keys
+from service.monitors import CreateMonitor, create_monitor
 from tests.api.client import send
 
 ADMIN_TOKEN = "admin-token-for-the-matrix-0123456789"
@@ -55,15 +56,31 @@ OWN = {
 }
 
 
-def test_the_matrix_covers_every_route_on_one_audit() -> None:
+MONITOR_ROUTES = ["/api/monitors/{id}"]
+# Every monitor request carries a valid (empty) body, so PATCH reaches the owner check.
+OWN_MONITOR = {
+    ("GET", "/api/monitors/{id}"): 200,
+    ("PATCH", "/api/monitors/{id}"): 200,
+    ("DELETE", "/api/monitors/{id}"): 204,
+}
+
+
+def _per_id(group: str) -> set[str]:
     from api.app import _ROUTES
 
-    per_audit = {
+    return {
         re.sub(r"\(\?P<\w+>\[A-Za-z0-9_-\]\{1,100\}\)", "{id}", pattern.pattern).replace("\\.", ".")
         for pattern, _ in _ROUTES
-        if "(?P<audit_id>" in pattern.pattern
+        if f"(?P<{group}>" in pattern.pattern
     }
-    assert per_audit == {route.replace("alpha-audit", "{id}") for route in AUDIT_ROUTES}
+
+
+def test_the_matrix_covers_every_route_on_one_audit() -> None:
+    assert _per_id("audit_id") == {route.replace("alpha-audit", "{id}") for route in AUDIT_ROUTES}
+
+
+def test_the_matrix_covers_every_route_on_one_monitor() -> None:
+    assert _per_id("monitor_id") == set(MONITOR_ROUTES)
 
 
 @pytest.fixture
@@ -86,6 +103,8 @@ async def owners(platform: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, An
             .bind(audit.id)
             .run()
         )
+        request = CreateMonitor(f"https://{owner}.example/")
+        found[f"{owner}-monitor"] = (await create_monitor(env, owner, request)).monitor.id
     return found
 
 
@@ -106,6 +125,28 @@ async def test_another_owners_audit_answers_like_an_unknown_one(
     assert other.status in (404, 405)
     own = await send(env, method, route.format(id="alpha-audit"), key)
     assert own.status == OWN.get((method, route), 405)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("route", MONITOR_ROUTES)
+async def test_another_owners_monitor_answers_like_an_unknown_one(
+    owners: dict[str, Any], route: str, method: str
+) -> None:
+    env, key, beta = owners["env"], owners["alpha"], owners["beta-monitor"]
+    other = await send(env, method, route.format(id=beta), key, b"{}")
+    unknown = await send(env, method, route.format(id=UNKNOWN), key, b"{}")
+
+    assert comparable(other, beta) == comparable(unknown, UNKNOWN)
+    assert other.status in (404, 405)
+    own = await send(env, method, route.format(id=owners["alpha-monitor"]), key, b"{}")
+    assert own.status == OWN_MONITOR.get((method, route), 405)
+
+
+@pytest.mark.parametrize("owner", ["alpha", "beta"])
+async def test_an_owner_lists_only_its_own_monitors(owners: dict[str, Any], owner: str) -> None:
+    listed = await send(owners["env"], "GET", "/api/monitors", owners[owner])
+
+    assert [m["id"] for m in listed.json()["monitors"]] == [owners[f"{owner}-monitor"]]
 
 
 @pytest.mark.parametrize("owner", ["alpha", "beta"])
@@ -140,12 +181,19 @@ async def test_an_audit_belongs_to_the_owner_of_the_key_that_started_it(
     assert [a["id"] for a in alpha.json()["audits"]] == ["alpha-audit"]
 
 
-# The list (GET) and create (POST) of /api/audits are the two tests above.
+# The lists (GET) and creates (POST) of /api/audits and /api/monitors are tested above and in
+# tests/api/test_monitors_http.py.
 NO_ID = [
     (method, path)
-    for path in ["/api/audits", "/api/nothing-here", "/api/audits/a/b"]
+    for path in ["/api/audits", "/api/monitors", "/api/nothing-here", "/api/audits/a/b"]
     for method in METHODS
-    if (method, path) not in {("GET", "/api/audits"), ("POST", "/api/audits")}
+    if (method, path)
+    not in {
+        ("GET", "/api/audits"),
+        ("POST", "/api/audits"),
+        ("GET", "/api/monitors"),
+        ("POST", "/api/monitors"),
+    }
 ]
 
 

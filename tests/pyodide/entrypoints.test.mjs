@@ -1,10 +1,11 @@
 // SiteAuditWorkflow through run(event, step) with the SDK's workflows.js (a retried step, replay
-// after a restart, NonRetryableError), Default.scheduled(controller, env, ctx) for both crons,
-// Default.fetch for authenticated reads (an API key made by service.keys inside Pyodide), cursor
-// pagination and a streamed export (a JS ReadableStream pulled from Python), a full report
-// stored in and read back from the R2 double through the SDK's conversions, and what Default does
-// not offer in this tier (queue: no handler yet; request bodies: need pydantic),
-// and /mcp, which needs no pydantic.
+// after a restart, NonRetryableError), Default.scheduled(controller, env, ctx) for the watchdog and
+// cleanup crons, Default.fetch for authenticated reads (an API key made by service.keys inside
+// Pyodide), cursor pagination and a streamed export (a JS ReadableStream pulled from Python), a
+// full report stored in and read back from the R2 double through the SDK's conversions, /mcp
+// (which needs no pydantic), the hourly monitor producer and Default.queue (one message acked, a
+// failing one retried), and what Default does not offer in this tier (request bodies: they need
+// pydantic).
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { gunzipSync } from "node:zlib";
@@ -201,8 +202,28 @@ from service import reports
   assert.equal(rebuilt, first.body, "the report rebuilt from D1 equals the stored one");
 });
 
-test("Default has no queue handler yet; request bodies are validated by pydantic, which this tier cannot load", async () => {
-  await assert.rejects(callDefault(rt, env, "queue", new MessageBatch("siteaudit-monitor", [{ a: 1 }])), /Method queue does not exist/);
+test("monitors: the hourly cron enqueues a due monitor; queue() acks its message and retries a failing one", async () => {
+  const now = new Date().toISOString();
+  await env.DB.prepare("INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, webhook_secret, next_due_at, created_at) VALUES (?, 'local', ?, 'daily', 3, 5, 'whsec_x', ?, ?)")
+    .bind("mon-1", UNREACHABLE, now, now).run();
+  await callDefault(rt, env, "scheduled", new ScheduledController("0 * * * *", Date.now()));
+  const queue = env.MONITOR_QUEUE;
+  assert.deepEqual(queue.sent.map((m) => m.body), [{ monitor_id: "mon-1", due_at: now }]);
+
+  const batch = new MessageBatch("siteaudit-monitor", [queue.sent[0].body, { monitor_id: 42 }, queue.sent[0].body]);
+  env.ALLOW_PRIVATE_HOSTS = "loopback"; // the monitor audits a loopback URL
+  try { await callDefault(rt, env, "queue", batch); } finally { env.ALLOW_PRIVATE_HOSTS = "false"; }
+  assert.deepEqual(batch.messages.map((m) => m.outcome), ["ack", { retry: {} }, "ack"]); // the third: claimed already
+  const run = await env.DB.prepare("SELECT * FROM monitor_runs WHERE monitor_id = ?").bind("mon-1").all();
+  assert.equal(run.results.length, 1);
+  assert.deepEqual([run.results[0].status, run.results[0].due_at], ["running", now]);
+  assert.equal((await wf.wait(run.results[0].audit_id)).status, "complete");
+  const monitor = await env.DB.prepare("SELECT last_run_at, next_due_at, lock_until FROM monitors WHERE id = ?").bind("mon-1").first();
+  assert.equal(monitor.lock_until, null);
+  assert.ok(monitor.last_run_at && monitor.next_due_at > monitor.last_run_at);
+});
+
+test("request bodies are validated by pydantic, which this tier cannot load", async () => {
   const key = await makeKey("local");
   const init = { method: "POST", headers: { authorization: `Bearer ${key}` }, body: JSON.stringify({ url: UNREACHABLE }) };
   await assert.rejects(api("/api/audits", init), /No module named 'pydantic'/);

@@ -1,0 +1,302 @@
+"""The `monitors` and `monitor_runs` tables (migrations/d1/0007_monitors.sql): records and SQL.
+
+A monitor row never leaves this module with its webhook secret: `MonitorRecord` has no such
+field, the secret is written once by `insert_monitor` (or replaced by `update_monitor`) and read
+only through `webhook_secret`, for signing. Every statement is listed in `STATEMENTS` for the
+EXPLAIN QUERY PLAN test (tests/auditdb/test_monitor_plans.py): each one seeks an index.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Self
+
+from auditdb.listing import SortKey, Statement
+from common.bindings import D1Database
+from common.wire import JsonRecord, as_int, as_str
+
+
+class Frequency(StrEnum):
+    DAILY = "daily"  # every day at the monitor's hour
+    WEEKLY = "weekly"  # Mondays
+    MONTHLY = "monthly"  # the 1st of the month
+
+
+class MonitorRunStatus(StrEnum):
+    RUNNING = "running"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class MonitorRecord(JsonRecord):
+    """One row of `monitors`, without its webhook secret."""
+
+    id: str
+    owner: str
+    url: str
+    frequency: Frequency
+    hour: int
+    max_pages: int
+    next_due_at: str
+    created_at: str
+    max_depth: int | None = None
+    include: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    webhook_url: str | None = None
+    alert_score_drop: float = 5.0
+    alert_on_grade_drop: bool = True
+    alert_on_new_critical: bool = True
+    is_active: bool = True
+    last_run_at: str | None = None
+    lock_until: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, object]) -> Self:
+        data = dict(row)
+        data["include"] = json.loads(as_str(data.pop("include_json", "[]")))
+        data["exclude"] = json.loads(as_str(data.pop("exclude_json", "[]")))
+        return cls.from_dict(data)
+
+
+@dataclass(frozen=True, slots=True)
+class MonitorRunRecord(JsonRecord):
+    """One row of `monitor_runs`: inserted `running` when the run's audit starts; the fields
+    after `error_detail` are written when the run finishes."""
+
+    id: str
+    monitor_id: str
+    due_at: str  # the slot served; UNIQUE (monitor_id, due_at)
+    started_at: str
+    status: MonitorRunStatus = MonitorRunStatus.RUNNING
+    audit_id: str | None = None  # None: the audit could not be started (error_detail says why)
+    finished_at: str | None = None
+    error_detail: str | None = None
+    health_score: float | None = None
+    grade: str | None = None
+    critical_count: int | None = None
+    warning_count: int | None = None
+    info_count: int | None = None
+    new_issues: int | None = None
+    fixed_issues: int | None = None
+    r2_key: str | None = None
+    report_bytes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecencyCutoffs:
+    """Per frequency, the latest `last_run_at` that still lets a monitor run again."""
+
+    daily: str
+    weekly: str
+    monthly: str
+
+
+# -- monitors: owner-scoped reads and writes -----------------------------------------------------
+
+_INSERT = (
+    "INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, max_depth, include_json, "
+    "exclude_json, webhook_url, webhook_secret, alert_score_drop, alert_on_grade_drop, "
+    "alert_on_new_critical, is_active, next_due_at, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+GET_OWNED_SQL = "SELECT * FROM monitors WHERE id = ? AND owner = ?"
+GET_SQL = "SELECT * FROM monitors WHERE id = ?"
+SECRET_SQL = "SELECT webhook_secret FROM monitors WHERE id = ?"
+COUNT_OWNED_SQL = "SELECT COUNT(*) AS n FROM monitors WHERE owner = ?"
+DELETE_OWNED_SQL = "DELETE FROM monitors WHERE id = ? AND owner = ?"
+# Settings only: the schedule's bookkeeping (last_run_at, lock_until) belongs to the consumer.
+UPDATE_OWNED_SQL = (
+    "UPDATE monitors SET url = ?, frequency = ?, hour = ?, max_pages = ?, max_depth = ?, "
+    "include_json = ?, exclude_json = ?, webhook_url = ?, "
+    "webhook_secret = COALESCE(?, webhook_secret), alert_score_drop = ?, "
+    "alert_on_grade_drop = ?, alert_on_new_critical = ?, is_active = ?, next_due_at = ? "
+    "WHERE id = ? AND owner = ?"
+)
+
+
+def _settings(monitor: MonitorRecord) -> list[str | int | float | None]:
+    return [
+        monitor.url,
+        str(monitor.frequency),
+        monitor.hour,
+        monitor.max_pages,
+        monitor.max_depth,
+        json.dumps(monitor.include),
+        json.dumps(monitor.exclude),
+        monitor.webhook_url,
+    ]
+
+
+def _alerts(monitor: MonitorRecord) -> list[str | int | float | None]:
+    return [
+        monitor.alert_score_drop,
+        int(monitor.alert_on_grade_drop),
+        int(monitor.alert_on_new_critical),
+        int(monitor.is_active),
+        monitor.next_due_at,
+    ]
+
+
+async def insert_monitor(db: D1Database, monitor: MonitorRecord, secret: str) -> None:
+    values = [monitor.id, monitor.owner, *_settings(monitor), secret, *_alerts(monitor)]
+    await db.prepare(_INSERT).bind(*values, monitor.created_at).run()
+
+
+async def get_owned_monitor(db: D1Database, owner: str, monitor_id: str) -> MonitorRecord | None:
+    """The monitor if `owner` owns it: another owner's id and an unknown one read alike."""
+    row = await db.prepare(GET_OWNED_SQL).bind(monitor_id, owner).first()
+    return None if row is None else MonitorRecord.from_row(row)
+
+
+async def get_monitor(db: D1Database, monitor_id: str) -> MonitorRecord | None:
+    row = await db.prepare(GET_SQL).bind(monitor_id).first()
+    return None if row is None else MonitorRecord.from_row(row)
+
+
+async def webhook_secret(db: D1Database, monitor_id: str) -> str | None:
+    """The monitor's signing secret (for alert signatures; never rendered by the API)."""
+    row = await db.prepare(SECRET_SQL).bind(monitor_id).first()
+    return None if row is None else as_str(row["webhook_secret"])
+
+
+async def count_owned(db: D1Database, owner: str) -> int:
+    row = await db.prepare(COUNT_OWNED_SQL).bind(owner).first()
+    return 0 if row is None else as_int(row["n"])
+
+
+async def update_monitor(db: D1Database, monitor: MonitorRecord, new_secret: str | None) -> bool:
+    """Write the monitor's settings (and a new secret, when given); False if it is gone."""
+    values = [*_settings(monitor), new_secret, *_alerts(monitor), monitor.id, monitor.owner]
+    result = await db.prepare(UPDATE_OWNED_SQL).bind(*values).run()
+    return bool(result["meta"].get("changes", 0))
+
+
+async def delete_monitor(db: D1Database, owner: str, monitor_id: str) -> bool:
+    """Delete the monitor and (by cascade) its runs; False if the owner has no such monitor."""
+    result = await db.prepare(DELETE_OWNED_SQL).bind(monitor_id, owner).run()
+    return bool(result["meta"].get("changes", 0))
+
+
+def owned_page_statement(owner: str, after: SortKey | None, limit: int) -> Statement:
+    """An owner's monitors, newest first, after a (created_at, id) cursor."""
+    if after is None:
+        return Statement(
+            "SELECT * FROM monitors WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+            (owner, limit),
+        )
+    return Statement(
+        "SELECT * FROM monitors WHERE owner = ? AND (created_at, id) < (?, ?) "
+        "ORDER BY created_at DESC, id DESC LIMIT ?",
+        (owner, *after, limit),
+    )
+
+
+async def read_owned_page(
+    db: D1Database, owner: str, after: SortKey | None, limit: int
+) -> list[tuple[SortKey, MonitorRecord]]:
+    result = await owned_page_statement(owner, after, limit).prepare(db).all()
+    return [
+        ((as_str(row["created_at"]), as_str(row["id"])), MonitorRecord.from_row(row))
+        for row in result["results"]
+    ]
+
+
+# -- the schedule: the producer's selection and the consumer's claim ------------------------------
+
+# `last_run_at <= <the cutoff of the row's own frequency>`: one statement whatever the mix.
+_RECENT_ENOUGH = (
+    "(last_run_at IS NULL OR last_run_at <= "
+    "CASE frequency WHEN 'daily' THEN ? WHEN 'weekly' THEN ? ELSE ? END)"
+)
+_UNLOCKED = "(lock_until IS NULL OR lock_until < ?)"
+
+
+def due_page_statement(
+    now: str, cutoffs: RecencyCutoffs, after: tuple[str, str] | None, limit: int
+) -> Statement:
+    """Active monitors whose slot has come, not run too recently and not claimed, oldest slot
+    first, after a (next_due_at, id) cursor: a range of monitors_active_due_idx."""
+    terms = ["is_active = 1", "next_due_at <= ?"]
+    params: list[str | int] = [now]
+    if after is not None:
+        terms.append("(next_due_at, id) > (?, ?)")
+        params.extend(after)
+    terms.extend([_RECENT_ENOUGH, _UNLOCKED])
+    params.extend([cutoffs.daily, cutoffs.weekly, cutoffs.monthly, now])
+    sql = (
+        f"SELECT id, next_due_at FROM monitors WHERE {' AND '.join(terms)} "
+        "ORDER BY next_due_at, id LIMIT ?"
+    )
+    return Statement(sql, (*params, limit))
+
+
+async def read_due_page(
+    db: D1Database, now: str, cutoffs: RecencyCutoffs, after: tuple[str, str] | None, limit: int
+) -> list[tuple[str, str]]:
+    """Up to `limit` due monitors after the cursor, as their sort keys (next_due_at, id)."""
+    result = await due_page_statement(now, cutoffs, after, limit).prepare(db).all()
+    return [(as_str(row["next_due_at"]), as_str(row["id"])) for row in result["results"]]
+
+
+# Queues deliver at least once, so two deliveries of one monitor can race: a recency check read
+# first and written later lets both through. One guarded UPDATE decides instead: only one
+# delivery changes the row; every other one sees zero changes and does nothing.
+CLAIM_SQL = (
+    f"UPDATE monitors SET lock_until = ? WHERE id = ? AND is_active = 1 AND {_UNLOCKED} "
+    f"AND {_RECENT_ENOUGH}"
+)
+RELEASE_SQL = "UPDATE monitors SET lock_until = NULL WHERE id = ? AND lock_until = ?"
+RUN_FOR_SLOT_SQL = "SELECT * FROM monitor_runs WHERE monitor_id = ? AND due_at = ?"
+_INSERT_RUN = (
+    "INSERT INTO monitor_runs (id, monitor_id, audit_id, due_at, started_at, finished_at, "
+    "status, error_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (monitor_id, due_at) DO NOTHING"
+)
+# The run is recorded and the next slot set in one batch (one transaction); the claim ends.
+SCHEDULED_SQL = (
+    "UPDATE monitors SET last_run_at = ?, next_due_at = ?, lock_until = NULL WHERE id = ?"
+)
+
+
+async def claim(
+    db: D1Database, monitor_id: str, now: str, lock_until: str, cutoffs: RecencyCutoffs
+) -> bool:
+    """Lock the monitor for one run; False when it is inactive, claimed, or ran recently."""
+    result = await (
+        db.prepare(CLAIM_SQL)
+        .bind(lock_until, monitor_id, now, cutoffs.daily, cutoffs.weekly, cutoffs.monthly)
+        .run()
+    )
+    return bool(result["meta"].get("changes", 0))
+
+
+async def release(db: D1Database, monitor_id: str, lock_until: str) -> None:
+    """Give a claim back (the run could not start and will be retried): only our own lock."""
+    await db.prepare(RELEASE_SQL).bind(monitor_id, lock_until).run()
+
+
+async def run_for_slot(db: D1Database, monitor_id: str, due_at: str) -> MonitorRunRecord | None:
+    row = await db.prepare(RUN_FOR_SLOT_SQL).bind(monitor_id, due_at).first()
+    return None if row is None else MonitorRunRecord.from_dict(row)
+
+
+async def record_run_start(db: D1Database, run: MonitorRunRecord, next_due_at: str) -> None:
+    """Insert the run (a second insert for the same slot does nothing) and move the monitor to
+    its next slot, ending the claim: both or neither."""
+    insert = db.prepare(_INSERT_RUN).bind(
+        run.id,
+        run.monitor_id,
+        run.audit_id,
+        run.due_at,
+        run.started_at,
+        run.finished_at,
+        str(run.status),
+        run.error_detail,
+    )
+    schedule = db.prepare(SCHEDULED_SQL).bind(run.started_at, next_due_at, run.monitor_id)
+    await db.batch([insert, schedule])

@@ -1,0 +1,158 @@
+"""`siteaudit monitors add|list|remove|run-due`: scheduled re-audits on the local platform.
+
+`add`, `list` and `remove` call the API as the owner "local" (the CLI's own key), exactly as
+`curl` on `siteaudit serve` would. `run-due` does what the hourly cron and the queue do on
+Cloudflare, now: the producer enqueues every due monitor (of every owner), the local queue is
+drained through the consumer, and the command waits for the audits it started to finish.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from auditdb import repository
+from auditdb.monitors import Frequency
+from common.bindings import MessageBatch
+from common.wire import JsonObject, as_list, as_object, as_str
+from maintenance.monitor_producer import enqueue_due_monitors
+from service.monitor_runs import RunOutcome, RunResult, consume_batch
+
+if TYPE_CHECKING:
+    from local_platform.runtime import LocalPlatform
+
+type Subcommands = argparse._SubParsersAction[Any]  # argparse's private class, as in cli.keys
+type Refuse = Callable[[object], int]  # prints the API's refusal, returns the exit status
+
+MONITOR_QUEUE = "siteaudit-monitor"
+WAIT_INTERVAL_S = 1.0
+
+
+def add_monitors_commands(commands: Subcommands) -> None:
+    parser = commands.add_parser("monitors", help="schedule re-audits of a site")
+    actions = parser.add_subparsers(dest="monitors_command", required=True)
+    add = actions.add_parser("add", help="monitor a site; prints its id and webhook secret")
+    add.add_argument("url")
+    add.add_argument("--frequency", choices=[str(f) for f in Frequency], default="daily")
+    add.add_argument("--hour", type=int, help="UTC hour of the runs (default: this hour)")
+    add.add_argument("--max-pages", type=int, default=50)
+    add.add_argument("--webhook-url", help="where alerts will be posted")
+    add.add_argument("--allow-private-hosts", action="store_true")
+    actions.add_parser("list", help="your monitors, newest first")
+    remove = actions.add_parser("remove", help="delete a monitor and its run history")
+    remove.add_argument("monitor_id")
+    run_due = actions.add_parser(
+        "run-due", help="run every due monitor now (the hourly cron and the queue, at once)"
+    )
+    run_due.add_argument("--allow-private-hosts", action="store_true")
+
+
+async def run_monitors(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse) -> int:
+    match args.monitors_command:
+        case "add":
+            return await _add(platform, args, refuse)
+        case "list":
+            return await _list(platform)
+        case "remove":
+            return await _remove(platform, args.monitor_id, refuse)
+        case _:
+            return await _run_due(platform)
+
+
+async def _add(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse) -> int:
+    body: JsonObject = {"url": args.url, "frequency": args.frequency, "max_pages": args.max_pages}
+    if args.hour is not None:
+        body["hour"] = args.hour
+    if args.webhook_url is not None:
+        body["webhook_url"] = args.webhook_url
+    status, answer = await platform.request("POST", "/api/monitors", body)
+    if status != 201:
+        return refuse(answer)
+    monitor = as_object(answer["monitor"])
+    print(f"monitor {as_str(monitor['id'])}: {as_str(monitor['url'])}, {_when(monitor)}")
+    print(as_str(monitor["webhook_secret"]))
+    print("Store the webhook secret now: it is not shown again.", file=sys.stderr)
+    return 0
+
+
+def _when(monitor: Mapping[str, object]) -> str:
+    return f"{as_str(monitor['frequency'])} at {monitor['hour']:>02}:00 UTC"
+
+
+async def _list(platform: LocalPlatform) -> int:
+    rows: list[tuple[str, ...]] = []
+    path: str | None = "/api/monitors"
+    while path is not None:
+        _, answer = await platform.request("GET", path)
+        rows.extend(_row(as_object(m)) for m in as_list(answer["monitors"]))
+        cursor = answer["next_cursor"]
+        path = None if cursor is None else f"/api/monitors?cursor={cursor}"
+    header = ("ID", "URL", "SCHEDULE", "ACTIVE", "NEXT DUE", "LAST RUN")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    return 0
+
+
+def _row(monitor: Mapping[str, object]) -> tuple[str, ...]:
+    return (
+        as_str(monitor["id"]),
+        as_str(monitor["url"]),
+        _when(monitor),
+        "yes" if monitor["is_active"] else "no",
+        as_str(monitor["next_due_at"]),
+        str(monitor["last_run_at"] or "never"),
+    )
+
+
+async def _remove(platform: LocalPlatform, monitor_id: str, refuse: Refuse) -> int:
+    status, answer = await platform.request("DELETE", f"/api/monitors/{monitor_id}")
+    if status != 204:
+        return refuse(answer)
+    print(f"removed {monitor_id}")
+    return 0
+
+
+async def _run_due(platform: LocalPlatform) -> int:
+    env = platform.core_env
+    summary = await enqueue_due_monitors(env)
+    print(f"{summary.enqueued} monitors due", flush=True)
+    results: list[RunResult] = []
+
+    async def consume(batch: MessageBatch) -> None:
+        results.extend(await consume_batch(env, batch))
+
+    await platform.drain_queue(MONITOR_QUEUE, consume)
+    started = [r for r in results if r.outcome is RunOutcome.STARTED and r.audit_id is not None]
+    await _wait_for(platform, [r.audit_id for r in started if r.audit_id is not None])
+    for result in results:
+        print(await _outcome(platform, result))
+    return 0 if all(r.outcome is not RunOutcome.REFUSED for r in results) else 1
+
+
+async def _wait_for(platform: LocalPlatform, audit_ids: list[str]) -> None:
+    waits = [asyncio.ensure_future(_settled(platform, audit_id)) for audit_id in audit_ids]
+    while not all(wait.done() for wait in waits):
+        await asyncio.wait(waits, timeout=WAIT_INTERVAL_S)
+        await platform.tick()
+
+
+async def _settled(platform: LocalPlatform, instance_id: str) -> None:
+    try:
+        await platform.wait_for_workflow(instance_id)
+    except Exception:  # a lost or finished instance: the audit row says what happened
+        return
+
+
+async def _outcome(platform: LocalPlatform, result: RunResult) -> str:
+    line = f"monitor {result.monitor_id}: {result.outcome}"
+    if result.audit_id is None:
+        return line
+    audit = await repository.get_audit(platform.core_env.DB, result.audit_id)
+    if audit is None:
+        return f"{line}, audit {result.audit_id} is gone"
+    score = "-" if audit.health_score is None else f"{audit.health_score:g}"
+    return f"{line}, audit {audit.id} {audit.status} (health score {score})"

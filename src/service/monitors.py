@@ -1,0 +1,248 @@
+"""Monitors: an owner's scheduled re-audits of one site, created, listed, changed and deleted.
+
+The site URL and the webhook URL pass the audit's own checks (`service.audits.checked_start_url`:
+the URL Standard parse and the SSRF policy of `ALLOW_PRIVATE_HOSTS`), so a monitor can never make
+the service fetch or post to a host an audit could not reach. The audit options are checked as an
+audit's are, against the deployment's `MAX_PAGES_LIMIT`.
+
+A new monitor is due at once: the next hourly cron runs its first audit (the baseline later runs
+compare against), and from then on it runs at its slots (`maintenance.monitor_schedule`).
+
+The webhook signing secret follows Standard Webhooks (standardwebhooks.com): `whsec_` and the
+base64 of 24 to 64 random bytes. One is generated when the caller gives none; it is returned by
+`create_monitor` only, and never read back by the API.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import dataclasses
+import secrets
+import time
+import uuid
+from dataclasses import dataclass
+from enum import Enum
+
+from auditdb import monitors
+from auditdb.monitors import Frequency, MonitorRecord
+from common import ports
+from common.bindings import Env
+from common.settings import CRAWL
+from maintenance.monitor_schedule import next_due_at
+from service import audits
+from service.audits import CreateAudit
+from service.errors import (
+    InvalidOptions,
+    InvalidTarget,
+    MonitorLimitReached,
+    MonitorNotFound,
+)
+from service.limits import Limits
+from service.lists import ListPage, Paging, page_of
+from urls.private_hosts import PrivateHosts
+
+SECRET_PREFIX = "whsec_"
+SECRET_BYTES = 24  # 192 bits, as the Standard Webhooks reference libraries generate
+MIN_SECRET_BYTES, MAX_SECRET_BYTES = 24, 64
+DEFAULT_SCORE_DROP = 5.0
+
+
+class Keep(Enum):
+    """An update field left out: the monitor keeps its value (None is a value: no webhook)."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+@dataclass(frozen=True, slots=True)
+class CreateMonitor:
+    """What a caller asks to monitor; `hour` None is the current UTC hour."""
+
+    url: str
+    frequency: Frequency = Frequency.DAILY
+    hour: int | None = None
+    max_pages: int = CRAWL.default_max_pages
+    max_depth: int | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    webhook_url: str | None = None
+    webhook_secret: str | None = None
+    alert_score_drop: float = DEFAULT_SCORE_DROP
+    alert_on_grade_drop: bool = True
+    alert_on_new_critical: bool = True
+    is_active: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateMonitor:
+    """The fields a caller changes; every other one is `KEEP`. The names are MonitorRecord's."""
+
+    url: str | Keep = KEEP
+    frequency: Frequency | Keep = KEEP
+    hour: int | Keep = KEEP
+    max_pages: int | Keep = KEEP
+    max_depth: int | Keep | None = KEEP
+    include: tuple[str, ...] | Keep = KEEP
+    exclude: tuple[str, ...] | Keep = KEEP
+    webhook_url: str | Keep | None = KEEP
+    webhook_secret: str | Keep = KEEP  # replaces the secret; never read back
+    alert_score_drop: float | Keep = KEEP
+    alert_on_grade_drop: bool | Keep = KEEP
+    alert_on_new_critical: bool | Keep = KEEP
+    is_active: bool | Keep = KEEP
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedMonitor:
+    monitor: MonitorRecord
+    webhook_secret: str  # shown once
+
+
+# -- create --------------------------------------------------------------------------------------
+
+
+async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> CreatedMonitor:
+    now_ms = ports.now_ms()
+    now = ports.iso_from_ms(now_ms)
+    hour = time.gmtime(now_ms / 1000).tm_hour if request.hour is None else request.hour
+    draft = MonitorRecord(
+        id=str(uuid.uuid4()),
+        owner=owner,
+        url=request.url,
+        frequency=request.frequency,
+        hour=hour,
+        max_pages=request.max_pages,
+        max_depth=request.max_depth,
+        include=list(request.include),
+        exclude=list(request.exclude),
+        webhook_url=request.webhook_url,
+        alert_score_drop=request.alert_score_drop,
+        alert_on_grade_drop=request.alert_on_grade_drop,
+        alert_on_new_critical=request.alert_on_new_critical,
+        is_active=request.is_active,
+        next_due_at=now,
+        created_at=now,
+    )
+    monitor = _checked(env, draft)
+    secret = (
+        new_secret() if request.webhook_secret is None else _checked_secret(request.webhook_secret)
+    )
+    await _admit(env, owner)
+    await monitors.insert_monitor(env.DB, monitor, secret)
+    return CreatedMonitor(monitor, secret)
+
+
+async def _admit(env: Env, owner: str) -> None:
+    # A count and an insert: two simultaneous creates at the ceiling can both pass; it bounds
+    # the scheduled load, it is not an exact quota.
+    ceiling = Limits.from_env(env).monitors_per_owner
+    if ceiling and await monitors.count_owned(env.DB, owner) >= ceiling:
+        raise MonitorLimitReached(
+            f"an owner may keep at most {ceiling} monitors; delete one to add another"
+        )
+
+
+def new_secret() -> str:
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode("ascii")
+
+
+def _checked_secret(secret: str) -> str:
+    body = secret.removeprefix(SECRET_PREFIX)
+    try:
+        size = len(base64.b64decode(body, validate=True)) if body != secret else 0
+    except (binascii.Error, ValueError):
+        size = 0
+    if not MIN_SECRET_BYTES <= size <= MAX_SECRET_BYTES:
+        raise InvalidOptions(
+            f"webhook_secret must be {SECRET_PREFIX!r} followed by the base64 of "
+            f"{MIN_SECRET_BYTES} to {MAX_SECRET_BYTES} bytes; leave it out to get one"
+        )
+    return secret
+
+
+def _checked(env: Env, monitor: MonitorRecord) -> MonitorRecord:
+    """The monitor with its URLs normalised; raises InvalidTarget or InvalidOptions."""
+    policy = audits.private_hosts_of(env)
+    url = audits.checked_start_url(monitor.url, policy)
+    webhook = None if monitor.webhook_url is None else _webhook_url(monitor.webhook_url, policy)
+    audits.checked_options(audit_request(monitor), policy, audits.max_pages_limit(env))
+    if not 0 <= monitor.hour <= 23:
+        raise InvalidOptions("hour must be between 0 and 23 (UTC)")
+    if not 0 <= monitor.alert_score_drop <= 100:
+        raise InvalidOptions("alert_score_drop must be between 0 and 100")
+    return dataclasses.replace(monitor, url=url, webhook_url=webhook)
+
+
+def _webhook_url(raw: str, policy: PrivateHosts) -> str:
+    try:
+        return audits.checked_start_url(raw, policy)
+    except InvalidTarget as exc:
+        raise InvalidTarget(exc.problem, f"webhook_url: {exc}") from exc
+
+
+def audit_request(monitor: MonitorRecord) -> CreateAudit:
+    """The audit each run of the monitor starts."""
+    return CreateAudit(
+        url=monitor.url,
+        max_pages=monitor.max_pages,
+        max_depth=monitor.max_depth,
+        include=tuple(monitor.include),
+        exclude=tuple(monitor.exclude),
+    )
+
+
+# -- read ----------------------------------------------------------------------------------------
+
+
+async def get_monitor(env: Env, owner: str, monitor_id: str) -> MonitorRecord:
+    """The caller's monitor; another owner's id is refused exactly as an unknown one."""
+    monitor = await monitors.get_owned_monitor(env.DB, owner, monitor_id)
+    if monitor is None:
+        raise MonitorNotFound(monitor_id)
+    return monitor
+
+
+async def list_monitors(env: Env, owner: str, paging: Paging) -> ListPage[MonitorRecord]:
+    """The owner's monitors, newest first, one keyset page."""
+    keyed = await monitors.read_owned_page(env.DB, owner, paging.after, paging.limit + 1)
+    return page_of(keyed, paging.limit)
+
+
+# -- update and delete ---------------------------------------------------------------------------
+
+
+async def update_monitor(
+    env: Env, owner: str, monitor_id: str, changes: UpdateMonitor
+) -> MonitorRecord:
+    """Apply the changes, checked like a new monitor's. A monitor that has run and gets a new
+    frequency or hour moves to its next slot under the new schedule."""
+    current = await get_monitor(env, owner, monitor_id)
+    updated = _checked(env, _applied(current, changes))
+    rescheduled = (updated.frequency, updated.hour) != (current.frequency, current.hour)
+    if rescheduled and current.last_run_at is not None:
+        due = next_due_at(updated.frequency, updated.hour, ports.now_ms())
+        updated = dataclasses.replace(updated, next_due_at=due)
+    secret = None
+    if not isinstance(changes.webhook_secret, Keep):
+        secret = _checked_secret(changes.webhook_secret)
+    if not await monitors.update_monitor(env.DB, updated, secret):
+        raise MonitorNotFound(monitor_id)  # deleted since it was read
+    return updated
+
+
+def _applied(current: MonitorRecord, changes: UpdateMonitor) -> MonitorRecord:
+    given: dict[str, object] = {}
+    for field in dataclasses.fields(changes):
+        value = getattr(changes, field.name)
+        if field.name != "webhook_secret" and not isinstance(value, Keep):
+            given[field.name] = list(value) if isinstance(value, tuple) else value
+    return dataclasses.replace(current, **given)  # type: ignore[arg-type]  # MonitorRecord's names
+
+
+async def delete_monitor(env: Env, owner: str, monitor_id: str) -> None:
+    """Delete the monitor and its run history; the audits its runs started stay."""
+    if not await monitors.delete_monitor(env.DB, owner, monitor_id):
+        raise MonitorNotFound(monitor_id)
