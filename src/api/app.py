@@ -1,6 +1,7 @@
 """The HTTP API of siteaudit: routing, validation at the edge, JSON errors.
 
 Routes
+    GET  /api/openapi.json           this API's OpenAPI 3.1 document, without a key (api.openapi)
     POST /api/audits                 start an audit            201 {"audit": {...}}
     GET  /api/audits                 audits, newest first      200 {"audits": [...], "next_cursor"}
     GET  /api/audits/{id}            status and counters       200 {"audit": {...}}
@@ -15,8 +16,8 @@ Routes
     GET    /api/keys                 every key, newest first   200 {"keys": [...]}
     DELETE /api/keys/{id}            revoke a key              204
 
-Every /api/ request carries `Authorization: Bearer <credential>` (`api.auth`): an API key for
-the audit routes, whose owner becomes `Call.owner`, or the admin token for the admin routes;
+Every other /api/ request carries `Authorization: Bearer <credential>` (`api.auth`): an API key
+for the audit routes, whose owner becomes `Call.owner`, or the admin token for the admin routes;
 anything else is a 401 before routing, so an unauthenticated caller learns nothing about ids.
 
 Lists take filters, `limit` (1-1000, default 100) and `cursor` (api.queries); a page that has a
@@ -110,7 +111,9 @@ async def handle_request(request: ApiRequest, env: Env) -> ApiResponse:
 
 async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
     path = request.path
-    if auth.admin_enabled(env) and (found := _match(_ADMIN_ROUTES, path)) is not None:
+    if (found := _match(_PUBLIC_ROUTES, path)) is not None:
+        owner, key_id = _NO_OWNER, None
+    elif auth.admin_enabled(env) and (found := _match(_ADMIN_ROUTES, path)) is not None:
         auth.authorize_admin(request, env)
         owner, key_id = _NO_OWNER, None
     elif path.startswith("/api/"):
@@ -305,6 +308,12 @@ async def revoke_key(call: Call) -> ApiResponse:
     return ApiResponse(status=204, body=b"")
 
 
+async def get_openapi(call: Call) -> ApiResponse:
+    from api.openapi import document_bytes  # pydantic: loaded when the document is asked for
+
+    return ApiResponse(200, document_bytes(), {"content-type": "application/json; charset=utf-8"})
+
+
 def key_summary(key: ApiKeyRecord) -> JsonObject:
     return {**key.to_dict(), "revoked": key.revoked}
 
@@ -314,6 +323,8 @@ def audit_summary(audit: AuditRecord) -> JsonObject:
     summary["stopped_early"] = audit.status is AuditStatus.FAILED and audit.pages_crawled > 0
     return summary
 
+
+_PUBLIC_ROUTES: Routes = [(re.compile(r"/api/openapi\.json"), {"GET": get_openapi})]
 
 _ROUTES: Routes = [
     (re.compile(r"/api/audits/?"), {"GET": list_audits, "POST": create_audit}),
@@ -329,3 +340,8 @@ _ADMIN_ROUTES: Routes = [
     (re.compile(r"/api/keys/?"), {"GET": list_keys, "POST": create_key}),
     (re.compile(rf"/api/keys/{_KEY_ID}"), {"DELETE": revoke_key}),
 ]
+
+
+def all_routes() -> Routes:
+    """Every route table, admin routes included: what the OpenAPI document describes."""
+    return [*_PUBLIC_ROUTES, *_ROUTES, *_ADMIN_ROUTES]
