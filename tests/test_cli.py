@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.support.site_server import Site
 
@@ -148,3 +149,27 @@ def test_keys_create_list_revoke(tmp_path: Path) -> None:
     assert unknown.returncode == 2 and "no API key with id key_nope" in unknown.stderr
     bad = siteaudit("keys", "create", "--owner", "no spaces", state_dir=state)
     assert bad.returncode == 2 and "owner must be" in bad.stderr
+
+
+async def test_serve_var_overrides_a_wrangler_setting(tmp_path: Path) -> None:
+    from cli.main import _platform, build_parser
+
+    cors = "CORS_ORIGINS:https://a.example,https://b.example"
+    limit = "RATE_LIMIT_AUDITS_PER_HOUR:0"
+    args = build_parser().parse_args(
+        ["--state-dir", str(tmp_path), "serve", "--var", limit, "--var", cors]
+    )
+    platform = _platform(args)
+    try:
+        assert platform.env.RATE_LIMIT_AUDITS_PER_HOUR == "0"  # wrangler.toml says 20
+        assert platform.env.CORS_ORIGINS == "https://a.example,https://b.example"
+    finally:
+        await platform.close()
+
+
+@pytest.mark.parametrize("var", ["NO_COLON", ":value", "not a name:1"])
+def test_serve_var_refuses_what_is_not_name_colon_value(var: str) -> None:
+    from cli.main import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--var", var])

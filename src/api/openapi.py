@@ -192,6 +192,8 @@ class Operation:
 # Every keyed route can answer 401 (no valid key) and 429 (the per-key request rate).
 _KEYED = (401, 429)
 _PER_AUDIT = (*_KEYED, 404)
+# Admin routes: 401 without the admin token, 404 where ADMIN_TOKEN is not set (no such route).
+_ADMIN = (401, 404)
 _PROGRESS_LIMIT = Parameter(
     "limit", "newest crawled URLs to show", integers=(1, progress.MAX_RECENT)
 )
@@ -270,16 +272,16 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "create an API key (its secret is shown only here)",
         201,
         KeyResponse,
-        (400, 401, 413),
+        (400, *_ADMIN, 413),
         body=CreateKeyBody,
         access=Access.ADMIN,
         headers=("location",),
     ),
     ("GET", "/api/keys"): Operation(
-        "listKeys", "every API key, newest first", 200, KeyList, (401,), access=Access.ADMIN
+        "listKeys", "every API key, newest first", 200, KeyList, _ADMIN, access=Access.ADMIN
     ),
     ("DELETE", "/api/keys/{key_id}"): Operation(
-        "revokeKey", "revoke an API key", 204, None, (401, 404), access=Access.ADMIN
+        "revokeKey", "revoke an API key", 204, None, _ADMIN, access=Access.ADMIN
     ),
 }
 
@@ -316,7 +318,7 @@ def _path_parameters(route_pattern: str) -> list[dict[str, Any]]:
             "name": name,
             "in": "path",
             "required": True,
-            "schema": {"type": "string", "pattern": f"^{regex}$"},
+            "schema": {"type": "string", "pattern": f"^(?:{regex})$"},
         }
         for name, regex in _GROUP.findall(route_pattern)
     ]

@@ -224,3 +224,24 @@ async def test_the_document_is_served_without_a_key(
     assert "/api/openapi.json" in first.json()["paths"]
     refused = await send(platform.env, "POST", "/api/openapi.json")
     assert (refused.status, refused.headers["allow"]) == (405, "GET")
+
+
+def documented_statuses(method: str, path: str) -> set[int]:
+    operation = openapi.OPERATIONS[(method, path)]
+    return {operation.status, *operation.errors}
+
+
+@pytest.mark.parametrize(("method", "path"), sorted(openapi.OPERATIONS))
+async def test_refusals_before_routing_are_documented_for_every_operation(
+    seeded: tuple[Any, str], monkeypatch: pytest.MonkeyPatch, method: str, path: str
+) -> None:
+    """No key, a wrong one, and (for the admin routes) a deployment without ADMIN_TOKEN: each
+    answer is a status the operation documents."""
+    env, key = seeded
+    concrete = path.format(audit_id="audit-1", key_id="key_0")
+    documented = documented_statuses(method, path)
+    monkeypatch.setattr(env, "ADMIN_TOKEN", ADMIN_TOKEN, raising=False)
+    for token in (None, "sa_unknown"):
+        assert (await send(env, method, concrete, token)).status in documented
+    monkeypatch.setattr(env, "ADMIN_TOKEN", "", raising=False)
+    assert (await send(env, method, concrete, key)).status in documented

@@ -96,6 +96,13 @@ test("Default.fetch: reads need an API key; the key's owner sees its audits and 
   assert.deepEqual((await (await api("/api/audits", stranger)).json()).audits, []);
 });
 
+test("Default.fetch: a method the SDK's HTTPMethod cannot name (PROPFIND) is a 405, not a crash", async () => {
+  const init = { method: "PROPFIND", headers: { authorization: `Bearer ${await makeKey("local")}` } };
+  const refused = await api("/api/audits", init);
+  assert.equal(refused.status, 405);
+  assert.equal(refused.headers.get("allow"), "GET, POST");
+});
+
 test("Default has no queue handler yet; request bodies are validated by pydantic, which this tier cannot load", async () => {
   await assert.rejects(callDefault(rt, env, "queue", new MessageBatch("siteaudit-monitor", [{ a: 1 }])), /Method queue does not exist/);
   const key = await makeKey("local");
