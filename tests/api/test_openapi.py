@@ -245,3 +245,25 @@ async def test_refusals_before_routing_are_documented_for_every_operation(
         assert (await send(env, method, concrete, token)).status in documented
     monkeypatch.setattr(env, "ADMIN_TOKEN", "", raising=False)
     assert (await send(env, method, concrete, key)).status in documented
+
+
+@pytest.mark.parametrize(
+    ("owner", "accepted"), [("acme", True), ("a.b@c-d_e", True), ("-acme", False), ("a b", False)]
+)
+async def test_the_documented_owner_pattern_is_the_one_the_service_applies(
+    document: dict[str, Any],
+    platform: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    owner: str,
+    accepted: bool,
+) -> None:
+    import re
+
+    pattern = schema_of(document, "CreateKeyBody")["properties"]["owner"]["pattern"]
+    monkeypatch.setattr(platform.env, "ADMIN_TOKEN", ADMIN_TOKEN, raising=False)
+    body = json.dumps({"owner": owner}).encode()
+
+    response = await send(platform.env, "POST", "/api/keys", ADMIN_TOKEN, body)
+
+    assert (re.fullmatch(pattern, owner) is not None) is accepted
+    assert response.status == (201 if accepted else 400)
