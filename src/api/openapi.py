@@ -19,7 +19,7 @@ import re
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import cache
 from typing import Any, TypeAliasType, Union, get_args, get_origin, get_type_hints
 
@@ -166,7 +166,9 @@ class OpenApiDocument(BaseModel):
 # -- operations --------------------------------------------------------------------------------
 
 
-class Access(Enum):
+class Access(StrEnum):
+    """Who may call an operation; KEY and ADMIN name the document's security schemes."""
+
     KEY = "bearerAuth"  # an API key (`siteaudit keys create`, POST /api/keys)
     ADMIN = "adminToken"  # the ADMIN_TOKEN secret
     PUBLIC = "public"
