@@ -157,7 +157,9 @@ class Default(WorkerEntrypoint):
         from api.app import handle_request
 
         api_request = ApiRequest(
-            method=str(request.method),
+            # The JS method name: the SDK's `request.method` is an HTTPMethod, and raises
+            # KeyError for a method the enum cannot name (PROPFIND), which must get a 405.
+            method=request.js_object.method,
             url=request.url,
             headers={name.lower(): value for name, value in request.headers.items()},
             body=await request.bytes(),

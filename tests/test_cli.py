@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.support.cli_process import running_serve, siteaudit
 from tests.support.site_server import Site
@@ -151,3 +152,27 @@ def test_compare_prints_what_changed_between_two_audits(tmp_path: Path) -> None:
         2,
         "siteaudit: no audit with id no-such-audit\n",
     )
+
+
+async def test_serve_var_overrides_a_wrangler_setting(tmp_path: Path) -> None:
+    from cli.main import _platform, build_parser
+
+    cors = "CORS_ORIGINS:https://a.example,https://b.example"
+    limit = "RATE_LIMIT_AUDITS_PER_HOUR:0"
+    args = build_parser().parse_args(
+        ["--state-dir", str(tmp_path), "serve", "--var", limit, "--var", cors]
+    )
+    platform = _platform(args)
+    try:
+        assert platform.env.RATE_LIMIT_AUDITS_PER_HOUR == "0"  # wrangler.toml says 20
+        assert platform.env.CORS_ORIGINS == "https://a.example,https://b.example"
+    finally:
+        await platform.close()
+
+
+@pytest.mark.parametrize("var", ["NO_COLON", ":value", "not a name:1"])
+def test_serve_var_refuses_what_is_not_name_colon_value(var: str) -> None:
+    from cli.main import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--var", var])

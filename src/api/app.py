@@ -1,6 +1,7 @@
 """The HTTP API of siteaudit: routing, validation at the edge, JSON errors.
 
 Routes
+    GET  /api/openapi.json           this API's OpenAPI 3.1 document, without a key (api.openapi)
     POST /api/audits                 start an audit            201 {"audit": {...}}
     GET  /api/audits                 audits, newest first      200 {"audits": [...], "next_cursor"}
     GET  /api/audits/{id}            status and counters       200 {"audit": {...}}
@@ -28,8 +29,8 @@ Routes
     GET    /api/keys                 every key, newest first   200 {"keys": [...]}
     DELETE /api/keys/{id}            revoke a key              204
 
-Every /api/ request carries `Authorization: Bearer <credential>` (`api.auth`): an API key for
-the audit routes, whose owner becomes `Call.owner`, or the admin token for the admin routes;
+Every other /api/ request carries `Authorization: Bearer <credential>` (`api.auth`): an API key
+for the audit routes, whose owner becomes `Call.owner`, or the admin token for the admin routes;
 anything else is a 401 before routing, so an unauthenticated caller learns nothing about ids.
 
 Lists take filters, `limit` (1-1000, default 100) and `cursor` (api.queries); a page that has a
@@ -138,7 +139,9 @@ async def handle_request(request: ApiRequest, env: Env) -> ApiResponse:
 
 async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
     path = request.path
-    if auth.admin_enabled(env) and (found := _match(_ADMIN_ROUTES, path)) is not None:
+    if (found := _match(_PUBLIC_ROUTES, path)) is not None:
+        owner, key_id = _NO_OWNER, None
+    elif auth.admin_enabled(env) and (found := _match(_ADMIN_ROUTES, path)) is not None:
         auth.authorize_admin(request, env)
         owner, key_id = _NO_OWNER, None
     elif path.startswith("/api/"):
@@ -387,7 +390,7 @@ async def create_monitor(call: Call) -> ApiResponse:
 
 async def list_monitors(call: Call) -> ApiResponse:
     query = Query.of(call.request.url)
-    query.check_names(())
+    query.check_names(ListKind.MONITORS)
     paging = queries.parse_paging(query, ListKind.MONITORS)
     page = await monitors.list_monitors(call.env, call.owner, paging)
     items = [monitor_summary(m) for m in page.items]
@@ -420,6 +423,12 @@ def monitor_summary(monitor: MonitorRecord) -> JsonObject:
     return summary
 
 
+async def get_openapi(call: Call) -> ApiResponse:
+    from api.openapi import document_bytes  # pydantic: loaded when the document is asked for
+
+    return ApiResponse(200, document_bytes(), {"content-type": "application/json; charset=utf-8"})
+
+
 def key_summary(key: ApiKeyRecord) -> JsonObject:
     return {**key.to_dict(), "revoked": key.revoked}
 
@@ -436,6 +445,9 @@ def audit_summary(audit: AuditRecord) -> JsonObject:
 
 _CSV, _NDJSON = ExportFormat.CSV, ExportFormat.NDJSON
 _EXPORT = rf"/api/audits/{_AUDIT_ID}"
+
+_PUBLIC_ROUTES: Routes = [(re.compile(r"/api/openapi\.json"), {"GET": get_openapi})]
+
 _ROUTES: Routes = [
     (re.compile(r"/api/audits/?"), {"GET": list_audits, "POST": create_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}"), {"GET": get_audit, "DELETE": delete_audit}),
@@ -461,3 +473,8 @@ _ADMIN_ROUTES: Routes = [
     (re.compile(r"/api/keys/?"), {"GET": list_keys, "POST": create_key}),
     (re.compile(rf"/api/keys/{_KEY_ID}"), {"DELETE": revoke_key}),
 ]
+
+
+def all_routes() -> Routes:
+    """Every route table, admin routes included: what the OpenAPI document describes."""
+    return [*_PUBLIC_ROUTES, *_ROUTES, *_ADMIN_ROUTES]

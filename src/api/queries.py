@@ -9,6 +9,9 @@
 Every refusal is a `BadRequest` with code `invalid_request` whose message names the parameter:
 an unknown parameter, a repeated one that is not repeatable, an empty value, or a value outside
 the closed vocabularies (`AuditStatus`, `IssueType`, `Severity`).
+
+`PARAMETERS` describes what each list accepts; the parsers check names against it and the
+OpenAPI document (`api.openapi`) lists exactly these, so the two cannot disagree.
 """
 
 from __future__ import annotations
@@ -37,10 +40,60 @@ from service.lists import DEFAULT_LIMIT, MAX_LIMIT, Paging
 MAX_TEXT_PARAMETER = 2048  # as long as the longest start URL the API accepts
 # An issue list reads one index group per (severity, type): three per type without `severity`.
 MAX_TYPES = 20
-_PAGING = frozenset({"cursor", "limit"})
 _STATUS_CODE = re.compile(r"[1-5][0-9]{2}")
-_STATUS_CLASS = re.compile(r"([1-5])xx", re.IGNORECASE)
+_STATUS_CLASS = re.compile(r"([1-5])[xX]{2}")
 _BOOLEANS = {"true": True, "false": False}
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One query parameter a list accepts: a non-empty text of at most `MAX_TEXT_PARAMETER`
+    characters, narrowed by `choices` (a closed vocabulary), `pattern` (a full match) or
+    `integers` (an inclusive range)."""
+
+    name: str
+    description: str
+    choices: tuple[str, ...] = ()
+    pattern: str | None = None
+    integers: tuple[int, int] | None = None
+    repeatable: bool = False
+
+
+def _vocabulary(values: Iterable[object]) -> tuple[str, ...]:
+    return tuple(str(value) for value in values)
+
+
+PAGING = (
+    Parameter("cursor", "where the page starts: `next_cursor` of the previous page"),
+    Parameter("limit", f"rows per page (default {DEFAULT_LIMIT})", integers=(1, MAX_LIMIT)),
+)
+PARAMETERS: dict[ListKind, tuple[Parameter, ...]] = {
+    ListKind.AUDITS: (
+        Parameter("status", "audits in this status", _vocabulary(AuditStatus)),
+        Parameter("url", "start URL contains this text"),
+    ),
+    ListKind.PAGES: (
+        Parameter(
+            "status",
+            "HTTP status code (404) or class (4xx)",
+            pattern=f"{_STATUS_CODE.pattern}|{_STATUS_CLASS.pattern}",
+        ),
+        Parameter("indexable", "indexable or not", _vocabulary(_BOOLEANS)),
+        Parameter("has_issue", "pages with an issue of this type", _vocabulary(IssueType)),
+        Parameter("url", "page URL contains this text"),
+    ),
+    ListKind.ISSUES: (
+        Parameter(
+            "type",
+            f"issue type; repeat for several (at most {MAX_TYPES})",
+            _vocabulary(IssueType),
+            repeatable=True,
+        ),
+        Parameter("severity", "issues of this severity", _vocabulary(Severity)),
+        Parameter("page_url", "page URL starts with this text"),
+    ),
+    ListKind.MONITORS: (),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +106,9 @@ class Query:
     def of(cls, url: str) -> Query:
         return cls(tuple(parse_qsl(urlsplit(url).query, keep_blank_values=True)))
 
-    def check_names(self, allowed: Iterable[str], *, paging: bool = True) -> None:
-        known = set(allowed) | (_PAGING if paging else set())
+    def check_names(self, kind: ListKind, *, paging: bool = True) -> None:
+        accepted = (*PARAMETERS[kind], *PAGING) if paging else PARAMETERS[kind]
+        known = {parameter.name for parameter in accepted}
         for name, _ in self.items:
             if name not in known:
                 raise _bad(f"unknown query parameter {name!r}; expected one of {sorted(known)}")
@@ -102,13 +156,13 @@ def _limit(raw: str) -> int:
 
 
 def parse_audit_filter(query: Query) -> AuditFilter:
-    query.check_names({"status", "url"})
+    query.check_names(ListKind.AUDITS)
     status = _maybe(query.one("status"), "status", AuditStatus)
     return AuditFilter(status=status, url_contains=query.one("url"))
 
 
 def parse_page_filter(query: Query, *, paging: bool = True) -> PageFilter:
-    query.check_names({"status", "indexable", "has_issue", "url"}, paging=paging)
+    query.check_names(ListKind.PAGES, paging=paging)
     code, status_class = _status(query.one("status"))
     indexable = _maybe(query.one("indexable"), "indexable", _boolean)
     has_issue = _maybe(query.one("has_issue"), "has_issue", IssueType)
@@ -116,7 +170,7 @@ def parse_page_filter(query: Query, *, paging: bool = True) -> PageFilter:
 
 
 def parse_issue_filter(query: Query, *, paging: bool = True) -> IssueFilter:
-    query.check_names({"type", "severity", "page_url"}, paging=paging)
+    query.check_names(ListKind.ISSUES, paging=paging)
     types = tuple(dict.fromkeys(_value("type", IssueType, raw) for raw in query.all("type")))
     if len(types) > MAX_TYPES:
         raise _bad(f"query parameter 'type' may name at most {MAX_TYPES} issue types")

@@ -21,6 +21,7 @@ from pydantic import (
 from api.errors import ApiErrorCode, BadRequest
 from auditdb.monitors import Frequency
 from common.settings import CRAWL
+from service import keys
 from service.audits import CreateAudit
 from service.monitors import CreateMonitor, UpdateMonitor
 
@@ -151,7 +152,10 @@ class CreateKeyBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    owner: str = Field(min_length=1, max_length=100)
+    # The pattern is documented (OpenAPI) but checked by the service, whose message says why.
+    owner: str = Field(
+        min_length=1, max_length=100, json_schema_extra={"pattern": f"^{keys.OWNER_PATTERN}$"}
+    )
     name: str = Field(default="", max_length=100)
 
 

@@ -5,7 +5,7 @@
     siteaudit cancel ID [--state-dir DIR]
     siteaudit delete ID [--state-dir DIR]
     siteaudit compare A B [--limit N] [--state-dir DIR]
-    siteaudit serve [--port N] [--state-dir DIR]
+    siteaudit serve [--port N] [--var NAME:VALUE ...] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] | monitors list
     siteaudit monitors remove ID | monitors run-due
@@ -84,9 +84,24 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the Worker's HTTP API on 127.0.0.1")
     serve.add_argument("--port", type=int, default=8787)
     serve.add_argument("--allow-private-hosts", action="store_true")
+    serve.add_argument(
+        "--var",
+        action="append",
+        default=[],
+        type=_var,
+        metavar="NAME:VALUE",
+        help="override a wrangler.toml [vars] setting, like `wrangler dev --var` (repeatable)",
+    )
     add_keys_commands(commands)
     add_monitors_commands(commands)
     return parser
+
+
+def _var(text: str) -> tuple[str, str]:
+    name, colon, value = text.partition(":")
+    if not colon or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected NAME:VALUE, not {text!r}")
+    return name, value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,6 +140,7 @@ def _platform(args: argparse.Namespace) -> LocalPlatform:
     if args.command != "serve":
         # One person at a terminal: the deployment's rate limits (wrangler.toml) guard `serve`.
         overrides.update(dict.fromkeys(_RATE_LIMIT_SETTINGS, "0"))
+    overrides.update(getattr(args, "var", []))
     return LocalPlatform(args.state_dir, var_overrides=overrides)
 
 

@@ -16,6 +16,7 @@ import http.client
 import json
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
 from http import HTTPMethod, HTTPStatus
 from typing import Any
 
@@ -27,6 +28,7 @@ __all__ = [
     "FetchResponse",
     "HTTPMessageMapping",
     "HeadersInit",
+    "JsRequest",
     "Request",
     "Response",
     "Uint8Array",
@@ -303,7 +305,7 @@ class Request(_Body):
         _default_content_type(self._header_pairs, content_type)
 
     def __repr__(self) -> str:
-        return f"Request(method={self._method.value!r}, url={self._url!r})"
+        return f"Request(method={self._method!r}, url={self._url!r})"
 
     @property
     def url(self) -> str:
@@ -311,7 +313,13 @@ class Request(_Body):
 
     @property
     def method(self) -> HTTPMethod:
-        return self._method
+        # The SDK's `HTTPMethod[js_request.method]`: a KeyError for a method the enum cannot name
+        # (PROPFIND, QUERY), which JS accepts. `js_object.method` reads any method.
+        return HTTPMethod[self._method]
+
+    @property
+    def js_object(self) -> JsRequest:
+        return JsRequest(self._method, self._url)
 
     def _raw_headers(self) -> list[tuple[str, str]]:
         return list(self._header_pairs)
@@ -322,13 +330,24 @@ class Request(_Body):
         return await super().bytes()
 
 
-def _method(method: HTTPMethod | str) -> HTTPMethod:
-    # JS upper-cases only the standard methods; anything else HTTPMethod cannot name anyway.
-    name = method.value if isinstance(method, HTTPMethod) else str(method).upper()
-    try:
-        return HTTPMethod[name]
-    except KeyError:
-        raise JsException("TypeError", f"Invalid HTTP method: {method!r}") from None
+@dataclass(frozen=True, slots=True)
+class JsRequest:
+    """What the SDK's `Request.js_object` offers the shell here: the method as sent, the URL."""
+
+    method: str
+    url: str
+
+
+def _method(method: HTTPMethod | str) -> str:
+    """The method as JS's `new Request` keeps it: any RFC 9110 token (Fetch standard, "Request
+    class": a method is a token; only the standard names are upper-cased, which here covers every
+    `HTTPMethod` name); anything else is a TypeError."""
+    name = method.value if isinstance(method, HTTPMethod) else str(method)
+    if name.upper() in HTTPMethod.__members__:
+        return name.upper()
+    if not _TOKEN.fullmatch(name):
+        raise JsException("TypeError", f"Invalid HTTP method: {method!r}")
+    return name
 
 
 def _default_content_type(pairs: list[tuple[str, str]], content_type: str | None) -> None:

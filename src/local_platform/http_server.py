@@ -161,7 +161,7 @@ class _Connection:
                 raise TypeError(f"handler returned {type(response).__name__}, not a Response")
             return response
         except Exception:
-            log.exception("handler failed for %s %s", request.method.value, request.url)
+            log.exception("handler failed for %s %s", request.js_object.method, request.url)
             return _json_response(500, "internal error")
 
     async def _write(self, response: FetchResponse, head_only: bool, close: bool = False) -> None:

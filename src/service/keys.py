@@ -29,7 +29,8 @@ KEY_BYTES = 32
 DISPLAY_PREFIX_CHARS = len(KEY_PREFIX) + 8  # "sa_" and 48 of the key's 256 bits
 LAST_USED_RESOLUTION_MS = 60_000
 _KEY_SHAPE = re.compile(rf"{KEY_PREFIX}[A-Za-z0-9_-]{{43}}")  # 32 bytes, unpadded base64
-_OWNER_SHAPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,99}")
+OWNER_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._@-]{0,99}"
+_OWNER_SHAPE = re.compile(OWNER_PATTERN)
 MAX_NAME_CHARS = 100
 _REFUSED = "the API key is not valid (malformed, unknown or revoked)"
 

@@ -134,3 +134,14 @@ async def test_without_an_admin_token_the_admin_routes_do_not_exist(
 async def test_an_admin_route_answers_405_for_other_methods(env: Any) -> None:
     response = await send(env, "PUT", "/api/keys", ADMIN_TOKEN)
     assert (response.status, response.headers["allow"]) == (405, "GET, POST")
+
+
+@pytest.mark.parametrize("method", ["PROPFIND", "QUERY", "MKCOL"])
+async def test_a_method_the_sdk_enum_cannot_name_is_a_405_through_the_worker_shell(
+    platform: Any, env: Any, key: str, method: str
+) -> None:
+    # Found by schemathesis: the shell read `request.method`, the SDK's HTTPMethod, which raises
+    # KeyError for these, so the Worker failed instead of answering.
+    status, body = await platform.request(method, "/api/audits", key=key)
+
+    assert (status, body["error"]["code"]) == (405, "method_not_allowed")

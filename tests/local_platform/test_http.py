@@ -67,6 +67,30 @@ async def test_request_body_readers(reader: str, expected: object) -> None:
     assert await getattr(request, reader)() == expected
 
 
+@pytest.mark.parametrize(
+    ("sent", "name", "member"),
+    [("post", "POST", HTTPMethod.POST), (HTTPMethod.PATCH, "PATCH", HTTPMethod.PATCH)],
+)
+def test_a_standard_method_is_an_http_method(
+    sent: str | HTTPMethod, name: str, member: HTTPMethod
+) -> None:
+    request = Request("https://example.com/", method=sent)
+    assert (request.method, request.js_object.method) == (member, name)
+
+
+def test_another_method_is_kept_as_sent_and_the_sdk_enum_cannot_name_it() -> None:
+    request = Request("https://example.com/", method="PROPFIND")
+
+    assert request.js_object.method == "PROPFIND"
+    with pytest.raises(KeyError):
+        _ = request.method  # as the SDK's HTTPMethod[js_request.method] fails
+
+
+def test_a_method_that_is_not_a_token_is_a_type_error() -> None:
+    with pytest.raises(JsException, match="Invalid HTTP method"):
+        Request("https://example.com/", method="GET /x")
+
+
 def test_request_without_body_has_none_body() -> None:
     assert Request("https://example.com/").body is None
 

@@ -223,6 +223,13 @@ test("monitors: the hourly cron enqueues a due monitor; queue() acks its message
   assert.ok(monitor.last_run_at && monitor.next_due_at > monitor.last_run_at);
 });
 
+test("Default.fetch: a method the SDK's HTTPMethod cannot name (PROPFIND) is a 405, not a crash", async () => {
+  const init = { method: "PROPFIND", headers: { authorization: `Bearer ${await makeKey("local")}` } };
+  const refused = await api("/api/audits", init);
+  assert.equal(refused.status, 405);
+  assert.equal(refused.headers.get("allow"), "GET, POST");
+});
+
 test("request bodies are validated by pydantic, which this tier cannot load", async () => {
   const key = await makeKey("local");
   const init = { method: "POST", headers: { authorization: `Bearer ${key}` }, body: JSON.stringify({ url: UNREACHABLE }) };

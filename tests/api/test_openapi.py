@@ -1,0 +1,276 @@
+"""The OpenAPI document: valid OpenAPI 3.1, one operation per route, every record field in its
+schema, exactly the query parameters the lists accept, and served without a key.
+
+schemathesis drives the live API against this document in tests/test_openapi_conformance.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+from openapi_spec_validator import OpenAPIV31SpecValidator
+
+from api import openapi, queries
+from api.errors import ApiErrorCode
+from auditdb import repository
+from auditdb.keys import ApiKeyRecord
+from auditdb.listing import ListKind
+from auditdb.monitors import MonitorRecord
+from auditdb.records import AuditOptions, AuditRecord, IssueRecord, PageRecord
+from durable.records import CrawledEntry, FrontierStats
+from service import keys
+from service.compare import AuditComparison
+from service.lists import TopIssue
+from tests.api.client import send
+
+ADMIN_TOKEN = "admin-token-for-the-openapi-tests-0123"
+LISTS = {
+    ListKind.AUDITS: "/api/audits",
+    ListKind.PAGES: "/api/audits/{audit_id}/pages",
+    ListKind.ISSUES: "/api/audits/{audit_id}/issues",
+    ListKind.MONITORS: "/api/monitors",
+}
+
+
+@pytest.fixture(scope="module")
+def document() -> dict[str, Any]:
+    return openapi.document()
+
+
+def schema_of(document: dict[str, Any], name: str) -> dict[str, Any]:
+    found: dict[str, Any] = document["components"]["schemas"][name]
+    return found
+
+
+def test_the_document_is_valid_openapi_3_1(document: dict[str, Any]) -> None:
+    OpenAPIV31SpecValidator(document).validate()
+    assert document["openapi"] == "3.1.0"
+
+
+def test_every_route_has_an_operation_and_every_operation_a_route(
+    document: dict[str, Any],
+) -> None:
+    routed = set(openapi.route_table())
+    documented = {
+        (method.upper(), path) for path, item in document["paths"].items() for method in item
+    }
+
+    assert routed == documented == set(openapi.OPERATIONS)
+    operation_ids = [op.operation_id for op in openapi.OPERATIONS.values()]
+    assert len(set(operation_ids)) == len(operation_ids)
+
+
+@pytest.mark.parametrize("drop", ["route", "operation"])
+def test_the_document_refuses_to_build_when_routes_and_operations_disagree(
+    monkeypatch: pytest.MonkeyPatch, drop: str
+) -> None:
+    if drop == "operation":
+        operations = dict(openapi.OPERATIONS)
+        del operations[("GET", "/api/audits/{audit_id}/report")]
+        monkeypatch.setattr(openapi, "OPERATIONS", operations)
+        expected = "routes without an operation"
+    else:
+        routes = openapi.route_table()
+        del routes[("GET", "/api/audits/{audit_id}/report")]
+        monkeypatch.setattr(openapi, "route_table", lambda: routes)
+        expected = "operations without a route"
+
+    with pytest.raises(LookupError, match=expected):
+        openapi.document()
+
+
+@pytest.mark.parametrize(
+    ("schema", "record", "added", "dropped"),
+    [
+        ("Audit", AuditRecord, {"stopped_early"}, set()),
+        ("AuditOptions", AuditOptions, set(), set()),
+        ("Page", PageRecord, set(), set()),
+        ("Issue", IssueRecord, set(), set()),
+        ("ApiKey", ApiKeyRecord, {"revoked"}, set()),
+        ("CreatedApiKey", ApiKeyRecord, {"revoked", "secret"}, set()),
+        ("Frontier", FrontierStats, set(), set()),
+        ("CrawledEntry", CrawledEntry, set(), set()),
+        ("TopIssue", TopIssue, set(), set()),
+        ("Comparison", AuditComparison, set(), set()),
+        ("Monitor", MonitorRecord, set(), {"lock_until"}),
+        ("CreatedMonitor", MonitorRecord, {"webhook_secret"}, {"lock_until"}),
+    ],
+)
+def test_a_response_schema_holds_every_field_of_its_record_and_nothing_else(
+    document: dict[str, Any], schema: str, record: type, added: set[str], dropped: set[str]
+) -> None:
+    found = schema_of(document, schema)
+    fields = {field.name for field in dataclasses.fields(record)}
+
+    assert set(found["properties"]) == set(found["required"]) == (fields - dropped) | added
+    assert found["additionalProperties"] is False
+
+
+def test_a_field_added_to_a_record_appears_in_its_model() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Grown:
+        id: str
+        options: AuditOptions
+        added_later: int | None = None
+
+    properties = openapi.record_model(Grown).model_json_schema()["properties"]
+
+    assert set(properties) == {"id", "options", "added_later"}
+
+
+def query_names(document: dict[str, Any], path: str) -> list[str]:
+    parameters = document["paths"][path]["get"]["parameters"]
+    return [p["name"] for p in parameters if p["in"] == "query"]
+
+
+@pytest.mark.parametrize("kind", list(ListKind))
+def test_a_list_documents_exactly_the_parameters_its_parser_accepts(
+    document: dict[str, Any], kind: ListKind
+) -> None:
+    expected = [p.name for p in (*queries.PARAMETERS[kind], *queries.PAGING)]
+    assert query_names(document, LISTS[kind]) == expected
+
+
+@pytest.fixture
+async def seeded(platform: Any) -> tuple[Any, str]:
+    env = platform.env
+    key = (await keys.create_key(env, "acme")).secret
+    audit = AuditRecord("audit-1", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="acme")
+    await repository.insert_audit(env.DB, audit)
+    return env, key
+
+
+def example(schema: dict[str, Any]) -> str:
+    """A value the schema allows, as a query string carries it."""
+    if schema.get("type") == "array":
+        return example(schema["items"])
+    if "enum" in schema:
+        return str(schema["enum"][0])
+    if schema.get("type") == "integer":
+        return str(schema["minimum"])
+    return "404" if "pattern" in schema else "x"
+
+
+@pytest.mark.parametrize("kind", list(ListKind))
+async def test_the_documented_parameters_are_accepted_and_no_others(
+    document: dict[str, Any], seeded: tuple[Any, str], kind: ListKind
+) -> None:
+    env, key = seeded
+    path = LISTS[kind].format(audit_id="audit-1")
+    for parameter in document["paths"][LISTS[kind]]["get"].get("parameters", []):
+        if parameter["in"] != "query" or parameter["name"] == "cursor":
+            continue  # a cursor is only valid when a list made it
+        sent = f"{path}?{parameter['name']}={example(parameter['schema'])}"
+        assert (await send(env, "GET", sent, key)).status == 200, sent
+
+    refused = await send(env, "GET", f"{path}?undocumented=1", key)
+    assert refused.status == 400
+    assert "unknown query parameter 'undocumented'" in refused.json()["error"]["message"]
+
+
+def test_error_responses_carry_the_error_schema_and_their_headers(
+    document: dict[str, Any],
+) -> None:
+    responses = document["components"]["responses"]
+    for operation in openapi.OPERATIONS.values():
+        assert set(map(str, operation.errors)) <= set(responses)
+    content = responses["429"]["content"]["application/json"]["schema"]
+    assert content == {"$ref": "#/components/schemas/Error"}
+    assert responses["429"]["headers"]["retry-after"]["required"] is True
+    assert responses["401"]["headers"]["www-authenticate"]["required"] is True
+    code = schema_of(document, "ErrorDetail")["properties"]["code"]
+    assert schema_of(document, code["$ref"].rsplit("/", 1)[1])["enum"] == list(ApiErrorCode)
+
+
+@pytest.mark.parametrize(
+    ("status", "codes"),
+    [
+        (400, ["invalid_request", "invalid_json", "invalid_url", "target_blocked"]),
+        (401, ["unauthorized"]),
+        (404, ["not_found"]),
+        (429, ["rate_limited"]),
+        (503, ["workflow_unavailable", "storage_unavailable"]),
+    ],
+)
+def test_each_error_status_names_the_codes_it_carries(status: int, codes: list[str]) -> None:
+    assert openapi.error_codes(status) == codes
+
+
+@pytest.mark.parametrize("operation_id", ["createKey", "listKeys", "revokeKey"])
+def test_admin_operations_ask_for_the_admin_token(
+    document: dict[str, Any], operation_id: str
+) -> None:
+    (operation,) = [
+        op
+        for item in document["paths"].values()
+        for op in item.values()
+        if op["operationId"] == operation_id
+    ]
+    assert operation["security"] == [{"adminToken": []}]
+    assert document["security"] == [{"bearerAuth": []}]
+
+
+@pytest.mark.parametrize("admin_token", [None, ADMIN_TOKEN])
+async def test_the_document_is_served_without_a_key(
+    platform: Any, monkeypatch: pytest.MonkeyPatch, admin_token: str | None
+) -> None:
+    monkeypatch.setattr(platform.env, "ADMIN_TOKEN", admin_token, raising=False)
+
+    first = await send(platform.env, "GET", "/api/openapi.json")
+    again = await send(platform.env, "GET", "/api/openapi.json", "not-a-key")
+
+    assert first.status == again.status == 200
+    assert first.body == again.body
+    assert openapi.document_bytes() is openapi.document_bytes()  # built once per isolate
+    assert first.json() == json.loads(json.dumps(openapi.document()))
+    assert first.headers["content-type"] == "application/json; charset=utf-8"
+    assert first.headers["x-content-type-options"] == "nosniff"
+    assert "/api/openapi.json" in first.json()["paths"]
+    refused = await send(platform.env, "POST", "/api/openapi.json")
+    assert (refused.status, refused.headers["allow"]) == (405, "GET")
+
+
+def documented_statuses(method: str, path: str) -> set[int]:
+    operation = openapi.OPERATIONS[(method, path)]
+    return {operation.status, *operation.errors}
+
+
+@pytest.mark.parametrize(("method", "path"), sorted(openapi.OPERATIONS))
+async def test_refusals_before_routing_are_documented_for_every_operation(
+    seeded: tuple[Any, str], monkeypatch: pytest.MonkeyPatch, method: str, path: str
+) -> None:
+    """No key, a wrong one, and (for the admin routes) a deployment without ADMIN_TOKEN: each
+    answer is a status the operation documents."""
+    env, key = seeded
+    concrete = path.format(audit_id="audit-1", other_id="audit-1", key_id="key_0", monitor_id="m-0")
+    documented = documented_statuses(method, path)
+    monkeypatch.setattr(env, "ADMIN_TOKEN", ADMIN_TOKEN, raising=False)
+    for token in (None, "sa_unknown"):
+        assert (await send(env, method, concrete, token)).status in documented
+    monkeypatch.setattr(env, "ADMIN_TOKEN", "", raising=False)
+    assert (await send(env, method, concrete, key)).status in documented
+
+
+@pytest.mark.parametrize(
+    ("owner", "accepted"), [("acme", True), ("a.b@c-d_e", True), ("-acme", False), ("a b", False)]
+)
+async def test_the_documented_owner_pattern_is_the_one_the_service_applies(
+    document: dict[str, Any],
+    platform: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    owner: str,
+    accepted: bool,
+) -> None:
+    import re
+
+    pattern = schema_of(document, "CreateKeyBody")["properties"]["owner"]["pattern"]
+    monkeypatch.setattr(platform.env, "ADMIN_TOKEN", ADMIN_TOKEN, raising=False)
+    body = json.dumps({"owner": owner}).encode()
+
+    response = await send(platform.env, "POST", "/api/keys", ADMIN_TOKEN, body)
+
+    assert (re.fullmatch(pattern, owner) is not None) is accepted
+    assert response.status == (201 if accepted else 400)
