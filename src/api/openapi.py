@@ -241,6 +241,18 @@ def _list_query(kind: ListKind) -> tuple[Parameter, ...]:
     return (*queries.PARAMETERS[kind], *queries.PAGING)
 
 
+def _listing(
+    operation_id: str,
+    summary: str,
+    response: type[BaseModel],
+    kind: ListKind,
+    errors: tuple[int, ...],
+) -> Operation:
+    """A keyset-paginated list: its filters and paging, a Link header when a page follows."""
+    query = _list_query(kind)
+    return Operation(operation_id, summary, 200, response, errors, query=query, headers=("link",))
+
+
 def _export(kind: ListKind, extension: str, media_type: str) -> Operation:
     """A streamed export: the list's filters, no paging, a text body as a download."""
     name = f"export{str(kind).title()}{extension.title()}"
@@ -270,14 +282,12 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         body=CreateAuditBody,
         headers=("location",),
     ),
-    ("GET", "/api/audits"): Operation(
+    ("GET", "/api/audits"): _listing(
         "listAudits",
         "the key owner's audits, newest first",
-        200,
         AuditList,
+        ListKind.AUDITS,
         (400, *_KEYED),
-        query=_list_query(ListKind.AUDITS),
-        headers=("link",),
     ),
     ("GET", "/api/audits/{audit_id}"): Operation(
         "getAudit", "an audit's status and counters", 200, AuditResponse, _PER_AUDIT
@@ -289,23 +299,19 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         None,
         (*_PER_AUDIT, 503),
     ),
-    ("GET", "/api/audits/{audit_id}/pages"): Operation(
+    ("GET", "/api/audits/{audit_id}/pages"): _listing(
         "listPages",
         "an audit's crawled pages, by URL",
-        200,
         PageList,
+        ListKind.PAGES,
         (400, *_PER_AUDIT),
-        query=_list_query(ListKind.PAGES),
-        headers=("link",),
     ),
-    ("GET", "/api/audits/{audit_id}/issues"): Operation(
+    ("GET", "/api/audits/{audit_id}/issues"): _listing(
         "listIssues",
         "an audit's issues, most severe first",
-        200,
         IssueList,
+        ListKind.ISSUES,
         (400, *_PER_AUDIT),
-        query=_list_query(ListKind.ISSUES),
-        headers=("link",),
     ),
     ("GET", "/api/audits/{audit_id}/report"): Operation(
         "getReport", "counts by type and severity, the top issues", 200, Report, _PER_AUDIT
@@ -353,14 +359,12 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         body=CreateMonitorBody,
         headers=("location",),
     ),
-    ("GET", "/api/monitors"): Operation(
+    ("GET", "/api/monitors"): _listing(
         "listMonitors",
         "the key owner's monitors, newest first",
-        200,
         MonitorList,
+        ListKind.MONITORS,
         (400, *_KEYED),
-        query=_list_query(ListKind.MONITORS),
-        headers=("link",),
     ),
     ("GET", "/api/monitors/{monitor_id}"): Operation(
         "getMonitor", "a monitor", 200, MonitorResponse, _PER_MONITOR
