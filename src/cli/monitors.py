@@ -14,12 +14,12 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from auditdb import repository
+from auditdb import alerts, repository, run_finish
 from auditdb.monitors import Frequency
 from common.bindings import MessageBatch
 from common.wire import JsonObject, as_list, as_object, as_str
 from maintenance.monitor_producer import enqueue_due_monitors
-from service.monitor_runs import RunOutcome, RunResult, consume_batch
+from service.monitor_runs import QueueResult, RunOutcome, RunResult, consume_batch
 
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
@@ -120,14 +120,17 @@ async def _run_due(platform: LocalPlatform) -> int:
     env = platform.core_env
     summary = await enqueue_due_monitors(env)
     print(f"{summary.enqueued} monitors due", flush=True)
-    results: list[RunResult] = []
+    handled: list[QueueResult] = []
 
     async def consume(batch: MessageBatch) -> None:
-        results.extend(await consume_batch(env, batch))
+        handled.extend(await consume_batch(env, batch))
 
     await platform.drain_queue(MONITOR_QUEUE, consume)
+    results = [r for r in handled if isinstance(r, RunResult)]
     started = [r for r in results if r.outcome is RunOutcome.STARTED and r.audit_id is not None]
     await _wait_for(platform, [r.audit_id for r in started if r.audit_id is not None])
+    # The ended audits' runs are finished (report, alert) and their alerts' first attempts made.
+    await platform.drain_queue(MONITOR_QUEUE, consume)
     for result in results:
         print(await _outcome(platform, result))
     return 0 if all(r.outcome is not RunOutcome.REFUSED for r in results) else 1
@@ -155,4 +158,11 @@ async def _outcome(platform: LocalPlatform, result: RunResult) -> str:
     if audit is None:
         return f"{line}, audit {result.audit_id} is gone"
     score = "-" if audit.health_score is None else f"{audit.health_score:g}"
-    return f"{line}, audit {audit.id} {audit.status} (health score {score})"
+    line = f"{line}, audit {audit.id} {audit.status} (health score {score})"
+    run = await run_finish.run_of_audit(platform.core_env.DB, audit.id)
+    if run is None:
+        return line
+    report = "report stored" if run.r2_key else "no report"
+    alert = await alerts.get_alert(platform.core_env.DB, run.id)
+    sent = "" if alert is None else f", alert {alert.status} after {alert.attempts} attempt(s)"
+    return f"{line}, run {run.status}, {report}{sent}"
