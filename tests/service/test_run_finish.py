@@ -258,3 +258,81 @@ def test_a_monitors_settings_become_the_alert_thresholds(
     found = thresholds(monitor)
 
     assert (found.score_drop, found.new_critical_issues) == expected
+
+
+# -- the alert decision, wired to the monitor's settings ------------------------------------------
+
+
+async def completed_run(
+    local: Any, monitor: Any, n: int, score: float, critical_pages: list[str]
+) -> Any:
+    """Run n of the monitor: its audit completed with `score` and one critical issue per page."""
+    from auditdb.records import IssueRecord
+
+    local.clock.advance(DAY_S)
+    due = f"2026-12-{7 + n:02d}T10:00:00.000Z"
+    run = await record_run(local.env, monitor, n, due)
+    await seed_running_audit(local.env, run.audit_id, due)
+    issues = [
+        IssueRecord(f"{run.audit_id}-{k}", run.audit_id, url, "missing-title", "critical")
+        for k, url in enumerate(critical_pages)
+    ]
+    await repository.insert_issues(local.env.DB, issues)
+    counts = {"total": len(issues), "critical": len(issues)}
+    await repository.complete_audit(
+        local.env.DB, run.audit_id, finished_at=due, pages_crawled=3, counts=counts,
+        health_score=score,
+    )  # fmt: skip
+    await finish_run_for_audit(local.env, run.audit_id)
+    return run
+
+
+DAY_S = 24 * 3600
+A, B = "https://site.test/a", "https://site.test/b"
+
+
+@pytest.mark.parametrize(
+    ("settings", "before", "after", "reasons"),
+    [
+        ({}, (90.0, [A]), (85.0, [A]), ["score_drop"]),  # the default 5-point threshold
+        ({}, (90.0, [A]), (85.1, [A]), None),
+        ({"alert_score_drop": 0}, (90.0, [A]), (10.0, [A]), None),  # 0: score alerts off
+        ({}, (90.0, [A]), (90.0, [A, B]), ["new_critical_issues"]),
+        ({"alert_on_new_critical": False}, (90.0, [A]), (90.0, [A, B]), None),
+        ({}, (90.0, [A]), (70.0, [B]), ["score_drop", "new_critical_issues"]),
+        ({"webhook_url": None}, (90.0, [A]), (10.0, [A, B]), None),  # nowhere to send it
+    ],
+)
+async def test_a_completed_run_alerts_as_the_monitors_settings_say(
+    local: Any,
+    settings: dict[str, Any],
+    before: tuple[float, list[str]],
+    after: tuple[float, list[str]],
+    reasons: list[str] | None,
+) -> None:
+    from auditdb.alerts import get_alert
+    from service.monitors import CreateMonitor, create_monitor
+
+    fields = {"webhook_url": "http://127.0.0.1:9/hook", **settings}
+    monitor = (
+        await create_monitor(local.env, OWNER, CreateMonitor("https://site.test/", **fields))
+    ).monitor
+    await completed_run(local, monitor, 1, *before)
+    run = await completed_run(local, monitor, 2, *after)
+
+    alert = await get_alert(local.env.DB, run.id)
+    finished = await run_row(local.env, run.id)
+    assert (finished.new_issues, finished.fixed_issues) == (
+        len(set(after[1]) - set(before[1])),
+        len(set(before[1]) - set(after[1])),
+    )
+    if reasons is None:
+        assert alert is None
+        return
+    assert alert is not None
+    payload = json.loads(alert.payload)
+    assert payload["reasons"] == reasons
+    assert (payload["score_before"], payload["score_after"]) == (before[0], after[0])
+    assert [i["page_url"] for i in payload["new_critical_issues"]] == sorted(
+        set(after[1]) - set(before[1])
+    )
