@@ -48,8 +48,13 @@ class WorkersHttpClient:
             return _failure(request, started, str(exc) or type(exc).__name__)
 
     async def _exchange(self, request: ports.FetchRequest, started: float) -> ports.FetchResult:
+        # body None crosses as `undefined` (pyodide's to_js), so a GET carries no body.
         response = await fetch(
-            request.url, method=HTTPMethod.GET, headers=request.headers, redirect="manual"
+            request.url,
+            method=HTTPMethod(request.method),
+            headers=request.headers,
+            body=request.body,
+            redirect="manual",
         )
         elapsed_ms = (time.monotonic() - started) * 1000
         body, truncated = await _read_capped(response, request.max_bytes)

@@ -30,8 +30,15 @@ def test_add_list_run_due_and_remove(small_site: Site, tmp_path: Path) -> None:
     assert lines[0] == "1 monitors due"
     assert lines[1].startswith(f"monitor {monitor_id}: started, audit ")
     assert "completed (health score" in lines[1]
+    assert lines[1].endswith(", run completed, report stored")  # no webhook: no alert
     again = siteaudit("monitors", "run-due", "--allow-private-hosts", state_dir=state)
     assert again.stdout.splitlines() == ["0 monitors due"]
+    forced = siteaudit(
+        "monitors", "run-due", "--now", monitor_id, "--allow-private-hosts", state_dir=state
+    )  # fmt: skip
+    assert forced.stdout.splitlines()[0] == "1 monitors due", forced.stderr
+    unknown = siteaudit("monitors", "run-due", "--now", "nope", state_dir=state)
+    assert unknown.returncode == 1 and "no active monitor nope" in unknown.stderr
 
     removed = siteaudit("monitors", "remove", monitor_id, state_dir=state)
     assert (removed.returncode, removed.stdout) == (0, f"removed {monitor_id}\n")

@@ -300,3 +300,17 @@ async def record_run_start(db: D1Database, run: MonitorRunRecord, next_due_at: s
     )
     schedule = db.prepare(SCHEDULED_SQL).bind(run.started_at, next_due_at, run.monitor_id)
     await db.batch([insert, schedule])
+
+
+# `siteaudit monitors run-due --now ID` on the local platform: the monitor is due at once even if
+# it ran recently (to try a second run and its alert without waiting a day). Clearing
+# last_run_at loses nothing: the run this makes records it again.
+DUE_NOW_SQL = (
+    "UPDATE monitors SET next_due_at = ?, last_run_at = NULL WHERE id = ? AND is_active = 1"
+)
+
+
+async def make_due_now(db: D1Database, monitor_id: str, now: str) -> bool:
+    """False when there is no such active monitor."""
+    result = await db.prepare(DUE_NOW_SQL).bind(now, monitor_id).run()
+    return bool(result["meta"].get("changes", 0))

@@ -3,7 +3,9 @@
 `add`, `list` and `remove` call the API as the owner "local" (the CLI's own key), exactly as
 `curl` on `siteaudit serve` would. `run-due` does what the hourly cron and the queue do on
 Cloudflare, now: the producer enqueues every due monitor (of every owner), the local queue is
-drained through the consumer, and the command waits for the audits it started to finish.
+drained through the consumer, the command waits for the audits it started to finish, and drains
+the queue again so their runs are finished (report, alert) and their alerts' first attempts made.
+`--now ID` makes a monitor due first, even if it ran recently.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from auditdb import repository
+from auditdb import alerts, monitors, repository, run_finish
 from auditdb.monitors import Frequency
+from common import ports
 from common.bindings import MessageBatch
 from common.wire import JsonObject, as_list, as_object, as_str
 from maintenance.monitor_producer import enqueue_due_monitors
-from service.monitor_runs import RunOutcome, RunResult, consume_batch
+from service.monitor_runs import QueueResult, RunOutcome, RunResult, consume_batch
 
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
@@ -48,6 +51,13 @@ def add_monitors_commands(commands: Subcommands) -> None:
         "run-due", help="run every due monitor now (the hourly cron and the queue, at once)"
     )
     run_due.add_argument("--allow-private-hosts", action="store_true")
+    run_due.add_argument(
+        "--now",
+        action="append",
+        default=[],
+        metavar="MONITOR_ID",
+        help="make this monitor due now even if it ran recently (to try a run and its alert)",
+    )
 
 
 async def run_monitors(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse) -> int:
@@ -59,7 +69,7 @@ async def run_monitors(platform: LocalPlatform, args: argparse.Namespace, refuse
         case "remove":
             return await _remove(platform, args.monitor_id, refuse)
         case _:
-            return await _run_due(platform)
+            return await _run_due(platform, args.now)
 
 
 async def _add(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse) -> int:
@@ -116,18 +126,25 @@ async def _remove(platform: LocalPlatform, monitor_id: str, refuse: Refuse) -> i
     return 0
 
 
-async def _run_due(platform: LocalPlatform) -> int:
+async def _run_due(platform: LocalPlatform, now_ids: list[str]) -> int:
     env = platform.core_env
+    for monitor_id in now_ids:
+        if not await monitors.make_due_now(env.DB, monitor_id, ports.iso_now()):
+            print(f"no active monitor {monitor_id}", file=sys.stderr)
+            return 1
     summary = await enqueue_due_monitors(env)
     print(f"{summary.enqueued} monitors due", flush=True)
-    results: list[RunResult] = []
+    handled: list[QueueResult] = []
 
     async def consume(batch: MessageBatch) -> None:
-        results.extend(await consume_batch(env, batch))
+        handled.extend(await consume_batch(env, batch))
 
     await platform.drain_queue(MONITOR_QUEUE, consume)
+    results = [r for r in handled if isinstance(r, RunResult)]
     started = [r for r in results if r.outcome is RunOutcome.STARTED and r.audit_id is not None]
     await _wait_for(platform, [r.audit_id for r in started if r.audit_id is not None])
+    # The ended audits' runs are finished (report, alert) and their alerts' first attempts made.
+    await platform.drain_queue(MONITOR_QUEUE, consume)
     for result in results:
         print(await _outcome(platform, result))
     return 0 if all(r.outcome is not RunOutcome.REFUSED for r in results) else 1
@@ -155,4 +172,11 @@ async def _outcome(platform: LocalPlatform, result: RunResult) -> str:
     if audit is None:
         return f"{line}, audit {result.audit_id} is gone"
     score = "-" if audit.health_score is None else f"{audit.health_score:g}"
-    return f"{line}, audit {audit.id} {audit.status} (health score {score})"
+    line = f"{line}, audit {audit.id} {audit.status} (health score {score})"
+    run = await run_finish.run_of_audit(platform.core_env.DB, audit.id)
+    if run is None:
+        return line
+    report = "report stored" if run.r2_key else "no report"
+    alert = await alerts.get_alert(platform.core_env.DB, run.id)
+    sent = "" if alert is None else f", alert {alert.status} after {alert.attempts} attempt(s)"
+    return f"{line}, run {run.status}, {report}{sent}"

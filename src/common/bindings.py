@@ -207,7 +207,7 @@ class QueueMessage(Protocol):
 
     def ack(self) -> None: ...
 
-    def retry(self) -> None: ...
+    def retry(self, delaySeconds: int | None = None) -> None: ...  # noqa: N803 - the runtime's
 
 
 class MessageBatch(Protocol):

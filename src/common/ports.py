@@ -16,10 +16,14 @@ from typing import Protocol
 
 @dataclass(frozen=True, slots=True)
 class FetchRequest:
+    """One outbound request: a crawl's GET, or an alert's POST with its `body`."""
+
     url: str
     timeout_s: float
     max_bytes: int
     headers: dict[str, str] = field(default_factory=dict)
+    method: str = "GET"
+    body: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass
 
 from auditdb import monitors
+from auditdb.queue_messages import MessageKind
 from common import ports
 from common.bindings import Env, QueueSendRequest
 from common.wire import JsonRecord
@@ -38,6 +39,7 @@ class MonitorDue(JsonRecord):
 
     monitor_id: str
     due_at: str
+    kind: MessageKind = MessageKind.MONITOR_DUE  # the queue carries other kinds too
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from auditdb import repository
+from auditdb import repository, run_finish
+from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditRecord
 from common import ports
 from common.bindings import Env
@@ -54,7 +55,18 @@ async def reconcile_audit(env: Env, audit: AuditRecord, reconciled_by: str) -> D
                 pages=audit.pages_crawled,
                 reconciled_by=reconciled_by,
             )
+            await announce_audit_end(env, audit.id)  # its monitor run, if any, is finished
     return decision
+
+
+async def announce_unfinished_runs(env: Env) -> int:
+    """The backstop of `announce_audit_end`: monitor runs still `running` whose audit has ended
+    (the announcement was lost: D1 or the queue refused it, or the process died right after the
+    terminal write) are announced again; finishing is idempotent, so a repeat costs nothing."""
+    announced = 0
+    for audit_id in await run_finish.unfinished_audits(env.DB, WATCHDOG_BATCH_LIMIT):
+        announced += await announce_audit_end(env, audit_id)
+    return announced
 
 
 async def sweep_stale_audits(env: Env) -> dict[str, int]:

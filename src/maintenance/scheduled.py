@@ -9,7 +9,7 @@ from common import ports
 from common.bindings import Env
 from common.wire import JsonObject
 from maintenance.monitor_producer import MONITOR_CRON, enqueue_due_monitors
-from maintenance.reconcile import sweep_stale_audits
+from maintenance.reconcile import announce_unfinished_runs, sweep_stale_audits
 
 log = logging.getLogger("siteaudit.scheduled")
 
@@ -31,7 +31,10 @@ async def run_scheduled(cron: str, env: Env) -> JsonObject:
                 "rate_limit_windows_deleted": await delete_expired_windows(env),
             }
         # The watchdog runs on its own trigger and, defensively, on any unknown one.
-        return {"watchdog": await sweep_stale_audits(env)}
+        return {
+            "watchdog": await sweep_stale_audits(env),
+            "runs_announced": await announce_unfinished_runs(env),
+        }
     except Exception as exc:
         log.exception("scheduled job for %r failed", cron)
         return {"error": str(exc)}

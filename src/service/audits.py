@@ -25,6 +25,7 @@ import uuid
 from dataclasses import dataclass
 
 from auditdb import repository
+from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditOptions, AuditRecord, AuditStatus
 from common import ports
 from common.bindings import Env
@@ -208,6 +209,7 @@ async def cancel_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
         reconciled_by=None,
     )
     await _terminate(env, audit.workflow_instance_id or audit.id)
+    await announce_audit_end(env, audit.id)  # its monitor run, if any, is finished
     return await repository.get_audit(env.DB, audit.id) or audit
 
 

@@ -1,4 +1,9 @@
-"""The monitor queue's consumer: each message starts one monitor run, exactly once.
+"""The monitor queue's consumer: each `monitor_due` message starts one monitor run, exactly once.
+
+The queue carries three kinds of message (auditdb.queue_messages); `consume_batch` dispatches on
+`kind`: `monitor_due` runs here, `audit_ended` finishes a run (service.run_finish) and `alert`
+delivers a run's alert (service.alert_delivery, which asks for its back-off through
+`message.retry(delaySeconds=...)`).
 
 Theory of operation. Queues deliver at least once, so a message can arrive twice, two deliveries
 can interleave, and a consumer can die halfway through a batch. A run is therefore:
@@ -36,14 +41,17 @@ from enum import StrEnum
 
 from auditdb import monitors, repository
 from auditdb.monitors import MonitorRecord, MonitorRunRecord, MonitorRunStatus
+from auditdb.queue_messages import AlertDue, AuditEnded, MessageKind, message_kind
 from common import ports
 from common.bindings import Env, MessageBatch, QueueMessage
 from common.wire import JsonRecord, WireError
 from maintenance.monitor_producer import MonitorDue
 from maintenance.monitor_schedule import CLAIM_MS, next_due_at, recency_cutoffs
 from service import audits
+from service.alert_delivery import DeliveryResult, deliver_alert
 from service.errors import InvalidOptions, InvalidTarget
 from service.monitors import audit_request
+from service.run_finish import FinishResult, finish_run_for_audit
 
 log = logging.getLogger("siteaudit.monitors")
 
@@ -64,9 +72,12 @@ class RunResult(JsonRecord):
     audit_id: str | None = None
 
 
-async def consume_batch(env: Env, batch: MessageBatch) -> list[RunResult]:
-    """Run each message's monitor; ack or retry each message on its own."""
-    results: list[RunResult] = []
+type QueueResult = RunResult | FinishResult | DeliveryResult
+
+
+async def consume_batch(env: Env, batch: MessageBatch) -> list[QueueResult]:
+    """Handle each message by its kind; ack or retry each message on its own."""
+    results: list[QueueResult] = []
     for message in batch.messages:
         result = await _consume(env, message)
         if result is not None:
@@ -74,16 +85,27 @@ async def consume_batch(env: Env, batch: MessageBatch) -> list[RunResult]:
     return results
 
 
-async def _consume(env: Env, message: QueueMessage) -> RunResult | None:
+async def _consume(env: Env, message: QueueMessage) -> QueueResult | None:
     try:
-        due = MonitorDue.from_dict(_object(message.body))
-        result = await run_monitor(env, due)
+        result = await _dispatch(env, _object(message.body))
     except Exception:  # D1 or the Workflow binding raise JsException, which core cannot name
         log.exception("monitor message %s (attempt %d) failed", message.id, message.attempts)
         message.retry()
         return None
-    message.ack()
+    if isinstance(result, DeliveryResult) and result.retry_after_s is not None:
+        message.retry(delaySeconds=result.retry_after_s)  # the alert's back-off
+    else:
+        message.ack()
     return result
+
+
+async def _dispatch(env: Env, body: dict[str, object]) -> QueueResult:
+    kind = message_kind(body)
+    if kind is MessageKind.AUDIT_ENDED:
+        return await finish_run_for_audit(env, AuditEnded.from_dict(body).audit_id)
+    if kind is MessageKind.ALERT:
+        return await deliver_alert(env, AlertDue.from_dict(body).run_id)
+    return await run_monitor(env, MonitorDue.from_dict(body))
 
 
 def _object(body: object) -> dict[str, object]:
@@ -117,6 +139,8 @@ async def _run_claimed(env: Env, due: MonitorDue, now_ms: float, lock: str) -> R
     run = await _start(env, monitor, due.due_at, ports.iso_from_ms(now_ms))
     following = next_due_at(monitor.frequency, monitor.hour, now_ms)
     await monitors.record_run_start(env.DB, run, following)
+    if run.audit_id is not None:
+        await _finish_if_ended(env, run.audit_id)
     outcome = RunOutcome.STARTED if run.audit_id is not None else RunOutcome.REFUSED
     return RunResult(monitor.id, outcome, run.audit_id)
 
@@ -135,6 +159,17 @@ async def _start(env: Env, monitor: MonitorRecord, due_at: str, now: str) -> Mon
         failed = MonitorRunStatus.FAILED
         return replace(run, audit_id=None, status=failed, finished_at=now, error_detail=str(exc))
     return run
+
+
+async def _finish_if_ended(env: Env, audit_id: str) -> None:
+    """The run's audit may have ended before its row existed (an audit faster than this insert,
+    or one a consumer started before dying): its `audit_ended` announcement found no run then,
+    so the run is finished here. A failure is only logged: the run is recorded, and the
+    watchdog's backstop (maintenance.reconcile.announce_unfinished_runs) finishes it later."""
+    try:
+        await finish_run_for_audit(env, audit_id)
+    except Exception as exc:  # JsException from D1 or R2
+        log.warning("audit %s: its run could not be finished yet: %s", audit_id, exc)
 
 
 def run_audit_id(monitor_id: str, due_at: str) -> str:

@@ -9,6 +9,7 @@ from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.score import percent_one_decimal
 from auditdb import repository
+from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase, AuditStatus, IssueRecord
 from common import ports
 from common.bindings import D1Database, Env
@@ -58,6 +59,9 @@ async def finalize_audit(
         )
     if changed or await _was_completed(env.DB, audit_id):
         await pad.destroy()
+    # Whoever ended the audit (this completion, or a cancel that landed first), a monitor run
+    # waiting on it is finished by the queue consumer; a repeat is harmless (service.run_finish).
+    await announce_audit_end(env, audit_id)
     return FinalizeSummary(
         pages_crawled=pages,
         cross_page_issues=issues_written,

@@ -10,6 +10,7 @@ again on every replay, so it only reads step results.
 from __future__ import annotations
 
 from auditdb import repository
+from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase, AuditStatus
 from common import ports, settings
 from common.bindings import Env, WorkflowEvent, WorkflowStep
@@ -261,6 +262,7 @@ async def _record_failure(
                 pages=0 if audit is None else audit.pages_crawled,
                 reconciled_by=None,
             )
+        await announce_audit_end(env, params.audit_id)  # its monitor run, if any, is finished
         return FailureRecorded(changed)
 
     await durable_step(step, "mark-failed", step_configs.DB_STEP, FailureRecorded, mark_failed)

@@ -68,6 +68,7 @@ STATEMENTS: list[tuple[str, Statement, str]] = [
         Statement(monitors.SCHEDULED_SQL, (NOW, NOW, "m1")),
         "sqlite_autoindex_monitors_1",
     ),
+    ("due now", Statement(monitors.DUE_NOW_SQL, (NOW, "m1")), "sqlite_autoindex_monitors_1"),
 ]
 
 

@@ -4,10 +4,13 @@
 // Pyodide), cursor pagination and a streamed export (a JS ReadableStream pulled from Python), a
 // full report stored in and read back from the R2 double through the SDK's conversions, /mcp
 // (which needs no pydantic), the hourly monitor producer and Default.queue (one message acked, a
-// failing one retried), and what Default does not offer in this tier (request bodies: they need
+// failing one retried; the audit's end finishing the run with its report in the R2 double; an
+// alert posted to a loopback receiver, retried with back-off, signed), and what Default does not offer in this tier (request bodies: they need
 // pydantic).
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
+import { createHmac } from "node:crypto";
+import { createServer } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { MessageBatch, ScheduledController } from "./harness/doubles/bindings.mjs";
 import { boot, callDefault } from "./harness/runtime.mjs";
@@ -210,7 +213,7 @@ test("monitors: the hourly cron enqueues a due monitor; queue() acks its message
     .bind("mon-1", UNREACHABLE, now, now).run();
   await callDefault(rt, env, "scheduled", new ScheduledController("0 * * * *", Date.now()));
   const queue = env.MONITOR_QUEUE;
-  assert.deepEqual(queue.sent.map((m) => m.body), [{ monitor_id: "mon-1", due_at: now }]);
+  assert.deepEqual(queue.sent.map((m) => m.body), [{ monitor_id: "mon-1", due_at: now, kind: "monitor_due" }]);
 
   const batch = new MessageBatch("siteaudit-monitor", [queue.sent[0].body, { monitor_id: 42 }, queue.sent[0].body]);
   env.ALLOW_PRIVATE_HOSTS = "loopback"; // the monitor audits a loopback URL
@@ -223,6 +226,70 @@ test("monitors: the hourly cron enqueues a due monitor; queue() acks its message
   const monitor = await env.DB.prepare("SELECT last_run_at, next_due_at, lock_until FROM monitors WHERE id = ?").bind("mon-1").first();
   assert.equal(monitor.lock_until, null);
   assert.ok(monitor.last_run_at && monitor.next_due_at > monitor.last_run_at);
+
+  // The audit's end was announced on the queue; its delivery finishes the run with its report in R2.
+  const auditId = run.results[0].audit_id;
+  const ended = queue.sent.map((m) => m.body).filter((b) => b.kind === "audit_ended");
+  assert.deepEqual(ended, [{ audit_id: auditId, kind: "audit_ended" }]);
+  const finishing = new MessageBatch("siteaudit-monitor", [ended[0], ended[0]]); // delivered twice
+  await callDefault(rt, env, "queue", finishing);
+  assert.deepEqual(finishing.messages.map((m) => m.outcome), ["ack", "ack"]);
+  const finished = await env.DB.prepare("SELECT * FROM monitor_runs WHERE audit_id = ?").bind(auditId).first();
+  const key = `reports/local/${auditId}.json.gz`;
+  assert.deepEqual([finished.status, finished.r2_key], [(await audit(auditId)).status, key]);
+  assert.equal(finished.report_bytes, env.REPORTS.objects.get(key).bytes.byteLength);
+  assert.equal(JSON.parse(gunzipSync(env.REPORTS.objects.get(key).bytes).toString("utf-8")).audit.id, auditId);
+});
+
+// A webhook receiver on 127.0.0.1 answering the statuses given, one per request (the last repeats).
+async function receiver(statuses) {
+  const seen = [];
+  const server = createServer((request, response) => {
+    const chunks = [];
+    request.on("data", (c) => chunks.push(c));
+    request.on("end", () => {
+      seen.push({ method: request.method, headers: request.headers, body: Buffer.concat(chunks) });
+      response.writeHead(statuses[Math.min(seen.length, statuses.length) - 1]).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { seen, url: `http://127.0.0.1:${server.address().port}/hook`, close: () => new Promise((r) => server.close(r)) };
+}
+
+test("queue() delivers an alert: a signed POST through the SDK's fetch, back-off on a 500", async () => {
+  const secret = `whsec_${Buffer.alloc(24, 7).toString("base64")}`;
+  const hook = await receiver([500, 204]);
+  const now = new Date().toISOString();
+  try {
+    await env.DB.prepare("INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, webhook_url, webhook_secret, next_due_at, created_at) VALUES ('mon-2', 'local', 'https://a.test/', 'daily', 3, 5, ?, ?, ?, ?)")
+      .bind(hook.url, secret, now, now).run();
+    await env.DB.prepare("INSERT INTO monitor_runs (id, monitor_id, audit_id, due_at, started_at, finished_at, status) VALUES ('run-2', 'mon-2', 'a-2', ?, ?, ?, 'completed')")
+      .bind(now, now, now).run();
+    const payload = JSON.stringify({ delivery_id: "alert_1", run_id: "run-2", type: "monitor.alert" });
+    await env.DB.prepare("INSERT INTO alerts (run_id, monitor_id, delivery_id, payload, created_at) VALUES ('run-2', 'mon-2', 'alert_1', ?, ?)")
+      .bind(payload, now).run();
+    env.ALLOW_PRIVATE_HOSTS = "loopback";
+    const first = new MessageBatch("siteaudit-monitor", [{ kind: "alert", run_id: "run-2" }]);
+    await callDefault(rt, env, "queue", first);
+    assert.deepEqual(first.messages.map((m) => m.outcome), [{ retry: { delaySeconds: 60 } }]);
+    const again = new MessageBatch("siteaudit-monitor", [{ kind: "alert", run_id: "run-2" }, { kind: "alert", run_id: "run-2" }]);
+    await callDefault(rt, env, "queue", again);
+    assert.deepEqual(again.messages.map((m) => m.outcome), ["ack", "ack"]);
+  } finally {
+    env.ALLOW_PRIVATE_HOSTS = "false";
+    await hook.close();
+  }
+  assert.equal(hook.seen.length, 2, "the duplicate found the alert delivered");
+  for (const { method, headers, body } of hook.seen) {
+    assert.equal(method, "POST");
+    assert.equal(body.toString("utf-8"), JSON.stringify(JSON.parse(body.toString("utf-8"))));
+    const signed = `${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body.toString("utf-8")}`;
+    const key = Buffer.from(secret.slice("whsec_".length), "base64");
+    assert.equal(headers["webhook-signature"], `v1,${createHmac("sha256", key).update(signed).digest("base64")}`);
+    assert.equal(headers["webhook-id"], "alert_1");
+  }
+  const alert = await env.DB.prepare("SELECT status, attempts, response_status FROM alerts WHERE run_id = 'run-2'").first();
+  assert.deepEqual([alert.status, alert.attempts, alert.response_status], ["delivered", 2, 204]);
 });
 
 test("Default.fetch: a method the SDK's HTTPMethod cannot name (PROPFIND) is a 405, not a crash", async () => {

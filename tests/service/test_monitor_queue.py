@@ -19,7 +19,10 @@ from typing import Any
 import pytest
 
 from auditdb import monitors as table
+from auditdb import repository
 from auditdb.monitors import Frequency, MonitorRunStatus
+from auditdb.queue_messages import announce_audit_end
+from auditdb.records import PageRecord
 from local_platform.clock import ManualClock
 from local_platform.errors import JsException
 from local_platform.queues import Message, MessageBatch
@@ -377,6 +380,41 @@ async def test_done_when_1000_due_monitors_each_run_once(local: Any) -> None:
 
     assert_each_ran_once(local, ids, await runs(local))
     assert local.broker.pending(DLQ) == 0
+
+    # Each audit ends as the workflow ends one (a page row, the guarded completion, the
+    # announcement); every announcement is delivered twice: one finished row and one report each.
+    for audit_id in local.workflow.created:
+        await end_audit(local.env, audit_id)
+    local.broker.faults.duplicate_next(QUEUE, 1000)
+    await local.drain_queue(QUEUE)
+    finished = await local.env.DB.prepare(
+        "SELECT COUNT(*) AS n, COUNT(DISTINCT r2_key) AS reports FROM monitor_runs "
+        "WHERE status = 'completed' AND report_bytes > 0"
+    ).first()
+    assert (finished["n"], finished["reports"]) == (1000, 1000)
+    assert await stored_reports(local.env) == 1000
+    assert local.broker.pending(QUEUE) == local.broker.pending(DLQ) == 0
+
+
+async def end_audit(env: Any, audit_id: str) -> None:
+    page = PageRecord(f"{audit_id}-p", audit_id, "https://site.example/", "2026-12-07", 200)
+    await repository.write_crawled_pages(env.DB, [page], [])
+    counts = {"total": 0, "critical": 0, "warning": 0, "info": 0}
+    now = "2026-12-07T11:30:00.000Z"
+    await repository.complete_audit(
+        env.DB, audit_id, finished_at=now, pages_crawled=1, counts=counts, health_score=100.0
+    )
+    assert await announce_audit_end(env, audit_id)
+
+
+async def stored_reports(env: Any) -> int:
+    total, cursor = 0, None
+    while True:
+        listed = await env.REPORTS.list(prefix="reports/", cursor=cursor)
+        total += len(listed["objects"])
+        if not listed["truncated"]:
+            return total
+        cursor = listed["cursor"]
 
 
 def test_wrangler_wires_the_hourly_producer_to_the_consumer() -> None:

@@ -1,0 +1,183 @@
+"""Finishing a monitor run when its audit ends: the D1 row, the full report, the alert.
+
+Theory of operation. Every terminal transition of an audit (the workflow's completion in
+finalize, its failure path, the watchdog failing a lost instance, the owner's cancel) calls
+`auditdb.queue_messages.announce_audit_end` after its guarded write, and that sends an
+`audit_ended` message when a running monitor run references the audit. The queue consumer
+(service.monitor_runs) calls `finish_run_for_audit` for it; so does the consumer itself when it
+records a run whose audit already ended (a consumer that died after starting the audit and was
+redelivered late, or an audit faster than the insert). The function is idempotent: run it any
+number of times, in any order with the others, and the run is finished once.
+
+    1. the row     one D1 batch: a guarded UPDATE (`WHERE status = 'running'`) writes the status,
+                   health score, counts by severity and the new/fixed issue counts, and, when the
+                   run alerts, inserts its `alerts` row (keyed by the run: one alert per run).
+    2. the report  the full report (service.reports.store_report) goes to R2 after the row; a put
+                   R2 refuses is logged and leaves `r2_key` NULL: the run is finished all the same
+                   and readers rebuild the report from D1. A later call finds the row finished
+                   without a report and tries the put again.
+    3. the alert   a pending alert that no attempt has taken yet is put on the queue (`alert`);
+                   service.alert_delivery posts it.
+
+Comparison. A run compares with the monitor's latest earlier *completed* run (a failed or
+cancelled audit holds a partial crawl). `new_issues` and `fixed_issues` stay NULL for a run that
+did not complete and for a run with nothing to compare against (a monitor's first run, or a
+baseline whose audit was deleted): NULL says "not compared", where 0 would claim "nothing
+changed". Only such a compared, completed run can alert (service.alerts.should_alert).
+`grade` stays NULL until audits have a security grade (issue 12), and so does the grade-drop
+alert: `alert_on_grade_drop` is stored, nothing reads it yet.
+
+A run whose audit was deleted before it ended is finished as failed, with nothing to count.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from enum import StrEnum
+
+from auditdb import alerts as alert_table
+from auditdb import monitors, queue_messages, repository, run_finish, summary
+from auditdb.alerts import AlertStatus
+from auditdb.monitors import MonitorRecord, MonitorRunRecord, MonitorRunStatus
+from auditdb.queue_messages import AlertDue
+from auditdb.records import AuditRecord, AuditStatus
+from auditdb.run_finish import NewAlert, RunFinish
+from common import ports
+from common.bindings import Env
+from common.wire import JsonRecord
+from service import alerts, reports
+from service.alerts import AlertPayload, AlertThresholds, RunScore
+from service.compare import AuditComparison, compare_audits
+from service.errors import AuditNotFound
+
+log = logging.getLogger("siteaudit.monitors")
+
+AUDIT_DELETED = "the run's audit was deleted before it ended"
+
+
+class FinishOutcome(StrEnum):
+    FINISHED = "finished"  # this call finished the run
+    ALREADY = "already"  # an earlier call had (what was left undone, it did again)
+    NOT_ENDED = "not_ended"  # the audit still runs: nothing to do yet
+    NO_RUN = "no_run"  # the audit is no monitor's run
+
+
+@dataclass(frozen=True, slots=True)
+class FinishResult(JsonRecord):
+    audit_id: str
+    outcome: FinishOutcome
+    run_id: str | None = None
+    alerted: bool = False  # the run has an alert (sent to the queue by this call or an earlier)
+
+
+async def finish_run_for_audit(env: Env, audit_id: str) -> FinishResult:
+    """Finish the monitor run `audit_id` serves, if it ended (see the module docstring)."""
+    run = await run_finish.run_of_audit(env.DB, audit_id)
+    if run is None:
+        return FinishResult(audit_id, FinishOutcome.NO_RUN)
+    audit = await repository.get_audit(env.DB, audit_id)
+    outcome = FinishOutcome.ALREADY
+    if run.status is MonitorRunStatus.RUNNING:
+        if audit is not None and audit.status is AuditStatus.RUNNING:
+            return FinishResult(audit_id, FinishOutcome.NOT_ENDED, run.id)
+        if await _finish(env, run, audit):
+            outcome = FinishOutcome.FINISHED
+        run = await run_finish.get_run(env.DB, run.id) or run
+    if audit is not None and run.r2_key is None:
+        await _store_report(env, run, audit)
+    alerted = await _queue_alert(env, run.id)
+    return FinishResult(audit_id, outcome, run.id, alerted)
+
+
+async def _finish(env: Env, run: MonitorRunRecord, audit: AuditRecord | None) -> bool:
+    now = ports.iso_now()
+    if audit is None:
+        finish = RunFinish(MonitorRunStatus.FAILED, now, AUDIT_DELETED, *[None] * 6)
+        return await run_finish.finish_run(env.DB, run.id, finish, None)
+    previous = await run_finish.previous_completed(env.DB, run)
+    comparison = await _comparison(env, previous, audit)
+    counts = (await summary.issue_counts(env.DB, audit.id)).by_severity
+    finish = RunFinish(
+        status=MonitorRunStatus(str(audit.status)),
+        finished_at=audit.finished_at or now,
+        error_detail=audit.error_detail,
+        health_score=audit.health_score,
+        critical_count=counts["critical"],
+        warning_count=counts["warning"],
+        info_count=counts["info"],
+        new_issues=None if comparison is None else comparison.new_issues.total,
+        fixed_issues=None if comparison is None else comparison.fixed_issues.total,
+    )
+    alert = None
+    if previous is not None and comparison is not None:
+        alert = await _alert(env, run, previous, comparison, now)
+    return await run_finish.finish_run(env.DB, run.id, finish, alert)
+
+
+async def _comparison(
+    env: Env, previous: MonitorRunRecord | None, audit: AuditRecord
+) -> AuditComparison | None:
+    if previous is None or previous.audit_id is None or audit.status is not AuditStatus.COMPLETED:
+        return None
+    try:
+        return await compare_audits(
+            env, audit.owner, previous.audit_id, audit.id, alerts.MAX_LISTED_ISSUES
+        )
+    except AuditNotFound:  # the owner deleted the baseline's audit
+        return None
+
+
+async def _alert(
+    env: Env,
+    run: MonitorRunRecord,
+    previous: MonitorRunRecord,
+    comparison: AuditComparison,
+    now: str,
+) -> NewAlert | None:
+    monitor = await monitors.get_monitor(env.DB, run.monitor_id)
+    if monitor is None or monitor.webhook_url is None:
+        return None  # nowhere to send it: no alert row
+    before = RunScore(previous.id, comparison.before.id, comparison.before.health_score)
+    after = RunScore(
+        run_id=run.id,
+        audit_id=comparison.after.id,
+        health_score=comparison.after.health_score,
+        new_critical_issues=alerts.count_new_critical(comparison),
+    )
+    reasons = alerts.should_alert(before, after, thresholds(monitor))
+    if not reasons:
+        return None
+    payload = alerts.alert_payload(monitor.id, before, after, reasons, comparison)
+    return _new_alert(payload, now)
+
+
+def thresholds(monitor: MonitorRecord) -> AlertThresholds:
+    """A monitor's alert settings as the decision reads them: `alert_score_drop` 0 turns the
+    score alert off (the API accepts 0 to 100; a drop of "at least 0" would fire on every run
+    that did not improve)."""
+    drop = monitor.alert_score_drop if monitor.alert_score_drop > 0 else None
+    return AlertThresholds(score_drop=drop, new_critical_issues=monitor.alert_on_new_critical)
+
+
+def _new_alert(payload: AlertPayload, now: str) -> NewAlert:
+    body = payload.body().decode("utf-8")
+    return NewAlert(payload.run_id, payload.monitor_id, payload.delivery_id, body, now)
+
+
+async def _store_report(env: Env, run: MonitorRunRecord, audit: AuditRecord) -> None:
+    stored = await reports.store_report(env, audit)
+    if stored is None:  # logged by store_report; the row stays without a report
+        return
+    await run_finish.record_report(env.DB, run.id, stored.key, stored.size)
+
+
+async def _queue_alert(env: Env, run_id: str) -> bool:
+    """Put the run's alert on the queue unless an attempt has taken it already; True when the
+    run has an alert at all."""
+    alert = await alert_table.get_alert(env.DB, run_id)
+    if alert is None:
+        return False
+    if alert.status is AlertStatus.PENDING and alert.attempts == 0:
+        await queue_messages.send(env.MONITOR_QUEUE, AlertDue(run_id))
+    return True
