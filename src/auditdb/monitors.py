@@ -9,7 +9,7 @@ EXPLAIN QUERY PLAN test (tests/auditdb/test_monitor_plans.py): each one seeks an
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Self
@@ -182,28 +182,51 @@ async def delete_monitor(db: D1Database, owner: str, monitor_id: str) -> bool:
     return bool(result["meta"].get("changes", 0))
 
 
+def _newest_first(
+    table: str, column: str, value: str, sort: str, after: SortKey | None, limit: int
+) -> Statement:
+    """`table`'s rows with `column = value`, newest first on (`sort`, id), after a cursor: a
+    backward range of an index on (column, sort, id), so a page costs its own rows."""
+    terms, params = [f"{column} = ?"], [value]
+    if after is not None:
+        terms.append(f"({sort}, id) < (?, ?)")
+        params.extend(str(part) for part in after)
+    where = " AND ".join(terms)
+    sql = f"SELECT * FROM {table} WHERE {where} ORDER BY {sort} DESC, id DESC LIMIT ?"
+    return Statement(sql, (*params, limit))
+
+
 def owned_page_statement(owner: str, after: SortKey | None, limit: int) -> Statement:
     """An owner's monitors, newest first, after a (created_at, id) cursor."""
-    if after is None:
-        return Statement(
-            "SELECT * FROM monitors WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ?",
-            (owner, limit),
-        )
-    return Statement(
-        "SELECT * FROM monitors WHERE owner = ? AND (created_at, id) < (?, ?) "
-        "ORDER BY created_at DESC, id DESC LIMIT ?",
-        (owner, *after, limit),
-    )
+    return _newest_first("monitors", "owner", owner, "created_at", after, limit)
+
+
+def runs_page_statement(monitor_id: str, after: SortKey | None, limit: int) -> Statement:
+    """A monitor's runs, newest first, after a (started_at, id) cursor, over
+    monitor_runs_monitor_started_idx."""
+    return _newest_first("monitor_runs", "monitor_id", monitor_id, "started_at", after, limit)
 
 
 async def read_owned_page(
     db: D1Database, owner: str, after: SortKey | None, limit: int
 ) -> list[tuple[SortKey, MonitorRecord]]:
-    result = await owned_page_statement(owner, after, limit).prepare(db).all()
-    return [
-        ((as_str(row["created_at"]), as_str(row["id"])), MonitorRecord.from_row(row))
-        for row in result["results"]
-    ]
+    statement = owned_page_statement(owner, after, limit)
+    return await _keyed(db, statement, "created_at", MonitorRecord.from_row)
+
+
+async def read_runs_page(
+    db: D1Database, monitor_id: str, after: SortKey | None, limit: int
+) -> list[tuple[SortKey, MonitorRunRecord]]:
+    statement = runs_page_statement(monitor_id, after, limit)
+    return await _keyed(db, statement, "started_at", MonitorRunRecord.from_dict)
+
+
+async def _keyed[R](
+    db: D1Database, statement: Statement, sort: str, record: Callable[[Mapping[str, object]], R]
+) -> list[tuple[SortKey, R]]:
+    """Each row with its (sort, id) key, the cursor a page continues after."""
+    result = await statement.prepare(db).all()
+    return [((as_str(row[sort]), as_str(row["id"])), record(row)) for row in result["results"]]
 
 
 # -- the schedule: the producer's selection and the consumer's claim ------------------------------

@@ -44,6 +44,16 @@ STATEMENTS: list[tuple[str, Statement, str]] = [
         monitors.owned_page_statement("o", CURSOR, 101),
         "monitors_owner_created_id_idx",
     ),
+    (
+        "runs page",
+        monitors.runs_page_statement("m1", None, 101),
+        "monitor_runs_monitor_started_idx",
+    ),
+    (
+        "runs page after",
+        monitors.runs_page_statement("m1", CURSOR, 101),
+        "monitor_runs_monitor_started_idx",
+    ),
     ("due page", monitors.due_page_statement(NOW, CUTOFFS, None, 500), "monitors_active_due_idx"),
     (
         "due page after",
