@@ -323,3 +323,58 @@ async def record_run_start(db: D1Database, run: MonitorRunRecord, next_due_at: s
     )
     schedule = db.prepare(SCHEDULED_SQL).bind(run.started_at, next_due_at, run.monitor_id)
     await db.batch([insert, schedule])
+
+
+# -- retention: the daily cleanup deletes runs past MONITOR_RUN_RETENTION_DAYS ------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ExpiredRun(JsonRecord):
+    """A run past retention, with what names its R2 report (`service.report_keys`)."""
+
+    id: str
+    started_at: str
+    owner: str  # the monitor's, which is its audit's
+    audit_id: str | None = None  # None: no audit was started, so there is no report either
+
+
+# Where a retention pass begins: every (started_at, id) sorts after two empty strings.
+BEFORE_ALL: SortKey = ("", "")
+# One batch is the rows in (after, last] of the (started_at, id) order, `last` being the newest
+# run the batch read: a range of monitor_runs_started_idx (0010) bounded at both ends, bound by
+# four values whatever the batch size. Every row in it started no later than `last`, which is
+# past retention, so the range needs no cutoff of its own.
+_EXPIRED_RANGE = "(started_at, id) > (?, ?) AND (started_at, id) <= (?, ?)"
+EXPIRED_RUNS_SQL = (
+    "SELECT id, started_at, audit_id, "
+    "(SELECT owner FROM monitors WHERE monitors.id = monitor_runs.monitor_id) AS owner "
+    "FROM monitor_runs WHERE started_at < ? AND (started_at, id) > (?, ?) "
+    "ORDER BY started_at, id LIMIT ?"
+)
+# Only audits a run names: an ad-hoc audit is never a run's, so it is never deleted here.
+DELETE_EXPIRED_AUDITS_SQL = (
+    f"DELETE FROM audits WHERE id IN (SELECT audit_id FROM monitor_runs WHERE {_EXPIRED_RANGE})"
+)
+DELETE_EXPIRED_RUNS_SQL = f"DELETE FROM monitor_runs WHERE {_EXPIRED_RANGE}"
+
+
+async def read_expired_runs(
+    db: D1Database, cutoff: str, after: SortKey, limit: int
+) -> list[ExpiredRun]:
+    """Up to `limit` runs that started before `cutoff`, oldest first, after a cursor."""
+    result = await db.prepare(EXPIRED_RUNS_SQL).bind(cutoff, *after, limit).all()
+    return [ExpiredRun.from_dict(row) for row in result["results"]]
+
+
+async def delete_expired_range(db: D1Database, after: SortKey, last: SortKey) -> None:
+    """Delete the runs in (after, last] (read by `read_expired_runs`) and their audits (whose
+    pages and issues cascade), in one transaction: the audits first, while the runs name them.
+
+    No count is returned: `meta.changes` counts cascaded rows on some platforms and not others,
+    and the caller knows the batch it read."""
+    await db.batch(
+        [
+            db.prepare(DELETE_EXPIRED_AUDITS_SQL).bind(*after, *last),
+            db.prepare(DELETE_EXPIRED_RUNS_SQL).bind(*after, *last),
+        ]
+    )
