@@ -174,6 +174,8 @@ exports.export_rows = watched`);
   const stranger = { headers: { authorization: `Bearer ${await makeKey("stranger")}` } };
   const refused = await api("/api/audits/export-1/pages.csv", stranger);
   assert.deepEqual([refused.status, refused.headers.get("content-type"), (await refused.json()).error.code], [404, "application/json; charset=utf-8", "not_found"]);
+});
+
 const report = (id) => rt.runPython(`import gzip, json, workers
 from auditdb import repository
 from service import reports
