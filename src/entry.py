@@ -29,8 +29,8 @@ from common.bindings import Env, MessageBatch, WorkflowEvent, WorkflowStep
 from common.wire import JsonObject
 from durable.finalize import FinalizeQueries
 from durable.scratchpad import ScratchpadMethods
-from maintenance.scheduled import run_scheduled
 from service.monitor_runs import consume_batch
+from service.scheduled import run_scheduled
 from workflow.site_audit import run_site_audit
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from cli.monitors import _run_row
 from tests.support.site_server import Site
 from tests.test_cli import siteaudit
 
@@ -40,10 +43,22 @@ def test_add_list_run_due_and_remove(small_site: Site, tmp_path: Path) -> None:
     unknown = siteaudit("monitors", "run-due", "--now", "nope", state_dir=state)
     assert unknown.returncode == 1 and "no active monitor nope" in unknown.stderr
 
+    history = siteaudit("monitors", "runs", monitor_id, state_dir=state)
+    assert history.returncode == 0, history.stderr
+    header, *runs = history.stdout.splitlines()
+    assert header.split() == [
+        "STARTED", "STATUS", "SCORE", "CRITICAL", "WARNING", "INFO", "NEW", "FIXED", "REPORT",
+        "AUDIT",
+    ]  # fmt: skip
+    audit_id = lines[1].split(", audit ")[1].split()[0]
+    assert len(runs) == 1 and runs[0].split()[-1] == audit_id
+
     removed = siteaudit("monitors", "remove", monitor_id, state_dir=state)
     assert (removed.returncode, removed.stdout) == (0, f"removed {monitor_id}\n")
     gone = siteaudit("monitors", "remove", monitor_id, state_dir=state)
     assert gone.returncode == 2 and f"no monitor with id {monitor_id}" in gone.stderr
+    no_history = siteaudit("monitors", "runs", monitor_id, state_dir=state)
+    assert no_history.returncode == 2 and f"no monitor with id {monitor_id}" in no_history.stderr
 
 
 def test_add_refuses_a_private_webhook(tmp_path: Path) -> None:
@@ -53,3 +68,43 @@ def test_add_refuses_a_private_webhook(tmp_path: Path) -> None:
     )  # fmt: skip
 
     assert done.returncode == 2 and "webhook_url" in done.stderr
+
+
+FINISHED = {
+    "started_at": "2026-11-30T06:00:04.000Z",
+    "status": "completed",
+    "health_score": 87.5,
+    "critical_count": 1,
+    "warning_count": 4,
+    "info_count": 0,
+    "new_issues": 2,
+    "fixed_issues": 0,
+    "has_report": True,
+    "audit_id": "a1",
+}
+UNFINISHED = {
+    **FINISHED,
+    "status": "running",
+    **dict.fromkeys(["health_score", "critical_count", "warning_count", "info_count"]),
+    **dict.fromkeys(["new_issues", "fixed_issues"]),
+    "has_report": False,
+}
+
+
+@pytest.mark.parametrize(
+    ("run", "row"),
+    [
+        (FINISHED, ("2026-11-30T06:00:04.000Z", "completed", "87.5", "1", "4", "0", "2", "0")),
+        (UNFINISHED, ("2026-11-30T06:00:04.000Z", "running", *["-"] * 6)),
+        ({**FINISHED, "health_score": 90.0}, (FINISHED["started_at"], "completed", "90")),
+    ],
+)
+def test_a_run_row_reads_as_a_person_reads_it(run: dict[str, object], row: tuple[str, ...]) -> None:
+    rendered = _run_row(run)
+
+    assert rendered[: len(row)] == row
+    assert rendered[-2:] == (("yes", "a1") if run["has_report"] else ("no", "a1"))
+
+
+def test_a_run_that_never_started_its_audit_shows_a_dash() -> None:
+    assert _run_row({**UNFINISHED, "status": "failed", "audit_id": None})[-1] == "-"

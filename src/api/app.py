@@ -24,6 +24,7 @@ Routes
     GET  /api/monitors/{id}          one monitor               200 {"monitor": {...}}
     PATCH /api/monitors/{id}         change fields given       200 {"monitor": {...}}
     DELETE /api/monitors/{id}        delete with its runs      204
+    GET  /api/monitors/{id}/runs     its runs, newest first    200 {"runs": [...], "next_cursor"}
   admin routes (only when the ADMIN_TOKEN secret is set; otherwise they do not exist):
     POST   /api/keys                 create an API key         201 {"key": {..., "secret"}}
     GET    /api/keys                 every key, newest first   200 {"keys": [...]}
@@ -73,7 +74,7 @@ from api.mcp import transport as mcp
 from api.queries import Query
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind, SortKey
-from auditdb.monitors import MonitorRecord
+from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from common.wire import JsonObject, to_json
@@ -397,6 +398,15 @@ async def list_monitors(call: Call) -> ApiResponse:
     return _list_response(call, query, ListKind.MONITORS, items, page.next_after)
 
 
+async def list_monitor_runs(call: Call) -> ApiResponse:
+    query = Query.of(call.request.url)
+    query.check_names(ListKind.RUNS)
+    paging = queries.parse_paging(query, ListKind.RUNS)
+    page = await monitors.list_runs(call.env, call.owner, call.args["monitor_id"], paging)
+    items = [run_summary(run) for run in page.items]
+    return _list_response(call, query, ListKind.RUNS, items, page.next_after)
+
+
 async def get_monitor(call: Call) -> ApiResponse:
     monitor = await monitors.get_monitor(call.env, call.owner, call.args["monitor_id"])
     return json_response({"monitor": monitor_summary(monitor)})
@@ -427,6 +437,11 @@ async def get_openapi(call: Call) -> ApiResponse:
     from api.openapi import document_bytes  # pydantic: loaded when the document is asked for
 
     return ApiResponse(200, document_bytes(), {"content-type": "application/json; charset=utf-8"})
+
+
+def run_summary(run: MonitorRunRecord) -> JsonObject:
+    """The run as recorded, and whether its full report was stored in R2."""
+    return {**run.to_dict(), "has_report": run.r2_key is not None}
 
 
 def key_summary(key: ApiKeyRecord) -> JsonObject:
@@ -467,6 +482,7 @@ _ROUTES: Routes = [
         re.compile(rf"/api/monitors/{_MONITOR_ID}"),
         {"GET": get_monitor, "PATCH": update_monitor, "DELETE": delete_monitor},
     ),
+    (re.compile(rf"/api/monitors/{_MONITOR_ID}/runs"), {"GET": list_monitor_runs}),
 ]
 
 _ADMIN_ROUTES: Routes = [

@@ -32,7 +32,7 @@ from api.queries import Parameter
 from api.schemas import CreateAuditBody, CreateKeyBody, CreateMonitorBody, UpdateMonitorBody
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind
-from auditdb.monitors import MonitorRecord
+from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from durable.records import CrawledEntry, FrontierStats
 from service import compare, progress
@@ -104,6 +104,7 @@ Crawled = record_model(CrawledEntry, "CrawledEntry")
 Comparison = record_model(AuditComparison, "Comparison")
 # api.app.monitor_summary: never the claim (`lock_until`); the secret only when created.
 Monitor = record_model(MonitorRecord, "Monitor", dropped=frozenset({"lock_until"}))
+Run = record_model(MonitorRunRecord, "MonitorRun", {"has_report": bool})
 CreatedMonitor = record_model(
     MonitorRecord, "CreatedMonitor", {"webhook_secret": str}, frozenset({"lock_until"})
 )
@@ -142,6 +143,11 @@ class MonitorResponse(_Exact):
 
 class CreatedMonitorResponse(_Exact):
     monitor: CreatedMonitor  # type: ignore[valid-type]
+
+
+class RunList(_Exact):
+    runs: list[Run]  # type: ignore[valid-type]
+    next_cursor: str | None
 
 
 class MonitorList(_Exact):
@@ -379,6 +385,13 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("DELETE", "/api/monitors/{monitor_id}"): Operation(
         "deleteMonitor", "delete a monitor with its runs", 204, None, _PER_MONITOR
+    ),
+    ("GET", "/api/monitors/{monitor_id}/runs"): _listing(
+        "listMonitorRuns",
+        "a monitor's runs, newest first",
+        RunList,
+        ListKind.RUNS,
+        (400, *_PER_MONITOR),
     ),
     ("POST", "/api/keys"): Operation(
         "createKey",

@@ -93,6 +93,7 @@ PARAMETERS: dict[ListKind, tuple[Parameter, ...]] = {
         Parameter("page_url", "page URL starts with this text"),
     ),
     ListKind.MONITORS: (),
+    ListKind.RUNS: (),
 }
 
 

@@ -45,6 +45,7 @@ class ListKind(StrEnum):
     PAGES = "pages"
     ISSUES = "issues"
     MONITORS = "monitors"  # auditdb.monitors.owned_page_statement
+    RUNS = "runs"  # auditdb.monitors.runs_page_statement
 
 
 # The sort key of each list, in SQL column names and the Python types a cursor must carry.
@@ -53,12 +54,14 @@ _SORT_COLUMNS: dict[ListKind, tuple[str, ...]] = {
     ListKind.PAGES: ("url", "id"),
     ListKind.ISSUES: ("severity_rank", "issue_type", "page_url", "id"),
     ListKind.MONITORS: ("created_at", "id"),
+    ListKind.RUNS: ("started_at", "id"),
 }
 _SORT_TYPES: dict[ListKind, tuple[type, ...]] = {
     ListKind.AUDITS: (str, str),
     ListKind.PAGES: (str, str),
     ListKind.ISSUES: (int, str, str, str),
     ListKind.MONITORS: (str, str),
+    ListKind.RUNS: (str, str),
 }
 
 

@@ -9,7 +9,7 @@ EXPLAIN QUERY PLAN test (tests/auditdb/test_monitor_plans.py): each one seeks an
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Self
@@ -182,28 +182,51 @@ async def delete_monitor(db: D1Database, owner: str, monitor_id: str) -> bool:
     return bool(result["meta"].get("changes", 0))
 
 
+def _newest_first(
+    table: str, column: str, value: str, sort: str, after: SortKey | None, limit: int
+) -> Statement:
+    """`table`'s rows with `column = value`, newest first on (`sort`, id), after a cursor: a
+    backward range of an index on (column, sort, id), so a page costs its own rows."""
+    terms, params = [f"{column} = ?"], [value]
+    if after is not None:
+        terms.append(f"({sort}, id) < (?, ?)")
+        params.extend(str(part) for part in after)
+    where = " AND ".join(terms)
+    sql = f"SELECT * FROM {table} WHERE {where} ORDER BY {sort} DESC, id DESC LIMIT ?"
+    return Statement(sql, (*params, limit))
+
+
 def owned_page_statement(owner: str, after: SortKey | None, limit: int) -> Statement:
     """An owner's monitors, newest first, after a (created_at, id) cursor."""
-    if after is None:
-        return Statement(
-            "SELECT * FROM monitors WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ?",
-            (owner, limit),
-        )
-    return Statement(
-        "SELECT * FROM monitors WHERE owner = ? AND (created_at, id) < (?, ?) "
-        "ORDER BY created_at DESC, id DESC LIMIT ?",
-        (owner, *after, limit),
-    )
+    return _newest_first("monitors", "owner", owner, "created_at", after, limit)
+
+
+def runs_page_statement(monitor_id: str, after: SortKey | None, limit: int) -> Statement:
+    """A monitor's runs, newest first, after a (started_at, id) cursor, over
+    monitor_runs_monitor_started_idx."""
+    return _newest_first("monitor_runs", "monitor_id", monitor_id, "started_at", after, limit)
 
 
 async def read_owned_page(
     db: D1Database, owner: str, after: SortKey | None, limit: int
 ) -> list[tuple[SortKey, MonitorRecord]]:
-    result = await owned_page_statement(owner, after, limit).prepare(db).all()
-    return [
-        ((as_str(row["created_at"]), as_str(row["id"])), MonitorRecord.from_row(row))
-        for row in result["results"]
-    ]
+    statement = owned_page_statement(owner, after, limit)
+    return await _keyed(db, statement, "created_at", MonitorRecord.from_row)
+
+
+async def read_runs_page(
+    db: D1Database, monitor_id: str, after: SortKey | None, limit: int
+) -> list[tuple[SortKey, MonitorRunRecord]]:
+    statement = runs_page_statement(monitor_id, after, limit)
+    return await _keyed(db, statement, "started_at", MonitorRunRecord.from_dict)
+
+
+async def _keyed[R](
+    db: D1Database, statement: Statement, sort: str, record: Callable[[Mapping[str, object]], R]
+) -> list[tuple[SortKey, R]]:
+    """Each row with its (sort, id) key, the cursor a page continues after."""
+    result = await statement.prepare(db).all()
+    return [((as_str(row[sort]), as_str(row["id"])), record(row)) for row in result["results"]]
 
 
 # -- the schedule: the producer's selection and the consumer's claim ------------------------------
@@ -314,3 +337,58 @@ async def make_due_now(db: D1Database, monitor_id: str, now: str) -> bool:
     """False when there is no such active monitor."""
     result = await db.prepare(DUE_NOW_SQL).bind(now, monitor_id).run()
     return bool(result["meta"].get("changes", 0))
+
+
+# -- retention: the daily cleanup deletes runs past MONITOR_RUN_RETENTION_DAYS ------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ExpiredRun(JsonRecord):
+    """A run past retention, with what names its R2 report (`service.report_keys`)."""
+
+    id: str
+    started_at: str
+    owner: str  # the monitor's, which is its audit's
+    audit_id: str | None = None  # None: no audit was started, so there is no report either
+
+
+# Where a retention pass begins: every (started_at, id) sorts after two empty strings.
+BEFORE_ALL: SortKey = ("", "")
+# One batch is the rows in (after, last] of the (started_at, id) order, `last` being the newest
+# run the batch read: a range of monitor_runs_started_idx (0010) bounded at both ends, bound by
+# four values whatever the batch size. Every row in it started no later than `last`, which is
+# past retention, so the range needs no cutoff of its own.
+_EXPIRED_RANGE = "(started_at, id) > (?, ?) AND (started_at, id) <= (?, ?)"
+EXPIRED_RUNS_SQL = (
+    "SELECT id, started_at, audit_id, "
+    "(SELECT owner FROM monitors WHERE monitors.id = monitor_runs.monitor_id) AS owner "
+    "FROM monitor_runs WHERE started_at < ? AND (started_at, id) > (?, ?) "
+    "ORDER BY started_at, id LIMIT ?"
+)
+# Only audits a run names: an ad-hoc audit is never a run's, so it is never deleted here.
+DELETE_EXPIRED_AUDITS_SQL = (
+    f"DELETE FROM audits WHERE id IN (SELECT audit_id FROM monitor_runs WHERE {_EXPIRED_RANGE})"
+)
+DELETE_EXPIRED_RUNS_SQL = f"DELETE FROM monitor_runs WHERE {_EXPIRED_RANGE}"
+
+
+async def read_expired_runs(
+    db: D1Database, cutoff: str, after: SortKey, limit: int
+) -> list[ExpiredRun]:
+    """Up to `limit` runs that started before `cutoff`, oldest first, after a cursor."""
+    result = await db.prepare(EXPIRED_RUNS_SQL).bind(cutoff, *after, limit).all()
+    return [ExpiredRun.from_dict(row) for row in result["results"]]
+
+
+async def delete_expired_range(db: D1Database, after: SortKey, last: SortKey) -> None:
+    """Delete the runs in (after, last] (read by `read_expired_runs`) and their audits (whose
+    pages and issues cascade), in one transaction: the audits first, while the runs name them.
+
+    No count is returned: `meta.changes` counts cascaded rows on some platforms and not others,
+    and the caller knows the batch it read."""
+    await db.batch(
+        [
+            db.prepare(DELETE_EXPIRED_AUDITS_SQL).bind(*after, *last),
+            db.prepare(DELETE_EXPIRED_RUNS_SQL).bind(*after, *last),
+        ]
+    )

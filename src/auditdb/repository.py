@@ -224,16 +224,20 @@ async def list_running_before(db: D1Database, started_before: str, limit: int) -
     return [AuditRecord.from_row(row) for row in result["results"]]
 
 
+# Oldest finish first through audits_finished_idx (0010); the run check seeks monitor_runs_audit_idx.
+DELETE_FINISHED_SQL = (
+    "DELETE FROM audits WHERE id IN (SELECT id FROM audits WHERE status != 'running' "
+    "AND finished_at < ? AND NOT EXISTS (SELECT 1 FROM monitor_runs "
+    "WHERE monitor_runs.audit_id = audits.id) ORDER BY finished_at LIMIT ?)"
+)
+
+
 async def delete_finished_before(db: D1Database, finished_before: str, limit: int) -> int:
-    """Delete up to `limit` finished audits (pages and issues cascade); returns how many."""
-    result = (
-        await db.prepare(
-            "DELETE FROM audits WHERE id IN (SELECT id FROM audits WHERE status != 'running' "
-            "AND finished_at < ? ORDER BY finished_at LIMIT ?)"
-        )
-        .bind(finished_before, limit)
-        .run()
-    )
+    """Delete up to `limit` finished ad-hoc audits (pages and issues cascade); returns how many.
+
+    A monitor run's audit is left alone: it lives as long as its run (service.run_retention,
+    which also deletes its R2 report), so the run's history never names a deleted audit."""
+    result = await db.prepare(DELETE_FINISHED_SQL).bind(finished_before, limit).run()
     return result["meta"].get("changes", 0)
 
 

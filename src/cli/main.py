@@ -8,7 +8,7 @@
     siteaudit serve [--port N] [--var NAME:VALUE ...] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] | monitors list
-    siteaudit monitors remove ID | monitors run-due
+    siteaudit monitors runs ID | monitors remove ID | monitors run-due
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `cancel` and

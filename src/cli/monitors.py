@@ -1,6 +1,6 @@
-"""`siteaudit monitors add|list|remove|run-due`: scheduled re-audits on the local platform.
+"""`siteaudit monitors add|list|runs|remove|run-due`: scheduled re-audits on the local platform.
 
-`add`, `list` and `remove` call the API as the owner "local" (the CLI's own key), exactly as
+`add`, `list`, `runs` and `remove` call the API as the owner "local" (the CLI's own key), exactly as
 `curl` on `siteaudit serve` would. `run-due` does what the hourly cron and the queue do on
 Cloudflare, now: the producer enqueues every due monitor (of every owner), the local queue is
 drained through the consumer, the command waits for the audits it started to finish, and drains
@@ -45,6 +45,8 @@ def add_monitors_commands(commands: Subcommands) -> None:
     add.add_argument("--webhook-url", help="where alerts will be posted")
     add.add_argument("--allow-private-hosts", action="store_true")
     actions.add_parser("list", help="your monitors, newest first")
+    runs = actions.add_parser("runs", help="a monitor's runs, newest first")
+    runs.add_argument("monitor_id")
     remove = actions.add_parser("remove", help="delete a monitor and its run history")
     remove.add_argument("monitor_id")
     run_due = actions.add_parser(
@@ -66,6 +68,8 @@ async def run_monitors(platform: LocalPlatform, args: argparse.Namespace, refuse
             return await _add(platform, args, refuse)
         case "list":
             return await _list(platform)
+        case "runs":
+            return await _runs(platform, args.monitor_id, refuse)
         case "remove":
             return await _remove(platform, args.monitor_id, refuse)
         case _:
@@ -93,18 +97,56 @@ def _when(monitor: Mapping[str, object]) -> str:
 
 
 async def _list(platform: LocalPlatform) -> int:
-    rows: list[tuple[str, ...]] = []
-    path: str | None = "/api/monitors"
-    while path is not None:
-        _, answer = await platform.request("GET", path)
-        rows.extend(_row(as_object(m)) for m in as_list(answer["monitors"]))
-        cursor = answer["next_cursor"]
-        path = None if cursor is None else f"/api/monitors?cursor={cursor}"
+    monitors = await _every(platform, "/api/monitors", "monitors")
     header = ("ID", "URL", "SCHEDULE", "ACTIVE", "NEXT DUE", "LAST RUN")
+    _print_table(header, [_row(monitor) for monitor in monitors])
+    return 0
+
+
+async def _runs(platform: LocalPlatform, monitor_id: str, refuse: Refuse) -> int:
+    path = f"/api/monitors/{monitor_id}/runs"
+    status, answer = await platform.request("GET", path)
+    if status != 200:
+        return refuse(answer)
+    runs = await _every(platform, path, "runs")
+    header = ("STARTED", "STATUS", "SCORE", "CRITICAL", "WARNING", "INFO", "NEW", "FIXED")
+    _print_table((*header, "REPORT", "AUDIT"), [_run_row(run) for run in runs])
+    return 0
+
+
+async def _every(platform: LocalPlatform, path: str, kind: str) -> list[Mapping[str, object]]:
+    """Every item of a list route, following `next_cursor` page by page."""
+    items: list[Mapping[str, object]] = []
+    page: str | None = path
+    while page is not None:
+        _, answer = await platform.request("GET", page)
+        items.extend(as_object(item) for item in as_list(answer[kind]))
+        cursor = answer["next_cursor"]
+        page = None if cursor is None else f"{path}?cursor={cursor}"
+    return items
+
+
+def _print_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
-    return 0
+
+
+def _run_row(run: Mapping[str, object]) -> tuple[str, ...]:
+    counts = ("health_score", "critical_count", "warning_count", "info_count")
+    changes = ("new_issues", "fixed_issues")
+    return (
+        as_str(run["started_at"]),
+        as_str(run["status"]),
+        *(_number(run[name]) for name in (*counts, *changes)),
+        "yes" if run["has_report"] else "no",
+        str(run["audit_id"] or "-"),
+    )
+
+
+def _number(value: object) -> str:
+    """A count or score as a person reads it; "-" until the run has finished."""
+    return "-" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _row(monitor: Mapping[str, object]) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from auditdb import monitors
-from auditdb.monitors import Frequency, MonitorRecord
+from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord
 from common import ports
 from common.bindings import Env
 from common.settings import CRAWL
@@ -208,6 +208,16 @@ async def get_monitor(env: Env, owner: str, monitor_id: str) -> MonitorRecord:
 async def list_monitors(env: Env, owner: str, paging: Paging) -> ListPage[MonitorRecord]:
     """The owner's monitors, newest first, one keyset page."""
     keyed = await monitors.read_owned_page(env.DB, owner, paging.after, paging.limit + 1)
+    return page_of(keyed, paging.limit)
+
+
+async def list_runs(
+    env: Env, owner: str, monitor_id: str, paging: Paging
+) -> ListPage[MonitorRunRecord]:
+    """The caller's monitor's runs, newest first, one keyset page; another owner's monitor is
+    refused exactly as an unknown one."""
+    await get_monitor(env, owner, monitor_id)
+    keyed = await monitors.read_runs_page(env.DB, monitor_id, paging.after, paging.limit + 1)
     return page_of(keyed, paging.limit)
 
 

@@ -13,6 +13,7 @@ without importing the report builder (which reads through `service.lists`, above
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from urllib.parse import quote
 
 from common.bindings import Env
@@ -39,9 +40,25 @@ async def delete_report(env: Env, owner: str, audit_id: str) -> None:
     R2 refusing is raised as `StorageUnavailable`: the caller deletes its D1 rows only after this
     returns, so a failure leaves the audit in place for a retry instead of an orphaned object.
     """
-    key = report_key(owner, audit_id)
+    await _delete(env, report_key(owner, audit_id))
+
+
+# R2's bulk delete takes at most 1,000 keys per call (the R2 Workers API reference, `delete`).
+MAX_DELETE_KEYS = 1000
+
+
+async def delete_reports(env: Env, reports: Sequence[tuple[str, str]]) -> None:
+    """Delete the reports of several (owner, audit id) pairs in one R2 call, with the same
+    guarantees as `delete_report`; more than `MAX_DELETE_KEYS` pairs is the caller's bug."""
+    if len(reports) > MAX_DELETE_KEYS:
+        raise ValueError(f"at most {MAX_DELETE_KEYS} reports can be deleted at once")
+    if reports:
+        await _delete(env, [report_key(owner, audit_id) for owner, audit_id in reports])
+
+
+async def _delete(env: Env, keys: str | list[str]) -> None:
     try:
-        await env.REPORTS.delete(key)
+        await env.REPORTS.delete(keys)
     except Exception as exc:  # the binding raises JsException, whose type core code cannot name
-        log.warning("could not delete report %s: %s", key, exc)
+        log.warning("could not delete report %s: %s", keys, exc)
         raise StorageUnavailable(f"could not delete the audit's stored report: {exc}") from exc

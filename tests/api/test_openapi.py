@@ -15,10 +15,10 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 
 from api import openapi, queries
 from api.errors import ApiErrorCode
-from auditdb import repository
+from auditdb import monitors, repository
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind
-from auditdb.monitors import MonitorRecord
+from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditOptions, AuditRecord, IssueRecord, PageRecord
 from durable.records import CrawledEntry, FrontierStats
 from service import keys
@@ -32,6 +32,7 @@ LISTS = {
     ListKind.PAGES: "/api/audits/{audit_id}/pages",
     ListKind.ISSUES: "/api/audits/{audit_id}/issues",
     ListKind.MONITORS: "/api/monitors",
+    ListKind.RUNS: "/api/monitors/{monitor_id}/runs",
 }
 
 
@@ -96,6 +97,7 @@ def test_the_document_refuses_to_build_when_routes_and_operations_disagree(
         ("TopIssue", TopIssue, set(), set()),
         ("Comparison", AuditComparison, set(), set()),
         ("Monitor", MonitorRecord, set(), {"lock_until"}),
+        ("MonitorRun", MonitorRunRecord, {"has_report"}, set()),
         ("CreatedMonitor", MonitorRecord, {"webhook_secret"}, {"lock_until"}),
     ],
 )
@@ -134,12 +136,19 @@ def test_a_list_documents_exactly_the_parameters_its_parser_accepts(
     assert query_names(document, LISTS[kind]) == expected
 
 
+NOW = "2026-12-01T00:00:00.000Z"
+
+
 @pytest.fixture
 async def seeded(platform: Any) -> tuple[Any, str]:
     env = platform.env
     key = (await keys.create_key(env, "acme")).secret
     audit = AuditRecord("audit-1", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="acme")
     await repository.insert_audit(env.DB, audit)
+    monitor = MonitorRecord(
+        "monitor-1", "acme", "https://a.test/", Frequency.DAILY, 6, 10, NOW, NOW
+    )
+    await monitors.insert_monitor(env.DB, monitor, "whsec_" + "A" * 32)
     return env, key
 
 
@@ -159,7 +168,7 @@ async def test_the_documented_parameters_are_accepted_and_no_others(
     document: dict[str, Any], seeded: tuple[Any, str], kind: ListKind
 ) -> None:
     env, key = seeded
-    path = LISTS[kind].format(audit_id="audit-1")
+    path = LISTS[kind].format(audit_id="audit-1", monitor_id="monitor-1")
     for parameter in document["paths"][LISTS[kind]]["get"].get("parameters", []):
         if parameter["in"] != "query" or parameter["name"] == "cursor":
             continue  # a cursor is only valid when a list made it

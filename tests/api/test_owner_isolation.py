@@ -56,12 +56,13 @@ OWN = {
 }
 
 
-MONITOR_ROUTES = ["/api/monitors/{id}"]
+MONITOR_ROUTES = ["/api/monitors/{id}", "/api/monitors/{id}/runs"]
 # Every monitor request carries a valid (empty) body, so PATCH reaches the owner check.
 OWN_MONITOR = {
     ("GET", "/api/monitors/{id}"): 200,
     ("PATCH", "/api/monitors/{id}"): 200,
     ("DELETE", "/api/monitors/{id}"): 204,
+    ("GET", "/api/monitors/{id}/runs"): 200,
 }
 
 

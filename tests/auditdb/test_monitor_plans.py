@@ -11,13 +11,14 @@ import re
 
 import pytest
 
-from auditdb import monitors
+from auditdb import monitors, repository
 from auditdb.listing import Statement
 from auditdb.monitors import RecencyCutoffs
 from local_platform.d1 import LocalD1Database
 from tests.auditdb.test_query_plans import db, plan  # noqa: F401 - the migrated database fixture
 
 FULL_SCAN = re.compile(r"\bSCAN (monitors|monitor_runs)\b")
+AUDIT_SCAN = re.compile(r"\bSCAN (audits|monitor_runs)\b")
 NOW = "2026-12-01T10:00:00.000Z"
 CUTOFFS = RecencyCutoffs("2026-11-30T22:00:00.000Z", "2026-11-28T22:00:00.000Z", "2026-11-21")
 CURSOR = ("2026-11-30T10:00:00.000Z", "m1")
@@ -44,6 +45,16 @@ STATEMENTS: list[tuple[str, Statement, str]] = [
         monitors.owned_page_statement("o", CURSOR, 101),
         "monitors_owner_created_id_idx",
     ),
+    (
+        "runs page",
+        monitors.runs_page_statement("m1", None, 101),
+        "monitor_runs_monitor_started_idx",
+    ),
+    (
+        "runs page after",
+        monitors.runs_page_statement("m1", CURSOR, 101),
+        "monitor_runs_monitor_started_idx",
+    ),
     ("due page", monitors.due_page_statement(NOW, CUTOFFS, None, 500), "monitors_active_due_idx"),
     (
         "due page after",
@@ -69,6 +80,26 @@ STATEMENTS: list[tuple[str, Statement, str]] = [
         "sqlite_autoindex_monitors_1",
     ),
     ("due now", Statement(monitors.DUE_NOW_SQL, (NOW, "m1")), "sqlite_autoindex_monitors_1"),
+    (
+        "expired runs",
+        Statement(monitors.EXPIRED_RUNS_SQL, (NOW, *monitors.BEFORE_ALL, 100)),
+        "monitor_runs_started_idx",
+    ),
+    (
+        "expired runs after",
+        Statement(monitors.EXPIRED_RUNS_SQL, (NOW, *CURSOR, 100)),
+        "monitor_runs_started_idx",
+    ),
+    (
+        "delete expired audits",  # pages and issues cascade through their audit_id indexes
+        Statement(monitors.DELETE_EXPIRED_AUDITS_SQL, (*CURSOR, *CURSOR)),
+        "sqlite_autoindex_audits_1",
+    ),
+    (
+        "delete expired runs",
+        Statement(monitors.DELETE_EXPIRED_RUNS_SQL, (*CURSOR, *CURSOR)),
+        "monitor_runs_started_idx",
+    ),
 ]
 
 
@@ -98,3 +129,27 @@ async def test_the_producer_reads_a_range_of_the_due_index(db: LocalD1Database) 
     # A seek to the cursor bounded by the due time: the pages cost their own rows, never a walk
     # over monitors that are not due.
     assert "(is_active=? AND (next_due_at,id)>(?,?) AND next_due_at<?)" in lines[0], lines
+
+
+@pytest.mark.parametrize(
+    "sql", [monitors.DELETE_EXPIRED_AUDITS_SQL, monitors.DELETE_EXPIRED_RUNS_SQL]
+)
+async def test_a_retention_batch_deletes_a_range_bounded_at_both_ends(
+    db: LocalD1Database, sql: str
+) -> None:
+    lines = await plan(db, Statement(sql, (*CURSOR, *CURSOR)))
+
+    # (after, last]: a batch costs its own rows, never a walk over the rest of the backlog.
+    # (SQLite's plan text prints the upper bound as "<" whether it is "<" or "<=".)
+    bounded = "monitor_runs_started_idx ((started_at,id)>(?,?) AND (started_at,id)<(?,?))"
+    assert bounded in "\n".join(lines), lines
+
+
+async def test_the_ad_hoc_audit_cleanup_reads_by_finish_time_and_skips_runs_by_index(
+    db: LocalD1Database,
+) -> None:
+    lines = await plan(db, Statement(repository.DELETE_FINISHED_SQL, (NOW, 500)))
+
+    assert not [line for line in lines if AUDIT_SCAN.search(line)], lines
+    assert any("audits_finished_idx (finished_at<?)" in line for line in lines), lines
+    assert any("monitor_runs_audit_idx (audit_id=?)" in line for line in lines), lines

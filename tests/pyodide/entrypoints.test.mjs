@@ -5,8 +5,9 @@
 // full report stored in and read back from the R2 double through the SDK's conversions, /mcp
 // (which needs no pydantic), the hourly monitor producer and Default.queue (one message acked, a
 // failing one retried; the audit's end finishing the run with its report in the R2 double; an
-// alert posted to a loopback receiver, retried with back-off, signed), and what Default does not offer in this tier (request bodies: they need
-// pydantic).
+// alert posted to a loopback receiver, retried with back-off, signed), the daily cleanup's run
+// retention (R2 keys deleted as one list), and what Default does not offer in this tier (request
+// bodies: they need pydantic).
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { createHmac } from "node:crypto";
@@ -297,6 +298,35 @@ test("Default.fetch: a method the SDK's HTTPMethod cannot name (PROPFIND) is a 4
   const refused = await api("/api/audits", init);
   assert.equal(refused.status, 405);
   assert.equal(refused.headers.get("allow"), "GET, POST");
+});
+
+test("a monitor's runs page through Default.fetch; the daily cleanup deletes those past retention, their audits and R2 reports (one key list)", async () => {
+  const old = new Date(Date.now() - 400 * 86_400_000).toISOString();
+  const recent = new Date().toISOString();
+  await env.DB.prepare("INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, webhook_secret, next_due_at, created_at) VALUES ('mon-old', 'local', ?, 'daily', 3, 5, 'whsec_x', ?, ?)")
+    .bind(UNREACHABLE, old, old).run();
+  const runs = [["old-a", old], ["old-b", old], ["kept", recent]];
+  for (const [id, when] of runs) {
+    await env.DB.prepare("INSERT INTO audits (id, owner, start_url, status, created_at, finished_at) VALUES (?, 'local', ?, 'completed', ?, ?)")
+      .bind(id, UNREACHABLE, when, when).run();
+    await env.DB.prepare("INSERT INTO monitor_runs (id, monitor_id, audit_id, due_at, started_at, status) VALUES (?, 'mon-old', ?, ?, ?, 'completed')")
+      .bind(`run-${id}`, id, `${when}/${id}`, when).run();
+    await env.REPORTS.put(`reports/local/${id}.json.gz`, new Uint8Array([31, 139]));
+  }
+  await env.DB.prepare("UPDATE monitor_runs SET health_score = 87.0, r2_key = 'k' WHERE id = 'run-kept'").run();
+  const local = { headers: { authorization: `Bearer ${await makeKey("local")}` } };
+  const first = await (await api("/api/monitors/mon-old/runs?limit=1", local)).json();
+  assert.deepEqual(first.runs.map((r) => [r.audit_id, r.health_score, r.has_report]), [["kept", 87, true]]);
+  const rest = await (await api(`/api/monitors/mon-old/runs?cursor=${first.next_cursor}`, local)).json();
+  assert.deepEqual([rest.runs.map((r) => r.audit_id), rest.next_cursor], [["old-b", "old-a"], null]);
+
+  await callDefault(rt, env, "scheduled", new ScheduledController("17 3 * * *", Date.now()));
+
+  const left = await env.DB.prepare("SELECT audit_id FROM monitor_runs WHERE monitor_id = 'mon-old'").all();
+  assert.deepEqual(left.results.map((r) => r.audit_id), ["kept"]);
+  const audits = await env.DB.prepare("SELECT id FROM audits WHERE id IN ('old-a', 'old-b', 'kept')").all();
+  assert.deepEqual(audits.results.map((r) => r.id), ["kept"]);
+  assert.deepEqual([...env.REPORTS.objects.keys()].filter((k) => /old-|kept/.test(k)), ["reports/local/kept.json.gz"]);
 });
 
 test("request bodies are validated by pydantic, which this tier cannot load", async () => {
