@@ -14,9 +14,9 @@ point; the order only decides which of two adjacent sources is dropped as superf
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 # cspParser.js: "img-src" is the shortest directive the test accepts; shorter policies are invalid.
 _SHORTEST_POLICY = len("img-src") - 1
