@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from security.html_scan import HtmlFacts, ScriptTag
+from security.html_scan import HTML_TYPES, HtmlFacts, ScriptTag
 from security.observed import ObservedResponse
 from security.results import SriResult, TestName, TestOutcome, outcome
 from security.site_names import registrable_domain
 
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 # onlyIfWorse order, best first.
 _ORDER = (
     SriResult.IMPLEMENTED_AND_ALL_SCRIPTS_LOADED_SECURELY,

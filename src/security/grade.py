@@ -26,7 +26,7 @@ from security.checks_headers import (
 )
 from security.checks_sri import subresource_integrity
 from security.checks_transport import redirection, strict_transport_security
-from security.html_scan import scan_html
+from security.html_scan import HtmlFacts, declared_html, scan_html
 from security.observed import ObservedResponse, ObservedSite, site_of_response
 from security.results import ALGORITHM_VERSION, TestName, TestOutcome
 
@@ -103,6 +103,8 @@ def run_tests(site: ObservedSite) -> list[TestOutcome]:
     """The 12 tests on one scan."""
     auto = site.auto
     html = scan_html(auto.html if auto else None)
+    if auto is None or not declared_html(auto.first("content-type")):
+        html = HtmlFacts(scripts=html.scripts)  # meta policies count only in declared HTML
     csp = content_security_policy(auto, html)
     hsts = strict_transport_security(site)
     return [

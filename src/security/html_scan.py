@@ -2,14 +2,24 @@
 
 The Observatory reads `<meta http-equiv="content-security-policy">` (every one) and
 `<meta name="referrer">` (the last one) as if they were headers (mdn/mdn-http-observatory
-`src/retriever/utils.js`, parseHttpEquivHeaders), and every `<script>` element for the
-subresource-integrity test. The stdlib tokenizer accepts any text, as HTML parsers must.
+`src/retriever/utils.js`, parseHttpEquivHeaders), only when the response declares HTML
+(`src/retriever/retriever.js`), and every `<script>` element for the subresource-integrity test
+(which parses the body unless another type is declared). The stdlib tokenizer accepts any text, as HTML parsers must.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+
+# MIME types the Observatory treats as HTML (src/types.js HTML_TYPES).
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+
+
+def declared_html(content_type: str | None) -> bool:
+    """Whether the Content-Type names HTML. Like the retriever, the part before ";" is compared
+    as sent (no trimming, no case folding), and a missing Content-Type is not HTML."""
+    return (content_type or "").split(";")[0] in HTML_TYPES
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 mdn/mdn-http-observatory `src/retriever/retriever.js` requests the host's http and https entry
 points (following redirects), takes the https answer as `auto` when there is one (else http's),
-and fetches `auto`'s URL once more with an `Origin` header for the CORS test. Here every hop is a
+and asks `auto`'s URL once more with an `Origin` header for the CORS test (an OPTIONS preflight
+there; a GET here, the only method `common.ports.FetchRequest` sends: docs/security.md). Here every hop is a
 separate request through `common.ports` (the platform's fetch, redirects not followed), and each
 Location is checked against the private-host policy before it is requested, as crawl.redirects
 does for the crawler.

@@ -29,6 +29,7 @@ from security.results import (
 from tests.security.cases import HTTP, outcome_of, response
 
 type Row = tuple[dict[str, object], str, bool, int]
+HTML: dict[str, str | list[str]] = {"content-type": "text/html; charset=utf-8"}
 
 
 def csp(value: str | list[str], **kw: object) -> dict[str, object]:
@@ -91,12 +92,16 @@ CSP: list[Row] = [
         ["default-src http:", "default-src https:"],  # two header policies agreeing on nothing
     )],
     # a header and a meta policy combine; a meta policy alone counts too
-    (csp("default-src http:", html="<meta http-equiv='Content-Security-Policy' content='default-src https:'>"),
+    (response({**HTML, "content-security-policy": "default-src http:"},
+              html="<meta http-equiv='Content-Security-Policy' content='default-src https:'>"),
      CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10),
+    (response(HTML, html="<meta http-equiv=content-security-policy content=\"default-src 'none'\">"),
+     CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10),
+    # meta tags count only in a response declared as HTML
     (response(html="<meta http-equiv=content-security-policy content=\"default-src 'none'\">"),
-     CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10),
+     CspResult.NOT_IMPLEMENTED, False, -25),
     # frame-ancestors alone in a meta tag is not a policy
-    (response(html="<meta http-equiv=content-security-policy content=\"frame-ancestors 'none'\">"),
+    (response(HTML, html="<meta http-equiv=content-security-policy content=\"frame-ancestors 'none'\">"),
      CspResult.NOT_IMPLEMENTED, False, -25),
     # http: sources are insecure only on an https page
     (csp("default-src 'none'; img-src http:", url=HTTP, redirects=[]), CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10),
@@ -233,10 +238,10 @@ REFERRER: list[Row] = [
     (header("referrer-policy", "no-referrer"), ReferrerPolicyResult.PRIVATE, True, 5),
     (header("referrer-policy", "unsafe-url, strict-origin-when-cross-origin"), ReferrerPolicyResult.PRIVATE, True, 5),
     (header("referrer-policy", "same-origin, nonsense"), ReferrerPolicyResult.PRIVATE, True, 5),
-    (response(html="<meta name='referrer' content='strict-origin'>"), ReferrerPolicyResult.PRIVATE, True, 5),
+    (response(HTML, html="<meta name='referrer' content='strict-origin'>"), ReferrerPolicyResult.PRIVATE, True, 5),
     (response(), ReferrerPolicyResult.NOT_IMPLEMENTED, True, 0),
     (header("referrer-policy", "no-referrer-when-downgrade"), ReferrerPolicyResult.UNSAFE, False, -5),
-    (header("referrer-policy", "no-referrer", html="<meta name=referrer content=unsafe-url>"),
+    (response({**HTML, "referrer-policy": "no-referrer"}, html="<meta name=referrer content=unsafe-url>"),
      ReferrerPolicyResult.UNSAFE, False, -5),  # the meta tag comes last and wins
     (header("referrer-policy", "whatever"), ReferrerPolicyResult.HEADER_INVALID, False, -5),
 ]  # fmt: skip
@@ -256,7 +261,8 @@ XFO: list[Row] = [
     (header("x-frame-options", "sameorigin"), XFrameOptionsResult.SAMEORIGIN_OR_DENY, True, 5),
     (header("x-frame-options", "ALLOW-FROM https://mozilla.org"), XFrameOptionsResult.ALLOW_FROM_ORIGIN, True, 0),
     (response(), XFrameOptionsResult.NOT_IMPLEMENTED, False, -20),
-    (response(html="<meta http-equiv=x-frame-options content=DENY>"), XFrameOptionsResult.NOT_IMPLEMENTED, False, -20),
+    (response(HTML, html="<meta http-equiv=x-frame-options content=DENY>"),
+     XFrameOptionsResult.NOT_IMPLEMENTED, False, -20),
     (header("x-frame-options", "DENY, DENY"), XFrameOptionsResult.HEADER_INVALID, False, -20),
 ]  # fmt: skip
 
