@@ -9,6 +9,8 @@
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] | monitors list
     siteaudit monitors runs ID | monitors remove ID | monitors run-due
+    siteaudit security-check --response FILE
+    siteaudit security URL [--json] [--allow-private-hosts]
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `cancel` and
@@ -30,6 +32,7 @@ from cli.compare import format_comparison
 from cli.keys import add_keys_commands, has_user_key, run_keys
 from cli.monitors import add_monitors_commands, run_monitors
 from cli.report import format_summary, full_report, write_report
+from cli.security import add_security_commands, run_security, run_security_check
 from common.wire import as_object, as_str
 from urls.private_hosts import PrivateHosts
 
@@ -94,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_keys_commands(commands)
     add_monitors_commands(commands)
+    add_security_commands(commands)
     return parser
 
 
@@ -106,6 +110,8 @@ def _var(text: str) -> tuple[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "security-check":
+        return run_security_check(args)  # pure: no platform, no event loop
     try:
         runners = {
             "audit": run_audit,
@@ -116,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             "serve": run_serve,
             "keys": run_keys,
             "monitors": run_monitors_command,
+            "security": run_security_command,
         }
         return asyncio.run(runners[args.command](args))
     except KeyboardInterrupt:
@@ -209,6 +216,14 @@ async def run_monitors_command(args: argparse.Namespace) -> int:
     platform = _platform(args)
     try:
         return await run_monitors(platform, args, _refused)
+    finally:
+        await platform.close()
+
+
+async def run_security_command(args: argparse.Namespace) -> int:
+    platform = _platform(args)
+    try:
+        return await run_security(args, platform)
     finally:
         await platform.close()
 

@@ -235,9 +235,10 @@ def _start(
     port: int,
     routes: dict[str, object],
     tls: ssl.SSLContext | None,
+    host: str = HOST,
 ) -> _SiteHTTPServer:
     server_class = _SiteHTTPServer if tls is None else _TlsServer
-    server = server_class((HOST, port), _Handler)  # OSError when the port cannot be had
+    server = server_class((host, port), _Handler)  # OSError when the port cannot be had
     stack.callback(server.server_close)
     if tls is not None:
         server.tls = tls  # type: ignore[attr-defined]
