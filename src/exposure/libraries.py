@@ -25,14 +25,12 @@ from enum import StrEnum
 from urllib.parse import urlsplit
 
 from common.wire import JsonRecord
-from exposure.retire_data import Library, Repository, Vulnerability, repository
+from exposure.retire_data import Library, Repository, RetireSeverity, Vulnerability, repository
 from exposure.versions import is_below
 
 __all__ = [
     "Detection",
-    "KnownVulnerability",
     "LibraryFinding",
-    "RetireSeverity",
     "assess",
     "fixed_in",
     "scan_content",
@@ -48,29 +46,6 @@ class Detection(StrEnum):
     HASH = "hash"
 
 
-class RetireSeverity(StrEnum):
-    LOW = "low"
-    MEDIUM = "medium"
-    HIGH = "high"
-    CRITICAL = "critical"
-
-    @property
-    def rank(self) -> int:
-        return list(RetireSeverity).index(self)
-
-
-@dataclass(frozen=True, slots=True)
-class KnownVulnerability(JsonRecord):
-    severity: RetireSeverity
-    summary: str | None
-    cves: tuple[str, ...]
-    ghsa: str | None
-    cwes: tuple[str, ...]
-    info: tuple[str, ...]
-    below: str | None  # the first version of this range without the vulnerability
-    at_or_above: str | None
-
-
 @dataclass(frozen=True, slots=True)
 class LibraryFinding(JsonRecord):
     """A library found in one script, with what is known against its version."""
@@ -79,7 +54,7 @@ class LibraryFinding(JsonRecord):
     version: str
     detection: Detection
     script_url: str
-    vulnerabilities: tuple[KnownVulnerability, ...] = ()
+    vulnerabilities: tuple[Vulnerability, ...] = ()
     # The highest severity among `vulnerabilities`; None when none is known.
     severity: RetireSeverity | None = None
     # The lowest `below` above the version: the nearest release fixing at least one of them.
@@ -223,7 +198,7 @@ class _VersionKey:
 
 def assess(detected: _Detected, script_url: str) -> LibraryFinding:
     applicable = [v for v in detected.library.vulnerabilities if _applies(v, detected.version)]
-    known = tuple(_known(v) for v in applicable)
+    known = tuple(applicable)
     severity = max((k.severity for k in known), key=lambda s: s.rank, default=None)
     nearest, safe = fixed_in(detected.library, detected.version) if known else (None, None)
     return LibraryFinding(
@@ -235,17 +210,4 @@ def assess(detected: _Detected, script_url: str) -> LibraryFinding:
         severity=severity,
         fixed_in=nearest,
         safe_version=safe,
-    )
-
-
-def _known(vulnerability: Vulnerability) -> KnownVulnerability:
-    return KnownVulnerability(
-        severity=RetireSeverity(vulnerability.severity),
-        summary=vulnerability.summary,
-        cves=vulnerability.cves,
-        ghsa=vulnerability.ghsa,
-        cwes=vulnerability.cwes,
-        info=vulnerability.info,
-        below=vulnerability.below,
-        at_or_above=vulnerability.at_or_above,
     )

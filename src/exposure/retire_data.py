@@ -19,11 +19,12 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Final
 
-from common.wire import as_list, as_object, as_str
+from common.wire import JsonRecord, as_list, as_object, as_str
 from exposure.jsregex import compile_js
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "VERSION_PATTERN",
     "Library",
     "Repository",
+    "RetireSeverity",
     "Vulnerability",
     "compact",
     "repository",
@@ -92,17 +94,30 @@ def _compact_vulnerability(vulnerability: Mapping[str, object]) -> dict[str, obj
     return kept
 
 
+class RetireSeverity(StrEnum):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    CRITICAL = "critical"
+
+    @property
+    def rank(self) -> int:
+        return list(RetireSeverity).index(self)
+
+
 @dataclass(frozen=True, slots=True)
-class Vulnerability:
-    below: str | None
-    at_or_above: str | None
-    excludes: tuple[str, ...]
-    severity: str
+class Vulnerability(JsonRecord):
+    """One vulnerability entry: the versions it affects and how it is known."""
+
+    severity: RetireSeverity
     summary: str | None
     cves: tuple[str, ...]
-    ghsa: str | None
+    ghsa: str | None  # the GitHub advisory id (`githubID`)
     cwes: tuple[str, ...]
     info: tuple[str, ...]
+    below: str | None  # the first version of this range without the vulnerability
+    at_or_above: str | None
+    excludes: tuple[str, ...] = ()
 
 
 def _strings(value: object) -> tuple[str, ...]:
@@ -118,7 +133,7 @@ def _vulnerability(data: Mapping[str, object]) -> Vulnerability:
         below=_optional(data.get("below")),
         at_or_above=_optional(data.get("atOrAbove")),
         excludes=_strings(data.get("excludes")),
-        severity=as_str(data.get("severity", "medium")),
+        severity=RetireSeverity(as_str(data.get("severity", "medium"))),
         summary=_optional(data.get("summary")),
         cves=_strings(data.get("CVE")),
         ghsa=_optional(data.get("githubID")),
