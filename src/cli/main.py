@@ -9,6 +9,7 @@
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] | monitors list
     siteaudit monitors remove ID | monitors run-due
+    siteaudit exposure URL [--json] [--no-dns] [--resolver URL] [--allow-private-hosts]
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `cancel` and
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.compare import format_comparison
+from cli.exposure import add_exposure_command, run_exposure
 from cli.keys import add_keys_commands, has_user_key, run_keys
 from cli.monitors import add_monitors_commands, run_monitors
 from cli.report import format_summary, full_report, write_report
@@ -86,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--allow-private-hosts", action="store_true")
     add_keys_commands(commands)
     add_monitors_commands(commands)
+    add_exposure_command(commands)
     return parser
 
 
@@ -101,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             "serve": run_serve,
             "keys": run_keys,
             "monitors": run_monitors_command,
+            "exposure": run_exposure,
         }
         return asyncio.run(runners[args.command](args))
     except KeyboardInterrupt:
