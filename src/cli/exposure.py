@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 from typing import Any
 
 from common import settings
@@ -57,7 +58,7 @@ async def run_exposure(args: argparse.Namespace) -> int:
     try:
         url = normalise_start_url(args.url, private_hosts=private_hosts)
     except StartUrlError as exc:
-        print(f"siteaudit: {exc}")
+        print(f"siteaudit: {exc}", file=sys.stderr)
         return 2
     if args.resolver:
         settings.EXPOSURE = dataclasses.replace(settings.EXPOSURE, doh_resolver_url=args.resolver)

@@ -68,6 +68,7 @@ async def test_vulnerable_libraries_are_found_by_url_and_by_content() -> None:
     }
     assert "CVE-2019-11358" in vulnerable["jquery 1.8.1"].identifiers
     assert "fixed in 3.5.0" in vulnerable["jquery 1.8.1"].detail
+    assert type(report).from_dict(report.to_dict()) == report  # type: ignore[attr-defined]
 
 
 async def test_fixed_versions_report_nothing() -> None:
