@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import re
 
-__all__ = ["UnsupportedRegex", "compile_js", "translate"]
+__all__ = ["UnsupportedRegex", "compile_js", "required_literal", "translate"]
 
 # ECMA-262 WhiteSpace (TAB, VT, FF, SP, NBSP, ZWNBSP, Zs) and LineTerminator (LF, CR, LS, PS).
 _JS_SPACE = (
@@ -171,3 +171,86 @@ def _fixed_widths(body: str) -> list[str]:
             parts.append(f"{{{count}}}{literal}")
         variants.append("".join(parts))
     return variants
+
+
+# Escapes wider than a backslash and one character (ECMA-262 §22.2.1: \xHH, \uHHHH, \cX).
+_ESCAPE_WIDTH = {"x": 4, "u": 6, "c": 3}
+_QUANTIFIERS = "?*+{"
+
+
+def required_literal(source: str) -> str:
+    """The longest run of literal characters every match of `source` contains ('' if unsure).
+
+    Used as a prefilter: `re` finds a literal with a fast substring search, but a pattern that
+    starts with a class or `.` is tried at every position of a long script. Groups, classes,
+    escaped letters and quantified atoms end a run; a top-level `|` makes nothing certain.
+    """
+    if _has_top_level_alternation(source):
+        return ""
+    best, run, index = "", "", 0
+    while index < len(source):
+        piece, end = _atom(source, index)
+        end, quantified = _skip_quantifier(source, end)
+        if piece is None or quantified:
+            best, run = max(best, run, key=len), ""
+        else:
+            run += piece
+        index = end
+    return max(best, run, key=len)
+
+
+def _atom(source: str, index: int) -> tuple[str | None, int]:
+    char = source[index]
+    if char == "\\":
+        following = source[index + 1 : index + 2]
+        if following.isalnum():
+            return None, index + _ESCAPE_WIDTH.get(following, 2)
+        return following, index + 2
+    if char == "[":
+        return None, _class_end(source, index)
+    if char == "(":
+        return None, _group_end(source, index)
+    if char in ".^$|":
+        return None, index + 1
+    return char, index + 1
+
+
+def _skip_quantifier(source: str, index: int) -> tuple[int, bool]:
+    if index >= len(source) or source[index] not in _QUANTIFIERS:
+        return index, False
+    if source[index] == "{":
+        close = source.find("}", index)
+        index = len(source) if close < 0 else close + 1
+    else:
+        index += 1
+    if index < len(source) and source[index] == "?":
+        index += 1  # lazy
+    return index, True
+
+
+def _class_end(source: str, start: int) -> int:
+    index = start + 1
+    while index < len(source) and source[index] != "]":
+        index += 2 if source[index] == "\\" else 1
+    return index + 1
+
+
+def _has_top_level_alternation(source: str) -> bool:
+    depth, index, in_class = 0, 0, False
+    while index < len(source):
+        char = source[index]
+        if char == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return True
+        index += 1
+    return False

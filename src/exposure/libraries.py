@@ -101,7 +101,14 @@ def scan_content(
 
 def _by_patterns(repo: Repository, data: str, detection: Detection) -> Iterator[_Detected]:
     for library in repo.libraries:
-        for pattern in getattr(library, detection.value):
+        patterns: tuple[re.Pattern[str], ...] = getattr(library, detection.value)
+        if detection is Detection.FILECONTENT:
+            literals = library.content_literals
+        else:
+            literals = ("",) * len(patterns)
+        for pattern, literal in zip(patterns, literals, strict=True):
+            if literal not in data:
+                continue  # the pattern cannot match: skip its scan of the whole script
             for match in pattern.finditer(data):
                 if match.group(1) is not None:
                     version = _MIN_SUFFIX.sub("", match.group(1))
@@ -110,7 +117,9 @@ def _by_patterns(repo: Repository, data: str, detection: Detection) -> Iterator[
 
 def _by_replacement(repo: Repository, data: str) -> Iterator[_Detected]:
     for library in repo.libraries:
-        for pattern, replacement in library.filecontentreplace:
+        for pattern, replacement, literal in library.filecontentreplace:
+            if literal not in data:
+                continue
             for match in pattern.finditer(data):
                 version = _js_replace_first(pattern, match.group(0), replacement)
                 yield _Detected(library, _MIN_SUFFIX.sub("", version), Detection.FILECONTENTREPLACE)

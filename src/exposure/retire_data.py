@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Final
 
 from common.wire import JsonRecord, as_list, as_object, as_str
-from exposure.jsregex import compile_js
+from exposure.jsregex import compile_js, required_literal
 
 __all__ = [
     "COMPACT_PATH",
@@ -169,14 +169,25 @@ class Library:
         return self._patterns("filecontent")
 
     @cached_property
-    def filecontentreplace(self) -> tuple[tuple[re.Pattern[str], str], ...]:
+    def content_literals(self) -> tuple[str, ...]:
+        """Per `filecontent` pattern, a substring every match contains (a cheap prefilter)."""
+        extractors = as_object(self.data["extractors"])
+        return tuple(
+            required_literal(as_str(p)) for p in as_list(extractors.get("filecontent", []))
+        )
+
+    @cached_property
+    def filecontentreplace(self) -> tuple[tuple[re.Pattern[str], str, str], ...]:
+        """(search pattern, `$n` replacement, prefilter literal) per rule."""
         extractors = as_object(self.data["extractors"])
         rules = []
         for rule in as_list(extractors.get("filecontentreplace", [])):
             match = _REPLACEMENT.fullmatch(as_str(rule))
             if match is None:
                 raise ValueError(f"{self.name}: malformed filecontentreplace {rule!r}")
-            rules.append((compile_js(match.group(1)), match.group(2)))
+            rules.append(
+                (compile_js(match.group(1)), match.group(2), required_literal(match.group(1)))
+            )
         return tuple(rules)
 
     @cached_property

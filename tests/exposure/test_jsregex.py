@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from exposure.jsregex import UnsupportedRegex, compile_js, translate
+from exposure.jsregex import UnsupportedRegex, compile_js, required_literal, translate
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,30 @@ def test_unsupported_constructs_raise(source: str) -> None:
 
 def test_translation_output_compiles_without_warnings() -> None:
     re.compile(translate(r"[\s\S]{1,300}[&~|]+"), re.ASCII)
+
+
+@pytest.mark.parametrize(
+    ("source", "literal"),
+    [
+        (r"/\*!? jQuery v([0-9]+)", " jQuery v"),  # `!?` makes the `!` optional
+        (r".\.throttle=[a-zA-Z_]+,.\.time=", ".throttle="),
+        (r"abc|defgh", ""),  # a top-level alternation: nothing is certain
+        (r"(abc|de)fg", "fg"),
+        (r"x\u00a0yz", "yz"),  # \uHHHH is one character, not literal text
+        (r"ab{2,3}cd", "cd"),  # a quantified atom ends the run (b may repeat)
+        (r"[abc]+", ""),
+        (r"tinyMCEPreInit.*majorVersion:", "tinyMCEPreInit"),
+        (r"a\/b\.c", "a/b.c"),
+    ],
+)
+def test_required_literal(source: str, literal: str) -> None:
+    assert required_literal(source) == literal
+
+
+@pytest.mark.parametrize(
+    ("source", "text"),
+    [(r"/\*!? jQuery v([0-9]+)", "/* jQuery v1"), (r"ab{2,3}cd", "abbcd"), (r"(abc|de)fg", "defg")],
+)
+def test_required_literal_is_in_every_match(source: str, text: str) -> None:
+    match = compile_js(source).search(text)
+    assert match is not None and required_literal(source) in match.group(0)

@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from exposure.jsregex import compile_js
+from exposure.jsregex import compile_js, required_literal
 from exposure.libraries import Detection, scan_content, scan_url
 from exposure.retire_data import (
     COMPACT_PATH,
@@ -63,6 +63,7 @@ def test_every_library_compiles_its_extractors() -> None:
         assert all(isinstance(p, re.Pattern) for p in (*library.uri, *library.filename))
         assert all(isinstance(p, re.Pattern) for p in library.filecontent)
         assert all(isinstance(rule[0], re.Pattern) for rule in library.filecontentreplace)
+        assert len(library.content_literals) == len(library.filecontent)
 
 
 @pytest.mark.parametrize(("library", "version", "url"), list(url_cases()))
@@ -84,6 +85,7 @@ CONTENT_SOURCES = [
 @pytest.mark.parametrize(("library", "source"), CONTENT_SOURCES)
 def test_every_content_pattern_detects_a_minimal_script(library: str, source: str) -> None:
     script = example(source, "1.2.3")
+    assert required_literal(source) in script  # the prefilter never hides a match
     found = {(f.library, f.version) for f in scan_content(script, "https://example.test/a.js")}
     assert (library, "1.2.3") in found
 
@@ -97,6 +99,7 @@ REPLACE_SOURCES = [
 @pytest.mark.parametrize(("library", "source"), REPLACE_SOURCES)
 def test_every_replacement_rule_detects_a_minimal_script(library: str, source: str) -> None:
     script = example(_search_part(source), "1.2.3")
+    assert required_literal(_search_part(source)) in script
     found = scan_content(script, "https://example.test/a.js")
     assert library in {f.library for f in found}
     assert all(f.version for f in found)
