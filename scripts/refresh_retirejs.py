@@ -39,10 +39,17 @@ def download() -> None:
     for local, remote in FILES.items():
         with urllib.request.urlopen(UPSTREAM + remote, timeout=60) as response:
             data = response.read()
-        json.loads(data) if local.endswith(".json") else data.decode("utf-8")  # well-formed
+        _check_well_formed(local, data)
         (VENDORED / local).write_bytes(data)
     today = datetime.datetime.now(datetime.UTC).date().isoformat()
     (VENDORED / "SOURCE").write_text(f"{UPSTREAM} (master), downloaded {today}\n")
+
+
+def _check_well_formed(name: str, data: bytes) -> None:
+    """Refuse a download that is not what it should be (an error page, a truncated file)."""
+    text = data.decode("utf-8")
+    if name.endswith(".json"):
+        json.loads(text)
 
 
 def write_compact() -> None:
