@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 
 __all__ = ["UnsupportedRegex", "compile_js", "required_literal", "translate"]
 
@@ -124,8 +125,8 @@ def _class_escape(source: str, index: int) -> str:
     raise UnsupportedRegex(f"class escape \\{char} in {source!r}")
 
 
-def _group_end(source: str, start: int) -> int:
-    """Index just past the `)` closing the group that opens at `start`."""
+def _structure(source: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """(index, character, group depth after it) of each unescaped character outside classes."""
     depth, index, in_class = 0, start, False
     while index < len(source):
         char = source[index]
@@ -136,13 +137,17 @@ def _group_end(source: str, start: int) -> int:
             in_class = char != "]"
         elif char == "[":
             in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index + 1
+        else:
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            yield index, char, depth
         index += 1
+
+
+def _group_end(source: str, start: int) -> int:
+    """Index just past the `)` closing the group that opens at `start`."""
+    for index, char, depth in _structure(source, start):
+        if char == ")" and depth == 0:
+            return index + 1
     raise UnsupportedRegex(f"unbalanced group in {source!r}")
 
 
@@ -236,21 +241,4 @@ def _class_end(source: str, start: int) -> int:
 
 
 def _has_top_level_alternation(source: str) -> bool:
-    depth, index, in_class = 0, 0, False
-    while index < len(source):
-        char = source[index]
-        if char == "\\":
-            index += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            return True
-        index += 1
-    return False
+    return any(char == "|" and depth == 0 for _, char, depth in _structure(source))
