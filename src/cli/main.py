@@ -11,6 +11,7 @@
     siteaudit monitors runs ID | monitors remove ID | monitors run-due
     siteaudit security-check --response FILE
     siteaudit security URL [--json] [--allow-private-hosts]
+    siteaudit exposure URL [--json] [--no-dns] [--resolver URL] [--allow-private-hosts]
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `cancel` and
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.compare import format_comparison
+from cli.exposure import add_exposure_command, run_exposure
 from cli.keys import add_keys_commands, has_user_key, run_keys
 from cli.monitors import add_monitors_commands, run_monitors
 from cli.report import format_summary, full_report, write_report
@@ -98,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_keys_commands(commands)
     add_monitors_commands(commands)
     add_security_commands(commands)
+    add_exposure_command(commands)
     return parser
 
 
@@ -123,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             "keys": run_keys,
             "monitors": run_monitors_command,
             "security": run_security_command,
+            "exposure": run_exposure,
         }
         return asyncio.run(runners[args.command](args))
     except KeyboardInterrupt:

@@ -63,3 +63,26 @@ class CrawlSettings:
 
 
 CRAWL = CrawlSettings()
+
+
+@dataclass(frozen=True, slots=True)
+class ExposureSettings:
+    """The checks beyond the Observatory (`exposure`): DNS over HTTPS and script scanning."""
+
+    # A DNS-over-HTTPS resolver with the JSON API (`accept: application/dns-json`) that sets the
+    # AD flag when it validated DNSSEC: Cloudflare's (developers.cloudflare.com/1.1.1.1/encryption/
+    # dns-over-https/make-api-requests/dns-json/). Google's https://dns.google/resolve answers the
+    # same shape.
+    doh_resolver_url: str = "https://cloudflare-dns.com/dns-query"
+    doh_timeout_s: float = 5.0
+    # A DNS JSON answer is a few KB; a TXT-heavy domain stays far below this.
+    doh_max_bytes: int = 256 * KIB
+    # Script bodies read to recognise libraries by content, per audit and per script: a minified
+    # jQuery is ~90 KB, Angular ~170 KB; version banners sit in the first lines, and a script cut
+    # at the cap is still scanned.
+    script_budget_bytes: int = 4 * MIB
+    script_max_bytes: int = 512 * KIB
+    script_timeout_s: float = 10.0
+
+
+EXPOSURE = ExposureSettings()

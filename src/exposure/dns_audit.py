@@ -1,0 +1,82 @@
+"""The DNS and email-authentication checks of one host: ask the resolver, then judge.
+
+Which questions, for host `www.example.com`: the mail domain is the host without a leading
+`www.` (`example.com`: mail is sent as the bare domain, and sites are served on either); TXT at
+the mail domain and at each SPF `include`/`redirect` target (asked round by round, as the pure
+walk in `spf.missing` names them, for at most `MAX_SPF_ROUNDS` rounds), TXT at `_dmarc.` of the
+domain and its parent, TXT at `_mta-sts.`, CAA at the host and each parent, and A at the host for
+the resolver's DNSSEC (AD) verdict. All judging is in `spf` and `domain_checks`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from common.wire import JsonRecord
+from exposure import doh, spf
+from exposure.dns_records import DnsAnswer, RecordType
+from exposure.domain_checks import (
+    CaaResult,
+    DmarcResult,
+    MtaStsResult,
+    caa_names,
+    dmarc_names,
+    evaluate_caa,
+    evaluate_dmarc,
+    evaluate_mta_sts,
+    mta_sts_name,
+)
+
+__all__ = ["DomainReport", "check_domain", "judge", "mail_domain"]
+
+# Each round follows one more level of includes; 10 lookups cannot need more than 11 levels.
+MAX_SPF_ROUNDS = spf.MAX_LOOKUPS + 1
+
+
+@dataclass(frozen=True, slots=True)
+class DomainReport(JsonRecord):
+    host: str
+    mail_domain: str
+    spf: spf.SpfResult
+    dmarc: DmarcResult
+    mta_sts: MtaStsResult
+    caa: CaaResult
+    dnssec_validated: bool
+    resolver_errors: tuple[str, ...] = ()
+
+
+def mail_domain(host: str) -> str:
+    host = host.lower().rstrip(".")
+    return host[4:] if host.startswith("www.") and host.count(".") >= 2 else host
+
+
+async def check_domain(host: str) -> DomainReport:
+    host = host.lower().rstrip(".")
+    domain = mail_domain(host)
+    txt = await doh.query_all([domain, *dmarc_names(domain), mta_sts_name(domain)], RecordType.TXT)
+    for _ in range(MAX_SPF_ROUNDS):
+        needed = spf.missing(domain, txt)
+        if not needed:
+            break
+        txt.update(await doh.query_all(needed, RecordType.TXT))
+    caa = await doh.query_all(caa_names(host), RecordType.CAA)
+    address = await doh.query(host, RecordType.A)
+    return judge(host, txt, caa, address)
+
+
+def judge(
+    host: str, txt: dict[str, DnsAnswer], caa: dict[str, DnsAnswer], address: DnsAnswer
+) -> DomainReport:
+    """The report from recorded answers (pure: the tables in tests call this directly)."""
+    domain = mail_domain(host)
+    answers = [*txt.values(), *caa.values(), address]
+    return DomainReport(
+        host=host,
+        mail_domain=domain,
+        spf=spf.evaluate(domain, txt),
+        dmarc=evaluate_dmarc(domain, txt),
+        mta_sts=evaluate_mta_sts(domain, txt),
+        caa=evaluate_caa(host, caa),
+        dnssec_validated=address.authenticated and not address.failed,
+        resolver_errors=tuple(dict.fromkeys(a.error for a in answers if a.error)),
+    )

@@ -1,0 +1,88 @@
+"""Scripts of a page: libraries by URL for all, by content for same-site ones within a budget.
+
+By URL costs nothing, so every script URL is scanned. By content costs a fetch, so only scripts
+the URL did not already identify, and only same-site ones (the site's own copies, which a CDN
+URL cannot describe), are read — at most `script_max_bytes` each and `budget_bytes` in all. The
+budget belongs to the caller: `scan_contents` takes what is left and returns what it used, so an
+audit can carry one budget across pages and steps.
+
+"Same site" here is the page's host or a subdomain of it (a leading `www.` ignored on both
+sides): without the Public Suffix List this is a conservative stand-in for the registrable
+domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from common import ports, settings
+from common.wire import JsonRecord
+from exposure.libraries import LibraryFinding, scan_content, scan_url
+from urls.private_hosts import PrivateHosts, host_refused
+
+__all__ = ["ContentScan", "same_site", "scan_contents", "scan_urls"]
+
+
+@dataclass(frozen=True, slots=True)
+class ContentScan(JsonRecord):
+    findings: tuple[LibraryFinding, ...]
+    bytes_read: int
+    scanned: tuple[str, ...]  # script URLs whose content was read
+    skipped: tuple[str, ...] = ()  # same-site scripts left unread: budget spent, or not fetched
+
+
+def scan_urls(script_urls: Iterable[str]) -> list[LibraryFinding]:
+    return [finding for url in dict.fromkeys(script_urls) for finding in scan_url(url)]
+
+
+def _site_host(url: str) -> str:
+    host = (urlsplit(url).hostname or "").lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+def same_site(script_url: str, page_url: str) -> bool:
+    script, page = _site_host(script_url), _site_host(page_url)
+    return bool(page) and (script == page or script.endswith("." + page))
+
+
+async def scan_contents(
+    script_urls: Iterable[str],
+    page_url: str,
+    *,
+    budget_bytes: int,
+    private_hosts: PrivateHosts = PrivateHosts.DENY,
+) -> ContentScan:
+    findings: list[LibraryFinding] = []
+    scanned: list[str] = []
+    skipped: list[str] = []
+    used = 0
+    for url in dict.fromkeys(script_urls):
+        if not same_site(url, page_url) or scan_url(url):
+            continue
+        remaining = budget_bytes - used
+        host = urlsplit(url).hostname or ""
+        if remaining <= 0 or host_refused(host, private_hosts):
+            skipped.append(url)
+            continue
+        body = await _fetch(url, min(remaining, settings.EXPOSURE.script_max_bytes))
+        if body is None:
+            skipped.append(url)
+            continue
+        used += len(body)
+        scanned.append(url)
+        findings.extend(scan_content(body.decode("utf-8", "replace"), url))
+    return ContentScan(tuple(findings), used, tuple(scanned), tuple(skipped))
+
+
+async def _fetch(url: str, max_bytes: int) -> bytes | None:
+    request = ports.FetchRequest(
+        url=url,
+        timeout_s=settings.EXPOSURE.script_timeout_s,
+        max_bytes=max_bytes,
+        headers={"user-agent": settings.CRAWL.user_agent, "accept": "*/*"},
+    )
+    result = await ports.http_client().fetch(request)
+    # A script cut at the cap is still scanned: version banners open the file.
+    return result.body if result.status == 200 else None
