@@ -16,9 +16,9 @@ or comma-separated: critical, warning, score<N, new-issues-since=ID); `--json FI
 `--format json --output FILE`. Formats, the gate and the exit statuses: cli/deliver.py, cli/gate.py.
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
-(default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `cancel` and
-`delete` call the API as the owner "local", with the key the local platform keeps for the CLI
-(local_platform.cli_key); `serve` answers only requests that bring a key made by `keys create`,
+(default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `report`,
+`cancel` and `delete` call the API as the owner "local", with the key the local platform keeps for
+the CLI (local_platform.cli_key); `serve` answers only requests that bring a key made by `keys create`,
 and serves the admin routes (/api/keys) when ADMIN_TOKEN is set in its environment.
 """
 
@@ -229,6 +229,7 @@ async def run_report(args: argparse.Namespace) -> int:
         status, body = await platform.request("GET", f"/api/audits/{args.audit_id}")
         if status != 200:
             return _refused(body)
+        await check_baselines(platform, args.delivery.conditions)
         if body["audit"]["status"] == "running":
             return _refuse(
                 f"audit {args.audit_id} is still running: report it once it has ended "

@@ -128,6 +128,7 @@ def result(issue: IssueRecord, bases: UriBases) -> JsonObject:
     d = maybe_descriptor(issue.issue_type)
     title = d.title if d else issue.issue_type
     target = f" -> {issue.dedupe_key}" if issue.dedupe_key else ""
+    fingerprint = identity(issue)
     found: JsonObject = {
         "ruleId": issue.issue_type,
         "level": LEVELS[Severity(issue.severity)],
@@ -141,10 +142,7 @@ def result(issue: IssueRecord, bases: UriBases) -> JsonObject:
                 "logicalLocations": [{"fullyQualifiedName": issue.page_url, "kind": "resource"}],
             }
         ],
-        "partialFingerprints": {
-            IDENTITY_KEY: identity(issue),
-            "primaryLocationLineHash": identity(issue),
-        },
+        "partialFingerprints": {IDENTITY_KEY: fingerprint, "primaryLocationLineHash": fingerprint},
         "properties": {"severity": issue.severity, "details": issue.details},
     }
     if issue.issue_type in _RULE_INDEX:

@@ -146,7 +146,8 @@ async def test_fingerprints_follow_the_issue_identity_not_the_run():
     assert prints == [r["partialFingerprints"][IDENTITY_KEY] for r in again]
     assert len(set(prints)) == len(ISSUES)  # the two broken links differ only by their page
     assert all(
-        r["partialFingerprints"]["primaryLocationLineHash"] == p for r, p in zip(before, prints, strict=True)
+        r["partialFingerprints"]["primaryLocationLineHash"] == p
+        for r, p in zip(before, prints, strict=True)
     )
     other_target = issue(
         "broken-internal-link", "critical", "https://www.shop.test/", "https://www.shop.test/x"
