@@ -70,10 +70,14 @@ def audited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Audited]:
             state, "audit", site.url("/"), "--allow-private-hosts",
             "--format", "sarif", "--output", str(sarif_path), "--fail-on", "critical",
         )  # fmt: skip
-        baseline = run(state, "audit", clean_site.url("/"), "--allow-private-hosts")
+        baseline = run(
+            state, "audit", clean_site.url("/"), "--allow-private-hosts", "--format", "json"
+        )
     assert baseline.returncode == 0, baseline.stderr
     audit_id = sarif_run.stdout.splitlines()[0].removeprefix("audit ")
-    clean_id = baseline.stdout.splitlines()[0].removeprefix("audit ")
+    # The report went to stdout, alone: `audit <id>` moved to stderr.
+    clean_id = json.loads(baseline.stdout)["audit"]["id"]
+    assert baseline.stderr.splitlines()[0] == f"audit {clean_id}"
     yield Audited(state, audit_id, clean_id, sarif_run, sarif_path)
 
 
@@ -194,11 +198,13 @@ def test_usage_errors_exit_2_with_a_clear_message_before_anything_runs(
     assert not (tmp_path / "state").exists()  # refused before the platform opened
 
 
-def test_an_unknown_baseline_is_refused_by_report(audited: Audited) -> None:
-    done = audited.report("--fail-on", "new-issues-since=no-such-audit")
+def test_report_refuses_an_unknown_audit_or_baseline(audited: Audited) -> None:
+    baseline = audited.report("--fail-on", "new-issues-since=no-such-audit")
+    unknown = run(audited.state, "report", "no-such-audit", "--format", "sarif")
 
-    assert done.returncode == 2 and done.stdout == ""
-    assert "no audit with id no-such-audit" in done.stderr
+    for done in (baseline, unknown):
+        assert done.returncode == 2 and done.stdout == ""
+        assert "no audit with id no-such-audit" in done.stderr
 
 
 def test_an_unknown_baseline_is_refused_before_any_crawl(audited: Audited) -> None:

@@ -103,7 +103,12 @@ class RichBar:
         if self.task is None:
             self.progress.start()
             self.task = self.progress.add_task(
-                snapshot.phase, total=total, discovered="?", rate=0.0, elapsed="0:00"
+                snapshot.phase,
+                total=total,
+                completed=snapshot.crawled,
+                discovered=discovered,
+                rate=snapshot.rate,
+                elapsed=snapshot.elapsed(),
             )
         self.progress.update(
             self.task,
