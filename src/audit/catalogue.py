@@ -37,6 +37,7 @@ __all__ = [
     "Severity",
     "Threshold",
     "descriptor",
+    "doc_url",
     "maybe_descriptor",
     "render_markdown",
     "severity_of",
@@ -906,6 +907,17 @@ def severity_of(issue_type: IssueType) -> Severity:
     return CATALOGUE[issue_type].severity
 
 
+# The project's home (as in the crawler's user agent, common.settings) and this catalogue's page
+# there: reports link each issue type to its row, whose anchor `render_markdown` writes.
+PROJECT_URL = "https://github.com/siteaudit/siteaudit"
+ISSUES_DOC_URL = f"{PROJECT_URL}/blob/main/docs/issues.md"
+
+
+def doc_url(issue_type: IssueType) -> str:
+    """The issue type's row in docs/issues.md on the project's site."""
+    return f"{ISSUES_DOC_URL}#{issue_type.value}"
+
+
 def _cell(text: str) -> str:
     # Tag names such as <title> would be swallowed as HTML by Markdown renderers.
     return text.replace("|", "\\|").replace("<", "&lt;").replace("\n", " ")
@@ -913,8 +925,10 @@ def _cell(text: str) -> str:
 
 def _markdown_row(d: IssueDescriptor) -> str:
     thresholds = "<br>".join(t.render() for t in d.thresholds) or "—"
-    cells = (f"`{d.id}`", d.severity, d.scope, d.title, d.trigger, thresholds, d.source)
-    return "| " + " | ".join(_cell(str(c)) for c in cells) + " |"
+    cells = (d.severity, d.scope, d.title, d.trigger, thresholds, d.source)
+    # The anchor `doc_url` links to (GitHub keeps an <a id> in Markdown and scrolls to it).
+    anchor = f'<a id="{d.id.value}"></a>`{d.id}`'
+    return "| " + " | ".join([anchor, *(_cell(str(c)) for c in cells)]) + " |"
 
 
 def render_markdown() -> str:

@@ -1,7 +1,8 @@
 """`siteaudit`: run audits on the local platform from a terminal.
 
-    siteaudit audit URL [--max-pages N] [--allow-private-hosts] [--json FILE] [--state-dir DIR]
-    siteaudit resume ID [--json FILE] [--state-dir DIR]
+    siteaudit audit URL [--max-pages N] [--allow-private-hosts] [REPORT OPTIONS] [--state-dir DIR]
+    siteaudit resume ID [REPORT OPTIONS] [--state-dir DIR]
+    siteaudit report ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit cancel ID [--state-dir DIR]
     siteaudit delete ID [--state-dir DIR]
     siteaudit compare A B [--limit N] [--state-dir DIR]
@@ -13,10 +14,14 @@
     siteaudit security URL [--json] [--allow-private-hosts]
     siteaudit exposure URL [--json] [--no-dns] [--resolver URL] [--allow-private-hosts]
 
+REPORT OPTIONS: --format text|json|csv|junit|sarif, --output FILE, --fail-on CONDITION (repeatable
+or comma-separated: critical, warning, score<N, new-issues-since=ID); `--json FILE` is short for
+`--format json --output FILE`. Formats, the gate and the exit statuses: cli/deliver.py, cli/gate.py.
+
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
-(default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `cancel` and
-`delete` call the API as the owner "local", with the key the local platform keeps for the CLI
-(local_platform.cli_key); `serve` answers only requests that bring a key made by `keys create`,
+(default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `report`,
+`cancel` and `delete` call the API as the owner "local", with the key the local platform keeps for
+the CLI (local_platform.cli_key); `serve` answers only requests that bring a key made by `keys create`,
 and serves the admin routes (/api/keys) when ADMIN_TOKEN is set in its environment.
 """
 
@@ -26,14 +31,17 @@ import argparse
 import asyncio
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.compare import format_comparison
+from cli.deliver import Delivery, ExitStatus, OutputFormat, Refused, check_baselines, deliver
 from cli.exposure import add_exposure_command, run_exposure
+from cli.gate import CONDITIONS_HELP, GateSyntaxError, parse_fail_on
 from cli.keys import add_keys_commands, has_user_key, run_keys
 from cli.monitors import add_monitors_commands, run_monitors
-from cli.report import format_summary, full_report, write_report
+from cli.progress import Snapshot, progress_view
 from cli.security import add_security_commands, run_security, run_security_check
 from common.wire import as_object, as_str
 from urls.private_hosts import PrivateHosts
@@ -62,14 +70,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="allow private, loopback and link-local hosts (local test sites)",
     )
-    audit.add_argument("--json", type=Path, dest="json_path", help="write the full report here")
+    add_report_arguments(audit)
     resume = commands.add_parser(
         "resume",
         help="finish an interrupted, failed or cancelled audit from its retained crawl state",
     )
     resume.add_argument("audit_id")
-    resume.add_argument("--json", type=Path, dest="json_path", help="write the full report here")
+    add_report_arguments(resume)
     resume.add_argument("--allow-private-hosts", action="store_true")
+    report = commands.add_parser(
+        "report", help="write the report of an audit that completed, failed or was cancelled"
+    )
+    report.add_argument("audit_id")
+    add_report_arguments(report)
     cancel = commands.add_parser(
         "cancel", help="stop a running audit and keep what it crawled (resume finishes it)"
     )
@@ -111,14 +124,60 @@ def _var(text: str) -> tuple[str, str]:
     return name, value
 
 
+def add_report_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format",
+        type=OutputFormat,
+        choices=list(OutputFormat),
+        default=OutputFormat.TEXT,
+        help="text (the summary, default), json (every page and issue), csv (the issues, one row "
+        "each), junit (JUnit XML) or sarif (SARIF 2.1.0); there is no html report yet",
+    )
+    parser.add_argument(
+        "--output", type=Path, help="write the report to FILE and the summary to stdout"
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        dest="json_path",
+        metavar="FILE",
+        help="the same as --format json --output FILE",
+    )
+    parser.add_argument(
+        "--fail-on",
+        action="append",
+        default=[],
+        metavar="CONDITION",
+        help=f"exit 1 when a condition holds: {CONDITIONS_HELP}; repeatable or comma-separated "
+        "(quote score<N in a shell)",
+    )
+
+
+def delivery_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Delivery:
+    """The report options as one value; a bad combination or condition exits 2 with usage."""
+    try:
+        conditions = parse_fail_on(args.fail_on)
+    except GateSyntaxError as error:
+        parser.error(f"argument --fail-on: {error}")
+    if args.json_path is None:
+        return Delivery(args.format, args.output, conditions)
+    if args.output is not None or args.format is not OutputFormat.TEXT:
+        parser.error("--json FILE is short for --format json --output FILE: give one or the other")
+    return Delivery(OutputFormat.JSON, args.json_path, conditions)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.command == "security-check":
         return run_security_check(args)  # pure: no platform, no event loop
+    if hasattr(args, "fail_on"):
+        args.delivery = delivery_of(parser, args)
     try:
         runners = {
             "audit": run_audit,
             "resume": run_resume,
+            "report": run_report,
             "cancel": run_cancel,
             "delete": run_delete,
             "compare": run_compare,
@@ -158,21 +217,54 @@ def _platform(args: argparse.Namespace) -> LocalPlatform:
 def _refused(body: object) -> int:
     """The API's refusal (`{"error": {"code", "message"}}`) on stderr; exit status 2."""
     error = as_object(as_object(body)["error"])
-    print(f"siteaudit: {as_str(error['message'])}", file=sys.stderr)
-    return 2
+    return _refuse(as_str(error["message"]))
+
+
+def _refuse(message: str) -> int:
+    print(f"siteaudit: {message}", file=sys.stderr)
+    return ExitStatus.USAGE
 
 
 async def run_audit(args: argparse.Namespace) -> int:
     platform = _platform(args)
     try:
+        await check_baselines(platform, args.delivery.conditions)
         status, body = await platform.request(
             "POST", "/api/audits", {"url": args.url, "max_pages": args.max_pages}
         )
         if status != 201:
             return _refused(body)
         audit_id = body["audit"]["id"]
-        print(f"audit {audit_id}", flush=True)
-        return await _follow(platform, audit_id, args.json_path)
+        _announce(audit_id, args.delivery)
+        await _follow(platform, audit_id)
+        return await deliver(platform, audit_id, args.delivery)
+    except Refused as refusal:
+        return _refuse(str(refusal))
+    finally:
+        await platform.close()
+
+
+def _announce(audit_id: str, delivery: Delivery) -> None:
+    """`audit <id>` first, on stdout unless the report itself goes there."""
+    stream = sys.stderr if delivery.report_on_stdout else sys.stdout
+    print(f"audit {audit_id}", file=stream, flush=True)
+
+
+async def run_report(args: argparse.Namespace) -> int:
+    platform = _platform(args)
+    try:
+        status, body = await platform.request("GET", f"/api/audits/{args.audit_id}")
+        if status != 200:
+            return _refused(body)
+        await check_baselines(platform, args.delivery.conditions)
+        if body["audit"]["status"] == "running":
+            return _refuse(
+                f"audit {args.audit_id} is still running: report it once it has ended "
+                f"(`siteaudit resume {args.audit_id}` finishes one whose process was killed)"
+            )
+        return await deliver(platform, args.audit_id, args.delivery)
+    except Refused as refusal:
+        return _refuse(str(refusal))
     finally:
         await platform.close()
 
@@ -237,6 +329,7 @@ async def run_resume(args: argparse.Namespace) -> int:
     engine: replay it. A failed or cancelled audit is resumed through the API (a new instance)."""
     platform = _platform(args)
     try:
+        await check_baselines(platform, args.delivery.conditions)
         status, body = await platform.request("GET", f"/api/audits/{args.audit_id}")
         if status != 200:
             return _refused(body)
@@ -249,34 +342,31 @@ async def run_resume(args: argparse.Namespace) -> int:
             status, body = await platform.request("POST", f"/api/audits/{args.audit_id}/resume")
             if status != 202:
                 return _refused(body)
-        print(f"audit {args.audit_id}", flush=True)
-        return await _follow(platform, args.audit_id, args.json_path)
+        _announce(args.audit_id, args.delivery)
+        await _follow(platform, args.audit_id)
+        return await deliver(platform, args.audit_id, args.delivery)
+    except Refused as refusal:
+        return _refuse(str(refusal))
     finally:
         await platform.close()
 
 
-async def _follow(platform: LocalPlatform, audit_id: str, json_path: Path | None) -> int:
+async def _follow(platform: LocalPlatform, audit_id: str) -> None:
+    """Run the audit's workflow to its end, showing its progress on stderr each second."""
     _, body = await platform.request("GET", f"/api/audits/{audit_id}")
     instance_id = body["audit"]["workflow_instance_id"] or audit_id
+    crawled_before = body["audit"]["pages_crawled"]
     finished = asyncio.ensure_future(_settled(platform, instance_id))
-    while not finished.done():
-        await asyncio.wait({finished}, timeout=PROGRESS_INTERVAL_S)
-        await platform.tick()
-        _, body = await platform.request("GET", f"/api/audits/{audit_id}")
-        audit = body["audit"]
-        print(
-            f"  {audit['current_phase'] or audit['status']}: "
-            f"{audit['pages_crawled']} pages crawled",
-            file=sys.stderr,
-            flush=True,
-        )
-    if json_path is None:
-        _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
-    else:
-        report = await full_report(platform, audit_id)
-        write_report(json_path, report)
-    print(format_summary(report))
-    return 0 if report["audit"]["status"] == "completed" else 1
+    view = progress_view(sys.stderr)
+    started = time.monotonic()
+    try:
+        while not finished.done():
+            await asyncio.wait({finished}, timeout=PROGRESS_INTERVAL_S)
+            await platform.tick()
+            _, feed = await platform.request("GET", f"/api/audits/{audit_id}/progress?limit=1")
+            view.update(Snapshot.of(feed, time.monotonic() - started, crawled_before))
+    finally:
+        view.close()
 
 
 async def _settled(platform: LocalPlatform, instance_id: str) -> None:

@@ -117,11 +117,21 @@ def test_committed_docs_equal_the_generated_markdown():
 
 
 def test_markdown_has_one_row_per_issue_with_critical_first():
-    rows = [line for line in render_markdown().splitlines() if line.startswith("| `")]
+    rows = [line for line in render_markdown().splitlines() if line.startswith("| <a id=")]
     assert len(rows) == len(IssueType)
     severities = [row.split(" | ")[1] for row in rows]
     assert severities == sorted(severities, key=lambda s: Severity(s).order)
     assert all("<title>" not in row for row in rows)  # escaped for Markdown
+
+
+@pytest.mark.parametrize("issue_type", list(IssueType))
+def test_every_issue_links_to_an_anchor_on_its_own_row(issue_type):
+    url = catalogue.doc_url(issue_type)
+    anchor = url.partition("#")[2]
+
+    assert url.startswith("https://") and anchor == issue_type.value
+    (row,) = [line for line in render_markdown().splitlines() if f'<a id="{anchor}">' in line]
+    assert row.startswith(f'| <a id="{anchor}"></a>`{issue_type}` |')
 
 
 def test_cli_prints_markdown_and_rejects_other_arguments(capsys):

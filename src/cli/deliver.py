@@ -1,0 +1,230 @@
+"""What `siteaudit audit|resume|report` hands over once an audit has ended: the report in the
+chosen format, the gate's verdict, and the exit status.
+
+Formats (`--format`, default text):
+
+    text    the terminal summary (status, pages, issues by severity and type, score)
+    json    the report with every page and issue: {"audit", "summary", "links", "pages", "issues"}
+    csv     the issues, one row each (RFC 4180, the columns of GET /api/audits/{id}/issues.csv)
+    junit   JUnit XML (service/junit.py): a `siteaudit` suite with the audit's own checks and the
+            gate's conditions, then one suite per issue type
+    sarif   SARIF 2.1.0 (service/sarif.py) for code-scanning views
+
+`--output FILE` writes the report there (atomically: a temporary file, then a rename) and keeps
+the text summary on stdout; without it the report goes to stdout, alone. csv, junit and sarif are
+written one keyset page of issues at a time (500 rows), whatever the audit's size.
+
+Exit status (`ExitStatus`): 0 the audit completed and passed every `--fail-on` condition; 1 a
+condition failed (one line on stderr names each failed condition and why); 2 a usage error or a
+refusal (bad arguments, an unknown audit id, a report of a running audit); 3 the audit did not
+complete (failed or cancelled): its partial report is still written, and the gate is not decided
+on partial results.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncGenerator, Sequence
+from contextlib import aclosing
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from auditdb.listing import IssueFilter
+from auditdb.records import AuditRecord, AuditStatus
+from cli.gate import Condition, GateFacts, NewIssuesSince, Verdict, decide, failing_severities
+from cli.gate import summary_line as gate_line
+from cli.report import format_summary, full_report, write_report
+from common.wire import JsonObject, as_int, as_object
+from service.audits import LOCAL_OWNER
+from service.exports import ExportFormat, export_issues
+from service.junit import Check, export_junit
+from service.sarif import export_sarif
+
+if TYPE_CHECKING:
+    from local_platform.runtime import LocalPlatform
+
+
+class OutputFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+    CSV = "csv"
+    JUNIT = "junit"
+    SARIF = "sarif"
+
+
+class ExitStatus(IntEnum):
+    OK = 0
+    GATE_FAILED = 1
+    USAGE = 2
+    INCOMPLETE = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """What to hand over: the format, where (None: stdout), and the `--fail-on` conditions."""
+
+    format: OutputFormat = OutputFormat.TEXT
+    output: Path | None = None
+    conditions: tuple[Condition, ...] = ()
+
+    @property
+    def report_on_stdout(self) -> bool:
+        """The report itself goes to stdout, so nothing else may (`audit <id>` goes to stderr)."""
+        return self.format is not OutputFormat.TEXT and self.output is None
+
+
+class Refused(Exception):
+    """The API refused a request the delivery needed; its message is for stderr (exit 2)."""
+
+
+async def deliver(platform: LocalPlatform, audit_id: str, delivery: Delivery) -> int:
+    """Write the report of an audit that has ended, decide the gate, return the exit status."""
+    _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
+    audit = AuditRecord.from_dict(as_object(report["audit"]))
+    completed = audit.status is AuditStatus.COMPLETED
+    verdicts = await _verdicts(platform, audit, report, delivery.conditions) if completed else []
+    await _write(platform, audit, report, delivery, _checks(audit, delivery.conditions, verdicts))
+    if delivery.output is not None:
+        print(f"siteaudit: {delivery.format} report written to {delivery.output}", file=sys.stderr)
+    if not completed:
+        print(f"siteaudit: {_incomplete(audit)}", file=sys.stderr)
+        return ExitStatus.INCOMPLETE
+    if verdicts:
+        print(f"siteaudit: {gate_line(verdicts)}", file=sys.stderr)
+    return ExitStatus.GATE_FAILED if any(v.failed for v in verdicts) else ExitStatus.OK
+
+
+def _incomplete(audit: AuditRecord) -> str:
+    if audit.status is AuditStatus.FAILED:
+        why = f"failed ({audit.error_code} in {audit.failed_phase or 'unknown phase'})"
+    else:
+        why = str(audit.status)
+    return f"audit {audit.id} {why}: partial results after {audit.pages_crawled} pages; gate not decided"
+
+
+async def check_baselines(platform: LocalPlatform, conditions: Sequence[Condition]) -> None:
+    """Refuse at once an unknown `new-issues-since` audit, before a crawl is started for nothing."""
+    for condition in conditions:
+        if isinstance(condition, NewIssuesSince):
+            status, body = await platform.request("GET", f"/api/audits/{condition.audit_id}")
+            if status != 200:
+                raise Refused(_message(body))
+
+
+def _message(body: object) -> str:
+    return str(as_object(as_object(body)["error"])["message"])
+
+
+async def _verdicts(
+    platform: LocalPlatform, audit: AuditRecord, report: JsonObject, conditions: Sequence[Condition]
+) -> list[Verdict]:
+    if not conditions:
+        return []
+    counts = as_object(as_object(report["summary"])["issues_by_severity"])
+    new_since: dict[str, dict[str, int]] = {}
+    for condition in conditions:
+        if isinstance(condition, NewIssuesSince):
+            path = f"/api/audits/{condition.audit_id}/compare/{audit.id}?limit=1"
+            status, body = await platform.request("GET", path)
+            if status != 200:
+                raise Refused(_message(body))
+            new = as_object(as_object(as_object(body)["comparison"])["new_issues"])
+            by_severity = as_object(new["by_severity"])
+            new_since[condition.audit_id] = {k: as_int(v) for k, v in by_severity.items()}
+    facts = GateFacts({k: as_int(v) for k, v in counts.items()}, audit.health_score, new_since)
+    return decide(conditions, facts)
+
+
+def _checks(
+    audit: AuditRecord, conditions: Sequence[Condition], verdicts: Sequence[Verdict]
+) -> list[Check]:
+    """The JUnit report's own testcases: the audit's completion and each gate condition."""
+    if audit.status is not AuditStatus.COMPLETED:
+        undecided = "not decided: the audit did not complete"
+        return [
+            Check("audit completed", error=_incomplete(audit)),
+            *(Check(f"fail-on {c}", skipped=undecided) for c in conditions),
+        ]
+    return [
+        Check("audit completed"),
+        *(Check(f"fail-on {v.condition}", failure=v.reason) for v in verdicts),
+    ]
+
+
+async def _write(
+    platform: LocalPlatform,
+    audit: AuditRecord,
+    report: JsonObject,
+    delivery: Delivery,
+    checks: Sequence[Check],
+) -> None:
+    match delivery.format:
+        case OutputFormat.TEXT:
+            _write_text(delivery.output, format_summary(report) + "\n")
+            return
+        case OutputFormat.JSON:
+            await _write_json(platform, audit.id, delivery.output)
+        case OutputFormat.CSV:
+            env = platform.core_env
+            export = await export_issues(
+                env, LOCAL_OWNER, audit.id, IssueFilter(), ExportFormat.CSV
+            )
+            await _write_chunks(delivery.output, export.chunks)
+        case OutputFormat.SARIF:
+            export = await export_sarif(platform.core_env, LOCAL_OWNER, audit.id, _version())
+            await _write_chunks(delivery.output, export.chunks)
+        case OutputFormat.JUNIT:
+            failing = failing_severities(delivery.conditions)
+            export = await export_junit(platform.core_env, LOCAL_OWNER, audit.id, failing, checks)
+            await _write_chunks(delivery.output, export.chunks)
+    if delivery.output is not None:
+        print(format_summary(report))
+
+
+async def _write_json(platform: LocalPlatform, audit_id: str, output: Path | None) -> None:
+    report = await full_report(platform, audit_id)
+    if output is None:
+        sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
+    else:
+        write_report(output, report)
+
+
+def _write_text(output: Path | None, text: str) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    tmp = _temporary(output)
+    tmp.write_text(text)
+    tmp.replace(output)
+
+
+async def _write_chunks(output: Path | None, chunks: AsyncGenerator[bytes]) -> None:
+    """Each chunk as it comes: to stdout, or to a temporary file renamed over `output` at the end."""
+    async with aclosing(chunks):
+        if output is None:
+            sys.stdout.flush()
+            async for chunk in chunks:
+                sys.stdout.buffer.write(chunk)
+            sys.stdout.buffer.flush()
+            return
+        tmp = _temporary(output)
+        with tmp.open("wb") as file:
+            async for chunk in chunks:
+                file.write(chunk)
+        tmp.replace(output)
+
+
+def _temporary(output: Path) -> Path:
+    output.parent.mkdir(parents=True, exist_ok=True)
+    return output.with_suffix(output.suffix + ".tmp")
+
+
+def _version() -> str | None:
+    try:
+        return metadata.version("siteaudit")
+    except metadata.PackageNotFoundError:
+        return None

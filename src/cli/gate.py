@@ -1,0 +1,171 @@
+"""The CI gate (`--fail-on`): which conditions fail a finished audit, and why, in one line.
+
+Conditions, given as `--fail-on` values (repeatable, each a comma-separated list):
+
+    critical                any critical issue
+    warning                 any issue of severity warning or worse (critical included)
+    score<N                 a health score below N (0-100); an audit without a score fails,
+                            since a gate that cannot be checked must not pass
+    new-issues-since=ID     any issue that audit ID (an earlier audit of yours) did not have
+
+A security grade (`grade<B`) is not a condition yet: audits have no grade. The decision is a pure
+function of the audit's counts, score and comparisons (`GateFacts`), so its table tests need no
+audit; the CLI gathers the facts and maps the outcome to exit codes (cli/main.py).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from audit.catalogue import Severity
+
+_SCORE = re.compile(r"score\s*<\s*(?P<n>\S+)")
+_SINCE = re.compile(r"new-issues-since\s*=\s*(?P<id>\S+)")
+CONDITIONS_HELP = "critical, warning, score<N (0-100) or new-issues-since=ID"
+
+
+class GateSyntaxError(ValueError):
+    """A `--fail-on` value that names no condition; the message says what was expected."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeverityAtLeast:
+    """Fails on any issue of `severity` or a more severe one."""
+
+    severity: Severity
+
+    def __str__(self) -> str:
+        return str(self.severity)
+
+    @property
+    def covered(self) -> frozenset[Severity]:
+        return frozenset(s for s in Severity if s.order <= self.severity.order)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreBelow:
+    threshold: float
+
+    def __str__(self) -> str:
+        return f"score<{self.threshold:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class NewIssuesSince:
+    audit_id: str
+
+    def __str__(self) -> str:
+        return f"new-issues-since={self.audit_id}"
+
+
+type Condition = SeverityAtLeast | ScoreBelow | NewIssuesSince
+
+
+def parse_condition(text: str) -> Condition:
+    word = text.strip()
+    if word in (Severity.CRITICAL, Severity.WARNING):
+        return SeverityAtLeast(Severity(word))
+    if score := _SCORE.fullmatch(word):
+        return ScoreBelow(_threshold(score["n"]))
+    if since := _SINCE.fullmatch(word):
+        return NewIssuesSince(since["id"])
+    if word.startswith("new-issues-since"):
+        raise GateSyntaxError(f"{word!r}: name the earlier audit, as new-issues-since=ID")
+    if word.startswith("grade"):
+        raise GateSyntaxError(f"{word!r}: audits have no security grade yet")
+    raise GateSyntaxError(f"unknown condition {word!r}; expected {CONDITIONS_HELP}")
+
+
+def _threshold(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise GateSyntaxError(f"score<N needs a number N, not {text!r}") from None
+    if not (math.isfinite(value) and 0 <= value <= 100):
+        raise GateSyntaxError(
+            f"score<N needs N from 0 to 100 (health scores are 0-100), not {text}"
+        )
+    return value
+
+
+def parse_fail_on(values: Iterable[str]) -> tuple[Condition, ...]:
+    """Every condition of the `--fail-on` values, in order, each once."""
+    found: dict[Condition, None] = {}
+    for value in values:
+        for part in value.split(","):
+            if part.strip():
+                found[parse_condition(part)] = None
+    return tuple(found)
+
+
+def failing_severities(conditions: Iterable[Condition]) -> frozenset[Severity]:
+    """The severities whose findings fail the gate; critical and warning when no severity
+    condition is given (what JUnit reports as failures; cli/main.py documents it)."""
+    covered = [c.covered for c in conditions if isinstance(c, SeverityAtLeast)]
+    if not covered:
+        return SeverityAtLeast(Severity.WARNING).covered
+    return frozenset().union(*covered)
+
+
+@dataclass(frozen=True, slots=True)
+class GateFacts:
+    """What the conditions are decided on: one finished audit and its comparisons."""
+
+    issues_by_severity: Mapping[str, int]
+    health_score: float | None
+    new_issues_since: Mapping[str, Mapping[str, int]]  # baseline audit id -> new issues by severity
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    condition: Condition
+    reason: str | None  # why the condition failed; None when it passed
+
+    @property
+    def failed(self) -> bool:
+        return self.reason is not None
+
+
+def decide(conditions: Iterable[Condition], facts: GateFacts) -> list[Verdict]:
+    return [Verdict(condition, _reason(condition, facts)) for condition in conditions]
+
+
+def _reason(condition: Condition, facts: GateFacts) -> str | None:
+    match condition:
+        case SeverityAtLeast():
+            counts = {s: facts.issues_by_severity.get(s, 0) for s in Severity}
+            return _counted(counts, condition.covered, "issue")
+        case ScoreBelow(threshold):
+            if facts.health_score is None:
+                return "the audit has no health score (no page could be scored)"
+            if facts.health_score < threshold:
+                return f"health score {facts.health_score:g} is below {threshold:g}"
+            return None
+        case NewIssuesSince(audit_id):
+            new = {s: facts.new_issues_since[audit_id].get(s, 0) for s in Severity}
+            found = _counted(new, frozenset(Severity), "new issue")
+            return None if found is None else f"{found} since {audit_id}"
+
+
+def _counted(
+    counts: Mapping[Severity, int], severities: frozenset[Severity], noun: str
+) -> str | None:
+    """`3 issues (2 critical, 1 warning)` over the given severities; None when there are none."""
+    kept = [(s, counts[s]) for s in Severity if s in severities and counts[s]]
+    total = sum(n for _, n in kept)
+    if not total:
+        return None
+    breakdown = ", ".join(f"{n} {s}" for s, n in kept)
+    return f"{total} {noun}{'' if total == 1 else 's'} ({breakdown})"
+
+
+def summary_line(verdicts: Iterable[Verdict]) -> str:
+    """One line for stderr: every failed condition with its reason, or what passed."""
+    checked = list(verdicts)
+    failed = [f"{v.condition}: {v.reason}" for v in checked if v.failed]
+    if failed:
+        return "gate failed: " + "; ".join(failed)
+    return "gate passed: " + ", ".join(str(v.condition) for v in checked)

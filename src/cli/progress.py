@@ -1,0 +1,133 @@
+"""The live progress of an audit on stderr: a bar on a terminal, plain lines anywhere else.
+
+Each second `siteaudit audit|resume` reads the progress feed (`GET /api/audits/{id}/progress`)
+and hands a `Snapshot` to the view. On a terminal the view is a rich progress bar (phase, pages
+crawled of those it will crawl, pages discovered, rate, elapsed), redrawn in place; when stderr is
+a file or a pipe (CI logs, tests) it prints one line per snapshot, which logs keep readable:
+
+    crawling: 8 pages crawled, 30 discovered, 4.1 pages/s, 0:02
+
+rich is a CLI dependency only: the Worker never imports this module (the layers in pyproject.toml
+keep `cli` above everything else).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol, TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
+
+from common.wire import as_int, as_object
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    phase: str
+    crawled: int
+    discovered: int | None  # URLs found so far; None once the audit has ended
+    max_pages: int
+    elapsed_s: float
+    rate: float  # pages crawled per second by this run
+
+    @classmethod
+    def of(cls, feed: Mapping[str, object], elapsed_s: float, crawled_before: int) -> Snapshot:
+        """From the progress feed's answer (`{"audit", "frontier", "recent"}`)."""
+        audit = as_object(feed["audit"])
+        frontier = feed.get("frontier")
+        crawled = as_int(audit["pages_crawled"])
+        return cls(
+            phase=str(audit["current_phase"] or audit["status"]),
+            crawled=crawled,
+            discovered=None if frontier is None else as_int(as_object(frontier)["seen"]),
+            max_pages=as_int(as_object(audit["options"])["max_pages"]),
+            elapsed_s=elapsed_s,
+            rate=max(crawled - crawled_before, 0) / elapsed_s if elapsed_s > 0 else 0.0,
+        )
+
+    @property
+    def expected(self) -> int | None:
+        """How many pages the crawl will reach as far as it knows: discovered, up to the cap."""
+        return None if self.discovered is None else min(self.discovered, self.max_pages)
+
+    def elapsed(self) -> str:
+        minutes, seconds = divmod(int(self.elapsed_s), 60)
+        return f"{minutes}:{seconds:02d}"
+
+
+class ProgressView(Protocol):
+    def update(self, snapshot: Snapshot) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class PlainLines:
+    """One line per snapshot, for logs (`  crawling: 8 pages crawled, ...`)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def update(self, snapshot: Snapshot) -> None:
+        found = "" if snapshot.discovered is None else f", {snapshot.discovered} discovered"
+        print(
+            f"  {snapshot.phase}: {snapshot.crawled} pages crawled{found}, "
+            f"{snapshot.rate:.1f} pages/s, {snapshot.elapsed()}",
+            file=self.stream,
+            flush=True,
+        )
+
+    def close(self) -> None:
+        return None
+
+
+class RichBar:
+    """A progress bar redrawn in place; drawn on each update (no refresh thread)."""
+
+    def __init__(self, console: Console) -> None:
+        self.progress = Progress(
+            TextColumn("{task.description:<10}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("pages · {task.fields[discovered]} discovered"),
+            TextColumn("· {task.fields[rate]:.1f} pages/s · {task.fields[elapsed]}"),
+            console=console,
+            auto_refresh=False,
+        )
+        self.task: TaskID | None = None
+
+    def update(self, snapshot: Snapshot) -> None:
+        discovered = "?" if snapshot.discovered is None else str(snapshot.discovered)
+        total = max(snapshot.expected or 0, snapshot.crawled)
+        if self.task is None:
+            self.progress.start()
+            self.task = self.progress.add_task(
+                snapshot.phase,
+                total=total,
+                completed=snapshot.crawled,
+                discovered=discovered,
+                rate=snapshot.rate,
+                elapsed=snapshot.elapsed(),
+            )
+        self.progress.update(
+            self.task,
+            description=snapshot.phase,
+            completed=snapshot.crawled,
+            total=total,
+            discovered=discovered,
+            rate=snapshot.rate,
+            elapsed=snapshot.elapsed(),
+        )
+        self.progress.refresh()
+
+    def close(self) -> None:
+        if self.task is not None:
+            self.progress.stop()
+
+
+def progress_view(stream: TextIO) -> ProgressView:
+    """A bar when `stream` is a terminal, plain lines otherwise."""
+    if stream.isatty():
+        return RichBar(Console(file=stream))
+    return PlainLines(stream)
