@@ -50,8 +50,11 @@ def test_add_list_run_due_and_remove(small_site: Site, tmp_path: Path) -> None:
         "STARTED", "STATUS", "SCORE", "CRITICAL", "WARNING", "INFO", "NEW", "FIXED", "REPORT",
         "AUDIT",
     ]  # fmt: skip
-    audit_id = lines[1].split(", audit ")[1].split()[0]
-    assert len(runs) == 1 and runs[0].split()[-1] == audit_id
+    first_audit = lines[1].split(", audit ")[1].split()[0]
+    forced_audit = forced.stdout.splitlines()[1].split(", audit ")[1].split()[0]
+    # Newest first: the forced run compared with the first (nothing changed), the first alone.
+    assert [run.split()[-1] for run in runs] == [forced_audit, first_audit]
+    assert runs[0].split()[6:9] == ["0", "0", "yes"] and runs[1].split()[6:9] == ["-", "-", "yes"]
 
     removed = siteaudit("monitors", "remove", monitor_id, state_dir=state)
     assert (removed.returncode, removed.stdout) == (0, f"removed {monitor_id}\n")
