@@ -181,7 +181,7 @@ def test_the_gate_decides_the_exit_status(audited: Audited, fail_on, status, rea
         (["--fail-on", "criticl"], "argument --fail-on: unknown condition 'criticl'"),
         (["--fail-on", "grade<B"], "audits have no security grade yet"),
         (["--fail-on", "score<x"], "score<N needs a number N, not 'x'"),
-        (["--format", "html"], "argument --format: invalid OutputFormat value: 'html'"),
+        (["--format", "pdf"], "argument --format: invalid OutputFormat value: 'pdf'"),
         (["--json", "a.json", "--format", "sarif"], "--json FILE is short for --format json"),
     ],
 )

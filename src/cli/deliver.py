@@ -9,10 +9,13 @@ Formats (`--format`, default text):
     junit   JUnit XML (service/junit.py): a `siteaudit` suite with the audit's own checks and the
             gate's conditions, then one suite per issue type
     sarif   SARIF 2.1.0 (service/sarif.py) for code-scanning views
+    html    one self-contained HTML file that opens offline (service/html_report.py): the score,
+            charts, the issues by severity and type with their fixes, and a page table
 
 `--output FILE` writes the report there (atomically: a temporary file, then a rename) and keeps
 the text summary on stdout; without it the report goes to stdout, alone. csv, junit and sarif are
-written one keyset page of issues at a time (500 rows), whatever the audit's size.
+written one keyset page of issues at a time (500 rows), whatever the audit's size; html holds at
+most its capped rows (500 pages, 20 issues per type).
 
 Exit status (`ExitStatus`): 0 the audit completed and passed every `--fail-on` condition; 1 a
 condition failed (one line on stderr names each failed condition and why); 2 a usage error or a
@@ -41,6 +44,7 @@ from cli.report import format_summary, full_report, write_report
 from common.wire import JsonObject, as_int, as_object
 from service.audits import LOCAL_OWNER
 from service.exports import ExportFormat, export_issues
+from service.html_report import export_html
 from service.junit import Check, export_junit
 from service.sarif import export_sarif
 
@@ -54,6 +58,7 @@ class OutputFormat(StrEnum):
     CSV = "csv"
     JUNIT = "junit"
     SARIF = "sarif"
+    HTML = "html"
 
 
 class ExitStatus(IntEnum):
@@ -180,6 +185,9 @@ async def _write(
         case OutputFormat.JUNIT:
             failing = failing_severities(delivery.conditions)
             export = await export_junit(platform.core_env, LOCAL_OWNER, audit.id, failing, checks)
+            await _write_chunks(delivery.output, export.chunks)
+        case OutputFormat.HTML:
+            export = await export_html(platform.core_env, LOCAL_OWNER, audit.id)
             await _write_chunks(delivery.output, export.chunks)
     if delivery.output is not None:
         print(format_summary(report))

@@ -131,7 +131,7 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
         choices=list(OutputFormat),
         default=OutputFormat.TEXT,
         help="text (the summary, default), json (every page and issue), csv (the issues, one row "
-        "each), junit (JUnit XML) or sarif (SARIF 2.1.0); there is no html report yet",
+        "each), junit (JUnit XML), sarif (SARIF 2.1.0) or html (one self-contained file)",
     )
     parser.add_argument(
         "--output", type=Path, help="write the report to FILE and the summary to stdout"

@@ -1,0 +1,261 @@
+"""The HTML report of one audit: a document that parses, loads nothing, escapes what the crawled
+site wrote, carries a CSP matching its own inline code, charts the right bars and caps its rows."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from xml.etree.ElementTree import Element
+
+import html5lib
+import pytest
+
+from audit.catalogue import CATALOGUE, IssueType, doc_url
+from auditdb import repository
+from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from service.audits import LOCAL_OWNER
+from service.html_report import (
+    LINK_REL,
+    PAGE_ROWS,
+    PAGES_PER_TYPE,
+    csp_hash,
+    export_html,
+    locating_detail,
+    status_class,
+    time_bucket,
+)
+
+SITE = "https://shop.test/"
+HOSTILE_TITLE = "<script>alert('title')</script>"
+HOSTILE_URL = 'https://shop.test/x?"><script>alert(1)</script>'
+HOSTILE_DETAIL = "<img src=x onerror=alert(2)>"
+
+
+def page(n: int, status: int = 200, depth: int | None = 1, ms: int | None = 100, **kw: Any):
+    return PageRecord(
+        f"p{n:05d}",
+        "a1",
+        kw.pop("url", f"{SITE}{n:05d}"),
+        "2026-12-01T00:00:00.000Z",
+        status_code=status,
+        crawl_depth=depth,
+        response_time_ms=ms,
+        **kw,
+    )
+
+
+def issue(n: int, url: str, issue_type: str = "missing-title", severity: str = "critical", **kw):
+    return IssueRecord(f"i{n:05d}", "a1", url, issue_type, severity, None, **kw)
+
+
+async def render(platform: Any, pages: list[PageRecord], issues: list[IssueRecord]) -> str:
+    env = platform.core_env
+    audit = AuditRecord(
+        "a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, status=AuditStatus.COMPLETED
+    )
+    await repository.insert_audit(env.DB, audit)
+    await repository.write_crawled_pages(env.DB, pages, issues)
+    export = await export_html(env, LOCAL_OWNER, "a1")
+    assert export.file_name == "siteaudit-a1.html"
+    return b"".join([chunk async for chunk in export.chunks]).decode()
+
+
+def parse(text: str) -> Element:
+    """Strict HTML5 parsing: any parse error (a stray tag, a bad attribute) raises."""
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    root = parser.parse(text)
+    for el in root.iter():  # SVG elements keep their namespace; the tests name them bare
+        el.tag = el.tag.rpartition("}")[2]
+    return root
+
+
+# Statuses, depths and response times of the seeded audit, and the bars they must make (with the
+# hostile page besides: 200, depth 1, 100 ms).
+SEEDED = [
+    (200, 0, 90),
+    (200, 1, 250),
+    (200, 1, 700),
+    (301, 1, 1500),
+    (404, 2, 4000),
+    (404, 12, None),
+    (0, None, None),
+]
+EXPECTED_BARS = {
+    "status": {"2xx": 4, "3xx": 1, "4xx": 2, "no response": 1},
+    "depth": {"0": 1, "1": 4, "2": 1, "10+": 1, "unknown": 1},
+    "time": {
+        "< 200 ms": 2,
+        "200-599 ms": 1,
+        "600-999 ms": 1,
+        "1-3 s": 1,
+        ">= 3 s": 1,
+        "not timed": 2,
+    },
+    "types": {CATALOGUE[IssueType.MISSING_TITLE].title: 3, "a-type-from-a-newer-catalogue": 1},
+}
+
+
+@pytest.fixture
+async def seeded(platform: Any) -> tuple[str, Element]:
+    pages = [page(n, s, d, ms) for n, (s, d, ms) in enumerate(SEEDED)]
+    pages.append(page(90, title=HOSTILE_TITLE, url=HOSTILE_URL))
+    issues = [
+        issue(1, pages[0].url, details={"words": 3}),
+        issue(2, HOSTILE_URL, details={"title": HOSTILE_DETAIL}),
+        issue(3, "javascript:alert(3)"),
+        issue(4, pages[1].url, "a-type-from-a-newer-catalogue", "info"),
+    ]
+    text = await render(platform, pages, issues)
+    return text, parse(text)
+
+
+def charts(root: Element) -> dict[str, dict[str, int]]:
+    """Each chart's bars read from its fallback table, checked against its SVG."""
+    found = {}
+    for figure in root.iter("figure"):
+        chart = figure.get("aria-labelledby").removesuffix("-caption")
+        svg = figure.find("svg")
+        assert svg.get("role") == "img" and svg.find("title").text
+        rows = {
+            row.find("th").text: int(row.find("td").text.replace(",", ""))
+            for row in figure.find(".//tbody").iter("tr")
+        }
+        assert len([r for r in svg.iter("rect") if "bar" in r.get("class")]) == len(rows)
+        assert all(f"{label}: {n}" in svg.get("aria-label") for label, n in rows.items())
+        found[chart] = rows
+    return found
+
+
+async def test_the_charts_have_one_bar_per_class_depth_bucket_and_type(seeded) -> None:
+    assert charts(seeded[1]) == EXPECTED_BARS
+
+
+async def test_the_document_loads_nothing_and_links_only_with_rel_nofollow(seeded) -> None:
+    _, root = seeded
+    assert not [el.tag for el in root.iter() if el.get("src") is not None]
+    assert not {"link", "img", "iframe", "object", "embed", "form", "base"} & {
+        el.tag for el in root.iter()
+    }
+    linked = [el for el in root.iter() if el.get("href") is not None]
+    assert {el.tag for el in linked} == {"a"}
+    assert {el.get("rel") for el in linked} == {LINK_REL}
+    allowed = {SITE, HOSTILE_URL, doc_url(IssueType.MISSING_TITLE)}
+    assert {el.get("href") for el in linked} - {f"{SITE}{n:05d}" for n in range(99)} <= allowed
+
+
+async def test_hostile_titles_urls_and_details_stay_text(seeded) -> None:
+    text, root = seeded
+    scripts = list(root.iter("script"))
+    assert len(scripts) == 1  # the report's own
+    assert not [(el.tag, name) for el in root.iter() for name in el.attrib if name.startswith("on")]
+    cells = ["".join(td.itertext()) for td in root.iter("td")]
+    assert HOSTILE_TITLE in cells and HOSTILE_URL in cells
+    assert any(HOSTILE_DETAIL in "".join(li.itertext()) for li in root.iter("li"))
+    assert "javascript:" not in {el.get("href", "")[:11] for el in root.iter("a")}
+    assert any("".join(li.itertext()).strip() == "javascript:alert(3)" for li in root.iter("li"))
+    assert "<script>alert" not in text
+
+
+async def test_the_csp_forbids_everything_but_its_own_hashed_style_and_script(seeded) -> None:
+    _, root = seeded
+    head = root.find("head")
+    (meta,) = [m for m in head.iter("meta") if m.get("http-equiv") == "Content-Security-Policy"]
+    policy = dict(d.strip().split(" ", 1) for d in meta.get("content").split(";"))
+    assert policy["default-src"] == "'none'" and policy["base-uri"] == "'none'"
+    styles, scripts = list(root.iter("style")), list(root.iter("script"))
+    assert [head.find("meta[@http-equiv]"), *styles][0] is meta  # the policy comes first
+    assert policy["style-src"].split() == [csp_hash(s.text) for s in styles]
+    assert policy["script-src"].split() == [csp_hash(s.text) for s in scripts]
+    assert not [el.tag for el in root.iter() if el.get("style") is not None]
+
+
+async def test_issues_are_grouped_by_severity_with_catalogue_texts(seeded) -> None:
+    _, root = seeded
+    headings = [("".join(h.itertext()), h.tag) for h in root.iter() if h.tag in {"h2", "h3"}]
+    severities = [t.split(" ")[0] for t, tag in headings if tag == "h3"]
+    assert severities == ["Critical", "Info"]
+    d = CATALOGUE[IssueType.MISSING_TITLE]
+    article = root.find(".//article[@id='type-missing-title']")
+    body = "".join(article.itertext())
+    assert d.title in body and d.explanation in body and d.how_to_fix in body
+    links = [li.find("a") for li in article.iter("li")]
+    assert [a.get("href") for a in links[:2]] == [f"{SITE}00000", HOSTILE_URL]
+    assert links[2] is None  # javascript:alert(3), as text
+    unknown = "".join(root.find(".//article[@id='type-a-type-from-a-newer-catalogue']").itertext())
+    assert "does not describe" in unknown and "and 1 more" in unknown
+    assert "siteaudit report a1 --format csv" in unknown
+
+
+async def test_the_caps_hold_for_a_large_audit(platform: Any) -> None:
+    size = PAGE_ROWS + 100
+    pages = [page(n) for n in range(size)]
+    issues = [issue(n, p.url) for n, p in enumerate(pages)]
+    text = await render(platform, pages, issues)
+    root = parse(text)
+
+    rows = root.find(".//table[@id='pages']/tbody").findall("tr")
+    assert len(rows) == PAGE_ROWS
+    assert rows[0].find("td/a").text == f"{SITE}00000"  # by URL
+    assert f"The first {PAGE_ROWS} of {size} pages by URL" in text
+    assert "/api/audits/a1/pages.csv" in text
+    article = root.find(".//article[@id='type-missing-title']")
+    assert len(article.findall(".//li")) == PAGES_PER_TYPE
+    assert f"and {size - PAGES_PER_TYPE} more" in "".join(article.itertext())
+
+
+async def test_an_audit_without_pages_or_issues_still_renders(platform: Any) -> None:
+    root = parse(await render(platform, [], []))
+    assert "No issues found." in "".join(root.itertext())
+    assert root.find(".//table[@id='pages']/tbody").findall("tr") == []
+
+
+@pytest.mark.parametrize(
+    ("code", "label"),
+    [
+        (0, "no response"),
+        (99, "no response"),
+        (200, "2xx"),
+        (304, "3xx"),
+        (599, "5xx"),
+        (600, "no response"),
+    ],
+)
+def test_status_classes(code: int, label: str) -> None:
+    assert status_class(code) == label
+
+
+@pytest.mark.parametrize(
+    ("ms", "label"),
+    [
+        (None, "not timed"),
+        (0, "< 200 ms"),
+        (199, "< 200 ms"),
+        (200, "200-599 ms"),
+        (999, "600-999 ms"),
+        (2999, "1-3 s"),
+        (3000, ">= 3 s"),
+    ],
+)
+def test_response_time_buckets(ms: int | None, label: str) -> None:
+    assert time_bucket(ms) == label
+
+
+@pytest.mark.parametrize(
+    ("key", "details", "line"),
+    [
+        ("", {}, ""),
+        ("https://a.test/gone", {"status": 404}, "→ https://a.test/gone; status: 404"),
+        ("", {"duplicates": ["a", "b", "c", "d"]}, "duplicates: a, b, c …"),
+        ("", {"long": "x" * 400}, "long: " + "x" * 293 + "…"),
+    ],
+)
+def test_the_locating_detail(key: str, details: dict, line: str) -> None:
+    row = IssueRecord("i", "a1", "https://a.test/", "broken-internal-link", "critical", None,
+                      details, key)  # fmt: skip
+    assert locating_detail(row) == line
+
+
+def test_no_style_attribute_or_external_url_hides_in_the_constant_parts() -> None:
+    from service import html_report
+
+    assert not re.search(r"url\(|@import|https?://", html_report.STYLE + html_report.SCRIPT)
