@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import html5lib
 import jsonschema
 import pytest
 import xmlschema
@@ -244,3 +245,46 @@ def test_an_audit_that_did_not_complete_exits_3_with_its_partial_report(tmp_path
     log = json.loads(out.read_text())
     assert not list(SARIF.iter_errors(log))
     assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False
+
+
+def test_audit_writes_an_html_report_that_keeps_the_sites_markup_as_text(tmp_path: Path) -> None:
+    hostile = "<script>alert('pwned')</script> shop"
+    routes = {
+        "/": Reply(body=html_page(hostile, "<h1>Home</h1><a href='/gone'>Gone</a>")),
+    }
+    out = tmp_path / "out" / "report.html"
+    with serve_site(routes) as site:
+        done = run(
+            tmp_path / "state", "audit", site.url("/"), "--allow-private-hosts",
+            "--format", "html", "--output", str(out),
+        )  # fmt: skip
+    root = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(out.read_text())
+
+    assert done.returncode == 0, done.stderr
+    assert "status: completed" in done.stdout
+    assert done.stderr.splitlines()[-1] == f"siteaudit: html report written to {out}"
+    assert len(list(root.iter("script"))) == 1  # the report's own; the title stayed text
+    cells = ["".join(td.itertext()) for td in root.iter("td")]
+    assert hostile in cells
+    articles = {a.get("id") for a in root.iter("article")}
+    assert "type-broken-internal-link" in articles
+    assert not list(out.parent.glob("*.tmp"))
+
+
+def test_report_writes_html_whose_issue_counts_match_the_json_report(
+    audited: Audited, tmp_path: Path
+) -> None:
+    out = tmp_path / "report.html"
+    done = audited.report("--format", "html", "--output", str(out))
+    root = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(out.read_text())
+    issues = report_json(audited)["issues"]
+
+    assert done.returncode == 0, done.stderr
+    shown = {
+        a.get("id").removeprefix("type-"): int(a.find("h4/span").text.replace(",", ""))
+        for a in root.iter("article")
+    }
+    expected: dict[str, int] = {}
+    for issue in issues:
+        expected[issue["issue_type"]] = expected.get(issue["issue_type"], 0) + 1
+    assert shown == expected

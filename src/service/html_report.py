@@ -42,7 +42,7 @@ from common.bindings import Env
 from service.audits import owned_audit
 from service.exports import Export
 from service.lists import Paging, issue_counts, iter_pages, list_issues
-from service.svg_charts import Bar, Chart, render_chart
+from service.svg_charts import Bar, Chart, Tone, render_chart
 
 MEDIA_TYPE = "text/html; charset=utf-8"
 PAGES_PER_TYPE = 20  # affected pages shown per issue type
@@ -55,7 +55,7 @@ LINK_REL = "noopener noreferrer nofollow"
 # (the "Reduce initial server response time" audit); the catalogue's slow-response threshold
 # and longer waits get their own bars.
 TIME_BOUNDS = ((200, "< 200 ms"), (600, "200-599 ms"), (1000, "600-999 ms"), (3000, "1-3 s"))
-TONES = {Severity.CRITICAL: "bad", Severity.WARNING: "warn", Severity.INFO: "neutral"}
+TONES = {Severity.CRITICAL: Tone.BAD, Severity.WARNING: Tone.WARN, Severity.INFO: Tone.NEUTRAL}
 
 STYLE = """
 :root{color-scheme:light;--ink:#1a1a1a;--muted:#4a4a4a;--line:#c8c8c8;--bg:#fff;--panel:#f4f5f7}
@@ -217,9 +217,9 @@ def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
 def charts(counts: IssueCounts, stats: PageStats) -> list[Chart]:
     """The four charts of the report, from the counts alone."""
     classes = ("2xx", "3xx", "4xx", "5xx", "1xx", "no response")
-    tones = {"2xx": "good", "3xx": "neutral", "4xx": "bad", "5xx": "bad"}
+    tones = {"2xx": Tone.GOOD, "3xx": Tone.NEUTRAL, "4xx": Tone.BAD, "5xx": Tone.BAD}
     status = tuple(
-        Bar(c, stats.status_classes[c], tones.get(c, "warn"))
+        Bar(c, stats.status_classes[c], tones.get(c, Tone.WARN))
         for c in classes
         if stats.status_classes[c]
     )

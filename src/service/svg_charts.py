@@ -10,6 +10,7 @@ the report's Content-Security-Policy does not allow.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from html import escape
 
 LABEL_WIDTH = 150  # px left of the bars, for their labels
@@ -19,11 +20,20 @@ ROW_HEIGHT = 22
 BAR_HEIGHT = 16
 
 
+class Tone(StrEnum):
+    """A bar's colour, as the stylesheet's class `tone-<value>`."""
+
+    NEUTRAL = "neutral"
+    GOOD = "good"
+    WARN = "warn"
+    BAD = "bad"
+
+
 @dataclass(frozen=True, slots=True)
 class Bar:
     label: str
     count: int
-    tone: str = "neutral"  # a CSS class suffix: neutral, good, warn, bad
+    tone: Tone = Tone.NEUTRAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +80,7 @@ def _row(index: int, bar: Bar, largest: int) -> str:
     return (
         f'<text class="axis" x="{LABEL_WIDTH - 6}" y="{middle}" text-anchor="end" '
         f'dominant-baseline="middle">{escape(_short(bar.label))}</text>'
-        f'<rect class="bar tone-{escape(bar.tone)}" x="{LABEL_WIDTH}" '
+        f'<rect class="bar tone-{bar.tone}" x="{LABEL_WIDTH}" '
         f'y="{y + (ROW_HEIGHT - BAR_HEIGHT) // 2}" width="{length}" height="{BAR_HEIGHT}"/>'
         f'<text class="axis" x="{LABEL_WIDTH + length + 6}" y="{middle}" '
         f'dominant-baseline="middle">{bar.count:,}</text>'
