@@ -27,13 +27,15 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "src"))
 
 from auditdb import repository
-from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from local_platform.http import Request
 from local_platform.runtime import LocalPlatform
 from service.audits import LOCAL_OWNER
@@ -94,6 +96,41 @@ def seed(db_path: Path, audit_id: str, size: int) -> None:
                 f"VALUES ({', '.join(':' + c for c in columns)})"
             )
             conn.executemany(sql, rows)
+
+
+async def seed_completed_audit(platform: LocalPlatform, size: int) -> str:
+    """A completed audit `bench-<size>` of the local owner with `size` pages and issues; its id."""
+    audit_id = f"bench-{size}"
+    audit = AuditRecord(
+        audit_id,
+        "https://bench.example/",
+        "2026-12-01T00:00:00.000Z",
+        LOCAL_OWNER,
+        status=AuditStatus.COMPLETED,
+    )
+    await repository.insert_audit(platform.core_env.DB, audit)
+    seed(platform.databases["DB"].path, audit_id, size)
+    return audit_id
+
+
+@asynccontextmanager
+async def scratch_platform() -> AsyncIterator[tuple[LocalPlatform, Path]]:
+    """A LocalPlatform on a temporary state folder under bench/.out/, closed and removed after."""
+    out = BENCH / ".out"
+    out.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out) as state:
+        platform = LocalPlatform(Path(state))
+        try:
+            yield platform, Path(state)
+        finally:
+            await platform.close()
+
+
+def parse_sizes(description: str) -> list[int]:
+    """The `--sizes 10000,100000` option every memory bench takes."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--sizes", default="10000,100000")
+    return [int(s) for s in parser.parse_args().sizes.split(",")]
 
 
 async def export(platform: LocalPlatform, key: str, path: str) -> tuple[float, int, int, float]:

@@ -32,12 +32,10 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "src"))
 
-from export_memory import seed
+from export_memory import seed_completed_audit
 
 from audit.catalogue import Severity
-from auditdb import repository
 from auditdb.listing import IssueFilter
-from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from local_platform.runtime import LocalPlatform
 from service.audits import LOCAL_OWNER
@@ -101,16 +99,7 @@ async def run(sizes: list[int]) -> None:
         try:
             env = platform.core_env
             for size in sizes:
-                audit_id = f"bench-{size}"
-                audit = AuditRecord(
-                    audit_id,
-                    "https://bench.example/",
-                    "2026-12-01T00:00:00.000Z",
-                    LOCAL_OWNER,
-                    status=AuditStatus.COMPLETED,
-                )
-                await repository.insert_audit(env.DB, audit)
-                seed(platform.databases["DB"].path, audit_id, size)
+                audit_id = await seed_completed_audit(platform, size)
                 for fmt in EXPORTERS:
                     peak, nbytes, count, seconds = await measure(
                         env, audit_id, fmt, Path(state) / f"report.{fmt}"

@@ -1,0 +1,89 @@
+"""Peak traced memory of the HTML report (`--format html`) at 10k and 100k pages and issues: flat,
+and under 10 MB.
+
+Run: `uv run python bench/html_report_memory.py [--sizes 10000,100000]`.
+
+One LocalPlatform (state in bench/.out/), seeded as bench/export_memory.py seeds it: a synthetic
+completed audit with that many page rows and as many issue rows (four types), written straight
+into the local D1 file. The report is then produced exactly as `siteaudit report ID --format html
+--output FILE` produces it (cli/deliver.py: `service.html_report.export_html`), the chunks
+written to a file under bench/.out/. tracemalloc runs only around the export. The page-table rows
+written are counted and checked against the cap (`PAGE_ROWS`).
+
+Target: the peak under 10 MB, and 100k within 1.5 x of 10k: the renderer walks the pages one keyset
+page at a time (`service.lists.EXPORT_PAGE_SIZE`) into the charts' counts, keeps `PAGE_ROWS` page
+rows for the table and reads `PAGES_PER_TYPE` issues per type.
+
+Last line: `html_10k_peak_mb=.. html_100k_peak_mb=.. html_10k_kb=.. html_100k_kb=.. ratio=..`
+(ratio: 100k / 10k peak).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH.parent / "src"))
+
+from export_memory import parse_sizes, scratch_platform, seed_completed_audit
+from report_formats_memory import written
+
+from common.bindings import Env
+from service.audits import LOCAL_OWNER
+from service.html_report import PAGE_ROWS, export_html
+
+TARGET_MB = 10.0
+FLAT_RATIO = 1.5
+ROW_MARKER = b'<td class="num" data-num="'  # four per page-table row: status, depth, ms, words
+
+
+async def measure(env: Env, audit_id: str, path: Path) -> tuple[float, int, int, float]:
+    """(peak MB, bytes, page-table rows, seconds) of the report written to its end."""
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    started = time.perf_counter()
+    export = await export_html(env, LOCAL_OWNER, audit_id)
+    size, cells = await written(export.chunks, path, ROW_MARKER)
+    seconds = time.perf_counter() - started
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return peak, size, cells // 4, seconds
+
+
+async def run(sizes: list[int]) -> None:
+    peaks: dict[int, float] = {}
+    kilobytes: dict[int, float] = {}
+    async with scratch_platform() as (platform, state):
+        for size in sizes:
+            audit_id = await seed_completed_audit(platform, size)
+            peak, nbytes, rows, seconds = await measure(
+                platform.core_env, audit_id, state / "report.html"
+            )
+            assert rows == min(size, PAGE_ROWS), (size, rows)
+            peaks[size], kilobytes[size] = peak, nbytes / 1024
+            print(
+                f"html {size:>7,} pages and issues: {nbytes / 1024:7.0f} KB in "
+                f"{seconds:5.1f} s, peak traced {peak:.2f} MB"
+            )
+    small, large = sizes[0], sizes[-1]
+    ratio = peaks[large] / peaks[small]
+    worst = max(peaks.values())
+    print(f"target: peak < {TARGET_MB} MB ({worst:.2f}), 100k <= {FLAT_RATIO} x 10k ({ratio:.2f})")
+    print(
+        " ".join(f"html_{s // 1000}k_peak_mb={p:.2f}" for s, p in peaks.items())
+        + " "
+        + " ".join(f"html_{s // 1000}k_kb={k:.0f}" for s, k in kilobytes.items())
+        + f" ratio={ratio:.2f}"
+    )
+
+
+def main() -> None:
+    asyncio.run(run(parse_sizes(__doc__.splitlines()[0])))
+
+
+if __name__ == "__main__":
+    main()
