@@ -9,17 +9,22 @@ from xml.etree.ElementTree import Element
 
 import html5lib
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from audit.catalogue import CATALOGUE, IssueType, doc_url
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from auditdb.summary import IssueCounts
 from service.audits import LOCAL_OWNER
 from service.html_report import (
     LINK_REL,
     PAGE_ROWS,
     PAGES_PER_TYPE,
+    PageStats,
     csp_hash,
     export_html,
+    html_chunks,
     locating_detail,
     status_class,
     time_bucket,
@@ -163,7 +168,8 @@ async def test_the_csp_forbids_everything_but_its_own_hashed_style_and_script(se
     policy = dict(d.strip().split(" ", 1) for d in meta.get("content").split(";"))
     assert policy["default-src"] == "'none'" and policy["base-uri"] == "'none'"
     styles, scripts = list(root.iter("style")), list(root.iter("script"))
-    assert [head.find("meta[@http-equiv]"), *styles][0] is meta  # the policy comes first
+    order = list(root.iter())
+    assert order.index(meta) < min(order.index(el) for el in styles + scripts)  # policy first
     assert policy["style-src"].split() == [csp_hash(s.text) for s in styles]
     assert policy["script-src"].split() == [csp_hash(s.text) for s in scripts]
     assert not [el.tag for el in root.iter() if el.get("style") is not None]
@@ -259,3 +265,31 @@ def test_no_style_attribute_or_external_url_hides_in_the_constant_parts() -> Non
     from service import html_report
 
     assert not re.search(r"url\(|@import|https?://", html_report.STYLE + html_report.SCRIPT)
+
+
+# Characters HTML cannot carry at all (NUL, lone surrogates, C0/C1 controls but tab/newline) are
+# left out: the property is about markup, not about those.
+TEXT = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cc", "Cs")) | st.sampled_from("\t\n")
+)
+
+
+async def nothing() -> Any:
+    return
+    yield
+
+
+@settings(max_examples=50, deadline=None)
+@given(title=TEXT, path=TEXT)
+async def test_any_title_and_url_come_back_as_the_same_text_and_add_no_element(title, path) -> None:
+    stats = PageStats()
+    stats.add([page(1, title=title, url=SITE + path)])
+    audit = AuditRecord("a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER)
+    chunks = [c async for c in html_chunks(audit, IssueCounts(()), stats, nothing())]
+    root = parse(b"".join(chunks).decode())
+
+    (row,) = root.find(".//table[@id='pages']/tbody")
+    cells = ["".join(td.itertext()) for td in row]
+    assert cells[0] == SITE + path and cells[4] == title
+    assert row[0].find("a").get("href") == SITE + path
+    assert len(list(root.iter("script"))) == 1
