@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from auditdb.records import AuditPhase, AuditRecord, AuditStatus, IssueRecord, PageRecord
 from auditdb.summary import issue_counts
-from common.bindings import D1Database, SqlValue
+from common.bindings import D1Database, D1PreparedStatement, SqlValue
 from common.wire import JsonObject, JsonValue, as_int, as_str
 
 D1_MAX_BOUND_PARAMETERS = 100
@@ -278,8 +278,14 @@ def is_running(audit: AuditRecord) -> bool:
 async def _write_rows(db: D1Database, verb: str, rows: list[JsonObject]) -> None:
     if not rows:
         return
-    statements = [db.prepare(sql).bind(*values) for sql, values in _multi_row_inserts(verb, rows)]
-    await db.batch(statements)
+    await db.batch(insert_statements(db, verb, rows))
+
+
+def insert_statements(
+    db: D1Database, verb: str, rows: list[JsonObject]
+) -> list[D1PreparedStatement]:
+    """Multi-row inserts of `rows` (none for no rows), for the caller's own batch."""
+    return [db.prepare(sql).bind(*values) for sql, values in _multi_row_inserts(verb, rows)]
 
 
 def _multi_row_inserts(verb: str, rows: list[JsonObject]) -> Iterable[tuple[str, list[SqlValue]]]:
