@@ -293,6 +293,8 @@ def insert_statements(
     db: D1Database, verb: str, rows: list[JsonObject]
 ) -> list[D1PreparedStatement]:
     """Multi-row inserts of `rows` (none for no rows), for the caller's own batch."""
+    if not rows:
+        return []
     return [db.prepare(sql).bind(*values) for sql, values in _multi_row_inserts(verb, rows)]
 
 
