@@ -7,6 +7,7 @@ no redirect to https, no HSTS: 100 - 20 - 20) to F (also - 25 - 20).
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -80,3 +81,8 @@ async def test_a_site_whose_headers_get_worse_alerts_with_the_grade_before_and_a
         "security-csp",
         "security-x-frame-options",
     }
+    # the run's full report in R2 carries the grade with its 12 results
+    stored = await local.env.REPORTS.get(second.r2_key)
+    security = json.loads(gzip.decompress(bytes(await stored.arrayBuffer())))["security"]
+    assert (security["status"], security["grade"], security["score"]) == ("graded", "F", 15)
+    assert len(security["tests"]) == 12
