@@ -34,6 +34,7 @@ from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from auditdb.security_grades import AuditSecurity
 from durable.records import CrawledEntry, FrontierStats
 from service import compare, progress
 from service.compare import AuditComparison
@@ -170,6 +171,7 @@ class ReportLinks(_Exact):
 class Report(_Exact):
     audit: Audit  # type: ignore[valid-type]
     summary: ReportSummary
+    security: record_model(AuditSecurity, "AuditSecurity")  # type: ignore[valid-type]
     links: ReportLinks
 
 

@@ -131,6 +131,19 @@ class IssueType(StrEnum):
     SITEMAP_URL_REDIRECT = "sitemap-url-redirect"
     SITEMAP_URL_NOINDEX = "sitemap-url-noindex"
     SITEMAP_URL_BLOCKED = "sitemap-url-blocked"
+    # --- the start URL's security grade: one per HTTP Observatory test (docs/security.md) ---
+    SECURITY_CSP = "security-csp"
+    SECURITY_COOKIES = "security-cookies"
+    SECURITY_CORS = "security-cors"
+    SECURITY_REDIRECTION = "security-redirection"
+    SECURITY_REFERRER_POLICY = "security-referrer-policy"
+    SECURITY_HSTS = "security-hsts"
+    SECURITY_SRI = "security-sri"
+    SECURITY_CONTENT_TYPE_OPTIONS = "security-x-content-type-options"
+    SECURITY_FRAME_OPTIONS = "security-x-frame-options"
+    SECURITY_CORP = "security-corp"
+    SECURITY_COOP = "security-coop"
+    SECURITY_COEP = "security-coep"
 
     @property
     def severity(self) -> Severity:
@@ -216,7 +229,7 @@ _CLIENT_ERROR = _t("CLIENT_ERROR_STATUS", CLIENT_ERROR_STATUS, "HTTP status", "R
 
 _D = IssueDescriptor
 _CRIT, _WARN, _INFO = Severity.CRITICAL, Severity.WARNING, Severity.INFO
-_PAGE, _CROSS, _CRAWL = Scope.PAGE, Scope.CROSS_PAGE, Scope.CRAWL
+_PAGE, _CROSS, _CRAWL, _SITE = Scope.PAGE, Scope.CROSS_PAGE, Scope.CRAWL, Scope.SITE
 
 _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     # ------------------------------------------------------------------ original: per page
@@ -884,6 +897,143 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "(SEOnaut: alert).",
         "Remove the URL from the sitemap or allow it in robots.txt.",
         "SEOnaut (sitemap URL blocked by robots); Screaming Frog",
+    ),
+    # ------------------------------------------------------------------ the security grade
+    # Site scope: one row per failing Observatory test, on the start page
+    # (workflow.security_step). The severity here is the worst a row of the type can get;
+    # each row's follows its result's score modifier (audit.rules_grade.severity_for).
+    _D(
+        IssueType.SECURITY_CSP,
+        _CRIT,
+        _SITE,
+        "Content Security Policy fails the grade",
+        "the Observatory's content-security-policy test fails on the start URL (missing, invalid, "
+        "or allowing unsafe-inline, unsafe-eval or insecure sources)",
+        "Without a strict policy an injected script runs with the page's rights (XSS). The row's "
+        "severity follows the result's score modifier (-25 missing or invalid: critical).",
+        "Send a Content-Security-Policy without 'unsafe-inline'/'unsafe-eval' and http: sources; "
+        "start from default-src 'self' and add object-src 'none', base-uri and form-action.",
+        "MDN HTTP Observatory (content-security-policy)",
+    ),
+    _D(
+        IssueType.SECURITY_COOKIES,
+        _CRIT,
+        _SITE,
+        "Cookies fail the grade",
+        "the Observatory's cookies test fails: a cookie without Secure, a session cookie without "
+        "HttpOnly, or an invalid SameSite",
+        "Cookies sent without Secure travel over http; session cookies readable by scripts can be "
+        "stolen through XSS. Severity by modifier (up to -40: critical).",
+        "Set Secure on every cookie, HttpOnly on session cookies and SameSite=Lax or Strict.",
+        "MDN HTTP Observatory (cookies)",
+    ),
+    _D(
+        IssueType.SECURITY_CORS,
+        _CRIT,
+        _SITE,
+        "CORS allows any origin with credentials",
+        "the Observatory's cross-origin-resource-sharing test fails: the start URL grants any "
+        "origin access",
+        "Any website can read the page's responses on behalf of its visitors (-50: critical).",
+        "Allow only the origins that need access, and never reflect Origin with credentials.",
+        "MDN HTTP Observatory (cross-origin-resource-sharing)",
+    ),
+    _D(
+        IssueType.SECURITY_REDIRECTION,
+        _CRIT,
+        _SITE,
+        "http does not redirect to https",
+        "the Observatory's redirection test fails: http is not redirected to https on the same "
+        "host first",
+        "Visitors who type the address reach an unencrypted page first. Severity by modifier (-20 "
+        "no redirect: critical; -5 to -10: warning).",
+        "Redirect every http URL to https on the same host, before any other redirect.",
+        "MDN HTTP Observatory (redirection)",
+    ),
+    _D(
+        IssueType.SECURITY_REFERRER_POLICY,
+        _WARN,
+        _SITE,
+        "Referrer-Policy unsafe or invalid",
+        "the Observatory's referrer-policy test fails: an unsafe or invalid Referrer-Policy",
+        "Full URLs, with their paths and query strings, leak to other sites (-5: warning).",
+        "Send Referrer-Policy: strict-origin-when-cross-origin (or stricter).",
+        "MDN HTTP Observatory (referrer-policy)",
+    ),
+    _D(
+        IssueType.SECURITY_HSTS,
+        _CRIT,
+        _SITE,
+        "Strict-Transport-Security fails the grade",
+        "the Observatory's strict-transport-security test fails: no https, no or an invalid "
+        "header, or max-age below 6 months",
+        "Without HSTS the first request can be downgraded to http. Severity by modifier (-20: "
+        "critical; -10 short max-age: warning).",
+        "Serve https and send Strict-Transport-Security: max-age=63072000; includeSubDomains.",
+        "MDN HTTP Observatory (strict-transport-security)",
+    ),
+    _D(
+        IssueType.SECURITY_SRI,
+        _CRIT,
+        _SITE,
+        "Scripts loaded without integrity or over http",
+        "the Observatory's subresource-integrity test fails: external scripts without integrity, "
+        "or scripts over http",
+        "A compromised or intercepted third-party script runs with the page's rights. Severity by "
+        "modifier (-50 insecure: critical; -5: warning).",
+        "Load scripts over https and add integrity= and crossorigin= to third-party scripts.",
+        "MDN HTTP Observatory (subresource-integrity)",
+    ),
+    _D(
+        IssueType.SECURITY_CONTENT_TYPE_OPTIONS,
+        _WARN,
+        _SITE,
+        "X-Content-Type-Options missing from the grade",
+        "the Observatory's x-content-type-options test fails: no X-Content-Type-Options: nosniff",
+        "Browsers may sniff content types and run uploads as scripts (-5: warning).",
+        "Send X-Content-Type-Options: nosniff.",
+        "MDN HTTP Observatory (x-content-type-options)",
+    ),
+    _D(
+        IssueType.SECURITY_FRAME_OPTIONS,
+        _CRIT,
+        _SITE,
+        "Clickjacking protection fails the grade",
+        "the Observatory's x-frame-options test fails: neither X-Frame-Options nor CSP "
+        "frame-ancestors",
+        "Other sites can frame the start page and trick visitors into clicks (-20: critical).",
+        "Send Content-Security-Policy: frame-ancestors 'self' (or X-Frame-Options: SAMEORIGIN).",
+        "MDN HTTP Observatory (x-frame-options)",
+    ),
+    _D(
+        IssueType.SECURITY_CORP,
+        _WARN,
+        _SITE,
+        "Cross-Origin-Resource-Policy invalid",
+        "the Observatory's cross-origin-resource-policy test fails: an invalid header",
+        "A misspelt header protects nothing (-5: warning).",
+        "Send Cross-Origin-Resource-Policy: same-origin (or same-site).",
+        "MDN HTTP Observatory (cross-origin-resource-policy)",
+    ),
+    _D(
+        IssueType.SECURITY_COOP,
+        _WARN,
+        _SITE,
+        "Cross-Origin-Opener-Policy invalid",
+        "the Observatory's cross-origin-opener-policy test fails: an invalid header",
+        "A misspelt header leaves the window open to cross-origin openers (-5: warning).",
+        "Send Cross-Origin-Opener-Policy: same-origin.",
+        "MDN HTTP Observatory (cross-origin-opener-policy)",
+    ),
+    _D(
+        IssueType.SECURITY_COEP,
+        _WARN,
+        _SITE,
+        "Cross-Origin-Embedder-Policy invalid",
+        "the Observatory's cross-origin-embedder-policy test fails: an invalid header",
+        "A misspelt header isolates nothing (-5: warning).",
+        "Send Cross-Origin-Embedder-Policy: require-corp (or credentialless).",
+        "MDN HTTP Observatory (cross-origin-embedder-policy)",
     ),
 )
 

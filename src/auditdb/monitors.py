@@ -77,7 +77,7 @@ class MonitorRunRecord(JsonRecord):
     finished_at: str | None = None
     error_detail: str | None = None
     health_score: float | None = None
-    grade: str | None = None
+    grade: str | None = None  # the audit's security grade (letter); its score below
     critical_count: int | None = None
     warning_count: int | None = None
     info_count: int | None = None
@@ -85,6 +85,7 @@ class MonitorRunRecord(JsonRecord):
     fixed_issues: int | None = None
     r2_key: str | None = None
     report_bytes: int | None = None
+    security_score: int | None = None  # migration 0011
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,11 +86,17 @@ class AuditRecord(JsonRecord):
     resume_count: int = 0
     started_at: str | None = None
     finished_at: str | None = None
+    # The start URL's security grade (workflow.security_step): the letter and score once graded;
+    # `security_error` says why the site could not be graded. All None before the step ran.
+    security_grade: str | None = None
+    security_score: int | None = None
+    security_error: str | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
         data = dict(row)
         data["options"] = _json_column(data.pop("options_json", None), {})
+        data.pop("security_tests", None)  # the per-test results: the report reads them
         return cls.from_dict(data)
 
 

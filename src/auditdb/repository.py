@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
+from audit.catalogue import CATALOGUE, Scope
 from auditdb.records import AuditPhase, AuditRecord, AuditStatus, IssueRecord, PageRecord
 from auditdb.summary import issue_counts
-from common.bindings import D1Database, SqlValue
+from common.bindings import D1Database, D1PreparedStatement, SqlValue
 from common.wire import JsonObject, JsonValue, as_int, as_str
 
 D1_MAX_BOUND_PARAMETERS = 100
@@ -249,12 +250,19 @@ _SCORED_PAGE = (
 )
 
 
+# The health score is the site's SEO health: the security grade's issues (Scope.SITE, on the start
+# page; audit.rules_grade) have their own score and letter, so they never make a page critical.
+_SITE_TYPES = tuple(str(t) for t, d in CATALOGUE.items() if d.scope is Scope.SITE)
+_NOT_SITE_ISSUE = f"i.issue_type NOT IN ({', '.join(repr(t) for t in _SITE_TYPES)})"
+
+
 async def score_counts(db: D1Database, audit_id: str) -> dict[str, int]:
-    """Scored pages, scored pages with a critical issue, and issue counts per severity."""
+    """Scored pages, scored pages with a critical page issue, and issue counts per severity."""
     pages = (
         await db.prepare(
             f"SELECT COUNT(*) AS scored, COALESCE(SUM(EXISTS (SELECT 1 FROM audit_issues i "
-            f"WHERE i.audit_id = p.audit_id AND i.page_url = p.url AND i.severity = 'critical')), 0) "
+            f"WHERE i.audit_id = p.audit_id AND i.page_url = p.url AND i.severity = 'critical' "
+            f"AND {_NOT_SITE_ISSUE})), 0) "
             f"AS critical_pages FROM audit_pages p WHERE p.audit_id = ? AND {_SCORED_PAGE}"
         )
         .bind(audit_id)
@@ -278,8 +286,16 @@ def is_running(audit: AuditRecord) -> bool:
 async def _write_rows(db: D1Database, verb: str, rows: list[JsonObject]) -> None:
     if not rows:
         return
-    statements = [db.prepare(sql).bind(*values) for sql, values in _multi_row_inserts(verb, rows)]
-    await db.batch(statements)
+    await db.batch(insert_statements(db, verb, rows))
+
+
+def insert_statements(
+    db: D1Database, verb: str, rows: list[JsonObject]
+) -> list[D1PreparedStatement]:
+    """Multi-row inserts of `rows` (none for no rows), for the caller's own batch."""
+    if not rows:
+        return []
+    return [db.prepare(sql).bind(*values) for sql, values in _multi_row_inserts(verb, rows)]
 
 
 def _multi_row_inserts(verb: str, rows: list[JsonObject]) -> Iterable[tuple[str, list[SqlValue]]]:

@@ -26,7 +26,7 @@ PREVIOUS_COMPLETED_SQL = (
 FINISH_SQL = (
     "UPDATE monitor_runs SET status = ?, finished_at = ?, error_detail = ?, health_score = ?, "
     "grade = ?, critical_count = ?, warning_count = ?, info_count = ?, new_issues = ?, "
-    "fixed_issues = ? WHERE id = ? AND status = 'running'"
+    "fixed_issues = ?, security_score = ? WHERE id = ? AND status = 'running'"
 )
 REPORT_SQL = "UPDATE monitor_runs SET r2_key = ?, report_bytes = ? WHERE id = ?"
 # Inserted in the finishing batch; only for a finished run, once per run whatever repeats.
@@ -58,7 +58,8 @@ class RunFinish(JsonRecord):
     info_count: int | None
     new_issues: int | None
     fixed_issues: int | None
-    grade: str | None = None  # written once audits have a security grade (issue 12)
+    grade: str | None = None  # the audit's security grade (None: not graded)
+    security_score: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,7 @@ def _finish_statement(db: D1Database, run_id: str, finish: RunFinish) -> D1Prepa
         finish.info_count,
         finish.new_issues,
         finish.fixed_issues,
+        finish.security_score,
         run_id,
     )
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from auditdb.records import AuditRecord, AuditStatus
+from auditdb.security_grades import AuditSecurity, SecurityStatus
 from common.wire import JsonObject, JsonValue, as_int, as_object
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ def format_summary(report: JsonObject) -> str:
     ]
     if audit.health_score is not None:
         lines.append(f"health score: {audit.health_score:g}")
+    lines.extend(_security_line(report))
     if audit.status is AuditStatus.FAILED:
         lines.append(f"error: {audit.error_code} in {audit.failed_phase or 'unknown phase'}")
     if audit.status is AuditStatus.CANCELLED:
@@ -67,6 +69,18 @@ def format_summary(report: JsonObject) -> str:
         lines.append(f"stopped early after {audit.pages_crawled} pages; partial results kept")
     lines.extend(f"  {count:5d}  {issue_type}" for issue_type, count in by_type.items())
     return "\n".join(lines)
+
+
+def _security_line(report: JsonObject) -> list[str]:
+    """`security grade: B (75/100)`, or why the site has none (nothing while it is pending)."""
+    if "security" not in report:
+        return []
+    security = AuditSecurity.from_dict(as_object(report["security"]))
+    if security.status is SecurityStatus.GRADED:
+        return [f"security grade: {security.grade} ({security.score}/100)"]
+    if security.status is SecurityStatus.NOT_GRADED:
+        return [f"security grade: not graded ({security.reason})"]
+    return []
 
 
 def write_report(path: Path, report: JsonObject) -> None:

@@ -4,9 +4,11 @@ Nothing here sends anything: delivery (through the queue, with retries and the `
 that keeps it to one alert per run) is built on top of these values.
 
 Deciding. `should_alert(previous, current, thresholds)` is a pure function of the two runs'
-scores: the health score dropped by at least `thresholds.score_drop`, or critical issues appeared
-that the previous run did not have (`new_critical_issues`, counted by service.compare). A run
-without a previous run never alerts: there is nothing to get worse than.
+scores: the health score dropped by at least `thresholds.score_drop`, critical issues appeared
+that the previous run did not have (`new_critical_issues`, counted by service.compare), or the
+site's security grade got worse (`grade_drop`: a lower letter in the Observatory's order A+ > A >
+A- > ... > F, `security.grade.Grade`; a run graded on one side only never counts as a drop). A
+run without a previous run never alerts: there is nothing to get worse than.
 
 Signing follows the Standard Webhooks specification (standardwebhooks.com, version 1): three
 headers, `webhook-id` (the delivery id, the same on every retry so receivers can de-duplicate),
@@ -32,6 +34,7 @@ from enum import StrEnum
 
 from audit.catalogue import Severity
 from common.wire import JsonRecord
+from security.grade import Grade
 from service.compare import AuditComparison
 
 SECRET_PREFIX = "whsec_"
@@ -49,6 +52,7 @@ _SCORE_DECIMALS = 2  # as service.compare: scores differ by tenths, not by float
 class AlertReason(StrEnum):
     SCORE_DROP = "score_drop"
     NEW_CRITICAL_ISSUES = "new_critical_issues"
+    GRADE_DROP = "grade_drop"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +61,7 @@ class AlertThresholds(JsonRecord):
 
     score_drop: float | None = 10.0
     new_critical_issues: bool = True
+    grade_drop: bool = True
 
     def __post_init__(self) -> None:
         if self.score_drop is not None and self.score_drop <= 0:
@@ -71,6 +76,7 @@ class RunScore(JsonRecord):
     audit_id: str
     health_score: float | None
     new_critical_issues: int = 0  # critical issues not in the previous run (service.compare)
+    grade: str | None = None  # the security grade's letter; None: not graded
 
 
 def score_drop(previous: RunScore, current: RunScore) -> float | None:
@@ -92,7 +98,19 @@ def should_alert(
         reasons.append(AlertReason.SCORE_DROP)
     if thresholds.new_critical_issues and current.new_critical_issues > 0:
         reasons.append(AlertReason.NEW_CRITICAL_ISSUES)
+    if thresholds.grade_drop and grade_dropped(previous.grade, current.grade):
+        reasons.append(AlertReason.GRADE_DROP)
     return reasons
+
+
+_GRADE_RANK = {str(grade): rank for rank, grade in enumerate(Grade)}  # A+ = 0, ..., F = 12
+
+
+def grade_dropped(before: str | None, after: str | None) -> bool:
+    """True when both runs were graded and `after` is a lower letter than `before`."""
+    if before not in _GRADE_RANK or after not in _GRADE_RANK:
+        return False
+    return _GRADE_RANK[after] > _GRADE_RANK[before]
 
 
 # -- the alert ---------------------------------------------------------------------------------
@@ -107,8 +125,8 @@ class AlertIssue(JsonRecord):
 
 @dataclass(frozen=True, slots=True)
 class AlertPayload(JsonRecord):
-    """The JSON body of one alert. Grows by fields (a security grade, later); receivers should
-    ignore the ones they do not know."""
+    """The JSON body of one alert. Grows by fields; receivers should ignore the ones they do not
+    know. `grade_before`/`grade_after` are the security grades (None: that run was not graded)."""
 
     delivery_id: str
     monitor_id: str
@@ -124,6 +142,8 @@ class AlertPayload(JsonRecord):
     new_critical_issues: list[AlertIssue] = field(default_factory=list)  # the first few
     comparison: str = ""  # the API path of the full comparison
     type: str = ALERT_TYPE
+    grade_before: str | None = None
+    grade_after: str | None = None
 
     def body(self) -> bytes:
         """The bytes to send and sign: compact, keys sorted, UTF-8."""
@@ -164,6 +184,8 @@ def alert_payload(
         new_critical_total=count_new_critical(comparison),
         new_critical_issues=critical[:MAX_LISTED_ISSUES],
         comparison=comparison_path(previous.audit_id, current.audit_id),
+        grade_before=previous.grade,
+        grade_after=current.grade,
     )
 
 

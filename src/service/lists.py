@@ -13,9 +13,10 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from functools import partial
 
-from auditdb import listing, summary
+from auditdb import listing, security_grades, summary
 from auditdb.listing import AuditFilter, IssueFilter, Keyed, PageFilter, SortKey
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from auditdb.security_grades import AuditSecurity
 from auditdb.summary import IssueCounts
 from common.bindings import Env
 from service.audits import owned_audit
@@ -60,6 +61,7 @@ class AuditReport:
     audit: AuditRecord
     counts: IssueCounts
     top_issues: list[TopIssue]
+    security: AuditSecurity  # the start URL's security grade with its 12 test outcomes
 
 
 async def list_audits(
@@ -169,4 +171,5 @@ async def audit_report(env: Env, owner: str, audit_id: str) -> AuditReport:
         TopIssue(t.issue_type, str(t.severity), t.count, examples.get(t.issue_type, []))
         for t in top
     ]
-    return AuditReport(audit, counts, top_issues)
+    security = await security_grades.read_security(env.DB, audit)
+    return AuditReport(audit, counts, top_issues, security)

@@ -5,6 +5,7 @@ The document (`FORMAT` names its version) holds everything the audit produced:
     {"format": "siteaudit-report/1",
      "audit": {...the audits row...},
      "summary": {"issues_total", "issues_by_severity", "issues_by_type"},
+     "security": {"status", "grade", "score", "reason", "tests"},  (auditdb.security_grades)
      "issues": [...every audit_issues row, in list order...],
      "pages": [...every audit_pages row, in url order...]}
 
@@ -31,7 +32,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from auditdb import summary
+from auditdb import security_grades, summary
 from auditdb.records import AuditRecord
 from common.bindings import Env
 from common.wire import JsonObject, JsonRecord, JsonValue
@@ -86,6 +87,7 @@ async def _document(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
             "issues_by_severity": counts.by_severity,
             "issues_by_type": counts.by_type,
         },
+        "security": (await security_grades.read_security(env.DB, audit)).to_dict(),
     }
     yield _json(head)[:-1] + ',"issues":['
     first = True

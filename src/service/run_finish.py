@@ -24,8 +24,8 @@ cancelled audit holds a partial crawl). `new_issues` and `fixed_issues` stay NUL
 did not complete and for a run with nothing to compare against (a monitor's first run, or a
 baseline whose audit was deleted): NULL says "not compared", where 0 would claim "nothing
 changed". Only such a compared, completed run can alert (service.alerts.should_alert).
-`grade` stays NULL until audits have a security grade (issue 12), and so does the grade-drop
-alert: `alert_on_grade_drop` is stored, nothing reads it yet.
+`grade` and `security_score` copy the audit's security grade (NULL when it was not graded); a
+lower letter than the baseline's alerts when the monitor has `alert_on_grade_drop`.
 
 A run whose audit was deleted before it ended is finished as failed, with nothing to count.
 """
@@ -108,10 +108,12 @@ async def _finish(env: Env, run: MonitorRunRecord, audit: AuditRecord | None) ->
         info_count=counts["info"],
         new_issues=None if comparison is None else comparison.new_issues.total,
         fixed_issues=None if comparison is None else comparison.fixed_issues.total,
+        grade=audit.security_grade,
+        security_score=audit.security_score,
     )
     alert = None
     if previous is not None and comparison is not None:
-        alert = await _alert(env, run, previous, comparison, now)
+        alert = await _alert(env, run, previous, comparison, audit.security_grade, now)
     return await run_finish.finish_run(env.DB, run.id, finish, alert)
 
 
@@ -133,17 +135,21 @@ async def _alert(
     run: MonitorRunRecord,
     previous: MonitorRunRecord,
     comparison: AuditComparison,
+    grade: str | None,
     now: str,
 ) -> NewAlert | None:
     monitor = await monitors.get_monitor(env.DB, run.monitor_id)
     if monitor is None or monitor.webhook_url is None:
         return None  # nowhere to send it: no alert row
-    before = RunScore(previous.id, comparison.before.id, comparison.before.health_score)
+    before = RunScore(
+        previous.id, comparison.before.id, comparison.before.health_score, grade=previous.grade
+    )
     after = RunScore(
         run_id=run.id,
         audit_id=comparison.after.id,
         health_score=comparison.after.health_score,
         new_critical_issues=alerts.count_new_critical(comparison),
+        grade=grade,
     )
     reasons = alerts.should_alert(before, after, thresholds(monitor))
     if not reasons:
@@ -157,7 +163,11 @@ def thresholds(monitor: MonitorRecord) -> AlertThresholds:
     score alert off (the API accepts 0 to 100; a drop of "at least 0" would fire on every run
     that did not improve)."""
     drop = monitor.alert_score_drop if monitor.alert_score_drop > 0 else None
-    return AlertThresholds(score_drop=drop, new_critical_issues=monitor.alert_on_new_critical)
+    return AlertThresholds(
+        score_drop=drop,
+        new_critical_issues=monitor.alert_on_new_critical,
+        grade_drop=monitor.alert_on_grade_drop,
+    )
 
 
 def _new_alert(payload: AlertPayload, now: str) -> NewAlert:

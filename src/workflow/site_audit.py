@@ -26,6 +26,7 @@ from durable.client import Scratchpad
 from workflow import step_configs
 from workflow.finalize import finalize_audit
 from workflow.params import AuditParams
+from workflow.security_step import grade_start_url
 from workflow.steps import (
     AuditOutcome,
     ContextChecked,
@@ -86,6 +87,7 @@ async def _run_phases(
         discovery = await _discover(params, step, env)
         start = CrawlStart(attempted=0, pending=discovery.seeded, last_chunk=0)
     crawl = await _crawl(params, step, env, start, non_retryable)
+    await grade_start_url(params, step, env)
     summary = await _finalize(params, step, env, crawl)
     return AuditOutcome(
         pages_crawled=summary.pages_crawled,

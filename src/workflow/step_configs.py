@@ -23,3 +23,6 @@ DISCOVERY_STEP = _config(2, 5_000, "exponential", "4 minutes")
 CRAWL_CHUNK_STEP = _config(1, 10_000, "constant", "5 minutes")
 # Cross-page SQL inside the scratchpad and the issue inserts.
 FINALIZE_STEP = _config(2, 5_000, "exponential", "5 minutes")
+# The security grade: two entry points followed hop by hop (security.observe: at most 10 hops of
+# 15 s each per entry point, plus the CORS probe); one retry, then the site stays ungraded.
+SECURITY_STEP = _config(1, 5_000, "constant", "6 minutes")

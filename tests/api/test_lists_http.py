@@ -118,7 +118,15 @@ async def test_the_report_summarises_and_links_instead_of_embedding_rows(seeded:
     response = await get(seeded, f"/api/audits/{AUDIT}/report")
 
     body = response.json()
-    assert set(body) == {"audit", "summary", "links"}
+    assert set(body) == {"audit", "summary", "security", "links"}
+    # a running audit whose security-grade step has not run yet
+    assert body["security"] == {
+        "status": "pending",
+        "grade": None,
+        "score": None,
+        "reason": None,
+        "tests": [],
+    }
     assert body["links"] == {
         "pages": f"/api/audits/{AUDIT}/pages",
         "issues": f"/api/audits/{AUDIT}/issues",

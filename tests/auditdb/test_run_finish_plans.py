@@ -41,7 +41,7 @@ STATEMENTS: list[tuple[str, Statement, str]] = [
     ),
     (
         "finish",
-        Statement(run_finish.FINISH_SQL, (*[None] * 10, "r1")),
+        Statement(run_finish.FINISH_SQL, (*[None] * 11, "r1")),
         "sqlite_autoindex_monitor_runs_1",
     ),
     (

@@ -123,7 +123,9 @@ _HOME_LINKS = (MIXED_CONTENT_URL, HSTS_MISSING_URL, HSTS_TOO_SHORT_URL, HTTP_PAG
 HTTPS_FIXTURES: tuple[HttpsFixture, ...] = (
     _page(
         f"{HTTPS_ORIGIN}/",
-        "The home page of the https variant; it must be clean.",
+        "The home page of the https variant: clean for SEO; its http twin answers / with a 404 "
+        "instead of a redirect to https, which fails the security grade's redirection test.",
+        (T.SECURITY_REDIRECTION,),
         category=Category.SITE,
         title="badseo over https: four transport defects",
         h1="badseo over https",

@@ -222,6 +222,11 @@ REDIRECT_LANDING = "/redirect/landing"
 
 # ------------------------------------------------------------------------------- fixtures
 
+# The start page of a plain-http site fails two of the security grade's tests (workflow's
+# security-grade step, docs/security.md): its http entry point does not redirect to https, and
+# there is no https to send HSTS over. The fixture server's default headers pass the others.
+_PLAIN_HTTP_GRADE = (T.SECURITY_REDIRECTION, T.SECURITY_HSTS)
+
 _HOME_BODY = (
     '<p><img src="/assets/pixel.png" alt="The badseo logo" width="1" height="1">'
     '<img src="/assets/pixel.png" alt="" width="1" height="1"></p>'
@@ -234,7 +239,9 @@ _SITE = [
     page(
         "/",
         Category.SITE,
-        "The home page of badseo; it must be clean.",
+        "The home page of badseo: clean for SEO; served over plain http, it fails the security "
+        "grade's https tests (no redirect to https, no HSTS).",
+        _PLAIN_HTTP_GRADE,
         linked_from_catalog=False,
         title="badseo: one SEO defect per page",
         description="badseo is a small website with one search engine optimisation defect per "
@@ -980,7 +987,7 @@ RATE_LIMIT_STOP_FIXTURES: tuple[Fixture, ...] = (
         "/",
         Category.SITE,
         "The start page of the rate-limit site: one link, to the cooldown.",
-        (T.CRAWL_RATE_LIMITED,),
+        (T.CRAWL_RATE_LIMITED, *_PLAIN_HTTP_GRADE),
         linked_from_catalog=False,
         chrome=False,
         title="badseo: the rate-limited variant",

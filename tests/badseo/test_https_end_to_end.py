@@ -38,9 +38,11 @@ async def test_the_https_variant_reports_exactly_its_golden_issues(
     assert golden_set == https_expected_issues()
     assert found == golden_set, _diff(found, golden_set)
     assert {page["url"] for page in report["pages"]} == {f.url for f in HTTPS_FIXTURES}
-    # The http twin was asked for its one page and nothing else: the image of the mixed-content
-    # page is a sub-resource, judged from the HTML and never fetched.
+    # The http twin was asked for its one page by the crawl, then for / by the security grade
+    # (its http entry point), and nothing else: the image of the mixed-content page is a
+    # sub-resource, judged from the HTML and never fetched.
     assert [url for url in requested if url.startswith(HTTP_ORIGIN + "/")] == [
-        f.url for f in HTTPS_FIXTURES if f.url.startswith(HTTP_ORIGIN + "/")
+        *(f.url for f in HTTPS_FIXTURES if f.url.startswith(HTTP_ORIGIN + "/")),
+        HTTP_ORIGIN + "/",
     ]
     assert MIXED_IMAGE_URL not in requested

@@ -51,6 +51,8 @@ def test_each_https_only_type_is_on_its_own_fixture() -> None:
         (T.HSTS_MISSING.value, HSTS_MISSING_URL),
         (T.HSTS_TOO_SHORT.value, HSTS_TOO_SHORT_URL),
         (T.HTTP_PAGE_ON_HTTPS_SITE.value, HTTP_PAGE_URL),
+        # the start URL's security grade: the http twin does not redirect / to https
+        (T.SECURITY_REDIRECTION.value, HTTPS_ORIGIN + "/"),
     }
 
 

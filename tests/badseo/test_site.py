@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from audit.catalogue import CATALOGUE, HTML_MAX_BYTES, SLOW_RESPONSE_MS, IssueType, Severity
+from audit.rules_grade import ISSUE_OF_TEST
 from audit.text import js_length
 from common.fetch_class import classify_fetch
 from crawl.robots import RobotsRules
@@ -103,17 +104,21 @@ def _covered(fixtures: tuple[Fixture, ...]) -> set[IssueType]:
 def test_every_catalogue_type_is_covered_or_explained() -> None:
     from tests.badseo.https_site import HTTPS_FIXTURES
 
+    # The security grade's types (one per Observatory test) are covered test by test by the
+    # grade sites (tests/badseo/security_sites.py, A+ to F) and tests/audit/test_rules_grade.py;
+    # in these audits only the start pages carry the ones a plain-http entry point fails.
+    grade = set(ISSUE_OF_TEST.values())
     main, stop = _covered(FIXTURES), _covered(RATE_LIMIT_STOP_FIXTURES)
     https = {issue_type for fixture in HTTPS_FIXTURES for issue_type in fixture.expected}
-    assert stop == {IssueType.CRAWL_RATE_LIMITED}
-    assert https == {
+    assert stop - grade == {IssueType.CRAWL_RATE_LIMITED}
+    assert https - grade == {
         IssueType.HTTP_PAGE_ON_HTTPS_SITE,
         IssueType.MIXED_CONTENT,
         IssueType.HSTS_MISSING,
         IssueType.HSTS_TOO_SHORT,
     }
-    assert main.isdisjoint(set(UNCOVERED) | stop | https)
-    assert main | stop | https | set(UNCOVERED) == set(CATALOGUE)
+    assert (main - grade).isdisjoint(set(UNCOVERED) | stop | https)
+    assert main | stop | https | grade | set(UNCOVERED) == set(CATALOGUE)
     assert not UNCOVERED
 
 
@@ -122,9 +127,14 @@ def test_support_pages_carry_info_issues_only(fixture: Fixture) -> None:
     assert all(CATALOGUE[t].severity is Severity.INFO for t in fixture.expected)
 
 
-@pytest.mark.parametrize("path", ["/", "/privacy", "/catalog"])
+@pytest.mark.parametrize("path", ["/privacy", "/catalog"])
 def test_site_pages_are_clean(path: str) -> None:
     assert path in CLEAN_PATHS
+
+
+def test_the_home_page_carries_only_the_plain_http_grade_issues() -> None:
+    (home,) = [f for f in FIXTURES if "/" in f.paths]
+    assert set(home.expected) == {IssueType.SECURITY_REDIRECTION, IssueType.SECURITY_HSTS}
 
 
 def test_clean_paths_are_the_fixtures_without_expected_issues() -> None:

@@ -51,6 +51,8 @@ await audit_driver.start_audit(workers.env, ${JSON.stringify(AUDIT_ID)}, ${JSON.
 
   const cpython = JSON.parse(await python(["-m", "tests.pyodide.cpython_audit", "--port", String(port), "--audit-id", AUDIT_ID]).done);
   assert.equal(pyodide.audit.status, "completed");
+  // The security-grade step ran in Pyodide: plain http fails redirection and HSTS (100 - 40).
+  assert.deepEqual([pyodide.audit.security_grade, pyodide.audit.security_score], ["C+", 60]);
   const found = [...new Set(pyodide.issues.map((i) => JSON.stringify([i.issue_type, i.page_url])))].sort();
   assert.deepEqual(found, cpython.expected_issues.map((x) => JSON.stringify(x)).sort(), "Pyodide issues vs golden");
   assert.deepEqual(pyodide.audit, cpython.audit);

@@ -24,6 +24,7 @@ from service.alerts import (
     alert_payload,
     count_new_critical,
     delivery_id,
+    grade_dropped,
     new_secret,
     should_alert,
     sign,
@@ -34,10 +35,13 @@ from service.compare import compare_audits
 from tests.service.test_compare import AFTER, BEFORE, ORIGIN, seed
 
 DROP, CRITICAL = AlertReason.SCORE_DROP, AlertReason.NEW_CRITICAL_ISSUES
+GRADE = AlertReason.GRADE_DROP
 
 
-def run(score: float | None, new_critical: int = 0, run_id: str = "r2") -> RunScore:
-    return RunScore(run_id, f"audit-{run_id}", score, new_critical)
+def run(
+    score: float | None, new_critical: int = 0, run_id: str = "r2", grade: str | None = None
+) -> RunScore:
+    return RunScore(run_id, f"audit-{run_id}", score, new_critical, grade)
 
 
 @pytest.mark.parametrize(
@@ -63,6 +67,26 @@ def run(score: float | None, new_critical: int = 0, run_id: str = "r2") -> RunSc
         (run(90.0, run_id="r1"), run(90.0, 1), AlertThresholds(), [CRITICAL]),
         (run(90.0, run_id="r1"), run(90.0, 1), AlertThresholds(new_critical_issues=False), []),
         (run(90.0, run_id="r1"), run(60.0, 3), AlertThresholds(score_drop=5), [DROP, CRITICAL]),
+        # The security grade: a lower letter alerts unless the monitor turned that off.
+        (run(90.0, run_id="r1", grade="A"), run(90.0, grade="A-"), AlertThresholds(), [GRADE]),
+        (run(90.0, run_id="r1", grade="A+"), run(90.0, grade="F"), AlertThresholds(), [GRADE]),
+        (run(90.0, run_id="r1", grade="B"), run(90.0, grade="B"), AlertThresholds(), []),
+        (run(90.0, run_id="r1", grade="C"), run(90.0, grade="B-"), AlertThresholds(), []),
+        (
+            run(90.0, run_id="r1", grade="A"),
+            run(90.0, grade="F"),
+            AlertThresholds(grade_drop=False),
+            [],
+        ),
+        # A run not graded on either side never alerts on the grade.
+        (run(90.0, run_id="r1", grade=None), run(90.0, grade="F"), AlertThresholds(), []),
+        (run(90.0, run_id="r1", grade="A"), run(90.0, grade=None), AlertThresholds(), []),
+        (
+            run(90.0, run_id="r1", grade="A"),
+            run(70.0, 2, grade="D"),
+            AlertThresholds(score_drop=5),
+            [DROP, CRITICAL, GRADE],
+        ),
     ],
 )
 def test_should_alert(
@@ -72,6 +96,27 @@ def test_should_alert(
     reasons: list[AlertReason],
 ) -> None:
     assert should_alert(previous, current, thresholds) == reasons
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "dropped"),
+    [
+        ("A+", "A", True),
+        ("A", "A-", True),
+        ("B+", "B", True),
+        ("D-", "F", True),
+        ("F", "D-", False),
+        ("A", "A+", False),
+        ("C", "C", False),
+        (None, "F", False),
+        ("A", None, False),
+        ("A", "Z", False),  # not a grade: never a drop
+    ],
+)
+def test_grade_dropped_follows_the_letter_order(
+    before: str | None, after: str | None, dropped: bool
+) -> None:
+    assert grade_dropped(before, after) is dropped
 
 
 @pytest.mark.parametrize("score_drop", [0, -5.0])

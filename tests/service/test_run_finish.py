@@ -79,7 +79,10 @@ async def test_a_completed_audit_finishes_its_run_with_counts_and_a_report(
         audit.info_count,
     )
     # A first run has nothing to compare with: not compared, rather than "nothing changed".
-    assert (finished.new_issues, finished.fixed_issues, finished.grade) == (None, None, None)
+    assert (finished.new_issues, finished.fixed_issues) == (None, None)
+    # The run carries its audit's security grade (a plain-http site: F here).
+    assert (finished.grade, finished.security_score) == (audit.security_grade, audit.security_score)
+    assert finished.grade is not None
     assert finished.r2_key == report_key(OWNER, run.audit_id)
     stored = await local.env.REPORTS.get(finished.r2_key)
     body = bytes(await stored.arrayBuffer())

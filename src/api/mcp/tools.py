@@ -308,7 +308,9 @@ TOOLS: dict[str, Tool] = {
             title="Audit status",
             description=(
                 "The audit's status (running, completed, failed), pages crawled, issue counts by "
-                "severity and health score. A failed audit keeps the pages crawled before it stopped."
+                "severity, health score and the site's security grade (security_grade, "
+                "security_score; security_error when it could not be graded). A failed audit "
+                "keeps the pages crawled before it stopped."
             ),
             input_schema=schema.obj({"audit_id": _AUDIT_ID}),
             read_only=True,

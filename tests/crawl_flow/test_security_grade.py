@@ -1,0 +1,92 @@
+"""The workflow's security-grade step: the start URL graded inside a whole audit, its result in
+the API, the report and the issues, and a step that cannot grade leaving the audit completed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cli.report import format_summary
+from tests.crawl_flow.test_audit_crawl import audit_site, page
+from tests.support.site_server import Reply, html_page, serve_site
+from workflow import security_step
+
+HEADERS = {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": "default-src 'self'",
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+}
+
+
+def security_issues(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {i["issue_type"]: i for i in report["issues"] if i["issue_type"].startswith("security-")}
+
+
+async def test_an_audit_grades_its_start_url_and_reports_the_failing_tests(platform: Any) -> None:
+    home = Reply(body=html_page("Home", "<h1>Home</h1><a href='/a'>A</a>"), headers=HEADERS)
+    with serve_site({"/": home, "/a": page("Page A")}) as site:
+        report = await audit_site(platform, site.url("/"))
+        _, read = await platform.request("GET", f"/api/audits/{report['audit']['id']}")
+
+    audit = read["audit"]
+    assert audit["status"] == "completed"
+    # plain http: no redirect to https (-20) and no HSTS (-20); the rest passes
+    assert (audit["security_grade"], audit["security_score"], audit["security_error"]) == (
+        "C+",
+        60,
+        None,
+    )
+    security = report["security"]
+    assert (security["status"], security["grade"], security["score"]) == ("graded", "C+", 60)
+    assert [t["test"] for t in security["tests"]][:2] == ["content-security-policy", "cookies"]
+    assert len(security["tests"]) == 12
+    failing = {t["test"]: t["result"] for t in security["tests"] if not t["passed"]}
+    assert failing == {
+        "redirection": "redirection-missing",
+        "strict-transport-security": "hsts-not-implemented-no-https",
+    }
+    issues = security_issues(report)
+    assert set(issues) == {"security-redirection", "security-hsts"}
+    home_row = next(p for p in report["pages"] if p["url"] == site.url("/"))
+    for issue in issues.values():
+        assert (issue["page_url"], issue["page_id"], issue["severity"]) == (
+            site.url("/"),
+            home_row["id"],
+            "critical",
+        )
+        assert issue["details"]["source"] == "security"
+    assert issues["security-hsts"]["details"]["result"] == "hsts-not-implemented-no-https"
+    # the grade's issues leave the SEO health score alone
+    assert audit["health_score"] == 100
+    assert "security grade: C+ (60/100)" in format_summary(report).splitlines()
+
+
+async def test_a_step_that_cannot_grade_leaves_the_audit_completed_and_not_graded(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(url: str, **_: Any) -> Any:
+        raise RuntimeError(f"cannot observe {url}")
+
+    monkeypatch.setattr(security_step, "observe_site", broken)
+    with serve_site({"/": page("Home")}) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    reason = f"cannot observe {site.url('/')}"
+    audit = report["audit"]
+    assert audit["status"] == "completed"
+    assert (audit["security_grade"], audit["security_score"], audit["security_error"]) == (
+        None,
+        None,
+        reason,
+    )
+    assert report["security"] == {
+        "status": "not_graded",
+        "grade": None,
+        "score": None,
+        "reason": reason,
+        "tests": [],
+    }
+    assert security_issues(report) == {}
+    assert f"security grade: not graded ({reason})" in format_summary(report).splitlines()
