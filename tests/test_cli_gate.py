@@ -8,6 +8,7 @@ from audit.catalogue import Severity
 from cli.gate import (
     GateFacts,
     GateSyntaxError,
+    GradeBelow,
     NewIssuesSince,
     ScoreBelow,
     SeverityAtLeast,
@@ -16,6 +17,7 @@ from cli.gate import (
     parse_fail_on,
     summary_line,
 )
+from security.grade import Grade
 
 CRIT, WARN, INFO = Severity.CRITICAL, Severity.WARNING, Severity.INFO
 
@@ -30,6 +32,8 @@ CRIT, WARN, INFO = Severity.CRITICAL, Severity.WARNING, Severity.INFO
         (["score<0"], (ScoreBelow(0),)),
         (["score<100"], (ScoreBelow(100),)),
         (["new-issues-since=a1"], (NewIssuesSince("a1"),)),
+        (["grade<B"], (GradeBelow(Grade.B),)),
+        (["grade < a+"], (GradeBelow(Grade.A_PLUS),)),
         (["critical,score<90"], (SeverityAtLeast(CRIT), ScoreBelow(90))),
         (["critical", "score<90", "critical"], (SeverityAtLeast(CRIT), ScoreBelow(90))),
         (["critical,", " warning "], (SeverityAtLeast(CRIT), SeverityAtLeast(WARN))),
@@ -53,7 +57,8 @@ def test_values_parse_into_conditions_in_order_each_once(values, conditions):
         ("score<nan", "score<N needs N from 0 to 100"),
         ("new-issues-since", "name the earlier audit, as new-issues-since=ID"),
         ("new-issues-since ab", "name the earlier audit, as new-issues-since=ID"),
-        ("grade<B", "audits have no security grade yet"),
+        ("grade<", "unknown condition 'grade<'"),
+        ("grade<Z", "grade<G needs a grade G among A+ A A- B+ B B- C+ C C- D+ D D- F, not 'Z'"),
     ],
 )
 def test_a_value_that_names_no_condition_says_what_was_expected(value, message):
@@ -68,9 +73,10 @@ def facts(
     info: int = 0,
     score: float | None = 100.0,
     new: dict[str, dict[str, int]] | None = None,
+    grade: str | None = "A",
 ) -> GateFacts:
     counts = {"critical": critical, "warning": warning, "info": info}
-    return GateFacts(counts, score, new or {})
+    return GateFacts(counts, score, new or {}, grade)
 
 
 @pytest.mark.parametrize(
@@ -94,6 +100,16 @@ def facts(
             ScoreBelow(90),
             facts(score=None),
             "the audit has no health score (no page could be scored)",
+        ),
+        (GradeBelow(Grade.B), facts(grade="B"), None),
+        (GradeBelow(Grade.B), facts(grade="A+"), None),
+        (GradeBelow(Grade.B), facts(grade="B-"), "security grade B- is below B"),
+        (GradeBelow(Grade.A_PLUS), facts(grade="A"), "security grade A is below A+"),
+        (GradeBelow(Grade.F), facts(grade="F"), None),
+        (
+            GradeBelow(Grade.B),
+            facts(grade=None),
+            "the audit has no security grade (its start URL could not be graded)",
         ),
         (NewIssuesSince("a1"), facts(new={"a1": {}}), None),
         (NewIssuesSince("a1"), facts(critical=4, new={"a1": {"critical": 0}}), None),

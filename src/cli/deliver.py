@@ -140,7 +140,8 @@ async def _verdicts(
             new = as_object(as_object(as_object(body)["comparison"])["new_issues"])
             by_severity = as_object(new["by_severity"])
             new_since[condition.audit_id] = {k: as_int(v) for k, v in by_severity.items()}
-    facts = GateFacts({k: as_int(v) for k, v in counts.items()}, audit.health_score, new_since)
+    counted = {k: as_int(v) for k, v in counts.items()}
+    facts = GateFacts(counted, audit.health_score, new_since, audit.security_grade)
     return decide(conditions, facts)
 
 

@@ -7,10 +7,12 @@ Conditions, given as `--fail-on` values (repeatable, each a comma-separated list
     score<N                 a health score below N (0-100); an audit without a score fails,
                             since a gate that cannot be checked must not pass
     new-issues-since=ID     any issue that audit ID (an earlier audit of yours) did not have
+    grade<G                 a security grade below G (A+ ... F, security.grade.Grade); an audit
+                            that could not be graded fails, like a missing score
 
-A security grade (`grade<B`) is not a condition yet: audits have no grade. The decision is a pure
-function of the audit's counts, score and comparisons (`GateFacts`), so its table tests need no
-audit; the CLI gathers the facts and maps the outcome to exit codes (cli/main.py).
+The decision is a pure function of the audit's counts, score, grade and comparisons
+(`GateFacts`), so its table tests need no audit; the CLI gathers the facts and maps the outcome
+to exit codes (cli/main.py).
 """
 
 from __future__ import annotations
@@ -21,10 +23,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from audit.catalogue import Severity
+from security.grade import Grade
 
 _SCORE = re.compile(r"score\s*<\s*(?P<n>\S+)")
 _SINCE = re.compile(r"new-issues-since\s*=\s*(?P<id>\S+)")
-CONDITIONS_HELP = "critical, warning, score<N (0-100) or new-issues-since=ID"
+_GRADE = re.compile(r"grade\s*<\s*(?P<g>\S+)")
+_GRADES = list(Grade)  # best first: A+ ranks 0, F ranks last
+CONDITIONS_HELP = "critical, warning, score<N (0-100), grade<G (A+ to F) or new-issues-since=ID"
 
 
 class GateSyntaxError(ValueError):
@@ -61,7 +66,15 @@ class NewIssuesSince:
         return f"new-issues-since={self.audit_id}"
 
 
-type Condition = SeverityAtLeast | ScoreBelow | NewIssuesSince
+@dataclass(frozen=True, slots=True)
+class GradeBelow:
+    grade: Grade
+
+    def __str__(self) -> str:
+        return f"grade<{self.grade}"
+
+
+type Condition = SeverityAtLeast | ScoreBelow | NewIssuesSince | GradeBelow
 
 
 def parse_condition(text: str) -> Condition:
@@ -74,8 +87,11 @@ def parse_condition(text: str) -> Condition:
         return NewIssuesSince(since["id"])
     if word.startswith("new-issues-since"):
         raise GateSyntaxError(f"{word!r}: name the earlier audit, as new-issues-since=ID")
-    if word.startswith("grade"):
-        raise GateSyntaxError(f"{word!r}: audits have no security grade yet")
+    if grade := _GRADE.fullmatch(word):
+        if grade["g"].upper() not in _GRADES:
+            letters = " ".join(_GRADES)
+            raise GateSyntaxError(f"grade<G needs a grade G among {letters}, not {grade['g']!r}")
+        return GradeBelow(Grade(grade["g"].upper()))
     raise GateSyntaxError(f"unknown condition {word!r}; expected {CONDITIONS_HELP}")
 
 
@@ -117,6 +133,7 @@ class GateFacts:
     issues_by_severity: Mapping[str, int]
     health_score: float | None
     new_issues_since: Mapping[str, Mapping[str, int]]  # baseline audit id -> new issues by severity
+    security_grade: str | None = None  # None: the audit could not be graded
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +160,12 @@ def _reason(condition: Condition, facts: GateFacts) -> str | None:
                 return "the audit has no health score (no page could be scored)"
             if facts.health_score < threshold:
                 return f"health score {facts.health_score:g} is below {threshold:g}"
+            return None
+        case GradeBelow(grade):
+            if facts.security_grade not in _GRADES:
+                return "the audit has no security grade (its start URL could not be graded)"
+            if _GRADES.index(Grade(facts.security_grade)) > _GRADES.index(grade):
+                return f"security grade {facts.security_grade} is below {grade}"
             return None
         case NewIssuesSince(audit_id):
             new = {s: facts.new_issues_since[audit_id].get(s, 0) for s in Severity}

@@ -1,7 +1,7 @@
 """One audit as a single self-contained HTML file that opens offline, written in chunks.
 
 What the file holds, in order (docs/issues.md for the catalogue texts it quotes):
-* the health score and the audit's facts (site, status, pages, when);
+* the health score, the security grade and the audit's facts (site, status, pages, when);
 * four inline SVG charts (service/svg_charts.py): status code classes, crawl depth, response time,
   issues by type, each with its numbers as a table;
 * the issues grouped by severity then type, each type with its title, explanation, fix, count and
@@ -210,7 +210,22 @@ def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
         '<section aria-labelledby="score-h" class="score">'
         f'<div><h2 id="score-h">Health score</h2><p class="score-value">{score}'
         '<span class="visually-hidden"> out of 100</span></p></div>'
+        f"{_grade(audit)}"
         f'<dl class="facts">{rows}</dl></section>'
+    )
+
+
+def _grade(audit: AuditRecord) -> str:
+    """The start URL's security grade (docs/security.md), or why there is none."""
+    if audit.security_grade is None:
+        reason = audit.security_error or "not graded yet"
+        return (
+            f'<div><h2 id="grade-h">Security grade</h2><p>not graded ({escape(reason)})</p></div>'
+        )
+    score = "" if audit.security_score is None else f" ({audit.security_score}/100)"
+    return (
+        '<div><h2 id="grade-h">Security grade</h2>'
+        f'<p class="score-value">{escape(audit.security_grade)}</p><p>{escape(score)}</p></div>'
     )
 
 

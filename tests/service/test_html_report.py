@@ -293,3 +293,19 @@ async def test_any_title_and_url_come_back_as_the_same_text_and_add_no_element(t
     assert cells[0] == SITE + path and cells[4] == title
     assert row[0].find("a").get("href") == SITE + path
     assert len(list(root.iter("script"))) == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "shown"),
+    [
+        ({"security_grade": "C+", "security_score": 60}, "Security grade C+ (60/100)"),
+        ({"security_error": "https://a.test/ did not answer"}, "not graded (https://a.test/"),
+        ({}, "Security grade not graded (not graded yet)"),
+    ],
+)
+async def test_the_security_grade_sits_beside_the_health_score(fields, shown) -> None:
+    audit = AuditRecord("a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, **fields)
+    chunks = [c async for c in html_chunks(audit, IssueCounts(()), PageStats(), nothing())]
+    section = parse(b"".join(chunks).decode()).find(".//section[@class='score']")
+
+    assert shown in " ".join(" ".join(section.itertext()).split())
