@@ -127,9 +127,13 @@ def _path_part_match(path_a: str, path_b: str) -> bool:
 
 
 def _decode(piece: str) -> str:
-    # decodeURIComponent throws URIError on a stray "%": the policy is then invalid.
+    # decodeURIComponent throws URIError on a stray "%" and on escapes that are not UTF-8
+    # ("%aa"): the policy is then invalid.
     if _PERCENT.search(piece):
         raise _Invalid(f"malformed percent-encoding in {piece!r}")
     from urllib.parse import unquote
 
-    return unquote(piece, errors="strict")
+    try:
+        return unquote(piece, errors="strict")
+    except UnicodeDecodeError:
+        raise _Invalid(f"percent-encoding that is not UTF-8 in {piece!r}") from None

@@ -74,10 +74,17 @@ def test_any_header_strings_parse_without_exception(policies: list[str]) -> None
         assert sources  # every directive keeps at least 'none'
 
 
-_PIECES = [*"abc-;: '*%/\t\n", "src", "'none'", "https:", "default-src", "%2", "%41"]
+_PIECES = [*"abc-;: '*%/\t\n", "src", "'none'", "https:", "default-src", "%2", "%41", "%aa"]
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
 def test_directive_like_strings_parse_without_exception(policy: str) -> None:
     parse_csp([policy, policy])
     parse_csp_meta([policy])
+
+
+def test_a_percent_escape_that_is_not_utf8_makes_the_policy_invalid_not_an_error() -> None:
+    # decodeURIComponent("%aa") throws URIError, as a stray "%" does (hypothesis found "%aa").
+    policy = "default-src https://a.test/%aa/"
+    parsed = parse_csp([policy, policy])
+    assert parsed.invalid is not None and "not UTF-8" in parsed.invalid
