@@ -126,7 +126,15 @@ def test_report_writes_junit_to_stdout_alone_with_the_gate_as_a_testcase(audited
         for s in root.findall("testsuite")[1:]
         if s.get("failures") != "0"
     }
-    assert failed_suites == {"missing-title", "broken-internal-link"}  # critical only, as gated
+    # Critical only, as gated: the site's two critical SEO types, and the security grade's tests
+    # that a plain-http site without security headers fails at -20 or worse (docs/security.md).
+    grade_tests = {
+        "security-csp",
+        "security-hsts",
+        "security-redirection",
+        "security-x-frame-options",
+    }
+    assert failed_suites == {"missing-title", "broken-internal-link", *grade_tests}
 
 
 def test_report_writes_the_issues_csv(audited: Audited, tmp_path: Path) -> None:
@@ -149,7 +157,8 @@ def test_json_output_and_the_json_shorthand_write_the_same_report(
     assert audited.report("--format", "json", "--output", str(long)).returncode == 0
     assert audited.report("--json", str(short)).returncode == 0
     assert json.loads(long.read_text()) == json.loads(short.read_text())
-    assert {"audit", "summary", "links", "pages", "issues"} == set(json.loads(long.read_text()))
+    keys = {"audit", "summary", "security", "links", "pages", "issues"}
+    assert keys == set(json.loads(long.read_text()))
 
 
 @pytest.mark.parametrize(
@@ -180,7 +189,7 @@ def test_the_gate_decides_the_exit_status(audited: Audited, fail_on, status, rea
     ("args", "message"),
     [
         (["--fail-on", "criticl"], "argument --fail-on: unknown condition 'criticl'"),
-        (["--fail-on", "grade<B"], "audits have no security grade yet"),
+        (["--fail-on", "grade<Z"], "grade<G needs a grade G among A+ A A- B+"),
         (["--fail-on", "score<x"], "score<N needs a number N, not 'x'"),
         (["--format", "pdf"], "argument --format: invalid OutputFormat value: 'pdf'"),
         (["--json", "a.json", "--format", "sarif"], "--json FILE is short for --format json"),
