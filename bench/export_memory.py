@@ -183,8 +183,14 @@ async def run(sizes: list[int]) -> None:
                     )
         finally:
             await platform.close()
+    print_figures(figures, sizes, ("pages", "issues"))
+
+
+def print_figures(figures: dict[str, float], sizes: list[int], names: tuple[str, ...]) -> None:
+    """The verdict against the targets, then the `key=value` line: each name's peak at each size
+    (`<name>_<N>k`) and the worst ratio of the largest size's peak to the smallest's."""
     small, large = f"{sizes[0] // 1000}k", f"{sizes[-1] // 1000}k"
-    ratio = max(figures[f"{w}_{large}"] / figures[f"{w}_{small}"] for w in ("pages", "issues"))
+    ratio = max(figures[f"{name}_{large}"] / figures[f"{name}_{small}"] for name in names)
     worst = max(figures.values())
     print(
         f"target: every peak < {TARGET_MB} MB ({worst:.2f}), 100k <= {FLAT_RATIO} x 10k ({ratio:.2f})"
@@ -193,10 +199,7 @@ async def run(sizes: list[int]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10000,100000")
-    args = parser.parse_args()
-    asyncio.run(run([int(s) for s in args.sizes.split(",")]))
+    asyncio.run(run(parse_sizes(__doc__.splitlines()[0])))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ junit_100k_peak_mb=.. csv_100k_peak_mb=.. ratio=..` (ratio: the largest 100k / 1
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 import tempfile
@@ -32,7 +31,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "src"))
 
-from export_memory import seed_completed_audit
+from export_memory import parse_sizes, print_figures, seed_completed_audit
 
 from audit.catalogue import Severity
 from auditdb.listing import IssueFilter
@@ -42,9 +41,6 @@ from service.audits import LOCAL_OWNER
 from service.exports import Export, ExportFormat, export_issues
 from service.junit import Check, export_junit
 from service.sarif import export_sarif
-
-TARGET_MB = 10.0
-FLAT_RATIO = 1.5
 
 type Exporter = Callable[[Env, str], Awaitable[Export]]
 EXPORTERS: dict[str, tuple[Exporter, bytes]] = {
@@ -113,20 +109,11 @@ async def run(sizes: list[int]) -> None:
                     )
         finally:
             await platform.close()
-    small, large = f"{sizes[0] // 1000}k", f"{sizes[-1] // 1000}k"
-    ratio = max(figures[f"{f}_{large}"] / figures[f"{f}_{small}"] for f in EXPORTERS)
-    worst = max(figures.values())
-    print(
-        f"target: every peak < {TARGET_MB} MB ({worst:.2f}), 100k <= {FLAT_RATIO} x 10k ({ratio:.2f})"
-    )
-    print(" ".join(f"{k}_peak_mb={v:.2f}" for k, v in figures.items()) + f" ratio={ratio:.2f}")
+    print_figures(figures, sizes, tuple(EXPORTERS))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10000,100000")
-    args = parser.parse_args()
-    asyncio.run(run([int(s) for s in args.sizes.split(",")]))
+    asyncio.run(run(parse_sizes(__doc__.splitlines()[0])))
 
 
 if __name__ == "__main__":
