@@ -19,6 +19,20 @@ from workflow.params import AuditParams
 TIMING = frozenset({"response_time_ms", "crawled_at", "created_at", "started_at", "finished_at"})
 TIMING_DETAILS = frozenset({"responseTimeMs"})  # inside audit_issues.details_json
 
+# `slow-response` is the one issue decided by wall-clock time. Under a loaded machine, Pyodide's
+# single thread can take longer than the product's 1.5 s threshold to see ordinary pages' headers,
+# which would add timing-only differences to a parity check about logic. The parity run raises the
+# threshold on both platforms and the fixture server slows the one slow page past it instead.
+PARITY_SLOW_RESPONSE_MS = 5000
+PARITY_SLOW_DELAY_S = 5.5
+
+
+def tolerate_load() -> None:
+    """Use the parity run's slow-response threshold in this interpreter's audits."""
+    from audit import rules_status
+
+    rules_status.SLOW_RESPONSE_MS = PARITY_SLOW_RESPONSE_MS  # type: ignore[misc]
+
 
 async def start_audit(env: Any, audit_id: str, start_url: str, max_pages: int = 300) -> None:
     options = AuditOptions(max_pages=max_pages, private_hosts=PrivateHosts.LOOPBACK)

@@ -20,6 +20,7 @@ async def audit(port: int, audit_id: str) -> dict[str, object]:
     with serving(port) as site, tempfile.TemporaryDirectory() as state:
         platform = LocalPlatform(Path(state), var_overrides=TEST_VARS)
         try:
+            audit_driver.tolerate_load()
             await audit_driver.start_audit(platform.env, audit_id, site.url("/"))
             await platform.wait_for_workflow(audit_id, timeout_s=240)
             snapshot = json.loads(await audit_driver.snapshot(platform.env, audit_id))

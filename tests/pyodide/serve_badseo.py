@@ -7,18 +7,31 @@ row ids, each from a fresh server (the site's 429 counters start over with every
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from tests.badseo.site import FIXTURES, routes
+from tests.badseo.pages import Html
+from tests.badseo.site import FIXTURES, Fixture, routes
+from tests.pyodide.audit_driver import PARITY_SLOW_DELAY_S
 from tests.support.site_server import Site, _Handler, _SiteHTTPServer
+
+
+def _parity_delay(fixture: Fixture) -> Fixture:
+    """The slow page slowed past the parity run's threshold (audit_driver.tolerate_load)."""
+    handler = fixture.handler
+    if not (isinstance(handler, Html) and handler.delay_s):
+        return fixture
+    return dataclasses.replace(
+        fixture, handler=dataclasses.replace(handler, delay_s=PARITY_SLOW_DELAY_S)
+    )
 
 
 @contextmanager
 def serving(port: int) -> Iterator[Site]:
     with _SiteHTTPServer(("127.0.0.1", port), _Handler) as server:
-        server.routes, server.log = routes(FIXTURES), []
+        server.routes, server.log = routes([_parity_delay(f) for f in FIXTURES]), []
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
             yield Site(server)
