@@ -357,3 +357,48 @@ async def test_the_security_grade_sits_beside_the_health_score(fields, shown) ->
     section = parse(b"".join(chunks).decode()).find(".//section[@class='score']")
 
     assert shown in " ".join(" ".join(section.itertext()).split())
+
+
+def _luminance(hex_colour: str) -> float:
+    """WCAG 2.1 relative luminance of an sRGB colour (#rrggbb)."""
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def style_colours() -> list[tuple[str, str, str]]:
+    """(selector, property, colour) of every colour the stylesheet sets, variables resolved."""
+    from service.html_report import STYLE
+
+    variables = dict(re.findall(r"(--[\w-]+):(#[0-9a-f]{6})", STYLE))
+    found = []
+    for selector, body in re.findall(r"([^{}]+)\{([^}]*)\}", STYLE):
+        for prop, value in re.findall(r"(?:^|;)\s*(color|fill|stroke):([^;]+)", body):
+            colour = variables.get(value.removeprefix("var(").removesuffix(")"), value)
+            if re.fullmatch(r"#[0-9a-f]{6}", colour):
+                found.append((selector.strip(), prop, colour))
+    return found
+
+
+BACKGROUNDS = ("#ffffff", "#f4f5f7")  # the page and the chart panels (--bg, --panel)
+
+
+# Grid lines are decoration, which WCAG 2.1 SC 1.4.11 exempts.
+@pytest.mark.parametrize(
+    ("selector", "prop", "colour"), [c for c in style_colours() if c[0] != ".grid"]
+)
+def test_every_colour_meets_wcag_contrast_on_both_backgrounds(selector, prop, colour) -> None:
+    """Text 4.5:1 (WCAG 2.1 SC 1.4.3); bars, lines and points 3:1 (SC 1.4.11)."""
+    least = 4.5 if prop == "color" or selector == ".axis" else 3.0
+    assert min(contrast(colour, bg) for bg in BACKGROUNDS) >= least
+
+
+def test_the_contrast_check_sees_the_palette() -> None:
+    seen = {(s, c) for s, _, c in style_colours()}
+    assert ("a", "#0b57d0") in seen and (".sev-warning", "#8a4b00") in seen
+    assert any(s == "circle.series-security" for s, _ in seen)
