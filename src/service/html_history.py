@@ -84,7 +84,7 @@ def _run_row(run: MonitorRunRecord, comparison: AuditComparison | None, current:
     grade = run.grade or ""
     if run.grade and run.security_score is not None:
         grade += f" ({run.security_score})"
-    started = escape(run.started_at) + (" (this report)" if current else "")
+    started = escape(_when(run.started_at)) + (" (this report)" if current else "")
     cells = [
         escape(str(run.status)),
         _optional(run.health_score),
@@ -95,6 +95,11 @@ def _run_row(run: MonitorRunRecord, comparison: AuditComparison | None, current:
     ]
     tds = "".join(f"<td>{c}</td>" for c in cells)
     return f'<tr><th scope="row">{started}</th>{tds}</tr>'
+
+
+def _when(stamp: str) -> str:
+    """An ISO-8601 UTC stamp to the minute: `2026-12-07 10:00 UTC`."""
+    return stamp[:16].replace("T", " ") + " UTC"
 
 
 def _optional(value: float | int | None) -> str:
@@ -124,14 +129,15 @@ def _changes(history: RunHistory, audit_id: str) -> str:
 
 
 def _change_list(kind: str, title: str, changes: IssueChanges, command: str) -> str:
-    by_severity = ", ".join(f"{changes.by_severity.get(s, 0):,} {s}" for s in Severity)
+    counts = ", ".join(f"{changes.by_severity.get(s, 0):,} {s}" for s in Severity)
+    by_severity = f'<p class="note">{counts}</p>' if changes.total else ""
     items = "".join(_changed(issue) for issue in changes.issues)
     listed = f'<ul class="affected">{items}</ul>' if items else ""
     more = changes.total - len(changes.issues)
     rest = f'<p class="note">and {more:,} more: <code>{command}</code></p>' if more > 0 else ""
     return (
         f'<h4 id="{kind}-h">{title} <span class="count">{changes.total:,}</span></h4>'
-        f'<p class="note">{by_severity}</p>{listed}{rest}'
+        f"{by_severity}{listed}{rest}"
     )
 
 

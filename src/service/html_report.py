@@ -103,7 +103,10 @@ input,select,button{font:inherit}
 .grid{stroke:#c8c8c8}.line{fill:none;stroke-width:2}.line.series-security{stroke-dasharray:6 4}
 .series-health{stroke:#0b57d0}.series-security{stroke:#a35c00}
 circle.series-health{fill:#0b57d0}circle.series-security{fill:#a35c00}
-table.runs{margin:1rem 0}caption{text-align:left;font-weight:600}
+table.runs{margin:1rem 0}table.runs td{overflow-wrap:normal}caption{text-align:left;font-weight:600}
+th button::after{content:" \\2195";content:" \\2195"/""}
+th[aria-sort=ascending] button::after{content:" \\25B2";content:" \\25B2"/""}
+th[aria-sort=descending] button::after{content:" \\25BC";content:" \\25BC"/""}
 """
 
 

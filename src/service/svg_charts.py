@@ -25,7 +25,7 @@ BAR_HEIGHT = 16
 PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 44, 560, 10, 180
 LINE_WIDTH, LINE_HEIGHT = 580, 230
 Y_TICKS = (0, 25, 50, 75, 100)  # percent of the axis' top
-X_LABELS = 6  # at most this many x labels, spread evenly, the first and last included
+X_LABELS = 4  # at most this many x labels (a date is ~70 px wide), the first and last included
 
 
 class Tone(StrEnum):
@@ -191,11 +191,19 @@ def x_label_indexes(count: int, most: int = X_LABELS) -> list[int]:
 
 
 def _x_labels(chart: LineChart) -> str:
+    last = len(chart.labels) - 1
     return "".join(
         f'<text class="axis" x="{_x(chart, i):.1f}" y="{PLOT_BOTTOM + 16}" '
-        f'text-anchor="middle">{escape(chart.labels[i])}</text>'
+        f'text-anchor="{_anchor(i, last)}">{escape(chart.labels[i])}</text>'
         for i in x_label_indexes(len(chart.labels))
     )
+
+
+def _anchor(index: int, last: int) -> str:
+    """The ends' labels grow inwards, so they stay inside the view box."""
+    if last == 0:
+        return "middle"
+    return "start" if index == 0 else "end" if index == last else "middle"
 
 
 def segments(values: tuple[float | None, ...]) -> list[list[tuple[int, float]]]:
