@@ -81,8 +81,12 @@ $('page-controls').hidden=false;$('page-pager').hidden=false;render();
 
 
 def is_web_url(url: str) -> bool:
-    """Whether an audited URL may become a link: only http(s), never javascript: or data:."""
-    return urlsplit(url).scheme.lower() in ("http", "https")
+    """Whether an audited URL may become a link: only http(s), never javascript: or data:. One
+    urlsplit refuses (an unclosed IPv6 bracket) stays text rather than failing the report."""
+    try:
+        return urlsplit(url).scheme.lower() in ("http", "https")
+    except ValueError:
+        return False
 
 
 def link(url: str) -> str:
@@ -126,8 +130,7 @@ def table_chunks(
         '<table id="pages"><caption class="visually-hidden">Pages of the audit</caption>'
         f"<thead><tr>{_heads()}</tr></thead><tbody>"
     )
-    for start in range(0, len(first), TABLE_ROWS):
-        yield "".join(_row(p) for p in first[start : start + TABLE_ROWS])
+    yield "".join(_row(p) for p in first)
     yield (
         '</tbody></table><p id="page-pager" hidden><button type="button" id="page-prev">'
         'Previous page</button> <button type="button" id="page-next">Next page</button></p>'
@@ -164,11 +167,11 @@ def _note(audit_id: str, total: int) -> str:
         f"<code>siteaudit serve</code>) or <code>siteaudit report {escape(audit_id)} "
         "--format json</code>."
     )
-    held = min(total, DATA_ROWS)
+    held = f"all {total:,}" if total <= DATA_ROWS else f"the first {DATA_ROWS:,}. {every}"
     return (
         f"The first {TABLE_ROWS:,} of {total:,} pages by URL; with scripts on, the table pages, "
-        f"sorts and filters the first {held:,}. " + (every if total > DATA_ROWS else "")
-    ).strip()
+        f"sorts and filters {held}"
+    ) + ("." if total <= DATA_ROWS else "")
 
 
 def _controls(classes: Iterable[str], shown: int) -> str:
