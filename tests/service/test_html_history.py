@@ -19,8 +19,8 @@ from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from service.html_report import export_html
 from service.run_finish import finish_run_for_audit
 from service.run_history import NotCompared, run_history
+from tests.service.html_doc import parse
 from tests.service.run_helpers import OWNER, manual_platform, new_monitor
-from tests.service.test_html_report import parse
 
 SITE = "https://shop.test/"
 

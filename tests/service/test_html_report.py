@@ -10,7 +10,6 @@ import re
 from typing import Any
 from xml.etree.ElementTree import Element
 
-import html5lib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -30,6 +29,7 @@ from service.html_report import (
 )
 from service.issue_locating import locating_detail
 from service.page_table import LINK_REL, TABLE_ROWS, status_class
+from tests.service.html_doc import parse
 
 SITE = "https://shop.test/"
 HOSTILE_TITLE = "<script>alert('title')</script>"
@@ -76,15 +76,6 @@ def island(root: Element) -> list[list[Any]]:
     (data,) = [s for s in root.iter("script") if s.get("type") == "application/json"]
     assert data.get("id") == "page-data"
     return json.loads(data.text)["rows"]
-
-
-def parse(text: str) -> Element:
-    """Strict HTML5 parsing: any parse error (a stray tag, a bad attribute) raises."""
-    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
-    root = parser.parse(text)
-    for el in root.iter():  # SVG elements keep their namespace; the tests name them bare
-        el.tag = el.tag.rpartition("}")[2]
-    return root
 
 
 # Statuses, depths and response times of the seeded audit, and the bars they must make (with the

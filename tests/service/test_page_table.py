@@ -24,7 +24,7 @@ from service.page_table import (
     script_json,
     table_chunks,
 )
-from tests.service.test_html_report import parse
+from tests.service.html_doc import parse
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.svg_charts import LineChart, Series, render_line_chart, segments, x_label_indexes
-from tests.service.test_html_report import parse
+from tests.service.html_doc import parse
 
 
 @pytest.mark.parametrize(
