@@ -272,9 +272,12 @@ def test_audit_writes_an_html_report_that_keeps_the_sites_markup_as_text(tmp_pat
     assert done.returncode == 0, done.stderr
     assert "status: completed" in done.stdout
     assert done.stderr.splitlines()[-1] == f"siteaudit: html report written to {out}"
-    assert len(list(root.iter("script"))) == 1  # the report's own; the title stayed text
+    scripts = [s for s in root.iter("script") if s.get("type") != "application/json"]
+    assert len(scripts) == 1  # the report's own; the title stayed text
     cells = ["".join(td.itertext()) for td in root.iter("td")]
     assert hostile in cells
+    (data,) = [s for s in root.iter("script") if s.get("type") == "application/json"]
+    assert hostile in {row[4] for row in json.loads(data.text)["rows"]}  # the data island's too
     articles = {a.get("id") for a in root.iter("article")}
     assert "type-broken-internal-link" in articles
     assert not list(out.parent.glob("*.tmp"))

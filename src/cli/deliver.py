@@ -10,12 +10,13 @@ Formats (`--format`, default text):
             gate's conditions, then one suite per issue type
     sarif   SARIF 2.1.0 (service/sarif.py) for code-scanning views
     html    one self-contained HTML file that opens offline (service/html_report.py): the score,
-            charts, the issues by severity and type with their fixes, and a page table
+            a monitor run's history, charts, the issues by severity and type with their fixes,
+            and a page table
 
 `--output FILE` writes the report there (atomically: a temporary file, then a rename) and keeps
 the text summary on stdout; without it the report goes to stdout, alone. csv, junit and sarif are
 written one keyset page of issues at a time (500 rows), whatever the audit's size; html holds at
-most its capped rows (500 pages, 20 issues per type).
+most one keyset page of rows besides its capped lists (100 table rows, 20 issues per type).
 
 Exit status (`ExitStatus`): 0 the audit completed and passed every `--fail-on` condition; 1 a
 condition failed (one line on stderr names each failed condition and why); 2 a usage error or a

@@ -2,25 +2,31 @@
 
 What the file holds, in order (docs/issues.md for the catalogue texts it quotes):
 * the health score, the security grade and the audit's facts (site, status, pages, when);
+* for an audit that is a monitor's run (service.run_history, rendered by service.html_history):
+  the monitor's scores over its last `HISTORY_RUNS` runs as a line chart with a table of the runs,
+  and the new and fixed issues since the previous completed run;
 * four inline SVG charts (service/svg_charts.py): status code classes, crawl depth, response time,
   issues by type, each with its numbers as a table;
 * the issues grouped by severity then type, each type with its title, explanation, fix, count and
   at most `PAGES_PER_TYPE` affected pages with the detail that locates the problem (the link
-  target, the duplicate, the redirect), then "and N more";
-* the first `PAGE_ROWS` pages by URL in a table a small inline script sorts and filters, with the
-  CSV command that gives them all.
+  target, the duplicate group, the redirect chain: service.issue_locating), then "and N more";
+* the page table (service.page_table): the first `TABLE_ROWS` pages by URL as a plain table, and
+  up to `DATA_ROWS` pages in a JSON data island that a small inline script pages, sorts and
+  filters, with the commands that list every page.
 
 Everything from a crawled site (URLs, titles, details) is hostile text: it is escaped on the way
 out (`html.escape` with quotes), and a page URL becomes a link only when it is http(s), with
 `rel="noopener noreferrer nofollow"`. The document carries its own Content-Security-Policy
 (`default-src 'none'`, the one stylesheet and the one script allowed by their SHA-256 hashes, CSP
-Level 3 §8.3): nothing loads from anywhere, and an injected script would not run even if escaping
-failed. There is no `style` attribute anywhere, because the policy allows none.
+Level 3 §8.3; the data island is no script, so it needs none): nothing loads from anywhere, and an
+injected script would not run even if escaping failed. There is no `style` attribute anywhere,
+because the policy allows none.
 
 Memory: one walk of the pages (keyset pages of `EXPORT_PAGE_SIZE` rows) folds them into the
-charts' counts and keeps the first `PAGE_ROWS`; the issues are read `PAGES_PER_TYPE` rows per type.
-So the renderer holds at most `PAGE_ROWS` page rows whatever the audit's size
-(bench/html_report_memory.py).
+charts' counts and keeps the first `TABLE_ROWS`; a second walk, stopped after `DATA_ROWS` rows,
+writes the data island one keyset page at a time; the issues are read `PAGES_PER_TYPE` rows per
+type, the history `HISTORY_RUNS` runs and `CHANGES_LISTED` changes. So the renderer holds at most
+one keyset page of rows whatever the audit's size (bench/html_report_memory.py).
 """
 
 from __future__ import annotations
@@ -32,7 +38,6 @@ from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from html import escape
-from urllib.parse import urlsplit
 
 from audit.catalogue import IssueDescriptor, IssueType, Severity, doc_url, maybe_descriptor
 from auditdb.listing import IssueFilter
@@ -41,16 +46,26 @@ from auditdb.summary import IssueCounts, TypeCount
 from common.bindings import Env
 from service.audits import owned_audit
 from service.exports import Export
+from service.html_history import history_section
+from service.issue_locating import locating_detail, type_title
 from service.lists import Paging, issue_counts, iter_pages, list_issues
+from service.page_table import (
+    LINK_REL,
+    SCRIPT,
+    TABLE_ROWS,
+    island_chunks,
+    kept_rows,
+    link,
+    status_class,
+    table_chunks,
+)
+from service.run_history import RunHistory, run_history
 from service.svg_charts import Bar, Chart, Tone, render_chart
 
 MEDIA_TYPE = "text/html; charset=utf-8"
 PAGES_PER_TYPE = 20  # affected pages shown per issue type
-PAGE_ROWS = 500  # rows of the page table
-TABLE_CHUNK = 100  # page-table rows per written chunk
 ISSUE_TYPE_BARS = 15  # issue types charted; the rest are summed into one bar
 DEPTH_BARS = 10  # depths 0..9 each get a bar; deeper pages share "10+"
-LINK_REL = "noopener noreferrer nofollow"
 # Response time buckets (upper bounds, ms): Lighthouse calls a server response under 600 ms good
 # (the "Reduce initial server response time" audit); the catalogue's slow-response threshold
 # and longer waits get their own bars.
@@ -82,29 +97,16 @@ td{overflow-wrap:anywhere}td.num{text-align:right}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 .note{color:var(--muted)}code{background:var(--panel);padding:0 .25rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-"""
-
-# Sorts by a header's column (numbers as numbers) and filters rows by the text typed; without
-# script the table is still complete and readable.
-SCRIPT = """
-(function(){
-var table=document.getElementById('pages');if(!table)return;
-var body=table.tBodies[0],rows=Array.prototype.slice.call(body.rows);
-var input=document.getElementById('page-filter'),shown=document.getElementById('page-shown');
-function key(row,col){var c=row.cells[col],n=c.getAttribute('data-num');
-return n===null?c.textContent.toLowerCase():parseFloat(n);}
-Array.prototype.forEach.call(table.tHead.rows[0].cells,function(th,col){
-var b=th.querySelector('button');if(!b)return;
-b.addEventListener('click',function(){
-var asc=th.getAttribute('aria-sort')!=='ascending';
-Array.prototype.forEach.call(table.tHead.rows[0].cells,function(o){o.removeAttribute('aria-sort');});
-th.setAttribute('aria-sort',asc?'ascending':'descending');
-rows.sort(function(x,y){var a=key(x,col),z=key(y,col);return (a<z?-1:a>z?1:0)*(asc?1:-1);});
-rows.forEach(function(r){body.appendChild(r);});});});
-input.addEventListener('input',function(){var q=input.value.toLowerCase(),n=0;
-rows.forEach(function(r){var ok=r.textContent.toLowerCase().indexOf(q)>=0;r.hidden=!ok;if(ok)n++;});
-shown.textContent=n+' of '+rows.length+' rows shown';});
-})();
+[hidden]{display:none!important}
+.controls{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.5rem 0}
+input,select,button{font:inherit}
+.grid{stroke:#c8c8c8}.line{fill:none;stroke-width:2}.line.series-security{stroke-dasharray:6 4}
+.series-health{stroke:#0b57d0}.series-security{stroke:#a35c00}
+circle.series-health{fill:#0b57d0}circle.series-security{fill:#a35c00}
+table.runs{margin:1rem 0}table.runs td{overflow-wrap:normal}caption{text-align:left;font-weight:600}
+th button::after{content:" \\2195";content:" \\2195"/""}
+th[aria-sort=ascending] button::after{content:" \\25B2";content:" \\25B2"/""}
+th[aria-sort=descending] button::after{content:" \\25BC";content:" \\25BC"/""}
 """
 
 
@@ -123,7 +125,7 @@ CSP = (
 class PageStats:
     """The charts' counts over every page, and the first `keep` pages for the table."""
 
-    keep: int = PAGE_ROWS
+    keep: int = TABLE_ROWS
     total: int = 0
     status_classes: Counter[str] = field(default_factory=Counter)
     depths: Counter[int | None] = field(default_factory=Counter)
@@ -139,10 +141,6 @@ class PageStats:
             self.times[time_bucket(page.response_time_ms)] += 1
             if len(self.first) < self.keep:
                 self.first.append(page)
-
-
-def status_class(code: int) -> str:
-    return f"{code // 100}xx" if 100 <= code <= 599 else "no response"
 
 
 def time_bucket(ms: int | None) -> str:
@@ -163,10 +161,19 @@ class IssueGroup:
 
 
 async def html_chunks(
-    audit: AuditRecord, counts: IssueCounts, stats: PageStats, groups: AsyncIterator[IssueGroup]
+    audit: AuditRecord,
+    counts: IssueCounts,
+    stats: PageStats,
+    groups: AsyncIterator[IssueGroup],
+    rows: AsyncGenerator[list[PageRecord]] | None = None,
+    history: RunHistory | None = None,
 ) -> AsyncGenerator[bytes]:
-    """The document as encoded chunks: head and charts, one chunk per issue type, the table."""
-    yield (_head(audit) + _overview(audit, counts, stats) + _charts(counts, stats)).encode()
+    """The document as encoded chunks: head, history and charts, one chunk per issue type, the
+    page table, then its data island one chunk per batch of `rows` (None: the kept rows)."""
+    yield (_head(audit) + _overview(audit, counts, stats)).encode()
+    if history is not None:
+        yield history_section(history, audit.id).encode()
+    yield _charts(counts, stats).encode()
     yield b'<section aria-labelledby="issues-h"><h2 id="issues-h">Issues</h2>'
     if not counts.rows:
         yield b"<p>No issues found.</p>"
@@ -177,7 +184,10 @@ async def html_chunks(
             severity = group.count.severity
         yield _issue_type(audit.id, group).encode()
     yield ((_close_severity() if severity else "") + "</section>").encode()
-    for text in _page_table(audit, stats):
+    classes = [c for c in STATUS_CLASSES if stats.status_classes[c]]
+    for text in table_chunks(audit.id, stats.total, classes, stats.first):
+        yield text.encode()
+    async for text in island_chunks(kept_rows(stats.first) if rows is None else rows):
         yield text.encode()
     yield _tail().encode()
 
@@ -198,7 +208,7 @@ def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
     score = "n/a" if audit.health_score is None else f"{audit.health_score:.0f}"
     by_severity = counts.by_severity
     facts = [
-        ("Site", _link(audit.final_url or audit.start_url)),
+        ("Site", link(audit.final_url or audit.start_url)),
         ("Audit", escape(audit.id)),
         ("Status", escape(str(audit.status))),
         ("Pages", f"{stats.total:,}"),
@@ -229,9 +239,19 @@ def _grade(audit: AuditRecord) -> str:
     )
 
 
+STATUS_CLASSES = (
+    "2xx",
+    "3xx",
+    "4xx",
+    "5xx",
+    "1xx",
+    "no response",
+)  # the charts' and filter's order
+
+
 def charts(counts: IssueCounts, stats: PageStats) -> list[Chart]:
     """The four charts of the report, from the counts alone."""
-    classes = ("2xx", "3xx", "4xx", "5xx", "1xx", "no response")
+    classes = STATUS_CLASSES
     tones = {"2xx": Tone.GOOD, "3xx": Tone.NEUTRAL, "4xx": Tone.BAD, "5xx": Tone.BAD}
     status = tuple(
         Bar(c, stats.status_classes[c], tones.get(c, Tone.WARN))
@@ -260,7 +280,9 @@ def _depth_label(depth: int | None) -> str:
 
 def _type_bars(counts: IssueCounts) -> tuple[Bar, ...]:
     ranked = sorted(counts.rows, key=lambda r: (-r.count, r.issue_type))
-    bars = [Bar(_title(r.issue_type), r.count, TONES[r.severity]) for r in ranked[:ISSUE_TYPE_BARS]]
+    bars = [
+        Bar(type_title(r.issue_type), r.count, TONES[r.severity]) for r in ranked[:ISSUE_TYPE_BARS]
+    ]
     rest = sum(r.count for r in ranked[ISSUE_TYPE_BARS:])
     if rest:
         bars.append(Bar(f"{len(ranked) - ISSUE_TYPE_BARS} other types", rest))
@@ -288,11 +310,6 @@ def _close_severity() -> str:
     return "</section>"
 
 
-def _title(issue_type: str) -> str:
-    d = maybe_descriptor(issue_type)
-    return d.title if d else issue_type
-
-
 def _issue_type(audit_id: str, group: IssueGroup) -> str:
     count = group.count
     d = maybe_descriptor(count.issue_type)
@@ -307,7 +324,7 @@ def _issue_type(audit_id: str, group: IssueGroup) -> str:
     listed = f'<ul class="affected">{items}</ul>' if items else ""
     return (
         f'<article class="issue" id="type-{escape(count.issue_type)}">'
-        f"<h4>{escape(_title(count.issue_type))} "
+        f"<h4>{escape(type_title(count.issue_type))} "
         f'<span class="count">{count.count:,}</span></h4>{_describe(d)}'
         f"<h5>Affected pages</h5>{listed}{rest}</article>"
     )
@@ -327,73 +344,7 @@ def _describe(d: IssueDescriptor | None) -> str:
 def _affected(issue: IssueRecord) -> str:
     detail = locating_detail(issue)
     extra = f' <span class="detail">{escape(detail)}</span>' if detail else ""
-    return f"<li>{_link(issue.page_url)}{extra}</li>"
-
-
-def locating_detail(issue: IssueRecord) -> str:
-    """What locates the problem on the page: the dedupe key (a link target, a duplicate group,
-    a redirect target), then the details, in one short line."""
-    parts = [f"→ {issue.dedupe_key}"] if issue.dedupe_key else []
-    for key in sorted(issue.details):
-        value = issue.details[key]
-        if isinstance(value, list):
-            shown = ", ".join(str(v) for v in value[:3]) + (" …" if len(value) > 3 else "")
-        else:
-            shown = str(value)
-        parts.append(f"{key}: {shown}")
-    line = "; ".join(parts)
-    return line if len(line) <= 300 else line[:299] + "…"
-
-
-def _link(url: str) -> str:
-    """An audited page as a plain anchor, or as text when it is not an http(s) URL."""
-    if urlsplit(url).scheme.lower() in ("http", "https"):
-        return f'<a href="{escape(url)}" rel="{LINK_REL}">{escape(url)}</a>'
-    return escape(url)
-
-
-PAGE_COLUMNS = ("URL", "Status", "Depth", "Response ms", "Title", "Indexable", "Words")
-
-
-def _page_table(audit: AuditRecord, stats: PageStats) -> Iterable[str]:
-    shown = len(stats.first)
-    note = f"All {stats.total:,} pages, by URL."
-    if stats.total > shown:
-        note = (
-            f"The first {shown:,} of {stats.total:,} pages by URL. Every page: "
-            f"<code>GET /api/audits/{escape(audit.id)}/pages.csv</code> (from "
-            f"<code>siteaudit serve</code>) or <code>siteaudit report {escape(audit.id)} "
-            "--format json</code>."
-        )
-    heads = "".join(
-        f'<th scope="col"><button type="button">{c}</button></th>' for c in PAGE_COLUMNS
-    )
-    yield (
-        '<section aria-labelledby="pages-h"><h2 id="pages-h">Pages</h2>'
-        f'<p class="note">{note}</p><p><label for="page-filter">Filter pages</label> '
-        '<input id="page-filter" type="search"> <span id="page-shown" aria-live="polite">'
-        f"{shown:,} rows shown</span></p>"
-        f'<table id="pages"><caption class="visually-hidden">Pages of the audit</caption>'
-        f"<thead><tr>{heads}</tr></thead><tbody>"
-    )
-    for start in range(0, shown, TABLE_CHUNK):
-        yield "".join(_page_row(p) for p in stats.first[start : start + TABLE_CHUNK])
-    yield "</tbody></table></section>"
-
-
-def _page_row(page: PageRecord) -> str:
-    depth = "" if page.crawl_depth is None else str(page.crawl_depth)
-    ms = "" if page.response_time_ms is None else str(page.response_time_ms)
-    return (
-        f"<tr><td>{_link(page.url)}</td>{_num(str(page.status_code))}{_num(depth)}{_num(ms)}"
-        f"<td>{escape(page.title or '')}</td><td>{'yes' if page.is_indexable else 'no'}</td>"
-        f"{_num(str(page.word_count))}</tr>"
-    )
-
-
-def _num(text: str) -> str:
-    value = text or "-1"
-    return f'<td class="num" data-num="{value}">{text}</td>'
+    return f"<li>{link(issue.page_url)}{extra}</li>"
 
 
 def _tail() -> str:
@@ -403,7 +354,7 @@ def _tail() -> str:
     )
 
 
-async def page_stats(env: Env, owner: str, audit_id: str, keep: int = PAGE_ROWS) -> PageStats:
+async def page_stats(env: Env, owner: str, audit_id: str, keep: int = TABLE_ROWS) -> PageStats:
     """One keyset walk over the audit's pages, folded into the charts' counts."""
     stats = PageStats(keep)
     async with aclosing(iter_pages(env, owner, audit_id)) as walk:
@@ -432,7 +383,8 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
     audit = await owned_audit(env, owner, audit_id)
     counts = await issue_counts(env, owner, audit.id)
     stats = await page_stats(env, owner, audit.id)
+    history = await run_history(env, audit)
     groups = issue_groups(env, owner, audit.id, counts.rows, PAGES_PER_TYPE)
-    return Export(
-        f"siteaudit-{audit.id}.html", MEDIA_TYPE, html_chunks(audit, counts, stats, groups)
-    )
+    rows = iter_pages(env, owner, audit.id)
+    chunks = html_chunks(audit, counts, stats, groups, rows, history)
+    return Export(f"siteaudit-{audit.id}.html", MEDIA_TYPE, chunks)

@@ -1,13 +1,15 @@
 """The HTML report of one audit: a document that parses, loads nothing, escapes what the crawled
-site wrote, carries a CSP matching its own inline code, charts the right bars and caps its rows."""
+site wrote (in the markup and in the page table's data island), carries a CSP matching its own
+inline code, charts the right bars, caps its rows, is accessible, and, for a monitor's run, shows
+the run history and what changed since the previous run (tests/service/test_html_history.py)."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from xml.etree.ElementTree import Element
 
-import html5lib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,17 +20,16 @@ from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from auditdb.summary import IssueCounts
 from service.audits import LOCAL_OWNER
 from service.html_report import (
-    LINK_REL,
-    PAGE_ROWS,
     PAGES_PER_TYPE,
     PageStats,
     csp_hash,
     export_html,
     html_chunks,
-    locating_detail,
-    status_class,
     time_bucket,
 )
+from service.issue_locating import locating_detail
+from service.page_table import LINK_REL, TABLE_ROWS, status_class
+from tests.service.html_doc import parse
 
 SITE = "https://shop.test/"
 HOSTILE_TITLE = "<script>alert('title')</script>"
@@ -65,13 +66,16 @@ async def render(platform: Any, pages: list[PageRecord], issues: list[IssueRecor
     return b"".join([chunk async for chunk in export.chunks]).decode()
 
 
-def parse(text: str) -> Element:
-    """Strict HTML5 parsing: any parse error (a stray tag, a bad attribute) raises."""
-    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
-    root = parser.parse(text)
-    for el in root.iter():  # SVG elements keep their namespace; the tests name them bare
-        el.tag = el.tag.rpartition("}")[2]
-    return root
+def executable(root: Element) -> list[Element]:
+    """The script elements a browser runs (a JSON data block is not one)."""
+    return [s for s in root.iter("script") if s.get("type") is None]
+
+
+def island(root: Element) -> list[list[Any]]:
+    """The page table's data island, parsed as the report's script parses it."""
+    (data,) = [s for s in root.iter("script") if s.get("type") == "application/json"]
+    assert data.get("id") == "page-data"
+    return json.loads(data.text)["rows"]
 
 
 # Statuses, depths and response times of the seeded audit, and the bars they must make (with the
@@ -150,8 +154,7 @@ async def test_the_document_loads_nothing_and_links_only_with_rel_nofollow(seede
 
 async def test_hostile_titles_urls_and_details_stay_text(seeded) -> None:
     text, root = seeded
-    scripts = list(root.iter("script"))
-    assert len(scripts) == 1  # the report's own
+    assert len(executable(root)) == 1  # the report's own
     assert not [(el.tag, name) for el in root.iter() for name in el.attrib if name.startswith("on")]
     cells = ["".join(td.itertext()) for td in root.iter("td")]
     assert HOSTILE_TITLE in cells and HOSTILE_URL in cells
@@ -159,6 +162,8 @@ async def test_hostile_titles_urls_and_details_stay_text(seeded) -> None:
     assert "javascript:" not in {el.get("href", "")[:11] for el in root.iter("a")}
     assert any("".join(li.itertext()).strip() == "javascript:alert(3)" for li in root.iter("li"))
     assert "<script>alert" not in text
+    titles = {row[4] for row in island(root)}
+    assert HOSTILE_TITLE in titles and HOSTILE_URL in {row[0] for row in island(root)}
 
 
 async def test_the_csp_forbids_everything_but_its_own_hashed_style_and_script(seeded) -> None:
@@ -167,7 +172,7 @@ async def test_the_csp_forbids_everything_but_its_own_hashed_style_and_script(se
     (meta,) = [m for m in head.iter("meta") if m.get("http-equiv") == "Content-Security-Policy"]
     policy = dict(d.strip().split(" ", 1) for d in meta.get("content").split(";"))
     assert policy["default-src"] == "'none'" and policy["base-uri"] == "'none'"
-    styles, scripts = list(root.iter("style")), list(root.iter("script"))
+    styles, scripts = list(root.iter("style")), executable(root)
     order = list(root.iter())
     assert order.index(meta) < min(order.index(el) for el in styles + scripts)  # policy first
     assert policy["style-src"].split() == [csp_hash(s.text) for s in styles]
@@ -193,17 +198,18 @@ async def test_issues_are_grouped_by_severity_with_catalogue_texts(seeded) -> No
 
 
 async def test_the_caps_hold_for_a_large_audit(platform: Any) -> None:
-    size = PAGE_ROWS + 100
+    size = TABLE_ROWS + 30
     pages = [page(n) for n in range(size)]
     issues = [issue(n, p.url) for n, p in enumerate(pages)]
     text = await render(platform, pages, issues)
     root = parse(text)
 
     rows = root.find(".//table[@id='pages']/tbody").findall("tr")
-    assert len(rows) == PAGE_ROWS
+    assert len(rows) == TABLE_ROWS
     assert rows[0].find("td/a").text == f"{SITE}00000"  # by URL
-    assert f"The first {PAGE_ROWS} of {size} pages by URL" in text
-    assert "/api/audits/a1/pages.csv" in text
+    assert [row[0] for row in island(root)] == [p.url for p in pages]  # under DATA_ROWS: all
+    assert f"The first {TABLE_ROWS} of {size} pages by URL" in text
+    assert "/api/audits/a1/pages.csv" not in text  # only named when the island is capped
     article = root.find(".//article[@id='type-missing-title']")
     assert len(article.findall(".//li")) == PAGES_PER_TYPE
     assert f"and {size - PAGES_PER_TYPE} more" in "".join(article.itertext())
@@ -213,6 +219,7 @@ async def test_an_audit_without_pages_or_issues_still_renders(platform: Any) -> 
     root = parse(await render(platform, [], []))
     assert "No issues found." in "".join(root.itertext())
     assert root.find(".//table[@id='pages']/tbody").findall("tr") == []
+    assert island(root) == []
 
 
 @pytest.mark.parametrize(
@@ -246,13 +253,34 @@ def test_response_time_buckets(ms: int | None, label: str) -> None:
     assert time_bucket(ms) == label
 
 
+HOPS = [f"https://a.test/{n}" for n in range(10)]
+
+
 @pytest.mark.parametrize(
     ("key", "details", "line"),
     [
         ("", {}, ""),
         ("https://a.test/gone", {"status": 404}, "→ https://a.test/gone; status: 404"),
+        # A broken link: its target is the dedupe key and a detail; said once, URL first.
+        (
+            "https://a.test/gone",
+            {"targetUrl": "https://a.test/gone", "targetStatus": 404},
+            "target url: https://a.test/gone; target status: 404",
+        ),
+        (
+            "",
+            {"hops": HOPS[:3], "finalUrl": HOPS[2]},
+            f"chain: {' → '.join(HOPS[:3])}; final url: {HOPS[2]}",
+        ),
+        ("", {"hops": HOPS}, f"chain: {' → '.join(HOPS[:7])} → (2 more) → {HOPS[9]}"),
+        ("", {"groupSize": 2, "otherUrls": ["b"]}, "duplicate group of 2, with b"),
+        (
+            "",
+            {"groupSize": 9, "otherUrls": ["b", "c", "d", "e"]},
+            "duplicate group of 9, with b, c, d and 5 more",
+        ),
         ("", {"duplicates": ["a", "b", "c", "d"]}, "duplicates: a, b, c …"),
-        ("", {"long": "x" * 400}, "long: " + "x" * 293 + "…"),
+        ("", {"long": "x" * 700}, "long: " + "x" * 593 + "…"),
     ],
 )
 def test_the_locating_detail(key: str, details: dict, line: str) -> None:
@@ -265,6 +293,9 @@ def test_no_style_attribute_or_external_url_hides_in_the_constant_parts() -> Non
     from service import html_report
 
     assert not re.search(r"url\(|@import|https?://", html_report.STYLE + html_report.SCRIPT)
+    assert (
+        "innerHTML" not in html_report.SCRIPT and "setAttribute('style'" not in html_report.SCRIPT
+    )
 
 
 # Characters HTML cannot carry at all (NUL, lone surrogates, C0/C1 controls but tab/newline) are
@@ -272,6 +303,9 @@ def test_no_style_attribute_or_external_url_hides_in_the_constant_parts() -> Non
 TEXT = st.text(
     st.characters(codec="utf-8", exclude_categories=("Cc", "Cs")) | st.sampled_from("\t\n")
 )
+# What ends or confuses a script element's text (HTML §13.2.5.4), mixed into any text.
+BREAKOUTS = st.sampled_from(["</script>", "</SCRIPT >", "<!--", "-->", "<script>", "]}", "\\u003c"])
+HOSTILE = st.lists(TEXT | BREAKOUTS, max_size=4).map("".join)
 
 
 async def nothing() -> Any:
@@ -280,7 +314,7 @@ async def nothing() -> Any:
 
 
 @settings(max_examples=50, deadline=None)
-@given(title=TEXT, path=TEXT)
+@given(title=HOSTILE, path=HOSTILE)
 async def test_any_title_and_url_come_back_as_the_same_text_and_add_no_element(title, path) -> None:
     stats = PageStats()
     stats.add([page(1, title=title, url=SITE + path)])
@@ -292,7 +326,12 @@ async def test_any_title_and_url_come_back_as_the_same_text_and_add_no_element(t
     cells = ["".join(td.itertext()) for td in row]
     assert cells[0] == SITE + path and cells[4] == title
     assert row[0].find("a").get("href") == SITE + path
-    assert len(list(root.iter("script"))) == 1
+    assert len(executable(root)) == 1
+    ((url, *_, linkable),) = island(root)  # the data island gives back the same text
+    assert (url, _[3], linkable) == (SITE + path, title, 1)
+    text = b"".join(chunks).decode()
+    data = text[text.index('<script type="application/json"') :]
+    assert "<" not in data[data.index(">") + 1 : data.index("</script>")]
 
 
 @pytest.mark.parametrize(
@@ -309,3 +348,48 @@ async def test_the_security_grade_sits_beside_the_health_score(fields, shown) ->
     section = parse(b"".join(chunks).decode()).find(".//section[@class='score']")
 
     assert shown in " ".join(" ".join(section.itertext()).split())
+
+
+def _luminance(hex_colour: str) -> float:
+    """WCAG 2.1 relative luminance of an sRGB colour (#rrggbb)."""
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def style_colours() -> list[tuple[str, str, str]]:
+    """(selector, property, colour) of every colour the stylesheet sets, variables resolved."""
+    from service.html_report import STYLE
+
+    variables = dict(re.findall(r"(--[\w-]+):(#[0-9a-f]{6})", STYLE))
+    found = []
+    for selector, body in re.findall(r"([^{}]+)\{([^}]*)\}", STYLE):
+        for prop, value in re.findall(r"(?:^|;)\s*(color|fill|stroke):([^;]+)", body):
+            colour = variables.get(value.removeprefix("var(").removesuffix(")"), value)
+            if re.fullmatch(r"#[0-9a-f]{6}", colour):
+                found.append((selector.strip(), prop, colour))
+    return found
+
+
+BACKGROUNDS = ("#ffffff", "#f4f5f7")  # the page and the chart panels (--bg, --panel)
+
+
+# Grid lines are decoration, which WCAG 2.1 SC 1.4.11 exempts.
+@pytest.mark.parametrize(
+    ("selector", "prop", "colour"), [c for c in style_colours() if c[0] != ".grid"]
+)
+def test_every_colour_meets_wcag_contrast_on_both_backgrounds(selector, prop, colour) -> None:
+    """Text 4.5:1 (WCAG 2.1 SC 1.4.3); bars, lines and points 3:1 (SC 1.4.11)."""
+    least = 4.5 if prop == "color" or selector == ".axis" else 3.0
+    assert min(contrast(colour, bg) for bg in BACKGROUNDS) >= least
+
+
+def test_the_contrast_check_sees_the_palette() -> None:
+    seen = {(s, c) for s, _, c in style_colours()}
+    assert ("a", "#0b57d0") in seen and (".sev-warning", "#8a4b00") in seen
+    assert any(s == "circle.series-security" for s, _ in seen)
