@@ -12,9 +12,9 @@ import pytest
 from api import webapp
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
-from local_platform.http_server import Server, serve
 from service import html_report
 from service.audits import LOCAL_OWNER
+from tests.api.client import served
 
 AUDIT = "html-1"
 SITE = "https://a.test/"
@@ -34,14 +34,8 @@ async def client(platform: Any) -> AsyncIterator[httpx.AsyncClient]:
     ]
     issues = [IssueRecord(f"i{p.id}", AUDIT, p.url, "missing-h1", "warning", p.id) for p in pages]
     await repository.write_crawled_pages(env.DB, pages, issues)
-    server: Server = await serve(platform.fetch, port=0)
-    headers = {"authorization": f"Bearer {await platform.local_key()}"}
-    base = f"http://127.0.0.1:{server.port}"
-    try:
-        async with httpx.AsyncClient(base_url=base, headers=headers, trust_env=False) as http:
-            yield http
-    finally:
-        await server.close()
+    async with served(platform) as client:
+        yield client
 
 
 async def test_the_html_report_is_the_one_the_cli_writes(
