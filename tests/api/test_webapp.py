@@ -4,6 +4,8 @@ grade), ETag revalidation, and a script that calls only routes the API has."""
 from __future__ import annotations
 
 import re
+import tomllib
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from service import html_report
 from tests.api.client import send
 
 PATHS = list(webapp.FILES)
+ROOT = Path(__file__).parents[2]
 
 
 async def test_the_page_grades_a_plus_on_the_services_own_security_grade(platform: Any) -> None:
@@ -170,3 +173,21 @@ def test_the_script_reaches_no_other_host() -> None:
         "/favicon.svg", "/app.css", "/app.js", "#main", "#new-audit", "#audits", "#compare",
         "#monitors", "/api/openapi.json",
     ]  # fmt: skip
+
+
+# wrangler's default module rules that upload a file as text (its `Text` rule); .js would match
+# its default `ESModule` rule, .css and .svg none at all.
+WRANGLER_DEFAULT_TEXT = ("**/*.txt", "**/*.html", "**/*.sql")
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_wrangler_uploads_every_file_as_text(path: str) -> None:
+    config = tomllib.loads((ROOT / "wrangler.toml").read_text())
+    globs = [g for rule in config["rules"] if rule["type"] == "Text" for g in rule["globs"]]
+    name = (
+        PurePosixPath(webapp.STATIC_DIR.relative_to(ROOT / "src").as_posix())
+        / webapp.FILES[path][0]
+    )
+
+    assert any(name.full_match(glob) for glob in [*globs, *WRANGLER_DEFAULT_TEXT])
+    assert not name.full_match("**/*.py")

@@ -286,10 +286,11 @@ function saveBlob(blob, name) {
 
 // -- comparing two audits ------------------------------------------------------------------------
 
+// Defaults: the newest audit against the one before it; a choice the user made is kept.
 function fillCompareChoices() {
   for (const [id, offset] of [["compare-before", 1], ["compare-after", 0]]) {
     const select = $(id);
-    const kept = select.value;
+    const kept = select.dataset.chosen ? select.value : null;
     select.replaceChildren(
       ...[...knownAudits.values()].map((audit) =>
         element("option", `${audit.final_url || audit.start_url} (${audit.created_at.slice(0, 16)}, ${audit.id})`, {
@@ -379,8 +380,10 @@ async function createMonitor() {
   const webhook = $("monitor-webhook").value.trim();
   if (webhook) body.webhook_url = webhook;
   const { monitor } = await json("/api/monitors", { method: "POST", body });
-  $("monitor-secret").hidden = !monitor.webhook_secret;
-  $("monitor-secret-value").textContent = monitor.webhook_secret ?? "";
+  // Every monitor gets a signing secret; it matters (and is shown, once) when alerts go out.
+  const secret = webhook ? monitor.webhook_secret : "";
+  $("monitor-secret").hidden = !secret;
+  $("monitor-secret-value").textContent = secret;
   $("monitor-form").reset();
   await loadMonitors();
   notify(`Monitor created for ${monitor.url}.`);
@@ -414,6 +417,9 @@ function start() {
     $("audits-h").focus();
   });
   $("compare-form").addEventListener("submit", guarded(compareAudits));
+  for (const id of ["compare-before", "compare-after"]) {
+    $(id).addEventListener("change", () => ($(id).dataset.chosen = "yes"));
+  }
   $("monitor-form").addEventListener("submit", guarded(createMonitor));
   $("more-monitors").addEventListener("click", guarded(() => loadMonitors(true)));
   if (sessionStorage.getItem(KEY_NAME)) guarded(showWorkspace)();
