@@ -52,9 +52,11 @@ function fail(error) {
   $("error").textContent = error instanceof ApiFailure ? error.message : `Error: ${error}`;
 }
 
-// Runs an async action for an event, reporting any failure in the alert region.
+// Runs an async action for an event, reporting any failure in the alert region (and clearing
+// the last one: it was about an earlier action).
 const guarded = (action) => async (event) => {
   event?.preventDefault?.();
+  $("error").textContent = "";
   try {
     await action(event);
   } catch (error) {
