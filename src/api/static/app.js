@@ -101,7 +101,15 @@ function signOut(reason) {
   $("sign-out").hidden = true;
   $("sign-in").hidden = false;
   closeReport();
+  // Nothing of the signed-out owner stays on the page.
   for (const id of ["audits-table", "monitors-table"]) $(id).tBodies[0].replaceChildren();
+  for (const id of ["progress", "compare-result", "monitor-secret"]) $(id).hidden = true;
+  for (const id of ["compare-before", "compare-after", "compare-summary", "progress-recent"]) {
+    $(id).replaceChildren();
+    delete $(id).dataset.chosen;
+  }
+  $("monitor-secret-value").textContent = "";
+  knownAudits.clear();
   notify(reason ?? "Signed out.");
 }
 
@@ -213,6 +221,7 @@ async function poll(id) {
     $("cancel-audit").hidden = true;
     $("progress-report").hidden = false;
     $("progress-report").dataset.auditId = id;
+    notify(`Audit ${id} ${feed.audit.status}.`);
     await loadAudits();
   }
 }
@@ -234,6 +243,8 @@ function showProgress({ audit, frontier, recent }) {
   $("progress-recent").replaceChildren(
     ...recent.slice(0, 10).map((entry) => element("li", `${entry.status_code} ${entry.url}`)),
   );
+  // The feed lists the newest pages only while the audit runs.
+  $("recent-h").hidden = $("progress-recent").hidden = recent.length === 0;
 }
 
 async function cancelWatched() {
