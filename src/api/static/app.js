@@ -14,9 +14,10 @@ const COMPARE_LIMIT = 50;
 const $ = (id) => document.getElementById(id);
 
 class ApiFailure extends Error {
-  constructor(status, message) {
+  constructor(status, message, retryAfterS = null) {
     super(message);
     this.status = status;
+    this.retryAfterS = retryAfterS; // a 429's Retry-After
   }
 }
 
@@ -34,7 +35,8 @@ async function api(path, { method = "GET", body } = {}) {
   const payload = await response.json().catch(() => null);
   const message = payload?.error?.message ?? `${response.status} ${response.statusText}`;
   if (response.status === 401) signOut("The API key was refused: sign in again.");
-  throw new ApiFailure(response.status, message);
+  const retryAfter = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+  throw new ApiFailure(response.status, message, Number.isNaN(retryAfter) ? null : retryAfter);
 }
 
 const json = async (path, options) => (await api(path, options)).json();
@@ -209,7 +211,12 @@ async function poll(id) {
   try {
     feed = await json(auditPath(id, "/progress"));
   } catch (error) {
-    stopWatching();
+    if (error.status === 429 && watching?.id === id) {
+      // The key's request rate is spent for now: ask again when the API says it may.
+      watching.timer = setTimeout(guarded(() => poll(id)), (error.retryAfterS ?? 5) * 1000);
+    } else {
+      stopWatching();
+    }
     throw error;
   }
   if (watching?.id !== id) return;
