@@ -50,7 +50,7 @@ from service.html_history import history_section
 from service.issue_locating import locating_detail, type_title
 from service.lists import Paging, issue_counts, iter_pages, list_issues
 from service.page_table import (
-    LINK_REL,
+    LINK_ATTRS,
     SCRIPT,
     TABLE_ROWS,
     island_chunks,
@@ -115,8 +115,12 @@ def csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
+# The report's one stylesheet and one script, as CSP hash sources: its own policy allows exactly
+# these, and so must any page that shows the report in a srcdoc frame (which inherits its policy).
+STYLE_HASH = csp_hash(STYLE)
+SCRIPT_HASH = csp_hash(SCRIPT)
 CSP = (
-    f"default-src 'none'; style-src {csp_hash(STYLE)}; script-src {csp_hash(SCRIPT)}; "
+    f"default-src 'none'; style-src {STYLE_HASH}; script-src {SCRIPT_HASH}; "
     "img-src 'none'; base-uri 'none'; form-action 'none'"
 )
 
@@ -337,7 +341,7 @@ def _describe(d: IssueDescriptor | None) -> str:
         f"<p><strong>What and why it matters:</strong> {escape(d.explanation)}</p>"
         f"<p><strong>How to fix:</strong> {escape(d.how_to_fix)}</p>"
         f'<p class="note">Trigger: {escape(d.trigger)}. '
-        f'<a href="{escape(doc_url(d.id))}" rel="{LINK_REL}">{escape(d.id.value)} in the catalogue</a></p>'
+        f'<a href="{escape(doc_url(d.id))}" {LINK_ATTRS}>{escape(d.id.value)} in the catalogue</a></p>'
     )
 
 

@@ -36,6 +36,9 @@ from common.wire import JsonValue
 TABLE_ROWS = 100  # rows of the script-free table, and rows per page of the enhanced one
 DATA_ROWS = 10_000  # rows of the data island: a few MB of JSON at most, parsed in milliseconds
 LINK_REL = "noopener noreferrer nofollow"
+# Links open a new tab: the web app shows the report in a sandboxed frame whose policy lets it
+# navigate nowhere, and a report opened as a file keeps its place either way.
+LINK_ATTRS = f'rel="{LINK_REL}" target="_blank"'
 COLUMNS = ("URL", "Status", "Depth", "Response ms", "Title", "Indexable", "Words")
 NUMERIC = frozenset({1, 2, 3, 6})  # column indexes shown right-aligned
 # What JSON may hold but a script element's text may not (see the module docstring).
@@ -56,7 +59,8 @@ return (a<b?-1:1)*(asc?1:-1);}
 function cell(tr,value,num){var td=document.createElement('td');if(num)td.className='num';
 td.textContent=value===null?'':String(value);tr.appendChild(td);return td;}
 function row(r){var tr=document.createElement('tr'),td=cell(tr,r[8]?'':r[0]);
-if(r[8]){var a=document.createElement('a');a.href=r[0];a.rel='LINK_REL';a.textContent=r[0];td.appendChild(a);}
+if(r[8]){var a=document.createElement('a');a.href=r[0];a.rel='LINK_REL';a.target='_blank';
+a.textContent=r[0];td.appendChild(a);}
 cell(tr,r[1],1);cell(tr,r[2],1);cell(tr,r[3],1);cell(tr,r[4]);cell(tr,r[5]?'yes':'no');cell(tr,r[6],1);return tr;}
 function render(){var n=view.length,pages=Math.max(1,Math.ceil(n/size));if(page>=pages)page=pages-1;
 var from=page*size,frag=document.createDocumentFragment();
@@ -92,7 +96,7 @@ def is_web_url(url: str) -> bool:
 def link(url: str) -> str:
     """An audited page as a plain anchor, or as text when it is not an http(s) URL."""
     if is_web_url(url):
-        return f'<a href="{escape(url)}" rel="{LINK_REL}">{escape(url)}</a>'
+        return f'<a href="{escape(url)}" {LINK_ATTRS}>{escape(url)}</a>'
     return escape(url)
 
 
