@@ -3,7 +3,9 @@
 
 The write is one atomic batch, guarded like every write to a running audit: the columns change
 only while the audit runs, and the grade's issues are replaced (deleted, then inserted), so a
-retried or resumed step never leaves the issues of an older grade behind.
+retried or resumed step never leaves the issues of an older grade behind. Every statement of the
+batch, the issue inserts and deletes too, carries the `status = 'running'` condition, so an
+owner's cancel that lands while the step observes the site leaves the cancelled audit untouched.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.rules_grade import ISSUE_OF_TEST, grade_issues, severity_for
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord
-from auditdb.repository import insert_statements
+from auditdb.repository import RUNNING_GUARD, insert_statements_while_running
 from common.bindings import D1Database, D1PreparedStatement
 from common.wire import JsonRecord, as_int, as_str
 from security.grade import SecurityGrade
@@ -48,7 +50,7 @@ NEVER_GRADED = "the audit ended without a security grade step"
 _SECURITY_TYPES = tuple(str(t) for t in ISSUE_OF_TEST.values())
 _DELETE_SQL = (
     f"DELETE FROM audit_issues WHERE audit_id = ? AND issue_type IN "
-    f"({', '.join('?' for _ in _SECURITY_TYPES)})"
+    f"({', '.join('?' for _ in _SECURITY_TYPES)}) AND {RUNNING_GUARD}"
 )
 _UPDATE_SQL = (
     "UPDATE audits SET security_grade = ?, security_score = ?, security_tests = ?, "
@@ -95,9 +97,10 @@ async def read_security(db: D1Database, audit: AuditRecord) -> AuditSecurity:
 def _replace_issues(
     db: D1Database, audit_id: str, issues: list[IssueRecord]
 ) -> list[D1PreparedStatement]:
-    delete = db.prepare(_DELETE_SQL).bind(audit_id, *_SECURITY_TYPES)
+    delete = db.prepare(_DELETE_SQL).bind(audit_id, *_SECURITY_TYPES, audit_id)
     rows = [issue.to_row() for issue in issues]
-    return [delete, *insert_statements(db, "INSERT OR IGNORE INTO audit_issues", rows)]
+    verb = "INSERT OR IGNORE INTO audit_issues"
+    return [delete, *insert_statements_while_running(db, verb, rows, audit_id)]
 
 
 def _row(audit_id: str, issue: DetectedIssue, row_id: str | None) -> IssueRecord:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from auditdb import repository
 from cli.report import format_summary
 from tests.crawl_flow.test_audit_crawl import audit_site, page
 from tests.support.site_server import Reply, html_page, serve_site
@@ -90,3 +91,50 @@ async def test_a_step_that_cannot_grade_leaves_the_audit_completed_and_not_grade
     }
     assert security_issues(report) == {}
     assert f"security grade: not graded ({reason})" in format_summary(report).splitlines()
+
+
+async def test_a_cancel_while_the_site_is_observed_leaves_no_grade_behind(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner cancels while the step fetches the site: the step's batch, guarded by
+    `status = 'running'` in every statement, writes neither the columns nor the issues."""
+    observe = security_step.observe_site
+
+    async def cancelled_meanwhile(url: str, **kwargs: Any) -> Any:
+        site = await observe(url, **kwargs)
+        running = await repository.list_running_before(platform.env.DB, "9999", 10)
+        assert [audit.start_url for audit in running] == [url]
+        assert await repository.cancel_audit(platform.env.DB, running[0].id, finished_at="t")
+        return site
+
+    monkeypatch.setattr(security_step, "observe_site", cancelled_meanwhile)
+    with serve_site({"/": page("Home", "/a"), "/a": page("Page A")}) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    audit = report["audit"]
+    assert audit["status"] == "cancelled"
+    assert (audit["security_grade"], audit["security_score"], audit["security_error"]) == (
+        None,
+        None,
+        None,
+    )
+    assert security_issues(report) == {}
+    # the crawl's own issues are still there: only the grade's writes were refused
+    assert report["pages"]
+
+
+async def test_a_cancel_while_grading_fails_leaves_no_reason_behind(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def cancelled_then_broken(url: str, **_: Any) -> Any:
+        running = await repository.list_running_before(platform.env.DB, "9999", 10)
+        assert await repository.cancel_audit(platform.env.DB, running[0].id, finished_at="t")
+        raise RuntimeError("site down")
+
+    monkeypatch.setattr(security_step, "observe_site", cancelled_then_broken)
+    with serve_site({"/": page("Home")}) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    assert report["audit"]["status"] == "cancelled"
+    assert report["audit"]["security_error"] is None
+    assert security_issues(report) == {}
