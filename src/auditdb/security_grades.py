@@ -61,9 +61,9 @@ _UPDATE_SQL = (
 async def record_grade(
     db: D1Database, audit_id: str, grade: SecurityGrade, page_url: str, crawled: set[str]
 ) -> int:
-    """Store `grade` and its failing tests as issues on `page_url`; returns how many issues."""
-    row_id = page_id(audit_id, page_url) if page_url in crawled else None
-    issues = [_row(audit_id, issue, row_id) for issue in grade_issues(grade, page_url)]
+    """Store `grade` and its failing tests as issues on `page_url` (or the crawled page a test
+    names, audit.rules_grade); returns how many issues."""
+    issues = [_row(audit_id, issue, crawled) for issue in grade_issues(grade, page_url)]
     tests = json.dumps([test.to_dict() for test in grade.tests], sort_keys=True)
     update = db.prepare(_UPDATE_SQL).bind(str(grade.grade), grade.score, tests, None, audit_id)
     await db.batch([update, *_replace_issues(db, audit_id, issues)])
@@ -103,7 +103,8 @@ def _replace_issues(
     return [delete, *insert_statements_while_running(db, verb, rows, audit_id)]
 
 
-def _row(audit_id: str, issue: DetectedIssue, row_id: str | None) -> IssueRecord:
+def _row(audit_id: str, issue: DetectedIssue, crawled: set[str]) -> IssueRecord:
     """The issue's row, its severity that of its score modifier (audit.rules_grade)."""
+    row_id = page_id(audit_id, issue.page_url) if issue.page_url in crawled else None
     record = IssueRecord.from_detected(audit_id, issue, row_id)
     return replace(record, severity=str(severity_for(as_int(issue.details["scoreModifier"]))))

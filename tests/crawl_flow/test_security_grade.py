@@ -138,3 +138,39 @@ async def test_a_cancel_while_grading_fails_leaves_no_reason_behind(
     assert report["audit"]["status"] == "cancelled"
     assert report["audit"]["security_error"] is None
     assert security_issues(report) == {}
+
+
+async def test_what_the_crawl_saw_on_an_inner_page_lowers_the_grade(platform: Any) -> None:
+    """The start page is clean; an inner page sets a cookie without Secure and loads a
+    cross-origin script without integrity. The Observatory's single-response grade of the start
+    URL is C+ (60); the audit's grade takes both tests' worse outcomes, on the inner page."""
+    home = Reply(body=html_page("Home", "<h1>Home</h1><a href='/shop'>Shop</a>"), headers=HEADERS)
+    shop = Reply(
+        body=html_page(
+            "Shop", "<h1>Shop</h1><script src='https://cdn.example.org/cart.js'></script>"
+        ),
+        headers={**HEADERS, "set-cookie": "theme=dark; Path=/"},
+    )
+    with serve_site({"/": home, "/shop": shop}) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    # 100 - 20 (redirection) - 20 (HSTS) - 20 (cookie without Secure) - 5 (SRI) = 35
+    assert (report["security"]["grade"], report["security"]["score"]) == ("D", 35)
+    tests = {t["test"]: t for t in report["security"]["tests"]}
+    assert tests["cookies"]["result"] == "cookies-without-secure-flag"
+    assert tests["cookies"]["details"]["page"] == site.url("/shop")
+    sri = tests["subresource-integrity"]
+    assert sri["result"] == "sri-not-implemented-but-external-scripts-loaded-securely"
+    assert sri["details"] == {
+        "scripts": ["https://cdn.example.org/cart.js"],
+        "page": site.url("/shop"),
+    }
+    issues = security_issues(report)
+    shop_row = next(p for p in report["pages"] if p["url"] == site.url("/shop"))
+    for kind, severity in (("security-cookies", "critical"), ("security-sri", "warning")):
+        assert (issues[kind]["page_url"], issues[kind]["page_id"]) == (
+            site.url("/shop"),
+            shop_row["id"],
+        )
+        assert issues[kind]["severity"] == severity
+    assert issues["security-hsts"]["page_url"] == site.url("/")
