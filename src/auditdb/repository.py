@@ -318,6 +318,21 @@ def insert_statements_while_running(
     ]
 
 
+def replace_issues_while_running(
+    db: D1Database, audit_id: str, issue_types: Sequence[str], rows: list[JsonObject]
+) -> list[D1PreparedStatement]:
+    """Statements deleting the audit's issues of `issue_types`, then inserting `rows`, each only
+    while the audit runs: one step's issues rewritten whole, so a retried or resumed step never
+    leaves an older run's rows behind, and a cancelled audit is left alone."""
+    marks = ", ".join("?" for _ in issue_types)
+    delete = db.prepare(
+        f"DELETE FROM audit_issues WHERE audit_id = ? AND issue_type IN ({marks}) "
+        f"AND {RUNNING_GUARD}"
+    ).bind(audit_id, *issue_types, audit_id)
+    verb = "INSERT OR IGNORE INTO audit_issues"
+    return [delete, *insert_statements_while_running(db, verb, rows, audit_id)]
+
+
 def _multi_row_inserts(
     verb: str, rows: list[JsonObject], *, guarded: bool = False
 ) -> Iterable[tuple[str, list[SqlValue]]]:

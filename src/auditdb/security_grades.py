@@ -18,7 +18,7 @@ from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.rules_grade import ISSUE_OF_TEST, grade_issues, severity_for
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord
-from auditdb.repository import RUNNING_GUARD, insert_statements_while_running
+from auditdb.repository import replace_issues_while_running
 from common.bindings import D1Database, D1PreparedStatement
 from common.wire import JsonRecord, as_int, as_str
 from security.grade import SecurityGrade
@@ -48,10 +48,6 @@ class AuditSecurity(JsonRecord):
 NEVER_GRADED = "the audit ended without a security grade step"
 
 _SECURITY_TYPES = tuple(str(t) for t in ISSUE_OF_TEST.values())
-_DELETE_SQL = (
-    f"DELETE FROM audit_issues WHERE audit_id = ? AND issue_type IN "
-    f"({', '.join('?' for _ in _SECURITY_TYPES)}) AND {RUNNING_GUARD}"
-)
 _UPDATE_SQL = (
     "UPDATE audits SET security_grade = ?, security_score = ?, security_tests = ?, "
     "security_error = ? WHERE id = ? AND status = 'running'"
@@ -97,10 +93,8 @@ async def read_security(db: D1Database, audit: AuditRecord) -> AuditSecurity:
 def _replace_issues(
     db: D1Database, audit_id: str, issues: list[IssueRecord]
 ) -> list[D1PreparedStatement]:
-    delete = db.prepare(_DELETE_SQL).bind(audit_id, *_SECURITY_TYPES, audit_id)
     rows = [issue.to_row() for issue in issues]
-    verb = "INSERT OR IGNORE INTO audit_issues"
-    return [delete, *insert_statements_while_running(db, verb, rows, audit_id)]
+    return replace_issues_while_running(db, audit_id, _SECURITY_TYPES, rows)
 
 
 def _row(audit_id: str, issue: DetectedIssue, crawled: set[str]) -> IssueRecord:
