@@ -250,8 +250,9 @@ _SCORED_PAGE = (
 )
 
 
-# The health score is the site's SEO health: the security grade's issues (Scope.SITE, on the start
-# page; audit.rules_grade) have their own score and letter, so they never make a page critical.
+# The health score is the site's SEO health: the security grade's and the exposure checks' issues
+# (Scope.SITE; audit.rules_grade, exposure.findings) are not SEO defects of the page they sit on,
+# so they never make a page critical.
 _SITE_TYPES = tuple(str(t) for t, d in CATALOGUE.items() if d.scope is Scope.SITE)
 _NOT_SITE_ISSUE = f"i.issue_type NOT IN ({', '.join(repr(t) for t in _SITE_TYPES)})"
 

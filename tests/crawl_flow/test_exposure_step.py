@@ -4,12 +4,18 @@ never failing the audit."""
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import pytest
 
 from exposure.dns_records import RecordType
+from service.audits import LOCAL_OWNER
+from service.exports import Export
+from service.html_report import export_html
+from service.sarif import export_sarif
 from tests.crawl_flow.test_audit_crawl import audit_site, page
 from tests.exposure.dns_helpers import Zone, body, quoted
 from tests.exposure.fixture_libraries import JS, jquery
@@ -72,6 +78,17 @@ async def test_an_audit_reports_libraries_and_disclosures_where_the_crawl_saw_th
     assert by_content["page_id"] == shop_row["id"]
     # exposure issues leave the SEO health score alone, like the grade's
     assert report["audit"]["health_score"] == 100
+
+    audit_id = report["audit"]["id"]
+    sarif = json.loads(await body_of(export_sarif(platform.core_env, LOCAL_OWNER, audit_id)))
+    results = {r["ruleId"] for r in sarif["runs"][0]["results"]}
+    assert {"exposure-vulnerable-js-library", "exposure-version-disclosed"} <= results
+    html = (await body_of(export_html(platform.core_env, LOCAL_OWNER, audit_id))).decode()
+    assert "exposure-vulnerable-js-library" in html and "jquery 1.12.4" in html
+
+
+async def body_of(pending: Awaitable[Export]) -> bytes:
+    return b"".join([chunk async for chunk in (await pending).chunks])
 
 
 async def test_checks_that_break_leave_the_audit_completed(
