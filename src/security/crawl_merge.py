@@ -63,7 +63,7 @@ def page_sri(page_url: str, scripts: Iterable[ScriptTag], site_host: str) -> Tes
     response = ObservedResponse(page_url, 200, {"content-type": ["text/html"]})
     observed = subresource_integrity(response, HtmlFacts(scripts=tags), site_host)
     mixed = [tag for tag in tags if _over_http_from_https(page_url, tag)]
-    if not mixed or page_url.lower().startswith("http:"):
+    if not mixed:
         return observed
     integrity = all(tag.integrity for tag in mixed)
     result = (
