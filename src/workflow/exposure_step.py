@@ -12,23 +12,23 @@ loaded it, and every header or generator tag naming a version. From them:
 * DNS and email authentication of the site's host over DoH (`settings.EXPOSURE.doh_resolver_url`),
   skipped for an IP address, localhost or a one-label host (the result says why).
 
-The findings replace the audit's `exposure-*` issues in one guarded batch (auditdb.exposure_issues),
-so the step is idempotent; its result carries counters only. A failure of the checks, or of the
-step itself, is logged and never fails the audit.
+The findings replace the audit's `exposure-*` issues, and the step's `ExposureSummary` is stored
+on the audits row, in one guarded batch (auditdb.exposure_issues), so the step is idempotent; its
+result is that summary (counters and reasons). A failure of the checks is recorded in the summary
+with no issues, a failure of the step itself is logged, and neither fails the audit.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from audit.issues import DetectedIssue
 from auditdb import exposure_issues, repository
+from auditdb.exposure_issues import ExposureSummary
 from common import settings
 from common.bindings import Env, WorkflowStep
-from common.wire import JsonRecord
 from durable.client import Scratchpad
 from durable.records import SiteFact, SiteFactKind
 from exposure import scripts
@@ -50,45 +50,63 @@ log = logging.getLogger("siteaudit.workflow")
 STEP_NAME = "exposure-checks"
 
 
-@dataclass(frozen=True, slots=True)
-class ExposureChecked(JsonRecord):
-    """exposure-checks: what was looked at and how many issues it made, or why it stopped."""
-
-    issues: int = 0
-    scripts: int = 0
-    scripts_read: int = 0
-    bytes_read: int = 0
-    dns_checked: bool = False
-    dns_skipped: str | None = None
-    error: str | None = None
-
-
-async def check_exposure(params: AuditParams, step: WorkflowStep, env: Env) -> ExposureChecked:
-    async def exposure_checks() -> ExposureChecked:
+async def check_exposure(params: AuditParams, step: WorkflowStep, env: Env) -> ExposureSummary:
+    async def exposure_checks() -> ExposureSummary:
         try:
             return await _check(params, env)
         except Exception as exc:
-            return _failed(params, exc)
+            summary = _failed(params, exc)
+            await exposure_issues.record_exposure(env.DB, params.audit_id, [], set(), summary)
+            return summary
 
     try:
         return await durable_step(
-            step, STEP_NAME, step_configs.EXPOSURE_STEP, ExposureChecked, exposure_checks
+            step, STEP_NAME, step_configs.EXPOSURE_STEP, ExposureSummary, exposure_checks
         )
     except Exception as exc:  # the step itself failed (its timeout): the audit goes on
         return _failed(params, exc)
 
 
-def _failed(params: AuditParams, exc: Exception) -> ExposureChecked:
+def _failed(params: AuditParams, exc: Exception) -> ExposureSummary:
     reason = str(exc) or type(exc).__name__
     log.info("audit %s exposure checks stopped: %s", params.audit_id, reason)
-    return ExposureChecked(error=reason)
+    return ExposureSummary(error=reason)
 
 
-async def _check(params: AuditParams, env: Env) -> ExposureChecked:
+async def _check(params: AuditParams, env: Env) -> ExposureSummary:
     pad = Scratchpad.for_audit(env, params.audit_id)
     start_page = (await pad.crawl_config()).final_url or params.start_url
-    script_facts = await pad.all_site_facts(SiteFactKind.SCRIPT)
-    first_page = {fact.value: fact.page_url for fact in script_facts}
+    issues, script_count, content = await _library_issues(pad, params, start_page)
+    for fact in await pad.all_site_facts(SiteFactKind.DISCLOSURE):
+        issues += [finding_issue(f, fact.page_url) for f in _disclosure_findings(fact)]
+    host = urlsplit(start_page).hostname or ""
+    skipped = dns_skip_reason(host)
+    if skipped is None:
+        issues += [finding_issue(f, start_page) for f in await _domain_findings(host)]
+    else:
+        log.info("audit %s DNS checks skipped: %s", params.audit_id, skipped)
+    unique = _unique(issues)
+    summary = ExposureSummary(
+        issues=len(unique),
+        scripts=script_count,
+        scripts_read=len(content.scanned),
+        bytes_read=content.bytes_read,
+        dns_checked=skipped is None,
+        dns_skipped=skipped,
+    )
+    crawled = await repository.list_page_urls(env.DB, params.audit_id)
+    await exposure_issues.record_exposure(env.DB, params.audit_id, unique, crawled, summary)
+    return summary
+
+
+async def _library_issues(
+    pad: Scratchpad, params: AuditParams, start_page: str
+) -> tuple[list[DetectedIssue], int, scripts.ContentScan]:
+    """Vulnerable libraries among the crawl's scripts, each on the first page that loaded it;
+    how many distinct scripts there were; what reading them by content cost."""
+    first_page = {
+        fact.value: fact.page_url for fact in await pad.all_site_facts(SiteFactKind.SCRIPT)
+    }
     content = await scripts.scan_contents(
         list(first_page),
         start_page,
@@ -101,26 +119,7 @@ async def _check(params: AuditParams, env: Env) -> ExposureChecked:
         finding_issue(finding, first_page.get(finding.url or "", start_page))
         for finding in library_findings(libraries)
     ]
-    for fact in await pad.all_site_facts(SiteFactKind.DISCLOSURE):
-        issues += [finding_issue(f, fact.page_url) for f in _disclosure_findings(fact)]
-    host = urlsplit(start_page).hostname or ""
-    skipped = dns_skip_reason(host)
-    if skipped is None:
-        issues += [finding_issue(f, start_page) for f in await _domain_findings(host)]
-    else:
-        log.info("audit %s DNS checks skipped: %s", params.audit_id, skipped)
-    crawled = await repository.list_page_urls(env.DB, params.audit_id)
-    recorded = await exposure_issues.record_exposure_issues(
-        env.DB, params.audit_id, _unique(issues), crawled
-    )
-    return ExposureChecked(
-        issues=recorded,
-        scripts=len(first_page),
-        scripts_read=len(content.scanned),
-        bytes_read=content.bytes_read,
-        dns_checked=skipped is None,
-        dns_skipped=skipped,
-    )
+    return issues, len(first_page), content
 
 
 def _disclosure_findings(fact: SiteFact) -> list[Finding]:
@@ -140,4 +139,4 @@ def _unique(issues: list[DetectedIssue]) -> list[DetectedIssue]:
     return list(seen.values())
 
 
-__all__ = ["STEP_NAME", "ExposureChecked", "check_exposure"]
+__all__ = ["STEP_NAME", "check_exposure"]

@@ -10,7 +10,12 @@ from collections.abc import Awaitable
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from auditdb import repository
+from auditdb.exposure_issues import ExposureSummary
+from cli.report import format_summary
 from exposure.dns_records import RecordType
 from service.audits import LOCAL_OWNER
 from service.exports import Export
@@ -78,6 +83,22 @@ async def test_an_audit_reports_libraries_and_disclosures_where_the_crawl_saw_th
     assert by_content["page_id"] == shop_row["id"]
     # exposure issues leave the SEO health score alone, like the grade's
     assert report["audit"]["health_score"] == 100
+    assert report["exposure"] == {
+        "status": "checked",
+        "summary": {
+            "issues": 3,
+            "scripts": 3,
+            "scripts_read": 2,
+            "bytes_read": len(jquery("1.12.4")) + len(jquery("3.7.1")),
+            "dns_checked": False,
+            "dns_skipped": "127.0.0.1 is an IP address: no DNS records to check",
+            "error": None,
+        },
+    }
+    assert (
+        "exposure checks: 3 issues, 3 scripts (2 read by content); DNS skipped: 127.0.0.1 is an "
+        "IP address: no DNS records to check"
+    ) in format_summary(report).splitlines()
 
     audit_id = report["audit"]["id"]
     sarif = json.loads(await body_of(export_sarif(platform.core_env, LOCAL_OWNER, audit_id)))
@@ -103,6 +124,9 @@ async def test_checks_that_break_leave_the_audit_completed(
 
     assert report["audit"]["status"] == "completed"
     assert exposure_issues(report) == []
+    assert report["exposure"]["status"] == "not_checked"
+    assert report["exposure"]["summary"]["error"] == "resolver on fire"
+    assert "exposure checks: stopped (resolver on fire)" in format_summary(report).splitlines()
 
 
 async def test_dns_and_email_checks_ask_the_configured_resolver(
@@ -138,4 +162,42 @@ async def test_an_ip_literal_host_skips_dns_and_says_why(
     reason = "127.0.0.1 is an IP address: no DNS records to check"
     audit_id = report["audit"]["id"]
     assert f"audit {audit_id} DNS checks skipped: {reason}" in caplog.messages
+    assert report["exposure"]["summary"]["dns_skipped"] == reason
     assert exposure_issues(report) == []
+
+
+async def test_a_cancel_while_the_checks_run_leaves_no_exposure_issues(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner cancels while scripts are being read: the step's batch, every statement
+    guarded by `status = 'running'`, writes nothing into the cancelled audit."""
+    scan = exposure_step.scripts.scan_contents
+
+    async def cancelled_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        (running,) = await repository.list_running_before(platform.env.DB, "9999", 10)
+        assert await repository.cancel_audit(platform.env.DB, running.id, finished_at="t")
+        return await scan(*args, **kwargs)
+
+    monkeypatch.setattr(exposure_step.scripts, "scan_contents", cancelled_meanwhile)
+    with serve_site(routes()) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    assert report["audit"]["status"] == "cancelled"
+    assert exposure_issues(report) == []
+    assert report["exposure"] == {"status": "not_checked", "summary": None}
+
+
+@given(
+    st.builds(
+        ExposureSummary,
+        st.integers(0, 10**6),
+        st.integers(0, 10**6),
+        st.integers(0, 10**6),
+        st.integers(0, 2**40),
+        st.booleans(),
+        st.none() | st.text(max_size=30),
+        st.none() | st.text(max_size=30),
+    )
+)
+def test_the_step_result_round_trips(result: ExposureSummary) -> None:
+    assert ExposureSummary.from_dict(json.loads(json.dumps(result.to_dict()))) == result
