@@ -90,10 +90,12 @@ def _sri_evidence(details: object) -> list[str]:
 
 def _disclosures(page_url: str, headers: dict[str, str], body: bytes) -> list[SiteFact]:
     disclosures = header_disclosures(headers)
-    if body:
-        head = body[:HEAD_SCAN_BYTES]
-        end = head.lower().find(b"</head>")
-        html = (head if end < 0 else head[:end]).decode("utf-8", "replace")
+    head = body[:HEAD_SCAN_BYTES].lower()
+    end = head.find(b"</head>")
+    head = head if end < 0 else head[:end]
+    # Most pages have no generator tag: the parse is spent only on those that may.
+    if b"generator" in head:
+        html = body[: len(head)].decode("utf-8", "replace")
         disclosures += generator_disclosures(meta_generators(html))
     grouped: dict[str, list[Disclosure]] = {}
     for disclosure in disclosures:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from urllib.parse import urljoin, urlsplit
 
 from security.checks_cookies import cookies
 from security.checks_sri import subresource_integrity
@@ -81,9 +80,10 @@ def page_sri(page_url: str, scripts: Iterable[ScriptTag], site_host: str) -> Tes
 
 
 def _over_http_from_https(page_url: str, tag: ScriptTag) -> bool:
-    if not tag.src or not page_url.lower().startswith("https:"):
-        return False
-    return urlsplit(urljoin(page_url, tag.src)).scheme.lower() == "http"
+    # Only an absolute http: URL leaves an https page over http: relative and protocol-relative
+    # sources inherit https.
+    src = (tag.src or "").lower()
+    return src.startswith("http:") and page_url.lower().startswith("https:")
 
 
 def merge_sightings(grade: SecurityGrade, sightings: Iterable[PageSighting]) -> SecurityGrade:
