@@ -315,6 +315,7 @@ async def get_report(call: Call) -> ApiResponse:
             "audit": audit_summary(report.audit),
             "summary": summary,
             "security": report.security.to_dict(),
+            "exposure": report.exposure.to_dict(),
             "links": {"pages": f"{base}/pages", "issues": f"{base}/issues"},
         }
     )

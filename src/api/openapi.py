@@ -30,6 +30,7 @@ from api import app, queries
 from api.errors import ApiError, ApiErrorCode
 from api.queries import Parameter
 from api.schemas import CreateAuditBody, CreateKeyBody, CreateMonitorBody, UpdateMonitorBody
+from auditdb.exposure_issues import AuditExposure
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
@@ -172,6 +173,7 @@ class Report(_Exact):
     audit: Audit  # type: ignore[valid-type]
     summary: ReportSummary
     security: record_model(AuditSecurity, "AuditSecurity")  # type: ignore[valid-type]
+    exposure: record_model(AuditExposure, "AuditExposure")  # type: ignore[valid-type]
     links: ReportLinks
 
 

@@ -144,6 +144,19 @@ class IssueType(StrEnum):
     SECURITY_CORP = "security-corp"
     SECURITY_COOP = "security-coop"
     SECURITY_COEP = "security-coep"
+    # --- the exposure checks beyond the Observatory (docs/exposure.md) ---
+    EXPOSURE_VULNERABLE_JS_LIBRARY = "exposure-vulnerable-js-library"
+    EXPOSURE_VERSION_DISCLOSED = "exposure-version-disclosed"
+    EXPOSURE_SPF_MISSING = "exposure-spf-missing"
+    EXPOSURE_SPF_INVALID = "exposure-spf-invalid"
+    EXPOSURE_SPF_PERMISSIVE = "exposure-spf-permissive"
+    EXPOSURE_DMARC_MISSING = "exposure-dmarc-missing"
+    EXPOSURE_DMARC_POLICY_NONE = "exposure-dmarc-policy-none"
+    EXPOSURE_DMARC_NO_REPORTS = "exposure-dmarc-no-reports"
+    EXPOSURE_DMARC_PARTIAL = "exposure-dmarc-partial"
+    EXPOSURE_MTA_STS_MISSING = "exposure-mta-sts-missing"
+    EXPOSURE_CAA_MISSING = "exposure-caa-missing"
+    EXPOSURE_DNSSEC_NOT_VALIDATED = "exposure-dnssec-not-validated"
 
     @property
     def severity(self) -> Severity:
@@ -1034,6 +1047,146 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "A misspelt header isolates nothing (-5: warning).",
         "Send Cross-Origin-Embedder-Policy: require-corp (or credentialless).",
         "MDN HTTP Observatory (cross-origin-embedder-policy)",
+    ),
+    # ------------------------------------------------------------------ the exposure checks
+    # Site scope: workflow.exposure_step, one row per finding (exposure.findings), on the page
+    # where it was seen (a script's first page, the page sending the header) or, for DNS and
+    # email authentication, the start page. A library row's severity is retire.js's rating.
+    _D(
+        IssueType.EXPOSURE_VULNERABLE_JS_LIBRARY,
+        _CRIT,
+        _SITE,
+        "JavaScript library with known vulnerabilities",
+        "a script, by its URL, file name or content, is a library version with known "
+        "vulnerabilities in the retire.js repository",
+        "Published vulnerabilities in a library the page loads are the first thing attackers "
+        "try. The row's severity is retire.js's worst rating (critical or high: critical; "
+        "medium: warning; low: info).",
+        "Upgrade the library to the version named (or later) and redeploy; load it from "
+        "a source you update, and remove it if nothing uses it any more.",
+        "retire.js vulnerability repository (github.com/RetireJS/retire.js)",
+    ),
+    _D(
+        IssueType.EXPOSURE_VERSION_DISCLOSED,
+        _INFO,
+        _SITE,
+        "Software version disclosed",
+        "a Server, X-Powered-By, X-AspNet-Version, X-AspNetMvc-Version or X-Generator header, or "
+        "a generator meta tag, names a software version",
+        "A version tells an attacker which published vulnerabilities to try.",
+        "Remove the version from the header or generator tag (e.g. nginx "
+        "`server_tokens off`, Apache `ServerTokens Prod`, PHP `expose_php = Off`, "
+        "the CMS's generator setting) and keep the software updated.",
+        "RFC 9110 §10.2.4; OWASP Secure Headers Project",
+    ),
+    _D(
+        IssueType.EXPOSURE_SPF_MISSING,
+        _WARN,
+        _SITE,
+        "No SPF record",
+        "the site's mail domain publishes no `v=spf1` TXT record",
+        "Mail claiming to come from the domain cannot be told apart from forgeries.",
+        "Publish one TXT record `v=spf1 … -all` at the domain listing the servers that "
+        "send its mail; a domain that sends none publishes `v=spf1 -all`.",
+        "RFC 7208 §4.5",
+    ),
+    _D(
+        IssueType.EXPOSURE_SPF_INVALID,
+        _WARN,
+        _SITE,
+        "SPF record causes a permanent error",
+        "several SPF records, more than 10 DNS-querying terms counted through includes, an "
+        "include without SPF, or an include loop",
+        "Receivers treat a permanent error like no SPF at all.",
+        "Keep exactly one SPF record, at most 10 DNS-querying terms (include, a, mx, "
+        "ptr, exists, redirect) counted through includes, and include only domains that "
+        "publish SPF; flatten includes into ip4/ip6 ranges if needed.",
+        "RFC 7208 §4.5, §4.6.4, §5.2",
+    ),
+    _D(
+        IssueType.EXPOSURE_SPF_PERMISSIVE,
+        _WARN,
+        _SITE,
+        "SPF record does not end in -all or ~all",
+        "the SPF record's effective `all` is `+all`, `?all` or missing",
+        "Mail from any server passes SPF, so the record protects nothing.",
+        "End the record with `-all` (or `~all` while testing) so mail from other servers "
+        "fails SPF.",
+        "RFC 7208 §5.1, §4.7",
+    ),
+    _D(
+        IssueType.EXPOSURE_DMARC_MISSING,
+        _WARN,
+        _SITE,
+        "No valid DMARC record",
+        "no single valid `v=DMARC1` record at `_dmarc.<domain>` or its organizational domain",
+        "Receivers have no policy for mail that fails SPF and DKIM, so forgeries are delivered.",
+        "Publish one TXT record at `_dmarc.<domain>`: `v=DMARC1; p=quarantine; "
+        "rua=mailto:…`, and move to `p=reject` once reports look clean.",
+        "RFC 7489 §6.4, §6.6.3",
+    ),
+    _D(
+        IssueType.EXPOSURE_DMARC_POLICY_NONE,
+        _WARN,
+        _SITE,
+        "DMARC policy only monitors (p=none)",
+        "the DMARC record's policy is `p=none`",
+        "Forged mail is reported but still delivered.",
+        "Raise the policy to `p=quarantine`, then `p=reject`, after checking the "
+        "aggregate reports for legitimate senders that fail.",
+        "RFC 7489 §6.3",
+    ),
+    _D(
+        IssueType.EXPOSURE_DMARC_NO_REPORTS,
+        _INFO,
+        _SITE,
+        "DMARC record asks for no aggregate reports",
+        "the DMARC record has no `rua` tag",
+        "Without reports nobody learns who sends mail as the domain.",
+        "Add `rua=mailto:<address>` to receive daily reports of who sends as the domain.",
+        "RFC 7489 §6.3 (rua), §7.2",
+    ),
+    _D(
+        IssueType.EXPOSURE_DMARC_PARTIAL,
+        _INFO,
+        _SITE,
+        "DMARC policy applies to part of the mail (pct below 100)",
+        "the DMARC record's `pct` is below 100",
+        "The policy is applied to a sample only; the rest of the forged mail is delivered.",
+        "Raise `pct` to 100 (or remove it) once the policy is known to be safe.",
+        "RFC 7489 §6.3 (pct)",
+    ),
+    _D(
+        IssueType.EXPOSURE_MTA_STS_MISSING,
+        _INFO,
+        _SITE,
+        "No MTA-STS policy",
+        "no `v=STSv1` TXT record with an id at `_mta-sts.<domain>`",
+        "Mail to the domain can be downgraded to plain text by an attacker on the path.",
+        "Publish `_mta-sts.<domain>` TXT `v=STSv1; id=…` and the policy file at "
+        "https://mta-sts.<domain>/.well-known/mta-sts.txt so senders require TLS.",
+        "RFC 8461 §3.1",
+    ),
+    _D(
+        IssueType.EXPOSURE_CAA_MISSING,
+        _INFO,
+        _SITE,
+        "No CAA record",
+        "no CAA record on the host or any parent below the top-level domain",
+        "Any certificate authority may issue certificates for the domain.",
+        'Publish CAA records (`0 issue "<your CA>"`) naming the certificate '
+        "authorities allowed to issue for the domain.",
+        "RFC 8659 §3, §4",
+    ),
+    _D(
+        IssueType.EXPOSURE_DNSSEC_NOT_VALIDATED,
+        _INFO,
+        _SITE,
+        "DNS answers not validated with DNSSEC",
+        "the DNS-over-HTTPS resolver did not set the AD flag on the host's A answer",
+        "Unsigned answers can be forged on the path to a resolver.",
+        "Sign the zone at the DNS provider and publish the DS record at the registrar.",
+        "RFC 4033; RFC 4035 §3.2.3 (AD bit)",
     ),
 )
 

@@ -2,8 +2,9 @@
 
 One issue type per HTTP Observatory test (`security-*` in the catalogue, Scope.SITE). A test that
 did not pass (`TestOutcome.passed` false) becomes one issue on the page the grade was computed
-for, with the test's result id, score modifier and fix advice in `details`. Its severity follows
-the modifier, on the catalogue's own scale:
+for (or, for a test the crawl lowered, the crawled page where it was seen), with the test's
+result id, score modifier and fix advice in `details`. Its severity follows the modifier, on the
+catalogue's own scale:
 
     modifier <= -20  critical   (the Observatory's heavy penalties: no CSP, no HSTS, no https
                                  redirect, clickjacking, insecure cookies, CORS, insecure scripts)
@@ -49,8 +50,14 @@ def severity_for(score_modifier: int) -> Severity:
 
 
 def grade_issues(grade: SecurityGrade, page_url: str) -> list[DetectedIssue]:
-    """One issue per failing test of `grade`, on `page_url`, in the Observatory's test order."""
-    return [_issue(test, page_url) for test in grade.tests if not test.passed]
+    """One issue per failing test of `grade`, in the Observatory's test order: on the page the
+    crawl saw it on (`details["page"]`, security.crawl_merge), else on `page_url`."""
+    return [_issue(test, _page_of(test, page_url)) for test in grade.tests if not test.passed]
+
+
+def _page_of(test: TestOutcome, default: str) -> str:
+    page = test.details.get("page")
+    return page if isinstance(page, str) and page else default
 
 
 def _issue(test: TestOutcome, page_url: str) -> DetectedIssue:

@@ -97,6 +97,7 @@ class AuditRecord(JsonRecord):
         data = dict(row)
         data["options"] = _json_column(data.pop("options_json", None), {})
         data.pop("security_tests", None)  # the per-test results: the report reads them
+        data.pop("exposure_summary", None)  # the exposure checks' summary: the report reads it
         return cls.from_dict(data)
 
 

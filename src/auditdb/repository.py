@@ -250,8 +250,9 @@ _SCORED_PAGE = (
 )
 
 
-# The health score is the site's SEO health: the security grade's issues (Scope.SITE, on the start
-# page; audit.rules_grade) have their own score and letter, so they never make a page critical.
+# The health score is the site's SEO health: the security grade's and the exposure checks' issues
+# (Scope.SITE; audit.rules_grade, exposure.findings) are not SEO defects of the page they sit on,
+# so they never make a page critical.
 _SITE_TYPES = tuple(str(t) for t, d in CATALOGUE.items() if d.scope is Scope.SITE)
 _NOT_SITE_ISSUE = f"i.issue_type NOT IN ({', '.join(repr(t) for t in _SITE_TYPES)})"
 
@@ -298,13 +299,56 @@ def insert_statements(
     return [db.prepare(sql).bind(*values) for sql, values in _multi_row_inserts(verb, rows)]
 
 
-def _multi_row_inserts(verb: str, rows: list[JsonObject]) -> Iterable[tuple[str, list[SqlValue]]]:
+# What a write to a running audit's rows is conditioned on (the audits row's own guard).
+RUNNING_GUARD = "EXISTS (SELECT 1 FROM audits WHERE id = ? AND status = 'running')"
+
+
+def insert_statements_while_running(
+    db: D1Database, verb: str, rows: list[JsonObject], audit_id: str
+) -> list[D1PreparedStatement]:
+    """Like `insert_statements`, but each statement inserts only while `audit_id` is running.
+
+    Inside one D1 batch (a transaction) this ties the rows to the batch's guarded UPDATE of the
+    audits row: an owner's cancel that landed first leaves the batch writing nothing.
+    """
+    if not rows:
+        return []
+    return [
+        db.prepare(sql).bind(*values, audit_id)
+        for sql, values in _multi_row_inserts(verb, rows, guarded=True)
+    ]
+
+
+def replace_issues_while_running(
+    db: D1Database, audit_id: str, issue_types: Sequence[str], rows: list[JsonObject]
+) -> list[D1PreparedStatement]:
+    """Statements deleting the audit's issues of `issue_types`, then inserting `rows`, each only
+    while the audit runs: one step's issues rewritten whole, so a retried or resumed step never
+    leaves an older run's rows behind, and a cancelled audit is left alone."""
+    marks = ", ".join("?" for _ in issue_types)
+    delete = db.prepare(
+        f"DELETE FROM audit_issues WHERE audit_id = ? AND issue_type IN ({marks}) "
+        f"AND {RUNNING_GUARD}"
+    ).bind(audit_id, *issue_types, audit_id)
+    verb = "INSERT OR IGNORE INTO audit_issues"
+    return [delete, *insert_statements_while_running(db, verb, rows, audit_id)]
+
+
+def _multi_row_inserts(
+    verb: str, rows: list[JsonObject], *, guarded: bool = False
+) -> Iterable[tuple[str, list[SqlValue]]]:
     columns = list(rows[0])
-    per_statement = max(1, D1_MAX_BOUND_PARAMETERS // len(columns))
+    per_statement = max(1, (D1_MAX_BOUND_PARAMETERS - guarded) // len(columns))
     row_placeholder = "(" + ", ".join("?" for _ in columns) + ")"
     for start in range(0, len(rows), per_statement):
         group = rows[start : start + per_statement]
-        sql = f"{verb} ({', '.join(columns)}) VALUES " + ", ".join(row_placeholder for _ in group)
+        values = ", ".join(row_placeholder for _ in group)
+        if guarded:
+            # VALUES as a subquery names its columns column1..N, in the insert's column order.
+            body = f"SELECT * FROM (VALUES {values}) WHERE {RUNNING_GUARD}"
+        else:
+            body = f"VALUES {values}"
+        sql = f"{verb} ({', '.join(columns)}) {body}"
         yield sql, [_bindable(row[column]) for row in group for column in columns]
 
 

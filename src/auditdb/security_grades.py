@@ -3,7 +3,9 @@
 
 The write is one atomic batch, guarded like every write to a running audit: the columns change
 only while the audit runs, and the grade's issues are replaced (deleted, then inserted), so a
-retried or resumed step never leaves the issues of an older grade behind.
+retried or resumed step never leaves the issues of an older grade behind. Every statement of the
+batch, the issue inserts and deletes too, carries the `status = 'running'` condition, so an
+owner's cancel that lands while the step observes the site leaves the cancelled audit untouched.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.rules_grade import ISSUE_OF_TEST, grade_issues, severity_for
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord
-from auditdb.repository import insert_statements
+from auditdb.repository import replace_issues_while_running
 from common.bindings import D1Database, D1PreparedStatement
 from common.wire import JsonRecord, as_int, as_str
 from security.grade import SecurityGrade
@@ -46,10 +48,6 @@ class AuditSecurity(JsonRecord):
 NEVER_GRADED = "the audit ended without a security grade step"
 
 _SECURITY_TYPES = tuple(str(t) for t in ISSUE_OF_TEST.values())
-_DELETE_SQL = (
-    f"DELETE FROM audit_issues WHERE audit_id = ? AND issue_type IN "
-    f"({', '.join('?' for _ in _SECURITY_TYPES)})"
-)
 _UPDATE_SQL = (
     "UPDATE audits SET security_grade = ?, security_score = ?, security_tests = ?, "
     "security_error = ? WHERE id = ? AND status = 'running'"
@@ -59,9 +57,9 @@ _UPDATE_SQL = (
 async def record_grade(
     db: D1Database, audit_id: str, grade: SecurityGrade, page_url: str, crawled: set[str]
 ) -> int:
-    """Store `grade` and its failing tests as issues on `page_url`; returns how many issues."""
-    row_id = page_id(audit_id, page_url) if page_url in crawled else None
-    issues = [_row(audit_id, issue, row_id) for issue in grade_issues(grade, page_url)]
+    """Store `grade` and its failing tests as issues on `page_url` (or the crawled page a test
+    names, audit.rules_grade); returns how many issues."""
+    issues = [_row(audit_id, issue, crawled) for issue in grade_issues(grade, page_url)]
     tests = json.dumps([test.to_dict() for test in grade.tests], sort_keys=True)
     update = db.prepare(_UPDATE_SQL).bind(str(grade.grade), grade.score, tests, None, audit_id)
     await db.batch([update, *_replace_issues(db, audit_id, issues)])
@@ -95,12 +93,12 @@ async def read_security(db: D1Database, audit: AuditRecord) -> AuditSecurity:
 def _replace_issues(
     db: D1Database, audit_id: str, issues: list[IssueRecord]
 ) -> list[D1PreparedStatement]:
-    delete = db.prepare(_DELETE_SQL).bind(audit_id, *_SECURITY_TYPES)
     rows = [issue.to_row() for issue in issues]
-    return [delete, *insert_statements(db, "INSERT OR IGNORE INTO audit_issues", rows)]
+    return replace_issues_while_running(db, audit_id, _SECURITY_TYPES, rows)
 
 
-def _row(audit_id: str, issue: DetectedIssue, row_id: str | None) -> IssueRecord:
+def _row(audit_id: str, issue: DetectedIssue, crawled: set[str]) -> IssueRecord:
     """The issue's row, its severity that of its score modifier (audit.rules_grade)."""
+    row_id = page_id(audit_id, issue.page_url) if issue.page_url in crawled else None
     record = IssueRecord.from_detected(audit_id, issue, row_id)
     return replace(record, severity=str(severity_for(as_int(issue.details["scoreModifier"]))))

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from auditdb.exposure_issues import AuditExposure, ExposureStatus
 from auditdb.records import AuditRecord, AuditStatus
 from auditdb.security_grades import AuditSecurity, SecurityStatus
 from common.wire import JsonObject, JsonValue, as_int, as_object
@@ -61,6 +62,7 @@ def format_summary(report: JsonObject) -> str:
     if audit.health_score is not None:
         lines.append(f"health score: {audit.health_score:g}")
     lines.extend(_security_line(report))
+    lines.extend(_exposure_line(report))
     if audit.status is AuditStatus.FAILED:
         lines.append(f"error: {audit.error_code} in {audit.failed_phase or 'unknown phase'}")
     if audit.status is AuditStatus.CANCELLED:
@@ -81,6 +83,21 @@ def _security_line(report: JsonObject) -> list[str]:
     if security.status is SecurityStatus.NOT_GRADED:
         return [f"security grade: not graded ({security.reason})"]
     return []
+
+
+def _exposure_line(report: JsonObject) -> list[str]:
+    """`exposure checks: 3 issues, 12 scripts (2 read); DNS skipped: …`, or why there are none."""
+    if "exposure" not in report:
+        return []
+    exposure = AuditExposure.from_dict(as_object(report["exposure"]))
+    summary = exposure.summary
+    if summary is None:
+        return [] if exposure.status is ExposureStatus.PENDING else ["exposure checks: not run"]
+    if summary.error:
+        return [f"exposure checks: stopped ({summary.error})"]
+    dns = "DNS checked" if summary.dns_checked else f"DNS skipped: {summary.dns_skipped}"
+    scripts = f"{summary.scripts} scripts ({summary.scripts_read} read by content)"
+    return [f"exposure checks: {summary.issues} issues, {scripts}; {dns}"]
 
 
 def write_report(path: Path, report: JsonObject) -> None:

@@ -83,6 +83,9 @@ class ExposureSettings:
     script_budget_bytes: int = 4 * MIB
     script_max_bytes: int = 512 * KIB
     script_timeout_s: float = 10.0
+    # Scripts read by content per audit, whatever the bytes: each may take the whole timeout, and
+    # the audit's exposure step must end within its own (workflow.step_configs.EXPOSURE_STEP).
+    script_max_count: int = 40
 
 
 EXPOSURE = ExposureSettings()

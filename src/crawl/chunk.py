@@ -277,6 +277,7 @@ async def persist_batch(
             links=tuple(link for page in batch for link in page.links),
             discovered=tuple(discovered),
             progress=tuple(_progress_entry(page.record) for page in batch),
+            facts=tuple(fact for page in batch for fact in page.facts),
         )
     )
     stats = result.stats

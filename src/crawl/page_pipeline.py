@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from audit.cross_page import crawled_page
 from audit.issue_ids import page_id
@@ -18,9 +19,10 @@ from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
+from crawl.site_facts import site_facts
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.window import PageOutcome
-from durable.records import DiscoveredUrl, LeasedUrl, LinkRow, MirrorRow
+from durable.records import DiscoveredUrl, LeasedUrl, LinkRow, MirrorRow, SiteFact
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 from urls.normalise import normalise_url, same_site
@@ -36,6 +38,11 @@ class CrawlScope:
     policy: UrlPolicy
     site_is_https: bool
 
+    @property
+    def site_host(self) -> str:
+        """The host the grade scans (the start URL's after redirects): "same origin" for SRI."""
+        return (urlsplit(self.policy.start_url).hostname or "").lower()
+
 
 @dataclass(slots=True)
 class ProcessedPage:
@@ -46,6 +53,7 @@ class ProcessedPage:
     discovered: list[DiscoveredUrl]
     outcome: PageOutcome
     skipped: dict[str, int] = field(default_factory=dict)
+    facts: list[SiteFact] = field(default_factory=list)  # for the grade and the exposure checks
 
 
 def process_response(
@@ -77,6 +85,7 @@ def process_response(
             retried_after_429=retried_after_429,
         ),
         skipped=skipped,
+        facts=site_facts(leased.url, result, observation.facts, scope.site_host),
     )
 
 

@@ -25,6 +25,10 @@ from durable.records import (
     ReleaseResult,
     ResumeState,
     SeedResult,
+    SiteFact,
+    SiteFactKind,
+    SiteFactsPage,
+    SiteFactsRequest,
     SitemapBlockedPage,
     SitemapBlockedRequest,
 )
@@ -74,6 +78,20 @@ class Scratchpad:
         ).urls:
             urls.extend(page)
         return urls
+
+    # -- the crawl's security and exposure facts --------------------------------------------
+
+    async def site_facts(self, request: SiteFactsRequest) -> SiteFactsPage:
+        return SiteFactsPage.from_dict(await self.stub.site_facts(request.to_dict()))
+
+    async def all_site_facts(self, kind: SiteFactKind) -> list[SiteFact]:
+        """Every fact of `kind`, in value order, read page by page."""
+        facts: list[SiteFact] = []
+        while page := (
+            await self.site_facts(SiteFactsRequest(kind, facts[-1].value if facts else ""))
+        ).facts:
+            facts.extend(page)
+        return facts
 
     # -- the frontier -----------------------------------------------------------------------
 

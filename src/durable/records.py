@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Self
 
 from common.wire import JsonObject, JsonRecord, WireError, from_json, to_json
@@ -39,12 +40,17 @@ __all__ = [
     "ReleaseResult",
     "ResumeState",
     "SeedResult",
+    "SiteFact",
+    "SiteFactKind",
+    "SiteFactsPage",
+    "SiteFactsRequest",
     "SitemapBlockedPage",
     "SitemapBlockedRequest",
     "WireError",
 ]
 
 SITEMAP_BLOCKED_PAGE = 2000
+SITE_FACTS_PAGE = 500
 
 # A `page_mirror` column as record_batch binds it: SQLite's scalars, booleans already 0/1.
 type MirrorValue = str | int | float
@@ -218,6 +224,43 @@ class DiscoveredUrl(JsonRecord):
     found_on: str | None = None
 
 
+class SiteFactKind(StrEnum):
+    """What the security grade and the exposure checks keep of each crawled response."""
+
+    COOKIE = "cookie"  # a Set-Cookie, its value dropped (security.crawl_merge.cookie_shape)
+    SRI = "sri"  # a page's failing subresource-integrity result id; detail: its scripts (JSON)
+    SCRIPT = "script"  # an absolute http(s) script URL
+    DISCLOSURE = "disclosure"  # `source: value` naming a version; detail: its Disclosures (JSON)
+
+
+@dataclass(frozen=True, slots=True)
+class SiteFact(JsonRecord):
+    """One distinct fact of the crawl, kept with the first page it was seen on.
+
+    The scratchpad keeps one row per (kind, value): a cookie every page sets, or a script every
+    template loads, costs one row, whatever the number of pages.
+    """
+
+    kind: SiteFactKind
+    value: str
+    page_url: str
+    detail: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SiteFactsRequest(JsonRecord):
+    """One page of one kind's facts: those whose value sorts after `after`."""
+
+    kind: SiteFactKind
+    after: str = ""
+    limit: int = SITE_FACTS_PAGE
+
+
+@dataclass(frozen=True, slots=True)
+class SiteFactsPage(JsonRecord):
+    facts: tuple[SiteFact, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class RecordBatch(JsonRecord):
     """One crawled sub-batch, persisted atomically; batches leave out what they do not carry.
@@ -233,6 +276,7 @@ class RecordBatch(JsonRecord):
     discovered: tuple[DiscoveredUrl, ...] = ()
     link_budget_bytes: int | None = None
     progress: tuple[CrawledEntry, ...] = ()  # the batch's pages for the live feed
+    facts: tuple[SiteFact, ...] = ()  # security and exposure facts (first page per fact wins)
 
 
 @dataclass(frozen=True, slots=True)

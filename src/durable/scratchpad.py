@@ -53,6 +53,9 @@ from durable.records import (
     ReleaseResult,
     ResumeState,
     SeedResult,
+    SiteFact,
+    SiteFactsPage,
+    SiteFactsRequest,
     SitemapBlockedPage,
     SitemapBlockedRequest,
 )
@@ -107,6 +110,21 @@ _SCHEMA = (
         response_time_ms INTEGER,
         crawled_at TEXT NOT NULL
     )""",
+    # Distinct facts for the security grade and the exposure checks (durable.records.SiteFact),
+    # each with the first page it was seen on.
+    """CREATE TABLE IF NOT EXISTS site_facts (
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,
+        page_url TEXT NOT NULL,
+        detail TEXT,
+        PRIMARY KEY (kind, value)
+    ) WITHOUT ROWID""",
+)
+_WRITE_SITE_FACTS = (
+    "INSERT OR IGNORE INTO site_facts (kind, value, page_url, detail) "
+    "SELECT json_extract(value, '$.kind'), json_extract(value, '$.value'), "
+    "json_extract(value, '$.page_url'), json_extract(value, '$.detail') FROM json_each(?) "
+    "ORDER BY key"
 )
 # The original system's feed kept the newest 300 crawled URLs (docs/original-system.md).
 PROGRESS_FEED_SIZE = 300
@@ -393,6 +411,7 @@ class ScratchpadMethods:
             for page in parsed.pages:
                 self._upsert_mirror(page)
             self._note_progress(parsed.progress)
+            self._write_site_facts(parsed.facts)
             return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
@@ -414,6 +433,23 @@ class ScratchpadMethods:
                 "DELETE FROM recent_pages WHERE rowid <= (SELECT MAX(rowid) FROM recent_pages) - ?",
                 PROGRESS_FEED_SIZE,
             )
+
+    def _write_site_facts(self, facts: Sequence[SiteFact]) -> None:
+        items: list[JsonValue] = [fact.to_dict() for fact in facts]
+        for batch in json_arrays(items):
+            self._sql(_WRITE_SITE_FACTS, batch)
+
+    def site_facts(self, request: JsonObject) -> JsonObject:
+        """One page of a kind's facts (a `SiteFactsPage`), in value order after `after`."""
+        page = SiteFactsRequest.from_dict(request)
+        rows = self._rows(
+            "SELECT kind, value, page_url, detail FROM site_facts WHERE kind = ? AND value > ? "
+            "ORDER BY value LIMIT ?",
+            page.kind.value,
+            page.after,
+            page.limit,
+        )
+        return SiteFactsPage(tuple(SiteFact.from_dict(row) for row in rows)).to_dict()
 
     def recent_pages(self, request: JsonObject) -> JsonObject:
         """The live feed (a `Progress`): newest crawled URLs first, and the frontier's counts."""

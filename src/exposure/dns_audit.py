@@ -26,8 +26,9 @@ from exposure.domain_checks import (
     evaluate_mta_sts,
     mta_sts_name,
 )
+from urls.private_hosts import parse_ip
 
-__all__ = ["DomainReport", "check_domain", "judge", "mail_domain"]
+__all__ = ["DomainReport", "check_domain", "dns_skip_reason", "judge", "mail_domain"]
 
 # Each round follows one more level of includes; 10 lookups cannot need more than 11 levels.
 MAX_SPF_ROUNDS = spf.MAX_LOOKUPS + 1
@@ -43,6 +44,18 @@ class DomainReport(JsonRecord):
     caa: CaaResult
     dnssec_validated: bool
     resolver_errors: tuple[str, ...] = ()
+
+
+def dns_skip_reason(host: str) -> str | None:
+    """Why `host` has no public DNS to check (an address, localhost, one label), or None."""
+    host = host.lower().rstrip(".")
+    if parse_ip(host) is not None:
+        return f"{host} is an IP address: no DNS records to check"
+    if host == "localhost" or host.endswith(".localhost"):
+        return f"{host} is a loopback name, not in the public DNS"
+    if "." not in host:
+        return f"{host} is not a domain name"
+    return None
 
 
 def mail_domain(host: str) -> str:

@@ -1,8 +1,8 @@
 """What the exposure checks found, as findings with a severity, a source and fix advice.
 
-Each `Check` has one descriptor (title, severity, source, advice), in the shape of the audit's
-issue catalogue (`audit.catalogue`: critical / warning / info under the same policy), so each can
-become a catalogue issue type. Severities:
+Each `Check` is one catalogue issue type (`ISSUE_OF_CHECK`, `exposure-*`), whose title, source
+and advice its descriptor reads (critical / warning / info under the catalogue's policy).
+Severities:
 
 * vulnerable JavaScript library: from retire.js's own rating of the worst known vulnerability —
   critical or high → critical, medium → warning, low → info;
@@ -17,13 +17,14 @@ Checks the resolver could not answer make no finding: the report lists the resol
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
-from audit.catalogue import Severity
-from common.wire import JsonRecord
+from audit.catalogue import IssueType, Severity, descriptor
+from audit.issues import DetectedIssue
+from common.wire import JsonRecord, JsonValue
 from exposure.disclosure import Disclosure
 from exposure.dns_audit import DomainReport
 from exposure.domain_checks import DmarcProblem
@@ -33,11 +34,13 @@ from exposure.spf import SpfProblem
 
 __all__ = [
     "DESCRIPTORS",
+    "ISSUE_OF_CHECK",
     "Check",
     "CheckDescriptor",
     "Finding",
     "disclosure_findings",
     "domain_findings",
+    "finding_issue",
     "library_findings",
 ]
 
@@ -78,113 +81,29 @@ class Finding(JsonRecord):
     identifiers: tuple[str, ...] = ()  # CVE and GHSA ids of a vulnerable library
 
 
-def _d(check: Check, severity: Severity, title: str, source: str, advice: str) -> CheckDescriptor:
-    return CheckDescriptor(check, severity, title, source, advice)
-
-
-_W, _I = Severity.WARNING, Severity.INFO
-DESCRIPTORS = MappingProxyType(
-    {
-        d.check: d
-        for d in (
-            _d(
-                Check.VULNERABLE_JS_LIBRARY,
-                _W,
-                "JavaScript library with known vulnerabilities",
-                "retire.js vulnerability repository (github.com/RetireJS/retire.js)",
-                "Upgrade the library to the version named (or later) and redeploy; load it from "
-                "a source you update, and remove it if nothing uses it any more.",
-            ),
-            _d(
-                Check.VERSION_DISCLOSED,
-                _I,
-                "Software version disclosed",
-                "RFC 9110 §10.2.4; OWASP Secure Headers Project",
-                "Remove the version from the header or generator tag (e.g. nginx "
-                "`server_tokens off`, Apache `ServerTokens Prod`, PHP `expose_php = Off`, "
-                "the CMS's generator setting) and keep the software updated.",
-            ),
-            _d(
-                Check.SPF_MISSING,
-                _W,
-                "No SPF record",
-                "RFC 7208 §4.5",
-                "Publish one TXT record `v=spf1 … -all` at the domain listing the servers that "
-                "send its mail; a domain that sends none publishes `v=spf1 -all`.",
-            ),
-            _d(
-                Check.SPF_INVALID,
-                _W,
-                "SPF record causes a permanent error",
-                "RFC 7208 §4.5, §4.6.4, §5.2",
-                "Keep exactly one SPF record, at most 10 DNS-querying terms (include, a, mx, "
-                "ptr, exists, redirect) counted through includes, and include only domains that "
-                "publish SPF; flatten includes into ip4/ip6 ranges if needed.",
-            ),
-            _d(
-                Check.SPF_PERMISSIVE,
-                _W,
-                "SPF record does not end in -all or ~all",
-                "RFC 7208 §5.1, §4.7",
-                "End the record with `-all` (or `~all` while testing) so mail from other servers "
-                "fails SPF.",
-            ),
-            _d(
-                Check.DMARC_MISSING,
-                _W,
-                "No valid DMARC record",
-                "RFC 7489 §6.4, §6.6.3",
-                "Publish one TXT record at `_dmarc.<domain>`: `v=DMARC1; p=quarantine; "
-                "rua=mailto:…`, and move to `p=reject` once reports look clean.",
-            ),
-            _d(
-                Check.DMARC_POLICY_NONE,
-                _W,
-                "DMARC policy only monitors (p=none)",
-                "RFC 7489 §6.3",
-                "Raise the policy to `p=quarantine`, then `p=reject`, after checking the "
-                "aggregate reports for legitimate senders that fail.",
-            ),
-            _d(
-                Check.DMARC_NO_REPORTS,
-                _I,
-                "DMARC record asks for no aggregate reports",
-                "RFC 7489 §6.3 (rua), §7.2",
-                "Add `rua=mailto:<address>` to receive daily reports of who sends as the domain.",
-            ),
-            _d(
-                Check.DMARC_PARTIAL,
-                _I,
-                "DMARC policy applies to part of the mail (pct below 100)",
-                "RFC 7489 §6.3 (pct)",
-                "Raise `pct` to 100 (or remove it) once the policy is known to be safe.",
-            ),
-            _d(
-                Check.MTA_STS_MISSING,
-                _I,
-                "No MTA-STS policy",
-                "RFC 8461 §3.1",
-                "Publish `_mta-sts.<domain>` TXT `v=STSv1; id=…` and the policy file at "
-                "https://mta-sts.<domain>/.well-known/mta-sts.txt so senders require TLS.",
-            ),
-            _d(
-                Check.CAA_MISSING,
-                _I,
-                "No CAA record",
-                "RFC 8659 §3, §4",
-                'Publish CAA records (`0 issue "<your CA>"`) naming the certificate '
-                "authorities allowed to issue for the domain.",
-            ),
-            _d(
-                Check.DNSSEC_NOT_VALIDATED,
-                _I,
-                "DNS answers not validated with DNSSEC",
-                "RFC 4033; RFC 4035 §3.2.3 (AD bit)",
-                "Sign the zone at the DNS provider and publish the DS record at the registrar.",
-            ),
-        )
-    }
+# The issue type each check becomes in an audit; its title, source and advice are the
+# catalogue's (one text for the report, the CLI and the docs).
+ISSUE_OF_CHECK: Mapping[Check, IssueType] = MappingProxyType(
+    {check: IssueType(f"exposure-{check.value.replace('_', '-')}") for check in Check}
 )
+# The default severity; a vulnerable library takes retire.js's rating instead.
+_DEFAULT_SEVERITY = {
+    Check.VULNERABLE_JS_LIBRARY: Severity.WARNING,
+    Check.SPF_MISSING: Severity.WARNING,
+    Check.SPF_INVALID: Severity.WARNING,
+    Check.SPF_PERMISSIVE: Severity.WARNING,
+    Check.DMARC_MISSING: Severity.WARNING,
+    Check.DMARC_POLICY_NONE: Severity.WARNING,
+}
+
+
+def _descriptor(check: Check) -> CheckDescriptor:
+    issue = descriptor(ISSUE_OF_CHECK[check])
+    severity = _DEFAULT_SEVERITY.get(check, Severity.INFO)
+    return CheckDescriptor(check, severity, issue.title, issue.source, issue.how_to_fix)
+
+
+DESCRIPTORS = MappingProxyType({check: _descriptor(check) for check in Check})
 
 
 def _finding(
@@ -302,3 +221,23 @@ def _spf_findings(report: DomainReport) -> list[Finding]:
         ending = f"{result.all_qualifier}all" if result.all_qualifier else "no all"
         found.append(_finding(Check.SPF_PERMISSIVE, domain, f"policy ends in {ending}"))
     return found
+
+
+SOURCE = "exposure"  # an issue's details["source"]: what produced it (these checks)
+
+
+def finding_issue(finding: Finding, page_url: str) -> DetectedIssue:
+    """The audit issue of `finding` on `page_url`: its type is the check's catalogue type, its
+    row severity the finding's, and its subject tells apart several of one type on a page."""
+    details: dict[str, JsonValue] = {
+        "source": SOURCE,
+        "check": str(finding.check),
+        "subject": finding.subject,
+        "detail": finding.detail,
+        "severity": str(finding.severity),
+        "reference": finding.source,
+        "howToFix": finding.advice,
+        "url": finding.url,
+        "identifiers": list(finding.identifiers),
+    }
+    return DetectedIssue(ISSUE_OF_CHECK[finding.check], page_url, details, finding.subject)

@@ -53,19 +53,24 @@ async def scan_contents(
     *,
     budget_bytes: int,
     private_hosts: PrivateHosts = PrivateHosts.DENY,
+    max_scripts: int | None = None,
 ) -> ContentScan:
+    """Read the same-site scripts the URL did not identify: at most `budget_bytes` in all and
+    `max_scripts` fetches (None: no limit); the rest are listed as skipped."""
     findings: list[LibraryFinding] = []
     scanned: list[str] = []
     skipped: list[str] = []
-    used = 0
+    used = fetched = 0
     for url in dict.fromkeys(script_urls):
         if not same_site(url, page_url) or scan_url(url):
             continue
         remaining = budget_bytes - used
         host = urlsplit(url).hostname or ""
-        if remaining <= 0 or host_refused(host, private_hosts):
+        out_of_fetches = max_scripts is not None and fetched >= max_scripts
+        if remaining <= 0 or out_of_fetches or host_refused(host, private_hosts):
             skipped.append(url)
             continue
+        fetched += 1
         body = await _fetch(url, min(remaining, settings.EXPOSURE.script_max_bytes))
         if body is None:
             skipped.append(url)

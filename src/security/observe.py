@@ -15,15 +15,18 @@ import re
 from urllib.parse import urljoin, urlsplit
 
 from common import ports
-from security.observed import CORS_PROBE_ORIGIN, ObservedResponse, ObservedSite, RedirectHop
+from security.observed import (
+    CORS_PROBE_ORIGIN,
+    ObservedResponse,
+    ObservedSite,
+    RedirectHop,
+    split_set_cookie,
+)
 from urls.private_hosts import PrivateHosts, host_refused
 
 MAX_HOPS = 10
 TIMEOUT_S = 15.0
 MAX_BODY_BYTES = 2 * 1024 * 1024
-# fetch joins repeated headers with ", "; Set-Cookie values are split back where a new
-# "name=" begins (a comma inside Expires is followed by a day number, never by "name=").
-_COOKIE_SPLIT = re.compile(r",\s*(?=[^;,=\s]+=)")
 _TLS_FAILURE = re.compile(r"certificate", re.IGNORECASE)  # not every TLS error: only a bad chain
 
 
@@ -91,5 +94,5 @@ def _final(result: ports.FetchResult, hops: list[RedirectHop]) -> ObservedRespon
 def _headers(result: ports.FetchResult) -> dict[str, list[str]]:
     headers = {name: [value] for name, value in result.headers.items()}
     if "set-cookie" in headers:
-        headers["set-cookie"] = _COOKIE_SPLIT.split(result.headers["set-cookie"])
+        headers["set-cookie"] = split_set_cookie(result.headers["set-cookie"])
     return headers

@@ -9,6 +9,7 @@ one response with its repeated headers kept apart (several `Set-Cookie`, several
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from common.wire import JsonRecord
@@ -16,6 +17,14 @@ from common.wire import JsonRecord
 # The Origin the cross-origin-resource-sharing probe sends; the test calls a response that
 # echoes it back with credentials allowed "universal access".
 CORS_PROBE_ORIGIN = "https://http-observatory.security.mozilla.org"
+# fetch joins repeated headers with ", "; Set-Cookie values are split back where a new
+# "name=" begins (a comma inside Expires is followed by a day number, never by "name=").
+_COOKIE_SPLIT = re.compile(r",\s*(?=[^;,=\s]+=)")
+
+
+def split_set_cookie(joined: str) -> list[str]:
+    """The Set-Cookie values of a header fetch joined with ", "."""
+    return _COOKIE_SPLIT.split(joined)
 
 
 class ObservationError(ValueError):

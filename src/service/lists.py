@@ -13,7 +13,8 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from functools import partial
 
-from auditdb import listing, security_grades, summary
+from auditdb import exposure_issues, listing, security_grades, summary
+from auditdb.exposure_issues import AuditExposure
 from auditdb.listing import AuditFilter, IssueFilter, Keyed, PageFilter, SortKey
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from auditdb.security_grades import AuditSecurity
@@ -61,7 +62,8 @@ class AuditReport:
     audit: AuditRecord
     counts: IssueCounts
     top_issues: list[TopIssue]
-    security: AuditSecurity  # the start URL's security grade with its 12 test outcomes
+    security: AuditSecurity  # the site's security grade with its 12 test outcomes
+    exposure: AuditExposure  # what the exposure checks looked at (their findings are issues)
 
 
 async def list_audits(
@@ -172,4 +174,5 @@ async def audit_report(env: Env, owner: str, audit_id: str) -> AuditReport:
         for t in top
     ]
     security = await security_grades.read_security(env.DB, audit)
-    return AuditReport(audit, counts, top_issues, security)
+    exposure = await exposure_issues.read_exposure(env.DB, audit)
+    return AuditReport(audit, counts, top_issues, security, exposure)

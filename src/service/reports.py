@@ -6,6 +6,7 @@ The document (`FORMAT` names its version) holds everything the audit produced:
      "audit": {...the audits row...},
      "summary": {"issues_total", "issues_by_severity", "issues_by_type"},
      "security": {"status", "grade", "score", "reason", "tests"},  (auditdb.security_grades)
+     "exposure": {"status", "summary"},  (auditdb.exposure_issues)
      "issues": [...every audit_issues row, in list order...],
      "pages": [...every audit_pages row, in url order...]}
 
@@ -32,7 +33,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from auditdb import security_grades, summary
+from auditdb import exposure_issues, security_grades, summary
 from auditdb.records import AuditRecord
 from common.bindings import Env
 from common.wire import JsonObject, JsonRecord, JsonValue
@@ -88,6 +89,7 @@ async def _document(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
             "issues_by_type": counts.by_type,
         },
         "security": (await security_grades.read_security(env.DB, audit)).to_dict(),
+        "exposure": (await exposure_issues.read_exposure(env.DB, audit)).to_dict(),
     }
     yield _json(head)[:-1] + ',"issues":['
     first = True

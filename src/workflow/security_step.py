@@ -1,16 +1,18 @@
-"""The security-grade step: the start URL's HTTP Observatory-compatible grade (docs/security.md).
+"""The security-grade step: the site's HTTP Observatory-compatible grade (docs/security.md).
 
-It runs after the crawl and before finalize, so the start page's row exists (its issues link to
-it) and finalize's counts include the grade's issues. It fetches the site the Observatory's way
-(`security.observe.observe_site`: the http and https entry points, hop by hop, under the audit's
-private-host policy), grades it, and stores the letter, the score, the 12 outcomes and one issue
-per failing test (auditdb.security_grades). A site that cannot be graded never fails the audit:
-any error while observing or grading is recorded as "not graded" with its reason, and the audit
-goes on to finalize.
+It runs after the crawl and before finalize, so the crawled pages' rows exist (its issues link to
+them) and finalize's counts include the grade's issues. It fetches the start URL the
+Observatory's way (`security.observe.observe_site`: the http and https entry points, hop by hop,
+under the audit's private-host policy), grades it, lowers the cookies and subresource-integrity
+tests by what the crawl saw on every page (`security.crawl_merge`), and stores the letter, the
+score, the 12 outcomes and one issue per failing test (auditdb.security_grades). A site that
+cannot be graded never fails the audit: any error while observing or grading is recorded as "not
+graded" with its reason, and the audit goes on to finalize.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 
@@ -18,8 +20,11 @@ from auditdb import repository, security_grades
 from common.bindings import Env, WorkflowStep
 from common.wire import JsonRecord
 from durable.client import Scratchpad
+from durable.records import SiteFact, SiteFactKind
+from security.crawl_merge import PageSighting, cookie_outcome, merge_sightings
 from security.grade import SecurityGrade, grade_site
 from security.observe import observe_site
+from security.results import SriResult, TestName, TestOutcome, outcome
 from workflow import step_configs
 from workflow.params import AuditParams
 from workflow.steps import durable_step
@@ -42,15 +47,17 @@ class SecurityGraded(JsonRecord):
 
 async def grade_start_url(params: AuditParams, step: WorkflowStep, env: Env) -> SecurityGraded:
     async def security_grade() -> SecurityGraded:
+        pad = Scratchpad.for_audit(env, params.audit_id)
         try:
-            grade = await _grade(params)
+            grade = await _grade(params, pad)
         except Exception as exc:
             reason = str(exc) or type(exc).__name__
             log.info("audit %s not graded: %s", params.audit_id, reason)
             await security_grades.record_not_graded(env.DB, params.audit_id, reason)
             return SecurityGraded(graded=False, reason=reason)
-        # The issues go on the start page as crawled (discovery's final URL after redirects).
-        config = await Scratchpad.for_audit(env, params.audit_id).crawl_config()
+        # The issues go on the start page as crawled (discovery's final URL after redirects),
+        # those of a test the crawl lowered on the page where it was seen.
+        config = await pad.crawl_config()
         page_url = config.final_url or params.start_url
         crawled = await repository.list_page_urls(env.DB, params.audit_id)
         issues = await security_grades.record_grade(
@@ -63,6 +70,28 @@ async def grade_start_url(params: AuditParams, step: WorkflowStep, env: Env) -> 
     )
 
 
-async def _grade(params: AuditParams) -> SecurityGrade:
+async def _grade(params: AuditParams, pad: Scratchpad) -> SecurityGrade:
     site = await observe_site(params.start_url, private_hosts=params.options.private_hosts)
-    return grade_site(site)
+    scanned = grade_site(site)
+    hsts = next(t for t in scanned.tests if t.test is TestName.STRICT_TRANSPORT_SECURITY)
+    sightings = await crawl_sightings(pad, hsts.passed)
+    return merge_sightings(scanned, sightings)
+
+
+async def crawl_sightings(pad: Scratchpad, hsts_passed: bool) -> list[PageSighting]:
+    """The cookies and subresource-integrity outcomes of what the crawl kept (crawl.site_facts)."""
+    cookies = await pad.all_site_facts(SiteFactKind.COOKIE)
+    sri = await pad.all_site_facts(SiteFactKind.SRI)
+    sightings = [
+        PageSighting(fact.page_url, cookie_outcome(fact.page_url, fact.value, hsts_passed))
+        for fact in cookies
+    ]
+    sightings += [PageSighting(fact.page_url, _sri_outcome(fact)) for fact in sri]
+    return sightings
+
+
+def _sri_outcome(fact: SiteFact) -> TestOutcome:
+    scripts = json.loads(fact.detail or "[]")
+    return outcome(
+        TestName.SUBRESOURCE_INTEGRITY, SriResult(fact.value), False, {"scripts": scripts}
+    )

@@ -26,3 +26,7 @@ FINALIZE_STEP = _config(2, 5_000, "exponential", "5 minutes")
 # The security grade: two entry points followed hop by hop (security.observe: at most 10 hops of
 # 15 s each per entry point, plus the CORS probe); one retry, then the site stays ungraded.
 SECURITY_STEP = _config(1, 5_000, "constant", "6 minutes")
+# The exposure checks: same-site scripts read one by one (at most settings.EXPOSURE's
+# script_max_count of script_timeout_s each) and DoH questions in rounds (doh_timeout_s each);
+# one retry, then the audit goes on without them.
+EXPOSURE_STEP = _config(1, 5_000, "constant", "10 minutes")

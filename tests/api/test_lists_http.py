@@ -118,7 +118,8 @@ async def test_the_report_summarises_and_links_instead_of_embedding_rows(seeded:
     response = await get(seeded, f"/api/audits/{AUDIT}/report")
 
     body = response.json()
-    assert set(body) == {"audit", "summary", "security", "links"}
+    assert set(body) == {"audit", "summary", "security", "exposure", "links"}
+    assert body["exposure"] == {"status": "pending", "summary": None}
     # a running audit whose security-grade step has not run yet
     assert body["security"] == {
         "status": "pending",

@@ -19,11 +19,14 @@ MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations" / "d1"
 SECURITY = "0011_security_grade.sql"
 
 
-def migrate_seeded(tmp_path: Path) -> tuple[sqlite3.Connection, dict[str, list]]:
+def migrate_seeded(
+    tmp_path: Path, migration: str = SECURITY
+) -> tuple[sqlite3.Connection, dict[str, list]]:
+    """A database at the migration before `migration`, seeded with child rows, then migrated."""
     folder = tmp_path / "migrations"
     folder.mkdir()
     for path in sorted(MIGRATIONS.glob("*.sql")):
-        if path.name < SECURITY:
+        if path.name < migration:
             shutil.copy(path, folder)
     db_path = tmp_path / "d1.sqlite"
     apply_migrations(db_path, folder)
@@ -41,20 +44,26 @@ def migrate_seeded(tmp_path: Path) -> tuple[sqlite3.Connection, dict[str, list]]
     conn.commit()
     before = snapshot(conn)
     conn.close()
-    shutil.copy(MIGRATIONS / SECURITY, folder)
-    assert SECURITY in apply_migrations(db_path, folder)
+    shutil.copy(MIGRATIONS / migration, folder)
+    assert migration in apply_migrations(db_path, folder)
     return connect(db_path), before
 
 
-def test_every_row_survives_and_reads_as_not_yet_graded(tmp_path: Path) -> None:
-    conn, before = migrate_seeded(tmp_path)
-
+def surviving_audits(conn: sqlite3.Connection, before: dict[str, list]) -> list[AuditRecord]:
+    """Every row as it was before the migration, and the audits read back as records."""
     assert snapshot(conn) == before
     assert all(before[table] for table in CHILD_TABLES)
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     conn.row_factory = sqlite3.Row
     audits = [AuditRecord.from_row(dict(row)) for row in conn.execute("SELECT * FROM audits")]
     assert len(audits) == len(before["audits"])
+    return audits
+
+
+def test_every_row_survives_and_reads_as_not_yet_graded(tmp_path: Path) -> None:
+    conn, before = migrate_seeded(tmp_path)
+
+    audits = surviving_audits(conn, before)
     assert {(a.security_grade, a.security_score, a.security_error) for a in audits} == {
         (None, None, None)
     }

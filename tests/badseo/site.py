@@ -923,6 +923,29 @@ _SECURITY = [
         (T.FRAME_PROTECTION_MISSING,),
         headers={"x-frame-options": None},
     ),
+    # The exposure checks (workflow.exposure_step): libraries by file name and by content, and a
+    # version in a header. The script files are assets (not crawled): by-name costs no fetch.
+    page(
+        "/security/vulnerable-jquery-by-name",
+        Category.SECURITY,
+        "Loads jQuery 1.8.1, which retire.js knows as vulnerable, recognised by its file name.",
+        (T.EXPOSURE_VULNERABLE_JS_LIBRARY,),
+        body='<script src="/assets/jquery-1.8.1.min.js"></script>',
+    ),
+    page(
+        "/security/vulnerable-jquery-by-content",
+        Category.SECURITY,
+        "Loads a neutrally named same-site script that is jQuery 1.12.4 by its banner.",
+        (T.EXPOSURE_VULNERABLE_JS_LIBRARY,),
+        body='<script src="/assets/vendor.js"></script>',
+    ),
+    page(
+        "/security/version-disclosure",
+        Category.SECURITY,
+        "An X-Powered-By header naming the server software's version.",
+        (T.EXPOSURE_VERSION_DISCLOSED,),
+        headers={"x-powered-by": "PHP/7.4.3"},
+    ),
     page(
         "/security/frame-ancestors-only",
         Category.SECURITY,
@@ -1068,11 +1091,18 @@ def _sitemap(paths: list[str]) -> Route:
     return serve
 
 
+VENDOR_JS = (
+    b"/*! jQuery v1.12.4 | (c) jQuery Foundation | jquery.org/license */\n"
+    b"!function(a,b){'use strict';a.ready=!!b}(window,document);\n"
+)
 # Sub-resources pages refer to; the crawl follows <a href> only, so they are not fixtures.
 ASSETS: Mapping[str, Resource] = MappingProxyType(
     {
         "/assets/pixel.png": Resource("image/png", PIXEL_PNG),
         "/assets/app.js": Resource("text/javascript", b"document.title = 'app';\n"),
+        # jQuery 1.12.4's license banner (what retire.js's content patterns read), then filler:
+        # a neutral name, so only the content tells (docs/exposure.md).
+        "/assets/vendor.js": Resource("text/javascript", VENDOR_JS),
     }
 )
 

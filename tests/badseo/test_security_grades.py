@@ -14,6 +14,8 @@ from cli.security import run_security
 from local_platform.fetch import trust_ca_file
 from security.grade import Grade
 from tests.badseo.security_sites import GRADE_VARIANTS, GradeSite, GradeVariant, serve_grade_sites
+from tests.badseo.site import serve_badseo
+from tests.support.cli_process import siteaudit
 
 
 @pytest.fixture(scope="module")
@@ -57,3 +59,24 @@ async def test_the_table_names_grade_and_tests(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Grade A+  score 155"
     assert any(line.split()[:3] == ["cross-origin-opener-policy", "+10", "pass"] for line in lines)
+
+
+@pytest.mark.slow  # a CLI process: about 5 s
+def test_siteaudit_security_on_the_plain_http_badseo_site(tmp_path: Path) -> None:
+    """`siteaudit security http://127.0.0.1:PORT/`, as a process, on the main badseo site: its
+    home sends the usual security headers over plain http, so only redirection and HSTS fail
+    (100 - 20 - 20), the grade its audits store (tests/pyodide/badseo_parity.test.mjs)."""
+    with serve_badseo() as badseo:
+        done = siteaudit(
+            "security",
+            badseo.origin + "/",
+            "--json",
+            "--allow-private-hosts",
+            state_dir=tmp_path / "state",
+        )
+
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert (printed["grade"], printed["score"]) == ("C+", 60)
+    failing = {name for name, test in printed["tests"].items() if not test["pass"]}
+    assert failing == {"redirection", "strict-transport-security"}

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from auditdb import repository
 from cli.report import format_summary
 from tests.crawl_flow.test_audit_crawl import audit_site, page
 from tests.support.site_server import Reply, html_page, serve_site
@@ -90,3 +91,86 @@ async def test_a_step_that_cannot_grade_leaves_the_audit_completed_and_not_grade
     }
     assert security_issues(report) == {}
     assert f"security grade: not graded ({reason})" in format_summary(report).splitlines()
+
+
+async def test_a_cancel_while_the_site_is_observed_leaves_no_grade_behind(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner cancels while the step fetches the site: the step's batch, guarded by
+    `status = 'running'` in every statement, writes neither the columns nor the issues."""
+    observe = security_step.observe_site
+
+    async def cancelled_meanwhile(url: str, **kwargs: Any) -> Any:
+        site = await observe(url, **kwargs)
+        running = await repository.list_running_before(platform.env.DB, "9999", 10)
+        assert [audit.start_url for audit in running] == [url]
+        assert await repository.cancel_audit(platform.env.DB, running[0].id, finished_at="t")
+        return site
+
+    monkeypatch.setattr(security_step, "observe_site", cancelled_meanwhile)
+    with serve_site({"/": page("Home", "/a"), "/a": page("Page A")}) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    audit = report["audit"]
+    assert audit["status"] == "cancelled"
+    assert (audit["security_grade"], audit["security_score"], audit["security_error"]) == (
+        None,
+        None,
+        None,
+    )
+    assert security_issues(report) == {}
+    # the crawl's own issues are still there: only the grade's writes were refused
+    assert report["pages"]
+
+
+async def test_a_cancel_while_grading_fails_leaves_no_reason_behind(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def cancelled_then_broken(url: str, **_: Any) -> Any:
+        running = await repository.list_running_before(platform.env.DB, "9999", 10)
+        assert await repository.cancel_audit(platform.env.DB, running[0].id, finished_at="t")
+        raise RuntimeError("site down")
+
+    monkeypatch.setattr(security_step, "observe_site", cancelled_then_broken)
+    with serve_site({"/": page("Home")}) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    assert report["audit"]["status"] == "cancelled"
+    assert report["audit"]["security_error"] is None
+    assert security_issues(report) == {}
+
+
+async def test_what_the_crawl_saw_on_an_inner_page_lowers_the_grade(platform: Any) -> None:
+    """The start page is clean; an inner page sets a cookie without Secure and loads a
+    cross-origin script without integrity. The Observatory's single-response grade of the start
+    URL is C+ (60); the audit's grade takes both tests' worse outcomes, on the inner page."""
+    home = Reply(body=html_page("Home", "<h1>Home</h1><a href='/shop'>Shop</a>"), headers=HEADERS)
+    shop = Reply(
+        body=html_page(
+            "Shop", "<h1>Shop</h1><script src='https://cdn.example.org/cart.js'></script>"
+        ),
+        headers={**HEADERS, "set-cookie": "theme=dark; Path=/"},
+    )
+    with serve_site({"/": home, "/shop": shop}) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    # 100 - 20 (redirection) - 20 (HSTS) - 20 (cookie without Secure) - 5 (SRI) = 35
+    assert (report["security"]["grade"], report["security"]["score"]) == ("D", 35)
+    tests = {t["test"]: t for t in report["security"]["tests"]}
+    assert tests["cookies"]["result"] == "cookies-without-secure-flag"
+    assert tests["cookies"]["details"]["page"] == site.url("/shop")
+    sri = tests["subresource-integrity"]
+    assert sri["result"] == "sri-not-implemented-but-external-scripts-loaded-securely"
+    assert sri["details"] == {
+        "scripts": ["https://cdn.example.org/cart.js"],
+        "page": site.url("/shop"),
+    }
+    issues = security_issues(report)
+    shop_row = next(p for p in report["pages"] if p["url"] == site.url("/shop"))
+    for kind, severity in (("security-cookies", "critical"), ("security-sri", "warning")):
+        assert (issues[kind]["page_url"], issues[kind]["page_id"]) == (
+            site.url("/shop"),
+            shop_row["id"],
+        )
+        assert issues[kind]["severity"] == severity
+    assert issues["security-hsts"]["page_url"] == site.url("/")

@@ -25,6 +25,10 @@ from durable.records import (
     ReleaseResult,
     ResumeState,
     SeedResult,
+    SiteFact,
+    SiteFactKind,
+    SiteFactsPage,
+    SiteFactsRequest,
     SitemapBlockedPage,
     SitemapBlockedRequest,
     WireError,
@@ -44,6 +48,7 @@ stats = st.builds(FrontierStats, counts, counts, counts, counts, st.booleans())
 leased = st.builds(LeasedUrl, urls, depths, st.booleans())
 links = st.builds(LinkRow, urls, urls, st.booleans(), maybe_texts)
 found = st.builds(DiscoveredUrl, urls, depths, st.none() | urls)
+facts = st.builds(SiteFact, st.sampled_from(SiteFactKind), texts, urls, maybe_texts)
 
 RECORDS = {
     "FrontierStats": stats,
@@ -67,7 +72,12 @@ RECORDS = {
         st.lists(links, max_size=3).map(tuple),
         st.lists(found, max_size=3).map(tuple),
         st.none() | counts,
+        st.just(()),
+        st.lists(facts, max_size=3).map(tuple),
     ),
+    "SiteFact": facts,
+    "SiteFactsRequest": st.builds(SiteFactsRequest, st.sampled_from(SiteFactKind), texts, counts),
+    "SiteFactsPage": st.builds(SiteFactsPage, st.lists(facts, max_size=4).map(tuple)),
     "BatchResult": st.builds(BatchResult, stats, counts, counts),
     "FinalizeOptions": st.builds(
         FinalizeOptions,

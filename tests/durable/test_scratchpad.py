@@ -9,7 +9,15 @@ from typing import Any
 import pytest
 
 from durable.client import Scratchpad
-from durable.records import Claim, CrawlConfig, DiscoveredUrl, LinkRow, RecordBatch
+from durable.records import (
+    Claim,
+    CrawlConfig,
+    DiscoveredUrl,
+    LinkRow,
+    RecordBatch,
+    SiteFact,
+    SiteFactKind,
+)
 
 DAY_MS = 24 * 60 * 60 * 1000
 
@@ -186,6 +194,23 @@ async def test_sitemap_blocked_urls_dedup_and_page_in_url_order(pad: Scratchpad)
 
     assert (noted.received, noted.inserted) == (4501, 4500)
     assert await pad.all_sitemap_blocked_urls() == blocked
+
+
+async def test_site_facts_keep_the_first_page_of_each_fact_and_page_by_kind(
+    pad: Scratchpad,
+) -> None:
+    cookie = SiteFact(SiteFactKind.COOKIE, "sid=; Path=/", "https://a.test/1")
+    scripts = [
+        SiteFact(SiteFactKind.SCRIPT, f"https://a.test/s{i:04d}.js", "https://a.test/1")
+        for i in range(1200)
+    ]
+    await pad.record_batch(RecordBatch(facts=(cookie, *scripts[::-1])))
+    later = SiteFact(SiteFactKind.COOKIE, "sid=; Path=/", "https://a.test/2", "x")
+    await pad.record_batch(RecordBatch(facts=(later, scripts[0])))
+
+    assert await pad.all_site_facts(SiteFactKind.COOKIE) == [cookie]
+    assert await pad.all_site_facts(SiteFactKind.SCRIPT) == scripts
+    assert await pad.all_site_facts(SiteFactKind.SRI) == []
 
 
 async def test_batches_larger_than_one_json_parameter_are_split(pad: Scratchpad) -> None:

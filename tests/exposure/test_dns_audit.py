@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from common import settings
-from exposure.dns_audit import check_domain, mail_domain
+from exposure.dns_audit import check_domain, dns_skip_reason, mail_domain
 from exposure.dns_records import RecordType
 from exposure.domain_checks import DmarcPolicy
 from exposure.spf import SpfProblem
@@ -92,3 +92,21 @@ async def test_an_unreachable_resolver_is_reported_not_raised() -> None:
 )
 def test_mail_domain(host: str, domain: str) -> None:
     assert mail_domain(host) == domain
+
+
+@pytest.mark.parametrize(
+    ("host", "reason"),
+    [
+        ("127.0.0.1", "127.0.0.1 is an IP address: no DNS records to check"),
+        ("::1", "::1 is an IP address: no DNS records to check"),
+        ("[2001:db8::1]", "[2001:db8::1] is an IP address: no DNS records to check"),
+        ("0x7f.1", "0x7f.1 is an IP address: no DNS records to check"),
+        ("localhost", "localhost is a loopback name, not in the public DNS"),
+        ("shop.localhost.", "shop.localhost is a loopback name, not in the public DNS"),
+        ("intranet", "intranet is not a domain name"),
+        ("www.example.com", None),
+        ("Example.COM.", None),
+    ],
+)
+def test_hosts_without_public_dns_are_skipped_with_a_reason(host: str, reason: str | None) -> None:
+    assert dns_skip_reason(host) == reason

@@ -54,6 +54,17 @@ await audit_driver.start_audit(workers.env, ${JSON.stringify(AUDIT_ID)}, ${JSON.
   assert.equal(pyodide.audit.status, "completed");
   // The security-grade step ran in Pyodide: plain http fails redirection and HSTS (100 - 40).
   assert.deepEqual([pyodide.audit.security_grade, pyodide.audit.security_score], ["C+", 60]);
+  // The exposure-checks step ran in Pyodide: jQuery by file name and by content (the retire.js
+  // data and a same-site script fetch), and a version in a header.
+  const exposure = pyodide.issues
+    .filter((i) => i.issue_type.startsWith("exposure-"))
+    .map((i) => [i.issue_type, i.page_url.slice(origin.length)])
+    .sort();
+  assert.deepEqual(exposure, [
+    ["exposure-version-disclosed", "/security/version-disclosure"],
+    ["exposure-vulnerable-js-library", "/security/vulnerable-jquery-by-content"],
+    ["exposure-vulnerable-js-library", "/security/vulnerable-jquery-by-name"],
+  ]);
   const found = [...new Set(pyodide.issues.map((i) => JSON.stringify([i.issue_type, i.page_url])))].sort();
   assert.deepEqual(found, cpython.expected_issues.map((x) => JSON.stringify(x)).sort(), "Pyodide issues vs golden");
   assert.deepEqual(pyodide.audit, cpython.audit);

@@ -7,8 +7,14 @@ checks that every result id of every test appears in these tables.
 
 from __future__ import annotations
 
+import argparse
+import json
+from pathlib import Path
+
 import pytest
 
+from cli.security import run_security_check
+from security.grade import grade_for_score, total_score
 from security.results import (
     RESULTS_OF,
     SCORE_MODIFIERS,
@@ -338,3 +344,37 @@ def test_every_result_id_has_a_modifier() -> None:
     ids = {result for results in RESULTS_OF.values() for result in results}
     assert ids == set(SCORE_MODIFIERS)
     assert len(RESULTS_OF) == 12
+
+
+@pytest.mark.parametrize(("test", "raw", "result", "passed", "modifier"), ROWS)
+def test_security_check_prints_each_case_like_the_observatory(
+    test: TestName,
+    raw: dict[str, object],
+    result: str,
+    passed: bool,
+    modifier: int,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every row above, fed to `siteaudit security-check` as its JSON input: the command prints
+    the row's result, pass and modifier, and the score and letter of the whole response."""
+    path = tmp_path / "response.json"
+    path.write_text(json.dumps(raw))
+
+    assert run_security_check(argparse.Namespace(response=str(path))) == 0
+
+    printed = json.loads(capsys.readouterr().out)
+    expected = {"result": result, "pass": passed, "score_modifier": modifier}
+    assert printed["tests"][test] == expected
+    assert len(printed["tests"]) == len(TestName)
+    score = total_score([t["score_modifier"] for t in printed["tests"].values()])
+    assert (printed["score"], printed["grade"]) == (score, grade_for_score(score))
+
+
+def test_every_result_id_reaches_security_check() -> None:
+    """The meta-test over what the command was fed: each result id of results.py, except the
+    one no input can reach, is some row's expected result (and so printed by the test above)."""
+    fed = {row[2] for row in ROWS}
+    every = {result for results in RESULTS_OF.values() for result in results}
+    assert every - UNREACHABLE <= fed
+    assert len(every) == len(SCORE_MODIFIERS)

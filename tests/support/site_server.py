@@ -47,6 +47,10 @@ class SiteRequest:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # `Server: BaseHTTP/0.6 Python/3.13.0` on every answer would be a version disclosure on
+    # every fixture page (exposure-version-disclosed); a page that wants one sends its own.
+    server_version = "fixture"
+    sys_version = ""
     disable_nagle_algorithm = True
     server: _SiteHTTPServer
 

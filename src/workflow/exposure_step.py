@@ -1,0 +1,142 @@
+"""The exposure-checks step: the checks beyond the Observatory on what the crawl saw
+(docs/exposure.md, "In the audit").
+
+It runs after the crawl and the security grade, before finalize, and reads the facts the crawl
+kept in the scratchpad (crawl.site_facts): every distinct script URL with the first page that
+loaded it, and every header or generator tag naming a version. From them:
+
+* vulnerable JavaScript libraries by URL and file name for every script, then by content for
+  same-site scripts the URL did not identify, within `settings.EXPOSURE.script_budget_bytes` and
+  `script_max_count` fetches per audit;
+* version disclosures, on the page that sent them;
+* DNS and email authentication of the site's host over DoH (`settings.EXPOSURE.doh_resolver_url`),
+  skipped for an IP address, localhost or a one-label host (the result says why).
+
+The findings replace the audit's `exposure-*` issues, and the step's `ExposureSummary` is stored
+on the audits row, in one guarded batch (auditdb.exposure_issues), so the step is idempotent; its
+result is that summary (counters and reasons). A failure of the checks is recorded in the summary
+with no issues, a failure of the step itself is logged, and neither fails the audit.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from urllib.parse import urlsplit
+
+from audit.issues import DetectedIssue
+from auditdb import exposure_issues, repository
+from auditdb.exposure_issues import ExposureSummary
+from common import settings
+from common.bindings import Env, WorkflowStep
+from durable.client import Scratchpad
+from durable.records import SiteFact, SiteFactKind
+from exposure import scripts
+from exposure.disclosure import Disclosure
+from exposure.dns_audit import check_domain, dns_skip_reason
+from exposure.findings import (
+    Finding,
+    disclosure_findings,
+    domain_findings,
+    finding_issue,
+    library_findings,
+)
+from workflow import step_configs
+from workflow.params import AuditParams
+from workflow.steps import durable_step
+
+log = logging.getLogger("siteaudit.workflow")
+
+STEP_NAME = "exposure-checks"
+
+
+async def check_exposure(params: AuditParams, step: WorkflowStep, env: Env) -> ExposureSummary:
+    async def exposure_checks() -> ExposureSummary:
+        try:
+            return await _check(params, env)
+        except Exception as exc:
+            summary = _failed(params, exc)
+            await exposure_issues.record_exposure(env.DB, params.audit_id, [], set(), summary)
+            return summary
+
+    try:
+        return await durable_step(
+            step, STEP_NAME, step_configs.EXPOSURE_STEP, ExposureSummary, exposure_checks
+        )
+    except Exception as exc:  # the step itself failed (its timeout): the audit goes on
+        return _failed(params, exc)
+
+
+def _failed(params: AuditParams, exc: Exception) -> ExposureSummary:
+    reason = str(exc) or type(exc).__name__
+    log.info("audit %s exposure checks stopped: %s", params.audit_id, reason)
+    return ExposureSummary(error=reason)
+
+
+async def _check(params: AuditParams, env: Env) -> ExposureSummary:
+    pad = Scratchpad.for_audit(env, params.audit_id)
+    start_page = (await pad.crawl_config()).final_url or params.start_url
+    issues, script_count, content = await _library_issues(pad, params, start_page)
+    for fact in await pad.all_site_facts(SiteFactKind.DISCLOSURE):
+        issues += [finding_issue(f, fact.page_url) for f in _disclosure_findings(fact)]
+    host = urlsplit(start_page).hostname or ""
+    skipped = dns_skip_reason(host)
+    if skipped is None:
+        issues += [finding_issue(f, start_page) for f in await _domain_findings(host)]
+    else:
+        log.info("audit %s DNS checks skipped: %s", params.audit_id, skipped)
+    unique = _unique(issues)
+    summary = ExposureSummary(
+        issues=len(unique),
+        scripts=script_count,
+        scripts_read=len(content.scanned),
+        bytes_read=content.bytes_read,
+        dns_checked=skipped is None,
+        dns_skipped=skipped,
+    )
+    crawled = await repository.list_page_urls(env.DB, params.audit_id)
+    await exposure_issues.record_exposure(env.DB, params.audit_id, unique, crawled, summary)
+    return summary
+
+
+async def _library_issues(
+    pad: Scratchpad, params: AuditParams, start_page: str
+) -> tuple[list[DetectedIssue], int, scripts.ContentScan]:
+    """Vulnerable libraries among the crawl's scripts, each on the first page that loaded it;
+    how many distinct scripts there were; what reading them by content cost."""
+    first_page = {
+        fact.value: fact.page_url for fact in await pad.all_site_facts(SiteFactKind.SCRIPT)
+    }
+    content = await scripts.scan_contents(
+        list(first_page),
+        start_page,
+        budget_bytes=settings.EXPOSURE.script_budget_bytes,
+        private_hosts=params.options.private_hosts,
+        max_scripts=settings.EXPOSURE.script_max_count,
+    )
+    libraries = [*scripts.scan_urls(first_page), *content.findings]
+    issues = [
+        finding_issue(finding, first_page.get(finding.url or "", start_page))
+        for finding in library_findings(libraries)
+    ]
+    return issues, len(first_page), content
+
+
+def _disclosure_findings(fact: SiteFact) -> list[Finding]:
+    disclosures = [Disclosure.from_dict(item) for item in json.loads(fact.detail or "[]")]
+    return disclosure_findings(disclosures, fact.page_url)
+
+
+async def _domain_findings(host: str) -> list[Finding]:
+    return domain_findings(await check_domain(host))
+
+
+def _unique(issues: list[DetectedIssue]) -> list[DetectedIssue]:
+    """One row per (type, page, subject): the first finding wins, as the insert would keep."""
+    seen: dict[tuple[str, str, str | None], DetectedIssue] = {}
+    for issue in issues:
+        seen.setdefault((issue.issue_type, issue.page_url, issue.dedupe_key), issue)
+    return list(seen.values())
+
+
+__all__ = ["STEP_NAME", "check_exposure"]

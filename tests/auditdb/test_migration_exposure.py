@@ -1,0 +1,23 @@
+"""Migration 0012 (the exposure checks' summary) on a database at 0011 that holds audits with
+pages, issues and monitor runs: every row survives, and the new column reads as "not checked".
+
+Like 0006 and 0011 it must not rebuild `audits`: D1 runs migrations with foreign keys on, so a
+rebuild would cascade-delete the child rows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.auditdb.test_migration_security import migrate_seeded, surviving_audits
+
+EXPOSURE = "0012_exposure_summary.sql"
+
+
+def test_every_row_survives_and_reads_as_not_yet_checked(tmp_path: Path) -> None:
+    conn, before = migrate_seeded(tmp_path, EXPOSURE)
+
+    assert all(a.id for a in surviving_audits(conn, before))
+    summaries = conn.execute("SELECT DISTINCT exposure_summary FROM audits").fetchall()
+    assert [tuple(row) for row in summaries] == [(None,)]
+    conn.close()

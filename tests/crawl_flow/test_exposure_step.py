@@ -1,0 +1,203 @@
+"""The workflow's exposure-checks step: libraries by URL and by content on every crawled page,
+version disclosures from crawled headers, DNS skipped for an IP-literal host, and the checks
+never failing the audit."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from auditdb import repository
+from auditdb.exposure_issues import ExposureSummary
+from cli.report import format_summary
+from exposure.dns_records import RecordType
+from service.audits import LOCAL_OWNER
+from service.exports import Export
+from service.html_report import export_html
+from service.sarif import export_sarif
+from tests.crawl_flow.test_audit_crawl import audit_site, page
+from tests.exposure.dns_helpers import Zone, body, quoted
+from tests.exposure.fixture_libraries import JS, jquery
+from tests.exposure.test_dns_audit import serving
+from tests.support.site_server import Reply, html_page, serve_site
+from workflow import exposure_step
+
+TXT, A = RecordType.TXT, RecordType.A
+
+
+def exposure_issues(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [i for i in report["issues"] if i["issue_type"].startswith("exposure-")]
+
+
+def routes() -> dict[str, Reply]:
+    shop = html_page(
+        "Shop",
+        "<h1>Shop</h1><script src='/js/jquery-1.8.1.min.js'></script>"
+        "<script src='/js/bundle.js'></script><script src='/js/current.js'></script>",
+    )
+    return {
+        "/": page("Home", "/shop", "/about"),
+        "/shop": Reply(body=shop),
+        "/about": Reply(
+            body=html_page("About", "<h1>About</h1>"),
+            headers={"content-type": "text/html; charset=utf-8", "x-powered-by": "PHP/7.4.3"},
+        ),
+        "/js/bundle.js": Reply(body=jquery("1.12.4").encode(), headers=JS),
+        "/js/current.js": Reply(body=jquery("3.7.1").encode(), headers=JS),
+    }
+
+
+async def test_an_audit_reports_libraries_and_disclosures_where_the_crawl_saw_them(
+    platform: Any,
+) -> None:
+    with serve_site(routes()) as site:
+        report = await audit_site(platform, site.url("/"))
+        fetched = [r.path for r in site.requests]
+
+    assert report["audit"]["status"] == "completed"
+    found = {
+        (i["issue_type"], i["page_url"], i["details"]["subject"]) for i in exposure_issues(report)
+    }
+    assert found == {
+        ("exposure-vulnerable-js-library", site.url("/shop"), "jquery 1.8.1"),  # by file name
+        ("exposure-vulnerable-js-library", site.url("/shop"), "jquery 1.12.4"),  # by content
+        ("exposure-version-disclosed", site.url("/about"), "x-powered-by: PHP/7.4.3"),
+    }
+    # by URL costs no fetch; the same-site scripts it cannot name are read once each
+    assert "/js/jquery-1.8.1.min.js" not in fetched
+    assert fetched.count("/js/bundle.js") == fetched.count("/js/current.js") == 1
+    by_content = next(
+        i for i in exposure_issues(report) if i["details"]["subject"] == "jquery 1.12.4"
+    )
+    assert by_content["details"]["url"] == site.url("/js/bundle.js")
+    assert by_content["details"]["source"] == "exposure"
+    assert by_content["severity"] in {"critical", "warning"}
+    assert any(i.startswith("CVE-") for i in by_content["details"]["identifiers"])
+    shop_row = next(p for p in report["pages"] if p["url"] == site.url("/shop"))
+    assert by_content["page_id"] == shop_row["id"]
+    # exposure issues leave the SEO health score alone, like the grade's
+    assert report["audit"]["health_score"] == 100
+    assert report["exposure"] == {
+        "status": "checked",
+        "summary": {
+            "issues": 3,
+            "scripts": 3,
+            "scripts_read": 2,
+            "bytes_read": len(jquery("1.12.4")) + len(jquery("3.7.1")),
+            "dns_checked": False,
+            "dns_skipped": "127.0.0.1 is an IP address: no DNS records to check",
+            "error": None,
+        },
+    }
+    assert (
+        "exposure checks: 3 issues, 3 scripts (2 read by content); DNS skipped: 127.0.0.1 is an "
+        "IP address: no DNS records to check"
+    ) in format_summary(report).splitlines()
+
+    audit_id = report["audit"]["id"]
+    sarif = json.loads(await body_of(export_sarif(platform.core_env, LOCAL_OWNER, audit_id)))
+    results = {r["ruleId"] for r in sarif["runs"][0]["results"]}
+    assert {"exposure-vulnerable-js-library", "exposure-version-disclosed"} <= results
+    html = (await body_of(export_html(platform.core_env, LOCAL_OWNER, audit_id))).decode()
+    assert "exposure-vulnerable-js-library" in html and "jquery 1.12.4" in html
+
+
+async def body_of(pending: Awaitable[Export]) -> bytes:
+    return b"".join([chunk async for chunk in (await pending).chunks])
+
+
+async def test_checks_that_break_leave_the_audit_completed(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(*_: Any, **__: Any) -> Any:
+        raise RuntimeError("resolver on fire")
+
+    monkeypatch.setattr(exposure_step.scripts, "scan_contents", broken)
+    with serve_site(routes()) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    assert report["audit"]["status"] == "completed"
+    assert exposure_issues(report) == []
+    assert report["exposure"]["status"] == "not_checked"
+    assert report["exposure"]["summary"]["error"] == "resolver on fire"
+    assert "exposure checks: stopped (resolver on fire)" in format_summary(report).splitlines()
+
+
+async def test_dns_and_email_checks_ask_the_configured_resolver(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The DoH double answers for the fixture's host, as if 127.0.0.1 were a domain name (an IP
+    literal is skipped otherwise): a permissive SPF, no DMARC, MTA-STS or CAA, signed answers."""
+    host = "127.0.0.1"
+    zone: Zone = {
+        (host, "TXT"): body(host, TXT, quoted("v=spf1 +all")),
+        (host, "A"): body(host, A, host, ad=True),
+    }
+    monkeypatch.setattr(exposure_step, "dns_skip_reason", lambda _: None)
+    with serving(zone), serve_site({"/": page("Home")}) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    found = {(i["issue_type"], i["page_url"]) for i in exposure_issues(report)}
+    assert found == {
+        (f"exposure-{check}", site.url("/"))
+        for check in ("spf-permissive", "dmarc-missing", "mta-sts-missing", "caa-missing")
+    }
+    spf = next(i for i in exposure_issues(report) if i["issue_type"] == "exposure-spf-permissive")
+    assert (spf["severity"], spf["details"]["subject"]) == ("warning", host)
+
+
+async def test_an_ip_literal_host_skips_dns_and_says_why(
+    platform: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="siteaudit.workflow")
+    with serve_site({"/": page("Home")}) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    reason = "127.0.0.1 is an IP address: no DNS records to check"
+    audit_id = report["audit"]["id"]
+    assert f"audit {audit_id} DNS checks skipped: {reason}" in caplog.messages
+    assert report["exposure"]["summary"]["dns_skipped"] == reason
+    assert exposure_issues(report) == []
+
+
+async def test_a_cancel_while_the_checks_run_leaves_no_exposure_issues(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner cancels while scripts are being read: the step's batch, every statement
+    guarded by `status = 'running'`, writes nothing into the cancelled audit."""
+    scan = exposure_step.scripts.scan_contents
+
+    async def cancelled_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        (running,) = await repository.list_running_before(platform.env.DB, "9999", 10)
+        assert await repository.cancel_audit(platform.env.DB, running.id, finished_at="t")
+        return await scan(*args, **kwargs)
+
+    monkeypatch.setattr(exposure_step.scripts, "scan_contents", cancelled_meanwhile)
+    with serve_site(routes()) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    assert report["audit"]["status"] == "cancelled"
+    assert exposure_issues(report) == []
+    assert report["exposure"] == {"status": "not_checked", "summary": None}
+
+
+@given(
+    st.builds(
+        ExposureSummary,
+        st.integers(0, 10**6),
+        st.integers(0, 10**6),
+        st.integers(0, 10**6),
+        st.integers(0, 2**40),
+        st.booleans(),
+        st.none() | st.text(max_size=30),
+        st.none() | st.text(max_size=30),
+    )
+)
+def test_the_step_result_round_trips(result: ExposureSummary) -> None:
+    assert ExposureSummary.from_dict(json.loads(json.dumps(result.to_dict()))) == result
