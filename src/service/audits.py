@@ -33,6 +33,8 @@ from common.events import TerminalStatus, log_terminal
 from common.settings import CRAWL
 from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
+from lighthouse.records import LighthouseMode
+from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
 from service import limits, report_keys
@@ -67,6 +69,8 @@ class CreateAudit:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     fetch_timeout_s: float = CRAWL.fetch_timeout_s
+    lighthouse: LighthouseMode = LighthouseMode.AUTO
+    lighthouse_pages: int = DEFAULT_SAMPLE_PAGES
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -132,6 +136,8 @@ def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: in
             exclude_patterns=list(request.exclude),
             private_hosts=private_hosts,
             fetch_timeout_s=request.fetch_timeout_s,
+            lighthouse=request.lighthouse,
+            lighthouse_pages=request.lighthouse_pages,
         )
     except ValueError as exc:  # AuditOptions checks its own ranges
         raise InvalidOptions(str(exc)) from exc

@@ -26,3 +26,9 @@ FINALIZE_STEP = _config(2, 5_000, "exponential", "5 minutes")
 # The security grade: two entry points followed hop by hop (security.observe: at most 10 hops of
 # 15 s each per entry point, plus the CORS probe); one retry, then the site stays ungraded.
 SECURITY_STEP = _config(1, 5_000, "constant", "6 minutes")
+# One sampled page's two Lighthouse calls (workflow.lighthouse_step). No retries: a replayed or
+# retried step would issue calls that already counted against the provider's quota (the original's
+# LIGHTHOUSE_FETCH_STEP). The calls' own timeouts and 429 waits fit well inside the 5 minutes.
+LIGHTHOUSE_FETCH_STEP = _config(0, 0, "constant", "5 minutes")
+# A group's rows, issues and counters: D1 writes only, idempotent, so they retry like DB_STEP.
+LIGHTHOUSE_PERSIST_STEP = _config(3, 5_000, "exponential", "5 minutes")

@@ -1,0 +1,127 @@
+"""The Lighthouse phase inside whole audits, against the local PSI double: rows and payloads for
+the sample, provider errors as rows, no repeated call on replay, and audits without a key."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from local_platform.runtime import LocalPlatform
+from tests.crawl_flow.test_audit_crawl import audit_site, page
+from tests.support.platform_vars import TEST_VARS
+from tests.support.psi_double import Behaviour, Field, Lab, PsiDouble, serve_psi
+from tests.support.site_server import Site, serve_site
+
+
+@pytest.fixture
+def psi() -> Iterator[PsiDouble]:
+    with serve_psi() as double:
+        yield double
+
+
+@pytest.fixture
+async def keyed(tmp_path: Path, psi: PsiDouble) -> AsyncIterator[LocalPlatform]:
+    """A platform whose deployment has a PSI key, pointed at the double."""
+    variables = {**TEST_VARS, "PSI_API_KEY": "test-key", "PSI_ENDPOINT": psi.endpoint}
+    local = LocalPlatform(tmp_path / "state", var_overrides=variables)
+    try:
+        yield local
+    finally:
+        await local.close()
+
+
+@pytest.fixture
+def site() -> Iterator[Site]:
+    routes = {
+        "/": page("Home page", "/products/1", "/products/2", "/about", "/blog/a-long-post"),
+        "/products/1": page("Product one", "/"),
+        "/products/2": page("Product two", "/"),
+        "/about": page("About us", "/"),
+        "/blog/a-long-post": page("A long post", "/"),
+    }
+    with serve_site(routes) as served:
+        yield served
+
+
+async def lighthouse_rows(platform: Any, audit_id: str) -> list[dict[str, Any]]:
+    status, body = await platform.request("GET", f"/api/audits/{audit_id}/lighthouse?limit=100")
+    assert status == 200, body
+    return body["results"]
+
+
+async def test_an_audit_runs_the_sample_and_stores_rows_and_payloads(
+    keyed: LocalPlatform, psi: PsiDouble, site: Site
+) -> None:
+    psi.behaviours["/about"] = Behaviour(kind="unreachable")
+    psi.behaviours["/blog/a-long-post"] = Behaviour(
+        lab=Lab(performance=0.31, lcp_ms=5200.0, cls=0.4),
+        field_url=Field(lcp_ms=4500, inp_ms=620, cls=0.3),
+    )
+    report = await audit_site(keyed, site.url("/"))
+    audit = report["audit"]
+    assert audit["status"] == "completed"
+    # the start page plus one per template: /products/2 shares /products/:id with /products/1
+    sampled = {call.url for call in psi.calls}
+    assert sampled == {site.url(p) for p in ("/", "/products/1", "/about", "/blog/a-long-post")}
+    assert len(psi.calls) == 8 and {c.categories for c in psi.calls} == {
+        ("PERFORMANCE", "ACCESSIBILITY", "BEST_PRACTICES", "SEO")
+    }
+    assert (audit["lighthouse_status"], audit["lighthouse_total"]) == ("completed", 8)
+    assert (audit["lighthouse_completed"], audit["lighthouse_failed"]) == (6, 2)
+
+    rows = await lighthouse_rows(keyed, audit["id"])
+    assert len(rows) == 8
+    by_url = {(r["page_url"], r["strategy"]): r for r in rows}
+    about = by_url[(site.url("/about"), "mobile")]
+    assert about["error_message"].startswith("HTTP 400: Lighthouse returned error")
+    assert (about["performance_score"], about["lcp_ms"], about["r2_key"]) == (None, None, None)
+    home = by_url[(site.url("/"), "desktop")]
+    assert (home["performance_score"], home["lcp_ms"], home["cls"]) == (93, 1834.5, 0.02)
+    assert home["r2_key"] == f"lighthouse/{audit['id']}/{home['page_id']}-desktop.json"
+    stored = await keyed.env.REPORTS.get(home["r2_key"])
+    payload = bytes(await stored.arrayBuffer())
+    assert len(payload) == home["payload_size_bytes"]
+    assert json.loads(gzip.decompress(payload))["lighthouseResult"]["finalUrl"] == site.url("/")
+
+    issues = {
+        (i["issue_type"], i["page_url"])
+        for i in report["issues"]
+        if i["details"].get("source") == "lighthouse"
+    }
+    post = site.url("/blog/a-long-post")
+    assert issues == {
+        (t, post)
+        for t in (
+            "lighthouse-poor-performance",
+            "lab-poor-lcp",
+            "lab-poor-cls",
+            "field-poor-lcp",
+            "field-poor-inp",
+            "field-poor-cls",
+        )
+    }
+
+
+async def test_without_a_key_the_audit_completes_as_before_and_says_skipped(
+    platform: Any, site: Site
+) -> None:
+    report = await audit_site(platform, site.url("/"))
+    audit = report["audit"]
+    assert audit["status"] == "completed"
+    assert (audit["lighthouse_status"], audit["lighthouse_total"]) == ("skipped_no_key", 0)
+    assert await lighthouse_rows(platform, audit["id"]) == []
+    assert not any(i["details"].get("source") == "lighthouse" for i in report["issues"])
+
+
+async def test_lighthouse_none_runs_no_call(
+    keyed: LocalPlatform, psi: PsiDouble, site: Site
+) -> None:
+    report = await audit_site(keyed, site.url("/"), lighthouse="none")
+    assert report["audit"]["lighthouse_status"] == "disabled"
+    assert report["audit"]["options"]["lighthouse"] == "none"
+    assert psi.calls == []
