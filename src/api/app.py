@@ -8,6 +8,7 @@ Routes
     DELETE /api/audits/{id}          stop, wipe and delete     204
     GET  /api/audits/{id}/pages      crawled pages, by url     200 {"pages": [...], "next_cursor"}
     GET  /api/audits/{id}/issues     issues, by severity       200 {"issues": [...], "next_cursor"}
+    GET  /api/audits/{id}/lighthouse Lighthouse rows, by id   200 {"lighthouse": [...], "next_cursor"}
     GET  /api/audits/{id}/report     counts and top issues     200 {"audit", "summary", "links"}
     POST /api/audits/{id}/cancel     stop, keep partial results 202 {"audit": {...}}
     POST /api/audits/{id}/resume     finish a failed or        202 {"audit": {...}}
@@ -399,6 +400,15 @@ async def list_monitors(call: Call) -> ApiResponse:
     return _list_response(call, query, ListKind.MONITORS, items, page.next_after)
 
 
+async def get_lighthouse(call: Call) -> ApiResponse:
+    query = Query.of(call.request.url)
+    query.check_names(ListKind.LIGHTHOUSE)
+    paging = queries.parse_paging(query, ListKind.LIGHTHOUSE)
+    page = await lists.list_lighthouse(call.env, call.owner, call.args["audit_id"], paging)
+    items = [row.to_dict() for row in page.items]
+    return _list_response(call, query, ListKind.LIGHTHOUSE, items, page.next_after)
+
+
 async def list_monitor_runs(call: Call) -> ApiResponse:
     query = Query.of(call.request.url)
     query.check_names(ListKind.RUNS)
@@ -473,6 +483,7 @@ _ROUTES: Routes = [
     (re.compile(rf"/api/audits/{_AUDIT_ID}/cancel"), {"POST": cancel_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/resume"), {"POST": resume_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/progress"), {"GET": get_progress}),
+    (re.compile(rf"/api/audits/{_AUDIT_ID}/lighthouse"), {"GET": get_lighthouse}),
     (re.compile(rf"{_EXPORT}/pages\.csv"), {"GET": partial(export_pages, fmt=_CSV)}),
     (re.compile(rf"{_EXPORT}/pages\.ndjson"), {"GET": partial(export_pages, fmt=_NDJSON)}),
     (re.compile(rf"{_EXPORT}/issues\.csv"), {"GET": partial(export_issues, fmt=_CSV)}),

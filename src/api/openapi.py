@@ -31,6 +31,7 @@ from api.errors import ApiError, ApiErrorCode
 from api.queries import Parameter
 from api.schemas import CreateAuditBody, CreateKeyBody, CreateMonitorBody, UpdateMonitorBody
 from auditdb.keys import ApiKeyRecord
+from auditdb.lighthouse import LighthouseRow
 from auditdb.listing import ListKind
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
@@ -103,6 +104,7 @@ CreatedApiKey = record_model(ApiKeyRecord, "CreatedApiKey", {"revoked": bool, "s
 Frontier = record_model(FrontierStats, "Frontier")
 Crawled = record_model(CrawledEntry, "CrawledEntry")
 Comparison = record_model(AuditComparison, "Comparison")
+LighthouseResult = record_model(LighthouseRow, "LighthouseResult")
 # api.app.monitor_summary: never the claim (`lock_until`); the secret only when created.
 Monitor = record_model(MonitorRecord, "Monitor", dropped=frozenset({"lock_until"}))
 Run = record_model(MonitorRunRecord, "MonitorRun", {"has_report": bool})
@@ -131,6 +133,11 @@ class PageList(_Exact):
 
 class IssueList(_Exact):
     issues: list[Issue]  # type: ignore[valid-type]
+    next_cursor: str | None
+
+
+class LighthouseList(_Exact):
+    lighthouse: list[LighthouseResult]  # type: ignore[valid-type]
     next_cursor: str | None
 
 
@@ -319,6 +326,13 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "an audit's issues, most severe first",
         IssueList,
         ListKind.ISSUES,
+        (400, *_PER_AUDIT),
+    ),
+    ("GET", "/api/audits/{audit_id}/lighthouse"): _listing(
+        "listLighthouse",
+        "an audit's Lighthouse results (page x strategy), partial while the phase runs",
+        LighthouseList,
+        ListKind.LIGHTHOUSE,
         (400, *_PER_AUDIT),
     ),
     ("GET", "/api/audits/{audit_id}/report"): Operation(

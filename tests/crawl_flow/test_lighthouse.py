@@ -51,7 +51,7 @@ def site() -> Iterator[Site]:
 async def lighthouse_rows(platform: Any, audit_id: str) -> list[dict[str, Any]]:
     status, body = await platform.request("GET", f"/api/audits/{audit_id}/lighthouse?limit=100")
     assert status == 200, body
-    return body["results"]
+    return body["lighthouse"]
 
 
 async def test_an_audit_runs_the_sample_and_stores_rows_and_payloads(
@@ -76,7 +76,7 @@ async def test_an_audit_runs_the_sample_and_stores_rows_and_payloads(
 
     rows = await lighthouse_rows(keyed, audit["id"])
     assert len(rows) == 8
-    by_url = {(r["page_url"], r["strategy"]): r for r in rows}
+    by_url = {(r["page_url"], r["run"]["strategy"]): {**r, **r["run"]} for r in rows}
     about = by_url[(site.url("/about"), "mobile")]
     assert about["error_message"].startswith("HTTP 400: Lighthouse returned error")
     assert (about["performance_score"], about["lcp_ms"], about["r2_key"]) == (None, None, None)
