@@ -24,7 +24,7 @@ from audit.issue_ids import lighthouse_result_id
 from audit.issues import DetectedIssue
 from auditdb.records import IssueRecord
 from auditdb.repository import insert_statements
-from common.bindings import D1Database, D1PreparedStatement
+from common.bindings import R2_MAX_DELETE_KEYS, D1Database, D1PreparedStatement, R2Bucket
 from common.wire import JsonObject, JsonRecord, as_str
 from lighthouse.records import FieldData, LighthouseRun, LighthouseStatus, Strategy
 from lighthouse.sample import SampledPage
@@ -33,6 +33,8 @@ __all__ = [
     "LighthouseRow",
     "StoredPayload",
     "crawled_pages",
+    "delete_payloads",
+    "expired_payload_keys",
     "finished_page_ids",
     "list_results",
     "payload_key",
@@ -219,3 +221,25 @@ async def list_results(
 async def payload_keys(db: D1Database, audit_id: str) -> list[str]:
     result = await db.prepare(_KEYS_SQL).bind(audit_id).all()
     return [as_str(row["r2_key"]) for row in result["results"]]
+
+
+# The audits the daily cleanup deletes next (auditdb.repository.DELETE_FINISHED_SQL's selection).
+_EXPIRED_KEYS_SQL = (
+    "SELECT r.r2_key FROM audit_lighthouse_results r WHERE r.r2_key IS NOT NULL AND r.audit_id IN "
+    "(SELECT id FROM audits WHERE status != 'running' AND finished_at < ? AND NOT EXISTS "
+    "(SELECT 1 FROM monitor_runs WHERE monitor_runs.audit_id = audits.id) "
+    "ORDER BY finished_at LIMIT ?)"
+)
+
+
+async def expired_payload_keys(db: D1Database, finished_before: str, limit: int) -> list[str]:
+    """The payload keys of the ad-hoc audits `repository.delete_finished_before` deletes next."""
+    result = await db.prepare(_EXPIRED_KEYS_SQL).bind(finished_before, limit).all()
+    return [as_str(row["r2_key"]) for row in result["results"]]
+
+
+async def delete_payloads(bucket: R2Bucket, keys: Sequence[str]) -> None:
+    """Delete payload objects, 1,000 keys per call; R2 refusing raises (the binding's error), so
+    the caller keeps the rows that name them and a later run retries."""
+    for start in range(0, len(keys), R2_MAX_DELETE_KEYS):
+        await bucket.delete(list(keys[start : start + R2_MAX_DELETE_KEYS]))

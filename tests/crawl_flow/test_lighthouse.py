@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from cli.report import full_report
 from local_platform.runtime import LocalPlatform
 from tests.crawl_flow.test_audit_crawl import audit_site, page
 from tests.support.platform_vars import TEST_VARS
@@ -125,3 +126,50 @@ async def test_lighthouse_none_runs_no_call(
     assert report["audit"]["lighthouse_status"] == "disabled"
     assert report["audit"]["options"]["lighthouse"] == "none"
     assert psi.calls == []
+
+
+SECTIONS = ("/", "/a", "/b", "/c", "/d", "/e", "/f")  # seven templates: two groups (5 + 2)
+
+
+async def test_a_process_killed_mid_phase_replays_without_calling_the_provider_again(
+    tmp_path: Path, psi: PsiDouble
+) -> None:
+    routes = {path: page(f"Section {path}", *SECTIONS) for path in SECTIONS}
+    variables = {**TEST_VARS, "PSI_API_KEY": "test-key", "PSI_ENDPOINT": psi.endpoint}
+    with serve_site(routes) as site:
+        first = LocalPlatform(tmp_path / "state", var_overrides=variables)
+        status, body = await first.request("POST", "/api/audits", {"url": site.url("/")})
+        assert status == 201, body
+        audit_id = body["audit"]["id"]
+        # the process dies after group 2's fetches, before they are persisted
+        first.engine.faults.interrupt(audit_id, at_step="lighthouse-persist-2")
+        await first.wait_for_workflow(audit_id, timeout_s=60)
+        _, read = await first.request("GET", f"/api/audits/{audit_id}")
+        partial = await lighthouse_rows(first, audit_id)
+        await first.close()
+        calls_before = list(psi.calls)
+
+        second = LocalPlatform(tmp_path / "state", var_overrides=variables)
+        try:
+            assert await second.engine.resume_incomplete() == [audit_id]
+            await second.wait_for_workflow(audit_id, timeout_s=60)
+            report = await full_report(second, audit_id)
+            rows = await lighthouse_rows(second, audit_id)
+        finally:
+            await second.close()
+
+    # while it was down, the first group's rows were readable and counted
+    assert (read["audit"]["status"], read["audit"]["current_phase"]) == ("running", "lighthouse")
+    assert (read["audit"]["lighthouse_total"], read["audit"]["lighthouse_completed"]) == (14, 10)
+    assert len(partial) == 10
+    # every page x strategy was called exactly once, all before the kill: the replay used the
+    # stored step results
+    pairs = [(call.url, call.strategy) for call in psi.calls]
+    assert len(pairs) == len(set(pairs)) == 14
+    assert psi.calls == calls_before
+    assert report["audit"]["status"] == "completed"
+    assert (report["audit"]["lighthouse_status"], report["audit"]["lighthouse_completed"]) == (
+        "completed",
+        14,
+    )
+    assert len(rows) == 14 and all(row["r2_key"] for row in rows)
