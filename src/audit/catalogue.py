@@ -63,6 +63,7 @@ class Scope(StrEnum):
     CROSS_PAGE = "cross-page"  # needs several pages of the audit (duplicates, links, redirects)
     SITE = "site"  # one extra request about the site (robots.txt, /llms.txt, ...)
     CRAWL = "crawl"  # about the crawl run itself
+    LIGHTHOUSE = "lighthouse"  # a sampled page's Lighthouse runs (lighthouse.vitals)
 
 
 class IssueType(StrEnum):
@@ -246,6 +247,7 @@ _CLIENT_ERROR = _t("CLIENT_ERROR_STATUS", CLIENT_ERROR_STATUS, "HTTP status", "R
 _D = IssueDescriptor
 _CRIT, _WARN, _INFO = Severity.CRITICAL, Severity.WARNING, Severity.INFO
 _PAGE, _CROSS, _CRAWL, _SITE = Scope.PAGE, Scope.CROSS_PAGE, Scope.CRAWL, Scope.SITE
+_LH = Scope.LIGHTHOUSE
 
 _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     # ------------------------------------------------------------------ original: per page
@@ -1052,14 +1054,14 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "MDN HTTP Observatory (cross-origin-embedder-policy)",
     ),
     # ------------------------------------------------------------------ Lighthouse
-    # Page scope, on the sampled pages only (lighthouse.vitals): one row per page and type, the
+    # Lighthouse scope: on the sampled pages only (lighthouse.vitals): one row per page and type, the
     # worse strategy's value first in `details`. Lab rows come from the Lighthouse run, field rows
     # from the Chrome UX Report (the URL's own data, else its origin's). Warnings: speed is a
     # ranking signal among many and never makes a page unusable, so the health score ignores them.
     _D(
         IssueType.LIGHTHOUSE_POOR_PERFORMANCE,
         _WARN,
-        _PAGE,
+        _LH,
         "Poor Lighthouse performance score",
         "a sampled page's Lighthouse performance score is below 50 (mobile or desktop)",
         "Lighthouse rates 0-49 as poor: the page loads and settles slowly in a lab run. Warning.",
@@ -1071,7 +1073,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     _D(
         IssueType.LAB_POOR_LCP,
         _WARN,
-        _PAGE,
+        _LH,
         "Poor Largest Contentful Paint (lab)",
         "the Lighthouse run's LCP is over 4 s (mobile or desktop)",
         "The main content appears late in a lab run; Google calls an LCP above 4 s poor. Warning.",
@@ -1082,7 +1084,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     _D(
         IssueType.LAB_POOR_INP,
         _WARN,
-        _PAGE,
+        _LH,
         "Poor Interaction to Next Paint (lab)",
         "the Lighthouse run reports an INP over 500 ms (rare: navigation runs usually have none)",
         "The page reacts slowly to input in a lab run; Google calls an INP above 500 ms poor. "
@@ -1094,7 +1096,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     _D(
         IssueType.LAB_POOR_CLS,
         _WARN,
-        _PAGE,
+        _LH,
         "Poor Cumulative Layout Shift (lab)",
         "the Lighthouse run's CLS is over 0.25 (mobile or desktop)",
         "Content jumps while the page loads; Google calls a CLS above 0.25 poor. Warning.",
@@ -1105,7 +1107,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     _D(
         IssueType.FIELD_POOR_LCP,
         _WARN,
-        _PAGE,
+        _LH,
         "Poor Largest Contentful Paint (real users)",
         "the Chrome UX Report's 75th-percentile LCP of the URL (else its origin) is over 4 s",
         "Real Chrome users waited over 4 s for the main content on a quarter of their visits; "
@@ -1117,7 +1119,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     _D(
         IssueType.FIELD_POOR_INP,
         _WARN,
-        _PAGE,
+        _LH,
         "Poor Interaction to Next Paint (real users)",
         "the Chrome UX Report's 75th-percentile INP of the URL (else its origin) is over 500 ms",
         "Real Chrome users saw slow reactions to their input. Warning.",
@@ -1128,7 +1130,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     _D(
         IssueType.FIELD_POOR_CLS,
         _WARN,
-        _PAGE,
+        _LH,
         "Poor Cumulative Layout Shift (real users)",
         "the Chrome UX Report's 75th-percentile CLS of the URL (else its origin) is over 0.25",
         "Real Chrome users saw content move under them. Warning.",
