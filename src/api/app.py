@@ -18,6 +18,7 @@ Routes
     GET  /api/audits/{id}/pages.ndjson   every page, streamed  200 application/x-ndjson
     GET  /api/audits/{id}/issues.csv     every issue, streamed 200 text/csv (RFC 4180)
     GET  /api/audits/{id}/issues.ndjson  every issue, streamed 200 application/x-ndjson
+    GET  /api/audits/{id}/lighthouse.csv every Lighthouse row  200 text/csv
     POST /mcp                        MCP tools (api.mcp.transport), the same keys and limits
     GET  /api/audits/{a}/compare/{b} changes from a to b       200 {"comparison": {...}}
     POST /api/monitors               schedule re-audits        201 {"monitor": {..., "webhook_secret"}}
@@ -288,6 +289,11 @@ async def export_issues(call: Call, fmt: ExportFormat) -> ApiResponse:
     return stream_response(found.chunks, found.media_type, found.file_name)
 
 
+async def export_lighthouse(call: Call) -> ApiResponse:
+    found = await exports.export_lighthouse(call.env, call.owner, call.args["audit_id"])
+    return stream_response(found.chunks, found.media_type, found.file_name)
+
+
 async def get_report(call: Call) -> ApiResponse:
     report = await lists.audit_report(call.env, call.owner, call.args["audit_id"])
     base = f"/api/audits/{report.audit.id}"
@@ -302,7 +308,11 @@ async def get_report(call: Call) -> ApiResponse:
             "audit": audit_summary(report.audit),
             "summary": summary,
             "security": report.security.to_dict(),
-            "links": {"pages": f"{base}/pages", "issues": f"{base}/issues"},
+            "links": {
+                "pages": f"{base}/pages",
+                "issues": f"{base}/issues",
+                "lighthouse": f"{base}/lighthouse",
+            },
         }
     )
 
@@ -488,6 +498,7 @@ _ROUTES: Routes = [
     (re.compile(rf"{_EXPORT}/pages\.ndjson"), {"GET": partial(export_pages, fmt=_NDJSON)}),
     (re.compile(rf"{_EXPORT}/issues\.csv"), {"GET": partial(export_issues, fmt=_CSV)}),
     (re.compile(rf"{_EXPORT}/issues\.ndjson"), {"GET": partial(export_issues, fmt=_NDJSON)}),
+    (re.compile(rf"{_EXPORT}/lighthouse\.csv"), {"GET": export_lighthouse}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/compare/{_OTHER_ID}"), {"GET": compare_audits}),
     (re.compile(r"/api/monitors/?"), {"GET": list_monitors, "POST": create_monitor}),
     (

@@ -173,6 +173,7 @@ class ReportSummary(_Exact):
 class ReportLinks(_Exact):
     pages: str
     issues: str
+    lighthouse: str
 
 
 class Report(_Exact):
@@ -364,6 +365,15 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("GET", "/api/audits/{audit_id}/pages.ndjson"): _export(ListKind.PAGES, "ndjson", _NDJSON),
     ("GET", "/api/audits/{audit_id}/issues.csv"): _export(ListKind.ISSUES, "csv", _CSV),
     ("GET", "/api/audits/{audit_id}/issues.ndjson"): _export(ListKind.ISSUES, "ndjson", _NDJSON),
+    ("GET", "/api/audits/{audit_id}/lighthouse.csv"): Operation(
+        "exportLighthouseCsv",
+        "every Lighthouse row (page x strategy, lab and field values), as csv",
+        200,
+        None,
+        _PER_AUDIT,
+        media_type=_CSV,
+        headers=("content-disposition",),
+    ),
     ("GET", "/api/audits/{audit_id}/compare/{other_id}"): Operation(
         "compareAudits",
         "what changed from one audit to another: issues new, fixed and unchanged, pages",

@@ -127,8 +127,37 @@ class LighthouseRow(JsonRecord):
             None if row.get("payload_size_bytes") is None else int(str(row["payload_size_bytes"])),
         )
 
-    def field_data(self) -> list[FieldData]:
-        return [data for data in (self.run.field_url, self.run.field_origin) if data is not None]
+    def flat(self) -> JsonObject:
+        """The row as one level of columns (the CSV export): field data from the URL's own CrUX
+        data, else its origin's, with `field_scope` saying which."""
+        run = self.run
+        data: FieldData | None = run.field_url or run.field_origin
+        return {
+            "page_url": self.page_url,
+            "strategy": str(run.strategy),
+            "performance_score": run.performance_score,
+            "accessibility_score": run.accessibility_score,
+            "best_practices_score": run.best_practices_score,
+            "seo_score": run.seo_score,
+            "lcp_ms": run.lcp_ms,
+            "cls": run.cls,
+            "inp_ms": run.inp_ms,
+            "ttfb_ms": run.ttfb_ms,
+            "field_scope": None if data is None else str(data.scope),
+            "field_lcp_ms": _percentile(data, "lcp_ms"),
+            "field_inp_ms": _percentile(data, "inp_ms"),
+            "field_cls": _percentile(data, "cls"),
+            "error_message": run.error_message,
+            "r2_key": self.r2_key,
+            "payload_size_bytes": self.payload_size_bytes,
+            "page_id": self.page_id,
+            "id": self.id,
+        }
+
+
+def _percentile(data: FieldData | None, name: str) -> float | None:
+    metric = None if data is None else getattr(data, name)
+    return None if metric is None else float(metric.percentile)
 
 
 _PAGES_SQL = (

@@ -14,6 +14,7 @@ from urllib.parse import quote
 from auditdb.records import AuditRecord, AuditStatus
 from auditdb.security_grades import AuditSecurity, SecurityStatus
 from common.wire import JsonObject, JsonValue, as_int, as_object
+from lighthouse.records import LighthouseStatus
 
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
@@ -22,11 +23,21 @@ LIST_PAGE_SIZE = 1000  # the API's largest page
 
 
 async def full_report(platform: LocalPlatform, audit_id: str) -> JsonObject:
-    """`{"audit", "summary", "links", "pages", "issues"}`: the report plus every listed row."""
+    """`{"audit", "summary", "security", "links", "pages", "issues", "lighthouse"}`: the report
+    plus every listed row."""
     base = f"/api/audits/{quote(audit_id, safe='')}"
     _, report = await platform.request("GET", f"{base}/report")
     report["pages"] = await read_list(platform, f"{base}/pages", "pages")
     report["issues"] = await read_list(platform, f"{base}/issues", "issues")
+    audit = as_object(report["audit"])
+    # The same section as the stored R2 report (service.reports): the phase and every row.
+    report["lighthouse"] = {
+        "status": audit.get("lighthouse_status"),
+        "total": audit.get("lighthouse_total", 0),
+        "completed": audit.get("lighthouse_completed", 0),
+        "failed": audit.get("lighthouse_failed", 0),
+        "results": await read_list(platform, f"{base}/lighthouse", "lighthouse"),
+    }
     return dict(report)
 
 
@@ -61,6 +72,7 @@ def format_summary(report: JsonObject) -> str:
     if audit.health_score is not None:
         lines.append(f"health score: {audit.health_score:g}")
     lines.extend(_security_line(report))
+    lines.extend(_lighthouse_line(audit))
     if audit.status is AuditStatus.FAILED:
         lines.append(f"error: {audit.error_code} in {audit.failed_phase or 'unknown phase'}")
     if audit.status is AuditStatus.CANCELLED:
@@ -81,6 +93,26 @@ def _security_line(report: JsonObject) -> list[str]:
     if security.status is SecurityStatus.NOT_GRADED:
         return [f"security grade: not graded ({security.reason})"]
     return []
+
+
+_LIGHTHOUSE_SKIPPED = {
+    LighthouseStatus.DISABLED: "lighthouse: not run (option none)",
+    LighthouseStatus.SKIPPED_NO_KEY: "lighthouse: skipped (no PSI_API_KEY configured)",
+}
+
+
+def _lighthouse_line(audit: AuditRecord) -> list[str]:
+    """`lighthouse: 14/16 runs stored, 2 failed`, or why it did not run (nothing before)."""
+    status = audit.lighthouse_status
+    if status is None:
+        return []
+    if status in _LIGHTHOUSE_SKIPPED:
+        return [_LIGHTHOUSE_SKIPPED[status]]
+    done = audit.lighthouse_completed + audit.lighthouse_failed
+    return [
+        f"lighthouse: {done}/{audit.lighthouse_total} runs, {audit.lighthouse_failed} failed"
+        + ("" if status is LighthouseStatus.COMPLETED else " (running)")
+    ]
 
 
 def write_report(path: Path, report: JsonObject) -> None:

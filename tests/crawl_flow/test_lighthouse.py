@@ -3,7 +3,9 @@ the sample, provider errors as rows, no repeated call on replay, and audits with
 
 from __future__ import annotations
 
+import csv
 import gzip
+import io
 import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -11,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from cli.report import full_report
+from cli.report import format_summary, full_report
 from local_platform.runtime import LocalPlatform
+from service import exports
 from tests.crawl_flow.test_audit_crawl import audit_site, page
 from tests.support.platform_vars import TEST_VARS
 from tests.support.psi_double import Behaviour, Field, Lab, PsiDouble, serve_psi
@@ -89,6 +92,31 @@ async def test_an_audit_runs_the_sample_and_stores_rows_and_payloads(
     assert len(payload) == home["payload_size_bytes"]
     assert json.loads(gzip.decompress(payload))["lighthouseResult"]["finalUrl"] == site.url("/")
 
+    # the report's section and the CSV export carry the same rows
+    section = report["lighthouse"]
+    assert (section["status"], section["total"], section["failed"]) == ("completed", 8, 2)
+    assert sorted(r["id"] for r in section["results"]) == sorted(r["id"] for r in rows)
+    export = await exports.export_lighthouse(keyed.core_env, "local", audit["id"])
+    text = b"".join([chunk async for chunk in export.chunks]).decode()
+    table = list(csv.DictReader(io.StringIO(text)))
+    assert export.file_name == f"siteaudit-{audit['id']}-lighthouse.csv" and len(table) == 8
+    line = next(
+        r
+        for r in table
+        if r["page_url"] == site.url("/blog/a-long-post") and r["strategy"] == "mobile"
+    )
+    assert (
+        line["performance_score"],
+        line["lcp_ms"],
+        line["field_scope"],
+        line["field_inp_ms"],
+    ) == (
+        "31",
+        "5200.0",
+        "url",
+        "620.0",
+    )
+
     issues = {
         (i["issue_type"], i["page_url"])
         for i in report["issues"]
@@ -117,6 +145,15 @@ async def test_without_a_key_the_audit_completes_as_before_and_says_skipped(
     assert (audit["lighthouse_status"], audit["lighthouse_total"]) == ("skipped_no_key", 0)
     assert await lighthouse_rows(platform, audit["id"]) == []
     assert not any(i["details"].get("source") == "lighthouse" for i in report["issues"])
+    assert report["lighthouse"] == {
+        "status": "skipped_no_key",
+        "total": 0,
+        "completed": 0,
+        "failed": 0,
+        "results": [],
+    }
+    summary = format_summary(report).splitlines()
+    assert "lighthouse: skipped (no PSI_API_KEY configured)" in summary
 
 
 async def test_lighthouse_none_runs_no_call(
