@@ -100,6 +100,7 @@ class CreateMonitorBody(BaseModel):
     alert_on_grade_drop: bool = True
     alert_on_new_critical: bool = True
     is_active: bool = True
+    lighthouse: LighthouseMode = LighthouseMode.AUTO
 
     @field_validator("include", "exclude")
     @classmethod
@@ -131,6 +132,7 @@ class UpdateMonitorBody(BaseModel):
     alert_on_grade_drop: bool | None = None
     alert_on_new_critical: bool | None = None
     is_active: bool | None = None
+    lighthouse: LighthouseMode | None = None
 
     @field_validator("include", "exclude")
     @classmethod
