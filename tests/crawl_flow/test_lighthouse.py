@@ -210,3 +210,37 @@ async def test_a_process_killed_mid_phase_replays_without_calling_the_provider_a
         14,
     )
     assert len(rows) == 14 and all(row["r2_key"] for row in rows)
+
+
+async def test_r2_refusing_a_payload_keeps_the_row_without_a_key(
+    keyed: LocalPlatform, psi: PsiDouble, site: Site, caplog: pytest.LogCaptureFixture
+) -> None:
+    keyed.env.REPORTS.faults.fail_always("put")
+    report = await audit_site(keyed, site.url("/"), lighthouse_pages=1)
+    keyed.env.REPORTS.faults.clear()
+    audit = report["audit"]
+    assert (audit["status"], audit["lighthouse_completed"], audit["lighthouse_failed"]) == (
+        "completed",
+        2,
+        0,
+    )
+    rows = await lighthouse_rows(keyed, audit["id"])
+    assert [(r["page_url"], r["run"]["performance_score"]) for r in rows] == [
+        (site.url("/"), 93)
+    ] * 2
+    assert {(r["r2_key"], r["payload_size_bytes"]) for r in rows} == {(None, None)}
+    assert "lighthouse payload lighthouse/" in caplog.text and "not stored" in caplog.text
+
+
+async def test_deleting_the_audit_deletes_its_payloads(
+    keyed: LocalPlatform, psi: PsiDouble, site: Site
+) -> None:
+    report = await audit_site(keyed, site.url("/"), lighthouse_pages=2)
+    audit_id = report["audit"]["id"]
+    keys = [row["r2_key"] for row in await lighthouse_rows(keyed, audit_id)]
+    assert len(keys) == 4 and all(keys)
+    assert all([await keyed.env.REPORTS.get(key) is not None for key in keys])
+
+    status, _ = await keyed.request("DELETE", f"/api/audits/{audit_id}")
+    assert status == 204
+    assert [await keyed.env.REPORTS.get(key) for key in keys] == [None] * 4
