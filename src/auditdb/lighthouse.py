@@ -25,7 +25,7 @@ from audit.issues import DetectedIssue
 from auditdb.records import IssueRecord
 from auditdb.repository import insert_statements
 from common.bindings import R2_MAX_DELETE_KEYS, D1Database, D1PreparedStatement, R2Bucket
-from common.wire import JsonObject, JsonRecord, as_str
+from common.wire import JsonObject, JsonRecord, as_int, as_str
 from lighthouse.records import FieldData, LighthouseRun, LighthouseStatus, Strategy
 from lighthouse.sample import SampledPage
 
@@ -124,7 +124,7 @@ class LighthouseRow(JsonRecord):
             run,
             None if row.get("page_url") is None else as_str(row["page_url"]),
             None if row.get("r2_key") is None else as_str(row["r2_key"]),
-            None if row.get("payload_size_bytes") is None else int(str(row["payload_size_bytes"])),
+            None if row.get("payload_size_bytes") is None else as_int(row["payload_size_bytes"]),
         )
 
     def flat(self) -> JsonObject:

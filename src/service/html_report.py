@@ -7,6 +7,8 @@ What the file holds, in order (docs/issues.md for the catalogue texts it quotes)
 * the issues grouped by severity then type, each type with its title, explanation, fix, count and
   at most `PAGES_PER_TYPE` affected pages with the detail that locates the problem (the link
   target, the duplicate, the redirect), then "and N more";
+* the Lighthouse section (service/html_vitals.py): a row per sampled page, mobile beside desktop,
+  or why Lighthouse did not run;
 * the first `PAGE_ROWS` pages by URL in a table a small inline script sorts and filters, with the
   CSV command that gives them all.
 
@@ -35,12 +37,15 @@ from html import escape
 from urllib.parse import urlsplit
 
 from audit.catalogue import IssueDescriptor, IssueType, Severity, doc_url, maybe_descriptor
+from auditdb import lighthouse
+from auditdb.lighthouse import LighthouseRow
 from auditdb.listing import IssueFilter
-from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from auditdb.records import MAX_LIGHTHOUSE_PAGES, AuditRecord, IssueRecord, PageRecord
 from auditdb.summary import IssueCounts, TypeCount
 from common.bindings import Env
 from service.audits import owned_audit
 from service.exports import Export
+from service.html_vitals import vitals_section
 from service.lists import Paging, issue_counts, iter_pages, list_issues
 from service.svg_charts import Bar, Chart, Tone, render_chart
 
@@ -163,7 +168,11 @@ class IssueGroup:
 
 
 async def html_chunks(
-    audit: AuditRecord, counts: IssueCounts, stats: PageStats, groups: AsyncIterator[IssueGroup]
+    audit: AuditRecord,
+    counts: IssueCounts,
+    stats: PageStats,
+    groups: AsyncIterator[IssueGroup],
+    vitals: Sequence[LighthouseRow] = (),
 ) -> AsyncGenerator[bytes]:
     """The document as encoded chunks: head and charts, one chunk per issue type, the table."""
     yield (_head(audit) + _overview(audit, counts, stats) + _charts(counts, stats)).encode()
@@ -177,6 +186,7 @@ async def html_chunks(
             severity = group.count.severity
         yield _issue_type(audit.id, group).encode()
     yield ((_close_severity() if severity else "") + "</section>").encode()
+    yield vitals_section(audit, vitals, _link).encode()  # service/html_vitals.py
     for text in _page_table(audit, stats):
         yield text.encode()
     yield _tail().encode()
@@ -433,6 +443,6 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
     counts = await issue_counts(env, owner, audit.id)
     stats = await page_stats(env, owner, audit.id)
     groups = issue_groups(env, owner, audit.id, counts.rows, PAGES_PER_TYPE)
-    return Export(
-        f"siteaudit-{audit.id}.html", MEDIA_TYPE, html_chunks(audit, counts, stats, groups)
-    )
+    vitals = await lighthouse.list_results(env.DB, audit.id, limit=2 * MAX_LIGHTHOUSE_PAGES)
+    chunks = html_chunks(audit, counts, stats, groups, vitals)
+    return Export(f"siteaudit-{audit.id}.html", MEDIA_TYPE, chunks)

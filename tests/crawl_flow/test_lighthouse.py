@@ -15,7 +15,7 @@ import pytest
 
 from cli.report import format_summary, full_report
 from local_platform.runtime import LocalPlatform
-from service import exports
+from service import exports, html_report
 from tests.crawl_flow.test_audit_crawl import audit_site, page
 from tests.support.platform_vars import TEST_VARS
 from tests.support.psi_double import Behaviour, Field, Lab, PsiDouble, serve_psi
@@ -116,6 +116,11 @@ async def test_an_audit_runs_the_sample_and_stores_rows_and_payloads(
         "url",
         "620.0",
     )
+
+    html = await html_report.export_html(keyed.core_env, "local", audit["id"])
+    document = b"".join([chunk async for chunk in html.chunks]).decode()
+    assert "Lighthouse and Core Web Vitals" in document and "8 runs planned, 2 failed" in document
+    assert "<td>31 / 31</td><td>5200 / 5200</td><td>0.4 / 0.4</td>" in document
 
     issues = {
         (i["issue_type"], i["page_url"])
