@@ -8,7 +8,6 @@ would cascade-delete the child rows).
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -18,34 +17,14 @@ from auditdb.lighthouse import LighthouseRow
 from auditdb.monitors import MonitorRecord
 from auditdb.records import AuditRecord
 from lighthouse.records import LighthouseMode
-from local_platform.migrations import apply_migrations
-from tests.auditdb.test_migration_cancelled import CHILD_TABLES, connect, seed, snapshot
+from tests.auditdb.test_migration_cancelled import CHILD_TABLES, snapshot
+from tests.auditdb.test_migration_security import migrate_seeded as migrate_to
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations" / "d1"
 LIGHTHOUSE = "0013_lighthouse.sql"
 
 
 def migrate_seeded(tmp_path: Path) -> tuple[sqlite3.Connection, dict[str, list]]:
-    folder = tmp_path / "migrations"
-    folder.mkdir()
-    for path in sorted(MIGRATIONS.glob("*.sql")):
-        if path.name < LIGHTHOUSE:
-            shutil.copy(path, folder)
-    db_path = tmp_path / "d1.sqlite"
-    apply_migrations(db_path, folder)
-    conn = connect(db_path)
-    seed(conn)
-    conn.execute(
-        "INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, webhook_secret, "
-        "next_due_at, created_at) "
-        "VALUES ('m1', 'alpha', 'https://a.test/', 'daily', 10, 5, 'whsec_x', 't', 't')"
-    )
-    conn.commit()
-    before = snapshot(conn)
-    conn.close()
-    shutil.copy(MIGRATIONS / LIGHTHOUSE, folder)
-    assert LIGHTHOUSE in apply_migrations(db_path, folder)
-    return connect(db_path), before
+    return migrate_to(tmp_path, LIGHTHOUSE)
 
 
 def test_every_row_survives_and_reads_with_the_new_defaults(tmp_path: Path) -> None:

@@ -19,11 +19,15 @@ MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations" / "d1"
 SECURITY = "0011_security_grade.sql"
 
 
-def migrate_seeded(tmp_path: Path) -> tuple[sqlite3.Connection, dict[str, list]]:
+def migrate_seeded(
+    tmp_path: Path, migration: str = SECURITY
+) -> tuple[sqlite3.Connection, dict[str, list]]:
+    """A database migrated up to `migration` (excluded), seeded with audits, their child rows, a
+    monitor and a run, then migrated by `migration`; with the snapshot taken before it."""
     folder = tmp_path / "migrations"
     folder.mkdir()
     for path in sorted(MIGRATIONS.glob("*.sql")):
-        if path.name < SECURITY:
+        if path.name < migration:
             shutil.copy(path, folder)
     db_path = tmp_path / "d1.sqlite"
     apply_migrations(db_path, folder)
@@ -41,8 +45,8 @@ def migrate_seeded(tmp_path: Path) -> tuple[sqlite3.Connection, dict[str, list]]
     conn.commit()
     before = snapshot(conn)
     conn.close()
-    shutil.copy(MIGRATIONS / SECURITY, folder)
-    assert SECURITY in apply_migrations(db_path, folder)
+    shutil.copy(MIGRATIONS / migration, folder)
+    assert migration in apply_migrations(db_path, folder)
     return connect(db_path), before
 
 
