@@ -226,7 +226,8 @@ async def delete_audit(env: Env, owner: str, audit_id: str) -> None:
     """Stop the audit's workflow instance if it runs, wipe its crawl state (the scratchpad), its
     full report and its Lighthouse payloads in R2, then delete its rows (pages, issues and
     Lighthouse rows cascade). The row goes last: if R2 refuses (`StorageUnavailable`), the audit
-    stays and a retry finishes the job. A second delete finds nothing: `AuditNotFound`, like any unknown id."""
+    stays and a retry finishes the job. A second delete finds nothing: `AuditNotFound`, like any
+    unknown id."""
     audit = await owned_audit(env, owner, audit_id)
     if audit.status is AuditStatus.RUNNING:
         await _terminate(env, audit.workflow_instance_id or audit.id)
