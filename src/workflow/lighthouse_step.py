@@ -21,7 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from auditdb import lighthouse as store
+from auditdb import repository
 from auditdb.lighthouse import LighthouseRow, StoredPayload
+from auditdb.records import AuditStatus
 from common import ports
 from common.bindings import Env, WorkflowStep
 from common.wire import JsonRecord
@@ -88,6 +90,10 @@ async def run_lighthouse(params: AuditParams, step: WorkflowStep, env: Env) -> L
 
 async def _select(params: AuditParams, step: WorkflowStep, env: Env) -> LighthouseSample:
     async def select_lighthouse_sample() -> LighthouseSample:
+        if not await _still_running(env, params.audit_id):
+            # Cancelled (or deleted) while the terminate had not reached this instance: spend no
+            # provider quota on it. Nothing is written: every audit write is status-guarded.
+            return LighthouseSample(LighthouseStatus.DISABLED)
         if params.options.lighthouse is LighthouseMode.NONE:
             return await _decided(env, params.audit_id, LighthouseStatus.DISABLED)
         if configured_provider(env) is None:
@@ -106,6 +112,11 @@ async def _select(params: AuditParams, step: WorkflowStep, env: Env) -> Lighthou
     return await durable_step(
         step, SELECT_STEP, step_configs.DB_STEP, LighthouseSample, select_lighthouse_sample
     )
+
+
+async def _still_running(env: Env, audit_id: str) -> bool:
+    audit = await repository.get_audit(env.DB, audit_id)
+    return audit is not None and audit.status is AuditStatus.RUNNING
 
 
 async def _decided(env: Env, audit_id: str, status: LighthouseStatus) -> LighthouseSample:

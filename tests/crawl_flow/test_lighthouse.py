@@ -13,7 +13,10 @@ from typing import Any
 
 import pytest
 
+import workflow.site_audit as site_audit
+from auditdb import repository
 from cli.report import format_summary, full_report
+from common import ports
 from local_platform.runtime import LocalPlatform
 from service import exports, html_report
 from tests.crawl_flow.test_audit_crawl import audit_site, page
@@ -249,3 +252,22 @@ async def test_deleting_the_audit_deletes_its_payloads(
     status, _ = await keyed.request("DELETE", f"/api/audits/{audit_id}")
     assert status == 204
     assert [await keyed.env.REPORTS.get(key) for key in keys] == [None] * 4
+
+
+async def test_an_audit_cancelled_before_the_phase_calls_no_provider(
+    keyed: LocalPlatform, psi: PsiDouble, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = site_audit.grade_start_url
+
+    async def grade_then_cancel(params: Any, step: Any, env: Any) -> Any:
+        # the owner's cancel lands, but its terminate never reaches the instance
+        await repository.cancel_audit(env.DB, params.audit_id, finished_at=ports.iso_now())
+        return await real(params, step, env)
+
+    monkeypatch.setattr(site_audit, "grade_start_url", grade_then_cancel)
+    status, body = await keyed.request("POST", "/api/audits", {"url": site.url("/")})
+    assert status == 201, body
+    await keyed.wait_for_workflow(body["audit"]["id"], timeout_s=60)
+    _, read = await keyed.request("GET", f"/api/audits/{body['audit']['id']}")
+    assert (read["audit"]["status"], read["audit"]["lighthouse_status"]) == ("cancelled", None)
+    assert psi.calls == []
