@@ -271,3 +271,30 @@ async def test_an_audit_cancelled_before_the_phase_calls_no_provider(
     _, read = await keyed.request("GET", f"/api/audits/{body['audit']['id']}")
     assert (read["audit"]["status"], read["audit"]["lighthouse_status"]) == ("cancelled", None)
     assert psi.calls == []
+
+
+async def test_a_resumed_audit_runs_only_the_pages_without_rows(
+    keyed: LocalPlatform, psi: PsiDouble
+) -> None:
+    routes = {path: page(f"Section {path}", *SECTIONS) for path in SECTIONS}
+    with serve_site(routes) as site:
+        status, body = await keyed.request("POST", "/api/audits", {"url": site.url("/")})
+        assert status == 201, body
+        audit_id = body["audit"]["id"]
+        keyed.engine.faults.kill(audit_id, "oom", at_step="lighthouse-persist-2")
+        await keyed.wait_for_workflow(audit_id, timeout_s=60)
+        _, read = await keyed.request("GET", f"/api/audits/{audit_id}")  # reconciles the kill
+        assert (read["audit"]["status"], read["audit"]["failed_phase"]) == ("failed", "lighthouse")
+        first_group = {call.url for call in psi.calls[:10]}
+        assert len(await lighthouse_rows(keyed, audit_id)) == 10  # kept after the failure
+
+        status, _ = await keyed.request("POST", f"/api/audits/{audit_id}/resume")
+        assert status == 202
+        await keyed.wait_for_workflow(f"{audit_id}-r1", timeout_s=60)
+        _, read = await keyed.request("GET", f"/api/audits/{audit_id}")
+
+    assert read["audit"]["status"] == "completed"
+    assert (read["audit"]["lighthouse_total"], read["audit"]["lighthouse_completed"]) == (14, 14)
+    again = [call.url for call in psi.calls[14:]]
+    # only the two pages whose rows were never persisted ran again, once per strategy
+    assert len(again) == 4 and not set(again) & first_group
