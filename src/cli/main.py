@@ -9,7 +9,8 @@
     siteaudit compare A B [--limit N] [--state-dir DIR]
     siteaudit serve [--port N] [--var NAME:VALUE ...] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
-    siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] | monitors list
+    siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] [--lighthouse M]
+    siteaudit monitors list
     siteaudit monitors runs ID | monitors remove ID | monitors run-due
     siteaudit security-check --response FILE
     siteaudit security URL [--json] [--allow-private-hosts]
