@@ -178,6 +178,7 @@ def test_serve_var_refuses_what_is_not_name_colon_value(var: str) -> None:
         build_parser().parse_args(["serve", "--var", var])
 
 
+@pytest.mark.slow  # three CLI processes, each a whole audit
 @pytest.mark.parametrize(
     ("args", "with_key", "line"),
     [
