@@ -176,3 +176,34 @@ def test_serve_var_refuses_what_is_not_name_colon_value(var: str) -> None:
 
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--var", var])
+
+
+@pytest.mark.slow  # three CLI processes, each a whole audit
+@pytest.mark.parametrize(
+    ("args", "with_key", "line"),
+    [
+        ((), True, "lighthouse: 4/4 runs, 0 failed"),
+        (("--lighthouse", "none"), True, "lighthouse: not run (option none)"),
+        ((), False, "lighthouse: skipped (no PSI_API_KEY configured)"),
+    ],
+)
+def test_audit_runs_lighthouse_with_a_key_from_the_environment(
+    small_site: Site,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    with_key: bool,
+    line: str,
+) -> None:
+    from tests.support.psi_double import serve_psi
+
+    with serve_psi() as psi:
+        monkeypatch.delenv("PSI_API_KEY", raising=False)
+        if with_key:
+            monkeypatch.setenv("PSI_API_KEY", "cli-key")
+            monkeypatch.setenv("PSI_ENDPOINT", psi.endpoint)
+        url = small_site.url("/")
+        done = siteaudit("audit", url, "--allow-private-hosts", *args, state_dir=tmp_path / "s")
+    assert done.returncode == 0, done.stderr
+    assert line in done.stdout.splitlines()
+    assert {call.key for call in psi.calls} == ({"cli-key"} if line.endswith("0 failed") else set())

@@ -157,7 +157,7 @@ def test_json_output_and_the_json_shorthand_write_the_same_report(
     assert audited.report("--format", "json", "--output", str(long)).returncode == 0
     assert audited.report("--json", str(short)).returncode == 0
     assert json.loads(long.read_text()) == json.loads(short.read_text())
-    keys = {"audit", "summary", "security", "exposure", "links", "pages", "issues"}
+    keys = {"audit", "summary", "security", "exposure", "links", "pages", "issues", "lighthouse"}
     assert keys == set(json.loads(long.read_text()))
 
 

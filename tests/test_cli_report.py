@@ -2,6 +2,8 @@
 
 from typing import Any
 
+import pytest
+
 from auditdb.records import AuditRecord, AuditStatus
 from cli.report import format_summary
 from common.wire import JsonObject
@@ -53,3 +55,50 @@ def test_a_completed_audit_shows_counts_by_severity_and_type() -> None:
     assert "issues: 3 (2 critical, 1 warning, 0 info)" in text
     assert "health score: 85.7" in text
     assert text.index("missing-title") < text.index("thin-content")
+
+
+def runs(status: str, completed: int, failed: int) -> dict[str, object]:
+    return {
+        "lighthouse_status": status,
+        "lighthouse_total": 16,
+        "lighthouse_completed": completed,
+        "lighthouse_failed": failed,
+    }
+
+
+@pytest.mark.parametrize(
+    ("fields", "line"),
+    [
+        (
+            {"lighthouse_status": "skipped_no_key"},
+            "lighthouse: skipped (no PSI_API_KEY configured)",
+        ),
+        ({"lighthouse_status": "disabled"}, "lighthouse: not run (option none)"),
+        (
+            {
+                "lighthouse_status": "completed",
+                "lighthouse_total": 16,
+                "lighthouse_completed": 14,
+                "lighthouse_failed": 2,
+            },
+            "lighthouse: 16/16 runs, 2 failed",
+        ),
+        (
+            {
+                "lighthouse_status": "running",
+                "lighthouse_total": 16,
+                "lighthouse_completed": 5,
+                "lighthouse_failed": 1,
+            },
+            "lighthouse: 6/16 runs, 1 failed (running)",
+        ),
+    ],
+)
+def test_the_summary_says_what_became_of_lighthouse(fields: dict[str, object], line: str) -> None:
+    data = report("completed")
+    data["audit"] = {**data["audit"], **fields}  # type: ignore[dict-item]
+    assert line in format_summary(data).splitlines()
+
+
+def test_no_lighthouse_line_before_the_phase() -> None:
+    assert "lighthouse" not in format_summary(report("completed"))

@@ -8,6 +8,7 @@ Routes
     DELETE /api/audits/{id}          stop, wipe and delete     204
     GET  /api/audits/{id}/pages      crawled pages, by url     200 {"pages": [...], "next_cursor"}
     GET  /api/audits/{id}/issues     issues, by severity       200 {"issues": [...], "next_cursor"}
+    GET  /api/audits/{id}/lighthouse Lighthouse rows, by id   200 {"lighthouse": [...], "next_cursor"}
     GET  /api/audits/{id}/report     counts and top issues     200 {"audit", "summary", "links"}
     GET  /api/audits/{id}/report.html  the HTML report, streamed 200 text/html (service.html_report)
     POST /api/audits/{id}/cancel     stop, keep partial results 202 {"audit": {...}}
@@ -18,6 +19,7 @@ Routes
     GET  /api/audits/{id}/pages.ndjson   every page, streamed  200 application/x-ndjson
     GET  /api/audits/{id}/issues.csv     every issue, streamed 200 text/csv (RFC 4180)
     GET  /api/audits/{id}/issues.ndjson  every issue, streamed 200 application/x-ndjson
+    GET  /api/audits/{id}/lighthouse.csv every Lighthouse row  200 text/csv
     POST /mcp                        MCP tools (api.mcp.transport), the same keys and limits
     GET  /api/audits/{a}/compare/{b} changes from a to b       200 {"comparison": {...}}
     POST /api/monitors               schedule re-audits        201 {"monitor": {..., "webhook_secret"}}
@@ -301,6 +303,11 @@ async def get_html_report(call: Call) -> ApiResponse:
     return dataclasses.replace(response, headers={**response.headers, **policy})
 
 
+async def export_lighthouse(call: Call) -> ApiResponse:
+    found = await exports.export_lighthouse(call.env, call.owner, call.args["audit_id"])
+    return stream_response(found.chunks, found.media_type, found.file_name)
+
+
 async def get_report(call: Call) -> ApiResponse:
     report = await lists.audit_report(call.env, call.owner, call.args["audit_id"])
     base = f"/api/audits/{report.audit.id}"
@@ -316,7 +323,11 @@ async def get_report(call: Call) -> ApiResponse:
             "summary": summary,
             "security": report.security.to_dict(),
             "exposure": report.exposure.to_dict(),
-            "links": {"pages": f"{base}/pages", "issues": f"{base}/issues"},
+            "links": {
+                "pages": f"{base}/pages",
+                "issues": f"{base}/issues",
+                "lighthouse": f"{base}/lighthouse",
+            },
         }
     )
 
@@ -414,6 +425,15 @@ async def list_monitors(call: Call) -> ApiResponse:
     return _list_response(call, query, ListKind.MONITORS, items, page.next_after)
 
 
+async def get_lighthouse(call: Call) -> ApiResponse:
+    query = Query.of(call.request.url)
+    query.check_names(ListKind.LIGHTHOUSE)
+    paging = queries.parse_paging(query, ListKind.LIGHTHOUSE)
+    page = await lists.list_lighthouse(call.env, call.owner, call.args["audit_id"], paging)
+    items = [row.to_dict() for row in page.items]
+    return _list_response(call, query, ListKind.LIGHTHOUSE, items, page.next_after)
+
+
 async def list_monitor_runs(call: Call) -> ApiResponse:
     query = Query.of(call.request.url)
     query.check_names(ListKind.RUNS)
@@ -489,10 +509,12 @@ _ROUTES: Routes = [
     (re.compile(rf"/api/audits/{_AUDIT_ID}/cancel"), {"POST": cancel_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/resume"), {"POST": resume_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/progress"), {"GET": get_progress}),
+    (re.compile(rf"/api/audits/{_AUDIT_ID}/lighthouse"), {"GET": get_lighthouse}),
     (re.compile(rf"{_EXPORT}/pages\.csv"), {"GET": partial(export_pages, fmt=_CSV)}),
     (re.compile(rf"{_EXPORT}/pages\.ndjson"), {"GET": partial(export_pages, fmt=_NDJSON)}),
     (re.compile(rf"{_EXPORT}/issues\.csv"), {"GET": partial(export_issues, fmt=_CSV)}),
     (re.compile(rf"{_EXPORT}/issues\.ndjson"), {"GET": partial(export_issues, fmt=_NDJSON)}),
+    (re.compile(rf"{_EXPORT}/lighthouse\.csv"), {"GET": export_lighthouse}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/compare/{_OTHER_ID}"), {"GET": compare_audits}),
     (re.compile(r"/api/monitors/?"), {"GET": list_monitors, "POST": create_monitor}),
     (

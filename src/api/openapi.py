@@ -32,6 +32,7 @@ from api.queries import Parameter
 from api.schemas import CreateAuditBody, CreateKeyBody, CreateMonitorBody, UpdateMonitorBody
 from auditdb.exposure_issues import AuditExposure
 from auditdb.keys import ApiKeyRecord
+from auditdb.lighthouse import LighthouseRow
 from auditdb.listing import ListKind
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
@@ -104,6 +105,7 @@ CreatedApiKey = record_model(ApiKeyRecord, "CreatedApiKey", {"revoked": bool, "s
 Frontier = record_model(FrontierStats, "Frontier")
 Crawled = record_model(CrawledEntry, "CrawledEntry")
 Comparison = record_model(AuditComparison, "Comparison")
+LighthouseResult = record_model(LighthouseRow, "LighthouseResult")
 # api.app.monitor_summary: never the claim (`lock_until`); the secret only when created.
 Monitor = record_model(MonitorRecord, "Monitor", dropped=frozenset({"lock_until"}))
 Run = record_model(MonitorRunRecord, "MonitorRun", {"has_report": bool})
@@ -132,6 +134,11 @@ class PageList(_Exact):
 
 class IssueList(_Exact):
     issues: list[Issue]  # type: ignore[valid-type]
+    next_cursor: str | None
+
+
+class LighthouseList(_Exact):
+    lighthouse: list[LighthouseResult]  # type: ignore[valid-type]
     next_cursor: str | None
 
 
@@ -167,6 +174,7 @@ class ReportSummary(_Exact):
 class ReportLinks(_Exact):
     pages: str
     issues: str
+    lighthouse: str
 
 
 class Report(_Exact):
@@ -323,6 +331,13 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         ListKind.ISSUES,
         (400, *_PER_AUDIT),
     ),
+    ("GET", "/api/audits/{audit_id}/lighthouse"): _listing(
+        "listLighthouse",
+        "an audit's Lighthouse results (page x strategy), partial while the phase runs",
+        LighthouseList,
+        ListKind.LIGHTHOUSE,
+        (400, *_PER_AUDIT),
+    ),
     ("GET", "/api/audits/{audit_id}/report"): Operation(
         "getReport", "counts by type and severity, the top issues", 200, Report, _PER_AUDIT
     ),
@@ -361,6 +376,15 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("GET", "/api/audits/{audit_id}/pages.ndjson"): _export(ListKind.PAGES, "ndjson", _NDJSON),
     ("GET", "/api/audits/{audit_id}/issues.csv"): _export(ListKind.ISSUES, "csv", _CSV),
     ("GET", "/api/audits/{audit_id}/issues.ndjson"): _export(ListKind.ISSUES, "ndjson", _NDJSON),
+    ("GET", "/api/audits/{audit_id}/lighthouse.csv"): Operation(
+        "exportLighthouseCsv",
+        "every Lighthouse row (page x strategy, lab and field values), as csv",
+        200,
+        None,
+        _PER_AUDIT,
+        media_type=_CSV,
+        headers=("content-disposition",),
+    ),
     ("GET", "/api/audits/{audit_id}/compare/{other_id}"): Operation(
         "compareAudits",
         "what changed from one audit to another: issues new, fixed and unchanged, pages",

@@ -94,6 +94,7 @@ PARAMETERS: dict[ListKind, tuple[Parameter, ...]] = {
     ),
     ListKind.MONITORS: (),
     ListKind.RUNS: (),
+    ListKind.LIGHTHOUSE: (),
 }
 
 

@@ -20,7 +20,10 @@ from pydantic import (
 
 from api.errors import ApiErrorCode, BadRequest
 from auditdb.monitors import Frequency
+from auditdb.records import MAX_LIGHTHOUSE_PAGES
 from common.settings import CRAWL
+from lighthouse.records import LighthouseMode
+from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from service import keys
 from service.audits import CreateAudit
 from service.monitors import CreateMonitor, UpdateMonitor
@@ -47,6 +50,10 @@ class CreateAuditBody(BaseModel):
         ge=CRAWL.min_fetch_timeout_s,
         le=CRAWL.max_fetch_timeout_s,
     )
+    # Lighthouse on a sample of the pages (docs/lighthouse.md): `none` turns the phase off; the
+    # deployment's PSI_API_KEY decides whether `auto` runs (without it the audit says skipped).
+    lighthouse: LighthouseMode = LighthouseMode.AUTO
+    lighthouse_pages: int = Field(default=DEFAULT_SAMPLE_PAGES, ge=1, le=MAX_LIGHTHOUSE_PAGES)
 
     def to_request(self) -> CreateAudit:
         return CreateAudit(
@@ -56,6 +63,8 @@ class CreateAuditBody(BaseModel):
             include=tuple(self.include),
             exclude=tuple(self.exclude),
             fetch_timeout_s=self.fetch_timeout_s,
+            lighthouse=self.lighthouse,
+            lighthouse_pages=self.lighthouse_pages,
         )
 
 
@@ -91,6 +100,7 @@ class CreateMonitorBody(BaseModel):
     alert_on_grade_drop: bool = True
     alert_on_new_critical: bool = True
     is_active: bool = True
+    lighthouse: LighthouseMode = LighthouseMode.AUTO
 
     @field_validator("include", "exclude")
     @classmethod
@@ -122,6 +132,7 @@ class UpdateMonitorBody(BaseModel):
     alert_on_grade_drop: bool | None = None
     alert_on_new_critical: bool | None = None
     is_active: bool | None = None
+    lighthouse: LighthouseMode | None = None
 
     @field_validator("include", "exclude")
     @classmethod

@@ -63,6 +63,7 @@ class Scope(StrEnum):
     CROSS_PAGE = "cross-page"  # needs several pages of the audit (duplicates, links, redirects)
     SITE = "site"  # one extra request about the site (robots.txt, /llms.txt, ...)
     CRAWL = "crawl"  # about the crawl run itself
+    LIGHTHOUSE = "lighthouse"  # a sampled page's Lighthouse runs (lighthouse.vitals)
 
 
 class IssueType(StrEnum):
@@ -157,6 +158,14 @@ class IssueType(StrEnum):
     EXPOSURE_MTA_STS_MISSING = "exposure-mta-sts-missing"
     EXPOSURE_CAA_MISSING = "exposure-caa-missing"
     EXPOSURE_DNSSEC_NOT_VALIDATED = "exposure-dnssec-not-validated"
+    # --- Lighthouse on the sampled pages: lab (the run) and field (CrUX), docs/lighthouse.md ---
+    LIGHTHOUSE_POOR_PERFORMANCE = "lighthouse-poor-performance"
+    LAB_POOR_LCP = "lab-poor-lcp"
+    LAB_POOR_INP = "lab-poor-inp"
+    LAB_POOR_CLS = "lab-poor-cls"
+    FIELD_POOR_LCP = "field-poor-lcp"
+    FIELD_POOR_INP = "field-poor-inp"
+    FIELD_POOR_CLS = "field-poor-cls"
 
     @property
     def severity(self) -> Severity:
@@ -166,6 +175,7 @@ class IssueType(StrEnum):
 # --- Threshold constants. Rules import these; descriptors below cite them. ---
 
 _ORIG_PAGE = "original system §1.2"
+_CWV = "web.dev Core Web Vitals"
 _ORIG_CROSS = "original system §1.3"
 _ORIG_ANALYZER = "original system §6.1"
 
@@ -188,6 +198,13 @@ HEADING_MAX_STEP = 1
 HTML_MAX_BYTES = 2 * 1024 * 1024
 # The Observatory's HSTS floor: 0 points at >= 6 months, -10 below (docs/field.md §3.1).
 HSTS_MIN_MAX_AGE_S = 15_768_000
+# Lighthouse colours a category score of 0-49 red ("poor"); Google's Core Web Vitals call a page
+# "poor" beyond these, at the 75th percentile of visits (web.dev/articles/vitals). CLS is unitless:
+# its threshold is kept in hundredths so every threshold stays an integer.
+POOR_PERFORMANCE_SCORE = 50
+POOR_LCP_MS = 4000
+POOR_INP_MS = 500
+POOR_CLS_HUNDREDTHS = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +260,7 @@ _CLIENT_ERROR = _t("CLIENT_ERROR_STATUS", CLIENT_ERROR_STATUS, "HTTP status", "R
 _D = IssueDescriptor
 _CRIT, _WARN, _INFO = Severity.CRITICAL, Severity.WARNING, Severity.INFO
 _PAGE, _CROSS, _CRAWL, _SITE = Scope.PAGE, Scope.CROSS_PAGE, Scope.CRAWL, Scope.SITE
+_LH = Scope.LIGHTHOUSE
 
 _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     # ------------------------------------------------------------------ original: per page
@@ -1187,6 +1205,91 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Unsigned answers can be forged on the path to a resolver.",
         "Sign the zone at the DNS provider and publish the DS record at the registrar.",
         "RFC 4033; RFC 4035 §3.2.3 (AD bit)",
+    ),
+    # ------------------------------------------------------------------ Lighthouse
+    # Lighthouse scope: on the sampled pages only (lighthouse.vitals): one row per page and type, the
+    # worse strategy's value first in `details`. Lab rows come from the Lighthouse run, field rows
+    # from the Chrome UX Report (the URL's own data, else its origin's). Warnings: speed is a
+    # ranking signal among many and never makes a page unusable, so the health score ignores them.
+    _D(
+        IssueType.LIGHTHOUSE_POOR_PERFORMANCE,
+        _WARN,
+        _LH,
+        "Poor Lighthouse performance score",
+        "a sampled page's Lighthouse performance score is below 50 (mobile or desktop)",
+        "Lighthouse rates 0-49 as poor: the page loads and settles slowly in a lab run. Warning.",
+        "Open the stored Lighthouse report and fix its top opportunities (render-blocking "
+        "resources, large images, unused JavaScript).",
+        "Lighthouse performance scoring (0-49 poor); PageSpeed Insights API v5",
+        (_t("POOR_PERFORMANCE_SCORE", POOR_PERFORMANCE_SCORE, "points", "Lighthouse scoring"),),
+    ),
+    _D(
+        IssueType.LAB_POOR_LCP,
+        _WARN,
+        _LH,
+        "Poor Largest Contentful Paint (lab)",
+        "the Lighthouse run's LCP is over 4 s (mobile or desktop)",
+        "The main content appears late in a lab run; Google calls an LCP above 4 s poor. Warning.",
+        "Serve the LCP element sooner: preload its image, cut server time and render blocking.",
+        "web.dev Core Web Vitals (LCP poor > 4 s); Lighthouse largest-contentful-paint",
+        (_t("POOR_LCP_MS", POOR_LCP_MS, "ms", _CWV),),
+    ),
+    _D(
+        IssueType.LAB_POOR_INP,
+        _WARN,
+        _LH,
+        "Poor Interaction to Next Paint (lab)",
+        "the Lighthouse run reports an INP over 500 ms (rare: navigation runs usually have none)",
+        "The page reacts slowly to input in a lab run; Google calls an INP above 500 ms poor. "
+        "Warning.",
+        "Break up long JavaScript tasks and defer work that is not needed for the first input.",
+        "web.dev Core Web Vitals (INP poor > 500 ms); Lighthouse interaction-to-next-paint",
+        (_t("POOR_INP_MS", POOR_INP_MS, "ms", _CWV),),
+    ),
+    _D(
+        IssueType.LAB_POOR_CLS,
+        _WARN,
+        _LH,
+        "Poor Cumulative Layout Shift (lab)",
+        "the Lighthouse run's CLS is over 0.25 (mobile or desktop)",
+        "Content jumps while the page loads; Google calls a CLS above 0.25 poor. Warning.",
+        "Give images, embeds and ads fixed dimensions and avoid inserting content above others.",
+        "web.dev Core Web Vitals (CLS poor > 0.25); Lighthouse cumulative-layout-shift",
+        (_t("POOR_CLS_HUNDREDTHS", POOR_CLS_HUNDREDTHS, "hundredths of CLS", _CWV),),
+    ),
+    _D(
+        IssueType.FIELD_POOR_LCP,
+        _WARN,
+        _LH,
+        "Poor Largest Contentful Paint (real users)",
+        "the Chrome UX Report's 75th-percentile LCP of the URL (else its origin) is over 4 s",
+        "Real Chrome users waited over 4 s for the main content on a quarter of their visits; "
+        "this is what Google's page experience assessment uses. Warning.",
+        "Serve the LCP element sooner for real visitors (CDN, image sizes, server time).",
+        "web.dev Core Web Vitals (LCP poor > 4 s, p75); PageSpeed Insights loadingExperience",
+        (_t("POOR_LCP_MS", POOR_LCP_MS, "ms", _CWV),),
+    ),
+    _D(
+        IssueType.FIELD_POOR_INP,
+        _WARN,
+        _LH,
+        "Poor Interaction to Next Paint (real users)",
+        "the Chrome UX Report's 75th-percentile INP of the URL (else its origin) is over 500 ms",
+        "Real Chrome users saw slow reactions to their input. Warning.",
+        "Find the slow interactions (long tasks, heavy event handlers) and make them cheaper.",
+        "web.dev Core Web Vitals (INP poor > 500 ms, p75); PageSpeed Insights loadingExperience",
+        (_t("POOR_INP_MS", POOR_INP_MS, "ms", _CWV),),
+    ),
+    _D(
+        IssueType.FIELD_POOR_CLS,
+        _WARN,
+        _LH,
+        "Poor Cumulative Layout Shift (real users)",
+        "the Chrome UX Report's 75th-percentile CLS of the URL (else its origin) is over 0.25",
+        "Real Chrome users saw content move under them. Warning.",
+        "Reserve space for late content (images, ads, banners, web fonts).",
+        "web.dev Core Web Vitals (CLS poor > 0.25, p75); PageSpeed Insights loadingExperience",
+        (_t("POOR_CLS_HUNDREDTHS", POOR_CLS_HUNDREDTHS, "hundredths of CLS", _CWV),),
     ),
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 
-__all__ = ["ID_HEX_CHARS", "issue_id", "page_id"]
+__all__ = ["ID_HEX_CHARS", "issue_id", "lighthouse_result_id", "page_id"]
 
 # 36 hex chars = 144 bits: the width of a UUID string, which the original's TEXT ids replaced.
 ID_HEX_CHARS = 36
@@ -33,6 +33,11 @@ def _digest(*fields: str) -> str:
 def page_id(audit_id: str, url: str) -> str:
     """Id of the `audit_pages` row for `url`: SHA-256 of `auditId|url`, first 36 hex chars."""
     return _digest(audit_id, url)
+
+
+def lighthouse_result_id(audit_id: str, page_id: str, strategy: str) -> str:
+    """Id of an `audit_lighthouse_results` row: SHA-256 of `auditId|pageId|strategy` (§2.4)."""
+    return _digest(audit_id, page_id, strategy)
 
 
 def issue_id(audit_id: str, page_url: str, issue_type: str, dedupe_key: str | None = None) -> str:

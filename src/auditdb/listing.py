@@ -46,6 +46,7 @@ class ListKind(StrEnum):
     ISSUES = "issues"
     MONITORS = "monitors"  # auditdb.monitors.owned_page_statement
     RUNS = "runs"  # auditdb.monitors.runs_page_statement
+    LIGHTHOUSE = "lighthouse"  # auditdb.lighthouse.list_results
 
 
 # The sort key of each list, in SQL column names and the Python types a cursor must carry.
@@ -55,6 +56,7 @@ _SORT_COLUMNS: dict[ListKind, tuple[str, ...]] = {
     ListKind.ISSUES: ("severity_rank", "issue_type", "page_url", "id"),
     ListKind.MONITORS: ("created_at", "id"),
     ListKind.RUNS: ("started_at", "id"),
+    ListKind.LIGHTHOUSE: ("id",),
 }
 _SORT_TYPES: dict[ListKind, tuple[type, ...]] = {
     ListKind.AUDITS: (str, str),
@@ -62,6 +64,7 @@ _SORT_TYPES: dict[ListKind, tuple[type, ...]] = {
     ListKind.ISSUES: (int, str, str, str),
     ListKind.MONITORS: (str, str),
     ListKind.RUNS: (str, str),
+    ListKind.LIGHTHOUSE: (str,),
 }
 
 

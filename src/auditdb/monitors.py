@@ -17,6 +17,7 @@ from typing import Self
 from auditdb.listing import SortKey, Statement
 from common.bindings import D1Database
 from common.wire import JsonRecord, as_int, as_str
+from lighthouse.records import LighthouseMode
 
 
 class Frequency(StrEnum):
@@ -54,6 +55,7 @@ class MonitorRecord(JsonRecord):
     is_active: bool = True
     last_run_at: str | None = None
     lock_until: str | None = None
+    lighthouse: LighthouseMode = LighthouseMode.AUTO  # each run's audit option (migration 0013)
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
@@ -101,9 +103,9 @@ class RecencyCutoffs:
 
 _INSERT = (
     "INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, max_depth, include_json, "
-    "exclude_json, webhook_url, webhook_secret, alert_score_drop, alert_on_grade_drop, "
-    "alert_on_new_critical, is_active, next_due_at, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "exclude_json, webhook_url, lighthouse, webhook_secret, alert_score_drop, "
+    "alert_on_grade_drop, alert_on_new_critical, is_active, next_due_at, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 GET_OWNED_SQL = "SELECT * FROM monitors WHERE id = ? AND owner = ?"
 GET_SQL = "SELECT * FROM monitors WHERE id = ?"
@@ -113,7 +115,7 @@ DELETE_OWNED_SQL = "DELETE FROM monitors WHERE id = ? AND owner = ?"
 # Settings only: the schedule's bookkeeping (last_run_at, lock_until) belongs to the consumer.
 UPDATE_OWNED_SQL = (
     "UPDATE monitors SET url = ?, frequency = ?, hour = ?, max_pages = ?, max_depth = ?, "
-    "include_json = ?, exclude_json = ?, webhook_url = ?, "
+    "include_json = ?, exclude_json = ?, webhook_url = ?, lighthouse = ?, "
     "webhook_secret = COALESCE(?, webhook_secret), alert_score_drop = ?, "
     "alert_on_grade_drop = ?, alert_on_new_critical = ?, is_active = ?, next_due_at = ? "
     "WHERE id = ? AND owner = ?"
@@ -130,6 +132,7 @@ def _settings(monitor: MonitorRecord) -> list[str | int | float | None]:
         json.dumps(monitor.include),
         json.dumps(monitor.exclude),
         monitor.webhook_url,
+        str(monitor.lighthouse),
     ]
 
 

@@ -15,7 +15,12 @@ from typing import Self
 from audit.issues import DetectedIssue
 from common.settings import CRAWL
 from common.wire import JsonObject, JsonRecord, JsonValue
+from lighthouse.records import LighthouseMode, LighthouseStatus
+from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from urls.private_hosts import PrivateHosts
+
+# An audit's `lighthouse_pages`: how many pages it may sample (each costs two provider calls).
+MAX_LIGHTHOUSE_PAGES = 50
 
 
 class AuditStatus(StrEnum):
@@ -34,6 +39,7 @@ class AuditStatus(StrEnum):
 class AuditPhase(StrEnum):
     DISCOVERY = "discovery"
     CRAWLING = "crawling"
+    LIGHTHOUSE = "lighthouse"  # only when the audit samples pages and a provider is configured
     FINALIZING = "finalizing"
     COMPLETED = "completed"
     FAILED = "failed"
@@ -48,8 +54,12 @@ class AuditOptions(JsonRecord):
     exclude_patterns: list[str] = field(default_factory=list)
     private_hosts: PrivateHosts = PrivateHosts.DENY
     fetch_timeout_s: float = CRAWL.fetch_timeout_s
+    lighthouse: LighthouseMode = LighthouseMode.AUTO
+    lighthouse_pages: int = DEFAULT_SAMPLE_PAGES
 
     def __post_init__(self) -> None:
+        if not 1 <= self.lighthouse_pages <= MAX_LIGHTHOUSE_PAGES:
+            raise ValueError(f"lighthouse_pages must be between 1 and {MAX_LIGHTHOUSE_PAGES}")
         low, high = CRAWL.min_fetch_timeout_s, CRAWL.max_fetch_timeout_s
         if not low <= self.fetch_timeout_s <= high:
             raise ValueError(f"fetch_timeout_s must be between {low:g} and {high:g}")
@@ -91,6 +101,12 @@ class AuditRecord(JsonRecord):
     security_grade: str | None = None
     security_score: int | None = None
     security_error: str | None = None
+    # The Lighthouse phase (workflow.lighthouse_step): runs planned (2 per sampled page), stored
+    # without and with an error, and what became of the phase (None: not reached yet).
+    lighthouse_total: int = 0
+    lighthouse_completed: int = 0
+    lighthouse_failed: int = 0
+    lighthouse_status: LighthouseStatus | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:

@@ -1,6 +1,7 @@
 """`siteaudit`: run audits on the local platform from a terminal.
 
-    siteaudit audit URL [--max-pages N] [--allow-private-hosts] [REPORT OPTIONS] [--state-dir DIR]
+    siteaudit audit URL [--max-pages N] [--lighthouse auto|none] [--lighthouse-pages N]
+                        [--allow-private-hosts] [REPORT OPTIONS] [--state-dir DIR]
     siteaudit resume ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit report ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit cancel ID [--state-dir DIR]
@@ -8,7 +9,8 @@
     siteaudit compare A B [--limit N] [--state-dir DIR]
     siteaudit serve [--port N] [--var NAME:VALUE ...] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
-    siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] | monitors list
+    siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] [--lighthouse M]
+    siteaudit monitors list
     siteaudit monitors runs ID | monitors remove ID | monitors run-due
     siteaudit security-check --response FILE
     siteaudit security URL [--json] [--allow-private-hosts]
@@ -22,7 +24,9 @@ All run the Worker's own code (src/entry.py) on the local platform, with all sta
 (default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `report`,
 `cancel` and `delete` call the API as the owner "local", with the key the local platform keeps for
 the CLI (local_platform.cli_key); `serve` answers only requests that bring a key made by `keys create`,
-and serves the admin routes (/api/keys) when ADMIN_TOKEN is set in its environment.
+and serves the admin routes (/api/keys) when ADMIN_TOKEN is set in its environment. Lighthouse
+runs on a sample of pages when PSI_API_KEY is set in the environment (PSI_ENDPOINT overrides the
+PageSpeed Insights endpoint); without it audits say Lighthouse was skipped (docs/lighthouse.md).
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ from cli.monitors import add_monitors_commands, run_monitors
 from cli.progress import Snapshot, progress_view
 from cli.security import add_security_commands, run_security, run_security_check
 from common.wire import as_object, as_str
+from lighthouse.records import LighthouseMode
+from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from urls.private_hosts import PrivateHosts
 
 if TYPE_CHECKING:
@@ -65,6 +71,18 @@ def build_parser() -> argparse.ArgumentParser:
     audit = commands.add_parser("audit", help="audit a site and print a summary")
     audit.add_argument("url")
     audit.add_argument("--max-pages", type=int, default=50)
+    audit.add_argument(
+        "--lighthouse",
+        choices=[str(mode) for mode in LighthouseMode],
+        default=str(LighthouseMode.AUTO),
+        help="Lighthouse on a sample of pages when PSI_API_KEY is set (default: %(default)s)",
+    )
+    audit.add_argument(
+        "--lighthouse-pages",
+        type=int,
+        default=DEFAULT_SAMPLE_PAGES,
+        help="pages Lighthouse samples, two runs each (default: %(default)s)",
+    )
     audit.add_argument(
         "--allow-private-hosts",
         action="store_true",
@@ -204,9 +222,10 @@ def _platform(args: argparse.Namespace) -> LocalPlatform:
 
     private = getattr(args, "allow_private_hosts", False)
     overrides = {"ALLOW_PRIVATE_HOSTS": "true"} if private else {}
-    if admin_token := os.environ.get("ADMIN_TOKEN"):
-        # The secret `wrangler secret put ADMIN_TOKEN` sets on Cloudflare: here, from the shell.
-        overrides["ADMIN_TOKEN"] = admin_token
+    # Secrets `wrangler secret put` sets on Cloudflare (and the PSI endpoint): here, from the shell.
+    for name in ("ADMIN_TOKEN", "PSI_API_KEY", "PSI_ENDPOINT"):
+        if value := os.environ.get(name):
+            overrides[name] = value
     if args.command != "serve":
         # One person at a terminal: the deployment's rate limits (wrangler.toml) guard `serve`.
         overrides.update(dict.fromkeys(_RATE_LIMIT_SETTINGS, "0"))
@@ -230,7 +249,14 @@ async def run_audit(args: argparse.Namespace) -> int:
     try:
         await check_baselines(platform, args.delivery.conditions)
         status, body = await platform.request(
-            "POST", "/api/audits", {"url": args.url, "max_pages": args.max_pages}
+            "POST",
+            "/api/audits",
+            {
+                "url": args.url,
+                "max_pages": args.max_pages,
+                "lighthouse": args.lighthouse,
+                "lighthouse_pages": args.lighthouse_pages,
+            },
         )
         if status != 201:
             return _refused(body)

@@ -21,6 +21,7 @@ from auditdb.monitors import Frequency
 from common import ports
 from common.bindings import MessageBatch
 from common.wire import JsonObject, as_list, as_object, as_str
+from lighthouse.records import LighthouseMode
 from maintenance.monitor_producer import enqueue_due_monitors
 from service.monitor_runs import QueueResult, RunOutcome, RunResult, consume_batch
 
@@ -43,6 +44,12 @@ def add_monitors_commands(commands: Subcommands) -> None:
     add.add_argument("--hour", type=int, help="UTC hour of the runs (default: this hour)")
     add.add_argument("--max-pages", type=int, default=50)
     add.add_argument("--webhook-url", help="where alerts will be posted")
+    add.add_argument(
+        "--lighthouse",
+        choices=[str(mode) for mode in LighthouseMode],
+        default=str(LighthouseMode.AUTO),
+        help="Lighthouse in each run's audit when PSI_API_KEY is set (default: %(default)s)",
+    )
     add.add_argument("--allow-private-hosts", action="store_true")
     actions.add_parser("list", help="your monitors, newest first")
     runs = actions.add_parser("runs", help="a monitor's runs, newest first")
@@ -77,7 +84,12 @@ async def run_monitors(platform: LocalPlatform, args: argparse.Namespace, refuse
 
 
 async def _add(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse) -> int:
-    body: JsonObject = {"url": args.url, "frequency": args.frequency, "max_pages": args.max_pages}
+    body: JsonObject = {
+        "url": args.url,
+        "frequency": args.frequency,
+        "max_pages": args.max_pages,
+        "lighthouse": args.lighthouse,
+    }
     if args.hour is not None:
         body["hour"] = args.hour
     if args.webhook_url is not None:

@@ -15,6 +15,7 @@ from auditdb.exposure_issues import AuditExposure, ExposureStatus
 from auditdb.records import AuditRecord, AuditStatus
 from auditdb.security_grades import AuditSecurity, SecurityStatus
 from common.wire import JsonObject, JsonValue, as_int, as_object
+from lighthouse.records import LighthouseStatus
 
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
@@ -23,11 +24,21 @@ LIST_PAGE_SIZE = 1000  # the API's largest page
 
 
 async def full_report(platform: LocalPlatform, audit_id: str) -> JsonObject:
-    """`{"audit", "summary", "links", "pages", "issues"}`: the report plus every listed row."""
+    """`{"audit", "summary", "security", "links", "pages", "issues", "lighthouse"}`: the report
+    plus every listed row."""
     base = f"/api/audits/{quote(audit_id, safe='')}"
     _, report = await platform.request("GET", f"{base}/report")
     report["pages"] = await read_list(platform, f"{base}/pages", "pages")
     report["issues"] = await read_list(platform, f"{base}/issues", "issues")
+    audit = as_object(report["audit"])
+    # The same section as the stored R2 report (service.reports): the phase and every row.
+    report["lighthouse"] = {
+        "status": audit.get("lighthouse_status"),
+        "total": audit.get("lighthouse_total", 0),
+        "completed": audit.get("lighthouse_completed", 0),
+        "failed": audit.get("lighthouse_failed", 0),
+        "results": await read_list(platform, f"{base}/lighthouse", "lighthouse"),
+    }
     return dict(report)
 
 
@@ -63,6 +74,7 @@ def format_summary(report: JsonObject) -> str:
         lines.append(f"health score: {audit.health_score:g}")
     lines.extend(_security_line(report))
     lines.extend(_exposure_line(report))
+    lines.extend(_lighthouse_line(audit))
     if audit.status is AuditStatus.FAILED:
         lines.append(f"error: {audit.error_code} in {audit.failed_phase or 'unknown phase'}")
     if audit.status is AuditStatus.CANCELLED:
@@ -98,6 +110,26 @@ def _exposure_line(report: JsonObject) -> list[str]:
     dns = "DNS checked" if summary.dns_checked else f"DNS skipped: {summary.dns_skipped}"
     scripts = f"{summary.scripts} scripts ({summary.scripts_read} read by content)"
     return [f"exposure checks: {summary.issues} issues, {scripts}; {dns}"]
+
+
+_LIGHTHOUSE_SKIPPED = {
+    LighthouseStatus.DISABLED: "lighthouse: not run (option none)",
+    LighthouseStatus.SKIPPED_NO_KEY: "lighthouse: skipped (no PSI_API_KEY configured)",
+}
+
+
+def _lighthouse_line(audit: AuditRecord) -> list[str]:
+    """`lighthouse: 14/16 runs stored, 2 failed`, or why it did not run (nothing before)."""
+    status = audit.lighthouse_status
+    if status is None:
+        return []
+    if status in _LIGHTHOUSE_SKIPPED:
+        return [_LIGHTHOUSE_SKIPPED[status]]
+    done = audit.lighthouse_completed + audit.lighthouse_failed
+    return [
+        f"lighthouse: {done}/{audit.lighthouse_total} runs, {audit.lighthouse_failed} failed"
+        + ("" if status is LighthouseStatus.COMPLETED else " (running)")
+    ]
 
 
 def write_report(path: Path, report: JsonObject) -> None:

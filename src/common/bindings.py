@@ -167,6 +167,10 @@ class R2ObjectBody(Protocol):
     def arrayBuffer(self) -> Awaitable[memoryview]: ...  # noqa: N802 - the runtime's name
 
 
+# R2's bulk delete takes at most 1,000 keys per call (the R2 Workers API reference, `delete`).
+R2_MAX_DELETE_KEYS = 1000
+
+
 class R2Bucket(Protocol):
     def put(
         self,

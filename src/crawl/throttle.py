@@ -11,9 +11,17 @@ a Shopify storefront 429'd 93% of an audit whose crawler ignored Retry-After.)
 
 from __future__ import annotations
 
-import email.utils
 from dataclasses import dataclass
 from enum import StrEnum
+
+from common.retry_after import parse_retry_after
+
+__all__ = [
+    "RateLimitAction",
+    "RateLimitDecision",
+    "decide_429",
+    "parse_retry_after",  # the crawl's 429 handling reads it from here
+]
 
 MAX_ATTEMPTS = 3  # the original's MAX_RETRIES for a 429'd URL
 MAX_WAIT_S = 60.0  # the longest single pause a chunk takes inline (its soft deadline is 90 s)
@@ -32,20 +40,6 @@ class RateLimitAction(StrEnum):
 class RateLimitDecision:
     action: RateLimitAction
     delay_s: float = 0.0
-
-
-def parse_retry_after(value: str | None, now_s: float) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP-date), or None."""
-    if value is None or not value.strip():
-        return None
-    text = value.strip()
-    if text.isdigit():
-        return float(text)
-    try:
-        when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    return max(0.0, when.timestamp() - now_s)
 
 
 def decide_429(

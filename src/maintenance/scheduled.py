@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from auditdb import rate_limits, repository
+from auditdb import lighthouse, rate_limits, repository
 from common import ports
 from common.bindings import Env
 from common.wire import JsonObject
@@ -43,6 +43,14 @@ async def run_scheduled(cron: str, env: Env) -> JsonObject:
 async def delete_expired_audits(env: Env) -> dict[str, int]:
     days = _retention_days(env)
     cutoff = ports.iso_from_ms(ports.now_ms() - days * _DAY_MS)
+    # Their Lighthouse payloads first: if R2 refuses, the audits stay (their rows name the
+    # objects) and tomorrow's run tries again, so no object is orphaned.
+    keys = await lighthouse.expired_payload_keys(env.DB, cutoff, CLEANUP_BATCH_LIMIT)
+    try:
+        await lighthouse.delete_payloads(env.REPORTS, keys)
+    except Exception as exc:  # JsException from the binding
+        log.warning("cleanup: Lighthouse payloads not deleted, audits kept: %s", exc)
+        return {"deleted": 0, "retention_days": days, "storage_failed": 1}
     deleted = await repository.delete_finished_before(env.DB, cutoff, CLEANUP_BATCH_LIMIT)
     return {"deleted": deleted, "retention_days": days}
 

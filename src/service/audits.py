@@ -33,6 +33,8 @@ from common.events import TerminalStatus, log_terminal
 from common.settings import CRAWL
 from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
+from lighthouse.records import LighthouseMode
+from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
 from service import limits, report_keys
@@ -67,6 +69,8 @@ class CreateAudit:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     fetch_timeout_s: float = CRAWL.fetch_timeout_s
+    lighthouse: LighthouseMode = LighthouseMode.AUTO
+    lighthouse_pages: int = DEFAULT_SAMPLE_PAGES
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -132,6 +136,8 @@ def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: in
             exclude_patterns=list(request.exclude),
             private_hosts=private_hosts,
             fetch_timeout_s=request.fetch_timeout_s,
+            lighthouse=request.lighthouse,
+            lighthouse_pages=request.lighthouse_pages,
         )
     except ValueError as exc:  # AuditOptions checks its own ranges
         raise InvalidOptions(str(exc)) from exc
@@ -217,15 +223,17 @@ async def cancel_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
 
 
 async def delete_audit(env: Env, owner: str, audit_id: str) -> None:
-    """Stop the audit's workflow instance if it runs, wipe its crawl state (the scratchpad) and
-    its full report in R2, then delete its rows (pages, issues and Lighthouse rows cascade). The
-    row goes last: if R2 refuses (`StorageUnavailable`), the audit stays and a retry finishes the
-    job. A second delete finds nothing: `AuditNotFound`, like any unknown id."""
+    """Stop the audit's workflow instance if it runs, wipe its crawl state (the scratchpad), its
+    full report and its Lighthouse payloads in R2, then delete its rows (pages, issues and
+    Lighthouse rows cascade). The row goes last: if R2 refuses (`StorageUnavailable`), the audit
+    stays and a retry finishes the job. A second delete finds nothing: `AuditNotFound`, like any
+    unknown id."""
     audit = await owned_audit(env, owner, audit_id)
     if audit.status is AuditStatus.RUNNING:
         await _terminate(env, audit.workflow_instance_id or audit.id)
     await Scratchpad.for_audit(env, audit.id).destroy()
     await report_keys.delete_report(env, audit.owner, audit.id)
+    await report_keys.delete_lighthouse_payloads(env, [audit.id])
     await repository.delete_audit(env.DB, audit.id)
 
 

@@ -21,8 +21,9 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from auditdb import lighthouse
 from auditdb.listing import IssueFilter, PageFilter
-from auditdb.records import IssueRecord, PageRecord
+from auditdb.records import MAX_LIGHTHOUSE_PAGES, IssueRecord, PageRecord
 from common.bindings import Env
 from service.audits import owned_audit
 from service.lists import iter_issues, iter_pages
@@ -48,6 +49,27 @@ _NEEDS_QUOTES = frozenset(',"\r\n')
 # Columns, in export order: the records' own fields (lists and objects become JSON text in CSV).
 PAGE_COLUMNS = tuple(f.name for f in fields(PageRecord))
 ISSUE_COLUMNS = tuple(f.name for f in fields(IssueRecord))
+LIGHTHOUSE_COLUMNS = (
+    "page_url",
+    "strategy",
+    "performance_score",
+    "accessibility_score",
+    "best_practices_score",
+    "seo_score",
+    "lcp_ms",
+    "cls",
+    "inp_ms",
+    "ttfb_ms",
+    "field_scope",
+    "field_lcp_ms",
+    "field_inp_ms",
+    "field_cls",
+    "error_message",
+    "r2_key",
+    "payload_size_bytes",
+    "page_id",
+    "id",
+)
 
 
 def csv_cell(value: object) -> str:
@@ -139,3 +161,18 @@ async def export_issues(
     issues = iter_issues(env, owner, audit.id, filter_)
     chunks = export_rows(issues, ISSUE_COLUMNS, fmt)
     return Export(file_name(audit.id, "issues", fmt), fmt.media_type, chunks)
+
+
+async def export_lighthouse(env: Env, owner: str, audit_id: str) -> Export:
+    """The audit's Lighthouse rows as CSV, one line per page and strategy (at most 100 rows,
+    so one chunk); `AuditNotFound` before any row."""
+    audit = await owned_audit(env, owner, audit_id)
+    rows = await lighthouse.list_results(env.DB, audit.id, limit=2 * MAX_LIGHTHOUSE_PAGES)
+    fmt = ExportFormat.CSV
+
+    async def chunks() -> AsyncGenerator[bytes]:
+        flat = [row.flat() for row in rows]
+        yield csv_line(LIGHTHOUSE_COLUMNS).encode()
+        yield "".join(csv_line([row[c] for c in LIGHTHOUSE_COLUMNS]) for row in flat).encode()
+
+    return Export(file_name(audit.id, "lighthouse", fmt), fmt.media_type, chunks())

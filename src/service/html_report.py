@@ -10,6 +10,8 @@ What the file holds, in order (docs/issues.md for the catalogue texts it quotes)
 * the issues grouped by severity then type, each type with its title, explanation, fix, count and
   at most `PAGES_PER_TYPE` affected pages with the detail that locates the problem (the link
   target, the duplicate group, the redirect chain: service.issue_locating), then "and N more";
+* the Lighthouse section (service/html_vitals.py): a row per sampled page, mobile beside desktop,
+  or why Lighthouse did not run;
 * the page table (service.page_table): the first `TABLE_ROWS` pages by URL as a plain table, and
   up to `DATA_ROWS` pages in a JSON data island that a small inline script pages, sorts and
   filters, with the commands that list every page.
@@ -40,14 +42,17 @@ from dataclasses import dataclass, field
 from html import escape
 
 from audit.catalogue import IssueDescriptor, IssueType, Severity, doc_url, maybe_descriptor
+from auditdb import lighthouse
+from auditdb.lighthouse import LighthouseRow
 from auditdb.listing import IssueFilter
-from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from auditdb.records import MAX_LIGHTHOUSE_PAGES, AuditRecord, IssueRecord, PageRecord
 from auditdb.summary import IssueCounts, TypeCount
 from common.bindings import Env
 from service.audits import owned_audit
 from service.exports import Export
 from service.html_history import history_section
 from service.issue_locating import locating_detail, type_title
+from service.html_vitals import vitals_section
 from service.lists import Paging, issue_counts, iter_pages, list_issues
 from service.page_table import (
     LINK_ATTRS,
@@ -171,6 +176,7 @@ async def html_chunks(
     groups: AsyncIterator[IssueGroup],
     rows: AsyncGenerator[list[PageRecord]] | None = None,
     history: RunHistory | None = None,
+    vitals: Sequence[LighthouseRow] = (),
 ) -> AsyncGenerator[bytes]:
     """The document as encoded chunks: head, history and charts, one chunk per issue type, the
     page table, then its data island one chunk per batch of `rows` (None: the kept rows)."""
@@ -188,6 +194,7 @@ async def html_chunks(
             severity = group.count.severity
         yield _issue_type(audit.id, group).encode()
     yield ((_close_severity() if severity else "") + "</section>").encode()
+    yield vitals_section(audit, vitals, link).encode()  # service/html_vitals.py
     classes = [c for c in STATUS_CLASSES if stats.status_classes[c]]
     for text in table_chunks(audit.id, stats.total, classes, stats.first):
         yield text.encode()
@@ -390,5 +397,6 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
     history = await run_history(env, audit)
     groups = issue_groups(env, owner, audit.id, counts.rows, PAGES_PER_TYPE)
     rows = iter_pages(env, owner, audit.id)
-    chunks = html_chunks(audit, counts, stats, groups, rows, history)
+    vitals = await lighthouse.list_results(env.DB, audit.id, limit=2 * MAX_LIGHTHOUSE_PAGES)
+    chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals)
     return Export(f"siteaudit-{audit.id}.html", MEDIA_TYPE, chunks)

@@ -13,8 +13,9 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from functools import partial
 
-from auditdb import exposure_issues, listing, security_grades, summary
+from auditdb import exposure_issues, lighthouse, listing, security_grades, summary
 from auditdb.exposure_issues import AuditExposure
+from auditdb.lighthouse import LighthouseRow
 from auditdb.listing import AuditFilter, IssueFilter, Keyed, PageFilter, SortKey
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from auditdb.security_grades import AuditSecurity
@@ -176,3 +177,14 @@ async def audit_report(env: Env, owner: str, audit_id: str) -> AuditReport:
     security = await security_grades.read_security(env.DB, audit)
     exposure = await exposure_issues.read_exposure(env.DB, audit)
     return AuditReport(audit, counts, top_issues, security, exposure)
+
+
+async def list_lighthouse(
+    env: Env, owner: str, audit_id: str, paging: Paging
+) -> ListPage[LighthouseRow]:
+    """The owner's audit's Lighthouse rows in id order, one keyset page; readable while the phase
+    runs and after a failure (each group lands whole)."""
+    await owned_audit(env, owner, audit_id)
+    after = "" if paging.after is None else str(paging.after[0])
+    rows = await lighthouse.list_results(env.DB, audit_id, after=after, limit=paging.limit + 1)
+    return page_of([((row.id,), row) for row in rows], paging.limit)

@@ -29,6 +29,7 @@ from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord
 from common import ports
 from common.bindings import Env
 from common.settings import CRAWL
+from lighthouse.records import LighthouseMode
 from maintenance.monitor_schedule import next_due_at
 from service import audits
 from service.audits import CreateAudit
@@ -74,6 +75,7 @@ class CreateMonitor:
     alert_on_grade_drop: bool = True
     alert_on_new_critical: bool = True
     is_active: bool = True
+    lighthouse: LighthouseMode = LighthouseMode.AUTO
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,7 @@ class UpdateMonitor:
     alert_on_grade_drop: bool | Keep = KEEP
     alert_on_new_critical: bool | Keep = KEEP
     is_active: bool | Keep = KEEP
+    lighthouse: LighthouseMode | Keep = KEEP
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +126,7 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
         alert_on_grade_drop=request.alert_on_grade_drop,
         alert_on_new_critical=request.alert_on_new_critical,
         is_active=request.is_active,
+        lighthouse=request.lighthouse,
         next_due_at=now,
         created_at=now,
     )
@@ -191,6 +195,7 @@ def audit_request(monitor: MonitorRecord) -> CreateAudit:
         max_depth=monitor.max_depth,
         include=tuple(monitor.include),
         exclude=tuple(monitor.exclude),
+        lighthouse=monitor.lighthouse,
     )
 
 

@@ -1,4 +1,5 @@
-"""Where an audit's full report lives in R2, and deleting it.
+"""Where an audit's full report lives in R2, and deleting it (and its Lighthouse payloads, whose
+keys auditdb.lighthouse owns because the workflow writes them).
 
 Key scheme: `reports/<owner>/<audit id>.json.gz`, each part percent-encoded (RFC 3986 §2.1, with
 no safe characters) so that neither part can add a "/" level: an owner's objects all sit under
@@ -16,7 +17,8 @@ import logging
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from common.bindings import Env
+from auditdb import lighthouse
+from common.bindings import R2_MAX_DELETE_KEYS, Env
 from service.errors import StorageUnavailable
 
 log = logging.getLogger("siteaudit.reports")
@@ -43,8 +45,7 @@ async def delete_report(env: Env, owner: str, audit_id: str) -> None:
     await _delete(env, report_key(owner, audit_id))
 
 
-# R2's bulk delete takes at most 1,000 keys per call (the R2 Workers API reference, `delete`).
-MAX_DELETE_KEYS = 1000
+MAX_DELETE_KEYS = R2_MAX_DELETE_KEYS
 
 
 async def delete_reports(env: Env, reports: Sequence[tuple[str, str]]) -> None:
@@ -62,3 +63,18 @@ async def _delete(env: Env, keys: str | list[str]) -> None:
     except Exception as exc:  # the binding raises JsException, whose type core code cannot name
         log.warning("could not delete report %s: %s", keys, exc)
         raise StorageUnavailable(f"could not delete the audit's stored report: {exc}") from exc
+
+
+async def delete_lighthouse_payloads(env: Env, audit_ids: Sequence[str]) -> None:
+    """Delete the audits' Lighthouse payloads (`lighthouse/<audit id>/...`, keys read from their
+    rows), with the guarantees of `delete_report`: call it before deleting the rows."""
+    keys = [
+        key for audit_id in audit_ids for key in await lighthouse.payload_keys(env.DB, audit_id)
+    ]
+    try:
+        await lighthouse.delete_payloads(env.REPORTS, keys)
+    except Exception as exc:  # the binding raises JsException, whose type core code cannot name
+        log.warning("could not delete Lighthouse payloads of %s: %s", list(audit_ids), exc)
+        raise StorageUnavailable(
+            f"could not delete the audit's Lighthouse payloads: {exc}"
+        ) from exc

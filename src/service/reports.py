@@ -7,6 +7,7 @@ The document (`FORMAT` names its version) holds everything the audit produced:
      "summary": {"issues_total", "issues_by_severity", "issues_by_type"},
      "security": {"status", "grade", "score", "reason", "tests"},  (auditdb.security_grades)
      "exposure": {"status", "summary"},  (auditdb.exposure_issues)
+     "lighthouse": {"status", "total", "completed", "failed", "results": [...rows]},
      "issues": [...every audit_issues row, in list order...],
      "pages": [...every audit_pages row, in url order...]}
 
@@ -33,8 +34,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from auditdb import exposure_issues, security_grades, summary
-from auditdb.records import AuditRecord
+from auditdb import exposure_issues, lighthouse, security_grades, summary
+from auditdb.records import MAX_LIGHTHOUSE_PAGES, AuditRecord
 from common.bindings import Env
 from common.wire import JsonObject, JsonRecord, JsonValue
 from service import lists
@@ -90,6 +91,7 @@ async def _document(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
         },
         "security": (await security_grades.read_security(env.DB, audit)).to_dict(),
         "exposure": (await exposure_issues.read_exposure(env.DB, audit)).to_dict(),
+        "lighthouse": await _lighthouse(env, audit),
     }
     yield _json(head)[:-1] + ',"issues":['
     first = True
@@ -102,6 +104,18 @@ async def _document(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
         yield ("" if first else ",") + ",".join(_json(row.to_dict()) for row in pages)
         first = False
     yield "]}"
+
+
+async def _lighthouse(env: Env, audit: AuditRecord) -> JsonObject:
+    """The Lighthouse phase's outcome and every row (at most 2 x MAX_LIGHTHOUSE_PAGES)."""
+    rows = await lighthouse.list_results(env.DB, audit.id, limit=2 * MAX_LIGHTHOUSE_PAGES)
+    return {
+        "status": None if audit.lighthouse_status is None else str(audit.lighthouse_status),
+        "total": audit.lighthouse_total,
+        "completed": audit.lighthouse_completed,
+        "failed": audit.lighthouse_failed,
+        "results": [row.to_dict() for row in rows],
+    }
 
 
 async def build_report(env: Env, audit: AuditRecord) -> bytes:

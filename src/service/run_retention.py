@@ -109,6 +109,7 @@ async def _delete_batch(
     """R2 first, then the rows: a refused R2 delete raises before any row is touched."""
     reports = [(run.owner, run.audit_id) for run in batch if run.audit_id is not None]
     await report_keys.delete_reports(env, reports)
+    await report_keys.delete_lighthouse_payloads(env, [audit_id for _, audit_id in reports])
     await monitors.delete_expired_range(env.DB, after, _key(batch[-1]))
     return replace(
         so_far,

@@ -1,5 +1,5 @@
 """The site audit workflow: discovery -> crawl-chunk-N -> security-grade -> exposure-checks ->
-finalize, each a durable step.
+Lighthouse -> finalize, each phase made of durable steps.
 
 `run_site_audit` is what `SiteAuditWorkflow.run` delegates to. It never imports the platform: the
 shell passes the SDK's `step`, the Worker's `env` and the NonRetryableError class to raise for
@@ -27,6 +27,7 @@ from durable.client import Scratchpad
 from workflow import step_configs
 from workflow.exposure_step import check_exposure
 from workflow.finalize import finalize_audit
+from workflow.lighthouse_step import run_lighthouse
 from workflow.params import AuditParams
 from workflow.security_step import grade_start_url
 from workflow.steps import (
@@ -91,6 +92,7 @@ async def _run_phases(
     crawl = await _crawl(params, step, env, start, non_retryable)
     await grade_start_url(params, step, env)
     await check_exposure(params, step, env)
+    await run_lighthouse(params, step, env)
     summary = await _finalize(params, step, env, crawl)
     return AuditOutcome(
         pages_crawled=summary.pages_crawled,

@@ -30,3 +30,9 @@ SECURITY_STEP = _config(1, 5_000, "constant", "6 minutes")
 # script_max_count of script_timeout_s each) and DoH questions in rounds (doh_timeout_s each);
 # one retry, then the audit goes on without them.
 EXPOSURE_STEP = _config(1, 5_000, "constant", "10 minutes")
+# One sampled page's two Lighthouse calls (workflow.lighthouse_step). No retries: a replayed or
+# retried step would issue calls that already counted against the provider's quota (the original's
+# LIGHTHOUSE_FETCH_STEP). The calls' own timeouts and 429 waits fit well inside the 5 minutes.
+LIGHTHOUSE_FETCH_STEP = _config(0, 0, "constant", "5 minutes")
+# A group's rows, issues and counters: D1 writes only, idempotent, so they retry like DB_STEP.
+LIGHTHOUSE_PERSIST_STEP = _config(3, 5_000, "exponential", "5 minutes")

@@ -131,6 +131,7 @@ async def test_the_report_summarises_and_links_instead_of_embedding_rows(seeded:
     assert body["links"] == {
         "pages": f"/api/audits/{AUDIT}/pages",
         "issues": f"/api/audits/{AUDIT}/issues",
+        "lighthouse": f"/api/audits/{AUDIT}/lighthouse",
     }
     summary = body["summary"]
     assert summary["issues_by_severity"] == {"critical": 25, "warning": 24, "info": 0}

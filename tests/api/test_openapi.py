@@ -33,6 +33,7 @@ LISTS = {
     ListKind.ISSUES: "/api/audits/{audit_id}/issues",
     ListKind.MONITORS: "/api/monitors",
     ListKind.RUNS: "/api/monitors/{monitor_id}/runs",
+    ListKind.LIGHTHOUSE: "/api/audits/{audit_id}/lighthouse",
 }
 
 

@@ -157,6 +157,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "audit"
             ],
         ),
         (Scope.CROSS_PAGE, ["cross_page.py"]),
+        (Scope.LIGHTHOUSE, ["../lighthouse/vitals.py"]),
     ],
 )
 def test_every_catalogued_issue_has_a_rule_that_emits_it(scope, modules):

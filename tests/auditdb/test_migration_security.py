@@ -22,7 +22,8 @@ SECURITY = "0011_security_grade.sql"
 def migrate_seeded(
     tmp_path: Path, migration: str = SECURITY
 ) -> tuple[sqlite3.Connection, dict[str, list]]:
-    """A database at the migration before `migration`, seeded with child rows, then migrated."""
+    """A database migrated up to `migration` (excluded), seeded with audits, their child rows, a
+    monitor and a run, then migrated by `migration`; with the snapshot taken before it."""
     folder = tmp_path / "migrations"
     folder.mkdir()
     for path in sorted(MIGRATIONS.glob("*.sql")):

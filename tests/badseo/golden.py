@@ -1,5 +1,6 @@
-"""golden.json and golden_https.json: the issue sets audits of badseo and of its https variant
-must report, generated from the fixture data.
+"""golden.json, golden_https.json and golden_vitals.json: the issue sets audits of badseo, of its
+https variant and of its vitals site (Lighthouse issues, tests/badseo/vitals_site.py) must
+report, generated from the fixture data.
 
     python -m tests.badseo.golden --write   # regenerate both after changing a fixture
     python -m tests.badseo.golden --check   # exit 1 when either file is stale
@@ -19,9 +20,11 @@ from pathlib import Path
 
 from tests.badseo.https_site import HTTPS_FIXTURES
 from tests.badseo.site import FIXTURES
+from tests.badseo.vitals_site import VITALS_FIXTURES
 
 GOLDEN_PATH = Path(__file__).with_name("golden.json")
 GOLDEN_HTTPS_PATH = Path(__file__).with_name("golden_https.json")
+GOLDEN_VITALS_PATH = Path(__file__).with_name("golden_vitals.json")
 
 
 def golden_entries() -> list[dict[str, str]]:
@@ -43,6 +46,15 @@ def golden_https_entries() -> list[dict[str, str]]:
     return sorted(entries, key=lambda e: (e["issue_type"], e["url"]))
 
 
+def golden_vitals_entries() -> list[dict[str, str]]:
+    entries = [
+        {"issue_type": issue_type.value, "path": fixture.path, "note": fixture.summary}
+        for fixture in VITALS_FIXTURES
+        for issue_type in fixture.expected
+    ]
+    return sorted(entries, key=lambda e: (e["issue_type"], e["path"]))
+
+
 def _dump(entries: list[dict[str, str]]) -> str:
     return json.dumps(entries, indent=2, ensure_ascii=False) + "\n"
 
@@ -55,8 +67,16 @@ def render_https() -> str:
     return _dump(golden_https_entries())
 
 
+def render_vitals() -> str:
+    return _dump(golden_vitals_entries())
+
+
 def _files() -> dict[Path, str]:
-    return {GOLDEN_PATH: render(), GOLDEN_HTTPS_PATH: render_https()}
+    return {
+        GOLDEN_PATH: render(),
+        GOLDEN_HTTPS_PATH: render_https(),
+        GOLDEN_VITALS_PATH: render_vitals(),
+    }
 
 
 def main(argv: list[str]) -> int:

@@ -162,3 +162,48 @@ async def test_the_sweep_and_the_status_read_leave_a_cancelled_audit_alone(clock
     assert (await status_of(clocked, "lost"))["error_code"] == "instance_lost"
     stopped = await status_of(clocked, "stopped")
     assert (stopped["status"], stopped["error_code"]) == ("cancelled", None)
+
+
+async def expired_with_a_payload(local: Any, audit_id: str) -> str:
+    """A finished, expired audit with one page and one stored Lighthouse payload; its key."""
+    from auditdb import lighthouse
+    from lighthouse.records import LighthouseRun, Strategy
+    from lighthouse.sample import SampledPage
+
+    await running_audit(local, audit_id)
+    await (
+        local.env.DB.prepare(
+            "INSERT INTO audit_pages (id, audit_id, url, crawled_at) VALUES (?, ?, ?, 't')"
+        )
+        .bind(f"{audit_id}-p", audit_id, "https://a.test/")
+        .run()
+    )
+    key = lighthouse.payload_key(audit_id, f"{audit_id}-p", Strategy.MOBILE)
+    await local.env.REPORTS.put(key, b"gzip bytes")
+    page = SampledPage(f"{audit_id}-p", "https://a.test/")
+    stored = lighthouse.StoredPayload(key, 10)
+    row = lighthouse.LighthouseRow.of(audit_id, page, LighthouseRun(Strategy.MOBILE), stored)
+    await lighthouse.record_group(local.env.DB, audit_id, [row], [], last=True)
+    await repository.fail_audit(
+        local.env.DB,
+        audit_id,
+        error_code="unknown",
+        error_detail=None,
+        failed_phase=None,
+        finished_at="2020-01-01T00:00:00.000Z",
+    )
+    return key
+
+
+async def test_daily_cleanup_deletes_expired_audits_lighthouse_payloads_first(clocked: Any) -> None:
+    key = await expired_with_a_payload(clocked, "old")
+
+    clocked.env.REPORTS.faults.fail_next("delete")
+    await clocked.scheduled(CLEANUP_CRON)
+    # R2 refused: the audit stays, its rows still name the object, tomorrow retries
+    assert await repository.get_audit(clocked.env.DB, "old") is not None
+    assert await clocked.env.REPORTS.get(key) is not None
+
+    await clocked.scheduled(CLEANUP_CRON)
+    assert await repository.get_audit(clocked.env.DB, "old") is None
+    assert await clocked.env.REPORTS.get(key) is None

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { test } from "node:test";
+import { gunzipSync } from "node:zlib";
 import { ROOT, boot } from "./harness/runtime.mjs";
 
 const PYTHON = process.env.SITEAUDIT_PYTHON ?? (fs.existsSync(path.join(ROOT, ".venv/bin/python")) ? path.join(ROOT, ".venv/bin/python") : "python3");
@@ -70,4 +71,43 @@ await audit_driver.start_audit(workers.env, ${JSON.stringify(AUDIT_ID)}, ${JSON.
   assert.deepEqual(pyodide.audit, cpython.audit);
   assert.deepEqual(pyodide.pages, cpython.pages);
   assert.deepEqual(pyodide.issues, cpython.issues);
+});
+
+// The Lighthouse phase in Pyodide: the vitals site sampled, one fetch step per page (no step
+// retries) in groups of five, the group's persist step, rows in D1 and gzip payloads in R2.
+test("the vitals site's Lighthouse phase runs in Pyodide against the PSI double", async () => {
+  const server = python(["-m", "tests.pyodide.serve_vitals"], { untilLine: true });
+  const [, origin, endpoint] = (await server.done).split(" ");
+  const rt = await boot();
+  try {
+    const env = rt.makeEnv({ vars: { PSI_API_KEY: "pyodide-key", PSI_ENDPOINT: endpoint } });
+    await rt.runPython(`import audit_driver, workers
+await audit_driver.start_audit(workers.env, "vitals-audit", ${JSON.stringify(origin + "/")}, 20)`);
+    const record = await env.SITE_AUDIT_WORKFLOW.wait("vitals-audit");
+    assert.equal(record.status, "complete", JSON.stringify(record.error));
+    const log = env.SITE_AUDIT_WORKFLOW.log.filter((e) => e.instance === "vitals-audit");
+    const names = [...new Set(log.map((e) => e.step))];
+    const fetches = Array.from({ length: 8 }, (_, i) => `lighthouse-fetch-${i + 1}#1`);
+    assert.deepEqual(names.filter((n) => n.startsWith("lighthouse-") || n.startsWith("select-")).sort(),
+      ["select-lighthouse-sample#1", ...fetches, "lighthouse-persist-1#1", "lighthouse-persist-2#1"].sort());
+    assert.ok(names.indexOf("lighthouse-persist-2#1") < names.indexOf("finalize#1"));
+    assert.ok(fetches.every((f) => log.filter((e) => e.step === f).length === 1), "no fetch step ran twice");
+    const audit = await env.DB.prepare("SELECT * FROM audits WHERE id = ?").bind("vitals-audit").first();
+    assert.deepEqual([audit.lighthouse_status, audit.lighthouse_total, audit.lighthouse_completed, audit.lighthouse_failed],
+      ["completed", 16, 14, 2]);
+    const rows = (await env.DB.prepare("SELECT * FROM audit_lighthouse_results WHERE audit_id = ?").bind("vitals-audit").all()).results;
+    assert.equal(rows.length, 16);
+    const stored = rows.filter((r) => r.r2_key);
+    assert.equal(stored.length, 14);
+    for (const row of stored) {
+      const object = env.REPORTS.objects.get(row.r2_key);
+      assert.equal(object.bytes.byteLength, row.payload_size_bytes);
+      assert.equal(JSON.parse(gunzipSync(object.bytes).toString("utf-8")).kind, "pagespeedonline#result");
+    }
+    const issues = (await env.DB.prepare("SELECT issue_type FROM audit_issues WHERE audit_id = ? AND issue_type LIKE '%poor%'").bind("vitals-audit").all()).results;
+    assert.equal(issues.length, 8);
+  } finally {
+    server.child.kill();
+    rt.close();
+  }
 });

@@ -10,6 +10,7 @@ import pytest
 
 from auditdb import monitors as table
 from auditdb.monitors import Frequency
+from lighthouse.records import LighthouseMode
 from service.errors import (
     InvalidOptions,
     InvalidTarget,
@@ -22,6 +23,7 @@ from service.lists import Paging
 from service.monitors import (
     CreateMonitor,
     UpdateMonitor,
+    audit_request,
     create_monitor,
     delete_monitor,
     get_monitor,
@@ -190,3 +192,22 @@ async def test_delete_then_delete_again(platform: Any) -> None:
 
     with pytest.raises(MonitorNotFound):
         await delete_monitor(env, OWNER, monitor.id)
+
+
+async def test_the_lighthouse_option_is_stored_updated_and_given_to_each_run(platform: Any) -> None:
+    env = platform.env
+    env.ALLOW_PRIVATE_HOSTS = "false"
+    created = await create_monitor(
+        env, OWNER, CreateMonitor("https://example.com", lighthouse=LighthouseMode.NONE)
+    )
+    stored = await get_monitor(env, OWNER, created.monitor.id)
+    assert stored.lighthouse is LighthouseMode.NONE
+    assert audit_request(stored).lighthouse is LighthouseMode.NONE
+
+    changed = await update_monitor(
+        env, OWNER, stored.id, UpdateMonitor(lighthouse=LighthouseMode.AUTO)
+    )
+    assert await get_monitor(env, OWNER, stored.id) == changed
+    assert audit_request(changed).lighthouse is LighthouseMode.AUTO
+    default = await create_monitor(env, OWNER, CreateMonitor("https://example.org"))
+    assert default.monitor.lighthouse is LighthouseMode.AUTO

@@ -222,3 +222,27 @@ async def test_the_ad_hoc_cleanup_leaves_a_runs_audit_to_run_retention(local: An
     assert await repository.get_audit(local.env.DB, "ad-hoc") is None
     assert await repository.get_audit(local.env.DB, kept[0]) is not None
     assert await stored_reports(local) == keys_of(kept)
+
+
+async def test_expired_runs_take_their_audits_lighthouse_payloads(local: Any) -> None:
+    from auditdb import lighthouse
+    from lighthouse.records import LighthouseRun, Strategy
+    from lighthouse.sample import SampledPage
+
+    monitor = await new_monitor(local)
+    old = await runs_days_ago(local, monitor, 400, 2)
+    kept = await runs_days_ago(local, monitor, 10, 1)
+    payloads = {}
+    for audit_id in [*old, *kept]:
+        page = SampledPage(f"{audit_id}-page", "https://a.example/")
+        key = lighthouse.payload_key(audit_id, page.page_id, Strategy.DESKTOP)
+        await local.env.REPORTS.put(key, b"gzip bytes")
+        stored = lighthouse.StoredPayload(key, 10)
+        row = lighthouse.LighthouseRow.of(audit_id, page, LighthouseRun(Strategy.DESKTOP), stored)
+        await lighthouse.record_group(local.env.DB, audit_id, [row], [], last=True)
+        payloads[audit_id] = key
+
+    await expire_monitor_runs(local.env)
+
+    listed = await local.env.REPORTS.list(prefix=lighthouse.PAYLOAD_PREFIX)
+    assert {obj.key for obj in listed["objects"]} == {payloads[a] for a in kept}

@@ -11,8 +11,9 @@
 An omitted `audit_id` means the caller's newest audit, as in the original. Argument names follow
 this API's own (`max_pages`, `audit_id`, the REST list filters) rather than the original's
 camelCase, and the original's `projectId` has no counterpart: the API key's owner scopes every
-tool, exactly as on /api. Lighthouse is not part of this product, so there is no
-`runLighthouse`.
+tool, exactly as on /api. Audits started here run no Lighthouse phase (`lighthouse: none`), as the
+original's `run_site_audit` defaults `runLighthouse` to false: each sampled page costs two
+provider calls, which an agent should not spend unasked. There is no `runLighthouse` argument.
 
 Each tool checks its arguments against its published input schema (`api.mcp.schema`), calls one
 or two service functions and renders records with `to_dict()`, the same shapes as the REST API.
@@ -37,6 +38,7 @@ from auditdb.summary import TypeCount
 from common.bindings import Env
 from common.settings import CRAWL
 from common.wire import JsonObject, JsonValue, as_bool, as_int, as_list, as_str
+from lighthouse.records import LighthouseMode
 from service import audits, lists
 from service.audits import CreateAudit
 from service.errors import RateLimited, ServiceError
@@ -141,6 +143,7 @@ async def run_site_audit(caller: Caller, args: JsonObject) -> JsonObject:
         max_depth=None if depth is None else as_int(depth),
         include=_strings(args.get("include")),
         exclude=_strings(args.get("exclude")),
+        lighthouse=LighthouseMode.NONE,
     )
     audit = await audits.create_audit(caller.env, caller.owner, request, caller.key_id)
     return {"audit": audit_view(audit)}

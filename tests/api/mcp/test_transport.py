@@ -375,3 +375,15 @@ async def test_the_deployments_limits_refuse_as_tool_errors(
     await repository.insert_audit(platform.env.DB, running)
     refused = refusal(await tool(platform, "run_site_audit", url="https://a.test/", max_pages=10))
     assert refused == "at most 1 audits may run at once; wait for one to finish; retry in 60 s"
+
+
+async def test_run_site_audit_starts_audits_without_lighthouse(
+    platform: Any, small_site: Any
+) -> None:
+    started = structured(
+        await tool(platform, "run_site_audit", url=small_site.url("/"), max_pages=2)
+    )
+    assert started["audit"]["options"]["lighthouse"] == "none"
+    await platform.wait_for_workflow(started["audit"]["id"], timeout_s=60)
+    audit = await repository.get_owned_audit(platform.env.DB, LOCAL_OWNER, started["audit"]["id"])
+    assert audit is not None and audit.lighthouse_status == "disabled"
