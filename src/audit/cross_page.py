@@ -29,8 +29,10 @@ from common.wire import JsonMapping, JsonObject
 
 __all__ = [
     "CrawledPage",
+    "FragmentRef",
     "HreflangLink",
     "LinkEdge",
+    "broken_fragments",
     "broken_internal_links",
     "canonical_target_issues",
     "crawled_page",
@@ -87,6 +89,18 @@ class LinkEdge:
 
     source_url: str
     target_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentRef:
+    """An internal link's fragment (as the URL holds it) and its two lookup keys
+    (urls.fragment: as written, and percent-decoded)."""
+
+    source_url: str
+    target_url: str
+    fragment: str
+    key: int
+    decoded_key: int
 
 
 def crawled_page(obs: PageObservation) -> CrawledPage:
@@ -293,6 +307,37 @@ def links_to_redirects(
     return _target_issues(
         audit_id, pages, edges, IssueType.LINK_TO_REDIRECT, lambda t: t.is_ok_redirect, cap
     )
+
+
+def broken_fragments(
+    audit_id: str,
+    targets: Mapping[str, frozenset[int]],
+    refs: Iterable[FragmentRef],
+    cap: int = BROKEN_LINK_ISSUE_CAP,
+) -> list[DetectedIssue]:
+    """broken-fragment: the target page was crawled as 2xx HTML with a complete set of fragment
+    targets (`targets`, its keys), and neither lookup of the link's fragment is in it (HTML
+    spec, "select the indicated part"). Pages whose set is unknown are never judged.
+
+    dedupeKey = target URL + "#" + fragment; capped like broken links, in (source page id,
+    target URL, fragment) order.
+    """
+    hits = {
+        (page_id(audit_id, ref.source_url), ref.source_url, ref.target_url, ref.fragment)
+        for ref in refs
+        if ref.target_url in targets
+        and ref.key not in targets[ref.target_url]
+        and ref.decoded_key not in targets[ref.target_url]
+    }
+    return [
+        DetectedIssue(
+            IssueType.BROKEN_FRAGMENT,
+            source,
+            {"targetUrl": target, "fragment": fragment},
+            dedupe_key=f"{target}#{fragment}",
+        )
+        for _, source, target, fragment in sorted(hits)[:cap]
+    ]
 
 
 def orphan_pages(

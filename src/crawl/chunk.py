@@ -277,6 +277,10 @@ async def persist_batch(
             links=tuple(link for page in batch for link in page.links),
             discovered=tuple(discovered),
             progress=tuple(_progress_entry(page.record) for page in batch),
+            fragment_targets=tuple(
+                page.fragment_targets for page in batch if page.fragment_targets is not None
+            ),
+            fragment_links=tuple(link for page in batch for link in page.fragment_links),
         )
     )
     stats = result.stats

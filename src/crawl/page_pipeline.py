@@ -18,9 +18,17 @@ from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
+from crawl.fragments import fragment_links, fragment_targets
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.window import PageOutcome
-from durable.records import DiscoveredUrl, LeasedUrl, LinkRow, MirrorRow
+from durable.records import (
+    DiscoveredUrl,
+    FragmentLink,
+    FragmentTargets,
+    LeasedUrl,
+    LinkRow,
+    MirrorRow,
+)
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 from urls.normalise import normalise_url, same_site
@@ -46,6 +54,8 @@ class ProcessedPage:
     discovered: list[DiscoveredUrl]
     outcome: PageOutcome
     skipped: dict[str, int] = field(default_factory=dict)
+    fragment_targets: FragmentTargets | None = None
+    fragment_links: list[FragmentLink] = field(default_factory=list)
 
 
 def process_response(
@@ -77,6 +87,10 @@ def process_response(
             retried_after_429=retried_after_429,
         ),
         skipped=skipped,
+        fragment_targets=fragment_targets(
+            leased.url, observation.facts, body_complete=not result.truncated
+        ),
+        fragment_links=fragment_links(leased.url, observation.facts),
     )
 
 

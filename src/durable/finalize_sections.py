@@ -45,6 +45,7 @@ __all__ = [
     "SqlSection",
     "canonical_section",
     "duplicate_section",
+    "fragment_section",
     "hreflang_section",
     "link_section",
     "orphan_section",
@@ -288,6 +289,49 @@ def link_section(
         return [_link_issue(issue_type, hit) for hit in hits]
 
     return ListSection(issue_type.value, (issue_type,), compute)
+
+
+# --------------------------------------------------------------------------- fragments
+
+# Every stored link fragment whose target has a complete target set (a `fragment_pages` row),
+# neither of whose keys the set holds: a scan of `link_fragments`, a seek of the target's page
+# id and two primary-key probes each. The source's mirror row gives its page id; record_batch
+# writes a page's link fragments with its mirror row, so every source has one.
+_BROKEN_FRAGMENTS = """
+SELECT s.page_id AS source_id, f.source_url, f.target_url, f.fragment
+FROM link_fragments AS f
+CROSS JOIN fragment_pages AS t ON t.url = f.target_url
+CROSS JOIN page_mirror AS s ON s.url = f.source_url
+WHERE NOT EXISTS (
+    SELECT 1 FROM fragment_targets AS k WHERE k.page = t.id AND k.key IN (f.key, f.decoded_key)
+)
+ORDER BY s.page_id, f.source_url, f.target_url, f.fragment LIMIT ?"""
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentHit:
+    """A `_BROKEN_FRAGMENTS` row."""
+
+    source_id: str
+    source_url: str
+    target_url: str
+    fragment: str
+
+
+def _fragment_issue(hit: FragmentHit) -> DetectedIssue:
+    details: JsonObject = {"targetUrl": hit.target_url, "fragment": hit.fragment}
+    dedupe_key = f"{hit.target_url}#{hit.fragment}"
+    return DetectedIssue(IssueType.BROKEN_FRAGMENT, hit.source_url, details, dedupe_key=dedupe_key)
+
+
+def fragment_section(query: Query, cap: int = BROKEN_LINK_ISSUE_CAP) -> ListSection:
+    """broken-fragment (cross_page.broken_fragments), capped like the link checks."""
+
+    def compute() -> list[DetectedIssue]:
+        rows = query(_BROKEN_FRAGMENTS, cap)
+        return [_fragment_issue(from_json(FragmentHit, row)) for row in rows]
+
+    return ListSection(IssueType.BROKEN_FRAGMENT.value, (IssueType.BROKEN_FRAGMENT,), compute)
 
 
 # --------------------------------------------------------------------------- orphans

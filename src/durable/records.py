@@ -28,6 +28,8 @@ __all__ = [
     "CrawledEntry",
     "Destroyed",
     "DiscoveredUrl",
+    "FragmentLink",
+    "FragmentTargets",
     "FrontierStats",
     "LeasedUrl",
     "LinkRow",
@@ -210,6 +212,26 @@ class LinkRow(JsonRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class FragmentLink(JsonRecord):
+    """An internal link's fragment (as the URL holds it) and the keys of its two lookups
+    (urls.fragment: as written, and percent-decoded), for the broken-fragment check."""
+
+    source_url: str
+    target_url: str
+    fragment: str
+    key: int
+    decoded_key: int
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentTargets(JsonRecord):
+    """Every fragment target key of one crawled HTML page; sent only when the set is complete."""
+
+    url: str
+    keys: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DiscoveredUrl(JsonRecord):
     """A URL found on a page, to enqueue; the frontier keeps the first sighting of each URL."""
 
@@ -233,6 +255,8 @@ class RecordBatch(JsonRecord):
     discovered: tuple[DiscoveredUrl, ...] = ()
     link_budget_bytes: int | None = None
     progress: tuple[CrawledEntry, ...] = ()  # the batch's pages for the live feed
+    fragment_targets: tuple[FragmentTargets, ...] = ()
+    fragment_links: tuple[FragmentLink, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from typing import Any
 from parse.facts import (
     ANCHOR_TEXT_CAP,
     ATTR_CAP,
+    FRAGMENT_TARGETS_CAP,
     HEADING_LEVELS_CAP,
     HEADINGS_CAP,
     IMAGES_CAP,
@@ -38,6 +39,7 @@ from parse.facts import (
     UrlRef,
 )
 from parse.text import cut
+from urls.fragment import fragment_key
 from urls.resolve import clean, document_base, is_http, resolve
 
 Attrs = dict[str, str]
@@ -93,12 +95,14 @@ class FactsBuilder:
             k: []
             for k in (
                 "titles meta_descriptions meta_robots meta_googlebot viewports refreshes "
-                "canonicals hreflangs social forms scripts images links headings http relative"
+                "canonicals hreflangs social forms scripts images links headings http relative "
+                "fragment_links"
             ).split()
         }
         self._seen = dict.fromkeys(
-            "headings links images scripts forms social http relative".split(), 0
+            "headings links images scripts forms social http relative fragment_links".split(), 0
         )
+        self._targets: set[int] | None = set()  # fragment target keys; None once capped
         self._distinct: set[tuple[str, object]] = set()  # (list, key) of kept items
         self._missing_alt = 0
         self._heading_levels = bytearray()  # one byte a heading: the order of many stays cheap
@@ -214,6 +218,21 @@ class FactsBuilder:
         elif not scheme.isalpha() or "/" in scheme or "?" in scheme or "#" in scheme:
             self._add("relative", (self._resources, tag, raw), distinct=(tag, raw))
 
+    def targets(self, name: str, attrs: Attrs, *, html: bool) -> None:
+        """Any start tag in the document tree (HTML or foreign, outside template): its id, and
+        an HTML `<a>`'s name, are fragment targets."""
+        self._target(attrs.get("id"))
+        if html and name == "a":
+            self._target(attrs.get("name"))
+
+    def _target(self, value: str | None) -> None:
+        targets = self._targets
+        if not value or targets is None:
+            return
+        targets.add(fragment_key(_cap(value) or ""))
+        if len(targets) > FRAGMENT_TARGETS_CAP:
+            self._targets = None
+
     # -- elements with text -----------------------------------------------------------------
 
     def title(self, text: str) -> None:
@@ -229,7 +248,14 @@ class FactsBuilder:
     def anchor(self, attrs: Attrs) -> Capture | None:
         """An `<a>` start tag: a Capture for its text if it is a link that is kept."""
         href = attrs.get("href")
-        if href is None or href.lstrip(" \t\n\r\f")[:11].lower().startswith(_SKIPPED_LINK_PREFIXES):
+        if href is None:
+            return None
+        lead = href.lstrip(" \t\n\r\f")[:11].lower()
+        if lead.startswith("#"):
+            href = _cap(href) or ""
+            self._add("fragment_links", href, LINKS_CAP, href)
+            return None
+        if lead.startswith(_SKIPPED_LINK_PREFIXES):
             return None
         rel = _tokens(attrs.get("rel"))
         capture = Capture()
@@ -341,6 +367,10 @@ class FactsBuilder:
                 tuple(self._jsonld_types),
                 self._jsonld_truncated,
             ),
+            fragment_targets=() if self._targets is None else tuple(sorted(self._targets)),
+            fragment_targets_capped=self._targets is None,
+            fragment_links=tuple(ref(h) for h in lists["fragment_links"]),
+            fragment_links_seen=seen["fragment_links"],
             word_count=word_count,
             content_hash=content_hash,
         )

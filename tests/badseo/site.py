@@ -663,6 +663,30 @@ _LINKS = [
         body='<p>Read the <a href="/security/frame-ancestors-only" rel="nofollow">'
         "frame-ancestors page</a>.</p>",
     ),
+    page(
+        "/links/broken-fragment",
+        Category.LINKS,
+        "Links to fragments the target pages lack: a renamed section, a wrong case, this page.",
+        (T.BROKEN_FRAGMENT,),
+        # Working ones around them: an id, an <a name>, a percent-encoded id, #top, #, and an id
+        # of this page. Broken: #missing-section, #Present (ids are case-sensitive), #nowhere.
+        body='<h2 id="on-this-page">Fragments</h2><ul>'
+        '<li><a href="/links/fragment-target#present">present</a></li>'
+        '<li><a href="/links/fragment-target#named">named</a></li>'
+        '<li><a href="/links/fragment-target#caf%C3%A9">encoded</a></li>'
+        '<li><a href="/links/fragment-target#missing-section">missing</a></li>'
+        '<li><a href="/links/fragment-target#Present">wrong case</a></li>'
+        '<li><a href="#top">top</a> <a href="#">empty</a> <a href="#on-this-page">here</a> '
+        '<a href="#nowhere">nowhere</a></li></ul>',
+    ),
+    page(
+        "/links/fragment-target",
+        Category.LINKS,
+        "The target of fragment links: an id, an anchor name and a non-ASCII id.",
+        body='<h2 id="present">Present section</h2><p><a name="named"></a>Named anchor.</p>'
+        '<p id="caf\u00e9">Caf\u00e9 section.</p>',
+        support=True,
+    ),
 ]
 
 _REDIRECT = [

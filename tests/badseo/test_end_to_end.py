@@ -46,6 +46,16 @@ async def test_the_audit_reports_exactly_the_golden_issues(platform: Any) -> Non
     found, expected = issue_set(report), expected_issues(site.origin)
     assert found == expected, diff(found, expected, site.origin)
     assert ROBOTS_DISALLOWED not in requested
+    fragments = {
+        (i["details"]["targetUrl"].removeprefix(site.origin), i["details"]["fragment"])
+        for i in report["issues"]
+        if i["issue_type"] == "broken-fragment"
+    }
+    assert fragments == {
+        ("/links/fragment-target", "missing-section"),
+        ("/links/fragment-target", "Present"),
+        ("/links/broken-fragment", "nowhere"),
+    }
 
 
 async def test_a_site_that_asks_for_hours_of_patience_stops_the_crawl(platform: Any) -> None:

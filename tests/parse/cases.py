@@ -137,6 +137,19 @@ _CASES: dict[str, str | bytes] = {
         "utf-8"
     ),
 }
+# Fragment targets: ids on any element (boring ones too, any attribute case, after a slash),
+# <a name> in HTML only, ids in svg/math, nothing inside <template>, end-tag ids ignored,
+# duplicates, empty ids, references in values, and same-document links.
+_CASES["fragment_targets"] = (
+    '<html id=root><body><div ID="Intro">x</div><span/id=slash>y</span><p title="id=fake">z</p>'
+    '<section id="a&amp;b" id=second></section><i id="">empty</i></div id=endtag>'
+    '<a name=named href="#Intro">to intro</a><a name="" id="both">b</a><a href="#missing">m</a>'
+    '<a href="#intro">case</a><a href="#">top</a><a href=" #spaced">sp</a><a href="#a%26b">pc</a>'
+    "<svg id=pic><a name=svgname id=svgid></a><foreignObject><a name=fo>fo</a></foreignObject>"
+    "</svg><math id=m><mi id=mi>x</mi></math><template id=tpl><div id=inert>t</div></template>"
+    "<h2 id=sec-2>Heading <span id=in-heading>x</span></h2><table><tr><td id=cell>c</td></tr>"
+    "</table><div id=r\u00e9sum\u00e9>u</div><div id=Intro>dup</div>"
+)
 CONTENT_TYPE_CASES: dict[str, tuple[bytes, str]] = {
     "transport_overrides_meta": (
         '<meta charset="iso-8859-1"><title>caf\u00e9</title>'.encode("utf-8"),
