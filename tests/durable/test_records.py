@@ -18,6 +18,8 @@ from durable.records import (
     CrawlConfig,
     Destroyed,
     DiscoveredUrl,
+    FragmentLink,
+    FragmentTargets,
     FrontierStats,
     LeasedUrl,
     LinkRow,
@@ -44,6 +46,8 @@ stats = st.builds(FrontierStats, counts, counts, counts, counts, st.booleans())
 leased = st.builds(LeasedUrl, urls, depths, st.booleans())
 links = st.builds(LinkRow, urls, urls, st.booleans(), maybe_texts)
 found = st.builds(DiscoveredUrl, urls, depths, st.none() | urls)
+fragment_links = st.builds(FragmentLink, urls, urls, texts, counts, counts)
+fragment_targets = st.builds(FragmentTargets, urls, st.lists(counts, max_size=4).map(tuple))
 
 RECORDS = {
     "FrontierStats": stats,
@@ -67,7 +71,11 @@ RECORDS = {
         st.lists(links, max_size=3).map(tuple),
         st.lists(found, max_size=3).map(tuple),
         st.none() | counts,
+        fragment_targets=st.lists(fragment_targets, max_size=3).map(tuple),
+        fragment_links=st.lists(fragment_links, max_size=3).map(tuple),
     ),
+    "FragmentLink": fragment_links,
+    "FragmentTargets": fragment_targets,
     "BatchResult": st.builds(BatchResult, stats, counts, counts),
     "FinalizeOptions": st.builds(
         FinalizeOptions,

@@ -52,6 +52,10 @@ def _sample() -> PageFacts:
         mixed_content=(MixedContent("img", "http://x.test/i.png"),),
         mixed_content_seen=1,
         json_ld=JsonLd(2, 1, ("Article",), False),
+        fragment_targets=(3, 2**53 - 1),
+        fragment_targets_capped=False,
+        fragment_links=(UrlRef("#x", "https://x.test/"),),
+        fragment_links_seen=2,
         word_count=5,
         content_hash="ab" * 32,
     )
