@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from parse.attr_urls import refresh_url, srcset_urls
 from parse.facts import (
     ANCHOR_TEXT_CAP,
     ATTR_CAP,
@@ -23,6 +24,7 @@ from parse.facts import (
     JSONLD_MAX_TYPES,
     LINKS_CAP,
     LIST_CAP,
+    REFERENCES_CAP,
     SCRIPTS_CAP,
     SINGLETON_CAP,
     TEXT_CAP,
@@ -35,6 +37,8 @@ from parse.facts import (
     MetaTag,
     MixedContent,
     PageFacts,
+    Reference,
+    ReferenceKind,
     Script,
     UrlRef,
 )
@@ -54,7 +58,31 @@ MEDIA_SRC = {
     "object": "data",
 }
 # Start tags the builder wants to see (besides a, h1-h6 and title, which carry text).
-ELEMENTS = frozenset({"meta", "link", "base", "html", "img", "script", "form", *MEDIA_SRC})
+ELEMENTS = frozenset(
+    {
+        "meta",
+        "link",
+        "base",
+        "html",
+        "img",
+        "script",
+        "form",
+        "area",
+        "frame",
+        "frameset",
+        *MEDIA_SRC,
+    }
+)
+# The reference kind of each media element's src (mixed content reads MEDIA_SRC alike).
+_MEDIA_KINDS = {
+    "iframe": ReferenceKind.IFRAME,
+    "source": ReferenceKind.MEDIA,
+    "video": ReferenceKind.MEDIA,
+    "audio": ReferenceKind.MEDIA,
+    "embed": ReferenceKind.EMBED,
+    "object": ReferenceKind.OBJECT,
+}
+_WS = " \t\n\r\f"
 _SKIPPED_LINK_PREFIXES = ("javascript:", "mailto:", "tel:", "#")  # the original analyzer's filter
 _JSONLD_TYPES = ("application/ld+json",)
 _WALK_BUDGET = 10_000  # JSON-LD nodes visited per block
@@ -96,13 +124,15 @@ class FactsBuilder:
             for k in (
                 "titles meta_descriptions meta_robots meta_googlebot viewports refreshes "
                 "canonicals hreflangs social forms scripts images links headings http relative "
-                "fragment_links"
+                "fragment_links references"
             ).split()
         }
         self._seen = dict.fromkeys(
-            "headings links images scripts forms social http relative fragment_links".split(), 0
+            "headings links images scripts forms social http relative fragment_links references".split(),
+            0,
         )
-        self._targets: set[int] | None = set()  # fragment target keys; None once capped
+        self._targets: set[int] | None = set()
+        self._in_frameset = False  # fragment target keys; None once capped
         self._distinct: set[tuple[str, object]] = set()  # (list, key) of kept items
         self._missing_alt = 0
         self._heading_levels = bytearray()  # one byte a heading: the order of many stays cheap
@@ -164,12 +194,15 @@ class FactsBuilder:
                 break
         if attrs.get("http-equiv", "").strip().lower() == "refresh":
             self._add("refreshes", content, SINGLETON_CAP)
+            self._reference(ReferenceKind.REFRESH, refresh_url(content))
 
     def _link(self, name: str, attrs: Attrs) -> None:
         rel = _tokens(attrs.get("rel"))
         href = _cap(attrs.get("href"))
         if href is None:
             return
+        rel_text = " ".join(attrs.get("rel", "").lower().split())
+        self._reference(ReferenceKind.LINK, href, _cap(rel_text))
         if "canonical" in rel:
             self._add("canonicals", href, SINGLETON_CAP)
         if "alternate" in rel and "hreflang" in attrs:
@@ -185,6 +218,8 @@ class FactsBuilder:
         self._add("images", image, IMAGES_CAP, image)
         if src is not None:
             self._resource("img", src)
+        self._reference(ReferenceKind.IMG, src)
+        self._srcset(attrs)
 
     def _script(self, name: str, attrs: Attrs) -> None:
         src = _cap(attrs.get("src"))
@@ -197,15 +232,46 @@ class FactsBuilder:
         self._add("scripts", script, SCRIPTS_CAP, script)
         if src is not None:
             self._resource("script", src)
+        self._reference(ReferenceKind.SCRIPT, src)
 
     def _form(self, name: str, attrs: Attrs) -> None:
         action = _cap(attrs.get("action"))
         self._add("forms", action, distinct=action)  # the same form twice is one finding
+        self._reference(ReferenceKind.FORM, action)
+
+    def _area(self, name: str, attrs: Attrs) -> None:
+        self._reference(ReferenceKind.AREA, _cap(attrs.get("href")))
+
+    def _frameset(self, name: str, attrs: Attrs) -> None:
+        self._in_frameset = True
+
+    def _frame(self, name: str, attrs: Attrs) -> None:
+        # The parser drops a <frame> outside a <frameset> (HTML "in body": ignore the token).
+        if self._in_frameset:
+            self._reference(ReferenceKind.FRAME, _cap(attrs.get("src")))
 
     def _media(self, name: str, attrs: Attrs) -> None:
         url = attrs.get(MEDIA_SRC[name])
         if url is not None:
             self._resource(name, _cap(url) or "")
+        self._reference(_MEDIA_KINDS[name], _cap(url))
+        if name == "video":
+            self._reference(ReferenceKind.POSTER, _cap(attrs.get("poster")))
+        elif name == "source":
+            self._srcset(attrs)
+
+    def _srcset(self, attrs: Attrs) -> None:
+        value = attrs.get("srcset")
+        if value:
+            for url in srcset_urls(value):
+                self._reference(ReferenceKind.SRCSET, _cap(url))
+
+    def _reference(self, kind: ReferenceKind, raw: str | None, rel: str | None = None) -> None:
+        """A URL the page names; empty or whitespace-only values name nothing."""
+        if raw is None or not raw.strip(_WS):
+            return
+        item = (kind, raw, rel)
+        self._add("references", item, REFERENCES_CAP, item)
 
     def _resource(self, tag: str, raw: str) -> None:
         """Keep sub-resource URLs that are or may become http: (relative ones, if the base is)."""
@@ -250,6 +316,7 @@ class FactsBuilder:
         href = attrs.get("href")
         if href is None:
             return None
+        self._reference(ReferenceKind.A, _cap(href))
         lead = href.lstrip(" \t\n\r\f")[:11].lower()
         if lead.startswith("#"):
             href = _cap(href) or ""
@@ -371,6 +438,8 @@ class FactsBuilder:
             fragment_targets_capped=self._targets is None,
             fragment_links=tuple(ref(h) for h in lists["fragment_links"]),
             fragment_links_seen=seen["fragment_links"],
+            references=tuple(Reference(k, ref(raw), rel) for k, raw, rel in lists["references"]),
+            references_seen=seen["references"],
             word_count=word_count,
             content_hash=content_hash,
         )

@@ -61,6 +61,14 @@ chosen so that both agree):
   `fragment_targets_capped` is set, as nothing can then be concluded about a missing fragment.
   Values are cut to `ATTR_CAP` like every attribute. `fragment_links` are the `<a href>`s that
   are a bare `#fragment` (left out of `links`), distinct by raw href, capped at `LINKS_CAP`.
+* References: `references` lists every URL the page names, with its kind (`ReferenceKind`:
+  the element and attribute it came from), in source order, distinct by (kind, raw value, rel),
+  capped at `REFERENCES_CAP` (`references_seen` counts them all): `a`/`area` href, `link` href
+  (with its rel, lowercased and whitespace-collapsed), `img` src, each candidate of an `img` or
+  `source` srcset (HTML "parse a srcset attribute", parse.attr_urls), `script` src,
+  `iframe`/`frame` src, `video`/`audio`/`source` src, `video` poster, `embed` src, `object`
+  data, the URL of a `meta http-equiv=refresh` ("shared declarative refresh steps") and `form`
+  action. Values that are empty or only whitespace name no resource and are left out.
 * Headings: `headings` keeps the level and text of the first `HEADINGS_CAP`, `heading_levels` the
   level of the first `HEADING_LEVELS_CAP` (the order rules and per-level counts read it).
 * Caps: lists of headings, links, images, scripts, forms, social tags, hreflangs and mixed-content
@@ -89,6 +97,9 @@ SCRIPTS_CAP = 500  # "more than 100 JS/CSS files" is the largest check that read
 # Distinct ids and anchor names kept per page; a documentation index with thousands of entries
 # stays far below it, and the set costs about 70 bytes a key while the page is parsed.
 FRAGMENT_TARGETS_CAP = 50_000
+# URLs named by a page, of every kind; twice the original's 1,000-link cap leaves room for a
+# page's resources besides its links.
+REFERENCES_CAP = 2000
 LIST_CAP = 100  # hreflangs, social tags, forms, mixed content
 # Elements a document should have once (title, meta description/robots/viewport/refresh,
 # canonical): rules read the first and whether there is more than one, so ten is plenty and
@@ -124,6 +135,34 @@ class UrlRef(JsonRecord):
 
     raw: str
     url: str | None
+
+
+class ReferenceKind(StrEnum):
+    """Where a referenced URL came from: the element and its URL-valued attribute."""
+
+    A = "a"  # a href
+    AREA = "area"  # area href
+    LINK = "link"  # link href, with its rel
+    IMG = "img"  # img src
+    SRCSET = "srcset"  # a candidate of img or source srcset
+    SCRIPT = "script"  # script src
+    IFRAME = "iframe"  # iframe src
+    FRAME = "frame"  # frame src
+    MEDIA = "media"  # video, audio or source src
+    POSTER = "poster"  # video poster
+    EMBED = "embed"  # embed src
+    OBJECT = "object"  # object data
+    REFRESH = "refresh"  # the URL of a meta refresh
+    FORM = "form"  # form action
+
+
+@dataclass(frozen=True, slots=True)
+class Reference(JsonRecord):
+    """One URL a page names; `rel` only for `link` (tokens lowercased, space-separated)."""
+
+    kind: ReferenceKind
+    href: UrlRef
+    rel: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,5 +274,7 @@ class PageFacts(JsonRecord):
     fragment_targets_capped: bool = False
     fragment_links: tuple[UrlRef, ...] = ()  # <a href="#..."> (resolved without the fragment)
     fragment_links_seen: int = 0
+    references: tuple[Reference, ...] = ()
+    references_seen: int = 0
     word_count: int = 0
     content_hash: str | None = None

@@ -13,6 +13,8 @@ from parse.facts import (
     MetaTag,
     MixedContent,
     PageFacts,
+    Reference,
+    ReferenceKind,
     Script,
     UrlRef,
 )
@@ -56,6 +58,11 @@ def _sample() -> PageFacts:
         fragment_targets_capped=False,
         fragment_links=(UrlRef("#x", "https://x.test/"),),
         fragment_links_seen=2,
+        references=(
+            Reference(ReferenceKind.LINK, ref, "stylesheet"),
+            Reference(ReferenceKind.A, ref),
+        ),
+        references_seen=3,
         word_count=5,
         content_hash="ab" * 32,
     )
