@@ -32,8 +32,11 @@ __all__ = [
     "FragmentRef",
     "HreflangLink",
     "LinkEdge",
+    "ResourceAnswer",
+    "ResourceUse",
     "broken_fragments",
     "broken_internal_links",
+    "broken_resources",
     "canonical_target_issues",
     "crawled_page",
     "duplicate_candidates",
@@ -101,6 +104,25 @@ class FragmentRef:
     fragment: str
     key: int
     decoded_key: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceUse:
+    """A page's reference to an internal resource: its first kind there, and a link's rel."""
+
+    source_url: str
+    resource_url: str
+    kind: str
+    rel: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceAnswer:
+    """A checked resource's answer (or the page row's, for a URL crawled as a page)."""
+
+    url: str
+    status_code: int
+    fetch_class: FetchClass
 
 
 def crawled_page(obs: PageObservation) -> CrawledPage:
@@ -338,6 +360,33 @@ def broken_fragments(
         )
         for _, source, target, fragment in sorted(hits)[:cap]
     ]
+
+
+def broken_resources(
+    audit_id: str,
+    answers: Iterable[ResourceAnswer],
+    uses: Iterable[ResourceUse],
+    cap: int = BROKEN_LINK_ISSUE_CAP,
+) -> list[DetectedIssue]:
+    """broken-resource: a resource a page references answered, fetch ok, status >= 400 (the
+    broken-link rule); one issue per referring page, dedupeKey = resource URL, capped like broken
+    links in (source page id, resource URL) order. Unchecked resources are never judged."""
+    by_url = {answer.url: answer for answer in answers}
+    hits = []
+    for use in uses:
+        answer = by_url.get(use.resource_url)
+        if answer is not None and answer.fetch_class == FetchClass.OK and answer.status_code >= 400:
+            hits.append((page_id(audit_id, use.source_url), use.source_url, use.resource_url, use))
+    issues = []
+    for _, source, target, use in sorted(hits, key=lambda hit: hit[:3])[:cap]:
+        details: JsonObject = {
+            "resourceUrl": target,
+            "kind": use.kind,
+            "rel": use.rel,
+            "targetStatus": by_url[target].status_code,
+        }
+        issues.append(DetectedIssue(IssueType.BROKEN_RESOURCE, source, details, dedupe_key=target))
+    return issues
 
 
 def orphan_pages(

@@ -19,6 +19,7 @@ from auditdb.records import IssueRecord, PageRecord
 from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
 from crawl.fragments import fragment_links, fragment_targets
+from crawl.references import page_link_urls, resource_urls
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.window import PageOutcome
 from durable.records import (
@@ -28,6 +29,7 @@ from durable.records import (
     LeasedUrl,
     LinkRow,
     MirrorRow,
+    ResourceRef,
 )
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
@@ -56,6 +58,7 @@ class ProcessedPage:
     skipped: dict[str, int] = field(default_factory=dict)
     fragment_targets: FragmentTargets | None = None
     fragment_links: list[FragmentLink] = field(default_factory=list)
+    resources: list[ResourceRef] = field(default_factory=list)
 
 
 def process_response(
@@ -91,6 +94,7 @@ def process_response(
             leased.url, observation.facts, body_complete=not result.truncated
         ),
         fragment_links=fragment_links(leased.url, observation.facts),
+        resources=resource_refs(scope, leased.url, observation.facts),
     )
 
 
@@ -274,20 +278,35 @@ def link_edges(source_url: str, facts: PageFacts | None) -> list[LinkRow]:
     if facts is None:
         return []
     edges: dict[str, LinkRow] = {}
-    for link in facts.links:
-        target = link.href.url and normalise_url(link.href.url)
+    anchors = [(link.href.url, link.nofollow, link.text or None) for link in facts.links]
+    # area, iframe, frame, refresh, link next/prev: page links without anchor text
+    others = [(url, False, None) for url in page_link_urls(facts)]
+    for url, nofollow, text in anchors + others:
+        target = url and normalise_url(url)
         if target is None or target in edges or not same_site(target, source_url):
             continue
-        edges[target] = LinkRow(source_url, target, link.nofollow, link.text or None)
+        edges[target] = LinkRow(source_url, target, nofollow, text)
         if len(edges) >= settings.CRAWL.max_stored_links_per_page:  # discovery sees all
             break
     return list(edges.values())
 
 
+def resource_refs(scope: CrawlScope, source_url: str, facts: PageFacts | None) -> list[ResourceRef]:
+    """The page's internal resources the URL policy lets us request (crawl.references)."""
+    if facts is None:
+        return []
+    return [
+        ResourceRef(source_url, url, ref.kind.value, ref.rel)
+        for url, ref in resource_urls(facts).items()
+        if scope.policy.decide(url, None) is Decision.ALLOWED
+    ]
+
+
 def discover(
     scope: CrawlScope, leased: LeasedUrl, obs: PageObservation
 ) -> tuple[list[DiscoveredUrl], dict[str, int]]:
-    """URLs to enqueue and why others were not: links, canonical and hreflang targets, redirects.
+    """URLs to enqueue and why others were not: links (a, area, iframe, frame, meta refresh,
+    link next/prev; crawl.references), canonical and hreflang targets, redirects.
 
     Followed links are one click deeper; a redirect target keeps the redirecting page's depth
     (it is the same page, moved). Canonical and hreflang targets are crawled too, so the
@@ -303,6 +322,7 @@ def discover(
         )
         candidates.append((obs.effective_canonical, child_depth))
         candidates.extend((h.href.url, child_depth) for h in obs.facts.hreflangs)
+        candidates.extend((url, child_depth) for url in page_link_urls(obs.facts))
     found: dict[str, DiscoveredUrl] = {}
     skipped: dict[str, int] = {}
     for raw, depth in candidates:

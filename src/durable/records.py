@@ -39,6 +39,9 @@ __all__ = [
     "ProgressRequest",
     "RecordBatch",
     "ReleaseResult",
+    "ResourceCheck",
+    "ResourceClaim",
+    "ResourceRef",
     "ResumeState",
     "SeedResult",
     "SitemapBlockedPage",
@@ -110,6 +113,7 @@ class ResumeState:
     stats: FrontierStats
     last_chunk: int
     configured: bool  # discovery saved a final URL: there is crawl state to resume
+    resources_pending: int = 0  # resources still to check (durable.resources)
 
     def to_dict(self) -> JsonObject:
         return _stats_flat(self)
@@ -232,6 +236,35 @@ class FragmentTargets(JsonRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class ResourceRef(JsonRecord):
+    """A page's reference to an internal resource (checked, not crawled): its first kind on
+    the page (parse.facts.ReferenceKind) and, for a `<link>`, its rel."""
+
+    source_url: str
+    url: str
+    kind: str
+    rel: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceClaim(JsonRecord):
+    """Resources leased to one chunk to check, and how many wait unleased after the claim."""
+
+    urls: tuple[str, ...]
+    is_retry: bool
+    pending: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceCheck(JsonRecord):
+    """One resource's answer: status 0 when there was none; `fetch_class` as for pages."""
+
+    url: str
+    status_code: int
+    fetch_class: str
+
+
+@dataclass(frozen=True, slots=True)
 class DiscoveredUrl(JsonRecord):
     """A URL found on a page, to enqueue; the frontier keeps the first sighting of each URL."""
 
@@ -257,6 +290,7 @@ class RecordBatch(JsonRecord):
     progress: tuple[CrawledEntry, ...] = ()  # the batch's pages for the live feed
     fragment_targets: tuple[FragmentTargets, ...] = ()
     fragment_links: tuple[FragmentLink, ...] = ()
+    resources: tuple[ResourceRef, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,9 @@ All transient crawl state of one audit lives in the object's own SQLite storage 
 - `fragment_pages`/`fragment_targets`: the fragment target keys (urls.fragment) of crawled HTML
   pages whose set is complete, under a small integer per page so each key costs a few bytes;
   `link_fragments`: internal links' fragments with their lookup keys. Both count towards the
-  link budget and stop, like `links`, when it trips (missing rows only hide broken fragments).
+  link budget and stop, like `links`, when it trips (missing rows only hide broken fragments);
+- `resources`/`resource_refs` (durable.resources): internal resources to check once each, and
+  the pages that reference them.
 Every method is synchronous SQL inside the object, so each RPC call is atomic, and every write is
 insert-or-ignore / upsert / insert-or-replace on a stable key because workflow steps are retried.
 Batches go to SQLite as one JSON array per statement (`json_each`), not one statement per URL:
@@ -27,6 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from common import ports
 from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
 from common.wire import JsonObject, JsonValue, as_int, as_str
+from durable import resources as res
 from durable.frontier import (
     SCHEMA as FRONTIER_SCHEMA,
 )
@@ -57,6 +60,9 @@ from durable.records import (
     ProgressRequest,
     RecordBatch,
     ReleaseResult,
+    ResourceCheck,
+    ResourceClaim,
+    ResourceRef,
     ResumeState,
     SeedResult,
     SitemapBlockedPage,
@@ -73,6 +79,7 @@ MAX_JSON_PARAM_BYTES = 1_000_000
 
 _SCHEMA = (
     *FRONTIER_SCHEMA,
+    *res.SCHEMA,
     """CREATE TABLE IF NOT EXISTS links (
         source_url TEXT NOT NULL,
         target_url TEXT NOT NULL,
@@ -188,6 +195,11 @@ _WRITE_LINK_FRAGMENTS = (
 def _targets_bytes(targets: FragmentTargets) -> int:
     """A page's target keys as stored (key, page id, b-tree overhead) plus its fragment_pages row."""
     return 24 * len(targets.keys) + 2 * len(targets.url) + 32
+
+
+def _resource_bytes(ref: ResourceRef) -> int:
+    """A reference row (twice: row and target index) and, at most, the resource's own row."""
+    return 3 * (len(ref.source_url) + len(ref.url)) + len(ref.kind) + len(ref.rel or "") + 48
 
 
 def _fragment_bytes(link: FragmentLink) -> int:
@@ -415,12 +427,17 @@ class ScratchpadMethods:
         """
 
         def reopen() -> int:
-            row = self._sql("SELECT COALESCE(MAX(chunk_no), 0) AS last FROM frontier").one()
+            row = self._sql(
+                "SELECT MAX((SELECT COALESCE(MAX(chunk_no), 0) FROM frontier), "
+                "(SELECT COALESCE(MAX(chunk_no), 0) FROM resources)) AS last"
+            ).one()
             self._move(FrontierEvent.RELEASE, None)
+            self._sql(res.RELEASE_ALL)
             return as_int(row["last"])
 
         last_chunk: int = self.ctx.storage.transactionSync(reopen)
-        state = ResumeState(self._stats(), last_chunk, self._crawl_config().configured)
+        pending = as_int(self._sql(res.PENDING).one()["n"])
+        state = ResumeState(self._stats(), last_chunk, self._crawl_config().configured, pending)
         return state.to_dict()
 
     # -- recording ------------------------------------------------------------------------------
@@ -437,6 +454,7 @@ class ScratchpadMethods:
             self._note_progress(parsed.progress)
             links_written = self._write_links(parsed.links, budget)
             self._write_fragments(parsed.fragment_targets, parsed.fragment_links, budget)
+            self._write_resources(parsed.resources, budget)
             return links_written, self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
@@ -501,6 +519,55 @@ class ScratchpadMethods:
         fitting = self._within_budget(links, _fragment_bytes, budget)
         for batch in json_arrays([link.to_dict() for link in fitting]):
             self._sql(_WRITE_LINK_FRAGMENTS, batch)
+
+    def _write_resources(self, refs: Sequence[ResourceRef], budget: int) -> None:
+        """Resources to check (new URLs only) and their referring pages, within the budget."""
+        fitting = self._within_budget(refs, _resource_bytes, budget)
+        for batch in json_arrays([ref.to_dict() for ref in fitting]):
+            self._sql(res.ADD, batch)
+            self._sql(res.ADD_REFS, batch)
+
+    # -- resource checks ------------------------------------------------------------------------
+
+    def claim_resources(self, request: JsonObject) -> JsonObject:
+        """Lease up to `limit` pending resources to chunk `chunk_no`; idempotent per chunk
+        number, as `claim_chunk` is. URLs the frontier holds are answered by their page."""
+        claim = ClaimRequest.from_dict(request)
+
+        def lease() -> tuple[tuple[str, ...], bool]:
+            self._sql(res.TO_PAGE)
+            leased = self._rows(res.LEASED_TO, claim.chunk_no)
+            if leased or self._rows(res.CHECKED_BY, claim.chunk_no):
+                return tuple(as_str(row["url"]) for row in leased), True
+            if claim.limit <= 0:
+                return (), False
+            rows = self._rows(res.LEASE, claim.chunk_no, claim.limit)
+            return tuple(sorted(as_str(row["url"]) for row in rows)), False
+
+        urls, is_retry = self.ctx.storage.transactionSync(lease)
+        pending = as_int(self._sql(res.PENDING).one()["n"])
+        return ResourceClaim(urls, is_retry, pending).to_dict()
+
+    def record_resources(self, checks: list[JsonObject]) -> JsonObject:
+        """Keep each resource's answer (a list of `ResourceCheck`)."""
+        items: list[JsonValue] = [ResourceCheck.from_dict(check).to_dict() for check in checks]
+
+        def write() -> None:
+            for batch in json_arrays(items):
+                self._sql(res.CHECK, batch)
+
+        self.ctx.storage.transactionSync(write)
+        return SeedResult(received=len(items), inserted=len(items)).to_dict()
+
+    def release_resources(self, urls: list[str]) -> JsonObject:
+        """Return leased resources a chunk did not check to the pending ones."""
+
+        def write() -> int:
+            batches = json_arrays(list[JsonValue](urls))
+            return sum(len(self._rows(res.RELEASE + " RETURNING 1 AS moved", b)) for b in batches)
+
+        released: int = self.ctx.storage.transactionSync(write)
+        return ReleaseResult(released).to_dict()
 
     def _within_budget[T](
         self, items: Sequence[T], size_of: Callable[[T], int], budget: int

@@ -214,6 +214,16 @@ class Resource(Handler):
         return Reply(self.status, self.body, {"content-type": self.content_type})
 
 
+@dataclass(frozen=True, slots=True)
+class HeadRefused(Resource):
+    """A resource whose server refuses HEAD with 405 and answers GET as `Resource` does."""
+
+    def __call__(self, request: SiteRequest) -> Reply:
+        if request.method == "HEAD":
+            return Reply(405, b"", {"allow": "GET", "content-type": "text/plain"})
+        return super(HeadRefused, self).__call__(request)
+
+
 @dataclass(slots=True)
 class RateLimited(Handler):
     """429 for the first `limit` requests (None: always), then `then`. The count is per server,

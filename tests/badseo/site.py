@@ -41,6 +41,7 @@ from types import MappingProxyType
 from audit.catalogue import IssueType
 from tests.badseo.pages import (
     Handler,
+    HeadRefused,
     Html,
     PageSpec,
     RateLimited,
@@ -689,6 +690,114 @@ _LINKS = [
     ),
 ]
 
+_IMG = 'alt="a picture" width="1" height="1"'
+
+
+def _missing(path: str, summary: str, body: str = "", head: str = "") -> Fixture:
+    return page(path, Category.LINKS, summary, (T.BROKEN_RESOURCE,), body=body, head=head)
+
+
+# One page per reference kind (crawl.references): resources are checked and reported on the
+# page; page links (iframe, area, refresh, link next) are crawled like <a href>.
+_REFERENCES = [
+    _missing(
+        "/refs/missing-image",
+        "An img whose src is missing.",
+        f'<p><img src="/assets/missing-image.png" {_IMG}></p>',
+    ),
+    _missing(
+        "/refs/missing-srcset",
+        "An img whose srcset names a missing 2x file.",
+        f'<p><img src="/assets/pixel.png" srcset="/assets/missing-2x.png 2x" {_IMG}></p>',
+    ),
+    _missing(
+        "/refs/missing-picture-source",
+        "A picture source whose srcset is missing.",
+        '<picture><source srcset="/assets/missing.webp" type="image/webp">'
+        f'<img src="/assets/pixel.png" {_IMG}></picture>',
+    ),
+    _missing(
+        "/refs/missing-script",
+        "A script whose src is missing.",
+        '<script src="/assets/missing.js"></script>',
+    ),
+    _missing(
+        "/refs/missing-stylesheet",
+        "A stylesheet link whose href is missing.",
+        head='<link rel="stylesheet" href="/assets/missing.css">',
+    ),
+    _missing(
+        "/refs/missing-icon",
+        "An icon link whose href is missing.",
+        head='<link rel="icon" href="/assets/missing.ico">',
+    ),
+    _missing(
+        "/refs/missing-video",
+        "A video whose src is missing.",
+        '<video src="/assets/missing.mp4" poster="/assets/pixel.png"></video>',
+    ),
+    _missing(
+        "/refs/missing-poster",
+        "A video whose poster image is missing.",
+        '<video src="/assets/clip.mp4" poster="/assets/missing-poster.png"></video>',
+    ),
+    _missing(
+        "/refs/missing-audio",
+        "An audio source that is missing.",
+        '<audio controls><source src="/assets/missing.mp3" type="audio/mpeg"></audio>',
+    ),
+    _missing(
+        "/refs/missing-embed",
+        "An embed whose src is missing.",
+        '<embed src="/assets/missing.svg" type="image/svg+xml">',
+    ),
+    _missing(
+        "/refs/missing-object",
+        "An object whose data is missing.",
+        '<object data="/assets/missing.pdf" type="application/pdf"></object>',
+    ),
+    page(
+        "/refs/head-refused",
+        Category.LINKS,
+        "An image whose server refuses HEAD: the GET that follows finds it.",
+        body=f'<p><img src="/assets/head-refused.png" {_IMG}></p>',
+    ),
+    _missing(
+        "/refs/head-refused-gone",
+        "An image whose server refuses HEAD, and whose GET answers 410.",
+        f'<p><img src="/assets/head-refused-gone.png" {_IMG}></p>',
+    ),
+    page(
+        "/refs/broken-iframe",
+        Category.LINKS,
+        "An iframe of a 404 page.",
+        (T.BROKEN_INTERNAL_LINK,),
+        body='<iframe src="/status/not-found" title="gone"></iframe>',
+    ),
+    page(
+        "/refs/broken-area",
+        Category.LINKS,
+        "An image map area that links a 410 page.",
+        (T.BROKEN_INTERNAL_LINK,),
+        body=f'<map name="m"><area href="/status/gone" alt="gone" shape="default"></map>'
+        f'<img src="/assets/pixel.png" usemap="#m" {_IMG}>',
+    ),
+    page(
+        "/refs/broken-refresh",
+        Category.LINKS,
+        "A meta refresh to a 404 page.",
+        (T.META_REFRESH, T.BROKEN_INTERNAL_LINK),
+        head='<meta http-equiv="refresh" content="3600; url=/status/not-found">',
+    ),
+    page(
+        "/refs/broken-next",
+        Category.LINKS,
+        "A link rel=next to a 404 page.",
+        (T.BROKEN_INTERNAL_LINK,),
+        head='<link rel="next" href="/status/not-found">',
+    ),
+]
+
 _REDIRECT = [
     answer(
         "/redirect/permanent",
@@ -966,6 +1075,7 @@ _PAGES = [
     *_CANONICAL,
     *_STATUS,
     *_LINKS,
+    *_REFERENCES,
     *_REDIRECT,
     *_PERF,
     *_STRUCTURE,
@@ -1092,11 +1202,15 @@ def _sitemap(paths: list[str]) -> Route:
     return serve
 
 
-# Sub-resources pages refer to; the crawl follows <a href> only, so they are not fixtures.
-ASSETS: Mapping[str, Resource] = MappingProxyType(
+# Sub-resources pages refer to: checked once each (HEAD, GET where HEAD is refused), never
+# crawled, so they are not fixtures. /assets/missing-* are not served at all (404).
+ASSETS: Mapping[str, Handler] = MappingProxyType(
     {
         "/assets/pixel.png": Resource("image/png", PIXEL_PNG),
         "/assets/app.js": Resource("text/javascript", b"document.title = 'app';\n"),
+        "/assets/clip.mp4": Resource("video/mp4", b"\x00\x00\x00\x18ftypmp42"),
+        "/assets/head-refused.png": HeadRefused("image/png", PIXEL_PNG),
+        "/assets/head-refused-gone.png": HeadRefused("text/html", b"<title>Gone</title>", 410),
     }
 )
 
