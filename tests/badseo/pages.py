@@ -104,6 +104,7 @@ class PageSpec:
     canonical: str | None = None  # path or URL; "{origin}" is replaced by the request's origin
     headers: Mapping[str, str | None] = field(default_factory=dict)  # None drops a header
     padding_bytes: int = 0  # an HTML comment of this size at the end of <body>
+    frameset: str | None = None  # a <frameset> document: this markup instead of <body>
 
     @property
     def title_text(self) -> str | None:
@@ -161,7 +162,7 @@ def _render_page(spec: PageSpec, origin: str) -> str:
     lang = "" if spec.lang is None else f' lang="{spec.lang}"'
     return (
         f"<!doctype html><html{lang}><head>{_head(spec, origin)}</head>"
-        f"<body>{_body(spec)}</body></html>"
+        f"{spec.frameset or f'<body>{_body(spec)}</body>'}</html>"
     )
 
 

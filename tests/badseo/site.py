@@ -790,6 +790,14 @@ _REFERENCES = [
         head='<meta http-equiv="refresh" content="3600; url=/status/not-found">',
     ),
     page(
+        "/refs/broken-frame",
+        Category.LINKS,
+        "A frameset whose frame is a 404 page.",
+        # A frameset document has no body: no H1, no text and no <a> links come with it.
+        (T.BROKEN_INTERNAL_LINK, T.MISSING_H1, T.THIN_CONTENT, T.NO_OUTGOING_LINKS),
+        frameset='<frameset cols="100%"><frame src="/status/not-found"></frameset>',
+    ),
+    page(
         "/refs/broken-next",
         Category.LINKS,
         "A link rel=next to a 404 page.",
