@@ -2,9 +2,10 @@
 
 Two roles, by kind:
 
-* Page links are crawled (discovery): `a` and `area` hrefs, `iframe` and `frame` srcs, the URL
-  of a meta refresh, and `link` hrefs whose rel is `next` or `prev` (pages of a series), besides
-  the canonical and hreflang alternates that `page_pipeline.discover` already follows.
+* Page links are crawled (discovery): `area` hrefs, `iframe` and `frame` srcs, the URL of a
+  meta refresh, and `link` hrefs whose rel is `next` or `prev` (pages of a series), besides the
+  `<a href>`s (`facts.links`) and the canonical and hreflang alternates that
+  `page_pipeline.discover` already follows.
 * Resources are checked, not crawled: images (`img` src and srcset candidates, `video` posters),
   scripts, media (`video`/`audio`/`source` src), `embed` and `object`, and every other `link`
   href (stylesheets, icons, manifests, preloads, search and index links...). Each distinct
@@ -32,8 +33,7 @@ __all__ = [
 ]
 
 PAGE_LINK_KINDS = frozenset(
-    {ReferenceKind.A, ReferenceKind.AREA, ReferenceKind.IFRAME, ReferenceKind.FRAME}
-    | {ReferenceKind.REFRESH}
+    {ReferenceKind.AREA, ReferenceKind.IFRAME, ReferenceKind.FRAME, ReferenceKind.REFRESH}
 )
 RESOURCE_KINDS = frozenset(
     {
@@ -57,7 +57,7 @@ _NOT_RESOURCE_RELS = frozenset(
 def is_page_link(ref: Reference) -> bool:
     if ref.kind is ReferenceKind.LINK:
         return bool(_PAGE_RELS & set((ref.rel or "").split()))
-    return ref.kind in PAGE_LINK_KINDS and ref.kind is not ReferenceKind.A
+    return ref.kind in PAGE_LINK_KINDS
 
 
 def is_resource(ref: Reference) -> bool:

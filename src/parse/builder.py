@@ -268,10 +268,9 @@ class FactsBuilder:
 
     def _reference(self, kind: ReferenceKind, raw: str | None, rel: str | None = None) -> None:
         """A URL the page names; empty or whitespace-only values name nothing."""
-        if raw is None or not raw.strip(_WS):
-            return
-        item = (kind, raw, rel)
-        self._add("references", item, REFERENCES_CAP, item)
+        if raw is not None and raw.strip(_WS):
+            item = (kind, raw, rel)
+            self._add("references", item, REFERENCES_CAP, item)
 
     def _resource(self, tag: str, raw: str) -> None:
         """Keep sub-resource URLs that are or may become http: (relative ones, if the base is)."""
@@ -316,7 +315,6 @@ class FactsBuilder:
         href = attrs.get("href")
         if href is None:
             return None
-        self._reference(ReferenceKind.A, _cap(href))
         lead = href.lstrip(" \t\n\r\f")[:11].lower()
         if lead.startswith("#"):
             href = _cap(href) or ""

@@ -592,7 +592,7 @@ class PageExtractor:
         hidden = self._template or self._foreign
         wanted = name in ELEMENTS or name == "a" or MAY_HAVE_ID.search(source)
         attrs: Attrs = parse_attrs(source) if source and wanted else {}
-        if not self._template and attrs:
+        if not self._template and ("id" in attrs or (name == "a" and "name" in attrs)):
             self._builder.targets(name, attrs, html=True)
         if not hidden:
             self._track_start(name)

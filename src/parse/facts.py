@@ -61,9 +61,10 @@ chosen so that both agree):
   `fragment_targets_capped` is set, as nothing can then be concluded about a missing fragment.
   Values are cut to `ATTR_CAP` like every attribute. `fragment_links` are the `<a href>`s that
   are a bare `#fragment` (left out of `links`), distinct by raw href, capped at `LINKS_CAP`.
-* References: `references` lists every URL the page names, with its kind (`ReferenceKind`:
-  the element and attribute it came from), in source order, distinct by (kind, raw value, rel),
-  capped at `REFERENCES_CAP` (`references_seen` counts them all): `a`/`area` href, `link` href
+* References: `references` lists every URL the page names besides its `<a href>`s (which are
+  `links` and `fragment_links`, kept once), with its kind (`ReferenceKind`: the element and
+  attribute it came from), in source order, distinct by (kind, raw value, rel), capped at
+  `REFERENCES_CAP` (`references_seen` counts them all): `area` href, `link` href
   (with its rel, lowercased and whitespace-collapsed), `img` src, each candidate of an `img` or
   `source` srcset (HTML "parse a srcset attribute", parse.attr_urls), `script` src,
   `iframe`/`frame` src, `video`/`audio`/`source` src, `video` poster, `embed` src, `object`
@@ -97,8 +98,7 @@ SCRIPTS_CAP = 500  # "more than 100 JS/CSS files" is the largest check that read
 # Distinct ids and anchor names kept per page; a documentation index with thousands of entries
 # stays far below it, and the set costs about 70 bytes a key while the page is parsed.
 FRAGMENT_TARGETS_CAP = 50_000
-# URLs named by a page, of every kind; twice the original's 1,000-link cap leaves room for a
-# page's resources besides its links.
+# URLs a page names besides its <a href>s (LINKS_CAP): twice the original's 1,000-link cap.
 REFERENCES_CAP = 2000
 LIST_CAP = 100  # hreflangs, social tags, forms, mixed content
 # Elements a document should have once (title, meta description/robots/viewport/refresh,
@@ -140,7 +140,6 @@ class UrlRef(JsonRecord):
 class ReferenceKind(StrEnum):
     """Where a referenced URL came from: the element and its URL-valued attribute."""
 
-    A = "a"  # a href
     AREA = "area"  # area href
     LINK = "link"  # link href, with its rel
     IMG = "img"  # img src

@@ -19,7 +19,6 @@ REF = UrlRef("/x", "https://a.test/x")
 @pytest.mark.parametrize(
     ("kind", "rel", "page", "resource"),
     [
-        (K.A, None, False, False),  # facts.links carries them already
         (K.AREA, None, True, False),
         (K.IFRAME, None, True, False),
         (K.FRAME, None, True, False),

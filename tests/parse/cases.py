@@ -157,7 +157,8 @@ _CASES["references"] = (
     '<head><meta http-equiv="refresh" content="30; URL=\'/refreshed\'">'
     '<link rel="Stylesheet  preload" href="/s.css"><link rel=icon href="/favicon.ico">'
     '<link rel=next href="page2"><link rel=prev href=" ">'
-    '<script src="/app.js"></script><script src=""></script></head><body>'
+    '<script src="/app.js"></script><script src=""></script><script src=/app.js></script>'
+    "</head><body>"
     '<a href="/a">a</a><a href="/a">again</a><a href="mailto:x@y">m</a><a href="#f">f</a>'
     '<map name=m><area href="/area" alt=x><area nohref alt=y></map>'
     '<img src="/i.png" srcset="/i-1x.png 1x, /i-2x.png 2x,/i,3x.png 3x">'

@@ -60,7 +60,7 @@ def _sample() -> PageFacts:
         fragment_links_seen=2,
         references=(
             Reference(ReferenceKind.LINK, ref, "stylesheet"),
-            Reference(ReferenceKind.A, ref),
+            Reference(ReferenceKind.AREA, ref),
         ),
         references_seen=3,
         word_count=5,
