@@ -128,6 +128,8 @@ class IssueType(StrEnum):
     CANONICAL_TO_NOINDEX = "canonical-to-noindex"
     HREFLANG_MISSING_RETURN_LINK = "hreflang-missing-return-link"
     LINK_TO_REDIRECT = "link-to-redirect"
+    BROKEN_FRAGMENT = "broken-fragment"
+    BROKEN_RESOURCE = "broken-resource"
     SITEMAP_URL_BROKEN = "sitemap-url-broken"
     SITEMAP_URL_REDIRECT = "sitemap-url-redirect"
     SITEMAP_URL_NOINDEX = "sitemap-url-noindex"
@@ -884,6 +886,43 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Each visit through the link costs an extra round trip. Info (Ahrefs and Semrush: notice).",
         "Update the link to point at the redirect's destination.",
         "Semrush (permanent redirects); Ahrefs",
+        (_LINK_CAP,),
+    ),
+    _D(
+        IssueType.BROKEN_RESOURCE,
+        _CRIT,
+        _CROSS,
+        "Broken resource",
+        "a page references an internal image, script, stylesheet, media file, embed, object or "
+        "other <link> target that was checked (HEAD, or a capped GET where HEAD is refused) and "
+        "answered status >= 400 (fetch ok); reported on every referring page, with the kind",
+        "The page renders without the missing image, script or style: broken layout, missing "
+        "features or blank media for every visitor, and search engines render it the same way. "
+        "Critical, like a broken internal link: the site itself points at an error. Blocked, "
+        "rate-limited and failed checks are never counted.",
+        "Restore the file at that URL, or fix the reference (src, srcset, href, poster, data) "
+        "to point at the file's real location.",
+        "HTML Living Standard (URL-valued attributes of img, source, script, link, media, embed, "
+        "object); RFC 9110 §9.3.2 (HEAD); linkchecker; Semrush (broken internal images, "
+        "JavaScript and CSS files)",
+        (_CLIENT_ERROR, _LINK_CAP),
+    ),
+    _D(
+        IssueType.BROKEN_FRAGMENT,
+        _WARN,
+        _CROSS,
+        "Link to a missing fragment",
+        "a page links to an internal URL with a #fragment; the target was crawled as 2xx HTML "
+        "and has no element with that id (nor an <a> with that name); the empty fragment and "
+        "#top are never missing",
+        "The browser finds no element to scroll to and shows the top of the page, so the reader "
+        "lands far from the section the link promised (typically after a heading was renamed). "
+        "Ids are case-sensitive; the fragment is looked up as written and percent-decoded. "
+        "Warning: the page loads, but the link does not do what it says.",
+        "Point the link at an id that exists on the target page, or restore the id (or "
+        "<a name>) the link expects, e.g. on the renamed heading.",
+        "HTML Living Standard (navigating to a fragment: select the indicated part, find a "
+        "potential indicated element); linkchecker's anchor check",
         (_LINK_CAP,),
     ),
     _D(

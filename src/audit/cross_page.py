@@ -29,9 +29,14 @@ from common.wire import JsonMapping, JsonObject
 
 __all__ = [
     "CrawledPage",
+    "FragmentRef",
     "HreflangLink",
     "LinkEdge",
+    "ResourceAnswer",
+    "ResourceUse",
+    "broken_fragments",
     "broken_internal_links",
+    "broken_resources",
     "canonical_target_issues",
     "crawled_page",
     "duplicate_candidates",
@@ -87,6 +92,37 @@ class LinkEdge:
 
     source_url: str
     target_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentRef:
+    """An internal link's fragment (as the URL holds it) and its two lookup keys
+    (urls.fragment: as written, and percent-decoded)."""
+
+    source_url: str
+    target_url: str
+    fragment: str
+    key: int
+    decoded_key: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceUse:
+    """A page's reference to an internal resource: its first kind there, and a link's rel."""
+
+    source_url: str
+    resource_url: str
+    kind: str
+    rel: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceAnswer:
+    """A checked resource's answer (or the page row's, for a URL crawled as a page)."""
+
+    url: str
+    status_code: int
+    fetch_class: FetchClass
 
 
 def crawled_page(obs: PageObservation) -> CrawledPage:
@@ -293,6 +329,64 @@ def links_to_redirects(
     return _target_issues(
         audit_id, pages, edges, IssueType.LINK_TO_REDIRECT, lambda t: t.is_ok_redirect, cap
     )
+
+
+def broken_fragments(
+    audit_id: str,
+    targets: Mapping[str, frozenset[int]],
+    refs: Iterable[FragmentRef],
+    cap: int = BROKEN_LINK_ISSUE_CAP,
+) -> list[DetectedIssue]:
+    """broken-fragment: the target page was crawled as 2xx HTML with a complete set of fragment
+    targets (`targets`, its keys), and neither lookup of the link's fragment is in it (HTML
+    spec, "select the indicated part"). Pages whose set is unknown are never judged.
+
+    dedupeKey = target URL + "#" + fragment; capped like broken links, in (source page id,
+    target URL, fragment) order.
+    """
+    hits = {
+        (page_id(audit_id, ref.source_url), ref.source_url, ref.target_url, ref.fragment)
+        for ref in refs
+        if ref.target_url in targets
+        and ref.key not in targets[ref.target_url]
+        and ref.decoded_key not in targets[ref.target_url]
+    }
+    return [
+        DetectedIssue(
+            IssueType.BROKEN_FRAGMENT,
+            source,
+            {"targetUrl": target, "fragment": fragment},
+            dedupe_key=f"{target}#{fragment}",
+        )
+        for _, source, target, fragment in sorted(hits)[:cap]
+    ]
+
+
+def broken_resources(
+    audit_id: str,
+    answers: Iterable[ResourceAnswer],
+    uses: Iterable[ResourceUse],
+    cap: int = BROKEN_LINK_ISSUE_CAP,
+) -> list[DetectedIssue]:
+    """broken-resource: a resource a page references answered, fetch ok, status >= 400 (the
+    broken-link rule); one issue per referring page, dedupeKey = resource URL, capped like broken
+    links in (source page id, resource URL) order. Unchecked resources are never judged."""
+    by_url = {answer.url: answer for answer in answers}
+    hits = []
+    for use in uses:
+        answer = by_url.get(use.resource_url)
+        if answer is not None and answer.fetch_class == FetchClass.OK and answer.status_code >= 400:
+            hits.append((page_id(audit_id, use.source_url), use.source_url, use.resource_url, use))
+    issues = []
+    for _, source, target, use in sorted(hits, key=lambda hit: hit[:3])[:cap]:
+        details: JsonObject = {
+            "resourceUrl": target,
+            "kind": use.kind,
+            "rel": use.rel,
+            "targetStatus": by_url[target].status_code,
+        }
+        issues.append(DetectedIssue(IssueType.BROKEN_RESOURCE, source, details, dedupe_key=target))
+    return issues
 
 
 def orphan_pages(

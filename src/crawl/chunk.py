@@ -27,14 +27,18 @@ from crawl.page_pipeline import (
     ProcessedPage,
     process_response,
 )
+from crawl.resource_check import check_resource
 from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
 from crawl.window import next_window, start_window, window_limits
 from durable.client import Scratchpad
-from durable.records import BatchResult, CrawledEntry, LeasedUrl, RecordBatch
+from durable.records import BatchResult, CrawledEntry, LeasedUrl, RecordBatch, ResourceCheck
 
 FIRST_PERSIST_BATCH_SIZE = 5
 PERSIST_BATCH_SIZE = 25
 MAX_QUEUED_PERSIST_BATCHES = 2
+# Resources (crawl.references) a chunk checks after its pages, within its soft deadline: a HEAD
+# costs a fraction of a page, so several per page keep up with what pages reference.
+RESOURCE_CHECKS_PER_CHUNK = 400
 # Newly discovered URLs sent to the scratchpad per sub-batch: crawler traps emit tens of thousands
 # of links and an RPC message is capped at 32 MiB; dropped URLs are usually found again later.
 MAX_DISCOVERED_PER_BATCH = 20_000
@@ -68,6 +72,8 @@ class ChunkReport(JsonRecord):
     rate_limited: bool = False
     cooldown_s: float = 0.0
     skipped: dict[str, int] = field(default_factory=dict)
+    resources_checked: int = 0
+    resources_pending: int = 0  # unleased resources left after this chunk's claim
 
 
 @dataclass
@@ -86,6 +92,7 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
     runner = _ChunkRunner(scope, plan, io, is_retry=claim.is_retry)
     await runner.run(leased)
     released = await runner.release_unlaunched()
+    checked, resources_pending = await check_resources(plan, io, runner)
     stats = await io.pad.stats()
     return ChunkReport(
         chunk_no=plan.chunk_no,
@@ -102,7 +109,33 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
         rate_limited=runner.rate_limited,
         cooldown_s=round(runner.cooldown_s, 3),
         skipped=runner.skipped,
+        resources_checked=checked,
+        resources_pending=resources_pending,
     )
+
+
+async def check_resources(plan: ChunkPlan, io: ChunkIO, runner: _ChunkRunner) -> tuple[int, int]:
+    """Check the resources leased to this chunk, `runner.window` at a time, until the soft
+    deadline; record the answers and release what was not checked. Returns (checked, pending)."""
+    if runner.rate_limited:
+        return 0, 0
+    claim = await io.pad.claim_resources(plan.chunk_no, RESOURCE_CHECKS_PER_CHUNK)
+    queue = deque(claim.urls)
+    checks: list[ResourceCheck] = []
+    in_flight: set[asyncio.Future[ResourceCheck]] = set()
+    while queue or in_flight:
+        while queue and len(in_flight) < max(1, runner.window) and not runner.past_deadline():
+            url = queue.popleft()
+            in_flight.add(asyncio.ensure_future(check_resource(io.http, url, plan.fetch_timeout_s)))
+        if not in_flight:
+            break
+        done, in_flight = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
+        checks.extend(task.result() for task in done)
+    if checks:
+        await io.pad.record_resources(checks)
+    if queue:
+        await io.pad.release_resources(list(queue))
+    return len(checks), claim.pending + len(queue)
 
 
 class _ChunkRunner:
@@ -161,10 +194,14 @@ class _ChunkRunner:
     def _may_launch(self) -> bool:
         if self.rate_limited or self.io.clock() < self.paused_until:
             return False
-        if self.io.clock() - self.started >= self.plan.soft_deadline_s:
-            self.deadline_hit = True
+        if self.past_deadline():
             return False
         return self.queued_persists <= MAX_QUEUED_PERSIST_BATCHES
+
+    def past_deadline(self) -> bool:
+        if self.io.clock() - self.started >= self.plan.soft_deadline_s:
+            self.deadline_hit = True
+        return self.deadline_hit
 
     async def _wait_for_room(self) -> None:
         """Nothing in flight but URLs left: wait out a 429 pause, or for the writer to catch up."""
@@ -278,6 +315,11 @@ async def persist_batch(
             discovered=tuple(discovered),
             progress=tuple(_progress_entry(page.record) for page in batch),
             facts=tuple(fact for page in batch for fact in page.facts),
+            fragment_targets=tuple(
+                page.fragment_targets for page in batch if page.fragment_targets is not None
+            ),
+            fragment_links=tuple(link for page in batch for link in page.fragment_links),
+            resources=tuple(ref for page in batch for ref in page.resources),
         )
     )
     stats = result.stats

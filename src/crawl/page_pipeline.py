@@ -19,10 +19,21 @@ from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
+from crawl.fragments import fragment_links, fragment_targets
+from crawl.references import page_link_urls, resource_urls
 from crawl.site_facts import site_facts
 from crawl.url_policy import Decision, UrlPolicy
 from crawl.window import PageOutcome
-from durable.records import DiscoveredUrl, LeasedUrl, LinkRow, MirrorRow, SiteFact
+from durable.records import (
+    DiscoveredUrl,
+    FragmentLink,
+    FragmentTargets,
+    LeasedUrl,
+    LinkRow,
+    MirrorRow,
+    ResourceRef,
+    SiteFact,
+)
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 from urls.normalise import normalise_url, same_site
@@ -54,6 +65,9 @@ class ProcessedPage:
     outcome: PageOutcome
     skipped: dict[str, int] = field(default_factory=dict)
     facts: list[SiteFact] = field(default_factory=list)  # for the grade and the exposure checks
+    fragment_targets: FragmentTargets | None = None
+    fragment_links: list[FragmentLink] = field(default_factory=list)
+    resources: list[ResourceRef] = field(default_factory=list)
 
 
 def process_response(
@@ -86,6 +100,11 @@ def process_response(
         ),
         skipped=skipped,
         facts=site_facts(leased.url, result, observation.facts, scope.site_host),
+        fragment_targets=fragment_targets(
+            leased.url, observation.facts, body_complete=not result.truncated
+        ),
+        fragment_links=fragment_links(leased.url, observation.facts),
+        resources=resource_refs(scope, leased.url, observation.facts),
     )
 
 
@@ -269,20 +288,35 @@ def link_edges(source_url: str, facts: PageFacts | None) -> list[LinkRow]:
     if facts is None:
         return []
     edges: dict[str, LinkRow] = {}
-    for link in facts.links:
-        target = link.href.url and normalise_url(link.href.url)
+    anchors = [(link.href.url, link.nofollow, link.text or None) for link in facts.links]
+    # area, iframe, frame, refresh, link next/prev: page links without anchor text
+    others = [(url, False, None) for url in page_link_urls(facts)]
+    for url, nofollow, text in anchors + others:
+        target = url and normalise_url(url)
         if target is None or target in edges or not same_site(target, source_url):
             continue
-        edges[target] = LinkRow(source_url, target, link.nofollow, link.text or None)
+        edges[target] = LinkRow(source_url, target, nofollow, text)
         if len(edges) >= settings.CRAWL.max_stored_links_per_page:  # discovery sees all
             break
     return list(edges.values())
 
 
+def resource_refs(scope: CrawlScope, source_url: str, facts: PageFacts | None) -> list[ResourceRef]:
+    """The page's internal resources the URL policy lets us request (crawl.references)."""
+    if facts is None:
+        return []
+    return [
+        ResourceRef(source_url, url, ref.kind.value, ref.rel)
+        for url, ref in resource_urls(facts).items()
+        if scope.policy.decide(url, None) is Decision.ALLOWED
+    ]
+
+
 def discover(
     scope: CrawlScope, leased: LeasedUrl, obs: PageObservation
 ) -> tuple[list[DiscoveredUrl], dict[str, int]]:
-    """URLs to enqueue and why others were not: links, canonical and hreflang targets, redirects.
+    """URLs to enqueue and why others were not: links (a, area, iframe, frame, meta refresh,
+    link next/prev; crawl.references), canonical and hreflang targets, redirects.
 
     Followed links are one click deeper; a redirect target keeps the redirecting page's depth
     (it is the same page, moved). Canonical and hreflang targets are crawled too, so the
@@ -298,6 +332,7 @@ def discover(
         )
         candidates.append((obs.effective_canonical, child_depth))
         candidates.extend((h.href.url, child_depth) for h in obs.facts.hreflangs)
+        candidates.extend((url, child_depth) for url in page_link_urls(obs.facts))
     found: dict[str, DiscoveredUrl] = {}
     skipped: dict[str, int] = {}
     for raw, depth in candidates:

@@ -23,6 +23,8 @@ from durable.records import (
     ProgressRequest,
     RecordBatch,
     ReleaseResult,
+    ResourceCheck,
+    ResourceClaim,
     ResumeState,
     SeedResult,
     SiteFact,
@@ -104,6 +106,16 @@ class Scratchpad:
 
     async def record_batch(self, batch: RecordBatch) -> BatchResult:
         return BatchResult.from_dict(await self.stub.record_batch(batch.to_dict()))
+
+    async def claim_resources(self, chunk_no: int, limit: int) -> ResourceClaim:
+        request = ClaimRequest(chunk_no, limit)
+        return ResourceClaim.from_dict(await self.stub.claim_resources(request.to_dict()))
+
+    async def record_resources(self, checks: Sequence[ResourceCheck]) -> None:
+        await self.stub.record_resources([check.to_dict() for check in checks])
+
+    async def release_resources(self, urls: Sequence[str]) -> ReleaseResult:
+        return ReleaseResult.from_dict(await self.stub.release_resources(list(urls)))
 
     async def stats(self) -> FrontierStats:
         return FrontierStats.from_dict(await self.stub.stats())

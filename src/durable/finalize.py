@@ -4,8 +4,9 @@
 `audit.cross_page` (same issues, same order) computed from `page_mirror` and `links`.
 
 Result order: duplicate-title, duplicate-meta-description, duplicate-content, redirects,
-broken-internal-link, link-to-redirect, orphan-page, canonical targets, hreflang return links,
-crawled sitemap entries, robots-blocked sitemap URLs; within each, the specification's order.
+broken-internal-link, link-to-redirect, broken-fragment, broken-resource, orphan-page, canonical
+targets, hreflang return links, crawled sitemap entries, robots-blocked sitemap URLs; within each,
+the specification's order.
 
 Paging: the result can be far larger than one RPC message may carry (the cap is 32 MiB; a 50k-page
 site with shared titles alone yields 50k issues), so each call returns at most `limit` issues and
@@ -102,6 +103,8 @@ def build_sections(query: Query, options: FinalizeOptions, orphans_checked: bool
         sections.redirect_section(query),
         sections.link_section(IssueType.BROKEN_INTERNAL_LINK, query, options.audit_id),
         sections.link_section(IssueType.LINK_TO_REDIRECT, query, options.audit_id),
+        sections.fragment_section(query),
+        sections.resource_section(query),
         sections.orphan_section(query, options.start_url, evaluate=orphans_checked),
         sections.canonical_section(query),
         sections.hreflang_section(query),

@@ -45,10 +45,12 @@ __all__ = [
     "SqlSection",
     "canonical_section",
     "duplicate_section",
+    "fragment_section",
     "hreflang_section",
     "link_section",
     "orphan_section",
     "redirect_section",
+    "resource_section",
     "sitemap_blocked_section",
     "sitemap_section",
 ]
@@ -288,6 +290,103 @@ def link_section(
         return [_link_issue(issue_type, hit) for hit in hits]
 
     return ListSection(issue_type.value, (issue_type,), compute)
+
+
+# --------------------------------------------------------------------------- fragments
+
+# Every stored link fragment whose target has a complete target set (a `fragment_pages` row),
+# neither of whose keys the set holds: a scan of `link_fragments`, a seek of the target's page
+# id and two primary-key probes each. The source's mirror row gives its page id; record_batch
+# writes a page's link fragments with its mirror row, so every source has one.
+_BROKEN_FRAGMENTS = """
+SELECT s.page_id AS source_id, f.source_url, f.target_url, f.fragment
+FROM link_fragments AS f
+CROSS JOIN fragment_pages AS t ON t.url = f.target_url
+CROSS JOIN page_mirror AS s ON s.url = f.source_url
+WHERE NOT EXISTS (
+    SELECT 1 FROM fragment_targets AS k WHERE k.page = t.id AND k.key IN (f.key, f.decoded_key)
+)
+ORDER BY s.page_id, f.source_url, f.target_url, f.fragment LIMIT ?"""
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentHit:
+    """A `_BROKEN_FRAGMENTS` row."""
+
+    source_id: str
+    source_url: str
+    target_url: str
+    fragment: str
+
+
+def _fragment_issue(hit: FragmentHit) -> DetectedIssue:
+    details: JsonObject = {"targetUrl": hit.target_url, "fragment": hit.fragment}
+    dedupe_key = f"{hit.target_url}#{hit.fragment}"
+    return DetectedIssue(IssueType.BROKEN_FRAGMENT, hit.source_url, details, dedupe_key=dedupe_key)
+
+
+def fragment_section(query: Query, cap: int = BROKEN_LINK_ISSUE_CAP) -> ListSection:
+    """broken-fragment (cross_page.broken_fragments), capped like the link checks."""
+
+    def compute() -> list[DetectedIssue]:
+        rows = query(_BROKEN_FRAGMENTS, cap)
+        return [_fragment_issue(from_json(FragmentHit, row)) for row in rows]
+
+    return ListSection(IssueType.BROKEN_FRAGMENT.value, (IssueType.BROKEN_FRAGMENT,), compute)
+
+
+# --------------------------------------------------------------------------- resources
+
+# Every reference to a resource that answered fetch ok with status >= 400: a checked resource
+# row, or the page row of a URL the frontier crawled (state 'page'). Starts from the (few)
+# failed answers and seeks the references per resource through resource_refs_target_idx.
+_BROKEN_RESOURCES = """
+WITH answer AS (
+    SELECT url, status_code FROM resources
+    WHERE state = 'checked' AND fetch_class = 'ok' AND status_code >= 400
+    UNION ALL
+    SELECT r.url, p.status_code FROM resources AS r JOIN page_mirror AS p ON p.url = r.url
+    WHERE r.state = 'page' AND p.fetch_class = 'ok' AND p.status_code >= 400
+)
+SELECT s.page_id AS source_id, u.source_url, u.resource_url, u.kind, u.rel, a.status_code
+FROM answer AS a
+CROSS JOIN resource_refs AS u ON u.resource_url = a.url
+CROSS JOIN page_mirror AS s ON s.url = u.source_url
+ORDER BY s.page_id, u.source_url, u.resource_url LIMIT ?"""
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceHit:
+    """A `_BROKEN_RESOURCES` row."""
+
+    source_id: str
+    source_url: str
+    resource_url: str
+    kind: str
+    rel: str | None
+    status_code: int
+
+
+def _resource_issue(hit: ResourceHit) -> DetectedIssue:
+    details: JsonObject = {
+        "resourceUrl": hit.resource_url,
+        "kind": hit.kind,
+        "rel": hit.rel,
+        "targetStatus": hit.status_code,
+    }
+    return DetectedIssue(
+        IssueType.BROKEN_RESOURCE, hit.source_url, details, dedupe_key=hit.resource_url
+    )
+
+
+def resource_section(query: Query, cap: int = BROKEN_LINK_ISSUE_CAP) -> ListSection:
+    """broken-resource (cross_page.broken_resources), capped like the link checks."""
+
+    def compute() -> list[DetectedIssue]:
+        rows = query(_BROKEN_RESOURCES, cap)
+        return [_resource_issue(from_json(ResourceHit, row)) for row in rows]
+
+    return ListSection(IssueType.BROKEN_RESOURCE.value, (IssueType.BROKEN_RESOURCE,), compute)
 
 
 # --------------------------------------------------------------------------- orphans

@@ -29,6 +29,8 @@ __all__ = [
     "CrawledEntry",
     "Destroyed",
     "DiscoveredUrl",
+    "FragmentLink",
+    "FragmentTargets",
     "FrontierStats",
     "LeasedUrl",
     "LinkRow",
@@ -38,6 +40,9 @@ __all__ = [
     "ProgressRequest",
     "RecordBatch",
     "ReleaseResult",
+    "ResourceCheck",
+    "ResourceClaim",
+    "ResourceRef",
     "ResumeState",
     "SeedResult",
     "SiteFact",
@@ -114,6 +119,7 @@ class ResumeState:
     stats: FrontierStats
     last_chunk: int
     configured: bool  # discovery saved a final URL: there is crawl state to resume
+    resources_pending: int = 0  # resources still to check (durable.resources)
 
     def to_dict(self) -> JsonObject:
         return _stats_flat(self)
@@ -216,6 +222,55 @@ class LinkRow(JsonRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class FragmentLink(JsonRecord):
+    """An internal link's fragment (as the URL holds it) and the keys of its two lookups
+    (urls.fragment: as written, and percent-decoded), for the broken-fragment check."""
+
+    source_url: str
+    target_url: str
+    fragment: str
+    key: int
+    decoded_key: int
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentTargets(JsonRecord):
+    """Every fragment target key of one crawled HTML page; sent only when the set is complete."""
+
+    url: str
+    keys: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceRef(JsonRecord):
+    """A page's reference to an internal resource (checked, not crawled): its first kind on
+    the page (parse.facts.ReferenceKind) and, for a `<link>`, its rel."""
+
+    source_url: str
+    url: str
+    kind: str
+    rel: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceClaim(JsonRecord):
+    """Resources leased to one chunk to check, and how many wait unleased after the claim."""
+
+    urls: tuple[str, ...]
+    is_retry: bool
+    pending: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceCheck(JsonRecord):
+    """One resource's answer: status 0 when there was none; `fetch_class` as for pages."""
+
+    url: str
+    status_code: int
+    fetch_class: str
+
+
+@dataclass(frozen=True, slots=True)
 class DiscoveredUrl(JsonRecord):
     """A URL found on a page, to enqueue; the frontier keeps the first sighting of each URL."""
 
@@ -277,6 +332,9 @@ class RecordBatch(JsonRecord):
     link_budget_bytes: int | None = None
     progress: tuple[CrawledEntry, ...] = ()  # the batch's pages for the live feed
     facts: tuple[SiteFact, ...] = ()  # security and exposure facts (first page per fact wins)
+    fragment_targets: tuple[FragmentTargets, ...] = ()
+    fragment_links: tuple[FragmentLink, ...] = ()
+    resources: tuple[ResourceRef, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,13 @@ All transient crawl state of one audit lives in the object's own SQLite storage 
   leased -> crawled, leases keyed by chunk number so a retried `crawl-chunk-N` step re-receives
   exactly its URLs; `frontier_counts` keeps its rows per state;
 - `links`: internal link edges for the cross-page checks, written until a storage budget trips;
-- `page_mirror`: the slim per-page facts that finalize joins against.
+- `page_mirror`: the slim per-page facts that finalize joins against;
+- `fragment_pages`/`fragment_targets`: the fragment target keys (urls.fragment) of crawled HTML
+  pages whose set is complete, under a small integer per page so each key costs a few bytes;
+  `link_fragments`: internal links' fragments with their lookup keys. Both count towards the
+  link budget and stop, like `links`, when it trips (missing rows only hide broken fragments);
+- `resources`/`resource_refs` (durable.resources): internal resources to check once each, and
+  the pages that reference them.
 Every method is synchronous SQL inside the object, so each RPC call is atomic, and every write is
 insert-or-ignore / upsert / insert-or-replace on a stable key because workflow steps are retried.
 Batches go to SQLite as one JSON array per statement (`json_each`), not one statement per URL:
@@ -18,11 +24,12 @@ platform.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from common import ports
 from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
 from common.wire import JsonObject, JsonValue, as_int, as_str
+from durable import resources as res
 from durable.frontier import (
     SCHEMA as FRONTIER_SCHEMA,
 )
@@ -43,6 +50,8 @@ from durable.records import (
     CrawledEntry,
     Destroyed,
     DiscoveredUrl,
+    FragmentLink,
+    FragmentTargets,
     FrontierStats,
     LeasedUrl,
     LinkRow,
@@ -51,6 +60,9 @@ from durable.records import (
     ProgressRequest,
     RecordBatch,
     ReleaseResult,
+    ResourceCheck,
+    ResourceClaim,
+    ResourceRef,
     ResumeState,
     SeedResult,
     SiteFact,
@@ -70,6 +82,7 @@ MAX_JSON_PARAM_BYTES = 1_000_000
 
 _SCHEMA = (
     *FRONTIER_SCHEMA,
+    *res.SCHEMA,
     """CREATE TABLE IF NOT EXISTS links (
         source_url TEXT NOT NULL,
         target_url TEXT NOT NULL,
@@ -98,6 +111,20 @@ _SCHEMA = (
         hreflang_json TEXT NOT NULL DEFAULT '[]'
     )""",
     "CREATE INDEX IF NOT EXISTS page_mirror_redirect_idx ON page_mirror (redirect_url)",
+    "CREATE TABLE IF NOT EXISTS fragment_pages (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)",
+    """CREATE TABLE IF NOT EXISTS fragment_targets (
+        page INTEGER NOT NULL,
+        key INTEGER NOT NULL,
+        PRIMARY KEY (page, key)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS link_fragments (
+        source_url TEXT NOT NULL,
+        target_url TEXT NOT NULL,
+        fragment TEXT NOT NULL,
+        key INTEGER NOT NULL,
+        decoded_key INTEGER NOT NULL,
+        PRIMARY KEY (source_url, target_url, fragment)
+    ) WITHOUT ROWID""",
     "CREATE TABLE IF NOT EXISTS scratchpad_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # Sitemap URLs that robots.txt disallows: never fetched, reported as sitemap hygiene issues.
     "CREATE TABLE IF NOT EXISTS sitemap_blocked (url TEXT PRIMARY KEY) WITHOUT ROWID",
@@ -168,6 +195,33 @@ _WRITE_LINKS = (
     "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
     "json_extract(value, '$.nofollow'), json_extract(value, '$.anchor') FROM json_each(?)"
 )
+
+
+_FRAGMENT_PAGE = "(SELECT id FROM fragment_pages WHERE url = ?)"
+_WRITE_TARGETS = (
+    f"INSERT OR IGNORE INTO fragment_targets (page, key) SELECT {_FRAGMENT_PAGE}, value "
+    "FROM json_each(?)"
+)
+_WRITE_LINK_FRAGMENTS = (
+    "INSERT OR IGNORE INTO link_fragments (source_url, target_url, fragment, key, decoded_key) "
+    "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
+    "json_extract(value, '$.fragment'), json_extract(value, '$.key'), "
+    "json_extract(value, '$.decoded_key') FROM json_each(?)"
+)
+
+
+def _targets_bytes(targets: FragmentTargets) -> int:
+    """A page's target keys as stored (key, page id, b-tree overhead) plus its fragment_pages row."""
+    return 24 * len(targets.keys) + 2 * len(targets.url) + 32
+
+
+def _resource_bytes(ref: ResourceRef) -> int:
+    """A reference row (twice: row and target index) and, at most, the resource's own row."""
+    return 3 * (len(ref.source_url) + len(ref.url)) + len(ref.kind) + len(ref.rel or "") + 48
+
+
+def _fragment_bytes(link: FragmentLink) -> int:
+    return len(link.source_url) + len(link.target_url) + len(link.fragment) + 48
 
 
 def _link_bytes(link: LinkRow) -> int:
@@ -391,12 +445,17 @@ class ScratchpadMethods:
         """
 
         def reopen() -> int:
-            row = self._sql("SELECT COALESCE(MAX(chunk_no), 0) AS last FROM frontier").one()
+            row = self._sql(
+                "SELECT MAX((SELECT COALESCE(MAX(chunk_no), 0) FROM frontier), "
+                "(SELECT COALESCE(MAX(chunk_no), 0) FROM resources)) AS last"
+            ).one()
             self._move(FrontierEvent.RELEASE, None)
+            self._sql(res.RELEASE_ALL)
             return as_int(row["last"])
 
         last_chunk: int = self.ctx.storage.transactionSync(reopen)
-        state = ResumeState(self._stats(), last_chunk, self._crawl_config().configured)
+        pending = as_int(self._sql(res.PENDING).one()["n"])
+        state = ResumeState(self._stats(), last_chunk, self._crawl_config().configured, pending)
         return state.to_dict()
 
     # -- recording ------------------------------------------------------------------------------
@@ -412,7 +471,10 @@ class ScratchpadMethods:
                 self._upsert_mirror(page)
             self._note_progress(parsed.progress)
             self._write_site_facts(parsed.facts)
-            return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
+            links_written = self._write_links(parsed.links, budget)
+            self._write_fragments(parsed.fragment_targets, parsed.fragment_links, budget)
+            self._write_resources(parsed.resources, budget)
+            return links_written, self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
         return BatchResult(self._stats(), links_written, enqueued).to_dict()
@@ -473,23 +535,95 @@ class ScratchpadMethods:
 
     def _write_links(self, links: Sequence[LinkRow], budget: int) -> int:
         """Store edges until the byte budget trips; returns how many fit (duplicates included)."""
-        if not links or self._meta("links_truncated") == "1":
-            return 0
+        fitting = self._within_budget(links, _link_bytes, budget)
+        for batch in json_arrays([_link_param(link) for link in fitting]):
+            self._sql(_WRITE_LINKS, batch)
+        return len(fitting)
+
+    def _write_fragments(
+        self, pages: Sequence[FragmentTargets], links: Sequence[FragmentLink], budget: int
+    ) -> None:
+        """Store target sets and link fragments within the link budget.
+
+        A page's set replaces what a retried batch stored for it; a set that does not fit is
+        not stored at all, so a stored page always has its whole set."""
+        for page in self._within_budget(pages, _targets_bytes, budget):
+            self._sql("INSERT OR IGNORE INTO fragment_pages (url) VALUES (?)", page.url)
+            self._sql(f"DELETE FROM fragment_targets WHERE page = {_FRAGMENT_PAGE}", page.url)
+            for batch in json_arrays(list[JsonValue](page.keys)):
+                self._sql(_WRITE_TARGETS, page.url, batch)
+        fitting = self._within_budget(links, _fragment_bytes, budget)
+        for batch in json_arrays([link.to_dict() for link in fitting]):
+            self._sql(_WRITE_LINK_FRAGMENTS, batch)
+
+    def _write_resources(self, refs: Sequence[ResourceRef], budget: int) -> None:
+        """Resources to check (new URLs only) and their referring pages, within the budget."""
+        fitting = self._within_budget(refs, _resource_bytes, budget)
+        for batch in json_arrays([ref.to_dict() for ref in fitting]):
+            self._sql(res.ADD, batch)
+            self._sql(res.ADD_REFS, batch)
+
+    # -- resource checks ------------------------------------------------------------------------
+
+    def claim_resources(self, request: JsonObject) -> JsonObject:
+        """Lease up to `limit` pending resources to chunk `chunk_no`; idempotent per chunk
+        number, as `claim_chunk` is. URLs the frontier holds are answered by their page."""
+        claim = ClaimRequest.from_dict(request)
+
+        def lease() -> tuple[tuple[str, ...], bool]:
+            self._sql(res.TO_PAGE)
+            leased = self._rows(res.LEASED_TO, claim.chunk_no)
+            if leased or self._rows(res.CHECKED_BY, claim.chunk_no):
+                return tuple(as_str(row["url"]) for row in leased), True
+            if claim.limit <= 0:
+                return (), False
+            rows = self._rows(res.LEASE, claim.chunk_no, claim.limit)
+            return tuple(sorted(as_str(row["url"]) for row in rows)), False
+
+        urls, is_retry = self.ctx.storage.transactionSync(lease)
+        pending = as_int(self._sql(res.PENDING).one()["n"])
+        return ResourceClaim(urls, is_retry, pending).to_dict()
+
+    def record_resources(self, checks: list[JsonObject]) -> JsonObject:
+        """Keep each resource's answer (a list of `ResourceCheck`)."""
+        items: list[JsonValue] = [ResourceCheck.from_dict(check).to_dict() for check in checks]
+
+        def write() -> None:
+            for batch in json_arrays(items):
+                self._sql(res.CHECK, batch)
+
+        self.ctx.storage.transactionSync(write)
+        return SeedResult(received=len(items), inserted=len(items)).to_dict()
+
+    def release_resources(self, urls: list[str]) -> JsonObject:
+        """Return leased resources a chunk did not check to the pending ones."""
+
+        def write() -> int:
+            batches = json_arrays(list[JsonValue](urls))
+            return sum(len(self._rows(res.RELEASE + " RETURNING 1 AS moved", b)) for b in batches)
+
+        released: int = self.ctx.storage.transactionSync(write)
+        return ReleaseResult(released).to_dict()
+
+    def _within_budget[T](
+        self, items: Sequence[T], size_of: Callable[[T], int], budget: int
+    ) -> Sequence[T]:
+        """The leading `items` whose sizes fit in what is left of the link budget, counted as
+        spent. Once the budget is reached the link graph is incomplete for good: orphan
+        detection is skipped rather than reporting pages whose inbound links were lost."""
+        if not items or self._meta("links_truncated") == "1":
+            return ()
         used = int(self._meta("link_bytes") or 0)
-        fitting: list[JsonValue] = []
-        for link in links:
-            size = _link_bytes(link)
+        count = 0
+        for item in items:
+            size = size_of(item)
             if used + size > budget:
-                # Once the budget is reached the link graph is incomplete for good: orphan
-                # detection is skipped rather than reporting pages whose inbound links were lost.
                 self._set_meta("links_truncated", "1")
                 break
-            fitting.append(_link_param(link))
             used += size
-        for batch in json_arrays(fitting):
-            self._sql(_WRITE_LINKS, batch)
+            count += 1
         self._set_meta("link_bytes", str(used))
-        return len(fitting)
+        return items[:count]
 
     def _enqueue(self, discovered: Sequence[DiscoveredUrl]) -> int:
         """Queue new URLs; a URL already seen keeps its row (the frontier is the dedup set)."""

@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from parse.attr_urls import refresh_url, srcset_urls
 from parse.facts import (
     ANCHOR_TEXT_CAP,
     ATTR_CAP,
+    FRAGMENT_TARGETS_CAP,
     HEADING_LEVELS_CAP,
     HEADINGS_CAP,
     IMAGES_CAP,
@@ -22,6 +24,7 @@ from parse.facts import (
     JSONLD_MAX_TYPES,
     LINKS_CAP,
     LIST_CAP,
+    REFERENCES_CAP,
     SCRIPTS_CAP,
     SINGLETON_CAP,
     TEXT_CAP,
@@ -34,10 +37,13 @@ from parse.facts import (
     MetaTag,
     MixedContent,
     PageFacts,
+    Reference,
+    ReferenceKind,
     Script,
     UrlRef,
 )
 from parse.text import cut
+from urls.fragment import fragment_key
 from urls.resolve import clean, document_base, is_http, resolve
 
 Attrs = dict[str, str]
@@ -52,7 +58,31 @@ MEDIA_SRC = {
     "object": "data",
 }
 # Start tags the builder wants to see (besides a, h1-h6 and title, which carry text).
-ELEMENTS = frozenset({"meta", "link", "base", "html", "img", "script", "form", *MEDIA_SRC})
+ELEMENTS = frozenset(
+    {
+        "meta",
+        "link",
+        "base",
+        "html",
+        "img",
+        "script",
+        "form",
+        "area",
+        "frame",
+        "frameset",
+        *MEDIA_SRC,
+    }
+)
+# The reference kind of each media element's src (mixed content reads MEDIA_SRC alike).
+_MEDIA_KINDS = {
+    "iframe": ReferenceKind.IFRAME,
+    "source": ReferenceKind.MEDIA,
+    "video": ReferenceKind.MEDIA,
+    "audio": ReferenceKind.MEDIA,
+    "embed": ReferenceKind.EMBED,
+    "object": ReferenceKind.OBJECT,
+}
+_WS = " \t\n\r\f"
 _SKIPPED_LINK_PREFIXES = ("javascript:", "mailto:", "tel:", "#")  # the original analyzer's filter
 _JSONLD_TYPES = ("application/ld+json",)
 _WALK_BUDGET = 10_000  # JSON-LD nodes visited per block
@@ -93,12 +123,16 @@ class FactsBuilder:
             k: []
             for k in (
                 "titles meta_descriptions meta_robots meta_googlebot viewports refreshes "
-                "canonicals hreflangs social forms scripts images links headings http relative"
+                "canonicals hreflangs social forms scripts images links headings http relative "
+                "fragment_links references"
             ).split()
         }
         self._seen = dict.fromkeys(
-            "headings links images scripts forms social http relative".split(), 0
+            "headings links images scripts forms social http relative fragment_links references".split(),
+            0,
         )
+        self._targets: set[int] | None = set()
+        self._in_frameset = False  # fragment target keys; None once capped
         self._distinct: set[tuple[str, object]] = set()  # (list, key) of kept items
         self._missing_alt = 0
         self._heading_levels = bytearray()  # one byte a heading: the order of many stays cheap
@@ -160,12 +194,15 @@ class FactsBuilder:
                 break
         if attrs.get("http-equiv", "").strip().lower() == "refresh":
             self._add("refreshes", content, SINGLETON_CAP)
+            self._reference(ReferenceKind.REFRESH, refresh_url(content))
 
     def _link(self, name: str, attrs: Attrs) -> None:
         rel = _tokens(attrs.get("rel"))
         href = _cap(attrs.get("href"))
         if href is None:
             return
+        rel_text = " ".join(attrs.get("rel", "").lower().split())
+        self._reference(ReferenceKind.LINK, href, _cap(rel_text))
         if "canonical" in rel:
             self._add("canonicals", href, SINGLETON_CAP)
         if "alternate" in rel and "hreflang" in attrs:
@@ -181,6 +218,8 @@ class FactsBuilder:
         self._add("images", image, IMAGES_CAP, image)
         if src is not None:
             self._resource("img", src)
+        self._reference(ReferenceKind.IMG, src)
+        self._srcset(attrs)
 
     def _script(self, name: str, attrs: Attrs) -> None:
         src = _cap(attrs.get("src"))
@@ -193,15 +232,45 @@ class FactsBuilder:
         self._add("scripts", script, SCRIPTS_CAP, script)
         if src is not None:
             self._resource("script", src)
+        self._reference(ReferenceKind.SCRIPT, src)
 
     def _form(self, name: str, attrs: Attrs) -> None:
         action = _cap(attrs.get("action"))
         self._add("forms", action, distinct=action)  # the same form twice is one finding
+        self._reference(ReferenceKind.FORM, action)
+
+    def _area(self, name: str, attrs: Attrs) -> None:
+        self._reference(ReferenceKind.AREA, _cap(attrs.get("href")))
+
+    def _frameset(self, name: str, attrs: Attrs) -> None:
+        self._in_frameset = True
+
+    def _frame(self, name: str, attrs: Attrs) -> None:
+        # The parser drops a <frame> outside a <frameset> (HTML "in body": ignore the token).
+        if self._in_frameset:
+            self._reference(ReferenceKind.FRAME, _cap(attrs.get("src")))
 
     def _media(self, name: str, attrs: Attrs) -> None:
         url = attrs.get(MEDIA_SRC[name])
         if url is not None:
             self._resource(name, _cap(url) or "")
+        self._reference(_MEDIA_KINDS[name], _cap(url))
+        if name == "video":
+            self._reference(ReferenceKind.POSTER, _cap(attrs.get("poster")))
+        elif name == "source":
+            self._srcset(attrs)
+
+    def _srcset(self, attrs: Attrs) -> None:
+        value = attrs.get("srcset")
+        if value:
+            for url in srcset_urls(value):
+                self._reference(ReferenceKind.SRCSET, _cap(url))
+
+    def _reference(self, kind: ReferenceKind, raw: str | None, rel: str | None = None) -> None:
+        """A URL the page names; empty or whitespace-only values name nothing."""
+        if raw is not None and raw.strip(_WS):
+            item = (kind, raw, rel)
+            self._add("references", item, REFERENCES_CAP, item)
 
     def _resource(self, tag: str, raw: str) -> None:
         """Keep sub-resource URLs that are or may become http: (relative ones, if the base is)."""
@@ -213,6 +282,21 @@ class FactsBuilder:
             self._add("http", (self._resources, tag, raw), distinct=(tag, raw))
         elif not scheme.isalpha() or "/" in scheme or "?" in scheme or "#" in scheme:
             self._add("relative", (self._resources, tag, raw), distinct=(tag, raw))
+
+    def targets(self, name: str, attrs: Attrs, *, html: bool) -> None:
+        """Any start tag in the document tree (HTML or foreign, outside template): its id, and
+        an HTML `<a>`'s name, are fragment targets."""
+        self._target(attrs.get("id"))
+        if html and name == "a":
+            self._target(attrs.get("name"))
+
+    def _target(self, value: str | None) -> None:
+        targets = self._targets
+        if not value or targets is None:
+            return
+        targets.add(fragment_key(_cap(value) or ""))
+        if len(targets) > FRAGMENT_TARGETS_CAP:
+            self._targets = None
 
     # -- elements with text -----------------------------------------------------------------
 
@@ -229,7 +313,14 @@ class FactsBuilder:
     def anchor(self, attrs: Attrs) -> Capture | None:
         """An `<a>` start tag: a Capture for its text if it is a link that is kept."""
         href = attrs.get("href")
-        if href is None or href.lstrip(" \t\n\r\f")[:11].lower().startswith(_SKIPPED_LINK_PREFIXES):
+        if href is None:
+            return None
+        lead = href.lstrip(" \t\n\r\f")[:11].lower()
+        if lead.startswith("#"):
+            href = _cap(href) or ""
+            self._add("fragment_links", href, LINKS_CAP, href)
+            return None
+        if lead.startswith(_SKIPPED_LINK_PREFIXES):
             return None
         rel = _tokens(attrs.get("rel"))
         capture = Capture()
@@ -341,6 +432,12 @@ class FactsBuilder:
                 tuple(self._jsonld_types),
                 self._jsonld_truncated,
             ),
+            fragment_targets=() if self._targets is None else tuple(sorted(self._targets)),
+            fragment_targets_capped=self._targets is None,
+            fragment_links=tuple(ref(h) for h in lists["fragment_links"]),
+            fragment_links_seen=seen["fragment_links"],
+            references=tuple(Reference(k, ref(raw), rel) for k, raw, rel in lists["references"]),
+            references_seen=seen["references"],
             word_count=word_count,
             content_hash=content_hash,
         )

@@ -37,6 +37,7 @@ from parse.tokenizer import (
     CDATA_END,
     COMMENT_END,
     MARKUP,
+    MAY_HAVE_ID,
     RAW_ELEMENTS,
     RAW_TAIL,
     RAWTEXT_END,
@@ -545,6 +546,8 @@ class PageExtractor:
 
     def _tag(self, end: bool, name: str, source: str) -> None:
         if self._foreign and self._foreign_tag(end, name, source):
+            if not end and not self._template and MAY_HAVE_ID.search(source):
+                self._builder.targets(name, parse_attrs(source), html=False)
             return
         if end:
             self._end_tag(name)
@@ -587,7 +590,10 @@ class PageExtractor:
             # svg with it, so the new link is ordinary HTML again.
             self._foreign.clear()
         hidden = self._template or self._foreign
-        attrs: Attrs = parse_attrs(source) if source and (name in ELEMENTS or name == "a") else {}
+        wanted = name in ELEMENTS or name == "a" or MAY_HAVE_ID.search(source)
+        attrs: Attrs = parse_attrs(source) if source and wanted else {}
+        if not self._template and ("id" in attrs or (name == "a" and "name" in attrs)):
+            self._builder.targets(name, attrs, html=True)
         if not hidden:
             self._track_start(name)
         if name == "meta":

@@ -53,6 +53,23 @@ chosen so that both agree):
   deduplicated links by target, first occurrence winning), `images`, `scripts`, `social` and
   `hreflangs` keep the first of identical items, and `mixed_content` lists each (tag, URL) once;
   the `*_seen` counts and `images_missing_alt` count every occurrence.
+* Fragment targets: `fragment_targets` holds the `fragment_key` (urls.fragment) of every
+  non-empty `id` attribute of an element in the document tree (HTML or foreign, not inside
+  `<template>`) and of every non-empty `name` of an HTML `<a>`: what a `#fragment` can point at
+  (HTML spec, "find a potential indicated element"). Keys are distinct and sorted, so the order of
+  tree construction does not matter; past `FRAGMENT_TARGETS_CAP` the set is dropped and
+  `fragment_targets_capped` is set, as nothing can then be concluded about a missing fragment.
+  Values are cut to `ATTR_CAP` like every attribute. `fragment_links` are the `<a href>`s that
+  are a bare `#fragment` (left out of `links`), distinct by raw href, capped at `LINKS_CAP`.
+* References: `references` lists every URL the page names besides its `<a href>`s (which are
+  `links` and `fragment_links`, kept once), with its kind (`ReferenceKind`: the element and
+  attribute it came from), in source order, distinct by (kind, raw value, rel), capped at
+  `REFERENCES_CAP` (`references_seen` counts them all): `area` href, `link` href
+  (with its rel, lowercased and whitespace-collapsed), `img` src, each candidate of an `img` or
+  `source` srcset (HTML "parse a srcset attribute", parse.attr_urls), `script` src,
+  `iframe`/`frame` src, `video`/`audio`/`source` src, `video` poster, `embed` src, `object`
+  data, the URL of a `meta http-equiv=refresh` ("shared declarative refresh steps") and `form`
+  action. Values that are empty or only whitespace name no resource and are left out.
 * Headings: `headings` keeps the level and text of the first `HEADINGS_CAP`, `heading_levels` the
   level of the first `HEADING_LEVELS_CAP` (the order rules and per-level counts read it).
 * Caps: lists of headings, links, images, scripts, forms, social tags, hreflangs and mixed-content
@@ -78,6 +95,11 @@ IMAGES_CAP = 1000  # the original analyzer's cap
 HEADINGS_CAP = 50
 HEADING_LEVELS_CAP = 1000
 SCRIPTS_CAP = 500  # "more than 100 JS/CSS files" is the largest check that reads this list
+# Distinct ids and anchor names kept per page; a documentation index with thousands of entries
+# stays far below it, and the set costs about 70 bytes a key while the page is parsed.
+FRAGMENT_TARGETS_CAP = 50_000
+# URLs a page names besides its <a href>s (LINKS_CAP): twice the original's 1,000-link cap.
+REFERENCES_CAP = 2000
 LIST_CAP = 100  # hreflangs, social tags, forms, mixed content
 # Elements a document should have once (title, meta description/robots/viewport/refresh,
 # canonical): rules read the first and whether there is more than one, so ten is plenty and
@@ -113,6 +135,33 @@ class UrlRef(JsonRecord):
 
     raw: str
     url: str | None
+
+
+class ReferenceKind(StrEnum):
+    """Where a referenced URL came from: the element and its URL-valued attribute."""
+
+    AREA = "area"  # area href
+    LINK = "link"  # link href, with its rel
+    IMG = "img"  # img src
+    SRCSET = "srcset"  # a candidate of img or source srcset
+    SCRIPT = "script"  # script src
+    IFRAME = "iframe"  # iframe src
+    FRAME = "frame"  # frame src
+    MEDIA = "media"  # video, audio or source src
+    POSTER = "poster"  # video poster
+    EMBED = "embed"  # embed src
+    OBJECT = "object"  # object data
+    REFRESH = "refresh"  # the URL of a meta refresh
+    FORM = "form"  # form action
+
+
+@dataclass(frozen=True, slots=True)
+class Reference(JsonRecord):
+    """One URL a page names; `rel` only for `link` (tokens lowercased, space-separated)."""
+
+    kind: ReferenceKind
+    href: UrlRef
+    rel: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,5 +269,11 @@ class PageFacts(JsonRecord):
     mixed_content: tuple[MixedContent, ...] = ()
     mixed_content_seen: int = 0
     json_ld: JsonLd = field(default_factory=JsonLd)
+    fragment_targets: tuple[int, ...] = ()  # sorted distinct keys of ids and <a name>s
+    fragment_targets_capped: bool = False
+    fragment_links: tuple[UrlRef, ...] = ()  # <a href="#..."> (resolved without the fragment)
+    fragment_links_seen: int = 0
+    references: tuple[Reference, ...] = ()
+    references_seen: int = 0
     word_count: int = 0
     content_hash: str | None = None

@@ -171,14 +171,16 @@ class _Walk:
         self.visible: list[_Text] = []
         self.anchor_texts: dict[int, list[_Text]] = {}  # anchor seq -> texts
         self.heading_texts: dict[_Node, list[_Text]] = {}
+        self.in_tree: list[_Node] = []  # every element in the document tree (fragment targets)
 
     def run(self, root: _Node) -> None:
-        # (node, hidden, invisible, anchor seq, open headings): iterative, for deep documents.
-        stack: list[tuple[_Child, bool, bool, int | None, tuple[_Node, ...]]] = [
-            (root, False, False, None, ())
+        # (node, hidden, invisible, anchor seq, open headings, inert): iterative, for deep
+        # documents. `inert`: inside an HTML <template>, whose content is not in the tree.
+        stack: list[tuple[_Child, bool, bool, int | None, tuple[_Node, ...], bool]] = [
+            (root, False, False, None, (), False)
         ]
         while stack:
-            node, hidden, invisible, anchor, headings = stack.pop()
+            node, hidden, invisible, anchor, headings, inert = stack.pop()
             if isinstance(node, _Text):
                 if not (hidden or invisible):
                     self.visible.append(node)
@@ -189,6 +191,8 @@ class _Walk:
                 continue
             name = node.name
             if isinstance(node, _Node) and not isinstance(node, _Other):
+                if not inert:
+                    self.in_tree.append(node)
                 if node.namespace != HTML_NS:
                     hidden = True
                 elif not hidden:
@@ -202,8 +206,9 @@ class _Walk:
                         headings = (*headings, node)
                 if name == "template":
                     hidden = True
+                    inert = inert or node.namespace == HTML_NS
             for child in reversed(node.childNodes):
-                stack.append((child, hidden, invisible, anchor, headings))
+                stack.append((child, hidden, invisible, anchor, headings, inert))
 
     def _element(self, node: _Node, invisible: bool) -> None:
         name = node.name
@@ -216,6 +221,9 @@ def _report(document: _Node, builder: FactsBuilder, digest: TextDigest) -> None:
     walk.run(document)
     for text in sorted(walk.visible, key=lambda t: t.seq):
         digest.feed(text.data)
+    for node in walk.in_tree:
+        attrs = {k: v for k, v in node.attributes.items() if isinstance(k, str)}
+        builder.targets(node.name, attrs, html=node.namespace == HTML_NS)
     seen_anchors: set[int] = set()
     for seq, name, node in sorted(walk.elements, key=lambda e: e[0]):
         attrs = {k: v for k, v in node.attributes.items() if isinstance(k, str)}

@@ -29,6 +29,13 @@ from parse.text import decode_attr
 _WS = r"\t\n\f\r "
 _VALUE = rf"""(?:"[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>))"""
 _ATTRS = rf"(?:[{_WS}/]++|[^{_WS}/>][^{_WS}/>=]*+[{_WS}]*+(?:=[{_WS}]*+{_VALUE}|(?!=)))*+"
+# The same, where no attribute is named `id` (any case).
+_ATTRS_NO_ID = (
+    rf"(?:[{_WS}/]++|(?:[^{_WS}/>iI]|[iI](?![dD](?:[{_WS}/>=]|\Z)))[^{_WS}/>=]*+[{_WS}]*+"
+    rf"(?:=[{_WS}]*+{_VALUE}|(?!=)))*+"
+)
+# A tag's attribute text that may name an `id` (parse_attrs decides).
+MAY_HAVE_ID = re.compile(rf"(?:^|[{_WS}/])[iI][dD](?=[{_WS}/>=]|\Z)")
 # Groups: 1 "/" of an end tag, 2 tag name, 3 attribute text, 4 ">" if complete, 5 one of "!?/".
 MARKUP = re.compile(rf"<(?:(/?)([A-Za-z][^{_WS}/>]*+)({_ATTRS})(>)?|([!?/]))")
 # Any complete tag, for removing uninteresting tags from a text region in one pass.
@@ -109,17 +116,18 @@ def is_self_closing(source: str) -> bool:
 
 def region_pattern(start_names: frozenset[str], end_names: frozenset[str]) -> re.Pattern[str]:
     """A run of text and tags whose names are not in the given sets, stopping before any other
-    markup (a tag of those names, a comment or declaration, or a tag cut by the buffer's end).
+    markup (a tag of those names, a start tag with an `id` attribute, which is a fragment
+    target, a comment or declaration, or a tag cut by the buffer's end).
 
     It lets the extractor skip, in one C-level match, the stretches of a page where no tag
     matters; `TAGS.sub` then leaves their character data. Names compare ASCII-case-insensitively.
     """
 
-    def tag(prefix: str, group: frozenset[str]) -> str:
+    def tag(prefix: str, group: frozenset[str], attrs: str) -> str:
         exclude = rf"(?!{_trie(group)}(?=[{_WS}/>]|\Z))" if group else ""
-        return rf"{prefix}{exclude}[A-Za-z][^{_WS}/>]*+{_ATTRS}>"
+        return rf"{prefix}{exclude}[A-Za-z][^{_WS}/>]*+{attrs}>"
 
-    boring = rf"{tag('<', start_names)}|{tag('</', end_names)}"
+    boring = rf"{tag('<', start_names, _ATTRS_NO_ID)}|{tag('</', end_names, _ATTRS)}"
     return re.compile(rf"(?:[^<]++|{boring}|<(?![A-Za-z!?/]|\Z))*+")
 
 

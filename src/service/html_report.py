@@ -51,8 +51,8 @@ from common.bindings import Env
 from service.audits import owned_audit
 from service.exports import Export
 from service.html_history import history_section
-from service.issue_locating import locating_detail, type_title
 from service.html_vitals import vitals_section
+from service.issue_locating import locating_detail, type_title
 from service.lists import Paging, issue_counts, iter_pages, list_issues
 from service.page_table import (
     LINK_ATTRS,

@@ -111,7 +111,9 @@ async def _prepare_resume(
         if not state.configured:
             raise non_retryable(f"audit {params.audit_id} has no crawl state left to resume")
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.CRAWLING)
-        return CrawlStart(state.stats.crawled, state.stats.pending, state.last_chunk)
+        return CrawlStart(
+            state.stats.crawled, state.stats.pending, state.last_chunk, state.resources_pending
+        )
 
     return await durable_step(
         step, "prepare-resume", step_configs.DB_STEP, CrawlStart, prepare_resume
@@ -172,15 +174,22 @@ async def _crawl(
     non_retryable: type[Exception],
 ) -> CrawlSummary:
     attempted, pending, chunk_no = start.attempted, start.pending, start.last_chunk
+    resources = start.resources_pending
     hint: int | None = None
     idle = 0
     links_truncated = rate_limited = False
-    while pending > 0 and attempted < params.options.max_pages and idle < MAX_IDLE_CHUNKS:
+    # Chunks go on while pages may be crawled or resources wait for their check
+    # (crawl.references); a resource-only chunk claims no pages.
+    while ((pending > 0 and attempted < params.options.max_pages) or resources > 0) and (
+        idle < MAX_IDLE_CHUNKS
+    ):
         chunk_no += 1
         report = await _crawl_chunk(params, step, env, non_retryable, chunk_no, attempted, hint)
         attempted, pending, hint = report.attempted, report.pending, report.window_end
+        resources = report.resources_pending
         links_truncated = links_truncated or report.links_truncated
-        idle = idle + 1 if report.attempted_in_chunk == 0 else 0
+        worked = report.attempted_in_chunk + report.resources_checked
+        idle = idle + 1 if worked == 0 else 0
         if report.rate_limited:
             rate_limited = True  # the site asked for more patience than an audit can give
             break

@@ -56,6 +56,7 @@ class CrawlStart(JsonRecord):
     attempted: int
     pending: int
     last_chunk: int
+    resources_pending: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,6 +104,7 @@ class PageSpec:
     canonical: str | None = None  # path or URL; "{origin}" is replaced by the request's origin
     headers: Mapping[str, str | None] = field(default_factory=dict)  # None drops a header
     padding_bytes: int = 0  # an HTML comment of this size at the end of <body>
+    frameset: str | None = None  # a <frameset> document: this markup instead of <body>
 
     @property
     def title_text(self) -> str | None:
@@ -161,7 +162,7 @@ def _render_page(spec: PageSpec, origin: str) -> str:
     lang = "" if spec.lang is None else f' lang="{spec.lang}"'
     return (
         f"<!doctype html><html{lang}><head>{_head(spec, origin)}</head>"
-        f"<body>{_body(spec)}</body></html>"
+        f"{spec.frameset or f'<body>{_body(spec)}</body>'}</html>"
     )
 
 
@@ -212,6 +213,16 @@ class Resource(Handler):
 
     def __call__(self, request: SiteRequest) -> Reply:
         return Reply(self.status, self.body, {"content-type": self.content_type})
+
+
+@dataclass(frozen=True, slots=True)
+class HeadRefused(Resource):
+    """A resource whose server refuses HEAD with 405 and answers GET as `Resource` does."""
+
+    def __call__(self, request: SiteRequest) -> Reply:
+        if request.method == "HEAD":
+            return Reply(405, b"", {"allow": "GET", "content-type": "text/plain"})
+        return super(HeadRefused, self).__call__(request)
 
 
 @dataclass(slots=True)

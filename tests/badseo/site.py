@@ -41,6 +41,7 @@ from types import MappingProxyType
 from audit.catalogue import IssueType
 from tests.badseo.pages import (
     Handler,
+    HeadRefused,
     Html,
     PageSpec,
     RateLimited,
@@ -663,6 +664,146 @@ _LINKS = [
         body='<p>Read the <a href="/security/frame-ancestors-only" rel="nofollow">'
         "frame-ancestors page</a>.</p>",
     ),
+    page(
+        "/links/broken-fragment",
+        Category.LINKS,
+        "Links to fragments the target pages lack: a renamed section, a wrong case, this page.",
+        (T.BROKEN_FRAGMENT,),
+        # Working ones around them: an id, an <a name>, a percent-encoded id, #top, #, and an id
+        # of this page. Broken: #missing-section, #Present (ids are case-sensitive), #nowhere.
+        body='<h2 id="on-this-page">Fragments</h2><ul>'
+        '<li><a href="/links/fragment-target#present">present</a></li>'
+        '<li><a href="/links/fragment-target#named">named</a></li>'
+        '<li><a href="/links/fragment-target#caf%C3%A9">encoded</a></li>'
+        '<li><a href="/links/fragment-target#missing-section">missing</a></li>'
+        '<li><a href="/links/fragment-target#Present">wrong case</a></li>'
+        '<li><a href="#top">top</a> <a href="#">empty</a> <a href="#on-this-page">here</a> '
+        '<a href="#nowhere">nowhere</a></li></ul>',
+    ),
+    page(
+        "/links/fragment-target",
+        Category.LINKS,
+        "The target of fragment links: an id, an anchor name and a non-ASCII id.",
+        body='<h2 id="present">Present section</h2><p><a name="named"></a>Named anchor.</p>'
+        '<p id="caf\u00e9">Caf\u00e9 section.</p>',
+        support=True,
+    ),
+]
+
+_IMG = 'alt="a picture" width="1" height="1"'
+
+
+def _missing(path: str, summary: str, body: str = "", head: str = "") -> Fixture:
+    return page(path, Category.LINKS, summary, (T.BROKEN_RESOURCE,), body=body, head=head)
+
+
+# One page per reference kind (crawl.references): resources are checked and reported on the
+# page; page links (iframe, area, refresh, link next) are crawled like <a href>.
+_REFERENCES = [
+    _missing(
+        "/refs/missing-image",
+        "An img whose src is missing.",
+        f'<p><img src="/assets/missing-image.png" {_IMG}></p>',
+    ),
+    _missing(
+        "/refs/missing-srcset",
+        "An img whose srcset names a missing 2x file.",
+        f'<p><img src="/assets/pixel.png" srcset="/assets/missing-2x.png 2x" {_IMG}></p>',
+    ),
+    _missing(
+        "/refs/missing-picture-source",
+        "A picture source whose srcset is missing.",
+        '<picture><source srcset="/assets/missing.webp" type="image/webp">'
+        f'<img src="/assets/pixel.png" {_IMG}></picture>',
+    ),
+    _missing(
+        "/refs/missing-script",
+        "A script whose src is missing.",
+        '<script src="/assets/missing.js"></script>',
+    ),
+    _missing(
+        "/refs/missing-stylesheet",
+        "A stylesheet link whose href is missing.",
+        head='<link rel="stylesheet" href="/assets/missing.css">',
+    ),
+    _missing(
+        "/refs/missing-icon",
+        "An icon link whose href is missing.",
+        head='<link rel="icon" href="/assets/missing.ico">',
+    ),
+    _missing(
+        "/refs/missing-video",
+        "A video whose src is missing.",
+        '<video src="/assets/missing.mp4" poster="/assets/pixel.png"></video>',
+    ),
+    _missing(
+        "/refs/missing-poster",
+        "A video whose poster image is missing.",
+        '<video src="/assets/clip.mp4" poster="/assets/missing-poster.png"></video>',
+    ),
+    _missing(
+        "/refs/missing-audio",
+        "An audio source that is missing.",
+        '<audio controls><source src="/assets/missing.mp3" type="audio/mpeg"></audio>',
+    ),
+    _missing(
+        "/refs/missing-embed",
+        "An embed whose src is missing.",
+        '<embed src="/assets/missing.svg" type="image/svg+xml">',
+    ),
+    _missing(
+        "/refs/missing-object",
+        "An object whose data is missing.",
+        '<object data="/assets/missing.pdf" type="application/pdf"></object>',
+    ),
+    page(
+        "/refs/head-refused",
+        Category.LINKS,
+        "An image whose server refuses HEAD: the GET that follows finds it.",
+        body=f'<p><img src="/assets/head-refused.png" {_IMG}></p>',
+    ),
+    _missing(
+        "/refs/head-refused-gone",
+        "An image whose server refuses HEAD, and whose GET answers 410.",
+        f'<p><img src="/assets/head-refused-gone.png" {_IMG}></p>',
+    ),
+    page(
+        "/refs/broken-iframe",
+        Category.LINKS,
+        "An iframe of a 404 page.",
+        (T.BROKEN_INTERNAL_LINK,),
+        body='<iframe src="/status/not-found" title="gone"></iframe>',
+    ),
+    page(
+        "/refs/broken-area",
+        Category.LINKS,
+        "An image map area that links a 410 page.",
+        (T.BROKEN_INTERNAL_LINK,),
+        body=f'<map name="m"><area href="/status/gone" alt="gone" shape="default"></map>'
+        f'<img src="/assets/pixel.png" usemap="#m" {_IMG}>',
+    ),
+    page(
+        "/refs/broken-refresh",
+        Category.LINKS,
+        "A meta refresh to a 404 page.",
+        (T.META_REFRESH, T.BROKEN_INTERNAL_LINK),
+        head='<meta http-equiv="refresh" content="3600; url=/status/not-found">',
+    ),
+    page(
+        "/refs/broken-frame",
+        Category.LINKS,
+        "A frameset whose frame is a 404 page.",
+        # A frameset document has no body: no H1, no text and no <a> links come with it.
+        (T.BROKEN_INTERNAL_LINK, T.MISSING_H1, T.THIN_CONTENT, T.NO_OUTGOING_LINKS),
+        frameset='<frameset cols="100%"><frame src="/status/not-found"></frameset>',
+    ),
+    page(
+        "/refs/broken-next",
+        Category.LINKS,
+        "A link rel=next to a 404 page.",
+        (T.BROKEN_INTERNAL_LINK,),
+        head='<link rel="next" href="/status/not-found">',
+    ),
 ]
 
 _REDIRECT = [
@@ -965,6 +1106,7 @@ _PAGES = [
     *_CANONICAL,
     *_STATUS,
     *_LINKS,
+    *_REFERENCES,
     *_REDIRECT,
     *_PERF,
     *_STRUCTURE,
@@ -1095,14 +1237,20 @@ VENDOR_JS = (
     b"/*! jQuery v1.12.4 | (c) jQuery Foundation | jquery.org/license */\n"
     b"!function(a,b){'use strict';a.ready=!!b}(window,document);\n"
 )
-# Sub-resources pages refer to; the crawl follows <a href> only, so they are not fixtures.
-ASSETS: Mapping[str, Resource] = MappingProxyType(
+# Sub-resources pages refer to: checked once each (HEAD, GET where HEAD is refused), never
+# crawled, so they are not fixtures. /assets/missing-* are not served at all (404).
+ASSETS: Mapping[str, Handler] = MappingProxyType(
     {
         "/assets/pixel.png": Resource("image/png", PIXEL_PNG),
         "/assets/app.js": Resource("text/javascript", b"document.title = 'app';\n"),
         # jQuery 1.12.4's license banner (what retire.js's content patterns read), then filler:
         # a neutral name, so only the content tells (docs/exposure.md).
         "/assets/vendor.js": Resource("text/javascript", VENDOR_JS),
+        # Served so the resource check finds it; the exposure check reads only its file name.
+        "/assets/jquery-1.8.1.min.js": Resource("text/javascript", b"/* a stand-in */\n"),
+        "/assets/clip.mp4": Resource("video/mp4", b"\x00\x00\x00\x18ftypmp42"),
+        "/assets/head-refused.png": HeadRefused("image/png", PIXEL_PNG),
+        "/assets/head-refused-gone.png": HeadRefused("text/html", b"<title>Gone</title>", 410),
     }
 )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from cli.report import full_report
@@ -41,11 +42,56 @@ async def test_the_audit_reports_exactly_the_golden_issues(platform: Any) -> Non
     with serve_badseo() as site:
         report = await audit(platform, site.start_url)
         requested = site.requested_paths()
+        asset_requests = Counter(
+            (r.method, r.path) for r in site.site.requests if r.path.startswith("/assets/")
+        )
 
     assert report["audit"]["status"] == "completed", report["audit"]
     found, expected = issue_set(report), expected_issues(site.origin)
     assert found == expected, diff(found, expected, site.origin)
     assert ROBOTS_DISALLOWED not in requested
+    fragments = {
+        (i["details"]["targetUrl"].removeprefix(site.origin), i["details"]["fragment"])
+        for i in report["issues"]
+        if i["issue_type"] == "broken-fragment"
+    }
+    assert fragments == {
+        ("/links/fragment-target", "missing-section"),
+        ("/links/fragment-target", "Present"),
+        ("/links/broken-fragment", "nowhere"),
+    }
+    resources = {
+        (
+            i["page_url"].removeprefix(site.origin),
+            i["details"]["resourceUrl"].removeprefix(site.origin),
+            i["details"]["kind"],
+        )
+        for i in report["issues"]
+        if i["issue_type"] == "broken-resource"
+    }
+    assert resources == BROKEN_RESOURCES
+    # One request per distinct resource, HEAD first; GET only where HEAD was refused.
+    assert asset_requests[("HEAD", "/assets/pixel.png")] == 1
+    assert asset_requests[("GET", "/assets/pixel.png")] == 0
+    assert asset_requests[("HEAD", "/assets/head-refused.png")] == 1
+    assert asset_requests[("GET", "/assets/head-refused.png")] == 1
+    assert all(count == 1 for count in asset_requests.values()), asset_requests
+
+
+BROKEN_RESOURCES = {
+    ("/refs/missing-image", "/assets/missing-image.png", "img"),
+    ("/refs/missing-srcset", "/assets/missing-2x.png", "srcset"),
+    ("/refs/missing-picture-source", "/assets/missing.webp", "srcset"),
+    ("/refs/missing-script", "/assets/missing.js", "script"),
+    ("/refs/missing-stylesheet", "/assets/missing.css", "link"),
+    ("/refs/missing-icon", "/assets/missing.ico", "link"),
+    ("/refs/missing-video", "/assets/missing.mp4", "media"),
+    ("/refs/missing-poster", "/assets/missing-poster.png", "poster"),
+    ("/refs/missing-audio", "/assets/missing.mp3", "media"),
+    ("/refs/missing-embed", "/assets/missing.svg", "embed"),
+    ("/refs/missing-object", "/assets/missing.pdf", "object"),
+    ("/refs/head-refused-gone", "/assets/head-refused-gone.png", "img"),
+}
 
 
 async def test_a_site_that_asks_for_hours_of_patience_stops_the_crawl(platform: Any) -> None:

@@ -48,6 +48,8 @@ def routes() -> dict[str, Reply]:
             body=html_page("About", "<h1>About</h1>"),
             headers={"content-type": "text/html; charset=utf-8", "x-powered-by": "PHP/7.4.3"},
         ),
+        # Served (the resource check must not call it broken); its name alone tells the version.
+        "/js/jquery-1.8.1.min.js": Reply(body=b"/* a stand-in */", headers=JS),
         "/js/bundle.js": Reply(body=jquery("1.12.4").encode(), headers=JS),
         "/js/current.js": Reply(body=jquery("3.7.1").encode(), headers=JS),
     }
@@ -58,7 +60,8 @@ async def test_an_audit_reports_libraries_and_disclosures_where_the_crawl_saw_th
 ) -> None:
     with serve_site(routes()) as site:
         report = await audit_site(platform, site.url("/"))
-        fetched = [r.path for r in site.requests]
+        # GETs only: the crawl's resource check sends each script one HEAD (broken-resource)
+        fetched = [r.path for r in site.requests if r.method == "GET"]
 
     assert report["audit"]["status"] == "completed"
     found = {

@@ -18,6 +18,8 @@ from durable.records import (
     CrawlConfig,
     Destroyed,
     DiscoveredUrl,
+    FragmentLink,
+    FragmentTargets,
     FrontierStats,
     LeasedUrl,
     LinkRow,
@@ -49,6 +51,8 @@ leased = st.builds(LeasedUrl, urls, depths, st.booleans())
 links = st.builds(LinkRow, urls, urls, st.booleans(), maybe_texts)
 found = st.builds(DiscoveredUrl, urls, depths, st.none() | urls)
 facts = st.builds(SiteFact, st.sampled_from(SiteFactKind), texts, urls, maybe_texts)
+fragment_links = st.builds(FragmentLink, urls, urls, texts, counts, counts)
+fragment_targets = st.builds(FragmentTargets, urls, st.lists(counts, max_size=4).map(tuple))
 
 RECORDS = {
     "FrontierStats": stats,
@@ -74,10 +78,14 @@ RECORDS = {
         st.none() | counts,
         st.just(()),
         st.lists(facts, max_size=3).map(tuple),
+        st.lists(fragment_targets, max_size=3).map(tuple),
+        st.lists(fragment_links, max_size=3).map(tuple),
     ),
     "SiteFact": facts,
     "SiteFactsRequest": st.builds(SiteFactsRequest, st.sampled_from(SiteFactKind), texts, counts),
     "SiteFactsPage": st.builds(SiteFactsPage, st.lists(facts, max_size=4).map(tuple)),
+    "FragmentLink": fragment_links,
+    "FragmentTargets": fragment_targets,
     "BatchResult": st.builds(BatchResult, stats, counts, counts),
     "FinalizeOptions": st.builds(
         FinalizeOptions,

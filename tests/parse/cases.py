@@ -137,6 +137,43 @@ _CASES: dict[str, str | bytes] = {
         "utf-8"
     ),
 }
+# Fragment targets: ids on any element (boring ones too, any attribute case, after a slash),
+# <a name> in HTML only, ids in svg/math, nothing inside <template>, end-tag ids ignored,
+# duplicates, empty ids, references in values, and same-document links.
+_CASES["fragment_targets"] = (
+    '<html id=root><body><div ID="Intro">x</div><span/id=slash>y</span><p title="id=fake">z</p>'
+    '<section id="a&amp;b" id=second></section><i id="">empty</i></div id=endtag>'
+    '<a name=named href="#Intro">to intro</a><a name="" id="both">b</a><a href="#missing">m</a>'
+    '<a href="#intro">case</a><a href="#">top</a><a href=" #spaced">sp</a><a href="#a%26b">pc</a>'
+    "<svg id=pic><a name=svgname id=svgid></a><foreignObject><a name=fo>fo</a></foreignObject>"
+    "</svg><math id=m><mi id=mi>x</mi></math><template id=tpl><div id=inert>t</div></template>"
+    "<h2 id=sec-2>Heading <span id=in-heading>x</span></h2><table><tr><td id=cell>c</td></tr>"
+    "</table><div id=r\u00e9sum\u00e9>u</div><div id=Intro>dup</div>"
+)
+# Every reference kind: a/area, link with rel, img src/srcset, picture sources, script, iframe,
+# video/audio/source with poster, embed, object, meta refresh, form action; empty values, repeats,
+# srcset commas, and references inside template and svg (not reported).
+_CASES["references"] = (
+    '<head><meta http-equiv="refresh" content="30; URL=\'/refreshed\'">'
+    '<link rel="Stylesheet  preload" href="/s.css"><link rel=icon href="/favicon.ico">'
+    '<link rel=next href="page2"><link rel=prev href=" ">'
+    '<script src="/app.js"></script><script src=""></script><script src=/app.js></script>'
+    "</head><body>"
+    '<a href="/a">a</a><a href="/a">again</a><a href="mailto:x@y">m</a><a href="#f">f</a>'
+    '<map name=m><area href="/area" alt=x><area nohref alt=y></map>'
+    '<img src="/i.png" srcset="/i-1x.png 1x, /i-2x.png 2x,/i,3x.png 3x">'
+    '<picture><source srcset="/p.webp 1x, /p2.webp 2x" type=image/webp><img src=/p.png></picture>'
+    '<iframe src="/frame.html"></iframe><frame src="/old-frame.html">'
+    '<video src="/v.mp4" poster="/poster.jpg"><source src="/v.webm"><track src=/t.vtt></video>'
+    '<audio src="/a.mp3"></audio><embed src="/e.swf"><object data="/o.pdf"></object>'
+    '<form action="/submit"><input name=q></form><form action=""></form>'
+    '<template><img src="/inert.png"></template><svg><image href="/svg.png"/>'
+    '<a href="/svg-a">s</a></svg></body>'
+)
+_CASES["frameset"] = (
+    '<html><head><title>Frames</title></head><frameset cols="50%,50%">'
+    '<frame src="/left.html"><frame src="/right.html"></frameset></html>'
+)
 CONTENT_TYPE_CASES: dict[str, tuple[bytes, str]] = {
     "transport_overrides_meta": (
         '<meta charset="iso-8859-1"><title>caf\u00e9</title>'.encode("utf-8"),

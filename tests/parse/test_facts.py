@@ -13,6 +13,8 @@ from parse.facts import (
     MetaTag,
     MixedContent,
     PageFacts,
+    Reference,
+    ReferenceKind,
     Script,
     UrlRef,
 )
@@ -52,6 +54,15 @@ def _sample() -> PageFacts:
         mixed_content=(MixedContent("img", "http://x.test/i.png"),),
         mixed_content_seen=1,
         json_ld=JsonLd(2, 1, ("Article",), False),
+        fragment_targets=(3, 2**53 - 1),
+        fragment_targets_capped=False,
+        fragment_links=(UrlRef("#x", "https://x.test/"),),
+        fragment_links_seen=2,
+        references=(
+            Reference(ReferenceKind.LINK, ref, "stylesheet"),
+            Reference(ReferenceKind.AREA, ref),
+        ),
+        references_seen=3,
         word_count=5,
         content_hash="ab" * 32,
     )

@@ -49,7 +49,7 @@ test("seeding, config, leasing, recording, release, resume and stats", async () 
   assert.deepEqual(await pad.release_urls([U("a"), U("zzz")]), { released: 1 });
   assert.deepEqual(await pad.claim_chunk({ chunk_no: 2, limit: 0 }), { urls: [], is_retry: false });
   const resume = await pad.prepare_resume();
-  assert.deepEqual(resume, { seen: 4, pending: 3, leased: 0, crawled: 1, links_truncated: false, last_chunk: 1, configured: true });
+  assert.deepEqual(resume, { seen: 4, pending: 3, leased: 0, crawled: 1, links_truncated: false, last_chunk: 1, configured: true, resources_pending: 0 });
   assert.deepEqual(await pad.stats(), { seen: 4, pending: 3, leased: 0, crawled: 1, links_truncated: false });
 });
 
@@ -65,6 +65,36 @@ test("run_finalize_checks pages cross-page issues", async () => {
   const types = new Set(page.issues.map((i) => i.issue_type));
   assert.ok(types.has("duplicate-title"), [...types].join(","));
   assert.equal(page.counts["duplicate-title"], 2);
+});
+
+test("fragment targets and resource checks: stored, leased, answered, reported", async () => {
+  const pad = ns.getByName("audit-5");
+  const KEY = 9007199254740991; // 2**53 - 1: fragment keys cross RPC as exact JS numbers
+  await pad.record_batch({
+    crawled: [], pages: [mirror(U("")), mirror(U("doc"))], links: [], discovered: [],
+    fragment_targets: [{ url: U("doc"), keys: [KEY, 7] }],
+    fragment_links: [
+      { source_url: U(""), target_url: U("doc"), fragment: "found", key: KEY, decoded_key: KEY },
+      { source_url: U(""), target_url: U("doc"), fragment: "lost", key: 1, decoded_key: 2 },
+    ],
+    resources: [
+      { source_url: U(""), url: U("x.png"), kind: "img", rel: null },
+      { source_url: U("doc"), url: U("s.css"), kind: "link", rel: "stylesheet" },
+    ],
+  });
+  const claim = await pad.claim_resources({ chunk_no: 1, limit: 5 });
+  assert.deepEqual(claim, { urls: [U("s.css"), U("x.png")], is_retry: false, pending: 0 });
+  assert.deepEqual(await pad.claim_resources({ chunk_no: 1, limit: 5 }), { ...claim, is_retry: true });
+  await pad.record_resources([{ url: U("x.png"), status_code: 404, fetch_class: "ok" }]);
+  assert.deepEqual(await pad.release_resources([U("s.css")]), { released: 1 });
+  const page = await pad.run_finalize_checks({ audit_id: "audit-5", start_url: U(""), crawl_completed: true, cursor: null, limit: 50 });
+  const found = page.issues
+    .filter((i) => i.issue_type === "broken-fragment" || i.issue_type === "broken-resource")
+    .map((i) => [i.issue_type, i.page_url, i.dedupe_key]);
+  assert.deepEqual(found, [
+    ["broken-fragment", U(""), `${U("doc")}#lost`],
+    ["broken-resource", U(""), U("x.png")],
+  ]);
 });
 
 test("destroy and the alarm handler wipe the object; a later call reopens it", async () => {

@@ -55,7 +55,14 @@ class _Handler(BaseHTTPRequestHandler):
     server: _SiteHTTPServer
 
     def do_GET(self) -> None:
-        request = SiteRequest("GET", self.path, {k.lower(): v for k, v in self.headers.items()})
+        self._answer("GET")
+
+    def do_HEAD(self) -> None:
+        """GET's status and headers without the body (RFC 9110 §9.3.2)."""
+        self._answer("HEAD")
+
+    def _answer(self, method: str) -> None:
+        request = SiteRequest(method, self.path, {k.lower(): v for k, v in self.headers.items()})
         self.server.log.append(request)
         route = self.server.routes.get(self.path.split("#")[0]) or self.server.routes.get(
             self.path.split("?")[0]
@@ -69,18 +76,21 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in reply.headers.items():
             self.send_header(name, value)
         if isinstance(reply, StreamReply):
-            self._stream(reply)
+            self._stream(reply, method)
             return
         self.send_header("content-length", str(len(reply.body)))
         self.end_headers()
-        self.wfile.write(reply.body)
+        if method != "HEAD":
+            self.wfile.write(reply.body)
 
-    def _stream(self, reply: StreamReply) -> None:
+    def _stream(self, reply: StreamReply, method: str) -> None:
         import time
 
         self.send_header("connection", "close")
         self.end_headers()
         self.close_connection = True
+        if method == "HEAD":
+            return
         try:
             for piece in reply.chunks():
                 self.wfile.write(piece)

@@ -1,0 +1,96 @@
+"""Which references are crawled as pages and which are checked as resources, and how."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from common import ports
+from crawl.references import is_page_link, is_resource, page_link_urls, resource_urls
+from crawl.resource_check import GET_MAX_BYTES, check_resource
+from parse.facts import Reference, UrlRef
+from parse.facts import ReferenceKind as K
+from parse.parity import extract
+
+REF = UrlRef("/x", "https://a.test/x")
+
+
+@pytest.mark.parametrize(
+    ("kind", "rel", "page", "resource"),
+    [
+        (K.AREA, None, True, False),
+        (K.IFRAME, None, True, False),
+        (K.FRAME, None, True, False),
+        (K.REFRESH, None, True, False),
+        (K.IMG, None, False, True),
+        (K.SRCSET, None, False, True),
+        (K.POSTER, None, False, True),
+        (K.SCRIPT, None, False, True),
+        (K.MEDIA, None, False, True),
+        (K.EMBED, None, False, True),
+        (K.OBJECT, None, False, True),
+        (K.FORM, None, False, False),
+        (K.LINK, "stylesheet", False, True),
+        (K.LINK, "alternate stylesheet", False, True),
+        (K.LINK, "icon", False, True),
+        (K.LINK, "search", False, True),
+        (K.LINK, "next", True, False),
+        (K.LINK, "prev", True, False),
+        (K.LINK, "canonical", False, False),
+        (K.LINK, "alternate", False, False),
+        (K.LINK, "preconnect", False, False),
+        (K.LINK, "dns-prefetch", False, False),
+        (K.LINK, "", False, False),
+    ],
+)
+def test_roles(kind: K, rel: str | None, page: bool, resource: bool) -> None:
+    ref = Reference(kind, REF, rel)
+    assert (is_page_link(ref), is_resource(ref)) == (page, resource)
+
+
+def test_a_page_names_its_resources_once_each_normalised() -> None:
+    html = (
+        b"<link rel=stylesheet href=/s.css><img src=/i.png srcset='/i.png 1x, /I.png 2x'>"
+        b"<iframe src=/frame></iframe><script src='/s.css'></script><img src='  '>"
+        b"<a href=/page>p</a><link rel=next href=/2>"
+    )
+    facts = extract(html, page_url="https://a.test/")
+    found = {url: ref.kind for url, ref in resource_urls(facts).items()}
+    assert found == {
+        "https://a.test/s.css": K.LINK,
+        "https://a.test/i.png": K.IMG,
+        "https://a.test/I.png": K.SRCSET,
+    }
+    assert page_link_urls(facts) == ["https://a.test/frame", "https://a.test/2"]
+
+
+class _Client:
+    def __init__(self, answers: dict[str, int]) -> None:
+        self.answers, self.requests = answers, list[ports.FetchRequest]()
+
+    async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
+        self.requests.append(request)
+        status = self.answers[request.method]
+        return ports.FetchResult(request.url, status, {}, b"", False, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("answers", "methods", "status", "fetch_class"),
+    [
+        ({"HEAD": 200}, ["HEAD"], 200, "ok"),
+        ({"HEAD": 404}, ["HEAD"], 404, "ok"),
+        ({"HEAD": 405, "GET": 200}, ["HEAD", "GET"], 200, "ok"),
+        ({"HEAD": 501, "GET": 404}, ["HEAD", "GET"], 404, "ok"),
+        ({"HEAD": 403}, ["HEAD"], 403, "blocked"),
+        ({"HEAD": 0}, ["HEAD"], 0, "error"),
+    ],
+)
+def test_head_then_a_capped_get_where_head_is_refused(
+    answers: dict[str, int], methods: list[str], status: int, fetch_class: str
+) -> None:
+    client = _Client(answers)
+    check = asyncio.run(check_resource(client, "https://a.test/x.png", 5.0))
+    assert (check.status_code, check.fetch_class) == (status, fetch_class)
+    assert [r.method for r in client.requests] == methods
+    assert all(r.max_bytes == GET_MAX_BYTES for r in client.requests)

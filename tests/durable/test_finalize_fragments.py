@@ -1,0 +1,100 @@
+"""broken-fragment in the scratchpad: record_batch stores target sets and link fragments, and
+finalize reports what `audit.cross_page.broken_fragments` (the specification) reports."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from audit.catalogue import IssueType
+from audit.cross_page import FragmentRef, broken_fragments
+from durable.records import FragmentLink, FragmentTargets, RecordBatch
+from urls.fragment import fragment_key, fragment_keys
+
+from .test_finalize import AUDIT, finalize_all, mirror_row, page, url
+
+_names = itertools.count()
+
+
+@pytest.fixture
+def pad(platform: Any) -> Any:
+    return platform.env.AUDIT_SCRATCHPAD.getByName(f"fragments-{next(_names)}")
+
+
+def ref(source: str, target: str, fragment: str) -> FragmentRef:
+    keys = fragment_keys(fragment)
+    assert keys is not None
+    return FragmentRef(url(source), url(target), fragment, *keys)
+
+
+async def write(
+    pad: Any, targets: Mapping[str, Sequence[str]], refs: Sequence[FragmentRef], **batch: Any
+) -> dict[str, frozenset[int]]:
+    """Mirror rows for every page named, the target sets of `targets`, and the links; returns
+    the target sets as the specification takes them."""
+    paths = {*targets, *(r.source_url[len(url("")) :] for r in refs)}
+    sets = {url(p): frozenset(fragment_key(t) for t in ids) for p, ids in targets.items()}
+    record = RecordBatch(
+        pages=tuple(mirror_row(AUDIT, page(p)) for p in sorted(paths)),
+        fragment_targets=tuple(FragmentTargets(u, tuple(sorted(k))) for u, k in sets.items()),
+        fragment_links=tuple(FragmentLink(**_fields(r)) for r in refs),
+        **batch,
+    )
+    await pad.record_batch(record.to_dict())
+    return sets
+
+
+def _fields(r: FragmentRef) -> dict[str, Any]:
+    return {
+        "source_url": r.source_url,
+        "target_url": r.target_url,
+        "fragment": r.fragment,
+        "key": r.key,
+        "decoded_key": r.decoded_key,
+    }
+
+
+async def fragment_issues(pad: Any) -> list[dict[str, Any]]:
+    issues, _ = await finalize_all(pad)
+    return [i for i in issues if i["issue_type"] == IssueType.BROKEN_FRAGMENT]
+
+
+async def test_missing_fragments_are_reported_on_the_linking_page(pad: Any) -> None:
+    targets = {"doc": ["Intro", "a b", "r\u00e9sum\u00e9"], "empty": [], "a": ["self"]}
+    refs = [
+        ref("a", "doc", "Intro"),
+        ref("a", "doc", "intro"),  # ids are case-sensitive
+        ref("a", "doc", "a%20b"),  # found percent-decoded
+        ref("a", "doc", "r%C3%A9sum%C3%A9"),
+        ref("a", "doc", "gone"),
+        ref("a", "a", "self"),
+        ref("a", "a", "other"),  # a same-page link
+        ref("b", "empty", "x"),
+        ref("b", "unknown", "x"),  # no target set: never judged
+    ]
+    sets = await write(pad, targets, refs)
+    issues = await fragment_issues(pad)
+    assert issues == [i.to_dict() for i in broken_fragments(AUDIT, sets, refs)]
+    found = sorted((i["page_url"], i["dedupe_key"]) for i in issues)
+    assert found == [
+        (url("a"), url("a") + "#other"),
+        (url("a"), url("doc") + "#gone"),
+        (url("a"), url("doc") + "#intro"),
+        (url("b"), url("empty") + "#x"),
+    ]
+    assert {"targetUrl": url("doc"), "fragment": "gone"} in [i["details"] for i in issues]
+
+
+async def test_a_retried_batch_replaces_a_pages_set(pad: Any) -> None:
+    await write(pad, {"doc": ["old"]}, [])
+    await write(pad, {"doc": ["new"]}, [ref("a", "doc", "old"), ref("a", "doc", "new")])
+    assert [i["details"]["fragment"] for i in await fragment_issues(pad)] == ["old"]
+
+
+async def test_nothing_is_stored_once_the_link_budget_trips(pad: Any) -> None:
+    await write(pad, {"doc": ["x"]}, [ref("a", "doc", "y")], link_budget_bytes=1)
+    assert await fragment_issues(pad) == []
+    assert (await pad.stats())["links_truncated"] is True

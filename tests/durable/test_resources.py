@@ -1,0 +1,95 @@
+"""Resource checks in the scratchpad: references stored, leases per chunk, answers, and the
+broken-resource section against its specification (`audit.cross_page.broken_resources`)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from audit.cross_page import ResourceAnswer, ResourceUse, broken_resources
+from common.fetch_class import FetchClass
+from durable.client import Scratchpad
+from durable.records import RecordBatch, ResourceCheck, ResourceRef
+
+from .test_finalize import AUDIT, finalize_all, mirror_row, page, url
+
+_names = itertools.count()
+
+
+@pytest.fixture
+def pad(platform: Any) -> Scratchpad:
+    return Scratchpad(platform.env.AUDIT_SCRATCHPAD.getByName(f"resources-{next(_names)}"))
+
+
+def refs(*pairs: tuple[str, str, str]) -> tuple[ResourceRef, ...]:
+    return tuple(ResourceRef(url(source), url(target), kind) for source, target, kind in pairs)
+
+
+async def record(pad: Scratchpad, pages: list[str], *pairs: tuple[str, str, str]) -> None:
+    rows = tuple(mirror_row(AUDIT, page(p)) for p in pages)
+    await pad.record_batch(RecordBatch(crawled=(), pages=rows, resources=refs(*pairs)))
+
+
+async def test_each_resource_is_leased_once_and_a_retried_chunk_gets_its_own(
+    pad: Scratchpad,
+) -> None:
+    await record(pad, ["a", "b"], ("a", "x.png", "img"), ("b", "x.png", "srcset"))
+    await record(pad, [], ("a", "y.js", "script"), ("a", "z.css", "link"))
+
+    first = await pad.claim_resources(1, 2)
+    assert (first.urls, first.is_retry, first.pending) == ((url("x.png"), url("y.js")), False, 1)
+    retry = await pad.claim_resources(1, 2)
+    assert (retry.urls, retry.is_retry) == (first.urls, True)
+
+    await pad.record_resources([ResourceCheck(url("x.png"), 404, "ok")])
+    await pad.release_resources([url("y.js")])
+    assert (await pad.claim_resources(1, 5)).urls == ()  # chunk 1 checked something: done
+    second = await pad.claim_resources(2, 5)
+    assert (second.urls, second.pending) == ((url("y.js"), url("z.css")), 0)
+
+
+async def test_a_url_the_frontier_holds_is_answered_by_its_page(pad: Scratchpad) -> None:
+    await pad.seed_start(url("doc.pdf"))
+    await record(pad, ["a"], ("a", "doc.pdf", "object"))
+    claim = await pad.claim_resources(1, 5)
+    assert (claim.urls, claim.pending) == ((), 0)
+
+
+async def test_resume_releases_leases_and_counts_what_waits(pad: Scratchpad) -> None:
+    await record(pad, ["a"], ("a", "x.png", "img"), ("a", "y.png", "img"))
+    await pad.claim_resources(7, 1)
+    state = await pad.prepare_resume()
+    assert (state.last_chunk, state.resources_pending) == (7, 2)
+
+
+async def test_broken_resources_match_the_specification(pad: Scratchpad) -> None:
+    uses = [
+        ("a", "missing.png", "img"),
+        ("b", "missing.png", "srcset"),
+        ("b", "ok.js", "script"),
+        ("c", "blocked.css", "link"),
+        ("c", "gone.mp4", "media"),
+        ("c", "unchecked.png", "img"),
+    ]
+    await record(pad, ["a", "b", "c"], *uses)
+    await pad.claim_resources(1, 10)
+    answers = [
+        ResourceAnswer(url("missing.png"), 404, FetchClass.OK),
+        ResourceAnswer(url("ok.js"), 200, FetchClass.OK),
+        ResourceAnswer(url("blocked.css"), 403, FetchClass.BLOCKED),
+        ResourceAnswer(url("gone.mp4"), 410, FetchClass.OK),
+    ]
+    checks = [ResourceCheck(a.url, a.status_code, a.fetch_class.value) for a in answers]
+    await pad.record_resources(checks)
+
+    issues, _ = await finalize_all(pad.stub)
+    found = [i for i in issues if i["issue_type"] == "broken-resource"]
+    spec = broken_resources(AUDIT, answers, [ResourceUse(url(s), url(t), k) for s, t, k in uses])
+    assert found == [issue.to_dict() for issue in spec]
+    assert sorted((i["page_url"], i["details"]["kind"]) for i in found) == [
+        (url("a"), "img"),
+        (url("b"), "srcset"),
+        (url("c"), "media"),
+    ]
