@@ -68,7 +68,9 @@ class Watched:
     refused: list[str] = field(default_factory=list)
 
     def csp_violations(self) -> list[str]:
-        return list(self.page.evaluate("() => window.__cspViolations"))
+        """Every frame's, the page's own first (a report in an iframe has a list of its own)."""
+        read = "() => window.__cspViolations || []"
+        return [v for frame in self.page.frames for v in frame.evaluate(read)]
 
     def assert_quiet(self) -> None:
         """No console error, no uncaught exception, no CSP violation, no foreign request."""

@@ -7,10 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.badseo.site import serve_badseo
 from tests.browser.chromium import screenshot, watched_page
+from tests.browser.report_ui import open_a_chart, page_column, sort_pages_by_status
 from tests.support.cli_process import siteaudit
 
 pytestmark = pytest.mark.slow
@@ -37,11 +38,6 @@ def audit_to_html(tmp_path: Path) -> tuple[Path, dict]:
     return out, json.loads(as_json.stdout)
 
 
-def column(page: Page, index: int) -> list[str]:
-    cells = page.locator(f"#pages tbody tr:not([hidden]) td:nth-child({index})")
-    return [text.strip() for text in cells.all_inner_texts()]
-
-
 def test_the_report_opens_offline_and_sorts_filters_and_charts(
     browser: Browser, tmp_path: Path
 ) -> None:
@@ -59,27 +55,15 @@ def test_the_report_opens_offline_and_sorts_filters_and_charts(
         position = "e => getComputedStyle(e).position"
         assert page.locator(".visually-hidden").first.evaluate(position) == "absolute"
 
-        charts = page.locator("figure.chart")
-        expect(charts).to_have_count(4)
-        for chart in charts.all():
-            box = chart.locator("svg rect").first.bounding_box()
-            assert box is not None and box["width"] > 0
-        details = charts.first.locator("details")
-        details.locator("summary").click()
-        expect(details.locator("table")).to_be_visible()
-
-        expect(page.locator("#pages tbody tr")).to_have_count(len(pages))
+        open_a_chart(page)
         # The script ran (its hash matched too): a header sorts, the box filters.
-        page.get_by_role("button", name="Status", exact=True).click()
-        expect(page.locator("#pages th[aria-sort=ascending]")).to_have_text("Status")
-        statuses = [int(s) for s in column(page, 2)]
-        assert statuses == sorted(statuses) and statuses[0] < statuses[-1]
+        sort_pages_by_status(page, len(pages))
         page.get_by_label("Filter pages").fill("/content/")
         wanted = [p["url"] for p in pages if "/content/" in p["url"]]
         expect(page.locator("#page-shown")).to_have_text(
             f"{len(wanted)} of {len(pages)} rows shown"
         )
-        assert sorted(column(page, 1)) == sorted(wanted)
+        assert sorted(page_column(page, 1)) == sorted(wanted)
 
         watched.assert_quiet()
         assert watched.requests == [report.as_uri()]
