@@ -9,6 +9,7 @@ Routes
     GET  /api/audits/{id}/pages      crawled pages, by url     200 {"pages": [...], "next_cursor"}
     GET  /api/audits/{id}/issues     issues, by severity       200 {"issues": [...], "next_cursor"}
     GET  /api/audits/{id}/report     counts and top issues     200 {"audit", "summary", "links"}
+    GET  /api/audits/{id}/report.html  the HTML report, streamed 200 text/html (service.html_report)
     POST /api/audits/{id}/cancel     stop, keep partial results 202 {"audit": {...}}
     POST /api/audits/{id}/resume     finish a failed or        202 {"audit": {...}}
                                      cancelled audit
@@ -29,6 +30,7 @@ Routes
     POST   /api/keys                 create an API key         201 {"key": {..., "secret"}}
     GET    /api/keys                 every key, newest first   200 {"keys": [...]}
     DELETE /api/keys/{id}            revoke a key              204
+  the web app (api.webapp), without a key: GET|HEAD /, /app.js, /app.css, /favicon.svg
 
 Every other /api/ request carries `Authorization: Bearer <credential>` (`api.auth`): an API key
 for the audit routes, whose owner becomes `Call.owner`, or the admin token for the admin routes;
@@ -51,12 +53,13 @@ response the headers of `api.hardening`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 
-from api import auth, hardening, queries
+from api import auth, hardening, queries, webapp
 from api.errors import (
     ApiError,
     ApiErrorCode,
@@ -78,7 +81,7 @@ from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from common.wire import JsonObject, to_json
-from service import audits, compare, exports, keys, limits, lists, monitors, progress
+from service import audits, compare, exports, html_report, keys, limits, lists, monitors, progress
 from service.errors import (
     AuditNotFound,
     InvalidKeyFields,
@@ -151,6 +154,8 @@ async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
         found = _match(_ROUTES, path)
     elif path == mcp.PATH:
         return await mcp.handle(request, env, _charged_key)
+    elif webapp.is_asset(path):
+        return webapp.serve(request)
     else:
         found = None
     if found is None:
@@ -285,6 +290,15 @@ async def export_issues(call: Call, fmt: ExportFormat) -> ApiResponse:
     filter_ = queries.parse_issue_filter(Query.of(call.request.url), paging=False)
     found = await exports.export_issues(call.env, call.owner, call.args["audit_id"], filter_, fmt)
     return stream_response(found.chunks, found.media_type, found.file_name)
+
+
+async def get_html_report(call: Call) -> ApiResponse:
+    """The report as one HTML file; it is data to the web app, which shows it in a sandboxed
+    frame, and carries its own policy as a header too, should anything render it directly."""
+    found = await html_report.export_html(call.env, call.owner, call.args["audit_id"])
+    response = stream_response(found.chunks, found.media_type, found.file_name)
+    policy = {"content-security-policy": html_report.CSP}
+    return dataclasses.replace(response, headers={**response.headers, **policy})
 
 
 async def get_report(call: Call) -> ApiResponse:
@@ -470,6 +484,7 @@ _ROUTES: Routes = [
     (re.compile(rf"/api/audits/{_AUDIT_ID}/pages"), {"GET": get_pages}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/issues"), {"GET": get_issues}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/report"), {"GET": get_report}),
+    (re.compile(rf"{_EXPORT}/report\.html"), {"GET": get_html_report}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/cancel"), {"POST": cancel_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/resume"), {"POST": resume_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/progress"), {"GET": get_progress}),

@@ -4,7 +4,8 @@ no response may lack, and CORS for the origins a deployment lists.
 - Bodies over `MAX_BODY_BYTES` are refused with 413 before routing (the API's largest body, an
   audit request with 50 + 50 URL patterns of 500 characters, stays near 50 KiB).
 - Every response: `X-Content-Type-Options: nosniff` (browsers must not sniff JSON into HTML) and
-  `Cache-Control: no-store` (answers are per key and change while audits run).
+  `Cache-Control: no-store` (answers are per key and change while audits run), unless the
+  response states its own (the web app's files, the same for everyone, are revalidated instead).
 - CORS (`CORS_ORIGINS` in wrangler.toml [vars], comma-separated origins; empty: none). A listed
   Origin gets `Access-Control-Allow-Origin` (that origin, never `*`) and `Vary: Origin`, and its
   preflight is answered here, before authentication, since browsers send preflights without
@@ -25,7 +26,8 @@ PREFLIGHT_MAX_AGE_S = 7200  # Chromium's cap on Access-Control-Max-Age
 _ALLOW_METHODS = "GET, POST, PATCH, DELETE"
 _ALLOW_HEADERS = "Authorization, Content-Type, MCP-Protocol-Version"  # the last for /mcp
 _EXPOSE_HEADERS = "Location, WWW-Authenticate"
-_ALWAYS = {"x-content-type-options": "nosniff", "cache-control": "no-store"}
+_ALWAYS = {"x-content-type-options": "nosniff"}
+_DEFAULT_CACHE_CONTROL = "no-store"
 
 
 def check_body_size(request: ApiRequest) -> None:
@@ -65,7 +67,7 @@ def preflight_response() -> ApiResponse:
 
 def harden(response: ApiResponse, origin: str | None) -> ApiResponse:
     """The response with the headers every answer carries, and CORS ones for a listed origin."""
-    headers = {**response.headers, **_ALWAYS}
+    headers = {"cache-control": _DEFAULT_CACHE_CONTROL, **response.headers, **_ALWAYS}
     if origin is not None:
         headers["access-control-allow-origin"] = origin
         headers["access-control-expose-headers"] = _EXPOSE_HEADERS

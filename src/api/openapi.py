@@ -324,6 +324,15 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("GET", "/api/audits/{audit_id}/report"): Operation(
         "getReport", "counts by type and severity, the top issues", 200, Report, _PER_AUDIT
     ),
+    ("GET", "/api/audits/{audit_id}/report.html"): Operation(
+        "getHtmlReport",
+        "the report as one self-contained HTML file (charts, issues, pages), streamed",
+        200,
+        None,
+        _PER_AUDIT,
+        media_type="text/html",
+        headers=("content-disposition",),
+    ),
     ("POST", "/api/audits/{audit_id}/resume"): Operation(
         "resumeAudit",
         "finish a failed audit from its retained crawl state",

@@ -24,9 +24,9 @@ from api.http import ApiResponse, stream_response
 from audit.catalogue import IssueType
 from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
-from local_platform.http_server import Server, serve
 from service import exports, keys
 from service.audits import LOCAL_OWNER
+from tests.api.client import served
 
 AUDIT = "export-1"
 PAGES = 1_100  # more than two keyset pages of 500 rows
@@ -66,14 +66,8 @@ async def api(platform: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[h
             for t in TYPES[: 1 + n % 3]
         ]
         await repository.write_crawled_pages(env.DB, pages, issues)
-    server: Server = await serve(platform.fetch, port=0)
-    headers = {"authorization": f"Bearer {await platform.local_key()}"}
-    base = f"http://127.0.0.1:{server.port}"
-    try:
-        async with httpx.AsyncClient(base_url=base, headers=headers, trust_env=False) as client:
-            yield client
-    finally:
-        await server.close()
+    async with served(platform) as client:
+        yield client
 
 
 async def whole_list(client: httpx.AsyncClient, path: str, kind: str) -> list[dict[str, Any]]:

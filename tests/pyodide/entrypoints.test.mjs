@@ -6,13 +6,15 @@
 // (which needs no pydantic), the hourly monitor producer and Default.queue (one message acked, a
 // failing one retried; the audit's end finishing the run with its report in the R2 double; an
 // alert posted to a loopback receiver, retried with back-off, signed), the daily cleanup's run
-// retention (R2 keys deleted as one list), and what Default does not offer in this tier (request
-// bodies: they need pydantic).
+// retention (R2 keys deleted as one list), the web app at / (its CSP and headers, an ETag's 304)
+// and the streamed HTML report, and what Default does not offer in this tier (request bodies:
+// they need pydantic).
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import { gunzipSync } from "node:zlib";
+import fs from "node:fs";
 import { MessageBatch, ScheduledController } from "./harness/doubles/bindings.mjs";
 import { boot, callDefault } from "./harness/runtime.mjs";
 
@@ -295,6 +297,31 @@ test("queue() delivers an alert: a signed POST through the SDK's fetch, back-off
   }
   const alert = await env.DB.prepare("SELECT status, attempts, response_status FROM alerts WHERE run_id = 'run-2'").first();
   assert.deepEqual([alert.status, alert.attempts, alert.response_status], ["delivered", 2, 204]);
+});
+
+test("Default.fetch serves the web app at / with its CSP and headers, revalidated by ETag; the HTML report streams", async () => {
+  const csp = await rt.runPython("from api import webapp\nwebapp.CSP");
+  assert.match(csp, /^default-src 'none'; script-src 'self' 'sha256-/);
+  const page = await api("/");
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+  assert.equal(page.headers.get("content-security-policy"), csp);
+  assert.equal(page.headers.get("strict-transport-security"), "max-age=63072000; includeSubDomains");
+  assert.deepEqual(["cross-origin-opener-policy", "cross-origin-embedder-policy", "cross-origin-resource-policy", "referrer-policy", "x-content-type-options", "cache-control"].map((h) => page.headers.get(h)),
+    ["same-origin", "require-corp", "same-origin", "no-referrer", "nosniff", "no-cache"]);
+  assert.equal(await page.text(), fs.readFileSync(new URL("../../src/api/static/index.html", import.meta.url), "utf8"));
+  const script = await api("/app.js");
+  assert.deepEqual([script.status, script.headers.get("content-type")], [200, "text/javascript; charset=utf-8"]);
+  const etag = script.headers.get("etag");
+  const again = await api("/app.js", { headers: { "if-none-match": etag } });
+  assert.deepEqual([again.status, again.body, again.headers.get("etag")], [304, null, etag]);
+
+  const local = { headers: { authorization: `Bearer ${await makeKey("local")}` } };
+  const report = await api("/api/audits/export-1/report.html", local);
+  assert.deepEqual([report.status, report.headers.get("content-type")], [200, "text/html; charset=utf-8"]);
+  assert.match(report.headers.get("content-security-policy"), /^default-src 'none'; style-src 'sha256-/);
+  const html = await report.text();
+  assert.ok(html.startsWith("<!DOCTYPE html>") && html.includes("https://a.test/3") && html.endsWith("</html>\n"));
 });
 
 test("Default.fetch: a method the SDK's HTTPMethod cannot name (PROPFIND) is a 405, not a crash", async () => {
