@@ -4,7 +4,8 @@
 
 Runs tests/browser/ (headless Chromium, see DEVELOPERS.md) with SITEAUDIT_SCREENSHOTS set to
 docs/screenshots, so every picture is the page exactly as a passing test saw it: report.png is the
-HTML report of the badseo fixture site opened from file://. Exits with pytest's status; a test
+HTML report of the badseo fixture site opened from file://, app.png the web app of `siteaudit serve`
+with a finished audit of that site above its report. Exits with pytest's status; a test
 that fails or is skipped (no Chromium on this machine) leaves the old picture in place, and the
 script exits non-zero when it wrote nothing.
 """
