@@ -12,10 +12,10 @@ What the file holds, in order (docs/issues.md for the catalogue texts it quotes)
 
 Everything from a crawled site (URLs, titles, details) is hostile text: it is escaped on the way
 out (`html.escape` with quotes), and a page URL becomes a link only when it is http(s), with
-`rel="noopener noreferrer nofollow"`. The document carries its own Content-Security-Policy
-(`default-src 'none'`, the one stylesheet and the one script allowed by their SHA-256 hashes, CSP
-Level 3 §8.3): nothing loads from anywhere, and an injected script would not run even if escaping
-failed. There is no `style` attribute anywhere, because the policy allows none.
+`rel="noopener noreferrer nofollow"`, opening in a new tab. The document carries its own
+Content-Security-Policy (`default-src 'none'`, the one stylesheet and the one script allowed by
+their SHA-256 hashes, CSP Level 3 §8.3): nothing loads from anywhere, and an injected script would
+not run even if escaping failed. There is no `style` attribute anywhere, because the policy allows none.
 
 Memory: one walk of the pages (keyset pages of `EXPORT_PAGE_SIZE` rows) folds them into the
 charts' counts and keeps the first `PAGE_ROWS`; the issues are read `PAGES_PER_TYPE` rows per type.
@@ -51,6 +51,9 @@ TABLE_CHUNK = 100  # page-table rows per written chunk
 ISSUE_TYPE_BARS = 15  # issue types charted; the rest are summed into one bar
 DEPTH_BARS = 10  # depths 0..9 each get a bar; deeper pages share "10+"
 LINK_REL = "noopener noreferrer nofollow"
+# Links open a new tab: the web app shows the report in a sandboxed frame whose policy lets it
+# navigate nowhere, and a report opened as a file keeps its place either way.
+LINK_ATTRS = f'rel="{LINK_REL}" target="_blank"'
 # Response time buckets (upper bounds, ms): Lighthouse calls a server response under 600 ms good
 # (the "Reduce initial server response time" audit); the catalogue's slow-response threshold
 # and longer waits get their own bars.
@@ -320,7 +323,7 @@ def _describe(d: IssueDescriptor | None) -> str:
         f"<p><strong>What and why it matters:</strong> {escape(d.explanation)}</p>"
         f"<p><strong>How to fix:</strong> {escape(d.how_to_fix)}</p>"
         f'<p class="note">Trigger: {escape(d.trigger)}. '
-        f'<a href="{escape(doc_url(d.id))}" rel="{LINK_REL}">{escape(d.id.value)} in the catalogue</a></p>'
+        f'<a href="{escape(doc_url(d.id))}" {LINK_ATTRS}>{escape(d.id.value)} in the catalogue</a></p>'
     )
 
 
@@ -348,7 +351,7 @@ def locating_detail(issue: IssueRecord) -> str:
 def _link(url: str) -> str:
     """An audited page as a plain anchor, or as text when it is not an http(s) URL."""
     if urlsplit(url).scheme.lower() in ("http", "https"):
-        return f'<a href="{escape(url)}" rel="{LINK_REL}">{escape(url)}</a>'
+        return f'<a href="{escape(url)}" {LINK_ATTRS}>{escape(url)}</a>'
     return escape(url)
 
 

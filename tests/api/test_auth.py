@@ -64,8 +64,9 @@ async def test_a_revoked_key_is_refused(env: Any, key: str) -> None:
     assert_401(await send(env, "GET", "/api/audits", key), INVALID)
 
 
-async def test_paths_outside_the_api_need_no_key(env: Any) -> None:
-    assert (await send(env, "GET", "/")).status == 404
+@pytest.mark.parametrize(("path", "status"), [("/", 200), ("/app.js", 200), ("/elsewhere", 404)])
+async def test_paths_outside_the_api_need_no_key(env: Any, path: str, status: int) -> None:
+    assert (await send(env, "GET", path)).status == status  # the web app, or nothing
 
 
 async def test_the_admin_token_creates_lists_and_revokes_keys(env: Any) -> None:

@@ -7,7 +7,9 @@ import re
 import tomllib
 from pathlib import Path, PurePosixPath
 from typing import Any
+from xml.etree.ElementTree import Element
 
+import html5lib
 import pytest
 
 from api import app, webapp
@@ -191,3 +193,36 @@ def test_wrangler_uploads_every_file_as_text(path: str) -> None:
 
     assert any(name.full_match(glob) for glob in [*globs, *WRANGLER_DEFAULT_TEXT])
     assert not name.full_match("**/*.py")
+
+
+def _page() -> Element:
+    parsed: Element = html5lib.parse(webapp.asset("/").body, namespaceHTMLElements=False)
+    return parsed
+
+
+def test_every_control_has_a_label_and_every_region_a_name() -> None:
+    page = _page()
+    ids = [el.get("id") for el in page.iter() if el.get("id")]
+    labelled = {label.get("for") for label in page.iter("label")}
+    controls = [el for el in page.iter() if el.tag in ("input", "select", "textarea")]
+    named_by = [el.get("aria-labelledby") for el in page.iter() if el.get("aria-labelledby")]
+
+    assert len(ids) == len(set(ids))
+    assert [c.get("id") for c in controls if c.get("id") not in labelled] == []
+    assert set(named_by) <= set(ids)
+    assert [s.get("id") for s in page.iter("section") if not s.get("aria-labelledby")] == []
+    assert [el.tag for el in page.iter() if el.tag in ("header", "nav", "main", "footer")] == [
+        "header", "nav", "main", "footer",
+    ]  # fmt: skip
+    assert page.get("lang") == "en"
+
+
+def test_every_element_the_script_looks_up_is_on_the_page() -> None:
+    script = webapp.asset("/app.js").body.decode()
+    looked_up = set(re.findall(r'\$\("([a-z-]+)"\)', script))
+    looked_up |= {i for group in re.findall(r"\[((?:\"[a-z-]+\",? ?)+)\]", script)
+                  for i in re.findall(r'"([a-z-]+)"', group)}  # fmt: skip
+    on_page = {el.get("id") for el in _page().iter() if el.get("id")}
+
+    assert looked_up - on_page == set()
+    assert {"sign-in-form", "audit-form", "progress-text", "report-frame"} <= looked_up

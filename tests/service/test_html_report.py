@@ -144,6 +144,7 @@ async def test_the_document_loads_nothing_and_links_only_with_rel_nofollow(seede
     linked = [el for el in root.iter() if el.get("href") is not None]
     assert {el.tag for el in linked} == {"a"}
     assert {el.get("rel") for el in linked} == {LINK_REL}
+    assert {el.get("target") for el in linked} == {"_blank"}  # never the web app's frame
     allowed = {SITE, HOSTILE_URL, doc_url(IssueType.MISSING_TITLE)}
     assert {el.get("href") for el in linked} - {f"{SITE}{n:05d}" for n in range(99)} <= allowed
 

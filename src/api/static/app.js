@@ -14,9 +14,10 @@ const COMPARE_LIMIT = 50;
 const $ = (id) => document.getElementById(id);
 
 class ApiFailure extends Error {
-  constructor(status, message) {
+  constructor(status, message, retryAfterS = null) {
     super(message);
     this.status = status;
+    this.retryAfterS = retryAfterS; // a 429's Retry-After
   }
 }
 
@@ -34,7 +35,8 @@ async function api(path, { method = "GET", body } = {}) {
   const payload = await response.json().catch(() => null);
   const message = payload?.error?.message ?? `${response.status} ${response.statusText}`;
   if (response.status === 401) signOut("The API key was refused: sign in again.");
-  throw new ApiFailure(response.status, message);
+  const retryAfter = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+  throw new ApiFailure(response.status, message, Number.isNaN(retryAfter) ? null : retryAfter);
 }
 
 const json = async (path, options) => (await api(path, options)).json();
@@ -52,9 +54,11 @@ function fail(error) {
   $("error").textContent = error instanceof ApiFailure ? error.message : `Error: ${error}`;
 }
 
-// Runs an async action for an event, reporting any failure in the alert region.
+// Runs an async action for an event, reporting any failure in the alert region (and clearing
+// the last one: it was about an earlier action).
 const guarded = (action) => async (event) => {
   event?.preventDefault?.();
+  $("error").textContent = "";
   try {
     await action(event);
   } catch (error) {
@@ -99,7 +103,15 @@ function signOut(reason) {
   $("sign-out").hidden = true;
   $("sign-in").hidden = false;
   closeReport();
+  // Nothing of the signed-out owner stays on the page.
   for (const id of ["audits-table", "monitors-table"]) $(id).tBodies[0].replaceChildren();
+  for (const id of ["progress", "compare-result", "monitor-secret"]) $(id).hidden = true;
+  for (const id of ["compare-before", "compare-after", "compare-summary", "progress-recent"]) {
+    $(id).replaceChildren();
+    delete $(id).dataset.chosen;
+  }
+  $("monitor-secret-value").textContent = "";
+  knownAudits.clear();
   notify(reason ?? "Signed out.");
 }
 
@@ -199,7 +211,12 @@ async function poll(id) {
   try {
     feed = await json(auditPath(id, "/progress"));
   } catch (error) {
-    stopWatching();
+    if (error.status === 429 && watching?.id === id) {
+      // The key's request rate is spent for now: ask again when the API says it may.
+      watching.timer = setTimeout(guarded(() => poll(id)), (error.retryAfterS ?? 5) * 1000);
+    } else {
+      stopWatching();
+    }
     throw error;
   }
   if (watching?.id !== id) return;
@@ -211,6 +228,7 @@ async function poll(id) {
     $("cancel-audit").hidden = true;
     $("progress-report").hidden = false;
     $("progress-report").dataset.auditId = id;
+    notify(`Audit ${id} ${feed.audit.status}.`);
     await loadAudits();
   }
 }
@@ -232,6 +250,8 @@ function showProgress({ audit, frontier, recent }) {
   $("progress-recent").replaceChildren(
     ...recent.slice(0, 10).map((entry) => element("li", `${entry.status_code} ${entry.url}`)),
   );
+  // The feed lists the newest pages only while the audit runs.
+  $("recent-h").hidden = $("progress-recent").hidden = recent.length === 0;
 }
 
 async function cancelWatched() {
