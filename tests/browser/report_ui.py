@@ -1,0 +1,47 @@
+"""What a reader does with the HTML report, wherever it is shown: a page of its own (file://) or
+the web app's iframe. Each step checks that the report's markup, stylesheet and script did their
+part."""
+
+from __future__ import annotations
+
+from playwright.sync_api import FrameLocator, Page, expect
+
+from service.page_table import TABLE_ROWS
+
+CHARTS = 4  # status code classes, crawl depth, response time, issues by type
+
+Report = Page | FrameLocator
+
+
+def open_a_chart(report: Report) -> None:
+    """Every chart draws bars; the first one's numbers open as a table."""
+    charts = report.locator("figure.chart")
+    expect(charts).to_have_count(CHARTS)
+    for chart in charts.all():
+        box = chart.locator("svg rect").first.bounding_box()
+        assert box is not None and box["width"] > 0
+    details = charts.first.locator("details")
+    details.locator("summary").click()
+    expect(details.locator("table")).to_be_visible()
+
+
+def page_column(report: Report, index: int) -> list[str]:
+    """The page table's column `index` (1-based), shown rows only, top to bottom."""
+    cells = report.locator(f"#pages tbody tr:not([hidden]) td:nth-child({index})")
+    return [text.strip() for text in cells.all_inner_texts()]
+
+
+def sort_pages_by_status(report: Report, rows: int) -> None:
+    """The page table shows its first page of `rows` rows, and its Status header sorts them both
+    ways (the script ran). The audit must hold more than one status code."""
+    expect(report.locator("#pages tbody tr")).to_have_count(min(rows, TABLE_ROWS))
+    status = report.get_by_role("button", name="Status", exact=True)
+    status.click()
+    expect(report.locator("#pages th[aria-sort=ascending]")).to_have_text("Status")
+    ascending = [int(s) for s in page_column(report, 2)]
+    assert ascending == sorted(ascending)
+    status.click()
+    expect(report.locator("#pages th[aria-sort=descending]")).to_have_text("Status")
+    descending = [int(s) for s in page_column(report, 2)]
+    assert descending == sorted(descending, reverse=True)
+    assert descending[0] > ascending[0]

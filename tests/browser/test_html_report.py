@@ -1,0 +1,75 @@
+"""The HTML report in a real browser: `siteaudit audit URL --format html --output report.html` on the
+badseo site, opened offline from file://, renders under its own strict CSP and works."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.badseo.site import serve_badseo
+from tests.browser.chromium import screenshot, watched_page
+from tests.browser.report_ui import open_a_chart, page_column, sort_pages_by_status
+from tests.support.cli_process import siteaudit
+
+pytestmark = pytest.mark.slow
+
+INJECT_SCRIPT = """() => {
+  const script = document.createElement('script');
+  script.textContent = 'window.injectedRan = true;';
+  document.body.appendChild(script);
+}"""
+
+
+def audit_to_html(tmp_path: Path) -> tuple[Path, dict]:
+    """The badseo site audited into tmp_path/report.html, and the same audit's JSON report."""
+    state, out = tmp_path / "state", tmp_path / "report.html"
+    with serve_badseo() as site:
+        done = siteaudit(
+            "audit", site.start_url, "--allow-private-hosts", "--max-pages", "500",
+            "--format", "html", "--output", str(out), state_dir=state,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    audit_id = done.stdout.splitlines()[0].removeprefix("audit ")
+    as_json = siteaudit("report", audit_id, "--format", "json", state_dir=state)
+    assert as_json.returncode == 0, as_json.stderr
+    return out, json.loads(as_json.stdout)
+
+
+def test_the_report_opens_offline_and_sorts_filters_and_charts(
+    browser: Browser, tmp_path: Path
+) -> None:
+    report, data = audit_to_html(tmp_path)
+    pages = data["pages"]
+    with watched_page(browser, report.as_uri()) as watched:
+        page = watched.page
+        page.goto(report.as_uri())
+
+        score, grade = page.locator("section.score .score-value").all()
+        expect(score).to_have_text(f"{data['audit']['health_score']:.0f} out of 100")
+        expect(grade).to_have_text(data["audit"]["security_grade"])
+        screenshot(page, "report", tmp_path)
+        # The stylesheet applied (its hash matched the CSP): hidden labels are out of the flow.
+        position = "e => getComputedStyle(e).position"
+        assert page.locator(".visually-hidden").first.evaluate(position) == "absolute"
+
+        open_a_chart(page)
+        # The script ran (its hash matched too): a header sorts, the box filters.
+        sort_pages_by_status(page, len(pages))
+        page.get_by_label("Filter by URL or title").fill("/content/")
+        wanted = [p["url"] for p in pages if "/content/" in p["url"]]
+        expect(page.locator("#page-shown")).to_have_text(
+            f"1-{len(wanted)} of {len(wanted)} matching pages, page 1 of 1"
+        )
+        assert sorted(page_column(page, 1)) == sorted(wanted)
+
+        watched.assert_quiet()
+        assert watched.requests == [report.as_uri()]
+
+        # The policy is in force, and a violation would have been seen: an inline script that is
+        # not the report's own does not run.
+        page.evaluate(INJECT_SCRIPT)
+        assert page.evaluate("() => window.injectedRan") is None
+        assert watched.csp_violations() == ["script-src-elem inline"]

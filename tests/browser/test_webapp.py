@@ -1,0 +1,88 @@
+"""The web app at `/` of `siteaudit serve` in a real browser, as a user drives it: sign in with a key
+made by `siteaudit keys create`, audit the badseo site, watch it complete, read its report (a
+chart's table, the page table) and download the pages CSV; the page talks only to the Worker."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from service.exports import PAGE_COLUMNS
+from tests.badseo.site import BadSeoSite, serve_badseo
+from tests.browser.chromium import screenshot, watched_page
+from tests.browser.report_ui import CHARTS, open_a_chart, sort_pages_by_status
+from tests.support.cli_process import running_serve, siteaudit
+
+pytestmark = pytest.mark.slow
+
+AUDIT_TIMEOUT_MS = 60_000  # the badseo audit takes a few seconds; a loaded machine, longer
+
+
+@dataclass(frozen=True)
+class Worker:
+    origin: str  # http://127.0.0.1:PORT
+    key: str
+
+
+@pytest.fixture(scope="module")
+def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
+    state = tmp_path_factory.mktemp("webapp") / "state"
+    made = siteaudit("keys", "create", "--owner", "browser", state_dir=state)
+    assert made.returncode == 0, made.stderr
+    with running_serve(state) as audits_url:  # http://127.0.0.1:PORT/api/audits
+        yield Worker(audits_url.removesuffix("/api/audits"), made.stdout.splitlines()[1])
+
+
+@pytest.fixture(scope="module")
+def badseo() -> Iterator[BadSeoSite]:
+    with serve_badseo() as site:
+        yield site
+
+
+def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
+    browser: Browser, worker: Worker, badseo: BadSeoSite, tmp_path: Path
+) -> None:
+    origin = worker.origin
+    # Downloads are blob: URLs the page makes from the API's answers.
+    with watched_page(browser, f"{origin}/", f"blob:{origin}/") as watched:
+        page = watched.page
+        page.goto(f"{origin}/")
+        page.get_by_label("API key").fill(worker.key)
+        page.get_by_role("button", name="Sign in").click()
+
+        page.get_by_label("Site URL", exact=True).fill(badseo.start_url)
+        page.get_by_label("Maximum pages", exact=True).fill("500")  # all of badseo: every status class
+        page.get_by_role("button", name="Start audit").click()
+        finished = page.get_by_role("button", name="Open report")
+        expect(finished).to_be_visible(timeout=AUDIT_TIMEOUT_MS)
+        expect(page.locator("#progress-text")).to_contain_text("Audit completed")
+        row = page.locator("#audits-table tbody tr").first
+        expect(row.locator("td").first).to_have_text("completed")
+        crawled = int(row.locator("td").nth(1).inner_text())
+
+        finished.click()
+        report = page.frame_locator("#report-frame")
+        expect(report.locator("figure.chart")).to_have_count(CHARTS)
+        page.locator("#progress").evaluate("section => section.scrollIntoView()")
+        screenshot(page, "app", tmp_path)  # the finished audit above its report
+        open_a_chart(report)
+        sort_pages_by_status(report, crawled)
+
+        with page.expect_download() as downloading:
+            row.get_by_role("button", name=re.compile(r"^Pages CSV")).click()
+        saved = tmp_path / downloading.value.suggested_filename
+        downloading.value.save_as(saved)
+        with saved.open(newline="") as f:
+            rows = list(csv.reader(f))
+        assert tuple(rows[0]) == PAGE_COLUMNS
+        assert len(rows) - 1 == crawled
+
+        watched.assert_quiet()
+        assert watched.requests
+        assert all(url.startswith(watched.allowed) for url in watched.requests)
