@@ -57,7 +57,9 @@ def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
         page.get_by_role("button", name="Sign in").click()
 
         page.get_by_label("Site URL", exact=True).fill(badseo.start_url)
-        page.get_by_label("Maximum pages", exact=True).fill("500")  # all of badseo: every status class
+        page.get_by_label("Maximum pages", exact=True).fill(
+            "500"
+        )  # all of badseo: every status class
         page.get_by_role("button", name="Start audit").click()
         finished = page.get_by_role("button", name="Open report")
         expect(finished).to_be_visible(timeout=AUDIT_TIMEOUT_MS)
