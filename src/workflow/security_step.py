@@ -52,7 +52,7 @@ async def grade_start_url(params: AuditParams, step: WorkflowStep, env: Env) -> 
         # The issues go on the start page as crawled (discovery's final URL after redirects).
         config = await Scratchpad.for_audit(env, params.audit_id).crawl_config()
         page_url = config.final_url or params.start_url
-        crawled = await repository.list_page_urls(env.DB, params.audit_id)
+        crawled = await repository.crawled_among(env.DB, params.audit_id, [page_url])
         issues = await security_grades.record_grade(
             env.DB, params.audit_id, grade, page_url, crawled
         )
