@@ -39,7 +39,7 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 OUT = BENCH / ".out"
 CHILD_TIMEOUT_S = 4 * 3600
-TRACE_EVERY_S = 5.0
+TRACE_EVERY_S = 1.0
 TRACE_TOP = 20
 
 
