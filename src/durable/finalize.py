@@ -41,7 +41,7 @@ __all__ = [
 # the finalize step holds at once several times over (the RPC's JSON, the issues, their rows and
 # SQL), whatever the site's size. 2,000 issues (~600 KB at ~300 bytes an issue) read a 10,000-page
 # crawl's finalize result in the same time as 10,000 did, at a quarter of the traced peak
-# (bench/README.md, scale_bench.py); the byte budget caps the outliers.
+# (bench/README.md, "scale_bench.py" figures); the byte budget caps the outliers.
 DEFAULT_PAGE_LIMIT = 2_000
 MAX_PAGE_LIMIT = 50_000
 # Far under the 32 MiB RPC cap: room for envelope overhead and for the one issue that is always
