@@ -1,5 +1,9 @@
 """A local HTTP site for the benchmarks: a static directory and/or generated routes, with latency.
 
+Generated routes are either a dict of `Page`s (`routes`) or a function of the path (`generated`,
+returning None for 404), which builds each page on request so a large synthetic site
+(bench/synthetic_site.py) costs the server no memory.
+
 What bench/README.md ("Fair measurement") asks of a local server, and nothing else:
 * threaded (`ThreadingHTTPServer`), HTTP/1.1 keep-alive, TCP_NODELAY (without it Nagle plus
   delayed ACK adds ~40 ms to every response), bound to 127.0.0.1 only; one fresh server per run;
@@ -18,6 +22,7 @@ import mimetypes
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -99,11 +104,13 @@ class SiteServer:
         *,
         latency_s: float = 0.0,
         stalls: dict[str, float] | None = None,
+        generated: Callable[[str], Page | None] | None = None,
     ) -> None:
         self.root = None if root is None else Path(root).resolve()
         self.routes = dict(routes or {})
         self.latency_s = latency_s
         self.stalls = dict(stalls or {})
+        self.generated = generated
         self.log: list[Logged] = []
         self._lock = threading.Lock()
         self._cache: dict[str, Page] = {}
@@ -115,6 +122,8 @@ class SiteServer:
     def lookup(self, path: str) -> Page:
         if path in self.routes:
             return self.routes[path]
+        if self.generated is not None:
+            return self.generated(path) or NOT_FOUND
         if self.root is None:
             return NOT_FOUND
         cached = self._cache.get(path)

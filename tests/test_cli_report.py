@@ -1,12 +1,17 @@
-"""The CLI's summary says what happened, including why an audit stopped and what it kept."""
+"""The CLI's summary says what happened, including why an audit stopped and what it kept; its
+--json file is written as it is read, and spells the same document as the report in one piece."""
 
+import json
 from typing import Any
 
 import pytest
 
-from auditdb.records import AuditRecord, AuditStatus
-from cli.report import format_summary
+from auditdb import repository
+from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from cli import report as cli_report
+from cli.report import format_summary, full_report, json_report_chunks
 from common.wire import JsonObject
+from service.audits import LOCAL_OWNER
 
 
 def report(status: str, **audit: Any) -> JsonObject:
@@ -102,3 +107,35 @@ def test_the_summary_says_what_became_of_lighthouse(fields: dict[str, object], l
 
 def test_no_lighthouse_line_before_the_phase() -> None:
     assert "lighthouse" not in format_summary(report("completed"))
+
+
+async def seed(platform: Any, audit_id: str, pages: int) -> None:
+    now = "2026-12-01T00:00:00.000Z"
+    await repository.insert_audit(
+        platform.env.DB, AuditRecord(audit_id, "https://a.test/", now, owner=LOCAL_OWNER)
+    )
+    rows = [
+        PageRecord(f"p{n:03d}", audit_id, f"https://a.test/{n}", now, title=f'"t{n}"\n\u00e9')
+        for n in range(pages)
+    ]
+    issues = [
+        IssueRecord(f"i{n:03d}", audit_id, page.url, "missing-title", "critical", page.id)
+        for n, page in enumerate(rows)
+    ]
+    await repository.write_crawled_pages(platform.env.DB, rows, issues)
+
+
+@pytest.mark.parametrize(("pages", "page_size"), [(0, 1000), (1, 1000), (7, 3), (9, 3)])
+async def test_the_streamed_json_report_is_the_whole_report_byte_for_byte(
+    platform: Any, monkeypatch: pytest.MonkeyPatch, pages: int, page_size: int
+) -> None:
+    monkeypatch.setattr(cli_report, "LIST_PAGE_SIZE", page_size)
+    await seed(platform, "x-1", pages)
+
+    chunks = [chunk async for chunk in json_report_chunks(platform, "x-1")]
+    whole = await full_report(platform, "x-1")
+
+    assert b"".join(chunks).decode() == json.dumps(whole, indent=2, sort_keys=True) + "\n"
+    assert len(whole["pages"]) == len(whole["issues"]) == pages  # type: ignore[arg-type]
+    # One chunk per list page (and one per key), never the whole list at once.
+    assert len(chunks) >= 2 * -(-pages // page_size)

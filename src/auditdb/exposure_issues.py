@@ -16,7 +16,7 @@ from enum import StrEnum
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord
-from auditdb.repository import replace_issues_while_running
+from auditdb.repository import crawled_among, replace_issues_while_running
 from common.bindings import D1Database
 from common.wire import JsonRecord, as_object, as_str
 from exposure.findings import ISSUE_OF_CHECK
@@ -65,10 +65,11 @@ async def record_exposure(
     db: D1Database,
     audit_id: str,
     issues: list[DetectedIssue],
-    crawled: set[str],
     summary: ExposureSummary,
 ) -> None:
-    """Replace the audit's exposure issues with `issues` and store `summary`, while running."""
+    """Replace the audit's exposure issues with `issues` (each linked to its page row when that
+    page was crawled) and store `summary`, while running."""
+    crawled = await crawled_among(db, audit_id, [issue.page_url for issue in issues])
     rows = [_row(audit_id, issue, crawled).to_row() for issue in issues]
     text = json.dumps(summary.to_dict(), sort_keys=True)
     update = db.prepare(_UPDATE_SQL).bind(text, audit_id)

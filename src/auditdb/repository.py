@@ -207,9 +207,33 @@ async def write_crawled_pages(
         await db.batch(statements)
 
 
-async def list_page_urls(db: D1Database, audit_id: str) -> set[str]:
-    result = await db.prepare("SELECT url FROM audit_pages WHERE audit_id = ?").bind(audit_id).raw()
-    return {as_str(row[0]) for row in result}
+async def count_crawled_pages(db: D1Database, audit_id: str) -> int:
+    row = (
+        await db.prepare("SELECT COUNT(*) AS n FROM audit_pages WHERE audit_id = ?")
+        .bind(audit_id)
+        .first()
+    )
+    return 0 if row is None else as_int(row["n"])
+
+
+# URLs bound as one JSON array per lookup: 500 URLs of even 2 KB stay under D1's 2 MB a value.
+_URL_LOOKUP_BATCH = 500
+_CRAWLED_AMONG_SQL = (
+    "SELECT url FROM audit_pages WHERE audit_id = ? AND url IN (SELECT value FROM json_each(?))"
+)
+
+
+async def crawled_among(db: D1Database, audit_id: str, urls: Iterable[str]) -> set[str]:
+    """Which of `urls` have a page row in the audit. Callers ask about the URLs they hold (a
+    page of issues), never load every URL of an audit: at 100,000 pages that set alone is tens
+    of MB (bench/scale_bench.py)."""
+    wanted = sorted(set(urls))
+    found: set[str] = set()
+    for start in range(0, len(wanted), _URL_LOOKUP_BATCH):
+        batch = json.dumps(wanted[start : start + _URL_LOOKUP_BATCH])
+        result = await db.prepare(_CRAWLED_AMONG_SQL).bind(audit_id, batch).raw()
+        found.update(as_str(row[0]) for row in result)
+    return found
 
 
 async def list_running_before(db: D1Database, started_before: str, limit: int) -> list[AuditRecord]:

@@ -18,7 +18,7 @@ from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.rules_grade import ISSUE_OF_TEST, grade_issues, severity_for
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord
-from auditdb.repository import replace_issues_while_running
+from auditdb.repository import crawled_among, replace_issues_while_running
 from common.bindings import D1Database, D1PreparedStatement
 from common.wire import JsonRecord, as_int, as_str
 from security.grade import SecurityGrade
@@ -54,12 +54,13 @@ _UPDATE_SQL = (
 )
 
 
-async def record_grade(
-    db: D1Database, audit_id: str, grade: SecurityGrade, page_url: str, crawled: set[str]
-) -> int:
+async def record_grade(db: D1Database, audit_id: str, grade: SecurityGrade, page_url: str) -> int:
     """Store `grade` and its failing tests as issues on `page_url` (or the crawled page a test
-    names, audit.rules_grade); returns how many issues."""
-    issues = [_row(audit_id, issue, crawled) for issue in grade_issues(grade, page_url)]
+    names, audit.rules_grade), each linked to its page row when that page was crawled; returns
+    how many issues."""
+    detected = grade_issues(grade, page_url)
+    crawled = await crawled_among(db, audit_id, [issue.page_url for issue in detected])
+    issues = [_row(audit_id, issue, crawled) for issue in detected]
     tests = json.dumps([test.to_dict() for test in grade.tests], sort_keys=True)
     update = db.prepare(_UPDATE_SQL).bind(str(grade.grade), grade.score, tests, None, audit_id)
     await db.batch([update, *_replace_issues(db, audit_id, issues)])

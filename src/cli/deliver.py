@@ -27,7 +27,6 @@ on partial results.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
@@ -41,7 +40,7 @@ from auditdb.listing import IssueFilter
 from auditdb.records import AuditRecord, AuditStatus
 from cli.gate import Condition, GateFacts, NewIssuesSince, Verdict, decide, failing_severities
 from cli.gate import summary_line as gate_line
-from cli.report import format_summary, full_report, write_report
+from cli.report import format_summary, json_report_chunks
 from common.wire import JsonObject, as_int, as_object
 from service.audits import LOCAL_OWNER
 from service.exports import ExportFormat, export_issues
@@ -174,7 +173,7 @@ async def _write(
             _write_text(delivery.output, format_summary(report) + "\n")
             return
         case OutputFormat.JSON:
-            await _write_json(platform, audit.id, delivery.output)
+            await _write_chunks(delivery.output, json_report_chunks(platform, audit.id))
         case OutputFormat.CSV:
             env = platform.core_env
             export = await export_issues(
@@ -193,14 +192,6 @@ async def _write(
             await _write_chunks(delivery.output, export.chunks)
     if delivery.output is not None:
         print(format_summary(report))
-
-
-async def _write_json(platform: LocalPlatform, audit_id: str, output: Path | None) -> None:
-    report = await full_report(platform, audit_id)
-    if output is None:
-        sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
-    else:
-        write_report(output, report)
 
 
 def _write_text(output: Path | None, text: str) -> None:

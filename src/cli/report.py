@@ -1,13 +1,15 @@
 """The CLI's report: a terminal summary and the --json file.
 
 The API's report holds counts, never rows; the --json file still holds the audit with every page
-and issue, which `full_report` assembles by following the lists' cursors one page at a time.
+and issue. `json_report_chunks` writes it while following the lists' cursors, one list page at a
+time, so a 100,000-page audit's file never sits in memory; `full_report` is the same document as
+one object (what the chunks spell, for tests and small audits).
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
@@ -23,38 +25,86 @@ if TYPE_CHECKING:
 LIST_PAGE_SIZE = 1000  # the API's largest page
 
 
+LISTS = ("pages", "issues")  # the report's keys that hold every row of a list route
+
+
+def _base(audit_id: str) -> str:
+    return f"/api/audits/{quote(audit_id, safe='')}"
+
+
 async def full_report(platform: LocalPlatform, audit_id: str) -> JsonObject:
-    """`{"audit", "summary", "security", "links", "pages", "issues", "lighthouse"}`: the report
-    plus every listed row."""
-    base = f"/api/audits/{quote(audit_id, safe='')}"
-    _, report = await platform.request("GET", f"{base}/report")
-    report["pages"] = await read_list(platform, f"{base}/pages", "pages")
-    report["issues"] = await read_list(platform, f"{base}/issues", "issues")
+    """`{"audit", "summary", "security", "exposure", "links", "pages", "issues", "lighthouse"}`:
+    the report plus every listed row."""
+    report = await _report_with_lighthouse(platform, audit_id)
+    for key in LISTS:
+        report[key] = [item async for page in list_pages(platform, audit_id, key) for item in page]
+    return dict(report)
+
+
+async def _report_with_lighthouse(platform: LocalPlatform, audit_id: str) -> JsonObject:
+    """The API's report plus the same Lighthouse section as the stored R2 report
+    (service.reports): the phase and every row (at most two per sampled page, so whole)."""
+    _, report = await platform.request("GET", f"{_base(audit_id)}/report")
     audit = as_object(report["audit"])
-    # The same section as the stored R2 report (service.reports): the phase and every row.
+    rows = [row async for page in list_pages(platform, audit_id, "lighthouse") for row in page]
     report["lighthouse"] = {
         "status": audit.get("lighthouse_status"),
         "total": audit.get("lighthouse_total", 0),
         "completed": audit.get("lighthouse_completed", 0),
         "failed": audit.get("lighthouse_failed", 0),
-        "results": await read_list(platform, f"{base}/lighthouse", "lighthouse"),
+        "results": rows,
     }
     return dict(report)
 
 
-async def read_list(platform: LocalPlatform, path: str, key: str) -> list[JsonValue]:
-    """Every item of a paginated list, following `next_cursor`."""
-    items: list[JsonValue] = []
+async def json_report_chunks(platform: LocalPlatform, audit_id: str) -> AsyncGenerator[bytes]:
+    """`json.dumps(full_report(...), indent=2, sort_keys=True) + "\n"`, byte for byte, written
+    as it is read: the report's own keys whole, the lists one item at a time."""
+    report = await _report_with_lighthouse(platform, audit_id)
+    yield b"{"
+    for n, key in enumerate(sorted({*report, *LISTS})):
+        yield f"{',' if n else ''}\n  {json.dumps(key)}: ".encode()
+        if key in LISTS:
+            async for chunk in _list_chunks(platform, audit_id, key):
+                yield chunk
+        else:
+            yield _indented(report[key], 1).encode()
+    yield b"\n}\n"
+
+
+async def _list_chunks(platform: LocalPlatform, audit_id: str, key: str) -> AsyncGenerator[bytes]:
+    """One list as `json.dumps` indents it at the second level, a list page per chunk."""
+    opened = False
+    async for page in list_pages(platform, audit_id, key):
+        if page:
+            text = ",".join("\n    " + _indented(item, 2) for item in page)
+            yield (("," if opened else "[") + text).encode()
+            opened = True
+    yield b"\n  ]" if opened else b"[]"
+
+
+def _indented(value: JsonValue, level: int) -> str:
+    """`value` as `json.dumps(indent=2, sort_keys=True)` writes it `level` levels deep (JSON
+    strings hold no raw newline, so every newline is the encoder's)."""
+    return json.dumps(value, indent=2, sort_keys=True).replace("\n", "\n" + "  " * level)
+
+
+async def list_pages(
+    platform: LocalPlatform, audit_id: str, key: str
+) -> AsyncGenerator[list[JsonValue]]:
+    """The items of a paginated list (`/pages` or `/issues`), a page at a time, following
+    `next_cursor`."""
+    path = f"{_base(audit_id)}/{key}"
     cursor: str | None = None
     while True:
         query = f"?limit={LIST_PAGE_SIZE}" + ("" if cursor is None else f"&cursor={cursor}")
         status, body = await platform.request("GET", path + query)
         if status != 200:
             raise RuntimeError(f"GET {path} answered {status}: {body}")
-        items.extend(body[key])
+        yield body[key]
         cursor = body["next_cursor"]
         if cursor is None:
-            return items
+            return
 
 
 def format_summary(report: JsonObject) -> str:
@@ -130,10 +180,3 @@ def _lighthouse_line(audit: AuditRecord) -> list[str]:
         f"lighthouse: {done}/{audit.lighthouse_total} runs, {audit.lighthouse_failed} failed"
         + ("" if status is LighthouseStatus.COMPLETED else " (running)")
     ]
-
-
-def write_report(path: Path, report: JsonObject) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
-    tmp.replace(path)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 KIB = 1024
 MIB = 1024 * KIB
+GIB = 1024 * MIB
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +45,18 @@ class CrawlSettings:
     # step's timeout, so persisting and releasing leftovers always fit.
     chunk_target_pages: int = 200
     chunk_soft_deadline_s: float = 90.0
-    # An audit's `max_pages`: default and bounds (the original's ceiling is 10,000).
+    # An audit's `max_pages`: default and bounds. The original's ceiling was 10,000; a crawl
+    # keeps no per-page state in memory (bench/scale_bench.py), so the ceiling is what one
+    # audit's scratchpad and workflow can hold: 100,000 pages are ~500 chunk steps of the
+    # 10,000 a workflow instance may take (docs/scaling.md).
     default_max_pages: int = 50
     min_max_pages: int = 1
-    max_max_pages: int = 10_000
+    max_max_pages: int = 100_000
+    # What the scratchpad stores of link edges (counted as `durable.scratchpad._link_bytes`:
+    # ~350 bytes an edge of two 70-character URLs) before it stops writing them and finalize
+    # skips the checks that need the whole link graph. 100,000 pages of 50 stored edges are
+    # ~1.75 GB; 6 GiB leaves 4 GB of a Durable Object's 10 GB for the frontier and page rows.
+    link_budget_bytes: int = 6 * GIB
 
     @property
     def fetch_max_bytes(self) -> int:

@@ -322,7 +322,7 @@ class RecordBatch(JsonRecord):
 
     `pages` are `page_mirror` rows (crawl.page_pipeline.mirror_row): the table's columns, booleans
     as 0/1, `hreflang_json` a JSON list of {"lang", "url"}. `link_budget_bytes` None means the
-    scratchpad's default budget.
+    crawl's budget (`CRAWL.link_budget_bytes`).
     """
 
     crawled: tuple[str, ...] = ()

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from common import ports
 from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
+from common.settings import CRAWL
 from common.wire import JsonObject, JsonValue, as_int, as_str
 from durable import resources as res
 from durable.frontier import (
@@ -73,9 +74,6 @@ from durable.records import (
 )
 
 CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000  # failed audits keep their state this long for resume
-# Below the free plan's 1 GB SQLite cap per object (docs/original-system.md §3.3): once edges
-# reach it, link edges stop being written and orphan detection is skipped as unreliable.
-DEFAULT_LINK_BUDGET_BYTES = 500 * 1024 * 1024
 # One bound JSON array per statement stays well under the 2 MB string limit of Durable Object
 # SQLite (docs/platform.md §2.3); larger batches are split.
 MAX_JSON_PARAM_BYTES = 1_000_000
@@ -463,7 +461,9 @@ class ScratchpadMethods:
     def record_batch(self, batch: JsonObject) -> JsonObject:
         """Persist one crawled sub-batch (a `RecordBatch`) atomically; a `BatchResult` back."""
         parsed = RecordBatch.from_dict(batch)
-        budget = parsed.link_budget_bytes or DEFAULT_LINK_BUDGET_BYTES
+        # Once edges reach the budget, link edges stop being written and orphan detection is
+        # skipped as unreliable.
+        budget = parsed.link_budget_bytes or CRAWL.link_budget_bytes
 
         def write() -> tuple[int, int]:
             self._move(FrontierEvent.CRAWL, list(parsed.crawled))

@@ -25,7 +25,7 @@ import logging
 from urllib.parse import urlsplit
 
 from audit.issues import DetectedIssue
-from auditdb import exposure_issues, repository
+from auditdb import exposure_issues
 from auditdb.exposure_issues import ExposureSummary
 from common import settings
 from common.bindings import Env, WorkflowStep
@@ -56,7 +56,7 @@ async def check_exposure(params: AuditParams, step: WorkflowStep, env: Env) -> E
             return await _check(params, env)
         except Exception as exc:
             summary = _failed(params, exc)
-            await exposure_issues.record_exposure(env.DB, params.audit_id, [], set(), summary)
+            await exposure_issues.record_exposure(env.DB, params.audit_id, [], summary)
             return summary
 
     try:
@@ -94,8 +94,7 @@ async def _check(params: AuditParams, env: Env) -> ExposureSummary:
         dns_checked=skipped is None,
         dns_skipped=skipped,
     )
-    crawled = await repository.list_page_urls(env.DB, params.audit_id)
-    await exposure_issues.record_exposure(env.DB, params.audit_id, unique, crawled, summary)
+    await exposure_issues.record_exposure(env.DB, params.audit_id, unique, summary)
     return summary
 
 

@@ -29,9 +29,8 @@ async def finalize_audit(
     rate_limited: bool = False,
 ) -> FinalizeSummary:
     await repository.set_phase(env.DB, audit_id, AuditPhase.FINALIZING)
-    crawled = await repository.list_page_urls(env.DB, audit_id)
     issues_written = await _write_cross_page_issues(
-        env.DB, pad, audit_id, start_url, crawl_completed, crawled
+        env.DB, pad, audit_id, start_url, crawl_completed
     )
     if rate_limited:
         await repository.insert_issues(env.DB, [_crawl_rate_limited(audit_id, start_url)])
@@ -39,7 +38,7 @@ async def finalize_audit(
     counts = await repository.score_counts(env.DB, audit_id)
     scored, critical_pages = counts["scored"], counts["critical_pages"]
     health = None if scored == 0 else percent_one_decimal(scored - critical_pages, scored)
-    pages = len(crawled)
+    pages = await repository.count_crawled_pages(env.DB, audit_id)
     changed = await repository.complete_audit(
         env.DB,
         audit_id,
@@ -83,7 +82,6 @@ async def _write_cross_page_issues(
     audit_id: str,
     start_url: str,
     crawl_completed: bool,
-    crawled: set[str],
 ) -> int:
     options = FinalizeOptions(
         audit_id=audit_id,
@@ -95,6 +93,8 @@ async def _write_cross_page_issues(
     while True:
         page = await pad.run_finalize_checks(options)
         issues = [DetectedIssue.from_dict(dict(item)) for item in page.issues]
+        # Only this page's URLs are looked up: the audit's whole URL set is never held.
+        crawled = await repository.crawled_among(db, audit_id, (i.page_url for i in issues))
         await repository.insert_issues(db, [_record(audit_id, issue, crawled) for issue in issues])
         written += len(issues)
         if not page.next_cursor:

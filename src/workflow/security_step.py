@@ -16,7 +16,7 @@ import json
 import logging
 from dataclasses import dataclass
 
-from auditdb import repository, security_grades
+from auditdb import security_grades
 from common.bindings import Env, WorkflowStep
 from common.wire import JsonRecord
 from durable.client import Scratchpad
@@ -59,10 +59,7 @@ async def grade_start_url(params: AuditParams, step: WorkflowStep, env: Env) -> 
         # those of a test the crawl lowered on the page where it was seen.
         config = await pad.crawl_config()
         page_url = config.final_url or params.start_url
-        crawled = await repository.list_page_urls(env.DB, params.audit_id)
-        issues = await security_grades.record_grade(
-            env.DB, params.audit_id, grade, page_url, crawled
-        )
+        issues = await security_grades.record_grade(env.DB, params.audit_id, grade, page_url)
         return SecurityGraded(True, str(grade.grade), grade.score, issues)
 
     return await durable_step(

@@ -45,7 +45,7 @@ async def start(platform: Any, site: Site) -> str:
 
 
 async def page_count(platform: Any, audit_id: str) -> int:
-    return len(await repository.list_page_urls(platform.env.DB, audit_id))
+    return await repository.count_crawled_pages(platform.env.DB, audit_id)
 
 
 async def crawl_state_kept(platform: Any, audit_id: str) -> bool:

@@ -63,7 +63,7 @@ async def test_a_running_audit_is_cancelled_and_keeps_its_pages_and_crawl_state(
     )
     assert cancelled.finished_at is not None
     assert (cancelled.error_code, cancelled.failed_phase) == (None, None)
-    assert len(await repository.list_page_urls(env.DB, "a-1")) == 2
+    assert await repository.count_crawled_pages(env.DB, "a-1") == 2
     assert (await Scratchpad.for_audit(env, "a-1").crawl_config()).configured
     lines = [
         json.loads(r.getMessage()) for r in caplog.records if "audit_terminal" in r.getMessage()

@@ -32,7 +32,7 @@ CASES: list[tuple[str, Any, str | None]] = [
     ("run_site_audit", {"url": "x" * 2049}, "url"),
     ("run_site_audit", {"url": 5}, "url"),
     ("run_site_audit", {"url": "https://a.test/", "max_pages": 0}, "max_pages"),
-    ("run_site_audit", {"url": "https://a.test/", "max_pages": 10_001}, "max_pages"),
+    ("run_site_audit", {"url": "https://a.test/", "max_pages": 100_001}, "max_pages"),
     ("run_site_audit", {"url": "https://a.test/", "max_pages": 10.5}, "max_pages"),
     ("run_site_audit", {"url": "https://a.test/", "max_pages": True}, "max_pages"),
     ("run_site_audit", {"url": "https://a.test/", "max_pages": "10"}, "max_pages"),
