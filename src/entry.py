@@ -7,7 +7,7 @@ load even where pydantic cannot (the Pyodide test tier).
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from http import HTTPMethod
 from typing import Any, Protocol, cast
 
@@ -35,7 +35,8 @@ from workflow.site_audit import run_site_audit
 
 
 class WorkersHttpClient:
-    """`ports.HttpClient` over `workers.fetch`: manual redirects, a timeout and a body byte cap."""
+    """`ports.HttpClient` over `workers.fetch`: manual redirects, a timeout and a body byte cap;
+    with `request.sink`, the body goes to the sink chunk by chunk as it arrives."""
 
     async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
         started = time.monotonic()
@@ -57,27 +58,47 @@ class WorkersHttpClient:
             redirect="manual",
         )
         elapsed_ms = (time.monotonic() - started) * 1000
-        body, truncated = await _read_capped(response, request.max_bytes)
         headers = {name.lower(): value for name, value in response.headers.items()}
+        if request.sink is None:
+            body, truncated = await _read_capped(response, request.max_bytes)
+        else:
+            request.sink.open(response.status, headers)
+            body, truncated = b"", await _stream_capped(response, request.max_bytes, request.sink)
         return ports.FetchResult(request.url, response.status, headers, body, truncated, elapsed_ms)
 
 
 async def _read_capped(response: Response, max_bytes: int) -> tuple[bytes, bool]:
-    if response.body is None:
-        return b"", False
-    reader = response.body.getReader()
     chunks: list[bytes] = []
+
+    async def keep(data: bytes) -> None:
+        chunks.append(data)
+
+    truncated = await _each_chunk(response, max_bytes, keep)
+    return b"".join(chunks), truncated
+
+
+async def _stream_capped(response: Response, max_bytes: int, sink: ports.BodySink) -> bool:
+    return await _each_chunk(response, max_bytes, sink.feed)
+
+
+async def _each_chunk(
+    response: Response, max_bytes: int, take: Callable[[bytes], Awaitable[None]]
+) -> bool:
+    """Hand each network chunk of the body to `take` until `max_bytes`; True if cut there."""
+    if response.body is None:
+        return False
+    reader = response.body.getReader()
     size = 0
     while True:
         chunk = await reader.read()
         if chunk.done:
-            return b"".join(chunks), False
+            return False
         data = chunk.value.to_bytes()
         if size + len(data) > max_bytes:
-            chunks.append(data[: max_bytes - size])
+            await take(data[: max_bytes - size])
             await reader.cancel()
-            return b"".join(chunks), True
-        chunks.append(data)
+            return True
+        await take(data)
         size += len(data)
 
 

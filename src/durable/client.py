@@ -19,6 +19,7 @@ from durable.records import (
     CrawlConfig,
     Destroyed,
     FrontierStats,
+    LinkBatch,
     Progress,
     ProgressRequest,
     RecordBatch,
@@ -106,6 +107,9 @@ class Scratchpad:
 
     async def record_batch(self, batch: RecordBatch) -> BatchResult:
         return BatchResult.from_dict(await self.stub.record_batch(batch.to_dict()))
+
+    async def record_links(self, batch: LinkBatch) -> BatchResult:
+        return BatchResult.from_dict(await self.stub.record_links(batch.to_dict()))
 
     async def claim_resources(self, chunk_no: int, limit: int) -> ResourceClaim:
         request = ClaimRequest(chunk_no, limit)

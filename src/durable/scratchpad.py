@@ -55,6 +55,7 @@ from durable.records import (
     FragmentTargets,
     FrontierStats,
     LeasedUrl,
+    LinkBatch,
     LinkRow,
     MirrorRow,
     Progress,
@@ -192,6 +193,12 @@ _WRITE_LINKS = (
     "INSERT OR IGNORE INTO links (source_url, target_url, nofollow, anchor) "
     "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
     "json_extract(value, '$.nofollow'), json_extract(value, '$.anchor') FROM json_each(?)"
+)
+# The positions (`i`) of a batch's edges already stored: a rewritten page (a retried chunk) must
+# not spend the link budget twice on them.
+_STORED_LINKS = (
+    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN links AS l "
+    "ON l.source_url = json_extract(j.value, '$.s') AND l.target_url = json_extract(j.value, '$.t')"
 )
 
 
@@ -479,6 +486,18 @@ class ScratchpadMethods:
         links_written, enqueued = self.ctx.storage.transactionSync(write)
         return BatchResult(self._stats(), links_written, enqueued).to_dict()
 
+    def record_links(self, batch: JsonObject) -> JsonObject:
+        """Persist links a page sends while it is parsed (a `LinkBatch`): its edges within the
+        link budget and its URLs to enqueue, atomically; a `BatchResult` back. Idempotent."""
+        parsed = LinkBatch.from_dict(batch)
+        budget = parsed.link_budget_bytes or CRAWL.link_budget_bytes
+
+        def write() -> tuple[int, int]:
+            return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
+
+        links_written, enqueued = self.ctx.storage.transactionSync(write)
+        return BatchResult(self._stats(), links_written, enqueued).to_dict()
+
     def _note_progress(self, entries: Sequence[CrawledEntry]) -> None:
         for entry in entries:
             self._sql(
@@ -534,11 +553,32 @@ class ScratchpadMethods:
         )
 
     def _write_links(self, links: Sequence[LinkRow], budget: int) -> int:
-        """Store edges until the byte budget trips; returns how many fit (duplicates included)."""
-        fitting = self._within_budget(links, _link_bytes, budget)
+        """Store new edges until the byte budget trips; returns how many were new and fit.
+        Edges already stored (a page written again) neither count nor take budget."""
+        fresh = self._unstored_links(links)
+        fitting = self._within_budget(fresh, _link_bytes, budget)
         for batch in json_arrays([_link_param(link) for link in fitting]):
             self._sql(_WRITE_LINKS, batch)
         return len(fitting)
+
+    def _unstored_links(self, links: Sequence[LinkRow]) -> list[LinkRow]:
+        """`links` less those already stored and less repeats within `links`, in order."""
+        params: list[JsonValue] = [
+            {"i": i, "s": link.source_url, "t": link.target_url} for i, link in enumerate(links)
+        ]
+        stored = {
+            as_int(row["i"])
+            for batch in json_arrays(params)
+            for row in self._rows(_STORED_LINKS, batch)
+        }
+        seen: set[tuple[str, str]] = set()
+        fresh = []
+        for index, link in enumerate(links):
+            key = (link.source_url, link.target_url)
+            if index not in stored and key not in seen:
+                seen.add(key)
+                fresh.append(link)
+        return fresh
 
     def _write_fragments(
         self, pages: Sequence[FragmentTargets], links: Sequence[FragmentLink], budget: int

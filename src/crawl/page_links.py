@@ -1,0 +1,82 @@
+"""A page's links as they stream out of the extractor: deduplicated, routed, in bounded batches.
+
+Every `<a href>` the extractor finds (parse.builder's `on_links`, uncapped) and, at the end, the
+page's other page links (area, iframe, frame, refresh, link next/prev; crawl.references), its
+canonical and hreflang targets and its redirect go through one `PageLinks`. Each normalised
+target is judged once per page, first occurrence winning (its nofollow flag and anchor text):
+same-site targets become `LinkRow` edges for the cross-page checks, targets the URL policy allows
+become `DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by
+the policy's reason. Rows wait here until `take()`; the page stream takes them whenever
+`LINK_BATCH_ROWS` are ready, so memory holds one batch of rows and one 8-byte hash per distinct
+target, whatever the page's link count. Sans-IO.
+"""
+
+from __future__ import annotations
+
+from crawl.url_policy import Decision, UrlPolicy
+from durable.records import DiscoveredUrl, LeasedUrl, LinkBatch, LinkRow
+from parse.facts import Link
+from urls.normalise import normalise_url, same_site
+
+# Rows (edges plus URLs to enqueue) sent to the scratchpad at once while a page is parsed: about
+# 300 KB of JSON, far under an RPC message's 32 MiB, and few calls even for 100,000 links.
+LINK_BATCH_ROWS = 2_000
+
+
+class PageLinks:
+    def __init__(self, policy: UrlPolicy, leased: LeasedUrl) -> None:
+        self.policy, self.leased = policy, leased
+        self.child_depth = None if leased.depth is None else leased.depth + 1
+        self._edges: set[int] = set()  # hash(target) of judged edges
+        self._found: set[int] = set()  # hash(target) of judged discovery candidates
+        self.rows: list[LinkRow] = []
+        self.discovered: list[DiscoveredUrl] = []
+        self.skipped: dict[str, int] = {}
+        self.internal = 0  # distinct <a href>s (by raw href) to the site and elsewhere
+        self.external = 0
+
+    def add_links(self, links: list[Link]) -> None:
+        """`<a href>`s in source order (the extractor's `on_links`)."""
+        for link in links:
+            url = link.href.url
+            if not url:
+                continue
+            if same_site(url, self.leased.url):
+                self.internal += 1
+            else:
+                self.external += 1
+            target = normalise_url(url)
+            if target is None:
+                continue
+            self.add_edge(target, link.nofollow, link.text or None)
+            if not link.nofollow:
+                self.add_candidate(target, self.child_depth)
+
+    def add_edge(self, target: str, nofollow: bool = False, anchor: str | None = None) -> None:
+        """A normalised link target: stored once if it is on the site."""
+        key = hash(target)
+        if key in self._edges or not same_site(target, self.leased.url):
+            return
+        self._edges.add(key)
+        self.rows.append(LinkRow(self.leased.url, target, nofollow, anchor))
+
+    def add_candidate(self, target: str, depth: int | None) -> None:
+        """A normalised URL to crawl, if the policy allows it (the page itself never)."""
+        key = hash(target)
+        if key in self._found or target == self.leased.url:
+            return
+        self._found.add(key)
+        decision = self.policy.decide(target, depth)
+        if decision is Decision.ALLOWED:
+            self.discovered.append(DiscoveredUrl(target, depth, self.leased.url))
+        else:
+            self.skipped[decision.value] = self.skipped.get(decision.value, 0) + 1
+
+    def ready(self) -> bool:
+        return len(self.rows) + len(self.discovered) >= LINK_BATCH_ROWS
+
+    def take(self) -> LinkBatch:
+        """The rows gathered since the last take, which are then forgotten."""
+        batch = LinkBatch(tuple(self.rows), tuple(self.discovered))
+        self.rows, self.discovered = [], []
+        return batch
