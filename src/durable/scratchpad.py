@@ -173,7 +173,14 @@ _MIRROR_COLUMNS = (
     "in_sitemap",
     "hreflang_json",
 )
-_CLAIM_ORDER = f"CASE source WHEN '{FrontierSource.LINK.value}' THEN 0 ELSE 1 END, rowid"
+# Link-discovered before sitemap-only; links breadth-first (shallower first, those of unknown
+# depth after, found on sitemap-only pages), FIFO (rowid) within a depth. Breadth-first matters
+# since pages stream their links while parsed (crawl.page_stream): a page of 10,000 links
+# enqueues them before its siblings' sub-batch lands, and must not crowd out shallower URLs.
+_CLAIM_ORDER = (
+    f"CASE source WHEN '{FrontierSource.LINK.value}' THEN 0 ELSE 1 END, depth IS NULL, depth, "
+    "rowid"
+)
 _ENQUEUE_LINKS = (
     "INSERT OR IGNORE INTO frontier (url, depth, source, found_on) "
     "SELECT json_extract(value, '$.url'), json_extract(value, '$.depth'), "
