@@ -41,14 +41,16 @@ class WorkersHttpClient:
     async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
         started = time.monotonic()
         try:
-            async with asyncio.timeout(request.timeout_s):
-                return await self._exchange(request, started)
+            async with asyncio.timeout(request.timeout_s) as limit:
+                return await self._exchange(request, started, limit)
         except TimeoutError:
             return _failure(request, started, f"timed out after {request.timeout_s:g} s")
         except OSError as exc:  # fetch failures and aborts are OSError subclasses in the SDK
             return _failure(request, started, str(exc) or type(exc).__name__)
 
-    async def _exchange(self, request: ports.FetchRequest, started: float) -> ports.FetchResult:
+    async def _exchange(
+        self, request: ports.FetchRequest, started: float, limit: asyncio.Timeout
+    ) -> ports.FetchResult:
         # body None crosses as `undefined` (pyodide's to_js), so a GET carries no body.
         response = await fetch(
             request.url,
@@ -63,7 +65,8 @@ class WorkersHttpClient:
             body, truncated = await _read_capped(response, request.max_bytes)
         else:
             request.sink.open(response.status, headers)
-            body, truncated = b"", await _stream_capped(response, request.max_bytes, request.sink)
+            sink = _Unhurried(request.sink, limit)
+            body, truncated = b"", await _each_chunk(response, request.max_bytes, sink.feed)
         return ports.FetchResult(request.url, response.status, headers, body, truncated, elapsed_ms)
 
 
@@ -77,8 +80,19 @@ async def _read_capped(response: Response, max_bytes: int) -> tuple[bytes, bool]
     return b"".join(chunks), truncated
 
 
-async def _stream_capped(response: Response, max_bytes: int, sink: ports.BodySink) -> bool:
-    return await _each_chunk(response, max_bytes, sink.feed)
+class _Unhurried:
+    """Feeds a sink without charging its time to the fetch's timeout: the timeout bounds how
+    long the server takes, and parsing a 20 MiB page (and sending its links on) is our time."""
+
+    def __init__(self, sink: ports.BodySink, limit: asyncio.Timeout) -> None:
+        self.sink, self.limit = sink, limit
+
+    async def feed(self, chunk: bytes) -> None:
+        begun = time.monotonic()
+        await self.sink.feed(chunk)
+        deadline = self.limit.when()
+        if deadline is not None:
+            self.limit.reschedule(deadline + time.monotonic() - begun)
 
 
 async def _each_chunk(

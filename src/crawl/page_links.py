@@ -16,7 +16,7 @@ from __future__ import annotations
 from crawl.url_policy import Decision, UrlPolicy
 from durable.records import DiscoveredUrl, LeasedUrl, LinkBatch, LinkRow
 from parse.facts import Link
-from urls.normalise import normalise_url, same_site
+from urls.normalise import UrlParts, same_site, same_site_parts, split_url
 
 # Rows (edges plus URLs to enqueue) sent to the scratchpad at once while a page is parsed: about
 # 300 KB of JSON, far under an RPC message's 32 MiB, and few calls even for 100,000 links.
@@ -27,6 +27,7 @@ class PageLinks:
     def __init__(self, policy: UrlPolicy, leased: LeasedUrl) -> None:
         self.policy, self.leased = policy, leased
         self.child_depth = None if leased.depth is None else leased.depth + 1
+        self._site = split_url(leased.url)
         self._edges: set[int] = set()  # hash(target) of judged edges
         self._found: set[int] = set()  # hash(target) of judged discovery candidates
         self.rows: list[LinkRow] = []
@@ -41,24 +42,31 @@ class PageLinks:
             url = link.href.url
             if not url:
                 continue
-            if same_site(url, self.leased.url):
-                self.internal += 1
-            else:
-                self.external += 1
-            target = normalise_url(url)
-            if target is None:
+            parts = split_url(url)  # one parse per link: the target and its site
+            internal = parts is not None and self._on_site(parts)
+            self.internal += internal
+            self.external += not internal
+            if parts is None:
                 continue
-            self.add_edge(target, link.nofollow, link.text or None)
+            target = parts.unsplit()
+            if internal:
+                self._edge(target, link.nofollow, link.text or None)
             if not link.nofollow:
                 self.add_candidate(target, self.child_depth)
 
-    def add_edge(self, target: str, nofollow: bool = False, anchor: str | None = None) -> None:
-        """A normalised link target: stored once if it is on the site."""
+    def _on_site(self, parts: UrlParts) -> bool:
+        return self._site is not None and same_site_parts(parts, self._site)
+
+    def add_edge(self, target: str) -> None:
+        """A normalised page link target without anchor text: stored once if on the site."""
+        if same_site(target, self.leased.url):
+            self._edge(target, False, None)
+
+    def _edge(self, target: str, nofollow: bool, anchor: str | None) -> None:
         key = hash(target)
-        if key in self._edges or not same_site(target, self.leased.url):
-            return
-        self._edges.add(key)
-        self.rows.append(LinkRow(self.leased.url, target, nofollow, anchor))
+        if key not in self._edges:
+            self._edges.add(key)
+            self.rows.append(LinkRow(self.leased.url, target, nofollow, anchor))
 
     def add_candidate(self, target: str, depth: int | None) -> None:
         """A normalised URL to crawl, if the policy allows it (the page itself never)."""

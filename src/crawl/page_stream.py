@@ -101,16 +101,17 @@ class PageStream:
         if not self._opened:
             self.open(result.status, result.headers)
             self.take(result.body)
-        head = bytes(self._head)
+        failed = result.status == 0  # e.g. timed out mid-body: nothing is judged of a part
+        head = b"" if failed else bytes(self._head)
         facts = None
         if (
             self._extractor is not None
-            and result.status != 0  # failed mid-body: nothing judged of a partial page
+            and not failed
             and fetch_class_of(result.status, result.headers, head) is FetchClass.OK
         ):
             facts = self._extractor.close()
         links = self.links if facts is not None else PageLinks(self.scope.policy, self.leased)
-        body = ParsedBody(head, self._size, facts, links)
+        body = ParsedBody(head, 0 if failed else self._size, facts, links)
         return assemble(self.scope, self.leased, result, body, retried_after_429=retried_after_429)
 
 

@@ -178,8 +178,7 @@ _MIRROR_COLUMNS = (
 # since pages stream their links while parsed (crawl.page_stream): a page of 10,000 links
 # enqueues them before its siblings' sub-batch lands, and must not crowd out shallower URLs.
 _CLAIM_ORDER = (
-    f"CASE source WHEN '{FrontierSource.LINK.value}' THEN 0 ELSE 1 END, depth IS NULL, depth, "
-    "rowid"
+    f"CASE source WHEN '{FrontierSource.LINK.value}' THEN 0 ELSE 1 END, depth IS NULL, depth, rowid"
 )
 _ENQUEUE_LINKS = (
     "INSERT OR IGNORE INTO frontier (url, depth, source, found_on) "
