@@ -40,6 +40,10 @@ from durable.records import LeasedUrl, LinkBatch
 from parse.extractor import PageExtractor
 
 LinkWriter = Callable[[LinkBatch], Awaitable[object]]
+# A network chunk is parsed this much at a time, with a chance to send links between slices: a
+# runtime may hand over megabytes at once (a decompressed body), and the rows one slice yields
+# (at most ~1,700 links in 64 KiB of markup) bound what waits beside LINK_BATCH_ROWS.
+FEED_SLICE_BYTES = 64 * 1024
 
 
 def head_bytes() -> int:
@@ -74,7 +78,16 @@ class PageStream:
             )
 
     async def feed(self, chunk: bytes) -> None:
-        self.take(chunk)
+        if self._write is None or len(chunk) <= FEED_SLICE_BYTES:
+            self.take(chunk)
+            await self._send_ready()
+            return
+        view = memoryview(chunk)
+        for start in range(0, len(chunk), FEED_SLICE_BYTES):
+            self.take(bytes(view[start : start + FEED_SLICE_BYTES]))
+            await self._send_ready()
+
+    async def _send_ready(self) -> None:
         if self._write is not None and self.links.ready() and self._ordinary():
             await self._write(self.links.take())
 
