@@ -7,12 +7,14 @@ target is judged once per page, first occurrence winning (its nofollow flag and 
 same-site targets become `LinkRow` edges for the cross-page checks, targets the URL policy allows
 become `DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by
 the policy's reason. Rows wait here until `take()`; the page stream takes them whenever
-`LINK_BATCH_ROWS` are ready, so memory holds one batch of rows and one 8-byte hash per distinct
-target, whatever the page's link count. Sans-IO.
+`LINK_BATCH_ROWS` are ready, so memory holds one batch of rows and, per distinct target, two
+64-bit hashes in compact tables (common.seen: 16 to 32 bytes each), whatever the page's link
+count. Sans-IO.
 """
 
 from __future__ import annotations
 
+from common.seen import SeenHashes
 from crawl.url_policy import Decision, UrlPolicy
 from durable.records import DiscoveredUrl, LeasedUrl, LinkBatch, LinkRow
 from parse.facts import Link
@@ -28,8 +30,8 @@ class PageLinks:
         self.policy, self.leased = policy, leased
         self.child_depth = None if leased.depth is None else leased.depth + 1
         self._site = split_url(leased.url)
-        self._edges: set[int] = set()  # hash(target) of judged edges
-        self._found: set[int] = set()  # hash(target) of judged discovery candidates
+        self._edges = SeenHashes()  # targets judged as edges
+        self._found = SeenHashes()  # targets judged as discovery candidates
         self.rows: list[LinkRow] = []
         self.discovered: list[DiscoveredUrl] = []
         self.skipped: dict[str, int] = {}
@@ -63,17 +65,13 @@ class PageLinks:
             self._edge(target, False, None)
 
     def _edge(self, target: str, nofollow: bool, anchor: str | None) -> None:
-        key = hash(target)
-        if key not in self._edges:
-            self._edges.add(key)
+        if self._edges.add(target):
             self.rows.append(LinkRow(self.leased.url, target, nofollow, anchor))
 
     def add_candidate(self, target: str, depth: int | None) -> None:
         """A normalised URL to crawl, if the policy allows it (the page itself never)."""
-        key = hash(target)
-        if key in self._found or target == self.leased.url:
+        if target == self.leased.url or not self._found.add(target):
             return
-        self._found.add(key)
         decision = self.policy.decide(target, depth)
         if decision is Decision.ALLOWED:
             self.discovered.append(DiscoveredUrl(target, depth, self.leased.url))

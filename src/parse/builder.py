@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from common.seen import SeenHashes
 from parse.attr_urls import refresh_url, srcset_urls
 from parse.facts import (
     ANCHOR_TEXT_CAP,
@@ -128,7 +129,7 @@ class FactsBuilder:
         # its final base like `links`; past that, in batches of LINK_BATCH as their text closes.
         self._on_links = on_links
         self._pending: list[_RawLink] = []
-        self._hrefs: set[int] = set()  # hash(raw href) of links given to on_links
+        self._hrefs = SeenHashes()  # raw hrefs given to on_links
         self._streaming = False
         self._base_href: str | None = None
         self._lang: str | None = None
@@ -342,9 +343,8 @@ class FactsBuilder:
         capture = Capture()
         link = (_cap(href) or "", capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
         kept = self._add("links", link, LINKS_CAP, link[0])
-        if self._on_links is None or hash(link[0]) in self._hrefs:
+        if self._on_links is None or not self._hrefs.add(link[0]):
             return capture if kept else None
-        self._hrefs.add(hash(link[0]))
         self._pending.append(link)
         if len(self._pending) > (LINK_BATCH if self._streaming else LINKS_CAP):
             self._streaming = True
