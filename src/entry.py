@@ -64,9 +64,10 @@ class WorkersHttpClient:
         if request.sink is None:
             body, truncated = await _read_capped(response, request.max_bytes)
         else:
-            request.sink.open(response.status, headers)
+            wanted = request.sink.open(response.status, headers)
             sink = _Unhurried(request.sink, limit)
-            body, truncated = b"", await _each_chunk(response, request.max_bytes, sink.feed)
+            cap = min(request.max_bytes, wanted)
+            body, truncated = b"", await _each_chunk(response, cap, sink.feed)
         return ports.FetchResult(request.url, response.status, headers, body, truncated, elapsed_ms)
 
 

@@ -17,15 +17,17 @@ from typing import Protocol
 class BodySink(Protocol):
     """Where a streamed response body goes, network chunk by network chunk (the crawl's pages).
 
-    A client that honours `FetchRequest.sink` calls `open` once the response headers arrive,
-    then awaits `feed` with each body chunk as it arrives (at most `max_bytes` in all, the last
-    chunk cut at the cap), and returns a `FetchResult` whose `body` is empty. A client that
+    A client that honours `FetchRequest.sink` calls `open` once the response headers arrive (it
+    answers how many body bytes it wants: a body it will not parse needs less), then awaits
+    `feed` with each body chunk as it arrives (at most the smaller of that and `max_bytes` in
+    all, the last chunk cut there, `truncated` set if the body went on), and returns a
+    `FetchResult` whose `body` is empty. A client that
     does not stream returns the body whole in `body` and never calls the sink: the caller feeds
     it then (crawl.page_stream), so plain clients and test doubles keep working. A timeout
     mid-body ends the exchange like any other timeout (status 0), whatever was fed already.
     """
 
-    def open(self, status: int, headers: dict[str, str]) -> None: ...
+    def open(self, status: int, headers: dict[str, str]) -> int: ...
 
     async def feed(self, chunk: bytes) -> None: ...
 

@@ -309,7 +309,9 @@ async def persist_batch(
     """Write one sub-batch: page rows and issues to D1, then the scratchpad, then progress.
 
     D1 first: if the scratchpad write never happens, the URLs stay leased and a retry rewrites the
-    same rows (deterministic ids, upserts), so nothing is lost or doubled.
+    same rows (deterministic ids, upserts), so nothing is lost or doubled. Links a link-heavy page
+    sent while it was parsed (`record_links`, crawl.page_stream) reached the scratchpad earlier;
+    they move no URL's state, and a retry's rewrite of them stores and counts nothing twice.
     """
     await repository.write_crawled_pages(
         io.db, [page.record for page in batch], [issue for page in batch for issue in page.issues]

@@ -66,16 +66,21 @@ class PageStream:
         self._extractor: PageExtractor | None = None
         self._head_ok: bool | None = None  # the classifier's verdict, once it has its head
 
-    def open(self, status: int, headers: dict[str, str]) -> None:
+    def open(self, status: int, headers: dict[str, str]) -> int:
+        """Ready the parse for a 2xx HTML body; answers how much of the body to read: all the
+        parse takes, or, for a body it will not parse (an error page, a PDF), what a whole
+        body used to be read to (`CRAWL.whole_body_max_bytes`), which its size is judged by."""
         self._opened = True
         self._status, self._headers = status, headers
-        if parses(status, headers):
-            self._extractor = PageExtractor(
-                self.leased.url,
-                content_type=headers.get("content-type"),
-                max_bytes=settings.CRAWL.parse_max_bytes,
-                on_links=self.links.add_links,
-            )
+        if not parses(status, headers):
+            return settings.CRAWL.whole_body_max_bytes
+        self._extractor = PageExtractor(
+            self.leased.url,
+            content_type=headers.get("content-type"),
+            max_bytes=settings.CRAWL.parse_max_bytes,
+            on_links=self.links.add_links,
+        )
+        return settings.CRAWL.fetch_max_bytes
 
     async def feed(self, chunk: bytes) -> None:
         if self._write is None or len(chunk) <= FEED_SLICE_BYTES:

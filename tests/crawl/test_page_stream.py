@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from common import ports
+from common.settings import CRAWL
 from crawl.page_pipeline import CrawlScope, ProcessedPage
 from crawl.page_stream import PageStream, process_response
 from crawl.url_policy import UrlPolicy
@@ -205,3 +206,20 @@ def test_the_five_thousandth_link_is_stored_and_enqueued(monkeypatch: pytest.Mon
     assert stored[-1] == queued[-1] == SITE + "last-one"
     assert page.record.internal_link_count == 5_000
     assert len(sent.batches) >= 2  # sent while the page was parsed
+
+
+@pytest.mark.parametrize(
+    ("status", "content_type", "wanted"),
+    [
+        (200, "text/html; charset=utf-8", CRAWL.fetch_max_bytes),  # parsed: up to 20 MiB
+        (200, "application/pdf", CRAWL.whole_body_max_bytes),  # never parsed: as before
+        (404, "text/html", CRAWL.whole_body_max_bytes),
+        (503, "text/html", CRAWL.whole_body_max_bytes),
+    ],
+)
+def test_the_stream_asks_for_the_whole_page_only_when_it_parses_it(
+    status: int, content_type: str, wanted: int
+) -> None:
+    page = PageStream(scope(), leased())
+
+    assert page.open(status, {"content-type": content_type}) == wanted

@@ -17,13 +17,14 @@ BODY = bytes(range(256)) * 12  # 3 KiB, every byte value
 
 
 class Collect:
-    def __init__(self, delay_s: float = 0.0) -> None:
-        self.delay_s = delay_s
+    def __init__(self, delay_s: float = 0.0, wants: int = 1 << 30) -> None:
+        self.delay_s, self.wants = delay_s, wants
         self.opened: tuple[int, dict[str, str]] | None = None
         self.chunks: list[bytes] = []
 
-    def open(self, status: int, headers: dict[str, str]) -> None:
+    def open(self, status: int, headers: dict[str, str]) -> int:
         self.opened = (status, headers)
+        return self.wants
 
     async def feed(self, chunk: bytes) -> None:
         if self.delay_s:
@@ -60,6 +61,14 @@ async def test_the_cap_cuts_the_streamed_body_exactly(cap: int) -> None:
 
     assert (result.status, result.truncated) == (200, True)
     assert b"".join(sink.chunks) == BODY[:cap]
+
+
+async def test_the_sink_may_want_less_than_the_cap() -> None:
+    sink = Collect(wants=1000)
+    with serve_site({"/page": pieces(100)}) as site:
+        result = await fetch(site.url("/page"), sink, max_bytes=2000)
+
+    assert (result.status, result.truncated, b"".join(sink.chunks)) == (200, True, BODY[:1000])
 
 
 def stalls() -> Iterator[bytes]:
