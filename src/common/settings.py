@@ -3,8 +3,8 @@
 Every module reads `settings.CRAWL` at call time rather than copying a value at import, so a test
 (or a future per-deployment setting) replaces the whole object with `dataclasses.replace` and every
 reader sees the same numbers. Thresholds of SEO rules are not here: they are facts about pages,
-kept with their sources in `audit.catalogue` (e.g. `HTML_MAX_BYTES`, a Semrush threshold that
-merely equals today's parse cap).
+kept with their sources in `audit.catalogue` (e.g. `HTML_MAX_BYTES`, a Semrush threshold, well
+below the parse cap).
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ class CrawlSettings:
     # keeps its own SEO threshold (audit.catalogue.HTML_MAX_BYTES).
     parse_max_bytes: int = 20 * MIB
     fetch_slack_bytes: int = 64 * KIB
-    # Callers that hold a whole page body in memory (the exposure check's start page) read at
-    # most this much: the old parse cap, 2 MiB, which every page `html-too-large` passes fits.
+    # Bodies read whole or not parsed read at most this much: callers that hold a whole page in
+    # memory (the exposure check's start page), and crawled bodies the page stream does not parse
+    # (error pages, PDFs). The old parse cap: every page `html-too-large` passes fits.
     whole_body_max_bytes: int = 2 * MIB + 64 * KIB
     # Fetch classification inspects only the start of a body: challenge pages announce
     # themselves in <head>, and a bounded scan keeps it cheap (docs/original-system.md §4.7).
