@@ -4,7 +4,9 @@ Every `<a href>` the extractor finds (parse.builder's `on_links`, uncapped) and,
 page's other page links (area, iframe, frame, refresh, link next/prev; crawl.references), its
 canonical and hreflang targets and its redirect go through one `PageLinks`. Each normalised
 target is judged once per page, first occurrence winning (its nofollow flag and anchor text):
-same-site targets become `LinkRow` edges for the cross-page checks, targets the URL policy allows
+same-site targets become `LinkRow` edges for the cross-page checks (and, with a fragment, a
+`FragmentLink` for the broken-fragment check, once per target and fragment), targets the URL
+policy allows
 become `DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by
 the policy's reason. Rows wait here until `take()`; the page stream takes them whenever
 `LINK_BATCH_ROWS` are ready, so memory holds one batch of rows and, per distinct target, two
@@ -15,8 +17,9 @@ count. Sans-IO.
 from __future__ import annotations
 
 from common.seen import SeenHashes
+from crawl.fragments import fragment_link
 from crawl.url_policy import Decision, UrlPolicy
-from durable.records import DiscoveredUrl, LeasedUrl, LinkBatch, LinkRow
+from durable.records import DiscoveredUrl, FragmentLink, LeasedUrl, LinkBatch, LinkRow
 from parse.facts import Link
 from urls.normalise import UrlParts, same_site, same_site_parts, split_url
 
@@ -32,7 +35,9 @@ class PageLinks:
         self._site = split_url(leased.url)
         self._edges = SeenHashes()  # targets judged as edges
         self._found = SeenHashes()  # targets judged as discovery candidates
+        self._fragments = SeenHashes()  # "target#fragment" of internal links' fragments
         self.rows: list[LinkRow] = []
+        self.fragments: list[FragmentLink] = []  # for the broken-fragment check (crawl.fragments)
         self.discovered: list[DiscoveredUrl] = []
         self.skipped: dict[str, int] = {}
         self.internal = 0  # distinct <a href>s (by raw href) to the site and elsewhere
@@ -53,8 +58,21 @@ class PageLinks:
             target = parts.unsplit()
             if internal:
                 self._edge(target, link.nofollow, link.text or None)
+                if "#" in link.href.raw:
+                    self._fragment(link)
             if not link.nofollow:
                 self.add_candidate(target, self.child_depth)
+
+    def _fragment(self, link: Link) -> None:
+        found = fragment_link(self.leased.url, link.href)
+        if found is not None:
+            self.add_fragment_links([found])
+
+    def add_fragment_links(self, found: list[FragmentLink]) -> None:
+        """Link fragments, each (target, fragment) once per page."""
+        for link in found:
+            if self._fragments.add(f"{link.target_url}#{link.fragment}"):
+                self.fragments.append(link)
 
     def _on_site(self, parts: UrlParts) -> bool:
         return self._site is not None and same_site_parts(parts, self._site)
@@ -79,10 +97,10 @@ class PageLinks:
             self.skipped[decision.value] = self.skipped.get(decision.value, 0) + 1
 
     def ready(self) -> bool:
-        return len(self.rows) + len(self.discovered) >= LINK_BATCH_ROWS
+        return len(self.rows) + len(self.discovered) + len(self.fragments) >= LINK_BATCH_ROWS
 
     def take(self) -> LinkBatch:
         """The rows gathered since the last take, which are then forgotten."""
-        batch = LinkBatch(tuple(self.rows), tuple(self.discovered))
-        self.rows, self.discovered = [], []
+        batch = LinkBatch(tuple(self.rows), tuple(self.discovered), tuple(self.fragments))
+        self.rows, self.discovered, self.fragments = [], [], []
         return batch

@@ -98,6 +98,8 @@ def assemble(
     ]
     links = body.links
     other_links(links, observation)
+    # Bare #fragment links (not streamed: they name this page), after the streamed ones.
+    links.add_fragment_links(fragment_links(leased.url, observation.facts, anchors=False))
     head_result = replace(result, body=body.head)
     return ProcessedPage(
         record=page_record(scope.audit_id, observation, links),
@@ -118,7 +120,7 @@ def assemble(
         fragment_targets=fragment_targets(
             leased.url, observation.facts, body_complete=not result.truncated
         ),
-        fragment_links=fragment_links(leased.url, observation.facts),
+        fragment_links=links.fragments,
         resources=resource_refs(scope, leased.url, observation.facts),
     )
 

@@ -339,12 +339,13 @@ class RecordBatch(JsonRecord):
 
 @dataclass(frozen=True, slots=True)
 class LinkBatch(JsonRecord):
-    """A page's links sent while it is still being parsed (crawl.page_links): edges, stored within
-    the link budget, and URLs to enqueue. Idempotent: a rewrite stores and counts nothing twice.
-    `link_budget_bytes` None means the crawl's budget."""
+    """A page's links sent while it is still being parsed (crawl.page_links): edges and link
+    fragments, stored within the link budget, and URLs to enqueue. Idempotent: a rewrite stores
+    and counts nothing twice. `link_budget_bytes` None means the crawl's budget."""
 
     links: tuple[LinkRow, ...] = ()
     discovered: tuple[DiscoveredUrl, ...] = ()
+    fragment_links: tuple[FragmentLink, ...] = ()
     link_budget_bytes: int | None = None
 
 

@@ -206,6 +206,11 @@ _STORED_LINKS = (
     "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN links AS l "
     "ON l.source_url = json_extract(j.value, '$.s') AND l.target_url = json_extract(j.value, '$.t')"
 )
+_STORED_FRAGMENTS = (
+    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN link_fragments AS l "
+    "ON l.source_url = json_extract(j.value, '$.s') AND l.target_url = json_extract(j.value, '$.t') "
+    "AND l.fragment = json_extract(j.value, '$.f')"
+)
 
 
 _FRAGMENT_PAGE = "(SELECT id FROM fragment_pages WHERE url = ?)"
@@ -499,6 +504,7 @@ class ScratchpadMethods:
         budget = parsed.link_budget_bytes or CRAWL.link_budget_bytes
 
         def write() -> tuple[int, int]:
+            self._write_fragments((), parsed.fragment_links, budget)
             return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
@@ -569,21 +575,28 @@ class ScratchpadMethods:
 
     def _unstored_links(self, links: Sequence[LinkRow]) -> list[LinkRow]:
         """`links` less those already stored and less repeats within `links`, in order."""
+        keys = [(link.source_url, link.target_url, "") for link in links]
+        return self._unstored(links, keys, _STORED_LINKS)
+
+    def _unstored[T](
+        self, items: Sequence[T], keys: list[tuple[str, str, str]], stored_sql: str
+    ) -> list[T]:
+        """`items` whose (source, target, fragment) key `stored_sql` does not find, first of
+        each key: what a rewrite (a retried chunk) must neither store nor count again."""
         params: list[JsonValue] = [
-            {"i": i, "s": link.source_url, "t": link.target_url} for i, link in enumerate(links)
+            {"i": i, "s": s, "t": t, "f": f} for i, (s, t, f) in enumerate(keys)
         ]
         stored = {
             as_int(row["i"])
             for batch in json_arrays(params)
-            for row in self._rows(_STORED_LINKS, batch)
+            for row in self._rows(stored_sql, batch)
         }
-        seen: set[tuple[str, str]] = set()
+        seen: set[tuple[str, str, str]] = set()
         fresh = []
-        for index, link in enumerate(links):
-            key = (link.source_url, link.target_url)
+        for index, (item, key) in enumerate(zip(items, keys, strict=True)):
             if index not in stored and key not in seen:
                 seen.add(key)
-                fresh.append(link)
+                fresh.append(item)
         return fresh
 
     def _write_fragments(
@@ -598,7 +611,9 @@ class ScratchpadMethods:
             self._sql(f"DELETE FROM fragment_targets WHERE page = {_FRAGMENT_PAGE}", page.url)
             for batch in json_arrays(list[JsonValue](page.keys)):
                 self._sql(_WRITE_TARGETS, page.url, batch)
-        fitting = self._within_budget(links, _fragment_bytes, budget)
+        keys = [(link.source_url, link.target_url, link.fragment) for link in links]
+        fresh = self._unstored(links, keys, _STORED_FRAGMENTS)
+        fitting = self._within_budget(fresh, _fragment_bytes, budget)
         for batch in json_arrays([link.to_dict() for link in fitting]):
             self._sql(_WRITE_LINK_FRAGMENTS, batch)
 

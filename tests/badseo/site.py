@@ -201,8 +201,8 @@ OVERSIZED_PADDING = 2 * 1024 * 1024 + 256 * 1024  # comfortably above HTML_MAX_B
 # A documentation-index-sized page, generated as it is sent: three times the old 2 MiB parse cap.
 SIX_MEGABYTES = 6 * 1024 * 1024
 # Distinct hrefs before the last, broken link of the link-heavy page: five times the old
-# 1,000-link cap. Each is a different spelling of /catalog (`/n<i>/../catalog`), so the page is
-# link-heavy without adding a page to crawl.
+# 1,000-link cap. All but one (a missing fragment) are spellings of /catalog
+# (`/n<i>/../catalog`), so the page is link-heavy without adding a page to crawl.
 MANY_LINKS = 4_999
 SLOW_DELAY_S = 1.7  # above SLOW_RESPONSE_MS (1.5 s) with margin; the only slow page
 
@@ -652,10 +652,12 @@ _LINKS = [
     page(
         "/links/five-thousand-links",
         Category.LINKS,
-        "5,000 links (4,999 spellings of the catalog's URL); only the last one is broken.",
-        (T.BROKEN_INTERNAL_LINK,),
+        "5,000 links (spellings of the catalog's URL); the 4,999th names a missing fragment and "
+        "the last a missing page.",
+        (T.BROKEN_INTERNAL_LINK, T.BROKEN_FRAGMENT),
         body="<ul>"
-        + "".join(f'<li><a href="/n{i}/../catalog">catalog</a></li>' for i in range(MANY_LINKS))
+        + "".join(f'<li><a href="/n{i}/../catalog">catalog</a></li>' for i in range(MANY_LINKS - 1))
+        + '<li><a href="/links/fragment-target#after-the-thousandth">no such section</a></li>'
         + '<li><a href="/links/missing-after-five-thousand">the last</a></li></ul>',
     ),
     answer(

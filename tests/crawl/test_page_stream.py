@@ -21,7 +21,7 @@ from common.settings import CRAWL
 from crawl.page_pipeline import CrawlScope, ProcessedPage
 from crawl.page_stream import PageStream, process_response
 from crawl.url_policy import UrlPolicy
-from durable.records import DiscoveredUrl, LeasedUrl, LinkBatch, LinkRow
+from durable.records import DiscoveredUrl, FragmentLink, LeasedUrl, LinkBatch, LinkRow
 from urls.private_hosts import PrivateHosts
 
 SITE = "https://site.test/"
@@ -38,7 +38,8 @@ def leased() -> LeasedUrl:
 
 
 def link_page(count: int, *, head: str = "") -> bytes:
-    """A page whose <a href>s mix repeats, nofollow, other sites and relative targets."""
+    """A page whose <a href>s mix repeats, nofollow, other sites, fragments and relative
+    targets, and which ends with bare #fragment links."""
     items = []
     for i in range(count):
         if i % 7 == 3:
@@ -47,11 +48,14 @@ def link_page(count: int, *, head: str = "") -> bytes:
             items.append(f'<a rel="nofollow" href="/private/{i}">nofollow {i}</a>')
         elif i % 13 == 6:
             items.append(f'<a href="https://elsewhere.test/{i}">out {i}</a>')
+        elif i % 17 == 8:
+            items.append(f'<a href="p/{i}#part-{i}">section {i}</a>')  # a fragment to check
         else:
             items.append(f'<a href="p/{i}">entry <b>{i}</b></a>')
     return (
         f"<!doctype html><html lang=en><head><title>Index of links</title>{head}</head>"
-        f"<body><h1>Index</h1><ul>{''.join(f'<li>{a}</li>' for a in items)}</ul></body></html>"
+        f"<body><h1>Index</h1><ul>{''.join(f'<li>{a}</li>' for a in items)}</ul>"
+        '<p><a href="#top">top</a> <a href="#missing">here</a></p></body></html>'
     ).encode()
 
 
@@ -76,6 +80,10 @@ class Sent:
     def discovered(self) -> list[DiscoveredUrl]:
         return [url for batch in self.batches for url in batch.discovered]
 
+    @property
+    def fragment_links(self) -> list[FragmentLink]:
+        return [link for batch in self.batches for link in batch.fragment_links]
+
 
 async def streamed(body: bytes, cuts: list[int]) -> tuple[ProcessedPage, Sent]:
     sent = Sent()
@@ -95,7 +103,6 @@ def same_page(a: ProcessedPage, b: ProcessedPage) -> bool:
         a.skipped,
         a.facts,
         a.fragment_targets,
-        a.fragment_links,
         a.resources,
     ) == (
         b.issues,
@@ -104,7 +111,6 @@ def same_page(a: ProcessedPage, b: ProcessedPage) -> bool:
         b.skipped,
         b.facts,
         b.fragment_targets,
-        b.fragment_links,
         b.resources,
     )
 
@@ -128,6 +134,7 @@ def test_any_chunking_streams_the_same_page_and_links(cuts: list[int]) -> None:
     assert same_page(page, whole)
     assert sent.links + page.links == whole.links
     assert sent.discovered + page.discovered == whole.discovered
+    assert sent.fragment_links + page.fragment_links == whole.fragment_links
 
 
 @pytest.mark.parametrize("size", [1, 7, 512, 4096, len(BODY)])
@@ -137,6 +144,8 @@ async def test_fixed_chunk_sizes_stream_the_same_page(size: int) -> None:
 
     assert same_page(page, whole)
     assert sent.links + page.links == whole.links
+    assert sent.fragment_links + page.fragment_links == whole.fragment_links
+    assert {"part-8", "part-144", "missing"} <= {f.fragment for f in whole.fragment_links}
     assert sent.batches  # the page was big enough to send links early
 
 
@@ -187,7 +196,10 @@ async def test_a_client_that_does_not_stream_gives_the_body_whole() -> None:
 
 def test_the_five_thousandth_link_is_stored_and_enqueued(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()  # the real caps
-    links = "".join(f'<a href="/p/{i}">{i}</a>' for i in range(4_999))
+    links = "".join(
+        f'<a href="/p/{i}#deep">{i}</a>' if i == 4_000 else f'<a href="/p/{i}">{i}</a>'
+        for i in range(4_999)
+    )
     body = f"<title>Many links</title>{links}<a href='/last-one'>last</a>".encode()
     sent = Sent()
 
@@ -204,6 +216,8 @@ def test_the_five_thousandth_link_is_stored_and_enqueued(monkeypatch: pytest.Mon
 
     assert len(stored) == len(queued) == 5_000
     assert stored[-1] == queued[-1] == SITE + "last-one"
+    fragments = [(f.target_url, f.fragment) for f in sent.fragment_links + page.fragment_links]
+    assert fragments == [(SITE + "p/4000", "deep")]
     assert page.record.internal_link_count == 5_000
     assert len(sent.batches) >= 2  # sent while the page was parsed
 

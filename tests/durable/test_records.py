@@ -86,6 +86,7 @@ RECORDS = {
         LinkBatch,
         st.lists(links, max_size=3).map(tuple),
         st.lists(found, max_size=3).map(tuple),
+        st.lists(fragment_links, max_size=3).map(tuple),
         st.none() | counts,
     ),
     "SiteFact": facts,

@@ -13,6 +13,7 @@ from durable.records import (
     Claim,
     CrawlConfig,
     DiscoveredUrl,
+    FragmentLink,
     LinkBatch,
     LinkRow,
     RecordBatch,
@@ -145,10 +146,11 @@ async def test_writing_a_pages_links_again_stores_and_spends_nothing_more(
 ) -> None:
     links = edges_of("https://a.test/", 3_000)
     found = tuple(DiscoveredUrl(link.target_url, 1) for link in links)
+    fragments = tuple(FragmentLink(link.source_url, link.target_url, "s", 1, 2) for link in links)
 
-    first = await pad.record_links(LinkBatch(links, found))
+    first = await pad.record_links(LinkBatch(links, found, fragments))
     spent = link_bytes(platform)
-    again = await pad.record_links(LinkBatch(links, found))  # a retried chunk, streamed
+    again = await pad.record_links(LinkBatch(links, found, fragments))  # a retried chunk
     batch = await pad.record_batch(RecordBatch(links=links[:10]))  # and its sub-batch
 
     assert (first.links_written, first.enqueued) == (3_000, 3_000)
