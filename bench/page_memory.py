@@ -13,8 +13,9 @@ would slow the link-heavy parse some fortyfold).
 
 Target (issue 14 item 3): memory does not depend on page size. What still grows with a page's
 links is per distinct link: an entry in each compact dedup table (common.seen, 16 to 32 bytes an
-entry; the raw href, the edge, the URL to crawl), so a 20 MiB page of 97,000 links adds ~12 MB. Before streaming, the crawl held the
-whole body (up to the old 2 MiB cap); a 20 MiB body alone would be 20 MiB, plus its decoded text.
+entry; the raw href, the edge, the URL to crawl), so a 20 MiB page of 97,000 links adds ~12 MB.
+Before streaming, the crawl held the whole body (up to the old 2 MiB cap); a 20 MiB body alone
+would be 20 MiB, plus its decoded text.
 
 Last line: `peak_mb_1mib=.. peak_mb_20mib=.. links_20mib=.. s_20mib=..`.
 """
