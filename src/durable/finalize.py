@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from audit.catalogue import IssueType
 from common.bindings import SqlRow, SqlValue
-from common.settings import EXTERNAL
+from common import settings
 from common.wire import JsonObject, JsonRecord, JsonValue, as_str
 from durable import finalize_sections as sections
 from durable.finalize_sections import Query, Section
@@ -111,7 +111,9 @@ def build_sections(query: Query, options: FinalizeOptions, orphans_checked: bool
         sections.fragment_section(query),
         sections.resource_section(query),
         sections.external_section(query),
-        sections.unchecked_external_section(query, options.start_url, EXTERNAL.budget_urls),
+        sections.unchecked_external_section(
+            query, options.start_url, settings.EXTERNAL.budget_urls
+        ),
         sections.orphan_section(query, options.start_url, evaluate=orphans_checked),
         sections.canonical_section(query),
         sections.hreflang_section(query),
