@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from audit.catalogue import IssueType
-from common.bindings import SqlRow, SqlValue
 from common import settings
+from common.bindings import SqlRow, SqlValue
 from common.wire import JsonObject, JsonRecord, JsonValue, as_str
 from durable import finalize_sections as sections
 from durable.finalize_sections import Query, Section

@@ -105,8 +105,7 @@ async def test_external_issues_match_the_specification_on_every_referrer(
     claim = await pad.claim_external(1, 7, budget=7)
     assert claim.over_budget == 1
     checks = [
-        ExternalCheck(a.url, a.outcome.value, a.status_code, a.final_url, a.reason)
-        for a in ANSWERS
+        ExternalCheck(a.url, a.outcome.value, a.status_code, a.final_url, a.reason) for a in ANSWERS
     ]
     await pad.record_external(checks)
 
