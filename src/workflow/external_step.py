@@ -44,6 +44,7 @@ class ExternalReport(JsonRecord):
     checked: int
     pending: int  # unleased after this step (its unlaunched URLs included)
     over_budget: int  # pending URLs the budget leaves unchecked for good
+    running: bool = True  # False: the audit was no longer running, nothing was checked
 
 
 async def check_external_links(
@@ -56,12 +57,13 @@ async def check_external_links(
     while idle < MAX_IDLE_STEPS:
         lease_no += 1
         try:
-            report = await _external_step(params, step, env, non_retryable, lease_no)
-        except non_retryable:
-            raise
+            report = await _external_step(params, step, env, lease_no)
         except Exception as exc:  # the step failed after its retry: the audit goes on
             log.info("audit %s external link checks stopped: %s", params.audit_id, exc)
             return
+        if not report.running:
+            # Raised outside the step, from its stored result, so a replay raises it again.
+            raise non_retryable(f"audit {params.audit_id} is no longer running")
         if report.over_budget:
             log.info(
                 "audit %s: %d external URLs left unchecked past the budget of %d",
@@ -76,16 +78,14 @@ async def check_external_links(
 
 
 async def _external_step(
-    params: AuditParams,
-    step: WorkflowStep,
-    env: Env,
-    non_retryable: type[Exception],
-    lease_no: int,
+    params: AuditParams, step: WorkflowStep, env: Env, lease_no: int
 ) -> ExternalReport:
     async def external_links() -> ExternalReport:
+        # One read per step, so a cancelled audit stops here even when the terminate never
+        # reaches its instance (as each crawl chunk does).
         audit = await repository.get_audit(env.DB, params.audit_id)
         if audit is None or audit.status is not AuditStatus.RUNNING:
-            raise non_retryable(f"audit {params.audit_id} is no longer running")
+            return ExternalReport(lease_no, 0, 0, 0, running=False)
         return await run_external_step(params, Scratchpad.for_audit(env, params.audit_id), lease_no)
 
     name = f"external-links-{lease_no}"

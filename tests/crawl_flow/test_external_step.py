@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from auditdb.records import AuditOptions
+from auditdb import repository
+from auditdb.records import AuditOptions, AuditRecord, AuditStatus
 from common import settings
 from durable.client import Scratchpad
 from durable.finalize import FinalizeOptions, FinalizePage
@@ -19,7 +20,7 @@ from durable.records import ExternalRef, RecordBatch
 from tests.crawl_flow.test_retry_idempotency import FailingAt, InjectedFault
 from tests.support.site_server import Reply, Site, serve_site
 from urls.private_hosts import PrivateHosts
-from workflow.external_step import run_external_step
+from workflow.external_step import check_external_links, run_external_step
 from workflow.params import AuditParams
 
 _names = itertools.count()
@@ -83,3 +84,49 @@ async def test_a_retried_step_ends_like_an_uninterrupted_one(platform: Any, fail
         [("broken-external-link", other.url("/missing"))] * 2
         + [("external-redirect", other.url("/moved"))] * 2
     )
+
+
+class Steps:
+    """A workflow `step` that runs each body at once and records the step names."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def do(self, name: str, config: Any = None) -> Any:
+        def decorate(body: Any) -> Any:
+            async def run() -> Any:
+                self.names.append(name)
+                return await body()
+
+            return run
+
+        return decorate
+
+
+class Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("status", "check_external", "names", "raises"),
+    [
+        (AuditStatus.RUNNING, True, ["external-links-1"], False),
+        (AuditStatus.RUNNING, False, [], False),
+        (AuditStatus.CANCELLED, True, ["external-links-1"], True),
+    ],
+)
+async def test_the_steps_run_with_the_option_and_stop_a_cancelled_audit(
+    platform: Any, status: AuditStatus, check_external: bool, names: list[str], raises: bool
+) -> None:
+    options = AuditOptions(check_external=check_external)
+    audit_id = f"audit-{next(_names)}"
+    record = AuditRecord(audit_id, START, "2026-01-01T00:00:00.000Z", options=options)
+    await repository.insert_audit(platform.env.DB, dataclasses.replace(record, status=status))
+    steps = Steps()
+    params = AuditParams(audit_id, START, options)
+    if raises:
+        with pytest.raises(Stop, match="no longer running"):
+            await check_external_links(params, steps, platform.env, Stop)
+    else:
+        await check_external_links(params, steps, platform.env, Stop)
+    assert steps.names == names
