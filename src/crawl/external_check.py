@@ -92,8 +92,9 @@ async def check_external_urls(
                 break
             await asyncio.sleep(max(0.01, min(free_at.values()) - now))
             continue
+        # Wake when a check ends, or when a host's pause may have ended (no pause: no timer).
         done, _ = await asyncio.wait(
-            running, timeout=config.host_spacing_s, return_when=asyncio.FIRST_COMPLETED
+            running, timeout=config.host_spacing_s or None, return_when=asyncio.FIRST_COMPLETED
         )
         for finished in done:
             host = running.pop(finished)

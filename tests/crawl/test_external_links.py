@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -270,3 +271,23 @@ def test_a_batch_past_its_deadline_hands_back_what_it_did_not_launch(few_hops: N
     )
     assert sorted(check.url for check in batch.checks) == urls[:2]  # two per host at once
     assert batch.unlaunched == urls[2:]
+
+
+def test_requests_to_one_host_are_spaced(few_hops: None) -> None:
+    import time
+
+    settings.EXTERNAL = dataclasses.replace(settings.EXTERNAL, host_spacing_s=0.05)
+    urls = [f"https://a.test/{n}" for n in range(4)] + ["https://b.test/0"]
+    starts: dict[str, list[float]] = {}
+    http = ScriptedHttp({("HEAD", url): (200, None) for url in urls})
+    inner = http.fetch
+
+    async def timed_fetch(request: ports.FetchRequest) -> ports.FetchResult:
+        starts.setdefault(request.url.split("/")[2], []).append(time.monotonic())
+        return await inner(request)
+
+    http.fetch = timed_fetch  # type: ignore[method-assign]
+    asyncio.run(check_external_urls(http, urls, PrivateHosts.DENY, 1.0, deadline_s=30))
+    gaps = [b - a for a, b in itertools.pairwise(starts["a.test"])]
+    assert len(gaps) == 3 and min(gaps) >= 0.045, gaps
+    assert starts["b.test"][0] - starts["a.test"][0] < 0.045  # another host does not wait
