@@ -11,6 +11,7 @@
     siteaudit serve [--port N] [--var NAME:VALUE ...] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] [--lighthouse M]
+                           [--check-external]
     siteaudit monitors list
     siteaudit monitors runs ID | monitors remove ID | monitors run-due
     siteaudit security-check --response FILE
