@@ -39,6 +39,8 @@ __all__ = [
     "judge",
     "next_hop",
     "next_ready",
+    "private_target",
+    "too_many_redirects",
 ]
 
 # How fetch failures read (entry.WorkersHttpClient, local_platform.http_client), most specific
