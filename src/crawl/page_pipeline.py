@@ -19,6 +19,7 @@ from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
+from crawl.external_links import external_link_urls
 from crawl.fragments import fragment_links, fragment_targets
 from crawl.references import page_link_urls, resource_urls
 from crawl.site_facts import site_facts
@@ -26,6 +27,7 @@ from crawl.url_policy import Decision, UrlPolicy
 from crawl.window import PageOutcome
 from durable.records import (
     DiscoveredUrl,
+    ExternalRef,
     FragmentLink,
     FragmentTargets,
     LeasedUrl,
@@ -48,6 +50,7 @@ class CrawlScope:
     audit_id: str
     policy: UrlPolicy
     site_is_https: bool
+    check_external: bool = False  # keep links to other sites for the external-links steps
 
     @property
     def site_host(self) -> str:
@@ -68,6 +71,7 @@ class ProcessedPage:
     fragment_targets: FragmentTargets | None = None
     fragment_links: list[FragmentLink] = field(default_factory=list)
     resources: list[ResourceRef] = field(default_factory=list)
+    external: list[ExternalRef] = field(default_factory=list)
 
 
 def process_response(
@@ -105,6 +109,7 @@ def process_response(
         ),
         fragment_links=fragment_links(leased.url, observation.facts),
         resources=resource_refs(scope, leased.url, observation.facts),
+        external=external_refs(scope, leased.url, observation.facts),
     )
 
 
@@ -310,6 +315,13 @@ def resource_refs(scope: CrawlScope, source_url: str, facts: PageFacts | None) -
         for url, ref in resource_urls(facts).items()
         if scope.policy.decide(url, None) is Decision.ALLOWED
     ]
+
+
+def external_refs(scope: CrawlScope, source_url: str, facts: PageFacts | None) -> list[ExternalRef]:
+    """The page's links to other sites, when the audit checks them (crawl.external_links)."""
+    if not scope.check_external:
+        return []
+    return [ExternalRef(source_url, url) for url in external_link_urls(source_url, facts)]
 
 
 def discover(

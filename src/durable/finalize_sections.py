@@ -26,6 +26,7 @@ a column or two.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,6 +34,13 @@ from typing import Protocol
 
 from audit.catalogue import BROKEN_LINK_ISSUE_CAP, DUPLICATE_GROUP_SAMPLE, IssueType
 from audit.cross_page import CrawledPage, redirect_issues
+from audit.external_links import (
+    ISSUE_OF,
+    ExternalAnswer,
+    ExternalOutcome,
+    external_issue,
+    unchecked_issue,
+)
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from common.bindings import SqlRow, SqlValue
@@ -45,6 +53,7 @@ __all__ = [
     "SqlSection",
     "canonical_section",
     "duplicate_section",
+    "external_section",
     "fragment_section",
     "hreflang_section",
     "link_section",
@@ -53,6 +62,7 @@ __all__ = [
     "resource_section",
     "sitemap_blocked_section",
     "sitemap_section",
+    "unchecked_external_section",
 ]
 
 Row = SqlRow
@@ -387,6 +397,75 @@ def resource_section(query: Query, cap: int = BROKEN_LINK_ISSUE_CAP) -> ListSect
         return [_resource_issue(from_json(ResourceHit, row)) for row in rows]
 
     return ListSection(IssueType.BROKEN_RESOURCE.value, (IssueType.BROKEN_RESOURCE,), compute)
+
+
+# --------------------------------------------------------------------------- external links
+
+# Every referrer of a checked external URL whose outcome raises an issue (audit.external_links):
+# starts from the (few) such answers and seeks the referrers through external_refs_target_idx.
+_EXTERNAL_HITS = """
+SELECT s.page_id AS source_id, r.source_url, e.url, e.outcome, e.status_code, e.final_url,
+       e.reason
+FROM external_links AS e
+CROSS JOIN external_refs AS r ON r.url = e.url
+CROSS JOIN page_mirror AS s ON s.url = r.source_url
+WHERE e.state = 'checked' AND e.outcome IN (SELECT value FROM json_each(?))
+ORDER BY s.page_id, r.source_url, e.url LIMIT ?"""
+_EXTERNAL_COUNTS = (
+    "SELECT COUNT(*) AS n, COALESCE(SUM(state = 'checked'), 0) AS checked FROM external_links"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalHit:
+    """An `_EXTERNAL_HITS` row."""
+
+    source_id: str
+    source_url: str
+    url: str
+    outcome: ExternalOutcome
+    status_code: int | None
+    final_url: str | None
+    reason: str | None
+
+
+def _external_issues(query: Query, issue_type: IssueType, cap: int) -> list[DetectedIssue]:
+    outcomes = json.dumps([o.value for o, t in ISSUE_OF.items() if t is issue_type])
+    issues = []
+    for row in query(_EXTERNAL_HITS, outcomes, cap):
+        hit = from_json(ExternalHit, row)
+        answer = ExternalAnswer(
+            hit.url, hit.outcome, hit.status_code or 0, hit.final_url, hit.reason
+        )
+        issue = external_issue(hit.source_url, answer)
+        if issue is not None:
+            issues.append(issue)
+    return issues
+
+
+def external_section(query: Query, cap: int = BROKEN_LINK_ISSUE_CAP) -> ListSection:
+    """broken-external-link, external-redirect, external-link-unreachable
+    (audit.external_links.external_link_issues), each capped like the link checks."""
+    types = tuple(dict.fromkeys(ISSUE_OF.values()))
+
+    def compute() -> list[DetectedIssue]:
+        return [issue for t in types for issue in _external_issues(query, t, cap)]
+
+    return ListSection("external", types, compute)
+
+
+def unchecked_external_section(query: Query, start_url: str, budget: int) -> ListSection:
+    """external-links-unchecked on the start URL when some external URLs were never checked."""
+
+    def compute() -> list[DetectedIssue]:
+        row = query(_EXTERNAL_COUNTS)[0]
+        total, checked = as_int(row["n"]), as_int(row["checked"])
+        if total == checked:
+            return []
+        return [unchecked_issue(start_url, total - checked, checked, budget)]
+
+    issue_type = IssueType.EXTERNAL_LINKS_UNCHECKED
+    return ListSection(issue_type.value, (issue_type,), compute)
 
 
 # --------------------------------------------------------------------------- orphans
