@@ -207,3 +207,15 @@ def test_audit_runs_lighthouse_with_a_key_from_the_environment(
     assert done.returncode == 0, done.stderr
     assert line in done.stdout.splitlines()
     assert {call.key for call in psi.calls} == ({"cli-key"} if line.endswith("0 failed") else set())
+
+
+@pytest.mark.parametrize(
+    ("args", "check_external"), [((), True), (("--no-check-external",), False)]
+)
+def test_audit_checks_external_links_unless_told_not_to(
+    args: tuple[str, ...], check_external: bool
+) -> None:
+    from cli.main import build_parser
+
+    parsed = build_parser().parse_args(["audit", "https://example.com/", *args])
+    assert parsed.check_external is check_external

@@ -113,14 +113,16 @@ def test_a_run_that_never_started_its_audit_shows_a_dash() -> None:
     assert _run_row({**UNFINISHED, "status": "failed", "audit_id": None})[-1] == "-"
 
 
-def test_add_keeps_the_lighthouse_option(tmp_path: Path) -> None:
+def test_add_keeps_the_lighthouse_and_check_external_options(tmp_path: Path) -> None:
     import sqlite3
     from contextlib import closing
 
     state = tmp_path / "state"
     added = siteaudit(
-        "monitors", "add", "https://example.com", "--lighthouse", "none", state_dir=state
-    )
+        "monitors", "add", "https://example.com", "--lighthouse", "none", "--check-external",
+        state_dir=state,
+    )  # fmt: skip
     assert added.returncode == 0, added.stderr
     with closing(sqlite3.connect(state / "d1" / "siteaudit.sqlite")) as db:
-        assert db.execute("SELECT lighthouse FROM monitors").fetchall() == [("none",)]
+        rows = db.execute("SELECT lighthouse, check_external FROM monitors").fetchall()
+        assert rows == [("none", 1)]

@@ -131,6 +131,7 @@ async def test_private_hosts_are_refused_unless_allowed(tmp_path: Any) -> None:
         {"url": "https://example.com", "fetch_timeout_s": 0},
         {"url": "https://example.com", "fetch_timeout_s": 3600},
         {"url": "https://example.com", "max_depth": -1},
+        {"url": "https://example.com", "check_external": "sometimes"},
     ],
 )
 async def test_crawl_options_are_validated_at_the_edge(

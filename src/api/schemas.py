@@ -54,6 +54,10 @@ class CreateAuditBody(BaseModel):
     # deployment's PSI_API_KEY decides whether `auto` runs (without it the audit says skipped).
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     lighthouse_pages: int = Field(default=DEFAULT_SAMPLE_PAGES, ge=1, le=MAX_LIGHTHOUSE_PAGES)
+    # Check each distinct link to another site once (docs/external-links.md). Off by default
+    # here: each audit then sends requests to third-party sites its caller did not name, which
+    # an API client (or a monitor, daily) should choose; the CLI turns it on.
+    check_external: bool = False
 
     def to_request(self) -> CreateAudit:
         return CreateAudit(
@@ -65,6 +69,7 @@ class CreateAuditBody(BaseModel):
             fetch_timeout_s=self.fetch_timeout_s,
             lighthouse=self.lighthouse,
             lighthouse_pages=self.lighthouse_pages,
+            check_external=self.check_external,
         )
 
 
@@ -101,6 +106,7 @@ class CreateMonitorBody(BaseModel):
     alert_on_new_critical: bool = True
     is_active: bool = True
     lighthouse: LighthouseMode = LighthouseMode.AUTO
+    check_external: bool = False  # each run's audit option, off by default as for audits
 
     @field_validator("include", "exclude")
     @classmethod
@@ -133,6 +139,7 @@ class UpdateMonitorBody(BaseModel):
     alert_on_new_critical: bool | None = None
     is_active: bool | None = None
     lighthouse: LighthouseMode | None = None
+    check_external: bool | None = None
 
     @field_validator("include", "exclude")
     @classmethod

@@ -130,6 +130,11 @@ class IssueType(StrEnum):
     LINK_TO_REDIRECT = "link-to-redirect"
     BROKEN_FRAGMENT = "broken-fragment"
     BROKEN_RESOURCE = "broken-resource"
+    # --- external links, with the `check_external` option (docs/external-links.md) ---
+    BROKEN_EXTERNAL_LINK = "broken-external-link"
+    EXTERNAL_REDIRECT = "external-redirect"
+    EXTERNAL_LINK_UNREACHABLE = "external-link-unreachable"
+    EXTERNAL_LINKS_UNCHECKED = "external-links-unchecked"
     SITEMAP_URL_BROKEN = "sitemap-url-broken"
     SITEMAP_URL_REDIRECT = "sitemap-url-redirect"
     SITEMAP_URL_NOINDEX = "sitemap-url-noindex"
@@ -901,6 +906,72 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "object); RFC 9110 §9.3.2 (HEAD); linkchecker; Semrush (broken internal images, "
         "JavaScript and CSS files)",
         (_CLIENT_ERROR,),
+    ),
+    _D(
+        IssueType.BROKEN_EXTERNAL_LINK,
+        _WARN,
+        _CROSS,
+        "Broken external link",
+        "a page links to a URL on another site that was checked once per audit (HEAD, or a "
+        "capped GET where HEAD is refused; redirects followed) and answered status >= 400 "
+        "(fetch ok), or whose host name does not resolve, or that redirects more than 10 "
+        "times; reported on every referring page (check_external)",
+        "Readers following the link land on an error page of another site: the page promises a "
+        "reference it cannot deliver, and search engines read many dead outbound links as "
+        "neglect. Warning rather than critical: the target is outside the site, and it may come "
+        "back. Timeouts, refused connections, access walls (401/403/429) and private addresses "
+        "are never counted here (external-link-unreachable).",
+        "Update the link to the page's new address (search the other site, or the Internet "
+        "Archive for the old one), or remove the link.",
+        "RFC 9110 §15.5, §15.6; linkchecker (external links); Semrush (broken external links); "
+        "Ahrefs (external 4XX)",
+        (_CLIENT_ERROR,),
+    ),
+    _D(
+        IssueType.EXTERNAL_REDIRECT,
+        _INFO,
+        _CROSS,
+        "External link redirects",
+        "a page links to a URL on another site that answered with a redirect (3xx with a "
+        "Location), followed hop by hop to a final answer that is not an error; the detail "
+        "names the final target (check_external)",
+        "Every visit through the link costs extra round trips, and a moved page often means "
+        "the link's target changed (a new address, or a generic landing page). Info (Ahrefs: "
+        "external 3XX redirect, a notice).",
+        "Point the link at the final target, after checking it is still the page you meant.",
+        "RFC 9110 §15.4; Ahrefs (external 3XX redirect)",
+        (),
+    ),
+    _D(
+        IssueType.EXTERNAL_LINK_UNREACHABLE,
+        _INFO,
+        _CROSS,
+        "External link could not be checked",
+        "a page links to a URL on another site whose check got no usable answer: a timeout, a "
+        "refused connection, another network error, an access wall or rate limit for robots "
+        "(401/403/429 or a challenge page), or a private address the audit may not request; "
+        "the detail's outcome and reason say which (check_external)",
+        "The link may work for people and fail only for the audit (bot protection, a slow "
+        "server), or be down: the audit cannot tell, so it reports what happened instead of "
+        "calling the link broken. Info.",
+        "Open the link in a browser; if it fails there too, fix or remove it. A link to a "
+        "private address (an intranet, localhost) does not work for the public at all.",
+        "RFC 9110 §15.5.2, §15.5.4, §15.5.30 (401, 403, 429); linkchecker (external links)",
+        (),
+    ),
+    _D(
+        IssueType.EXTERNAL_LINKS_UNCHECKED,
+        _INFO,
+        _CRAWL,
+        "External links left unchecked",
+        "the audit checks external links (check_external) and some distinct external URLs "
+        "were not checked: past the audit's budget of external URLs (2,000), or because the "
+        "checks stopped; on the start URL, with the counts",
+        "Broken external links among the unchecked ones are not reported. Info about the "
+        "audit, not the pages.",
+        "Audit sections of the site separately (include patterns), or check the remaining "
+        "links with a dedicated link checker.",
+        "siteaudit (settings.EXTERNAL.budget_urls)",
     ),
     _D(
         IssueType.BROKEN_FRAGMENT,

@@ -56,6 +56,7 @@ class MonitorRecord(JsonRecord):
     last_run_at: str | None = None
     lock_until: str | None = None
     lighthouse: LighthouseMode = LighthouseMode.AUTO  # each run's audit option (migration 0013)
+    check_external: bool = False  # each run's audit option (migration 0014)
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
@@ -103,9 +104,9 @@ class RecencyCutoffs:
 
 _INSERT = (
     "INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, max_depth, include_json, "
-    "exclude_json, webhook_url, lighthouse, webhook_secret, alert_score_drop, "
+    "exclude_json, webhook_url, lighthouse, check_external, webhook_secret, alert_score_drop, "
     "alert_on_grade_drop, alert_on_new_critical, is_active, next_due_at, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 GET_OWNED_SQL = "SELECT * FROM monitors WHERE id = ? AND owner = ?"
 GET_SQL = "SELECT * FROM monitors WHERE id = ?"
@@ -115,7 +116,7 @@ DELETE_OWNED_SQL = "DELETE FROM monitors WHERE id = ? AND owner = ?"
 # Settings only: the schedule's bookkeeping (last_run_at, lock_until) belongs to the consumer.
 UPDATE_OWNED_SQL = (
     "UPDATE monitors SET url = ?, frequency = ?, hour = ?, max_pages = ?, max_depth = ?, "
-    "include_json = ?, exclude_json = ?, webhook_url = ?, lighthouse = ?, "
+    "include_json = ?, exclude_json = ?, webhook_url = ?, lighthouse = ?, check_external = ?, "
     "webhook_secret = COALESCE(?, webhook_secret), alert_score_drop = ?, "
     "alert_on_grade_drop = ?, alert_on_new_critical = ?, is_active = ?, next_due_at = ? "
     "WHERE id = ? AND owner = ?"
@@ -133,6 +134,7 @@ def _settings(monitor: MonitorRecord) -> list[str | int | float | None]:
         json.dumps(monitor.exclude),
         monitor.webhook_url,
         str(monitor.lighthouse),
+        int(monitor.check_external),
     ]
 
 

@@ -56,6 +56,8 @@ class AuditOptions(JsonRecord):
     fetch_timeout_s: float = CRAWL.fetch_timeout_s
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     lighthouse_pages: int = DEFAULT_SAMPLE_PAGES
+    # Check links to other sites (docs/external-links.md); off unless the caller asks.
+    check_external: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.lighthouse_pages <= MAX_LIGHTHOUSE_PAGES:

@@ -1,7 +1,8 @@
 """`siteaudit`: run audits on the local platform from a terminal.
 
     siteaudit audit URL [--max-pages N] [--lighthouse auto|none] [--lighthouse-pages N]
-                        [--allow-private-hosts] [REPORT OPTIONS] [--state-dir DIR]
+                        [--no-check-external] [--allow-private-hosts] [REPORT OPTIONS]
+                        [--state-dir DIR]
     siteaudit resume ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit report ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit cancel ID [--state-dir DIR]
@@ -10,6 +11,7 @@
     siteaudit serve [--port N] [--var NAME:VALUE ...] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] [--lighthouse M]
+                           [--check-external]
     siteaudit monitors list
     siteaudit monitors runs ID | monitors remove ID | monitors run-due
     siteaudit security-check --response FILE
@@ -82,6 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_SAMPLE_PAGES,
         help="pages Lighthouse samples, two runs each (default: %(default)s)",
+    )
+    audit.add_argument(
+        "--no-check-external",
+        dest="check_external",
+        action="store_false",
+        help="do not check links to other sites (checked once each by default)",
     )
     audit.add_argument(
         "--allow-private-hosts",
@@ -256,6 +264,7 @@ async def run_audit(args: argparse.Namespace) -> int:
                 "max_pages": args.max_pages,
                 "lighthouse": args.lighthouse,
                 "lighthouse_pages": args.lighthouse_pages,
+                "check_external": args.check_external,
             },
         )
         if status != 201:

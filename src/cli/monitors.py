@@ -50,6 +50,11 @@ def add_monitors_commands(commands: Subcommands) -> None:
         default=str(LighthouseMode.AUTO),
         help="Lighthouse in each run's audit when PSI_API_KEY is set (default: %(default)s)",
     )
+    add.add_argument(
+        "--check-external",
+        action="store_true",
+        help="each run's audit checks links to other sites (docs/external-links.md)",
+    )
     add.add_argument("--allow-private-hosts", action="store_true")
     actions.add_parser("list", help="your monitors, newest first")
     runs = actions.add_parser("runs", help="a monitor's runs, newest first")
@@ -89,6 +94,7 @@ async def _add(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse
         "frequency": args.frequency,
         "max_pages": args.max_pages,
         "lighthouse": args.lighthouse,
+        "check_external": args.check_external,
     }
     if args.hour is not None:
         body["hour"] = args.hour

@@ -103,3 +103,31 @@ class ExposureSettings:
 
 
 EXPOSURE = ExposureSettings()
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalSettings:
+    """The external link check (`check_external`, docs/external-links.md): politeness and budget."""
+
+    # Distinct external URLs one audit requests. A documentation site of 10,000 pages links a
+    # few thousand distinct external URLs; past the budget the rest are counted and reported as
+    # unchecked (`external-links-unchecked`), never silently dropped.
+    budget_urls: int = 2_000
+    # At most this many requests in flight to one external host (not ours to load), and in all.
+    per_host: int = 2
+    concurrency: int = 16
+    # A polite pause between two requests to the same host, on top of the per-host cap.
+    host_spacing_s: float = 0.25
+    # Each request's timeout: the audit's `fetch_timeout_s`, but never more than this, so one
+    # unanswering host cannot hold a step (its slot waits the whole timeout at every hop).
+    timeout_s: float = 10.0
+    # Redirects followed by hand, each hop under the SSRF policy; browsers stop at 20 (Fetch
+    # Standard, HTTP-redirect fetch step 8), a link needing more than 10 is broken in practice.
+    max_hops: int = 10
+    # URLs one `external-links-N` step leases, and when it stops launching: well inside the
+    # step's timeout (workflow.step_configs.EXTERNAL_STEP), so recording and releasing fit.
+    step_urls: int = 300
+    step_soft_deadline_s: float = 90.0
+
+
+EXTERNAL = ExternalSettings()

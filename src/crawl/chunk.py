@@ -336,6 +336,7 @@ async def persist_batch(
             ),
             fragment_links=tuple(link for page in batch for link in page.fragment_links),
             resources=tuple(ref for page in batch for ref in page.resources),
+            external=tuple(ref for page in batch for ref in page.external),
         )
     )
     stats = result.stats

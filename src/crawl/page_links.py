@@ -5,8 +5,8 @@ page's other page links (area, iframe, frame, refresh, link next/prev; crawl.ref
 canonical and hreflang targets and its redirect go through one `PageLinks`. Each normalised
 target is judged once per page, first occurrence winning (its nofollow flag and anchor text):
 same-site targets become `LinkRow` edges for the cross-page checks (and, with a fragment, a
-`FragmentLink` for the broken-fragment check, once per target and fragment), targets the URL
-policy allows
+`FragmentLink` for the broken-fragment check, once per target and fragment), other sites'
+targets `ExternalRef`s when the audit checks external links, targets the URL policy allows
 become `DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by
 the policy's reason. Rows wait here until `take()`; the page stream takes them whenever
 `LINK_BATCH_ROWS` are ready, so memory holds one batch of rows and, per distinct target, two
@@ -19,7 +19,14 @@ from __future__ import annotations
 from common.seen import SeenHashes
 from crawl.fragments import fragment_link
 from crawl.url_policy import Decision, UrlPolicy
-from durable.records import DiscoveredUrl, FragmentLink, LeasedUrl, LinkBatch, LinkRow
+from durable.records import (
+    DiscoveredUrl,
+    ExternalRef,
+    FragmentLink,
+    LeasedUrl,
+    LinkBatch,
+    LinkRow,
+)
 from parse.facts import Link
 from urls.normalise import UrlParts, same_site, same_site_parts, split_url
 
@@ -29,15 +36,19 @@ LINK_BATCH_ROWS = 2_000
 
 
 class PageLinks:
-    def __init__(self, policy: UrlPolicy, leased: LeasedUrl) -> None:
-        self.policy, self.leased = policy, leased
+    def __init__(
+        self, policy: UrlPolicy, leased: LeasedUrl, *, check_external: bool = False
+    ) -> None:
+        self.policy, self.leased, self.check_external = policy, leased, check_external
         self.child_depth = None if leased.depth is None else leased.depth + 1
         self._site = split_url(leased.url)
         self._edges = SeenHashes()  # targets judged as edges
         self._found = SeenHashes()  # targets judged as discovery candidates
         self._fragments = SeenHashes()  # "target#fragment" of internal links' fragments
+        self._externals = SeenHashes()  # targets on other sites
         self.rows: list[LinkRow] = []
         self.fragments: list[FragmentLink] = []  # for the broken-fragment check (crawl.fragments)
+        self.external_refs: list[ExternalRef] = []  # with check_external (crawl.external_links)
         self.discovered: list[DiscoveredUrl] = []
         self.skipped: dict[str, int] = {}
         self.internal = 0  # distinct <a href>s (by raw href) to the site and elsewhere
@@ -60,6 +71,8 @@ class PageLinks:
                 self._edge(target, link.nofollow, link.text or None)
                 if "#" in link.href.raw:
                     self._fragment(link)
+            elif self.check_external:
+                self.add_external(target)
             if not link.nofollow:
                 self.add_candidate(target, self.child_depth)
 
@@ -73,6 +86,11 @@ class PageLinks:
         for link in found:
             if self._fragments.add(f"{link.target_url}#{link.fragment}"):
                 self.fragments.append(link)
+
+    def add_external(self, target: str) -> None:
+        """A normalised link target on another site, to check once (crawl.external_links)."""
+        if self._externals.add(target):
+            self.external_refs.append(ExternalRef(self.leased.url, target))
 
     def _on_site(self, parts: UrlParts) -> bool:
         return self._site is not None and same_site_parts(parts, self._site)
@@ -97,10 +115,17 @@ class PageLinks:
             self.skipped[decision.value] = self.skipped.get(decision.value, 0) + 1
 
     def ready(self) -> bool:
-        return len(self.rows) + len(self.discovered) + len(self.fragments) >= LINK_BATCH_ROWS
+        waiting = len(self.rows) + len(self.discovered) + len(self.fragments)
+        waiting += len(self.external_refs)
+        return waiting >= LINK_BATCH_ROWS
 
     def take(self) -> LinkBatch:
         """The rows gathered since the last take, which are then forgotten."""
-        batch = LinkBatch(tuple(self.rows), tuple(self.discovered), tuple(self.fragments))
-        self.rows, self.discovered, self.fragments = [], [], []
+        batch = LinkBatch(
+            tuple(self.rows),
+            tuple(self.discovered),
+            tuple(self.fragments),
+            tuple(self.external_refs),
+        )
+        self.rows, self.discovered, self.fragments, self.external_refs = [], [], [], []
         return batch

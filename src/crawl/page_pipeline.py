@@ -20,6 +20,7 @@ from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
+from crawl.external_links import external_link_urls
 from crawl.fragments import fragment_links, fragment_targets
 from crawl.page_links import PageLinks
 from crawl.references import page_link_urls, resource_urls
@@ -28,6 +29,7 @@ from crawl.url_policy import Decision, UrlPolicy
 from crawl.window import PageOutcome
 from durable.records import (
     DiscoveredUrl,
+    ExternalRef,
     FragmentLink,
     FragmentTargets,
     LeasedUrl,
@@ -50,6 +52,7 @@ class CrawlScope:
     audit_id: str
     policy: UrlPolicy
     site_is_https: bool
+    check_external: bool = False  # keep links to other sites for the external-links steps
 
     @property
     def site_host(self) -> str:
@@ -70,6 +73,7 @@ class ProcessedPage:
     fragment_targets: FragmentTargets | None = None
     fragment_links: list[FragmentLink] = field(default_factory=list)
     resources: list[ResourceRef] = field(default_factory=list)
+    external: list[ExternalRef] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -98,8 +102,12 @@ def assemble(
     ]
     links = body.links
     other_links(links, observation)
-    # Bare #fragment links (not streamed: they name this page), after the streamed ones.
+    # Bare #fragment links (not streamed: they name this page), after the streamed ones; and
+    # <area>s to other sites, after the streamed <a href>s.
     links.add_fragment_links(fragment_links(leased.url, observation.facts, anchors=False))
+    if scope.check_external:
+        for url in external_link_urls(leased.url, observation.facts, anchors=False):
+            links.add_external(url)
     head_result = replace(result, body=body.head)
     return ProcessedPage(
         record=page_record(scope.audit_id, observation, links),
@@ -122,6 +130,7 @@ def assemble(
         ),
         fragment_links=links.fragments,
         resources=resource_refs(scope, leased.url, observation.facts),
+        external=links.external_refs,
     )
 
 

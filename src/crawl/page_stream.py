@@ -56,7 +56,7 @@ class PageStream:
         self, scope: CrawlScope, leased: LeasedUrl, write_links: LinkWriter | None = None
     ) -> None:
         self.scope, self.leased, self._write = scope, leased, write_links
-        self.links = PageLinks(scope.policy, leased)
+        self.links = self._new_links()
         self._head = bytearray()
         self._head_max = head_bytes()
         self._size = 0
@@ -65,6 +65,9 @@ class PageStream:
         self._headers: dict[str, str] = {}
         self._extractor: PageExtractor | None = None
         self._head_ok: bool | None = None  # the classifier's verdict, once it has its head
+
+    def _new_links(self) -> PageLinks:
+        return PageLinks(self.scope.policy, self.leased, check_external=self.scope.check_external)
 
     def open(self, status: int, headers: dict[str, str]) -> int:
         """Ready the parse for a 2xx HTML body; answers how much of the body to read: all the
@@ -128,7 +131,7 @@ class PageStream:
             and fetch_class_of(result.status, result.headers, head) is FetchClass.OK
         ):
             facts = self._extractor.close()
-        links = self.links if facts is not None else PageLinks(self.scope.policy, self.leased)
+        links = self.links if facts is not None else self._new_links()
         body = ParsedBody(head, 0 if failed else self._size, facts, links)
         return assemble(self.scope, self.leased, result, body, retried_after_429=retried_after_429)
 

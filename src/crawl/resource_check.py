@@ -14,18 +14,24 @@ from common import ports, settings
 from common.fetch_class import classify_fetch
 from durable.records import ResourceCheck
 
-__all__ = ["GET_MAX_BYTES", "check_resource"]
+__all__ = ["GET_MAX_BYTES", "HEAD_REFUSED", "check_resource", "head_or_get"]
 
 GET_MAX_BYTES = 16 * 1024
-_HEAD_REFUSED = frozenset({405, 501})
+HEAD_REFUSED = frozenset({405, 501})
 
 
-async def check_resource(http: ports.HttpClient, url: str, timeout_s: float) -> ResourceCheck:
+async def head_or_get(http: ports.HttpClient, url: str, timeout_s: float) -> ports.FetchResult:
+    """One answer for `url` (redirects not followed): HEAD, or a capped GET where it is refused."""
     headers = {**settings.CRAWL.request_headers, "accept": "*/*"}
     head = ports.FetchRequest(url, timeout_s, GET_MAX_BYTES, headers, method="HEAD")
     result = await http.fetch(head)
-    if result.status in _HEAD_REFUSED:
+    if result.status in HEAD_REFUSED:
         result = await http.fetch(ports.FetchRequest(url, timeout_s, GET_MAX_BYTES, headers))
+    return result
+
+
+async def check_resource(http: ports.HttpClient, url: str, timeout_s: float) -> ResourceCheck:
+    result = await head_or_get(http, url, timeout_s)
     body_head = result.body[: settings.CRAWL.body_head_chars].decode("latin-1")
     fetch_class = classify_fetch(result.status, result.headers, body_head)
     return ResourceCheck(url, result.status, fetch_class.value)

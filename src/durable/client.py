@@ -18,6 +18,9 @@ from durable.records import (
     ConfigSaved,
     CrawlConfig,
     Destroyed,
+    ExternalCheck,
+    ExternalClaim,
+    ExternalClaimRequest,
     FrontierStats,
     LinkBatch,
     Progress,
@@ -120,6 +123,16 @@ class Scratchpad:
 
     async def release_resources(self, urls: Sequence[str]) -> ReleaseResult:
         return ReleaseResult.from_dict(await self.stub.release_resources(list(urls)))
+
+    async def claim_external(self, lease_no: int, limit: int, budget: int) -> ExternalClaim:
+        request = ExternalClaimRequest(lease_no, limit, budget)
+        return ExternalClaim.from_dict(await self.stub.claim_external(request.to_dict()))
+
+    async def record_external(self, checks: Sequence[ExternalCheck]) -> None:
+        await self.stub.record_external([check.to_dict() for check in checks])
+
+    async def release_external(self, urls: Sequence[str]) -> ReleaseResult:
+        return ReleaseResult.from_dict(await self.stub.release_external(list(urls)))
 
     async def stats(self) -> FrontierStats:
         return FrontierStats.from_dict(await self.stub.stats())

@@ -4,9 +4,10 @@
 `audit.cross_page` (same issues, same order) computed from `page_mirror` and `links`.
 
 Result order: duplicate-title, duplicate-meta-description, duplicate-content, redirects,
-broken-internal-link, link-to-redirect, broken-fragment, broken-resource, orphan-page, canonical
-targets, hreflang return links, crawled sitemap entries, robots-blocked sitemap URLs; within each,
-the specification's order.
+broken-internal-link, link-to-redirect, broken-fragment, broken-resource, the external links
+(broken, redirected, unreachable; then the unchecked count), orphan-page, canonical targets,
+hreflang return links, crawled sitemap entries, robots-blocked sitemap URLs; within each, the
+specification's order.
 
 Paging: the result can be far larger than one RPC message may carry (the cap is 32 MiB; a 50k-page
 site with shared titles alone yields 50k issues), so each call returns at most `limit` issues and
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from audit.catalogue import IssueType
+from common import settings
 from common.bindings import SqlRow, SqlValue
 from common.wire import JsonObject, JsonRecord, JsonValue, as_str
 from durable import finalize_sections as sections
@@ -108,6 +110,10 @@ def build_sections(query: Query, options: FinalizeOptions, orphans_checked: bool
         sections.link_section(IssueType.LINK_TO_REDIRECT, query, options.audit_id),
         sections.fragment_section(query),
         sections.resource_section(query),
+        sections.external_section(query),
+        sections.unchecked_external_section(
+            query, options.start_url, settings.EXTERNAL.budget_urls
+        ),
         sections.orphan_section(query, options.start_url, evaluate=orphans_checked),
         sections.canonical_section(query),
         sections.hreflang_section(query),

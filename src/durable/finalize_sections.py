@@ -34,6 +34,13 @@ from typing import Protocol
 
 from audit.catalogue import DUPLICATE_GROUP_SAMPLE, IssueType
 from audit.cross_page import CrawledPage, redirect_issues
+from audit.external_links import (
+    ISSUE_OF,
+    ExternalAnswer,
+    ExternalOutcome,
+    external_issue,
+    unchecked_issue,
+)
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from common.bindings import SqlRow, SqlValue
@@ -46,6 +53,7 @@ __all__ = [
     "SqlSection",
     "canonical_section",
     "duplicate_section",
+    "external_section",
     "fragment_section",
     "hreflang_section",
     "link_section",
@@ -54,6 +62,7 @@ __all__ = [
     "resource_section",
     "sitemap_blocked_section",
     "sitemap_section",
+    "unchecked_external_section",
 ]
 
 Row = SqlRow
@@ -394,6 +403,74 @@ def resource_section(query: Query) -> Section:
         lambda row: _resource_issue(from_json(ResourceHit, {**row, "kind": row["ref_kind"]})),
         query,
     )
+
+
+# --------------------------------------------------------------------------- external links
+
+# Every referrer of a checked external URL whose outcome raises an issue (audit.external_links),
+# every one, in the specification's order: by issue type (`kind`, the index in
+# `_EXTERNAL_TYPES`), then source page id, source and URL. Starts from the (few) such answers
+# and seeks the referrers through external_refs_target_idx.
+_EXTERNAL_TYPES = tuple(dict.fromkeys(ISSUE_OF.values()))
+_EXTERNAL_KIND = "CASE e.outcome {} END".format(
+    " ".join(
+        f"WHEN '{outcome.value}' THEN {_EXTERNAL_TYPES.index(issue_type)}"
+        for outcome, issue_type in ISSUE_OF.items()
+    )
+)
+_EXTERNAL_HITS = f"""
+SELECT s.page_id AS source_id, r.source_url, e.url, e.outcome, e.status_code, e.final_url,
+       e.reason, {_EXTERNAL_KIND} AS kind
+FROM external_links AS e
+CROSS JOIN external_refs AS r ON r.url = e.url
+CROSS JOIN page_mirror AS s ON s.url = r.source_url
+WHERE e.state = 'checked' AND e.outcome IN ({", ".join(f"'{o.value}'" for o in ISSUE_OF)})
+ORDER BY kind, s.page_id, r.source_url, e.url"""
+_EXTERNAL_COUNTS = (
+    "SELECT COUNT(*) AS n, COALESCE(SUM(state = 'checked'), 0) AS checked FROM external_links"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalHit:
+    """An `_EXTERNAL_HITS` row."""
+
+    source_id: str
+    source_url: str
+    url: str
+    outcome: ExternalOutcome
+    status_code: int | None
+    final_url: str | None
+    reason: str | None
+
+
+def _external_issue(row: Row) -> DetectedIssue:
+    hit = from_json(ExternalHit, row)
+    answer = ExternalAnswer(hit.url, hit.outcome, hit.status_code or 0, hit.final_url, hit.reason)
+    issue = external_issue(hit.source_url, answer)
+    if issue is None:  # the query selects only outcomes that raise one
+        raise ValueError(f"no external issue for outcome {hit.outcome}")
+    return issue
+
+
+def external_section(query: Query) -> Section:
+    """broken-external-link, external-redirect, external-link-unreachable
+    (audit.external_links.external_link_issues): every referring page, like the link checks."""
+    return SqlSection("external", _EXTERNAL_TYPES, _EXTERNAL_HITS, _external_issue, query)
+
+
+def unchecked_external_section(query: Query, start_url: str, budget: int) -> ListSection:
+    """external-links-unchecked on the start URL when some external URLs were never checked."""
+
+    def compute() -> list[DetectedIssue]:
+        row = query(_EXTERNAL_COUNTS)[0]
+        total, checked = as_int(row["n"]), as_int(row["checked"])
+        if total == checked:
+            return []
+        return [unchecked_issue(start_url, total - checked, checked, budget)]
+
+    issue_type = IssueType.EXTERNAL_LINKS_UNCHECKED
+    return ListSection(issue_type.value, (issue_type,), compute)
 
 
 # --------------------------------------------------------------------------- orphans

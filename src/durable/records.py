@@ -29,6 +29,10 @@ __all__ = [
     "CrawledEntry",
     "Destroyed",
     "DiscoveredUrl",
+    "ExternalCheck",
+    "ExternalClaim",
+    "ExternalClaimRequest",
+    "ExternalRef",
     "FragmentLink",
     "FragmentTargets",
     "FrontierStats",
@@ -271,6 +275,47 @@ class ResourceCheck(JsonRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class ExternalRef(JsonRecord):
+    """A page's link to another site (crawl.external_links), checked once per audit."""
+
+    source_url: str
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalClaimRequest(JsonRecord):
+    """Lease up to `limit` pending external URLs to step `lease_no`, within the audit's
+    `budget` of URLs leased or checked."""
+
+    lease_no: int
+    limit: int
+    budget: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalClaim(JsonRecord):
+    """External URLs leased to one step, how many wait unleased after the claim, and how many
+    of those the budget leaves unchecked for good (0 while there is room)."""
+
+    urls: tuple[str, ...]
+    is_retry: bool
+    pending: int
+    over_budget: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalCheck(JsonRecord):
+    """One external URL's answer: its outcome (durable.external_links.ExternalOutcome), the
+    last status seen (0: none), where its redirects ended (None: no redirect) and why."""
+
+    url: str
+    outcome: str
+    status_code: int = 0
+    final_url: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DiscoveredUrl(JsonRecord):
     """A URL found on a page, to enqueue; the frontier keeps the first sighting of each URL."""
 
@@ -335,17 +380,19 @@ class RecordBatch(JsonRecord):
     fragment_targets: tuple[FragmentTargets, ...] = ()
     fragment_links: tuple[FragmentLink, ...] = ()
     resources: tuple[ResourceRef, ...] = ()
+    external: tuple[ExternalRef, ...] = ()  # links to other sites (check_external only)
 
 
 @dataclass(frozen=True, slots=True)
 class LinkBatch(JsonRecord):
-    """A page's links sent while it is still being parsed (crawl.page_links): edges and link
-    fragments, stored within the link budget, and URLs to enqueue. Idempotent: a rewrite stores
+    """A page's links sent while it is still being parsed (crawl.page_links): edges, link
+    fragments and links to other sites, stored within the link budget, and URLs to enqueue. Idempotent: a rewrite stores
     and counts nothing twice. `link_budget_bytes` None means the crawl's budget."""
 
     links: tuple[LinkRow, ...] = ()
     discovered: tuple[DiscoveredUrl, ...] = ()
     fragment_links: tuple[FragmentLink, ...] = ()
+    external: tuple[ExternalRef, ...] = ()
     link_budget_bytes: int | None = None
 
 

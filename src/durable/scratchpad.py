@@ -11,7 +11,9 @@ All transient crawl state of one audit lives in the object's own SQLite storage 
   `link_fragments`: internal links' fragments with their lookup keys. Both count towards the
   link budget and stop, like `links`, when it trips (missing rows only hide broken fragments);
 - `resources`/`resource_refs` (durable.resources): internal resources to check once each, and
-  the pages that reference them.
+  the pages that reference them;
+- `external_links`/`external_refs` (durable.external_links): links to other sites to check once
+  each (the `check_external` option), and the pages that link them.
 Every method is synchronous SQL inside the object, so each RPC call is atomic, and every write is
 insert-or-ignore / upsert / insert-or-replace on a stable key because workflow steps are retried.
 Batches go to SQLite as one JSON array per statement (`json_each`), not one statement per URL:
@@ -30,6 +32,7 @@ from common import ports
 from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
 from common.settings import CRAWL
 from common.wire import JsonObject, JsonValue, as_int, as_str
+from durable import external_links as ext
 from durable import resources as res
 from durable.frontier import (
     SCHEMA as FRONTIER_SCHEMA,
@@ -51,6 +54,10 @@ from durable.records import (
     CrawledEntry,
     Destroyed,
     DiscoveredUrl,
+    ExternalCheck,
+    ExternalClaim,
+    ExternalClaimRequest,
+    ExternalRef,
     FragmentLink,
     FragmentTargets,
     FrontierStats,
@@ -82,6 +89,7 @@ MAX_JSON_PARAM_BYTES = 1_000_000
 _SCHEMA = (
     *FRONTIER_SCHEMA,
     *res.SCHEMA,
+    *ext.SCHEMA,
     """CREATE TABLE IF NOT EXISTS links (
         source_url TEXT NOT NULL,
         target_url TEXT NOT NULL,
@@ -206,6 +214,10 @@ _STORED_LINKS = (
     "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN links AS l "
     "ON l.source_url = json_extract(j.value, '$.s') AND l.target_url = json_extract(j.value, '$.t')"
 )
+_STORED_EXTERNAL = (
+    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN external_refs AS l "
+    "ON l.source_url = json_extract(j.value, '$.s') AND l.url = json_extract(j.value, '$.t')"
+)
 _STORED_FRAGMENTS = (
     "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN link_fragments AS l "
     "ON l.source_url = json_extract(j.value, '$.s') AND l.target_url = json_extract(j.value, '$.t') "
@@ -234,6 +246,11 @@ def _targets_bytes(targets: FragmentTargets) -> int:
 def _resource_bytes(ref: ResourceRef) -> int:
     """A reference row (twice: row and target index) and, at most, the resource's own row."""
     return 3 * (len(ref.source_url) + len(ref.url)) + len(ref.kind) + len(ref.rel or "") + 48
+
+
+def _external_bytes(ref: ExternalRef) -> int:
+    """A reference row (twice: row and target index) and, at most, the URL's own row."""
+    return 3 * (len(ref.source_url) + len(ref.url)) + 48
 
 
 def _fragment_bytes(link: FragmentLink) -> int:
@@ -467,6 +484,9 @@ class ScratchpadMethods:
             ).one()
             self._move(FrontierEvent.RELEASE, None)
             self._sql(res.RELEASE_ALL)
+            # The resumed instance's external-links steps lease from number 1 again.
+            self._sql(ext.RELEASE_ALL)
+            self._sql(ext.FORGET_LEASES)
             return as_int(row["last"])
 
         last_chunk: int = self.ctx.storage.transactionSync(reopen)
@@ -492,6 +512,7 @@ class ScratchpadMethods:
             links_written = self._write_links(parsed.links, budget)
             self._write_fragments(parsed.fragment_targets, parsed.fragment_links, budget)
             self._write_resources(parsed.resources, budget)
+            self._write_external(parsed.external, budget)
             return links_written, self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
@@ -505,6 +526,7 @@ class ScratchpadMethods:
 
         def write() -> tuple[int, int]:
             self._write_fragments((), parsed.fragment_links, budget)
+            self._write_external(parsed.external, budget)
             return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
@@ -624,6 +646,16 @@ class ScratchpadMethods:
             self._sql(res.ADD, batch)
             self._sql(res.ADD_REFS, batch)
 
+    def _write_external(self, refs: Sequence[ExternalRef], budget: int) -> None:
+        """External URLs to check (new URLs only, in link order) and their referring pages;
+        references already stored (a page written again) take no budget again."""
+        keys = [(ref.source_url, ref.url, "") for ref in refs]
+        fresh = self._unstored(refs, keys, _STORED_EXTERNAL)
+        fitting = self._within_budget(fresh, _external_bytes, budget)
+        for batch in json_arrays([ref.to_dict() for ref in fitting]):
+            self._sql(ext.ADD, batch)
+            self._sql(ext.ADD_REFS, batch)
+
     # -- resource checks ------------------------------------------------------------------------
 
     def claim_resources(self, request: JsonObject) -> JsonObject:
@@ -662,6 +694,50 @@ class ScratchpadMethods:
         def write() -> int:
             batches = json_arrays(list[JsonValue](urls))
             return sum(len(self._rows(res.RELEASE + " RETURNING 1 AS moved", b)) for b in batches)
+
+        released: int = self.ctx.storage.transactionSync(write)
+        return ReleaseResult(released).to_dict()
+
+    # -- external link checks -------------------------------------------------------------------
+
+    def claim_external(self, request: JsonObject) -> JsonObject:
+        """Lease up to `limit` pending external URLs to step `lease_no`, never more in all than
+        the budget; idempotent per lease number, as `claim_resources` is."""
+        claim = ExternalClaimRequest.from_dict(request)
+
+        def lease() -> tuple[tuple[str, ...], bool]:
+            leased = self._rows(ext.LEASED_TO, claim.lease_no)
+            if leased or self._rows(ext.CHECKED_BY, claim.lease_no):
+                return tuple(as_str(row["url"]) for row in leased), True
+            room = min(claim.limit, claim.budget - as_int(self._sql(ext.SPENT).one()["n"]))
+            if room <= 0:
+                return (), False
+            rows = self._rows(ext.LEASE, claim.lease_no, room)
+            return tuple(sorted(as_str(row["url"]) for row in rows)), False
+
+        urls, is_retry = self.ctx.storage.transactionSync(lease)
+        pending = as_int(self._sql(ext.PENDING).one()["n"])
+        spent = as_int(self._sql(ext.SPENT).one()["n"])
+        over_budget = pending if spent >= claim.budget else 0
+        return ExternalClaim(urls, is_retry, pending, over_budget).to_dict()
+
+    def record_external(self, checks: list[JsonObject]) -> JsonObject:
+        """Keep each external URL's answer (a list of `ExternalCheck`)."""
+        items: list[JsonValue] = [ExternalCheck.from_dict(check).to_dict() for check in checks]
+
+        def write() -> None:
+            for batch in json_arrays(items):
+                self._sql(ext.CHECK, batch)
+
+        self.ctx.storage.transactionSync(write)
+        return SeedResult(received=len(items), inserted=len(items)).to_dict()
+
+    def release_external(self, urls: list[str]) -> JsonObject:
+        """Return leased external URLs a step did not check to the pending ones."""
+
+        def write() -> int:
+            batches = json_arrays(list[JsonValue](urls))
+            return sum(len(self._rows(ext.RELEASE + " RETURNING 1 AS moved", b)) for b in batches)
 
         released: int = self.ctx.storage.transactionSync(write)
         return ReleaseResult(released).to_dict()

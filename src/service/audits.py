@@ -71,6 +71,7 @@ class CreateAudit:
     fetch_timeout_s: float = CRAWL.fetch_timeout_s
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     lighthouse_pages: int = DEFAULT_SAMPLE_PAGES
+    check_external: bool = False
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -138,6 +139,7 @@ def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: in
             fetch_timeout_s=request.fetch_timeout_s,
             lighthouse=request.lighthouse,
             lighthouse_pages=request.lighthouse_pages,
+            check_external=request.check_external,
         )
     except ValueError as exc:  # AuditOptions checks its own ranges
         raise InvalidOptions(str(exc)) from exc

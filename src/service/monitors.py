@@ -76,6 +76,7 @@ class CreateMonitor:
     alert_on_new_critical: bool = True
     is_active: bool = True
     lighthouse: LighthouseMode = LighthouseMode.AUTO
+    check_external: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,7 @@ class UpdateMonitor:
     alert_on_new_critical: bool | Keep = KEEP
     is_active: bool | Keep = KEEP
     lighthouse: LighthouseMode | Keep = KEEP
+    check_external: bool | Keep = KEEP
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +129,7 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
         alert_on_new_critical=request.alert_on_new_critical,
         is_active=request.is_active,
         lighthouse=request.lighthouse,
+        check_external=request.check_external,
         next_due_at=now,
         created_at=now,
     )
@@ -196,6 +199,7 @@ def audit_request(monitor: MonitorRecord) -> CreateAudit:
         include=tuple(monitor.include),
         exclude=tuple(monitor.exclude),
         lighthouse=monitor.lighthouse,
+        check_external=monitor.check_external,
     )
 
 

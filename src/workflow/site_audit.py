@@ -1,5 +1,6 @@
-"""The site audit workflow: discovery -> crawl-chunk-N -> security-grade -> exposure-checks ->
-Lighthouse -> finalize, each phase made of durable steps.
+"""The site audit workflow: discovery -> crawl-chunk-N -> external-links-N (with the
+`check_external` option) -> security-grade -> exposure-checks -> Lighthouse -> finalize, each
+phase made of durable steps.
 
 `run_site_audit` is what `SiteAuditWorkflow.run` delegates to. It never imports the platform: the
 shell passes the SDK's `step`, the Worker's `env` and the NonRetryableError class to raise for
@@ -26,6 +27,7 @@ from crawl.url_policy import UrlPolicy
 from durable.client import Scratchpad
 from workflow import step_configs
 from workflow.exposure_step import check_exposure
+from workflow.external_step import check_external_links
 from workflow.finalize import finalize_audit
 from workflow.lighthouse_step import run_lighthouse
 from workflow.params import AuditParams
@@ -77,6 +79,7 @@ async def crawl_scope(params: AuditParams, pad: Scratchpad) -> CrawlScope:
         params.audit_id,
         url_policy(params, final_url, robots),
         site_is_https=final_url.startswith("https:"),
+        check_external=params.options.check_external,
     )
 
 
@@ -90,6 +93,7 @@ async def _run_phases(
         discovery = await _discover(params, step, env)
         start = CrawlStart(attempted=0, pending=discovery.seeded, last_chunk=0)
     crawl = await _crawl(params, step, env, start, non_retryable)
+    await check_external_links(params, step, env, non_retryable)
     await grade_start_url(params, step, env)
     await check_exposure(params, step, env)
     await run_lighthouse(params, step, env)

@@ -36,3 +36,7 @@ EXPOSURE_STEP = _config(1, 5_000, "constant", "10 minutes")
 LIGHTHOUSE_FETCH_STEP = _config(0, 0, "constant", "5 minutes")
 # A group's rows, issues and counters: D1 writes only, idempotent, so they retry like DB_STEP.
 LIGHTHOUSE_PERSIST_STEP = _config(3, 5_000, "exponential", "5 minutes")
+# One batch of external link checks (workflow.external_step): launches stop at
+# settings.EXTERNAL.step_soft_deadline_s (90 s), and a request launched just before may take its
+# timeout at each of its hops; one retry, which gets back the same leased URLs.
+EXTERNAL_STEP = _config(1, 5_000, "constant", "10 minutes")

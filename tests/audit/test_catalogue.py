@@ -155,7 +155,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "audit"
                 "rules_security.py",
             ],
         ),
-        (Scope.CROSS_PAGE, ["cross_page.py"]),
+        (Scope.CROSS_PAGE, ["cross_page.py", "external_links.py"]),
         (Scope.LIGHTHOUSE, ["../lighthouse/vitals.py"]),
     ],
 )

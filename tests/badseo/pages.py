@@ -27,6 +27,7 @@ from typing import Self
 from tests.support.site_server import Reply, SiteRequest, StreamReply
 
 __all__ = [
+    "EXTERNAL_HOST",
     "FILLER",
     "HTML_TYPE",
     "SECURITY_HEADERS",
@@ -37,6 +38,7 @@ __all__ = [
     "Redirect",
     "Resource",
     "Status",
+    "external_origin",
     "origin_of",
 ]
 
@@ -73,6 +75,16 @@ def origin_of(request: SiteRequest) -> str:
     return f"http://{request.headers.get('host', '127.0.0.1')}"
 
 
+# The other site external links point at: a second server on 127.0.0.2 (loopback on Linux, and
+# another host to `urls.normalise.same_site`) at the main site's port, so its origin follows from
+# the main one's.
+EXTERNAL_HOST = "127.0.0.2"
+
+
+def external_origin(origin: str) -> str:
+    return origin.replace("127.0.0.1", EXTERNAL_HOST, 1)
+
+
 class Handler:
     """A route: `status` is what the first request gets; `__call__` serves one request."""
 
@@ -95,7 +107,7 @@ class PageSpec:
     title: str | None = ""  # "" = the default title
     description: str | None = ""  # "" = the default description
     h1: str | None = ""  # "" = the default H1; None = no H1 element
-    body: str = ""  # extra markup after the first paragraph
+    body: str = ""  # extra markup after the first paragraph; "{external}": the other site
     head: str = ""  # extra markup at the end of <head>
     lang: str | None = "en"
     viewport: bool = True
@@ -150,10 +162,11 @@ _NAV = (
 _FOOTER = "<footer><p>badseo, the test site of siteaudit.</p></footer>"
 
 
-def _body(spec: PageSpec) -> str:
+def _body(spec: PageSpec, origin: str) -> str:
     h1 = "" if spec.h1_text is None else f"<h1>{escape(spec.h1_text)}</h1>"
     filler = f"<p>{FILLER}</p>" if spec.filler else ""
     main = f"<main>{h1}<p>{escape(spec.text)}</p>{spec.body}{filler}</main>"
+    main = main.replace("{external}", external_origin(origin))
     padding = f"<!--{'x' * spec.padding_bytes}-->" if spec.padding_bytes else ""
     return (_NAV + main + _FOOTER if spec.chrome else main) + padding
 
@@ -162,7 +175,7 @@ def _render_page(spec: PageSpec, origin: str) -> str:
     lang = "" if spec.lang is None else f' lang="{spec.lang}"'
     return (
         f"<!doctype html><html{lang}><head>{_head(spec, origin)}</head>"
-        f"{spec.frameset or f'<body>{_body(spec)}</body>'}</html>"
+        f"{spec.frameset or f'<body>{_body(spec, origin)}</body>'}</html>"
     )
 
 

@@ -31,6 +31,7 @@ Theory of operation (original system §6.3, adapted to this project's catalogue)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -40,7 +41,9 @@ from types import MappingProxyType
 
 from audit.catalogue import IssueType
 from tests.badseo.pages import (
+    EXTERNAL_HOST,
     GENERATED_MARK,
+    HTML_TYPE,
     Generated,
     Handler,
     HeadRefused,
@@ -56,6 +59,7 @@ from tests.support.site_server import Reply, Site, SiteRequest, serve_site
 
 __all__ = [
     "CLEAN_PATHS",
+    "EXTERNAL_BUDGET_FIXTURES",
     "FIXTURES",
     "RATE_LIMIT_STOP_FIXTURES",
     "ROBOTS_DISALLOWED",
@@ -66,6 +70,7 @@ __all__ = [
     "expected_issues",
     "fixture_for",
     "serve_badseo",
+    "serve_external_budget",
     "serve_fixtures",
     "serve_rate_limit_stop",
 ]
@@ -649,6 +654,42 @@ _STATUS = [
 ]
 
 _LINKS = [
+    # External links (the `check_external` option, docs/external-links.md) to the other site on
+    # 127.0.0.2 (EXTERNAL_ROUTES), each checked once, and one to a private address.
+    page(
+        "/links/external-broken",
+        Category.LINKS,
+        "Links to a page of another site that answers 404.",
+        (T.BROKEN_EXTERNAL_LINK,),
+        body='<p>See <a href="{external}/missing">the other site\'s missing page</a>.</p>',
+    ),
+    page(
+        "/links/external-redirect",
+        Category.LINKS,
+        "Links to a page of another site that moved (301 to a page that answers 200).",
+        (T.EXTERNAL_REDIRECT,),
+        body='<p>See <a href="{external}/moved">the other site\'s moved page</a>.</p>',
+    ),
+    page(
+        "/links/external-timeout",
+        Category.LINKS,
+        "Links to a page of another site that answers after the check's timeout.",
+        (T.EXTERNAL_LINK_UNREACHABLE,),
+        body='<p>See <a href="{external}/slow">the other site\'s slow page</a>.</p>',
+    ),
+    page(
+        "/links/external-head-refused",
+        Category.LINKS,
+        "Links to a page of another site that refuses HEAD (405) and answers GET: it works.",
+        body='<p>See <a href="{external}/head-refused">the other site\'s page</a>.</p>',
+    ),
+    page(
+        "/links/external-private",
+        Category.LINKS,
+        "Links to a private address, which the audit must not request.",
+        (T.EXTERNAL_LINK_UNREACHABLE,),
+        body='<p>See <a href="http://10.11.12.13/intranet">the intranet</a>.</p>',
+    ),
     page(
         "/links/five-thousand-links",
         Category.LINKS,
@@ -1218,6 +1259,27 @@ RATE_LIMIT_STOP_FIXTURES: tuple[Fixture, ...] = (
     ),
 )
 
+# A third site for the external link budget (settings.EXTERNAL.budget_urls): its audit runs with
+# a budget of EXTERNAL_BUDGET_URLS, and its start page links one more working external URL.
+EXTERNAL_BUDGET_URLS = 2
+EXTERNAL_BUDGET_FIXTURES: tuple[Fixture, ...] = (
+    page(
+        "/",
+        Category.SITE,
+        "The start page of the external-budget site: three working external links, one past "
+        "the audit's budget of two.",
+        (T.EXTERNAL_LINKS_UNCHECKED, *_PLAIN_HTTP_GRADE),
+        linked_from_catalog=False,
+        chrome=False,
+        title="badseo: the external link budget",
+        h1="External link budget",
+        description="The start page of the external-budget badseo variant; it links three "
+        "working pages of another site, one more than its audit may check.",
+        body='<p><a href="{external}/landing">one</a>, <a href="{external}/landing?2">two</a>, '
+        '<a href="{external}/landing?3">three</a>.</p>',
+    ),
+)
+
 # Issue types the catalogue has that no badseo site produces, and why. The four that need an
 # https site (http-page-on-https-site, mixed-content, hsts-missing, hsts-too-short) are covered by
 # the https variant (https_site.py, golden_https.json), so none is left.
@@ -1303,6 +1365,31 @@ ASSETS: Mapping[str, Handler] = MappingProxyType(
 )
 
 
+# The other site's check time limit in tests (settings.EXTERNAL.timeout_s), and how long its slow
+# page takes: past the limit, so its link is reported unreachable, not broken.
+EXTERNAL_TIMEOUT_S = 1.0
+EXTERNAL_SLOW_DELAY_S = 2.5
+EXTERNAL_LANDING = "/landing"
+
+
+def _slow(delay_s: float) -> Route:
+    def serve(request: SiteRequest) -> Reply:
+        time.sleep(delay_s)
+        return Reply(200, b"<title>Slow</title>")
+
+    return serve
+
+
+def external_routes(slow_delay_s: float = EXTERNAL_SLOW_DELAY_S) -> dict[str, Route]:
+    """The other site: /missing is not served (404)."""
+    return {
+        "/moved": Redirect(301, EXTERNAL_LANDING),
+        EXTERNAL_LANDING: Resource(HTML_TYPE, b"<title>Landing</title>"),
+        "/slow": _slow(slow_delay_s),
+        "/head-refused": HeadRefused(HTML_TYPE, b"<title>Works with GET</title>"),
+    }
+
+
 def routes(fixtures: Sequence[Fixture] = FIXTURES) -> dict[str, Route]:
     """A fresh route table: stateful handlers (the 429 counters) start over for every server."""
     table: dict[str, Route] = {
@@ -1319,6 +1406,7 @@ def routes(fixtures: Sequence[Fixture] = FIXTURES) -> dict[str, Route]:
 @dataclass(frozen=True, slots=True)
 class BadSeoSite:
     site: Site
+    external: Site  # the other site external links point at
 
     @property
     def origin(self) -> str:
@@ -1337,14 +1425,22 @@ class BadSeoSite:
 
 @contextmanager
 def serve_fixtures(fixtures: Sequence[Fixture]) -> Iterator[BadSeoSite]:
-    """`fixtures` on 127.0.0.1 at a free port: threaded, HTTP/1.1 keep-alive, TCP_NODELAY."""
+    """`fixtures` on 127.0.0.1 at a free port: threaded, HTTP/1.1 keep-alive, TCP_NODELAY; the
+    other site (`external_routes`) on 127.0.0.2 at the same port."""
     with serve_site(dict(routes(fixtures))) as site:
-        yield BadSeoSite(site)
+        port = site.server.server_address[1]
+        with serve_site(external_routes(), EXTERNAL_HOST, port) as external:
+            yield BadSeoSite(site, external)
 
 
 def serve_badseo() -> AbstractContextManager[BadSeoSite]:
     """The badseo site; its audit must report exactly `expected_issues(origin)` (golden.json)."""
     return serve_fixtures(FIXTURES)
+
+
+def serve_external_budget() -> AbstractContextManager[BadSeoSite]:
+    """The one-page site whose audit, at a budget of two external URLs, leaves one unchecked."""
+    return serve_fixtures(EXTERNAL_BUDGET_FIXTURES)
 
 
 def serve_rate_limit_stop() -> AbstractContextManager[BadSeoSite]:

@@ -2,24 +2,43 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
 from cli.report import full_report
+from common import settings
 from tests.badseo.site import (
+    EXTERNAL_BUDGET_FIXTURES,
+    EXTERNAL_BUDGET_URLS,
+    EXTERNAL_TIMEOUT_S,
     ROBOTS_DISALLOWED,
     expected_issues,
     serve_badseo,
+    serve_external_budget,
     serve_rate_limit_stop,
 )
 
 MAX_PAGES = 300
 
 
+@pytest.fixture(autouse=True)
+def short_external_timeout() -> Iterator[None]:
+    """The other site's slow page must time out in a second, not in the product's 10 s."""
+    saved = settings.EXTERNAL
+    settings.EXTERNAL = dataclasses.replace(saved, timeout_s=EXTERNAL_TIMEOUT_S)
+    try:
+        yield
+    finally:
+        settings.EXTERNAL = saved
+
+
 async def audit(platform: Any, url: str) -> dict[str, Any]:
-    status, body = await platform.request(
-        "POST", "/api/audits", {"url": url, "max_pages": MAX_PAGES}
-    )
+    request = {"url": url, "max_pages": MAX_PAGES, "check_external": True}
+    status, body = await platform.request("POST", "/api/audits", request)
     assert status == 201, body
     audit_id = body["audit"]["id"]
     await platform.wait_for_workflow(audit_id, timeout_s=120)
@@ -38,13 +57,16 @@ def diff(found: set[tuple[str, str]], expected: set[tuple[str, str]], origin: st
     return f"missing:\n{show(expected - found)}\nextra:\n{show(found - expected)}"
 
 
-async def test_the_audit_reports_exactly_the_golden_issues(platform: Any) -> None:
+async def test_the_audit_reports_exactly_the_golden_issues(
+    platform: Any, outbound_http: Any
+) -> None:
     with serve_badseo() as site:
         report = await audit(platform, site.start_url)
         requested = site.requested_paths()
         asset_requests = Counter(
             (r.method, r.path) for r in site.site.requests if r.path.startswith("/assets/")
         )
+        external_requests = Counter((r.method, r.path) for r in site.external.requests)
 
     assert report["audit"]["status"] == "completed", report["audit"]
     found, expected = issue_set(report), expected_issues(site.origin)
@@ -77,8 +99,33 @@ async def test_the_audit_reports_exactly_the_golden_issues(platform: Any) -> Non
     assert asset_requests[("HEAD", "/assets/head-refused.png")] == 1
     assert asset_requests[("GET", "/assets/head-refused.png")] == 1
     assert all(count == 1 for count in asset_requests.values()), asset_requests
+    # Each external URL once, HEAD first, GET only where HEAD was refused, the redirect followed
+    # by hand; the private address never requested.
+    assert external_requests == Counter(
+        {
+            ("HEAD", "/missing"): 1,
+            ("HEAD", "/moved"): 1,
+            ("HEAD", "/landing"): 1,
+            ("HEAD", "/slow"): 1,
+            ("HEAD", "/head-refused"): 1,
+            ("GET", "/head-refused"): 1,
+        }
+    )
+    assert not [url for url in outbound_http.urls if "10.11.12.13" in url]
+    external = {
+        (i["issue_type"], i["details"]["outcome"], i["details"].get("finalUrl"))
+        for i in report["issues"]
+        if i["issue_type"] in EXTERNAL_TYPES
+    }
+    assert external == {
+        ("broken-external-link", "broken", None),
+        ("external-redirect", "redirect", site.external.origin + "/landing"),
+        ("external-link-unreachable", "timeout", None),
+        ("external-link-unreachable", "private", None),
+    }
 
 
+EXTERNAL_TYPES = ("broken-external-link", "external-redirect", "external-link-unreachable")
 BROKEN_RESOURCES = {
     ("/refs/missing-image", "/assets/missing-image.png", "img"),
     ("/refs/missing-srcset", "/assets/missing-2x.png", "srcset"),
@@ -109,3 +156,20 @@ def _stop_fixtures() -> Any:
     from tests.badseo.site import RATE_LIMIT_STOP_FIXTURES
 
     return RATE_LIMIT_STOP_FIXTURES
+
+
+async def test_external_urls_past_the_budget_are_reported_unchecked(platform: Any) -> None:
+    saved = settings.EXTERNAL
+    settings.EXTERNAL = dataclasses.replace(saved, budget_urls=EXTERNAL_BUDGET_URLS)
+    try:
+        with serve_external_budget() as site:
+            report = await audit(platform, site.start_url)
+            checked = len(site.external.requests)
+    finally:
+        settings.EXTERNAL = saved
+
+    found = issue_set(report)
+    assert found == expected_issues(site.origin, fixtures=EXTERNAL_BUDGET_FIXTURES)
+    (unchecked,) = [i for i in report["issues"] if i["issue_type"] == "external-links-unchecked"]
+    assert unchecked["details"] == {"uncheckedUrls": 1, "checkedUrls": 2, "budget": 2}
+    assert checked == EXTERNAL_BUDGET_URLS

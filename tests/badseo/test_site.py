@@ -27,6 +27,7 @@ from tests.badseo.site import (
     CLEAN_PATHS,
     DEEP_CHAIN,
     DEEP_TREASURE,
+    EXTERNAL_BUDGET_FIXTURES,
     FIXTURES,
     LONG_DESCRIPTION,
     LONG_TITLE,
@@ -124,8 +125,9 @@ def test_every_catalogue_type_is_covered_or_explained() -> None:
     vitals = set(VITALS_ISSUE_TYPES)
     assert vitals == set(LIGHTHOUSE_ISSUE_TYPES)
     main, stop = _covered(FIXTURES), _covered(RATE_LIMIT_STOP_FIXTURES)
+    stop |= _covered(EXTERNAL_BUDGET_FIXTURES)
     https = {issue_type for fixture in HTTPS_FIXTURES for issue_type in fixture.expected}
-    assert stop - grade == {IssueType.CRAWL_RATE_LIMITED}
+    assert stop - grade == {IssueType.CRAWL_RATE_LIMITED, IssueType.EXTERNAL_LINKS_UNCHECKED}
     assert https - grade == {
         IssueType.HTTP_PAGE_ON_HTTPS_SITE,
         IssueType.MIXED_CONTENT,

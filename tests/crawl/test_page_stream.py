@@ -21,7 +21,14 @@ from common.settings import CRAWL
 from crawl.page_pipeline import CrawlScope, ProcessedPage
 from crawl.page_stream import PageStream, process_response
 from crawl.url_policy import UrlPolicy
-from durable.records import DiscoveredUrl, FragmentLink, LeasedUrl, LinkBatch, LinkRow
+from durable.records import (
+    DiscoveredUrl,
+    ExternalRef,
+    FragmentLink,
+    LeasedUrl,
+    LinkBatch,
+    LinkRow,
+)
 from urls.private_hosts import PrivateHosts
 
 SITE = "https://site.test/"
@@ -30,7 +37,8 @@ HTML = {"content-type": "text/html; charset=utf-8"}
 
 
 def scope() -> CrawlScope:
-    return CrawlScope("audit", UrlPolicy(SITE, private_hosts=PrivateHosts.ALLOW), True)
+    policy = UrlPolicy(SITE, private_hosts=PrivateHosts.ALLOW)
+    return CrawlScope("audit", policy, True, check_external=True)
 
 
 def leased() -> LeasedUrl:
@@ -84,6 +92,10 @@ class Sent:
     def fragment_links(self) -> list[FragmentLink]:
         return [link for batch in self.batches for link in batch.fragment_links]
 
+    @property
+    def external(self) -> list[ExternalRef]:
+        return [ref for batch in self.batches for ref in batch.external]
+
 
 async def streamed(body: bytes, cuts: list[int]) -> tuple[ProcessedPage, Sent]:
     sent = Sent()
@@ -135,6 +147,7 @@ def test_any_chunking_streams_the_same_page_and_links(cuts: list[int]) -> None:
     assert sent.links + page.links == whole.links
     assert sent.discovered + page.discovered == whole.discovered
     assert sent.fragment_links + page.fragment_links == whole.fragment_links
+    assert sent.external + page.external == whole.external
 
 
 @pytest.mark.parametrize("size", [1, 7, 512, 4096, len(BODY)])
@@ -145,7 +158,10 @@ async def test_fixed_chunk_sizes_stream_the_same_page(size: int) -> None:
     assert same_page(page, whole)
     assert sent.links + page.links == whole.links
     assert sent.fragment_links + page.fragment_links == whole.fragment_links
+    assert sent.external + page.external == whole.external
     assert {"part-8", "part-144", "missing"} <= {f.fragment for f in whole.fragment_links}
+    outbound = [i for i in range(150) if i % 7 != 3 and i % 11 != 5 and i % 13 == 6]
+    assert [ref.url for ref in whole.external] == [f"https://elsewhere.test/{i}" for i in outbound]
     assert sent.batches  # the page was big enough to send links early
 
 

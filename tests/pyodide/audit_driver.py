@@ -25,17 +25,27 @@ TIMING_DETAILS = frozenset({"responseTimeMs"})  # inside audit_issues.details_js
 # threshold on both platforms and the fixture server slows the one slow page past it instead.
 PARITY_SLOW_RESPONSE_MS = 5000
 PARITY_SLOW_DELAY_S = 5.5
+# The external link checks' timeout likewise: the other site's slow page (delayed by
+# PARITY_SLOW_DELAY_S) must time out, its other pages must not.
+PARITY_EXTERNAL_TIMEOUT_S = 3.0
 
 
 def tolerate_load() -> None:
-    """Use the parity run's slow-response threshold in this interpreter's audits."""
+    """Use the parity run's slow-response threshold and external timeout in this interpreter's
+    audits."""
+    import dataclasses
+
     from audit import rules_status
+    from common import settings
 
     rules_status.SLOW_RESPONSE_MS = PARITY_SLOW_RESPONSE_MS  # type: ignore[misc]
+    settings.EXTERNAL = dataclasses.replace(settings.EXTERNAL, timeout_s=PARITY_EXTERNAL_TIMEOUT_S)
 
 
 async def start_audit(env: Any, audit_id: str, start_url: str, max_pages: int = 300) -> None:
-    options = AuditOptions(max_pages=max_pages, private_hosts=PrivateHosts.LOOPBACK)
+    options = AuditOptions(
+        max_pages=max_pages, private_hosts=PrivateHosts.LOOPBACK, check_external=True
+    )
     now = ports.iso_now()
     audit = AuditRecord(
         id=audit_id,

@@ -108,6 +108,35 @@ test("fragment targets and resource checks: stored, leased, answered, reported",
   ]);
 });
 
+test("external links: stored with their referrers, leased within the budget, answered, reported", async () => {
+  const pad = ns.getByName("audit-6");
+  const X = (path) => `https://other.test/${path}`;
+  await pad.record_batch({
+    crawled: [], pages: [mirror(U("")), mirror(U("doc"))], links: [], discovered: [],
+    external: [
+      { source_url: U(""), url: X("gone") },
+      { source_url: U("doc"), url: X("gone") },
+      { source_url: U("doc"), url: X("later") },
+    ],
+  });
+  const claim = await pad.claim_external({ lease_no: 1, limit: 5, budget: 1 });
+  assert.deepEqual(claim, { urls: [X("gone")], is_retry: false, pending: 1, over_budget: 1 });
+  assert.deepEqual(await pad.claim_external({ lease_no: 1, limit: 5, budget: 1 }), { ...claim, is_retry: true });
+  await pad.record_external([{ url: X("gone"), outcome: "broken", status_code: 404, final_url: null, reason: "HTTP 404" }]);
+  assert.deepEqual(await pad.release_external([X("gone")]), { released: 0 });
+  const page = await pad.run_finalize_checks({ audit_id: "audit-6", start_url: U(""), crawl_completed: true, cursor: null, limit: 50 });
+  const found = page.issues
+    .filter((i) => i.issue_type.includes("external"))
+    .map((i) => JSON.stringify([i.issue_type, i.page_url, i.dedupe_key]))
+    .sort();
+  const expected = [
+    ["broken-external-link", U(""), X("gone")],
+    ["broken-external-link", U("doc"), X("gone")],
+    ["external-links-unchecked", U(""), null],
+  ];
+  assert.deepEqual(found, expected.map((e) => JSON.stringify(e)).sort());
+});
+
 test("destroy and the alarm handler wipe the object; a later call reopens it", async () => {
   const pad = ns.getByName("audit-3");
   await pad.seed_start(U(""));

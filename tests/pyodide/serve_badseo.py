@@ -1,4 +1,5 @@
-"""`python -m tests.pyodide.serve_badseo --port N`: the badseo fixture site on 127.0.0.1:N until killed.
+"""`python -m tests.pyodide.serve_badseo --port N`: the badseo fixture site on 127.0.0.1:N, and
+the other site its external links point at on 127.0.0.2:N, until killed.
 
 A fixed port lets two audits (Pyodide, then CPython) see the same origin, hence the same URLs and
 row ids, each from a fresh server (the site's 429 counters start over with every server).
@@ -12,10 +13,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from tests.badseo.pages import Html
-from tests.badseo.site import FIXTURES, Fixture, routes
+from tests.badseo.pages import EXTERNAL_HOST, Html
+from tests.badseo.site import FIXTURES, Fixture, external_routes, routes
 from tests.pyodide.audit_driver import PARITY_SLOW_DELAY_S
-from tests.support.site_server import Site, _Handler, _SiteHTTPServer
+from tests.support.site_server import Site, _Handler, _SiteHTTPServer, serve_site
 
 
 def _parity_delay(fixture: Fixture) -> Fixture:
@@ -30,11 +31,13 @@ def _parity_delay(fixture: Fixture) -> Fixture:
 
 @contextmanager
 def serving(port: int) -> Iterator[Site]:
+    other = external_routes(slow_delay_s=PARITY_SLOW_DELAY_S)
     with _SiteHTTPServer(("127.0.0.1", port), _Handler) as server:
         server.routes, server.log = routes([_parity_delay(f) for f in FIXTURES]), []
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
-            yield Site(server)
+            with serve_site(other, EXTERNAL_HOST, server.server_address[1]):
+                yield Site(server)
         finally:
             server.shutdown()
 

@@ -79,3 +79,14 @@ async def test_another_owners_audit_is_not_found_like_an_unknown_one(
     await repository.insert_audit(platform.env.DB, audit)
     with pytest.raises(AuditNotFound, match="no audit with id a-1"):
         await operation(platform.env, "mallory", "a-1")
+
+
+@pytest.mark.parametrize("check_external", [False, True])
+def test_the_check_external_option_reaches_the_audit_options(check_external: bool) -> None:
+    from service.audits import checked_options
+    from urls.private_hosts import PrivateHosts
+
+    request = CreateAudit("https://example.com/", 5, check_external=check_external)
+    options = checked_options(request, PrivateHosts.DENY, 100)
+    assert options.check_external is check_external
+    assert CreateAudit("https://example.com/", 5).check_external is False  # the API's default

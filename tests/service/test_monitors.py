@@ -211,3 +211,23 @@ async def test_the_lighthouse_option_is_stored_updated_and_given_to_each_run(pla
     assert audit_request(changed).lighthouse is LighthouseMode.AUTO
     default = await create_monitor(env, OWNER, CreateMonitor("https://example.org"))
     assert default.monitor.lighthouse is LighthouseMode.AUTO
+
+
+async def test_the_check_external_option_is_stored_updated_and_given_to_each_run(
+    platform: Any,
+) -> None:
+    env = platform.env
+    env.ALLOW_PRIVATE_HOSTS = "false"
+    default = await create_monitor(env, OWNER, CreateMonitor("https://example.org"))
+    assert default.monitor.check_external is False
+    assert audit_request(default.monitor).check_external is False
+    created = await create_monitor(
+        env, OWNER, CreateMonitor("https://example.com", check_external=True)
+    )
+    stored = await get_monitor(env, OWNER, created.monitor.id)
+    assert stored.check_external is True
+    assert audit_request(stored).check_external is True
+
+    changed = await update_monitor(env, OWNER, stored.id, UpdateMonitor(check_external=False))
+    assert await get_monitor(env, OWNER, stored.id) == changed
+    assert audit_request(changed).check_external is False

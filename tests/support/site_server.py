@@ -135,8 +135,9 @@ class Site:
 
 
 @contextmanager
-def serve_site(routes: dict[str, Route]) -> Iterator[Site]:
-    server = _SiteHTTPServer(("127.0.0.1", 0), _Handler)
+def serve_site(routes: dict[str, Route], host: str = "127.0.0.1", port: int = 0) -> Iterator[Site]:
+    """`routes` on `host` (a loopback address) at `port` (0: a free one)."""
+    server = _SiteHTTPServer((host, port), _Handler)
     server.routes = routes
     server.log = []
     thread = threading.Thread(target=server.serve_forever, daemon=True)

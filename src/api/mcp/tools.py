@@ -1,6 +1,7 @@
 """The MCP tools: the original system's four (original system §8), over the service layer.
 
-    run_site_audit     url, max_pages, max_depth, include, exclude   -> {"audit"}
+    run_site_audit     url, max_pages, max_depth, include, exclude,  -> {"audit"}
+                       check_external
     get_audit_status   audit_id?                                      -> {"audit"}
     get_audit_issues   audit_id?, severity, issue_type, limit<=1000   -> {"audit_id", "total",
                                                                           "summary", "issues"}
@@ -144,6 +145,7 @@ async def run_site_audit(caller: Caller, args: JsonObject) -> JsonObject:
         include=_strings(args.get("include")),
         exclude=_strings(args.get("exclude")),
         lighthouse=LighthouseMode.NONE,
+        check_external=as_bool(args.get("check_external", False)),
     )
     audit = await audits.create_audit(caller.env, caller.owner, request, caller.key_id)
     return {"audit": audit_view(audit)}
@@ -299,6 +301,10 @@ TOOLS: dict[str, Tool] = {
                     ),
                     "exclude": schema.array(
                         "Never crawl URLs matching one of these.", _PATTERN, max_items=50
+                    ),
+                    "check_external": schema.boolean(
+                        "Also check each distinct link to other sites once (HEAD, then GET), "
+                        "politely; off by default."
                     ),
                 },
                 required=["url"],

@@ -180,6 +180,7 @@ async function startAudit() {
   const body = { url };
   const maxPages = $("audit-max-pages").valueAsNumber;
   if (Number.isFinite(maxPages)) body.max_pages = maxPages;
+  body.check_external = $("audit-check-external").checked;
   const { audit } = await json("/api/audits", { method: "POST", body });
   notify(`Audit ${audit.id} started.`);
   await loadAudits();
@@ -397,6 +398,7 @@ async function createMonitor() {
   const body = { url, frequency: $("monitor-frequency").value };
   const maxPages = $("monitor-max-pages").valueAsNumber;
   if (Number.isFinite(maxPages)) body.max_pages = maxPages;
+  body.check_external = $("monitor-check-external").checked;
   const webhook = $("monitor-webhook").value.trim();
   if (webhook) body.webhook_url = webhook;
   const { monitor } = await json("/api/monitors", { method: "POST", body });

@@ -1,0 +1,112 @@
+"""The external-links-N steps: every distinct external link checked once, after the crawl.
+
+Why steps of their own, after the crawl, rather than inside the crawl chunks (where internal
+resources are checked): the referrers of an external URL are all known once the crawl ended, so
+a URL is never checked twice or judged before its last referrer was stored; the crawl's pace
+does not depend on other sites' answers (an unanswering host may hold a request for the whole
+timeout); and the per-host politeness (`settings.EXTERNAL.per_host`, `host_spacing_s`) can
+schedule over many URLs at once. Each step leases at most `step_urls` URLs under its number
+(durable.external_links: a retried step gets back exactly its unchecked URLs, a checked answer
+is rewritten identically), launches nothing after `step_soft_deadline_s`, well inside
+`step_configs.EXTERNAL_STEP`'s timeout, records the answers and releases what it did not launch.
+Leases stop at `budget_urls` per audit; the URLs left are reported by finalize as
+`external-links-unchecked`, and logged here. A step that still fails after its retry ends the
+checks, not the audit: what it left unchecked is reported the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from auditdb import repository
+from auditdb.records import AuditStatus
+from common import ports, settings
+from common.bindings import Env, WorkflowStep
+from common.wire import JsonRecord
+from crawl.external_check import check_external_urls
+from durable.client import Scratchpad
+from workflow import step_configs
+from workflow.params import AuditParams
+from workflow.steps import durable_step
+
+log = logging.getLogger("siteaudit.workflow")
+
+# Two steps in a row that check nothing mean the leftovers cannot be served.
+MAX_IDLE_STEPS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalReport(JsonRecord):
+    """What one external-links-N step returns: counters only."""
+
+    lease_no: int
+    checked: int
+    pending: int  # unleased after this step (its unlaunched URLs included)
+    over_budget: int  # pending URLs the budget leaves unchecked for good
+    running: bool = True  # False: the audit was no longer running, nothing was checked
+
+
+async def check_external_links(
+    params: AuditParams, step: WorkflowStep, env: Env, non_retryable: type[Exception]
+) -> None:
+    """Run external-links-1, -2, ... until nothing is left to check or the budget is spent."""
+    if not params.options.check_external:
+        return
+    lease_no = idle = 0
+    while idle < MAX_IDLE_STEPS:
+        lease_no += 1
+        try:
+            report = await _external_step(params, step, env, lease_no)
+        except Exception as exc:  # the step failed after its retry: the audit goes on
+            log.info("audit %s external link checks stopped: %s", params.audit_id, exc)
+            return
+        if not report.running:
+            # Raised outside the step, from its stored result, so a replay raises it again.
+            raise non_retryable(f"audit {params.audit_id} is no longer running")
+        if report.over_budget:
+            log.info(
+                "audit %s: %d external URLs left unchecked past the budget of %d",
+                params.audit_id,
+                report.over_budget,
+                settings.EXTERNAL.budget_urls,
+            )
+            return
+        if report.pending == 0:
+            return
+        idle = idle + 1 if report.checked == 0 else 0
+
+
+async def _external_step(
+    params: AuditParams, step: WorkflowStep, env: Env, lease_no: int
+) -> ExternalReport:
+    async def external_links() -> ExternalReport:
+        # One read per step, so a cancelled audit stops here even when the terminate never
+        # reaches its instance (as each crawl chunk does).
+        audit = await repository.get_audit(env.DB, params.audit_id)
+        if audit is None or audit.status is not AuditStatus.RUNNING:
+            return ExternalReport(lease_no, 0, 0, 0, running=False)
+        return await run_external_step(params, Scratchpad.for_audit(env, params.audit_id), lease_no)
+
+    name = f"external-links-{lease_no}"
+    config = step_configs.EXTERNAL_STEP
+    return await durable_step(step, name, config, ExternalReport, external_links)
+
+
+async def run_external_step(params: AuditParams, pad: Scratchpad, lease_no: int) -> ExternalReport:
+    """One step's work: lease, check politely until the soft deadline, record, release."""
+    config = settings.EXTERNAL
+    claim = await pad.claim_external(lease_no, config.step_urls, config.budget_urls)
+    batch = await check_external_urls(
+        ports.http_client(),
+        list(claim.urls),
+        params.options.private_hosts,
+        min(params.options.fetch_timeout_s, config.timeout_s),
+        config.step_soft_deadline_s,
+    )
+    if batch.checks:
+        await pad.record_external(batch.checks)
+    if batch.unlaunched:
+        await pad.release_external(batch.unlaunched)
+    pending = claim.pending + len(batch.unlaunched)
+    return ExternalReport(lease_no, len(batch.checks), pending, claim.over_budget)
