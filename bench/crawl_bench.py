@@ -258,10 +258,9 @@ def median(runs: list[Run], kind: str, latency_ms: int, value: str) -> float:
 
 # Where an audit's time goes: (label, file suffix, function); inclusive seconds under cProfile.
 HOT_SPOTS = (
-    ("page pipeline (process_response)", "crawl/page_pipeline.py", "process_response"),
-    ("  HTML extraction (extract)", "crawl/page_pipeline.py", "extract"),
-    ("  link discovery (discover)", "crawl/page_pipeline.py", "discover"),
-    ("  link edges (link_edges)", "crawl/page_pipeline.py", "link_edges"),
+    ("page body, streamed (PageStream.feed)", "crawl/page_stream.py", "feed"),
+    ("  a page's links (add_links)", "crawl/page_links.py", "add_links"),
+    ("page pipeline (assemble)", "crawl/page_pipeline.py", "assemble"),
     ("  page row (page_record)", "crawl/page_pipeline.py", "page_record"),
     ("  URL parsing, all callers (split_url)", "urls/normalise.py", "split_url"),
     ("    host parsing (_host_and_port)", "urls/parser.py", "_host_and_port"),

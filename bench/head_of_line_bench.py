@@ -37,12 +37,8 @@ from auditdb.records import AuditOptions, AuditRecord
 from common import ports
 from common.settings import CRAWL
 from crawl.chunk import ChunkIO, ChunkPlan, persist_batch, run_chunk
-from crawl.page_pipeline import (
-    CrawlScope,
-    LeasedUrl,
-    ProcessedPage,
-    process_response,
-)
+from crawl.page_pipeline import CrawlScope, LeasedUrl, ProcessedPage
+from crawl.page_stream import process_response
 from crawl.robots import RobotsRules
 from crawl.url_policy import UrlPolicy
 from crawl.window import WINDOW_LIMITS

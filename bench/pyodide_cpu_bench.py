@@ -1,5 +1,5 @@
 """CPU time of the per-page work (streaming extractor + per-page rules + link discovery, i.e.
-`crawl.page_pipeline.process_response`) in Pyodide 0.28 vs CPython, over the page corpus.
+`crawl.page_stream.process_response`) in Pyodide 0.28 vs CPython, over the page corpus.
 
 Run: `uv run python bench/pyodide_cpu_bench.py [CORPUS_DIR] [--repeats N]` after
 tests/pyodide/setup.sh. The same `measure()` runs here and inside Pyodide (driven by
@@ -27,7 +27,8 @@ CORPUS = ROOT / "tests" / "data" / "corpus" / "pages"
 
 def _process_all(pages: list[bytes]) -> None:
     from common import ports
-    from crawl.page_pipeline import CrawlScope, LeasedUrl, process_response
+    from crawl.page_pipeline import CrawlScope, LeasedUrl
+    from crawl.page_stream import process_response
     from crawl.robots import RobotsRules
     from crawl.url_policy import UrlPolicy
     from parse.parity import PARITY_URL

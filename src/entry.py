@@ -7,7 +7,7 @@ load even where pydantic cannot (the Pyodide test tier).
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from http import HTTPMethod
 from typing import Any, Protocol, cast
 
@@ -35,19 +35,22 @@ from workflow.site_audit import run_site_audit
 
 
 class WorkersHttpClient:
-    """`ports.HttpClient` over `workers.fetch`: manual redirects, a timeout and a body byte cap."""
+    """`ports.HttpClient` over `workers.fetch`: manual redirects, a timeout and a body byte cap;
+    with `request.sink`, the body goes to the sink chunk by chunk as it arrives."""
 
     async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
         started = time.monotonic()
         try:
-            async with asyncio.timeout(request.timeout_s):
-                return await self._exchange(request, started)
+            async with asyncio.timeout(request.timeout_s) as limit:
+                return await self._exchange(request, started, limit)
         except TimeoutError:
             return _failure(request, started, f"timed out after {request.timeout_s:g} s")
         except OSError as exc:  # fetch failures and aborts are OSError subclasses in the SDK
             return _failure(request, started, str(exc) or type(exc).__name__)
 
-    async def _exchange(self, request: ports.FetchRequest, started: float) -> ports.FetchResult:
+    async def _exchange(
+        self, request: ports.FetchRequest, started: float, limit: asyncio.Timeout
+    ) -> ports.FetchResult:
         # body None crosses as `undefined` (pyodide's to_js), so a GET carries no body.
         response = await fetch(
             request.url,
@@ -57,27 +60,60 @@ class WorkersHttpClient:
             redirect="manual",
         )
         elapsed_ms = (time.monotonic() - started) * 1000
-        body, truncated = await _read_capped(response, request.max_bytes)
         headers = {name.lower(): value for name, value in response.headers.items()}
+        if request.sink is None:
+            body, truncated = await _read_capped(response, request.max_bytes)
+        else:
+            wanted = request.sink.open(response.status, headers)
+            sink = _Unhurried(request.sink, limit)
+            cap = min(request.max_bytes, wanted)
+            body, truncated = b"", await _each_chunk(response, cap, sink.feed)
         return ports.FetchResult(request.url, response.status, headers, body, truncated, elapsed_ms)
 
 
 async def _read_capped(response: Response, max_bytes: int) -> tuple[bytes, bool]:
-    if response.body is None:
-        return b"", False
-    reader = response.body.getReader()
     chunks: list[bytes] = []
+
+    async def keep(data: bytes) -> None:
+        chunks.append(data)
+
+    truncated = await _each_chunk(response, max_bytes, keep)
+    return b"".join(chunks), truncated
+
+
+class _Unhurried:
+    """Feeds a sink without charging its time to the fetch's timeout: the timeout bounds how
+    long the server takes, and parsing a 20 MiB page (and sending its links on) is our time."""
+
+    def __init__(self, sink: ports.BodySink, limit: asyncio.Timeout) -> None:
+        self.sink, self.limit = sink, limit
+
+    async def feed(self, chunk: bytes) -> None:
+        begun = time.monotonic()
+        await self.sink.feed(chunk)
+        deadline = self.limit.when()
+        if deadline is not None:
+            self.limit.reschedule(deadline + time.monotonic() - begun)
+
+
+async def _each_chunk(
+    response: Response, max_bytes: int, take: Callable[[bytes], Awaitable[None]]
+) -> bool:
+    """Hand each network chunk of the body to `take` until `max_bytes`; True if cut there."""
+    if response.body is None:
+        return False
+    reader = response.body.getReader()
     size = 0
     while True:
         chunk = await reader.read()
         if chunk.done:
-            return b"".join(chunks), False
+            return False
         data = chunk.value.to_bytes()
         if size + len(data) > max_bytes:
-            chunks.append(data[: max_bytes - size])
+            await take(data[: max_bytes - size])
             await reader.cancel()
-            return b"".join(chunks), True
-        chunks.append(data)
+            return True
+        await take(data)
         size += len(data)
 
 

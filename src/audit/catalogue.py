@@ -197,7 +197,6 @@ SERVER_ERROR_STATUS = 500
 CLIENT_ERROR_STATUS = 400
 DUPLICATE_GROUP_SAMPLE = 3
 REDIRECT_CHAIN_MIN_URLS = 3  # a hop list of > 2 URLs = two consecutive redirects before content
-BROKEN_LINK_ISSUE_CAP = 2000
 JS_SHELL_MAX_WORDS = 20
 HEADING_MAX_STEP = 1
 # Semrush flags "HTML larger than 2 MB". We read MB as MiB: Googlebot documents its fetch limits in
@@ -259,9 +258,6 @@ _DESC_MIN = _t(
     "META_DESCRIPTION_MIN_CHARS", META_DESCRIPTION_MIN_CHARS, "UTF-16 code units", _ORIG_PAGE
 )
 _SAMPLE = _t("DUPLICATE_GROUP_SAMPLE", DUPLICATE_GROUP_SAMPLE, "other URLs listed", _ORIG_CROSS)
-_LINK_CAP = _t(
-    "BROKEN_LINK_ISSUE_CAP", BROKEN_LINK_ISSUE_CAP, "issues per audit", "original system §3.3"
-)
 _CLIENT_ERROR = _t("CLIENT_ERROR_STATUS", CLIENT_ERROR_STATUS, "HTTP status", "RFC 9110 §15.5")
 
 _D = IssueDescriptor
@@ -605,15 +601,13 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         _CRIT,
         _CROSS,
         "Broken internal link",
-        "a page links to an internal URL that was crawled (fetch ok) and answered status >= 400",
+        "a page links to an internal URL that was crawled (fetch ok) and answered status >= 400; "
+        "reported on every linking page",
         "Visitors and crawlers following the link hit an error page. Critical because the "
         "site itself sends people to a dead end. Blocked targets are never counted.",
         "Update the link to a working URL, or restore/redirect the target.",
         "original system §1.3, §3.4",
-        (
-            _CLIENT_ERROR,
-            _LINK_CAP,
-        ),
+        (_CLIENT_ERROR,),
     ),
     _D(
         IssueType.ORPHAN_PAGE,
@@ -887,11 +881,12 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         _INFO,
         _CROSS,
         "Internal link to a redirect",
-        "a page links to an internal URL that was crawled and answered 3xx",
+        "a page links to an internal URL that was crawled and answered 3xx; reported on every "
+        "linking page",
         "Each visit through the link costs an extra round trip. Info (Ahrefs and Semrush: notice).",
         "Update the link to point at the redirect's destination.",
         "Semrush (permanent redirects); Ahrefs",
-        (_LINK_CAP,),
+        (),
     ),
     _D(
         IssueType.BROKEN_RESOURCE,
@@ -910,7 +905,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "HTML Living Standard (URL-valued attributes of img, source, script, link, media, embed, "
         "object); RFC 9110 §9.3.2 (HEAD); linkchecker; Semrush (broken internal images, "
         "JavaScript and CSS files)",
-        (_CLIENT_ERROR, _LINK_CAP),
+        (_CLIENT_ERROR,),
     ),
     _D(
         IssueType.BROKEN_EXTERNAL_LINK,
@@ -930,7 +925,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Archive for the old one), or remove the link.",
         "RFC 9110 §15.5, §15.6; linkchecker (external links); Semrush (broken external links); "
         "Ahrefs (external 4XX)",
-        (_CLIENT_ERROR, _LINK_CAP),
+        (_CLIENT_ERROR,),
     ),
     _D(
         IssueType.EXTERNAL_REDIRECT,
@@ -945,7 +940,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "external 3XX redirect, a notice).",
         "Point the link at the final target, after checking it is still the page you meant.",
         "RFC 9110 §15.4; Ahrefs (external 3XX redirect)",
-        (_LINK_CAP,),
+        (),
     ),
     _D(
         IssueType.EXTERNAL_LINK_UNREACHABLE,
@@ -962,7 +957,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Open the link in a browser; if it fails there too, fix or remove it. A link to a "
         "private address (an intranet, localhost) does not work for the public at all.",
         "RFC 9110 §15.5.2, §15.5.4, §15.5.30 (401, 403, 429); linkchecker (external links)",
-        (_LINK_CAP,),
+        (),
     ),
     _D(
         IssueType.EXTERNAL_LINKS_UNCHECKED,
@@ -994,7 +989,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "<a name>) the link expects, e.g. on the renamed heading.",
         "HTML Living Standard (navigating to a fragment: select the indicated part, find a "
         "potential indicated element); linkchecker's anchor check",
-        (_LINK_CAP,),
+        (),
     ),
     _D(
         IssueType.SITEMAP_URL_BROKEN,

@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from audit.catalogue import BROKEN_LINK_ISSUE_CAP, DUPLICATE_GROUP_SAMPLE, IssueType
+from audit.catalogue import DUPLICATE_GROUP_SAMPLE, IssueType
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.page import PageObservation
@@ -284,7 +284,6 @@ def _target_issues(
     edges: Iterable[LinkEdge],
     issue_type: IssueType,
     matches: Callable[[CrawledPage], bool],
-    cap: int,
 ) -> list[DetectedIssue]:
     """One issue per (source, matching crawled target), ordered by source page id then target."""
     by_url = _by_url(pages)
@@ -294,7 +293,7 @@ def _target_issues(
         if edge.target_url in by_url and matches(by_url[edge.target_url])
     }
     issues = []
-    for _, source, target in sorted(hits)[:cap]:
+    for _, source, target in sorted(hits):
         details: JsonObject = {"targetUrl": target, "targetStatus": by_url[target].status_code}
         if by_url[target].is_ok_redirect:
             details["redirectUrl"] = by_url[target].redirect_url
@@ -306,15 +305,15 @@ def broken_internal_links(
     audit_id: str,
     pages: Iterable[CrawledPage],
     edges: Iterable[LinkEdge],
-    cap: int = BROKEN_LINK_ISSUE_CAP,
 ) -> list[DetectedIssue]:
     """broken-internal-link: target crawled, fetch ok, status >= 400 (original system §3.4).
 
-    dedupeKey = target URL; capped at 2,000 rows in (source page id, target URL) order, the
+    dedupeKey = target URL; one issue per referring page, every one (no cap: an issue's
+    detail is one target, so each stays small), in (source page id, target URL) order, the
     order of the scratchpad's query.
     """
     return _target_issues(
-        audit_id, pages, edges, IssueType.BROKEN_INTERNAL_LINK, lambda t: t.is_ok_error, cap
+        audit_id, pages, edges, IssueType.BROKEN_INTERNAL_LINK, lambda t: t.is_ok_error
     )
 
 
@@ -322,12 +321,11 @@ def links_to_redirects(
     audit_id: str,
     pages: Iterable[CrawledPage],
     edges: Iterable[LinkEdge],
-    cap: int = BROKEN_LINK_ISSUE_CAP,
 ) -> list[DetectedIssue]:
-    """link-to-redirect: target crawled, fetch ok, 3xx (Semrush, Ahrefs). Same shape and cap as
+    """link-to-redirect: target crawled, fetch ok, 3xx (Semrush, Ahrefs). Same shape and order as
     broken links, plus the target's `redirectUrl`."""
     return _target_issues(
-        audit_id, pages, edges, IssueType.LINK_TO_REDIRECT, lambda t: t.is_ok_redirect, cap
+        audit_id, pages, edges, IssueType.LINK_TO_REDIRECT, lambda t: t.is_ok_redirect
     )
 
 
@@ -335,13 +333,12 @@ def broken_fragments(
     audit_id: str,
     targets: Mapping[str, frozenset[int]],
     refs: Iterable[FragmentRef],
-    cap: int = BROKEN_LINK_ISSUE_CAP,
 ) -> list[DetectedIssue]:
     """broken-fragment: the target page was crawled as 2xx HTML with a complete set of fragment
     targets (`targets`, its keys), and neither lookup of the link's fragment is in it (HTML
     spec, "select the indicated part"). Pages whose set is unknown are never judged.
 
-    dedupeKey = target URL + "#" + fragment; capped like broken links, in (source page id,
+    dedupeKey = target URL + "#" + fragment; every one, like broken links, in (source page id,
     target URL, fragment) order.
     """
     hits = {
@@ -358,7 +355,7 @@ def broken_fragments(
             {"targetUrl": target, "fragment": fragment},
             dedupe_key=f"{target}#{fragment}",
         )
-        for _, source, target, fragment in sorted(hits)[:cap]
+        for _, source, target, fragment in sorted(hits)
     ]
 
 
@@ -366,10 +363,9 @@ def broken_resources(
     audit_id: str,
     answers: Iterable[ResourceAnswer],
     uses: Iterable[ResourceUse],
-    cap: int = BROKEN_LINK_ISSUE_CAP,
 ) -> list[DetectedIssue]:
     """broken-resource: a resource a page references answered, fetch ok, status >= 400 (the
-    broken-link rule); one issue per referring page, dedupeKey = resource URL, capped like broken
+    broken-link rule); one issue per referring page, dedupeKey = resource URL, every one like broken
     links in (source page id, resource URL) order. Unchecked resources are never judged."""
     by_url = {answer.url: answer for answer in answers}
     hits = []
@@ -378,7 +374,7 @@ def broken_resources(
         if answer is not None and answer.fetch_class == FetchClass.OK and answer.status_code >= 400:
             hits.append((page_id(audit_id, use.source_url), use.source_url, use.resource_url, use))
     issues = []
-    for _, source, target, use in sorted(hits, key=lambda hit: hit[:3])[:cap]:
+    for _, source, target, use in sorted(hits, key=lambda hit: hit[:3]):
         details: JsonObject = {
             "resourceUrl": target,
             "kind": use.kind,

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from audit.catalogue import BROKEN_LINK_ISSUE_CAP, IssueType
+from audit.catalogue import IssueType
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from common.wire import JsonObject
@@ -96,10 +96,10 @@ def external_link_issues(
     audit_id: str,
     answers: Iterable[ExternalAnswer],
     uses: Iterable[ExternalUse],
-    cap: int = BROKEN_LINK_ISSUE_CAP,
 ) -> list[DetectedIssue]:
     """broken-external-link, then external-redirect, then external-link-unreachable: each in
-    (source page id, source URL, URL) order and capped at `cap`."""
+    (source page id, source URL, URL) order, on every referring page (uncapped, like the
+    internal link checks)."""
     by_url = {answer.url: answer for answer in answers}
     hits = sorted(
         (page_id(audit_id, use.source_url), use.source_url, use.url)
@@ -109,7 +109,7 @@ def external_link_issues(
     issues: list[DetectedIssue] = []
     for issue_type in dict.fromkeys(ISSUE_OF.values()):
         found = [external_issue(source, by_url[url]) for _, source, url in hits]
-        issues += [i for i in found if i is not None and i.issue_type is issue_type][:cap]
+        issues += [i for i in found if i is not None and i.issue_type is issue_type]
     return issues
 
 

@@ -14,9 +14,28 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 
+class BodySink(Protocol):
+    """Where a streamed response body goes, network chunk by network chunk (the crawl's pages).
+
+    A client that honours `FetchRequest.sink` calls `open` once the response headers arrive (it
+    answers how many body bytes it wants: a body it will not parse needs less), then awaits
+    `feed` with each body chunk as it arrives (at most the smaller of that and `max_bytes` in
+    all, the last chunk cut there, `truncated` set if the body went on), and returns a
+    `FetchResult` whose `body` is empty. A client that
+    does not stream returns the body whole in `body` and never calls the sink: the caller feeds
+    it then (crawl.page_stream), so plain clients and test doubles keep working. A timeout
+    mid-body ends the exchange like any other timeout (status 0), whatever was fed already.
+    """
+
+    def open(self, status: int, headers: dict[str, str]) -> int: ...
+
+    async def feed(self, chunk: bytes) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class FetchRequest:
-    """One outbound request: a crawl's GET, or an alert's POST with its `body`."""
+    """One outbound request: a crawl's GET, or an alert's POST with its `body`; `sink` streams
+    the response body instead of returning it (`BodySink`)."""
 
     url: str
     timeout_s: float
@@ -24,6 +43,7 @@ class FetchRequest:
     headers: dict[str, str] = field(default_factory=dict)
     method: str = "GET"
     body: bytes | None = None
+    sink: BodySink | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +52,8 @@ class FetchResult:
 
     `status` 0 means no response (DNS, connection, TLS or timeout failure, described by `error`).
     `headers` maps lowercase names to values, repeated headers joined with ", " as fetch does.
-    `elapsed_ms` runs from the request start to the response headers.
+    `elapsed_ms` runs from the request start to the response headers. `body` is empty when the
+    request's sink received it.
     """
 
     url: str

@@ -3,8 +3,8 @@
 Every module reads `settings.CRAWL` at call time rather than copying a value at import, so a test
 (or a future per-deployment setting) replaces the whole object with `dataclasses.replace` and every
 reader sees the same numbers. Thresholds of SEO rules are not here: they are facts about pages,
-kept with their sources in `audit.catalogue` (e.g. `HTML_MAX_BYTES`, a Semrush threshold that
-merely equals today's parse cap).
+kept with their sources in `audit.catalogue` (e.g. `HTML_MAX_BYTES`, a Semrush threshold, well
+below the parse cap).
 """
 
 from __future__ import annotations
@@ -33,14 +33,19 @@ class CrawlSettings:
     sitemap_timeout_s: float = 15.0
     # The extractor parses at most this much of a page (it reports `truncated` beyond); the
     # fetch reads a little more so a page just over the cap is still recognised as larger.
-    parse_max_bytes: int = 2 * MIB
+    # Crawled pages stream into the extractor chunk by chunk (crawl.page_stream), so this bounds
+    # CPU per page, not memory: documentation indexes of 2-3 MB with thousands of links are
+    # common, and 20 MiB parses every page a browser would reasonably render. `html-too-large`
+    # keeps its own SEO threshold (audit.catalogue.HTML_MAX_BYTES).
+    parse_max_bytes: int = 20 * MIB
     fetch_slack_bytes: int = 64 * KIB
+    # Bodies read whole or not parsed read at most this much: callers that hold a whole page in
+    # memory (the exposure check's start page), and crawled bodies the page stream does not parse
+    # (error pages, PDFs). The old parse cap: every page `html-too-large` passes fits.
+    whole_body_max_bytes: int = 2 * MIB + 64 * KIB
     # Fetch classification inspects only the start of a body: challenge pages announce
     # themselves in <head>, and a bounded scan keeps it cheap (docs/original-system.md §4.7).
     body_head_chars: int = 4_000
-    # Link targets stored per page for the cross-page checks (the original's
-    # MAX_STORED_LINKS_PER_PAGE).
-    max_stored_links_per_page: int = 500
     # URLs one `crawl-chunk-N` step leases, and when it stops launching fetches: well inside a
     # step's timeout, so persisting and releasing leftovers always fit.
     chunk_target_pages: int = 200

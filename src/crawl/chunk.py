@@ -22,16 +22,20 @@ from auditdb.records import PageRecord
 from common import ports, settings
 from common.bindings import D1Database
 from common.wire import JsonRecord
-from crawl.page_pipeline import (
-    CrawlScope,
-    ProcessedPage,
-    process_response,
-)
+from crawl.page_pipeline import CrawlScope, ProcessedPage
+from crawl.page_stream import PageStream
 from crawl.resource_check import check_resource
 from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
 from crawl.window import next_window, start_window, window_limits
 from durable.client import Scratchpad
-from durable.records import BatchResult, CrawledEntry, LeasedUrl, RecordBatch, ResourceCheck
+from durable.records import (
+    BatchResult,
+    CrawledEntry,
+    LeasedUrl,
+    LinkBatch,
+    RecordBatch,
+    ResourceCheck,
+)
 
 FIRST_PERSIST_BATCH_SIZE = 5
 PERSIST_BATCH_SIZE = 25
@@ -39,8 +43,8 @@ MAX_QUEUED_PERSIST_BATCHES = 2
 # Resources (crawl.references) a chunk checks after its pages, within its soft deadline: a HEAD
 # costs a fraction of a page, so several per page keep up with what pages reference.
 RESOURCE_CHECKS_PER_CHUNK = 400
-# Newly discovered URLs sent to the scratchpad per sub-batch: crawler traps emit tens of thousands
-# of links and an RPC message is capped at 32 MiB; dropped URLs are usually found again later.
+# Newly discovered URLs sent to the scratchpad per RPC call: an RPC message is capped at 32 MiB;
+# a sub-batch with more sends the rest in further `record_links` calls first.
 MAX_DISCOVERED_PER_BATCH = 20_000
 
 
@@ -212,21 +216,25 @@ class _ChunkRunner:
             await self._wait_for_persistence()
 
     async def _fetch(self, leased: LeasedUrl) -> ProcessedPage | None:
-        request = ports.FetchRequest(
-            url=leased.url,
-            timeout_s=self.plan.fetch_timeout_s,
-            max_bytes=settings.CRAWL.fetch_max_bytes,
-            headers=settings.CRAWL.request_headers,
-        )
         attempt = 1
         while True:
+            # The body streams into the page as it arrives (crawl.page_stream); a page with
+            # many links sends them to the scratchpad in batches while it is parsed.
+            page = PageStream(self.scope, leased, self.io.pad.record_links)
+            request = ports.FetchRequest(
+                url=leased.url,
+                timeout_s=self.plan.fetch_timeout_s,
+                max_bytes=settings.CRAWL.fetch_max_bytes,
+                headers=settings.CRAWL.request_headers,
+                sink=page,
+            )
             result = await self.io.http.fetch(request)
             if result.status != 429:
                 self.consecutive_429 = 0
-                return process_response(self.scope, leased, result, retried_after_429=attempt > 1)
+                return page.finish(result, retried_after_429=attempt > 1)
             action = self._on_429(result, attempt)
             if action is RateLimitAction.RECORD:
-                return process_response(self.scope, leased, result, retried_after_429=attempt > 1)
+                return page.finish(result, retried_after_429=attempt > 1)
             if action is RateLimitAction.STOP:
                 self.unrecorded.append(leased)
                 return None
@@ -301,12 +309,20 @@ async def persist_batch(
     """Write one sub-batch: page rows and issues to D1, then the scratchpad, then progress.
 
     D1 first: if the scratchpad write never happens, the URLs stay leased and a retry rewrites the
-    same rows (deterministic ids, upserts), so nothing is lost or doubled.
+    same rows (deterministic ids, upserts), so nothing is lost or doubled. Links a link-heavy page
+    sent while it was parsed (`record_links`, crawl.page_stream) reached the scratchpad earlier;
+    they move no URL's state, and a retry's rewrite of them stores and counts nothing twice.
     """
     await repository.write_crawled_pages(
         io.db, [page.record for page in batch], [issue for page in batch for issue in page.issues]
     )
-    discovered = [item for page in batch for item in page.discovered][:MAX_DISCOVERED_PER_BATCH]
+    discovered = [item for page in batch for item in page.discovered]
+    while len(discovered) > MAX_DISCOVERED_PER_BATCH:
+        extra, discovered = (
+            discovered[:MAX_DISCOVERED_PER_BATCH],
+            discovered[MAX_DISCOVERED_PER_BATCH:],
+        )
+        await io.pad.record_links(LinkBatch(discovered=tuple(extra)))
     result = await io.pad.record_batch(
         RecordBatch(
             crawled=tuple(page.record.url for page in batch),

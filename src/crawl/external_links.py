@@ -62,11 +62,14 @@ _FAILURES: tuple[tuple[re.Pattern[str], ExternalOutcome, str], ...] = (
 _MAX_REASON = 200
 
 
-def external_link_urls(source_url: str, facts: PageFacts | None) -> list[str]:
-    """The page's distinct external link targets (normalised), in document order."""
+def external_link_urls(
+    source_url: str, facts: PageFacts | None, *, anchors: bool = True
+) -> list[str]:
+    """The page's distinct external link targets (normalised), in document order; without
+    `anchors`, of its `<area>`s only (the crawl streams its `<a href>`s: crawl.page_links)."""
     if facts is None:
         return []
-    hrefs = [link.href.url for link in facts.links]
+    hrefs = [link.href.url for link in facts.links] if anchors else []
     hrefs += [ref.href.url for ref in facts.references if ref.kind is ReferenceKind.AREA]
     found: dict[str, None] = {}
     for href in hrefs:

@@ -5,7 +5,8 @@ was parsed and the extractor did not cap the set. A page whose set is incomplete
 since a fragment missing from a partial set proves nothing. Its internal links that carry a
 fragment go with the keys of both of the HTML spec's lookups (urls.fragment); fragments that need
 no target (empty, `top`) are not sent. Links are the page's `<a href>`s: those to other URLs
-(`facts.links`) and the bare `#fragment` ones (`facts.fragment_links`).
+(`facts.links`, or, in the crawl, every one of them as it streams: crawl.page_links calls
+`fragment_link`) and the bare `#fragment` ones (`facts.fragment_links`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from parse.facts import ATTR_CAP, PageFacts, UrlRef
 from urls.fragment import fragment_keys, fragment_of
 from urls.normalise import normalise_url, same_site
 
-__all__ = ["fragment_links", "fragment_targets"]
+__all__ = ["fragment_link", "fragment_links", "fragment_targets"]
 
 
 def fragment_targets(
@@ -27,20 +28,25 @@ def fragment_targets(
     return FragmentTargets(url, facts.fragment_targets)
 
 
-def fragment_links(source_url: str, facts: PageFacts | None) -> list[FragmentLink]:
-    """Distinct (target, fragment) pairs of the page's internal links, in document order."""
+def fragment_links(
+    source_url: str, facts: PageFacts | None, *, anchors: bool = True
+) -> list[FragmentLink]:
+    """Distinct (target, fragment) pairs of the page's internal links, in document order;
+    without `anchors`, of its bare `#fragment` links only (the others streamed)."""
     if facts is None:
         return []
-    refs = [link.href for link in facts.links] + list(facts.fragment_links)
+    refs = [link.href for link in facts.links] if anchors else []
     found: dict[tuple[str, str], FragmentLink] = {}
-    for ref in refs:
-        link = _fragment_link(source_url, ref)
+    for ref in refs + list(facts.fragment_links):
+        link = fragment_link(source_url, ref)
         if link is not None:
             found.setdefault((link.target_url, link.fragment), link)
     return list(found.values())
 
 
-def _fragment_link(source_url: str, ref: UrlRef) -> FragmentLink | None:
+def fragment_link(source_url: str, ref: UrlRef) -> FragmentLink | None:
+    """The link's fragment and its lookup keys, if it is internal and its fragment needs a
+    target."""
     # A raw value at the attribute cap may have lost the end of its fragment.
     if "#" not in ref.raw or ref.url is None or len(ref.raw) >= ATTR_CAP:
         return None

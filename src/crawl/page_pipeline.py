@@ -1,15 +1,16 @@
 """From one fetched response to everything the crawl persists about it (sans-IO).
 
-`process_response` parses the body with the streaming extractor, runs the per-page rules and
-derives, in one pass: the `audit_pages` row, its issues, the scratchpad's mirror row, the internal
-link edges kept for the cross-page checks, and the URLs to enqueue. It does no I/O, so the chunk
-runner can call it between fetches and tests can call it on canned responses.
+`assemble` takes a response whose body went through the streaming extractor (crawl.page_stream
+feeds it chunk by chunk as it arrives, and `process_response` there takes a whole body), runs the
+per-page rules and derives: the `audit_pages` row, its issues, the scratchpad's mirror row, the
+page's link edges and URLs to enqueue not yet sent (crawl.page_links), its fragments, resources
+and site facts. It does no I/O, so tests can call it on canned responses.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
 
 from audit.cross_page import crawled_page
@@ -21,6 +22,7 @@ from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
 from crawl.external_links import external_link_urls
 from crawl.fragments import fragment_links, fragment_targets
+from crawl.page_links import PageLinks
 from crawl.references import page_link_urls, resource_urls
 from crawl.site_facts import site_facts
 from crawl.url_policy import Decision, UrlPolicy
@@ -38,7 +40,7 @@ from durable.records import (
 )
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
-from urls.normalise import normalise_url, same_site
+from urls.normalise import normalise_url
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 
@@ -74,26 +76,45 @@ class ProcessedPage:
     external: list[ExternalRef] = field(default_factory=list)
 
 
-def process_response(
+@dataclass(slots=True)
+class ParsedBody:
+    """What the page stream kept of a body: its head, its size, the facts and the links."""
+
+    head: bytes  # the first bytes (fetch classification, site facts)
+    size: int  # bytes received, up to the fetch's cap
+    facts: PageFacts | None  # None unless the page was parsed (an ok 2xx HTML page)
+    links: PageLinks  # rows not yet sent, and the page's counts
+
+
+def assemble(
     scope: CrawlScope,
     leased: LeasedUrl,
     result: ports.FetchResult,
+    body: ParsedBody,
     *,
     retried_after_429: bool = False,
 ) -> ProcessedPage:
-    observation = observe(scope, leased, result)
+    observation = observe(scope, leased, result, body)
     row_id = page_id(scope.audit_id, leased.url)
     issues = [
         IssueRecord.from_detected(scope.audit_id, issue, row_id)
         for issue in run_page_rules(observation)
     ]
-    discovered, skipped = discover(scope, leased, observation)
+    links = body.links
+    other_links(links, observation)
+    # Bare #fragment links (not streamed: they name this page), after the streamed ones; and
+    # <area>s to other sites, after the streamed <a href>s.
+    links.add_fragment_links(fragment_links(leased.url, observation.facts, anchors=False))
+    if scope.check_external:
+        for url in external_link_urls(leased.url, observation.facts, anchors=False):
+            links.add_external(url)
+    head_result = replace(result, body=body.head)
     return ProcessedPage(
-        record=page_record(scope.audit_id, observation),
+        record=page_record(scope.audit_id, observation, links),
         issues=issues,
         mirror=mirror_row(scope.audit_id, observation),
-        links=link_edges(leased.url, observation.facts),
-        discovered=discovered,
+        links=links.rows,
+        discovered=links.discovered,
         outcome=PageOutcome(
             fetch_class=observation.fetch_class,
             status=result.status,
@@ -102,38 +123,42 @@ def process_response(
             truncated=result.truncated,
             retried_after_429=retried_after_429,
         ),
-        skipped=skipped,
-        facts=site_facts(leased.url, result, observation.facts, scope.site_host),
+        skipped=links.skipped,
+        facts=site_facts(leased.url, head_result, observation.facts, scope.site_host),
         fragment_targets=fragment_targets(
             leased.url, observation.facts, body_complete=not result.truncated
         ),
-        fragment_links=fragment_links(leased.url, observation.facts),
+        fragment_links=links.fragments,
         resources=resource_refs(scope, leased.url, observation.facts),
-        external=external_refs(scope, leased.url, observation.facts),
+        external=links.external_refs,
     )
 
 
-def observe(scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult) -> PageObservation:
+def fetch_class_of(status: int, headers: dict[str, str], head: bytes) -> FetchClass:
+    """The classifier reads only the start of a body (`CRAWL.body_head_chars`)."""
+    text = head[: settings.CRAWL.body_head_chars].decode("latin-1")
+    return FetchClass(classify_fetch(status, headers, text).value)
+
+
+def parses(status: int, headers: dict[str, str]) -> bool:
+    """Whether a body with this status and headers is parsed (if its class is ok)."""
+    return 200 <= status < 300 and _is_html(headers.get("content-type"))
+
+
+def observe(
+    scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult, body: ParsedBody
+) -> PageObservation:
     headers = result.headers
     content_type = headers.get("content-type")
-    fetch_class = FetchClass(
-        classify_fetch(
-            result.status, headers, result.body[: settings.CRAWL.body_head_chars].decode("latin-1")
-        ).value
-    )
-    is_html = _is_html(content_type)
-    facts = None
-    if fetch_class is FetchClass.OK and 200 <= result.status < 300 and is_html:
-        facts = extract(leased.url, content_type, result.body)
     return PageObservation(
         url=leased.url,
         final_url=result.url,
         status_code=result.status,
-        fetch_class=fetch_class,
+        fetch_class=fetch_class_of(result.status, headers, body.head),
         response_time_ms=None if result.status == 0 else round(result.elapsed_ms),
         content_type=content_type,
-        is_html=is_html,
-        html_bytes=_body_size(result),
+        is_html=_is_html(content_type),
+        html_bytes=_body_size(result, body.size),
         x_robots_tag=headers.get("x-robots-tag"),
         header_canonical=header_canonical(headers.get("link")),
         strict_transport_security=headers.get("strict-transport-security"),
@@ -145,7 +170,7 @@ def observe(scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult) -> 
         crawl_depth=leased.depth,
         in_sitemap=leased.in_sitemap,
         site_is_https=scope.site_is_https,
-        facts=facts,
+        facts=body.facts,
     )
 
 
@@ -161,9 +186,8 @@ def _is_html(content_type: str | None) -> bool:
     return content_type is not None and content_type.split(";")[0].strip().lower() in _HTML_TYPES
 
 
-def _body_size(result: ports.FetchResult) -> int:
+def _body_size(result: ports.FetchResult, size: int) -> int:
     """The whole body's size: Content-Length when the read stopped at the cap and it says more."""
-    size = len(result.body)
     if result.truncated:
         declared = result.headers.get("content-length", "")
         size = max(size + 1, int(declared) if declared.isdigit() else 0)
@@ -212,13 +236,11 @@ def _split_link_header(value: str) -> list[str]:
     return parts
 
 
-def page_record(audit_id: str, obs: PageObservation) -> PageRecord:
+def page_record(audit_id: str, obs: PageObservation, links: PageLinks) -> PageRecord:
     facts = obs.facts
     headings = [] if facts is None else list(facts.heading_levels)
     counts = {level: headings.count(level) for level in range(2, 7)}
     social = {} if facts is None else {tag.key: tag.value for tag in reversed(facts.social)}
-    links = [] if facts is None else [link.href.url for link in facts.links if link.href.url]
-    internal = sum(1 for url in links if same_site(url, obs.url))
     return PageRecord(
         id=page_id(audit_id, obs.url),
         audit_id=audit_id,
@@ -256,8 +278,8 @@ def page_record(audit_id: str, obs: PageObservation) -> PageRecord:
         content_hash=None if facts is None else facts.content_hash,
         images_total=0 if facts is None else facts.images_seen,
         images_missing_alt=0 if facts is None else sum(1 for i in facts.images if i.alt is None),
-        internal_link_count=internal,
-        external_link_count=len(links) - internal,
+        internal_link_count=links.internal,
+        external_link_count=links.external,
         has_structured_data=bool(facts and facts.json_ld.blocks),
         hreflang=[] if facts is None else [h.lang for h in facts.hreflangs],
         crawl_depth=obs.crawl_depth,
@@ -288,24 +310,6 @@ def mirror_row(audit_id: str, obs: PageObservation) -> MirrorRow:
     }
 
 
-def link_edges(source_url: str, facts: PageFacts | None) -> list[LinkRow]:
-    """Internal link edges (normalised, deduplicated, first occurrence wins), capped per page."""
-    if facts is None:
-        return []
-    edges: dict[str, LinkRow] = {}
-    anchors = [(link.href.url, link.nofollow, link.text or None) for link in facts.links]
-    # area, iframe, frame, refresh, link next/prev: page links without anchor text
-    others = [(url, False, None) for url in page_link_urls(facts)]
-    for url, nofollow, text in anchors + others:
-        target = url and normalise_url(url)
-        if target is None or target in edges or not same_site(target, source_url):
-            continue
-        edges[target] = LinkRow(source_url, target, nofollow, text)
-        if len(edges) >= settings.CRAWL.max_stored_links_per_page:  # discovery sees all
-            break
-    return list(edges.values())
-
-
 def resource_refs(scope: CrawlScope, source_url: str, facts: PageFacts | None) -> list[ResourceRef]:
     """The page's internal resources the URL policy lets us request (crawl.references)."""
     if facts is None:
@@ -317,43 +321,26 @@ def resource_refs(scope: CrawlScope, source_url: str, facts: PageFacts | None) -
     ]
 
 
-def external_refs(scope: CrawlScope, source_url: str, facts: PageFacts | None) -> list[ExternalRef]:
-    """The page's links to other sites, when the audit checks them (crawl.external_links)."""
-    if not scope.check_external:
-        return []
-    return [ExternalRef(source_url, url) for url in external_link_urls(source_url, facts)]
-
-
-def discover(
-    scope: CrawlScope, leased: LeasedUrl, obs: PageObservation
-) -> tuple[list[DiscoveredUrl], dict[str, int]]:
-    """URLs to enqueue and why others were not: links (a, area, iframe, frame, meta refresh,
-    link next/prev; crawl.references), canonical and hreflang targets, redirects.
-
-    Followed links are one click deeper; a redirect target keeps the redirecting page's depth
-    (it is the same page, moved). Canonical and hreflang targets are crawled too, so the
-    cross-page checks can judge them.
-    """
-    child_depth = None if leased.depth is None else leased.depth + 1
-    candidates: list[tuple[str | None, int | None]] = []
+def other_links(links: PageLinks, obs: PageObservation) -> None:
+    """Judge what the page points at besides its `<a href>`s (which stream in while it is
+    parsed): its redirect (the same page, moved: it keeps the page's depth), the other page links
+    (area, iframe, frame, meta refresh, link next/prev; crawl.references), stored and followed
+    like links, and its canonical and hreflang targets, crawled so the cross-page checks can
+    judge them."""
     if obs.redirect_url:
-        candidates.append((obs.redirect_url, leased.depth))
-    if obs.facts is not None:
-        candidates.extend(
-            (link.href.url, child_depth) for link in obs.facts.links if not link.nofollow
-        )
-        candidates.append((obs.effective_canonical, child_depth))
-        candidates.extend((h.href.url, child_depth) for h in obs.facts.hreflangs)
-        candidates.extend((url, child_depth) for url in page_link_urls(obs.facts))
-    found: dict[str, DiscoveredUrl] = {}
-    skipped: dict[str, int] = {}
-    for raw, depth in candidates:
-        url = raw and normalise_url(raw)
-        if url is None or url in found or url == leased.url:
-            continue
-        decision = scope.policy.decide(url, depth)
-        if decision is Decision.ALLOWED:
-            found[url] = DiscoveredUrl(url, depth, leased.url)
-        else:
-            skipped[decision.value] = skipped.get(decision.value, 0) + 1
-    return list(found.values()), skipped
+        target = normalise_url(obs.redirect_url)
+        if target is not None:
+            links.add_candidate(target, obs.crawl_depth)
+    facts = obs.facts
+    if facts is None:
+        return
+    candidates = [obs.effective_canonical, *(h.href.url for h in facts.hreflangs)]
+    for url in page_link_urls(facts):
+        target = url and normalise_url(url)
+        if target:
+            links.add_edge(target)
+            links.add_candidate(target, links.child_depth)
+    for url in candidates:
+        target = url and normalise_url(url)
+        if target:
+            links.add_candidate(target, links.child_depth)

@@ -22,6 +22,7 @@ from durable.records import (
     ExternalClaim,
     ExternalClaimRequest,
     FrontierStats,
+    LinkBatch,
     Progress,
     ProgressRequest,
     RecordBatch,
@@ -109,6 +110,9 @@ class Scratchpad:
 
     async def record_batch(self, batch: RecordBatch) -> BatchResult:
         return BatchResult.from_dict(await self.stub.record_batch(batch.to_dict()))
+
+    async def record_links(self, batch: LinkBatch) -> BatchResult:
+        return BatchResult.from_dict(await self.stub.record_links(batch.to_dict()))
 
     async def claim_resources(self, chunk_no: int, limit: int) -> ResourceClaim:
         request = ClaimRequest(chunk_no, limit)

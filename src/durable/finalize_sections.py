@@ -9,9 +9,10 @@ Theory of operation
 * Set-based checks (duplicates, orphans, canonical targets, hreflang, sitemap entries) are one
   ordered SELECT each, read with LIMIT/OFFSET. The SELECT also yields a `kind` column, the index
   of the issue type in the section's `types`, so totals per type are one GROUP BY over it.
-* Link checks are capped at `BROKEN_LINK_ISSUE_CAP` rows, so they are read whole (at most 2,000
-  rows) and sliced. Their join is pinned to start from the few crawled error/redirect targets and
-  seek `links_target_idx` per target, instead of scanning every stored edge.
+* Link checks (broken links, links to redirects, broken fragments and resources) list every
+  referring page, one issue each, uncapped: they are ordered SELECTs read with LIMIT/OFFSET like
+  the set-based checks. The link join is pinned to start from the few crawled error/redirect
+  targets and seek `links_target_idx` per target, instead of scanning every stored edge.
 * The redirect walk loads the redirect rows with one scan and walks them in Python with the
   specification's own walk; see `redirect_section` for why neither a recursive CTE nor per-hop
   lookups.
@@ -26,13 +27,12 @@ a column or two.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from audit.catalogue import BROKEN_LINK_ISSUE_CAP, DUPLICATE_GROUP_SAMPLE, IssueType
+from audit.catalogue import DUPLICATE_GROUP_SAMPLE, IssueType
 from audit.cross_page import CrawledPage, redirect_issues
 from audit.external_links import (
     ISSUE_OF,
@@ -253,30 +253,18 @@ class LinkHit:
     redirect_url: str | None
 
 
-def _link_hits(query: Query, target_filter: str, audit_id: str, cap: int) -> list[LinkHit]:
-    """(source id, source, target) hits in order, capped.
-
-    The source id is the source page's `page_mirror.page_id` (the audit_pages id, which the
-    specification derives as page_id(audit_id, source)). An edge whose source has no mirror row
-    cannot occur through record_batch, which writes a page and its links together; if one does,
-    its id is derived here so the order still matches.
-    """
-    mirrored_sql = _LINK_HITS.format(
-        source_id="s.page_id", source_join=_MIRRORED_SOURCE, target_filter=target_filter
-    )
-    ordered = f"{mirrored_sql} ORDER BY s.page_id, l.source_url, l.target_url LIMIT ?"
-    mirrored = [from_json(LinkHit, row) for row in query(ordered, cap)]
+def _unmirrored_hits(query: Query, target_filter: str, audit_id: str) -> list[LinkHit]:
+    """Hits whose source has no mirror row, with the id the specification derives for it
+    (page_id(audit_id, source)). Normally none: a page's mirror row is written with its
+    sub-batch, and links it streamed earlier are rewritten when a killed chunk is retried; only
+    an audit finalized while such a page never got recorded leaves some."""
     unmirrored_sql = _LINK_HITS.format(
         source_id="NULL", source_join="", target_filter=f"{target_filter} {_UNMIRRORED_SOURCE}"
     )
-    unmirrored = [
+    return [
         replace(hit, source_id=page_id(audit_id, hit.source_url))
         for hit in (from_json(LinkHit, row) for row in query(unmirrored_sql))
     ]
-    if not unmirrored:
-        return mirrored
-    merged = sorted([*mirrored, *unmirrored], key=_hit_key)
-    return merged[:cap]
 
 
 def _hit_key(hit: LinkHit) -> tuple[str, str, str]:
@@ -290,16 +278,31 @@ def _link_issue(issue_type: IssueType, hit: LinkHit) -> DetectedIssue:
     return DetectedIssue(issue_type, hit.source_url, details, dedupe_key=hit.target_url)
 
 
-def link_section(
-    issue_type: IssueType, query: Query, audit_id: str, cap: int = BROKEN_LINK_ISSUE_CAP
-) -> ListSection:
-    """broken-internal-link or link-to-redirect: one issue per (source, crawled ok target)."""
+def link_section(issue_type: IssueType, query: Query, audit_id: str) -> Section:
+    """broken-internal-link or link-to-redirect: one issue per (source, crawled ok target),
+    every one, ordered by the source's page id (the audit_pages id, page_mirror.page_id)."""
+    target_filter = _LINK_TARGETS[issue_type]
+    mirrored_sql = _LINK_HITS.format(
+        source_id="s.page_id", source_join=_MIRRORED_SOURCE, target_filter=target_filter
+    )
+    ordered = (
+        f"SELECT *, 0 AS kind FROM ({mirrored_sql}) ORDER BY source_id, source_url, target_url"
+    )
+    unmirrored = _unmirrored_hits(query, target_filter, audit_id)
+    if unmirrored:  # the rare case: merge in memory, in the same order
 
-    def compute() -> list[DetectedIssue]:
-        hits = _link_hits(query, _LINK_TARGETS[issue_type], audit_id, cap)
-        return [_link_issue(issue_type, hit) for hit in hits]
+        def merged() -> list[DetectedIssue]:
+            hits = [from_json(LinkHit, row) for row in query(ordered)] + unmirrored
+            return [_link_issue(issue_type, hit) for hit in sorted(hits, key=_hit_key)]
 
-    return ListSection(issue_type.value, (issue_type,), compute)
+        return ListSection(issue_type.value, (issue_type,), merged)
+    return SqlSection(
+        issue_type.value,
+        (issue_type,),
+        ordered,
+        lambda row: _link_issue(issue_type, from_json(LinkHit, row)),
+        query,
+    )
 
 
 # --------------------------------------------------------------------------- fragments
@@ -309,14 +312,14 @@ def link_section(
 # id and two primary-key probes each. The source's mirror row gives its page id; record_batch
 # writes a page's link fragments with its mirror row, so every source has one.
 _BROKEN_FRAGMENTS = """
-SELECT s.page_id AS source_id, f.source_url, f.target_url, f.fragment
+SELECT s.page_id AS source_id, f.source_url, f.target_url, f.fragment, 0 AS kind
 FROM link_fragments AS f
 CROSS JOIN fragment_pages AS t ON t.url = f.target_url
 CROSS JOIN page_mirror AS s ON s.url = f.source_url
 WHERE NOT EXISTS (
     SELECT 1 FROM fragment_targets AS k WHERE k.page = t.id AND k.key IN (f.key, f.decoded_key)
 )
-ORDER BY s.page_id, f.source_url, f.target_url, f.fragment LIMIT ?"""
+ORDER BY s.page_id, f.source_url, f.target_url, f.fragment"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,14 +338,15 @@ def _fragment_issue(hit: FragmentHit) -> DetectedIssue:
     return DetectedIssue(IssueType.BROKEN_FRAGMENT, hit.source_url, details, dedupe_key=dedupe_key)
 
 
-def fragment_section(query: Query, cap: int = BROKEN_LINK_ISSUE_CAP) -> ListSection:
-    """broken-fragment (cross_page.broken_fragments), capped like the link checks."""
-
-    def compute() -> list[DetectedIssue]:
-        rows = query(_BROKEN_FRAGMENTS, cap)
-        return [_fragment_issue(from_json(FragmentHit, row)) for row in rows]
-
-    return ListSection(IssueType.BROKEN_FRAGMENT.value, (IssueType.BROKEN_FRAGMENT,), compute)
+def fragment_section(query: Query) -> Section:
+    """broken-fragment (cross_page.broken_fragments): every broken link fragment."""
+    return SqlSection(
+        IssueType.BROKEN_FRAGMENT.value,
+        (IssueType.BROKEN_FRAGMENT,),
+        _BROKEN_FRAGMENTS,
+        lambda row: _fragment_issue(from_json(FragmentHit, row)),
+        query,
+    )
 
 
 # --------------------------------------------------------------------------- resources
@@ -358,11 +362,12 @@ WITH answer AS (
     SELECT r.url, p.status_code FROM resources AS r JOIN page_mirror AS p ON p.url = r.url
     WHERE r.state = 'page' AND p.fetch_class = 'ok' AND p.status_code >= 400
 )
-SELECT s.page_id AS source_id, u.source_url, u.resource_url, u.kind, u.rel, a.status_code
+SELECT s.page_id AS source_id, u.source_url, u.resource_url, u.kind AS ref_kind, u.rel,
+    a.status_code, 0 AS kind
 FROM answer AS a
 CROSS JOIN resource_refs AS u ON u.resource_url = a.url
 CROSS JOIN page_mirror AS s ON s.url = u.source_url
-ORDER BY s.page_id, u.source_url, u.resource_url LIMIT ?"""
+ORDER BY s.page_id, u.source_url, u.resource_url"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,28 +394,38 @@ def _resource_issue(hit: ResourceHit) -> DetectedIssue:
     )
 
 
-def resource_section(query: Query, cap: int = BROKEN_LINK_ISSUE_CAP) -> ListSection:
-    """broken-resource (cross_page.broken_resources), capped like the link checks."""
-
-    def compute() -> list[DetectedIssue]:
-        rows = query(_BROKEN_RESOURCES, cap)
-        return [_resource_issue(from_json(ResourceHit, row)) for row in rows]
-
-    return ListSection(IssueType.BROKEN_RESOURCE.value, (IssueType.BROKEN_RESOURCE,), compute)
+def resource_section(query: Query) -> Section:
+    """broken-resource (cross_page.broken_resources): every referring page of each."""
+    return SqlSection(
+        IssueType.BROKEN_RESOURCE.value,
+        (IssueType.BROKEN_RESOURCE,),
+        _BROKEN_RESOURCES,
+        lambda row: _resource_issue(from_json(ResourceHit, {**row, "kind": row["ref_kind"]})),
+        query,
+    )
 
 
 # --------------------------------------------------------------------------- external links
 
-# Every referrer of a checked external URL whose outcome raises an issue (audit.external_links):
-# starts from the (few) such answers and seeks the referrers through external_refs_target_idx.
-_EXTERNAL_HITS = """
+# Every referrer of a checked external URL whose outcome raises an issue (audit.external_links),
+# every one, in the specification's order: by issue type (`kind`, the index in
+# `_EXTERNAL_TYPES`), then source page id, source and URL. Starts from the (few) such answers
+# and seeks the referrers through external_refs_target_idx.
+_EXTERNAL_TYPES = tuple(dict.fromkeys(ISSUE_OF.values()))
+_EXTERNAL_KIND = "CASE e.outcome {} END".format(
+    " ".join(
+        f"WHEN '{outcome.value}' THEN {_EXTERNAL_TYPES.index(issue_type)}"
+        for outcome, issue_type in ISSUE_OF.items()
+    )
+)
+_EXTERNAL_HITS = f"""
 SELECT s.page_id AS source_id, r.source_url, e.url, e.outcome, e.status_code, e.final_url,
-       e.reason
+       e.reason, {_EXTERNAL_KIND} AS kind
 FROM external_links AS e
 CROSS JOIN external_refs AS r ON r.url = e.url
 CROSS JOIN page_mirror AS s ON s.url = r.source_url
-WHERE e.state = 'checked' AND e.outcome IN (SELECT value FROM json_each(?))
-ORDER BY s.page_id, r.source_url, e.url LIMIT ?"""
+WHERE e.state = 'checked' AND e.outcome IN ({", ".join(f"'{o.value}'" for o in ISSUE_OF)})
+ORDER BY kind, s.page_id, r.source_url, e.url"""
 _EXTERNAL_COUNTS = (
     "SELECT COUNT(*) AS n, COALESCE(SUM(state = 'checked'), 0) AS checked FROM external_links"
 )
@@ -429,29 +444,19 @@ class ExternalHit:
     reason: str | None
 
 
-def _external_issues(query: Query, issue_type: IssueType, cap: int) -> list[DetectedIssue]:
-    outcomes = json.dumps([o.value for o, t in ISSUE_OF.items() if t is issue_type])
-    issues = []
-    for row in query(_EXTERNAL_HITS, outcomes, cap):
-        hit = from_json(ExternalHit, row)
-        answer = ExternalAnswer(
-            hit.url, hit.outcome, hit.status_code or 0, hit.final_url, hit.reason
-        )
-        issue = external_issue(hit.source_url, answer)
-        if issue is not None:
-            issues.append(issue)
-    return issues
+def _external_issue(row: Row) -> DetectedIssue:
+    hit = from_json(ExternalHit, row)
+    answer = ExternalAnswer(hit.url, hit.outcome, hit.status_code or 0, hit.final_url, hit.reason)
+    issue = external_issue(hit.source_url, answer)
+    if issue is None:  # the query selects only outcomes that raise one
+        raise ValueError(f"no external issue for outcome {hit.outcome}")
+    return issue
 
 
-def external_section(query: Query, cap: int = BROKEN_LINK_ISSUE_CAP) -> ListSection:
+def external_section(query: Query) -> Section:
     """broken-external-link, external-redirect, external-link-unreachable
-    (audit.external_links.external_link_issues), each capped like the link checks."""
-    types = tuple(dict.fromkeys(ISSUE_OF.values()))
-
-    def compute() -> list[DetectedIssue]:
-        return [issue for t in types for issue in _external_issues(query, t, cap)]
-
-    return ListSection("external", types, compute)
+    (audit.external_links.external_link_issues): every referring page, like the link checks."""
+    return SqlSection("external", _EXTERNAL_TYPES, _EXTERNAL_HITS, _external_issue, query)
 
 
 def unchecked_external_section(query: Query, start_url: str, budget: int) -> ListSection:

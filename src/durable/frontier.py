@@ -145,7 +145,8 @@ SCHEMA = (
         chunk_no INTEGER,
         found_on TEXT
     )""",
-    # Claim order: link-discovered before sitemap-only, FIFO (rowid) within each class.
+    # Claim order (scratchpad._CLAIM_ORDER): link-discovered before sitemap-only, links
+    # breadth-first, FIFO (rowid) within a depth.
     "CREATE INDEX IF NOT EXISTS frontier_claim_idx ON frontier (state, source)",
     "CREATE INDEX IF NOT EXISTS frontier_chunk_idx ON frontier (chunk_no, state)",
     # Rows per state, kept in step by every statement that inserts or moves frontier rows.

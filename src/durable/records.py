@@ -384,6 +384,19 @@ class RecordBatch(JsonRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class LinkBatch(JsonRecord):
+    """A page's links sent while it is still being parsed (crawl.page_links): edges, link
+    fragments and links to other sites, stored within the link budget, and URLs to enqueue. Idempotent: a rewrite stores
+    and counts nothing twice. `link_budget_bytes` None means the crawl's budget."""
+
+    links: tuple[LinkRow, ...] = ()
+    discovered: tuple[DiscoveredUrl, ...] = ()
+    fragment_links: tuple[FragmentLink, ...] = ()
+    external: tuple[ExternalRef, ...] = ()
+    link_budget_bytes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class BatchResult:
     """The frontier after a batch, link edges stored (within budget) and URLs newly queued."""
 

@@ -62,6 +62,7 @@ from durable.records import (
     FragmentTargets,
     FrontierStats,
     LeasedUrl,
+    LinkBatch,
     LinkRow,
     MirrorRow,
     Progress,
@@ -180,7 +181,13 @@ _MIRROR_COLUMNS = (
     "in_sitemap",
     "hreflang_json",
 )
-_CLAIM_ORDER = f"CASE source WHEN '{FrontierSource.LINK.value}' THEN 0 ELSE 1 END, rowid"
+# Link-discovered before sitemap-only; links breadth-first (shallower first, those of unknown
+# depth after, found on sitemap-only pages), FIFO (rowid) within a depth. Breadth-first matters
+# since pages stream their links while parsed (crawl.page_stream): a page of 10,000 links
+# enqueues them before its siblings' sub-batch lands, and must not crowd out shallower URLs.
+_CLAIM_ORDER = (
+    f"CASE source WHEN '{FrontierSource.LINK.value}' THEN 0 ELSE 1 END, depth IS NULL, depth, rowid"
+)
 _ENQUEUE_LINKS = (
     "INSERT OR IGNORE INTO frontier (url, depth, source, found_on) "
     "SELECT json_extract(value, '$.url'), json_extract(value, '$.depth'), "
@@ -200,6 +207,21 @@ _WRITE_LINKS = (
     "INSERT OR IGNORE INTO links (source_url, target_url, nofollow, anchor) "
     "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
     "json_extract(value, '$.nofollow'), json_extract(value, '$.anchor') FROM json_each(?)"
+)
+# The positions (`i`) of a batch's edges already stored: a rewritten page (a retried chunk) must
+# not spend the link budget twice on them.
+_STORED_LINKS = (
+    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN links AS l "
+    "ON l.source_url = json_extract(j.value, '$.s') AND l.target_url = json_extract(j.value, '$.t')"
+)
+_STORED_EXTERNAL = (
+    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN external_refs AS l "
+    "ON l.source_url = json_extract(j.value, '$.s') AND l.url = json_extract(j.value, '$.t')"
+)
+_STORED_FRAGMENTS = (
+    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN link_fragments AS l "
+    "ON l.source_url = json_extract(j.value, '$.s') AND l.target_url = json_extract(j.value, '$.t') "
+    "AND l.fragment = json_extract(j.value, '$.f')"
 )
 
 
@@ -496,6 +518,20 @@ class ScratchpadMethods:
         links_written, enqueued = self.ctx.storage.transactionSync(write)
         return BatchResult(self._stats(), links_written, enqueued).to_dict()
 
+    def record_links(self, batch: JsonObject) -> JsonObject:
+        """Persist links a page sends while it is parsed (a `LinkBatch`): its edges within the
+        link budget and its URLs to enqueue, atomically; a `BatchResult` back. Idempotent."""
+        parsed = LinkBatch.from_dict(batch)
+        budget = parsed.link_budget_bytes or CRAWL.link_budget_bytes
+
+        def write() -> tuple[int, int]:
+            self._write_fragments((), parsed.fragment_links, budget)
+            self._write_external(parsed.external, budget)
+            return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
+
+        links_written, enqueued = self.ctx.storage.transactionSync(write)
+        return BatchResult(self._stats(), links_written, enqueued).to_dict()
+
     def _note_progress(self, entries: Sequence[CrawledEntry]) -> None:
         for entry in entries:
             self._sql(
@@ -551,11 +587,39 @@ class ScratchpadMethods:
         )
 
     def _write_links(self, links: Sequence[LinkRow], budget: int) -> int:
-        """Store edges until the byte budget trips; returns how many fit (duplicates included)."""
-        fitting = self._within_budget(links, _link_bytes, budget)
+        """Store new edges until the byte budget trips; returns how many were new and fit.
+        Edges already stored (a page written again) neither count nor take budget."""
+        fresh = self._unstored_links(links)
+        fitting = self._within_budget(fresh, _link_bytes, budget)
         for batch in json_arrays([_link_param(link) for link in fitting]):
             self._sql(_WRITE_LINKS, batch)
         return len(fitting)
+
+    def _unstored_links(self, links: Sequence[LinkRow]) -> list[LinkRow]:
+        """`links` less those already stored and less repeats within `links`, in order."""
+        keys = [(link.source_url, link.target_url, "") for link in links]
+        return self._unstored(links, keys, _STORED_LINKS)
+
+    def _unstored[T](
+        self, items: Sequence[T], keys: list[tuple[str, str, str]], stored_sql: str
+    ) -> list[T]:
+        """`items` whose (source, target, fragment) key `stored_sql` does not find, first of
+        each key: what a rewrite (a retried chunk) must neither store nor count again."""
+        params: list[JsonValue] = [
+            {"i": i, "s": s, "t": t, "f": f} for i, (s, t, f) in enumerate(keys)
+        ]
+        stored = {
+            as_int(row["i"])
+            for batch in json_arrays(params)
+            for row in self._rows(stored_sql, batch)
+        }
+        seen: set[tuple[str, str, str]] = set()
+        fresh = []
+        for index, (item, key) in enumerate(zip(items, keys, strict=True)):
+            if index not in stored and key not in seen:
+                seen.add(key)
+                fresh.append(item)
+        return fresh
 
     def _write_fragments(
         self, pages: Sequence[FragmentTargets], links: Sequence[FragmentLink], budget: int
@@ -569,7 +633,9 @@ class ScratchpadMethods:
             self._sql(f"DELETE FROM fragment_targets WHERE page = {_FRAGMENT_PAGE}", page.url)
             for batch in json_arrays(list[JsonValue](page.keys)):
                 self._sql(_WRITE_TARGETS, page.url, batch)
-        fitting = self._within_budget(links, _fragment_bytes, budget)
+        keys = [(link.source_url, link.target_url, link.fragment) for link in links]
+        fresh = self._unstored(links, keys, _STORED_FRAGMENTS)
+        fitting = self._within_budget(fresh, _fragment_bytes, budget)
         for batch in json_arrays([link.to_dict() for link in fitting]):
             self._sql(_WRITE_LINK_FRAGMENTS, batch)
 
@@ -581,8 +647,11 @@ class ScratchpadMethods:
             self._sql(res.ADD_REFS, batch)
 
     def _write_external(self, refs: Sequence[ExternalRef], budget: int) -> None:
-        """External URLs to check (new URLs only, in link order) and their referring pages."""
-        fitting = self._within_budget(refs, _external_bytes, budget)
+        """External URLs to check (new URLs only, in link order) and their referring pages;
+        references already stored (a page written again) take no budget again."""
+        keys = [(ref.source_url, ref.url, "") for ref in refs]
+        fresh = self._unstored(refs, keys, _STORED_EXTERNAL)
+        fitting = self._within_budget(fresh, _external_bytes, budget)
         for batch in json_arrays([ref.to_dict() for ref in fitting]):
             self._sql(ext.ADD, batch)
             self._sql(ext.ADD_REFS, batch)

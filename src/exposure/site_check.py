@@ -123,7 +123,7 @@ async def _start_page(url: str, private_hosts: PrivateHosts) -> _Page:
         request = ports.FetchRequest(
             url=url,
             timeout_s=settings.CRAWL.start_probe_timeout_s,
-            max_bytes=settings.CRAWL.fetch_max_bytes,
+            max_bytes=settings.CRAWL.whole_body_max_bytes,
             headers=settings.CRAWL.request_headers,
         )
         result = await ports.http_client().fetch(request)

@@ -9,8 +9,10 @@ this one place, so a parity mismatch always points at the parsing.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+from common.seen import SeenHashes
 from parse.attr_urls import refresh_url, srcset_urls
 from parse.facts import (
     ANCHOR_TEXT_CAP,
@@ -105,15 +107,30 @@ def is_jsonld(attrs: Attrs) -> bool:
 class Capture:
     """Text of one link or heading, filled in when the element closes."""
 
-    __slots__ = ("text",)
+    __slots__ = ("text", "closed")
 
     def __init__(self) -> None:
         self.text = ""
+        self.closed = False
+
+
+LinkSink = Callable[[list[Link]], None]
+# Links handed to a `LinkSink` at a time once a page has more than LINKS_CAP of them: a bounded
+# batch, so a page's links never pile up in memory whatever their number.
+LINK_BATCH = 256
+_RawLink = tuple[str, Capture, bool, bool, bool]  # href, text, nofollow, sponsored, ugc
 
 
 class FactsBuilder:
-    def __init__(self, page_url: str) -> None:
+    def __init__(self, page_url: str, on_links: LinkSink | None = None) -> None:
         self.page_url = page_url
+        # Every distinct <a href> (by raw href) also goes to `on_links`, uncapped: held until
+        # LINKS_CAP are pending (or the end), so a page of ordinary size resolves them against
+        # its final base like `links`; past that, in batches of LINK_BATCH as their text closes.
+        self._on_links = on_links
+        self._pending: list[_RawLink] = []
+        self._hrefs = SeenHashes()  # raw hrefs given to on_links
+        self._streaming = False
         self._base_href: str | None = None
         self._lang: str | None = None
         self._declared: str | None = None
@@ -324,8 +341,32 @@ class FactsBuilder:
             return None
         rel = _tokens(attrs.get("rel"))
         capture = Capture()
-        link = (_cap(href), capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
-        return capture if self._add("links", link, LINKS_CAP, link[0]) else None
+        link = (_cap(href) or "", capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
+        kept = self._add("links", link, LINKS_CAP, link[0])
+        if self._on_links is None or not self._hrefs.add(link[0]):
+            return capture if kept else None
+        self._pending.append(link)
+        if len(self._pending) > (LINK_BATCH if self._streaming else LINKS_CAP):
+            self._streaming = True
+            self._send_links(final=False)
+        return capture
+
+    def _send_links(self, *, final: bool) -> None:
+        """Hand pending links to `on_links`: all of them at the end, else those whose text is
+        complete (every one but, at most, a still open last few)."""
+        if self._on_links is None or not self._pending:
+            return
+        done = len(self._pending)
+        while not final and done and not self._pending[done - 1][1].closed:
+            done -= 1
+        ready, self._pending = self._pending[:done], self._pending[done:]
+        base = document_base(self.page_url, self._base_href)
+        self._on_links(
+            [
+                Link(UrlRef(h, resolve(h, base)), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc)
+                for h, c, nf, sp, ugc in ready
+            ]
+        )
 
     def jsonld(self, text: str | None) -> None:
         """One JSON-LD block's content, or None when it exceeded JSONLD_MAX_CHARS."""
@@ -375,6 +416,7 @@ class FactsBuilder:
         word_count: int,
         content_hash: str | None,
     ) -> PageFacts:
+        self._send_links(final=True)
         base = document_base(self.page_url, self._base_href)
         lists, seen = self._lists, self._seen
 

@@ -21,14 +21,24 @@ or the table cell around it), and open headings (closed by any heading end tag, 
 tag when nothing opened inside is still open, or by the end tag of a block element around them).
 
 Memory is bounded by the chunk size plus `MAX_PENDING` (a single unfinished tag) plus the capped
-facts, whatever the page size; input beyond `max_bytes` is counted but not parsed.
+facts, whatever the page size; input beyond `max_bytes` is counted but not parsed. With
+`on_links`, every distinct `<a href>` is also handed over in small batches as its text closes
+(parse.builder), at the cost of one compact hash per distinct href.
 """
 
 from __future__ import annotations
 
 import re
 
-from parse.builder import ELEMENTS, Attrs, Capture, FactsBuilder, declared_charset, is_jsonld
+from parse.builder import (
+    ELEMENTS,
+    Attrs,
+    Capture,
+    FactsBuilder,
+    LinkSink,
+    declared_charset,
+    is_jsonld,
+)
 from parse.decoding import Decoder
 from parse.facts import ANCHOR_TEXT_CAP, JSONLD_MAX_CHARS, TEXT_CAP, PageFacts
 from parse.text import PARTIAL_CHARREF, TextDigest, collapse, decode_text
@@ -149,6 +159,7 @@ class _Text:
     def finish(self) -> None:
         if self.capture is not None:
             self.capture.text = self.done + _decode_pieces(self.pieces)
+            self.capture.closed = True
 
 
 def _decode_pieces(pieces: list[str]) -> str:
@@ -169,9 +180,11 @@ class PageExtractor:
         *,
         content_type: str | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        on_links: LinkSink | None = None,
     ) -> None:
         self.page_url = page_url
         self.max_bytes = max_bytes
+        self._on_links = on_links
         self._bytes = 0
         self._truncated = False
         self._closed = False
@@ -179,7 +192,7 @@ class PageExtractor:
 
     def _reset(self, decoder: Decoder) -> None:
         self._decoder = decoder
-        self._builder = FactsBuilder(self.page_url)
+        self._builder = FactsBuilder(self.page_url, self._on_links)
         self._digest = TextDigest()
         self._buf = ""
         self._text: list[str] = []  # visible text pieces since the last flush

@@ -50,7 +50,11 @@ chosen so that both agree):
   children, which implied end tags (say, a `<p>` inside closing a `<p>` outside) can close early,
   where the extractor follows the HTML spec and keeps everything up to `</template>` inert.
 * Distinct items: `links` keeps the first link to each raw href (the original analyzer
-  deduplicated links by target, first occurrence winning), `images`, `scripts`, `social` and
+  deduplicated links by target, first occurrence winning), the first `LINKS_CAP` of them, for the
+  per-page rules; every distinct link, uncapped, also goes to the extractor's `on_links` (see
+  parse.builder: resolved against the base known when it is sent, which is the final one unless a
+  `<base href>` follows the first LINKS_CAP links; after a late `<meta charset>` restart, links
+  already sent may be sent again, so consumers deduplicate), `images`, `scripts`, `social` and
   `hreflangs` keep the first of identical items, and `mixed_content` lists each (tag, URL) once;
   the `*_seen` counts and `images_missing_alt` count every occurrence.
 * Fragment targets: `fragment_targets` holds the `fragment_key` (urls.fragment) of every
@@ -88,7 +92,7 @@ from common.wire import JsonRecord
 TEXT_CAP = 1024  # a title/heading beyond 1 KiB is a defect either way; rules check 60 characters
 ANCHOR_TEXT_CAP = 200  # the original analyzer's anchor-text limit
 ATTR_CAP = 2048  # above the 2,000-character "link URL too long" check; bounds a page's memory
-LINKS_CAP = 1000  # the original analyzer's cap (1,000 unique links per page)
+LINKS_CAP = 1000  # links kept in PageFacts (the original's 1,000); on_links gets them all
 IMAGES_CAP = 1000  # the original analyzer's cap
 # Heading texts kept (rules read H1 texts); every heading's level, for the heading order and the
 # per-level counts, is kept in `heading_levels` up to HEADING_LEVELS_CAP, one byte each.

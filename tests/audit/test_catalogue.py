@@ -70,7 +70,6 @@ def test_original_issue_keeps_its_id_severity_and_scope(issue_id, severity, scop
         ("SLOW_RESPONSE_MS", 1500),
         ("DEEP_PAGE_DEPTH", 5),
         ("DUPLICATE_GROUP_SAMPLE", 3),
-        ("BROKEN_LINK_ISSUE_CAP", 2000),
         ("HSTS_MIN_MAX_AGE_S", 15_768_000),
         ("HTML_MAX_BYTES", 2 * 1024 * 1024),
     ],

@@ -193,14 +193,14 @@ def test_broken_internal_links_one_per_source_and_target_never_from_absence():
     assert all(i.details["targetUrl"] == i.dedupe_key for i in issues)
 
 
-def test_broken_links_are_capped_in_source_page_id_then_target_order():
-    pages = [page(f"t{i}", 404) for i in range(3)] + [page("s1"), page("s2")]
-    edges = [LinkEdge(s, f"t{i}") for s in ("s1", "s2") for i in (2, 0, 1)]
-    first_source = min(("s1", "s2"), key=lambda s: page_id("audit", s))
-    issues = broken_internal_links("audit", pages, edges, cap=2)
+def test_broken_links_list_every_referrer_in_source_page_id_then_target_order():
+    sources = [f"s{i}" for i in range(2_500)]  # more than the original's 2,000-issue cap
+    pages = [page(f"t{i}", 404) for i in range(2)] + [page(s) for s in sources]
+    edges = [LinkEdge(s, f"t{i}") for s in sources for i in (1, 0)]
+    issues = broken_internal_links("audit", pages, edges)
+    ordered = sorted(sources, key=lambda s: page_id("audit", s))
     assert [(i.page_url, i.dedupe_key) for i in issues] == [
-        (first_source, "t0"),
-        (first_source, "t1"),
+        (s, t) for s in ordered for t in ("t0", "t1")
     ]
 
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from html import escape
 from typing import Self
 
-from tests.support.site_server import Reply, SiteRequest
+from tests.support.site_server import Reply, SiteRequest, StreamReply
 
 __all__ = [
     "EXTERNAL_HOST",
@@ -90,7 +90,7 @@ class Handler:
 
     status: int  # each subclass declares it as a dataclass field
 
-    def __call__(self, request: SiteRequest) -> Reply:
+    def __call__(self, request: SiteRequest) -> Reply | StreamReply:
         raise NotImplementedError
 
     def fresh(self) -> Self:
@@ -192,6 +192,36 @@ class Html(Handler):
             time.sleep(self.delay_s)
         origin = origin_of(request)
         return Reply(self.status, self.spec.render(origin), self.spec.response_headers(origin))
+
+
+# Where a `Generated` page's generated middle goes: put it in the spec's body.
+GENERATED_MARK = "<!--generated-->"
+_FILLER_BLOCK = (
+    b"<p>" + b"Generated text, one paragraph of many on a very large page. " * 16 + b"</p>"
+) * 64
+
+
+@dataclass(frozen=True, slots=True)
+class Generated(Handler):
+    """An HTML page with about `size` bytes of paragraphs generated at `GENERATED_MARK` while it
+    is sent (no Content-Length): megabytes that are never stored in git nor held in memory."""
+
+    spec: PageSpec
+    size: int
+    status: int = 200
+
+    def __call__(self, request: SiteRequest) -> StreamReply:
+        origin = origin_of(request)
+        lead, _, tail = self.spec.render(origin).partition(GENERATED_MARK.encode())
+        blocks = max(1, self.size // len(_FILLER_BLOCK))
+
+        def chunks() -> Iterator[bytes]:
+            yield lead
+            for _ in range(blocks):
+                yield _FILLER_BLOCK
+            yield tail
+
+        return StreamReply(chunks, self.status, self.spec.response_headers(origin))
 
 
 @dataclass(frozen=True, slots=True)

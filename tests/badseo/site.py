@@ -42,7 +42,9 @@ from types import MappingProxyType
 from audit.catalogue import IssueType
 from tests.badseo.pages import (
     EXTERNAL_HOST,
+    GENERATED_MARK,
     HTML_TYPE,
+    Generated,
     Handler,
     HeadRefused,
     Html,
@@ -201,6 +203,12 @@ PIXEL_PNG = bytes.fromhex(
 )
 TINY_PDF = b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 OVERSIZED_PADDING = 2 * 1024 * 1024 + 256 * 1024  # comfortably above HTML_MAX_BYTES (2 MiB)
+# A documentation-index-sized page, generated as it is sent: three times the old 2 MiB parse cap.
+SIX_MEGABYTES = 6 * 1024 * 1024
+# Distinct hrefs before the last, broken link of the link-heavy page: five times the old
+# 1,000-link cap. All but one (a missing fragment) are spellings of /catalog
+# (`/n<i>/../catalog`), so the page is link-heavy without adding a page to crawl.
+MANY_LINKS = 4_999
 SLOW_DELAY_S = 1.7  # above SLOW_RESPONSE_MS (1.5 s) with margin; the only slow page
 
 # Hubs: the pages whose links reach URLs that would raise an issue on any other linking page.
@@ -683,6 +691,24 @@ _LINKS = [
         body='<p>See <a href="http://10.11.12.13/intranet">the intranet</a>.</p>',
     ),
     page(
+        "/links/five-thousand-links",
+        Category.LINKS,
+        "5,000 links (spellings of the catalog's URL); the 4,999th names a missing fragment and "
+        "the last a missing page.",
+        (T.BROKEN_INTERNAL_LINK, T.BROKEN_FRAGMENT),
+        body="<ul>"
+        + "".join(f'<li><a href="/n{i}/../catalog">catalog</a></li>' for i in range(MANY_LINKS - 1))
+        + '<li><a href="/links/fragment-target#after-the-thousandth">no such section</a></li>'
+        + '<li><a href="/links/missing-after-five-thousand">the last</a></li></ul>',
+    ),
+    answer(
+        "/links/missing-after-five-thousand",
+        Category.LINKS,
+        "404: linked only by the 5,000th link of /links/five-thousand-links.",
+        (T.BROKEN_PAGE,),
+        Status(404, _error_body("Page not found", "Only the 5,000th link leads here.")),
+    ),
+    page(
         "/links/broken-internal-link",
         Category.LINKS,
         "Links to the 404, 410, 500 and 503 fixtures.",
@@ -952,6 +978,28 @@ _PERF = [
         "About 2.25 MiB of HTML (a large comment).",
         (T.HTML_TOO_LARGE,),
         padding_bytes=OVERSIZED_PADDING,
+    ),
+    Fixture(
+        "/perf/six-megabytes",
+        Category.PERF,
+        "About 6 MiB of HTML, generated as it is sent; its tail links a missing page.",
+        (T.HTML_TOO_LARGE, T.BROKEN_INTERNAL_LINK),
+        Generated(
+            PageSpec(
+                "/perf/six-megabytes",
+                "About 6 MiB of HTML, generated as it is sent; its tail links a missing page.",
+                body=f'{GENERATED_MARK}<p>The tail: <a href="/perf/missing-after-six-megabytes">'
+                "a page that does not exist</a>.</p>",
+            ),
+            SIX_MEGABYTES,
+        ),
+    ),
+    answer(
+        "/perf/missing-after-six-megabytes",
+        Category.PERF,
+        "404: linked only from the tail of /perf/six-megabytes.",
+        (T.BROKEN_PAGE,),
+        Status(404, _error_body("Page not found", "Only a 6 MiB page's tail leads here.")),
     ),
     answer(
         "/assets/whitepaper.pdf",

@@ -1,7 +1,7 @@
 """Finalize at scale: 20,000 page rows and 100,000 link edges finish and equal the specification.
 
 No timing here (speed is measured by bench/finalize_bench.py); this proves the queries complete,
-the paging holds together over many pages, and the link cap applies at size.
+the paging holds together over many pages, and every referrer of a broken link is listed.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ async def test_twenty_thousand_pages_and_a_hundred_thousand_links(pad: Any) -> N
 
     assert issues == specification(pages, edges, start_url=_url(0))
     assert sum(parts[0].counts.values()) == len(issues)
-    assert parts[0].counts["broken-internal-link"] == 2000  # the cap applies
+    assert parts[0].counts["broken-internal-link"] > 2000  # no cap hides a referrer
 
 
 def redirect_graph(n_rows: int, seed: int = 11) -> list[CrawledPage]:

@@ -13,6 +13,8 @@ from durable.records import (
     Claim,
     CrawlConfig,
     DiscoveredUrl,
+    FragmentLink,
+    LinkBatch,
     LinkRow,
     RecordBatch,
     SiteFact,
@@ -124,6 +126,61 @@ async def test_links_stop_at_the_storage_budget_and_stay_stopped(pad: Scratchpad
 
     assert (tripped.links_written, tripped.stats.links_truncated) == (0, True)
     assert (later.links_written, later.stats.links_truncated) == (0, True)
+
+
+def link_bytes(platform: Any) -> int:
+    """The budget spent so far, as the scratchpad counts it (read from its SQLite file)."""
+    namespace = platform.env.AUDIT_SCRATCHPAD
+    path = namespace.storage_path(namespace.idFromName("audit-1"))
+    with closing(sqlite3.connect(path)) as db:
+        row = db.execute("SELECT value FROM scratchpad_meta WHERE key = 'link_bytes'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def edges_of(source: str, count: int) -> tuple[LinkRow, ...]:
+    return tuple(LinkRow(source, f"https://a.test/t{i}") for i in range(count))
+
+
+async def test_writing_a_pages_links_again_stores_and_spends_nothing_more(
+    platform: Any, pad: Scratchpad
+) -> None:
+    links = edges_of("https://a.test/", 3_000)
+    found = tuple(DiscoveredUrl(link.target_url, 1) for link in links)
+    fragments = tuple(FragmentLink(link.source_url, link.target_url, "s", 1, 2) for link in links)
+
+    first = await pad.record_links(LinkBatch(links, found, fragments))
+    spent = link_bytes(platform)
+    again = await pad.record_links(LinkBatch(links, found, fragments))  # a retried chunk
+    batch = await pad.record_batch(RecordBatch(links=links[:10]))  # and its sub-batch
+
+    assert (first.links_written, first.enqueued) == (3_000, 3_000)
+    assert (again.links_written, again.enqueued, batch.links_written) == (0, 0, 0)
+    assert link_bytes(platform) == spent > 0
+    assert (await pad.stats()).pending == 3_000
+
+
+async def test_repeats_within_one_write_are_stored_and_counted_once(
+    platform: Any, pad: Scratchpad
+) -> None:
+    link = LinkRow("https://a.test/", "https://a.test/t")
+
+    result = await pad.record_links(LinkBatch((link, link, link)))
+
+    assert result.links_written == 1
+    assert link_bytes(platform) == 2 * (len(link.source_url) + len(link.target_url)) + 32
+
+
+async def test_a_budget_tripped_mid_page_keeps_what_fit_and_flags_the_graph(
+    pad: Scratchpad,
+) -> None:
+    links = edges_of("https://a.test/", 10)
+    one = 2 * (len(links[0].source_url) + len(links[0].target_url)) + 32
+
+    result = await pad.record_links(LinkBatch(links, link_budget_bytes=4 * one))
+    again = await pad.record_links(LinkBatch(links[:4], link_budget_bytes=4 * one))
+
+    assert (result.links_written, result.stats.links_truncated) == (4, True)
+    assert again.links_written == 0
 
 
 async def test_construction_arms_a_seven_day_cleanup_alarm_that_destroys(

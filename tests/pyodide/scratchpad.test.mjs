@@ -53,6 +53,17 @@ test("seeding, config, leasing, recording, release, resume and stats", async () 
   assert.deepEqual(await pad.stats(), { seen: 4, pending: 3, leased: 0, crawled: 1, links_truncated: false });
 });
 
+test("record_links stores a page's links while it is parsed, and a rewrite counts nothing twice", async () => {
+  const pad = ns.getByName("audit-links");
+  await pad.seed_start(U(""));
+  const links = [U("x"), U("y"), U("x")].map((t) => ({ source_url: U(""), target_url: t, nofollow: false, anchor: null }));
+  const discovered = [{ url: U("x"), depth: 1, found_on: U("") }, { url: U("y"), depth: 1, found_on: U("") }];
+  const first = await pad.record_links({ links, discovered });
+  assert.deepEqual(first, { seen: 3, pending: 3, leased: 0, crawled: 0, links_truncated: false, links_written: 2, enqueued: 2 });
+  const again = await pad.record_links({ links, discovered });
+  assert.deepEqual(again, { ...first, links_written: 0, enqueued: 0 });
+});
+
 test("run_finalize_checks pages cross-page issues", async () => {
   const pad = ns.getByName("audit-2");
   await pad.seed_start(U(""));

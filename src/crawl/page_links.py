@@ -1,0 +1,131 @@
+"""A page's links as they stream out of the extractor: deduplicated, routed, in bounded batches.
+
+Every `<a href>` the extractor finds (parse.builder's `on_links`, uncapped) and, at the end, the
+page's other page links (area, iframe, frame, refresh, link next/prev; crawl.references), its
+canonical and hreflang targets and its redirect go through one `PageLinks`. Each normalised
+target is judged once per page, first occurrence winning (its nofollow flag and anchor text):
+same-site targets become `LinkRow` edges for the cross-page checks (and, with a fragment, a
+`FragmentLink` for the broken-fragment check, once per target and fragment), other sites'
+targets `ExternalRef`s when the audit checks external links, targets the URL policy allows
+become `DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by
+the policy's reason. Rows wait here until `take()`; the page stream takes them whenever
+`LINK_BATCH_ROWS` are ready, so memory holds one batch of rows and, per distinct target, two
+64-bit hashes in compact tables (common.seen: 16 to 32 bytes each), whatever the page's link
+count. Sans-IO.
+"""
+
+from __future__ import annotations
+
+from common.seen import SeenHashes
+from crawl.fragments import fragment_link
+from crawl.url_policy import Decision, UrlPolicy
+from durable.records import (
+    DiscoveredUrl,
+    ExternalRef,
+    FragmentLink,
+    LeasedUrl,
+    LinkBatch,
+    LinkRow,
+)
+from parse.facts import Link
+from urls.normalise import UrlParts, same_site, same_site_parts, split_url
+
+# Rows (edges plus URLs to enqueue) sent to the scratchpad at once while a page is parsed: about
+# 300 KB of JSON, far under an RPC message's 32 MiB, and few calls even for 100,000 links.
+LINK_BATCH_ROWS = 2_000
+
+
+class PageLinks:
+    def __init__(
+        self, policy: UrlPolicy, leased: LeasedUrl, *, check_external: bool = False
+    ) -> None:
+        self.policy, self.leased, self.check_external = policy, leased, check_external
+        self.child_depth = None if leased.depth is None else leased.depth + 1
+        self._site = split_url(leased.url)
+        self._edges = SeenHashes()  # targets judged as edges
+        self._found = SeenHashes()  # targets judged as discovery candidates
+        self._fragments = SeenHashes()  # "target#fragment" of internal links' fragments
+        self._externals = SeenHashes()  # targets on other sites
+        self.rows: list[LinkRow] = []
+        self.fragments: list[FragmentLink] = []  # for the broken-fragment check (crawl.fragments)
+        self.external_refs: list[ExternalRef] = []  # with check_external (crawl.external_links)
+        self.discovered: list[DiscoveredUrl] = []
+        self.skipped: dict[str, int] = {}
+        self.internal = 0  # distinct <a href>s (by raw href) to the site and elsewhere
+        self.external = 0
+
+    def add_links(self, links: list[Link]) -> None:
+        """`<a href>`s in source order (the extractor's `on_links`)."""
+        for link in links:
+            url = link.href.url
+            if not url:
+                continue
+            parts = split_url(url)  # one parse per link: the target and its site
+            internal = parts is not None and self._on_site(parts)
+            self.internal += internal
+            self.external += not internal
+            if parts is None:
+                continue
+            target = parts.unsplit()
+            if internal:
+                self._edge(target, link.nofollow, link.text or None)
+                if "#" in link.href.raw:
+                    self._fragment(link)
+            elif self.check_external:
+                self.add_external(target)
+            if not link.nofollow:
+                self.add_candidate(target, self.child_depth)
+
+    def _fragment(self, link: Link) -> None:
+        found = fragment_link(self.leased.url, link.href)
+        if found is not None:
+            self.add_fragment_links([found])
+
+    def add_fragment_links(self, found: list[FragmentLink]) -> None:
+        """Link fragments, each (target, fragment) once per page."""
+        for link in found:
+            if self._fragments.add(f"{link.target_url}#{link.fragment}"):
+                self.fragments.append(link)
+
+    def add_external(self, target: str) -> None:
+        """A normalised link target on another site, to check once (crawl.external_links)."""
+        if self._externals.add(target):
+            self.external_refs.append(ExternalRef(self.leased.url, target))
+
+    def _on_site(self, parts: UrlParts) -> bool:
+        return self._site is not None and same_site_parts(parts, self._site)
+
+    def add_edge(self, target: str) -> None:
+        """A normalised page link target without anchor text: stored once if on the site."""
+        if same_site(target, self.leased.url):
+            self._edge(target, False, None)
+
+    def _edge(self, target: str, nofollow: bool, anchor: str | None) -> None:
+        if self._edges.add(target):
+            self.rows.append(LinkRow(self.leased.url, target, nofollow, anchor))
+
+    def add_candidate(self, target: str, depth: int | None) -> None:
+        """A normalised URL to crawl, if the policy allows it (the page itself never)."""
+        if target == self.leased.url or not self._found.add(target):
+            return
+        decision = self.policy.decide(target, depth)
+        if decision is Decision.ALLOWED:
+            self.discovered.append(DiscoveredUrl(target, depth, self.leased.url))
+        else:
+            self.skipped[decision.value] = self.skipped.get(decision.value, 0) + 1
+
+    def ready(self) -> bool:
+        waiting = len(self.rows) + len(self.discovered) + len(self.fragments)
+        waiting += len(self.external_refs)
+        return waiting >= LINK_BATCH_ROWS
+
+    def take(self) -> LinkBatch:
+        """The rows gathered since the last take, which are then forgotten."""
+        batch = LinkBatch(
+            tuple(self.rows),
+            tuple(self.discovered),
+            tuple(self.fragments),
+            tuple(self.external_refs),
+        )
+        self.rows, self.discovered, self.fragments, self.external_refs = [], [], [], []
+        return batch

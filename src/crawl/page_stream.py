@@ -1,0 +1,147 @@
+"""One crawled page as its body arrives: the crawl fetch's `ports.BodySink`.
+
+The HTTP client hands each network chunk to `feed` as it arrives (on Workers from the response
+body's reader; locally the same code over the local platform's h11 stream), and the chunk goes
+straight into the streaming extractor, so memory does not depend on the page's size: the stream
+keeps the body's head (what the fetch classifier and the site facts read, `HEAD_BYTES`), a byte
+count, the extractor's bounded state and one batch of link rows. Nothing holds the whole body;
+the text's content hash is computed incrementally by the extractor (parse.text.TextDigest).
+
+Links leave early. The extractor reports every `<a href>` (uncapped) to `crawl.page_links`;
+whenever `LINK_BATCH_ROWS` rows are ready and the head has shown an ordinary page (the fetch
+classifier's verdict on the same head `assemble` judges), `feed` awaits the link writer (the
+scratchpad's `record_links`) before taking the next chunk. The rest travels with the page's
+sub-batch (crawl.chunk.persist_batch). Writing early is safe because every link write is
+idempotent: a retried or killed chunk re-fetches the page and rewrites the same rows, which the
+scratchpad neither duplicates nor counts twice against the link budget. A fetch that fails
+mid-body (a timeout) records the page as failed; links it already sent stay, as links the page
+does hold.
+
+Sans-IO but for that one await: the writer is passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from common import ports, settings
+from common.fetch_class import FetchClass
+from crawl.page_links import PageLinks
+from crawl.page_pipeline import (
+    CrawlScope,
+    ParsedBody,
+    ProcessedPage,
+    assemble,
+    fetch_class_of,
+    parses,
+)
+from crawl.site_facts import HEAD_SCAN_BYTES
+from durable.records import LeasedUrl, LinkBatch
+from parse.extractor import PageExtractor
+
+LinkWriter = Callable[[LinkBatch], Awaitable[object]]
+# A network chunk is parsed this much at a time, with a chance to send links between slices: a
+# runtime may hand over megabytes at once (a decompressed body), and the rows one slice yields
+# (at most ~1,700 links in 64 KiB of markup) bound what waits beside LINK_BATCH_ROWS.
+FEED_SLICE_BYTES = 64 * 1024
+
+
+def head_bytes() -> int:
+    """The body's head the stream keeps: all the classifier and the site facts read."""
+    return max(settings.CRAWL.body_head_chars, HEAD_SCAN_BYTES)
+
+
+class PageStream:
+    def __init__(
+        self, scope: CrawlScope, leased: LeasedUrl, write_links: LinkWriter | None = None
+    ) -> None:
+        self.scope, self.leased, self._write = scope, leased, write_links
+        self.links = self._new_links()
+        self._head = bytearray()
+        self._head_max = head_bytes()
+        self._size = 0
+        self._opened = False
+        self._status = 0
+        self._headers: dict[str, str] = {}
+        self._extractor: PageExtractor | None = None
+        self._head_ok: bool | None = None  # the classifier's verdict, once it has its head
+
+    def _new_links(self) -> PageLinks:
+        return PageLinks(self.scope.policy, self.leased, check_external=self.scope.check_external)
+
+    def open(self, status: int, headers: dict[str, str]) -> int:
+        """Ready the parse for a 2xx HTML body; answers how much of the body to read: all the
+        parse takes, or, for a body it will not parse (an error page, a PDF), what a whole
+        body used to be read to (`CRAWL.whole_body_max_bytes`), which its size is judged by."""
+        self._opened = True
+        self._status, self._headers = status, headers
+        if not parses(status, headers):
+            return settings.CRAWL.whole_body_max_bytes
+        self._extractor = PageExtractor(
+            self.leased.url,
+            content_type=headers.get("content-type"),
+            max_bytes=settings.CRAWL.parse_max_bytes,
+            on_links=self.links.add_links,
+        )
+        return settings.CRAWL.fetch_max_bytes
+
+    async def feed(self, chunk: bytes) -> None:
+        if self._write is None or len(chunk) <= FEED_SLICE_BYTES:
+            self.take(chunk)
+            await self._send_ready()
+            return
+        view = memoryview(chunk)
+        for start in range(0, len(chunk), FEED_SLICE_BYTES):
+            self.take(bytes(view[start : start + FEED_SLICE_BYTES]))
+            await self._send_ready()
+
+    async def _send_ready(self) -> None:
+        if self._write is not None and self.links.ready() and self._ordinary():
+            await self._write(self.links.take())
+
+    def take(self, chunk: bytes) -> None:
+        """The synchronous part of `feed`: keep the head, count, parse."""
+        self._size += len(chunk)
+        room = self._head_max - len(self._head)
+        if room > 0:
+            self._head += chunk[:room]
+        if self._extractor is not None:
+            self._extractor.feed(chunk)
+
+    def _ordinary(self) -> bool:
+        """Whether the head shows an ordinary page, whose links may leave before its end."""
+        if self._head_ok is None and len(self._head) >= settings.CRAWL.body_head_chars:
+            verdict = fetch_class_of(self._status, self._headers, bytes(self._head))
+            self._head_ok = verdict is FetchClass.OK
+        return bool(self._head_ok)
+
+    def finish(
+        self, result: ports.FetchResult, *, retried_after_429: bool = False
+    ) -> ProcessedPage:
+        """The page, once the fetch returned: a client that did not stream gave the body whole."""
+        if not self._opened:
+            self.open(result.status, result.headers)
+            self.take(result.body)
+        failed = result.status == 0  # e.g. timed out mid-body: nothing is judged of a part
+        head = b"" if failed else bytes(self._head)
+        facts = None
+        if (
+            self._extractor is not None
+            and not failed
+            and fetch_class_of(result.status, result.headers, head) is FetchClass.OK
+        ):
+            facts = self._extractor.close()
+        links = self.links if facts is not None else self._new_links()
+        body = ParsedBody(head, 0 if failed else self._size, facts, links)
+        return assemble(self.scope, self.leased, result, body, retried_after_429=retried_after_429)
+
+
+def process_response(
+    scope: CrawlScope,
+    leased: LeasedUrl,
+    result: ports.FetchResult,
+    *,
+    retried_after_429: bool = False,
+) -> ProcessedPage:
+    """A response whose body came whole (`result.body`): the same path, without early writes."""
+    return PageStream(scope, leased).finish(result, retried_after_429=retried_after_429)
