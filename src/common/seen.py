@@ -5,14 +5,30 @@ slot); this open-addressing table of 64-bit hashes in an `array` costs 8 bytes a
 most half full: 16 to 32 bytes an entry. Keys are hashed with Python's `hash` (SipHash, salted
 per process), so two distinct keys collide with probability about n^2 / 2^65: for a page's
 links, where a collision would drop one link of a page, that is far below one in a billion.
+Where `hash` is 32 bits wide (Pyodide is wasm32: `sys.hash_info.width` is 32), n^2 / 2^33 would
+be near one for a page of 100,000 links, so there the other 32 bits are the key's CRC-32.
 """
 
 from __future__ import annotations
 
+import sys
+import zlib
 from array import array
 
+_MASK32 = (1 << 32) - 1
 _MASK64 = (1 << 64) - 1
 _INITIAL_SLOTS = 64  # a power of two
+
+
+def _code64(key: str) -> int:
+    return hash(key) & _MASK64
+
+
+def _code32x2(key: str) -> int:
+    return (hash(key) & _MASK32) << 32 | zlib.crc32(key.encode("utf-8", "surrogatepass"))
+
+
+_code = _code64 if sys.hash_info.width >= 64 else _code32x2
 
 
 class SeenHashes:
@@ -28,7 +44,7 @@ class SeenHashes:
 
     def add(self, key: str) -> bool:
         """Remember `key`; True if it was not seen before."""
-        code = (hash(key) & _MASK64) or 1  # 0 marks an empty slot
+        code = _code(key) or 1  # 0 marks an empty slot
         slots, mask = self._slots, self._mask
         index = code & mask
         while (held := slots[index]) != 0:
