@@ -83,12 +83,14 @@ def process_response(
         IssueRecord.from_detected(scope.audit_id, issue, row_id)
         for issue in run_page_rules(observation)
     ]
-    discovered, skipped = discover(scope, leased, observation)
+    # area, iframe, frame, refresh, link next/prev: read once for the edges and discovery
+    page_links = [] if observation.facts is None else page_link_urls(observation.facts)
+    discovered, skipped = discover(scope, leased, observation, page_links)
     return ProcessedPage(
         record=page_record(scope.audit_id, observation),
         issues=issues,
         mirror=mirror_row(scope.audit_id, observation),
-        links=link_edges(leased.url, observation.facts),
+        links=link_edges(leased.url, observation.facts, page_links),
         discovered=discovered,
         outcome=PageOutcome(
             fetch_class=observation.fetch_class,
@@ -283,14 +285,17 @@ def mirror_row(audit_id: str, obs: PageObservation) -> MirrorRow:
     }
 
 
-def link_edges(source_url: str, facts: PageFacts | None) -> list[LinkRow]:
-    """Internal link edges (normalised, deduplicated, first occurrence wins), capped per page."""
+def link_edges(
+    source_url: str, facts: PageFacts | None, page_links: list[str | None]
+) -> list[LinkRow]:
+    """Internal link edges (normalised, deduplicated, first occurrence wins), capped per page.
+    `page_links`: `crawl.references.page_link_urls(facts)`."""
     if facts is None:
         return []
     edges: dict[str, LinkRow] = {}
     anchors = [(link.href.url, link.nofollow, link.text or None) for link in facts.links]
     # area, iframe, frame, refresh, link next/prev: page links without anchor text
-    others = [(url, False, None) for url in page_link_urls(facts)]
+    others = [(url, False, None) for url in page_links]
     for url, nofollow, text in anchors + others:
         target = url and normalise_url(url)
         if target is None or target in edges or not same_site(target, source_url):
@@ -313,10 +318,10 @@ def resource_refs(scope: CrawlScope, source_url: str, facts: PageFacts | None) -
 
 
 def discover(
-    scope: CrawlScope, leased: LeasedUrl, obs: PageObservation
+    scope: CrawlScope, leased: LeasedUrl, obs: PageObservation, page_links: list[str | None]
 ) -> tuple[list[DiscoveredUrl], dict[str, int]]:
     """URLs to enqueue and why others were not: links (a, area, iframe, frame, meta refresh,
-    link next/prev; crawl.references), canonical and hreflang targets, redirects.
+    link next/prev: `page_links`, crawl.references), canonical and hreflang targets, redirects.
 
     Followed links are one click deeper; a redirect target keeps the redirecting page's depth
     (it is the same page, moved). Canonical and hreflang targets are crawled too, so the
@@ -332,16 +337,18 @@ def discover(
         )
         candidates.append((obs.effective_canonical, child_depth))
         candidates.extend((h.href.url, child_depth) for h in obs.facts.hreflangs)
-        candidates.extend((url, child_depth) for url in page_link_urls(obs.facts))
+        candidates.extend((url, child_depth) for url in page_links)
     found: dict[str, DiscoveredUrl] = {}
     skipped: dict[str, int] = {}
+    refused: dict[tuple[str, int | None], Decision] = {}  # a page repeats its off-site links
     for raw, depth in candidates:
         url = raw and normalise_url(raw)
         if url is None or url in found or url == leased.url:
             continue
-        decision = scope.policy.decide(url, depth)
+        decision = refused.get((url, depth)) or scope.policy.decide(url, depth)
         if decision is Decision.ALLOWED:
             found[url] = DiscoveredUrl(url, depth, leased.url)
         else:
-            skipped[decision.value] = skipped.get(decision.value, 0) + 1
+            refused[url, depth] = decision
+            skipped[decision.value] = skipped.get(decision.value, 0) + 1  # every occurrence
     return list(found.values()), skipped
