@@ -42,8 +42,21 @@ class JsDict(dict):
         self[name] = value
 
 
+# Exact types that need no check: most of a payload (a crawl chunk's records hold thousands of
+# strings). Subclasses take the general path, since one could be awaitable or callable.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def refuse_disabled_types(value: Any) -> None:
     """Raise the SDK's TypeError for values `python_to_rpc` refuses, anywhere in the value."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return
+    if kind is dict or kind is list:  # the containers records are made of
+        for item in value.values() if kind is dict else value:
+            if type(item) not in _PLAIN:
+                refuse_disabled_types(item)
+        return
     if callable(value) and not isinstance(value, type):
         return
     if isinstance(value, (tuple, bytearray)):
@@ -75,6 +88,11 @@ def rpc_crossing(value: Any) -> Any:
 
 
 def _convert(value: Any) -> Any:
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is list:
+        return [v if type(v) is str else _convert(v) for v in value]
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
@@ -130,18 +148,21 @@ def serialized_size(value: Any) -> int:
     total = 0
     while stack:
         item = stack.pop()
-        if item is None or isinstance(item, bool):
+        if type(item) is str:  # the common case first; ASCII is one byte a character
+            total += 5 + (len(item) if item.isascii() else _utf8_length(item))
+        elif item is None or isinstance(item, bool):
             total += 1
         elif isinstance(item, (int, float)):
             total += 9
         elif isinstance(item, str):
-            total += 5 + len(item.encode("utf-8", "surrogatepass"))
+            total += 5 + _utf8_length(item)
         elif isinstance(item, memoryview):
             total += 5 + item.nbytes
         elif isinstance(item, dict):
             total += 5
             for key, child in item.items():
-                total += 5 + len(str(key).encode("utf-8", "surrogatepass"))
+                key = key if type(key) is str else str(key)
+                total += 5 + (len(key) if key.isascii() else _utf8_length(key))
                 stack.append(child)
         elif isinstance(item, (list, set)):
             total += 5
@@ -149,3 +170,7 @@ def serialized_size(value: Any) -> int:
         else:
             total += 16
     return total
+
+
+def _utf8_length(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
