@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import inspect
+import json
 import math
 from typing import Any
 
@@ -80,11 +81,29 @@ def crossing(value: Any) -> Any:
 def rpc_crossing(value: Any) -> Any:
     """`crossing()` plus the 32 MiB cap that Durable Object RPC enforces on each message."""
     converted = crossing(value)
+    if _clearly_under_cap(converted):
+        return converted
     size = serialized_size(converted)
     if size > RPC_MAX_BYTES:
         # Assumption: the runtime raises a RangeError; only the message text is documented.
         raise JsException("RangeError", f"{RPC_SIZE_ERROR}{size} bytes.")
     return converted
+
+
+def _clearly_under_cap(value: Any) -> bool:
+    """Whether `value` is far enough under the cap that `serialized_size` need not walk it.
+
+    Compact JSON spends at least one character on every value and key, and `serialized_size`
+    charges each at most 9 bytes more than its JSON (a number: 9 bytes for one digit; a string:
+    5 + its UTF-8 length, which the ASCII-only escapes never undercount; a container: 5 for 2),
+    so 10 x the JSON length bounds the estimate. One C-level encode replaces a Python walk over
+    every value of a crawl batch. Values JSON cannot hold (bytes, datetimes) take the walk.
+    """
+    try:
+        text = json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return False
+    return 10 * len(text) <= RPC_MAX_BYTES
 
 
 def _convert(value: Any) -> Any:
@@ -93,6 +112,8 @@ def _convert(value: Any) -> Any:
         return value
     if kind is list:
         return [v if type(v) is str else _convert(v) for v in value]
+    if kind is dict and all(type(k) is str for k in value):
+        return JsDict({k: v if type(v) is str else _convert(v) for k, v in value.items()})
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):

@@ -6,10 +6,18 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from local_platform.rpc import JsDict, crossing, serialized_size
+from local_platform.errors import JsException
+from local_platform.rpc import (
+    RPC_MAX_BYTES,
+    JsDict,
+    _clearly_under_cap,
+    crossing,
+    rpc_crossing,
+    serialized_size,
+)
 
 _scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-(2**60), 2**60), st.text(max_size=20), st.floats()
@@ -44,6 +52,7 @@ def _size_by_definition(value: Any) -> int:
     return 5 + sum(_size_by_definition(item) for item in value)
 
 
+@settings(max_examples=50)
 @given(_values)
 def test_json_shaped_values_cross_unchanged_and_are_sized_by_the_definition(value: Any) -> None:
     received = crossing(value)
@@ -83,3 +92,18 @@ def test_dicts_arrive_as_js_dicts_and_subclassed_strings_as_themselves() -> None
     assert isinstance(received, JsDict) and isinstance(received["rows"][0], JsDict)
     assert received == {"rows": [{"k": "v"}], "n": 2}
     assert serialized_size({"é": "é"}) == 5 + 5 + 2 + 5 + 2
+
+
+@settings(max_examples=50)
+@given(_values)
+def test_ten_times_the_compact_json_length_bounds_the_size(value: Any) -> None:
+    # What lets rpc_crossing skip the walk for messages far under the cap (_clearly_under_cap).
+    received = crossing(value)
+    assert serialized_size(received) <= 10 * len(json.dumps(received, separators=(",", ":")))
+
+
+def test_a_message_over_the_cap_is_refused() -> None:
+    with pytest.raises(JsException, match="limited to 32MiB"):
+        rpc_crossing(["x" * (RPC_MAX_BYTES // 4)] * 5)
+    near = ["x" * (RPC_MAX_BYTES // 20)] * 3  # too near the cap for the quick bound: walked
+    assert not _clearly_under_cap(near) and rpc_crossing(near) == near
