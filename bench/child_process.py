@@ -4,6 +4,12 @@ A benchmark that compares crawlers runs each in its own process, so peak memory 
 alone: `os.wait4` returns the child's `ru_maxrss` and CPU time (user + system), which
 `subprocess.run` discards. A timer kills a child that hangs, so a broken run cannot stall the
 benchmark; the caller decides what a non-zero exit means.
+
+Caveat: on Linux a child's `ru_maxrss` is at least the parent's own peak RSS, because exec folds
+the high-water mark of the memory it replaces (the parent's, when Python spawns with vfork) into
+the child's. A parent that stays small (serving small pages) does not matter; one that grows (the
+site server building 2-3 MB pages for crawl_bench.py) does, so a child of ours reports its own
+peak with `own_peak_mb()`, which reads the VmHWM of its own address space.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from pathlib import Path
 class ChildRun:
     exit_status: int
     wall_s: float  # from the start of the process to its end, as seen by the parent
-    peak_mb: float  # the child's own ru_maxrss
+    peak_mb: float  # the child's ru_maxrss (see the caveat above)
     cpu_s: float  # the child's user + system CPU time
     stdout: str  # "" unless captured
 
@@ -60,3 +66,17 @@ def run_measured(
         cpu_s=usage.ru_utime + usage.ru_stime,
         stdout=stdout,
     )
+
+
+def own_peak_mb() -> float:
+    """This process's peak RSS since its exec (VmHWM), in MB; ru_maxrss where /proc is missing."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

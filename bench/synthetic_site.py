@@ -13,6 +13,10 @@ Shape (the same N always gives the same bytes):
 
 Nothing is stored: `page(path)` builds one page's bytes on demand, so a 100,000-page site costs
 the server no memory. bench/site_server.py serves it through its `generated` hook.
+
+Two variants, for bench/crawl_bench.py, have the page shapes where a crawler spends most per
+page: `IndexSite` (1-3 MB index pages with thousands of links each) and `ApiDocsSite` (link-heavy
+API reference pages).
 """
 
 from __future__ import annotations
@@ -187,7 +191,7 @@ class IndexSite:
 
     Page i (at `/` for 0, else `/p/<i>.html`) is `min_kb`..`max_kb` KB of HTML (its size drawn
     from its number), made of entries `<dt id=..><a href="/p/<j>.html#<anchor>">name</a></dt>
-    <dd>description</dd>` of about 290 bytes: a few thousand links each (about 3,000 a MB), to
+    <dd>description</dd>` of about 290 bytes: a few thousand links each (about 3,500 a MB), to
     anchors of pages across the site, so most hrefs are distinct while a few hundred URLs are.
     Each page is the anchor target of its own entries, so most links' fragments exist; one entry
     in `BROKEN_FRAGMENT_EVERY` names an anchor that does not. Sizes are parameters so the site
@@ -239,9 +243,9 @@ class ApiDocsSite:
 
     Pages are items grouped in modules of `MODULE_ITEMS`; page i (at `/` for 0, else
     `/p/<i>.html`) has a sidebar listing every item of its module and of the next module
-    (240 links), a breadcrumb, a signature and description per member, each
+    (240 links), a heading linking its module, a signature and description per member, each
     linking to a few types (other pages, some with a `#method.name` fragment), and a footer:
-    20-60 KB of HTML with 300-500 links, most of them distinct URLs within the site.
+    27-48 KB of HTML with 340-490 links, most of them distinct URLs within the site.
     """
 
     pages: int
