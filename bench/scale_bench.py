@@ -24,15 +24,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_server import SiteServer  # bench/ is the script's folder, so it is on sys.path
+from child_process import run_measured  # bench/ is the script's folder, so it is on sys.path
+from site_server import SiteServer
 from synthetic_site import SyntheticSite
 
 BENCH = Path(__file__).resolve().parent
@@ -92,27 +91,19 @@ def run_audit(pages: int, output_format: str, latency_ms: int, trace: bool = Fal
         else:
             command = [*siteaudit_command(), *arguments]
         log = OUT / f"scale-{pages}{'-trace' if trace else ''}.log"
-        start = time.perf_counter()
-        with open(log, "w") as output:
-            child = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, cwd=ROOT)
-            killer = threading.Timer(CHILD_TIMEOUT_S, child.kill)
-            killer.start()
-            _, status, usage = os.wait4(child.pid, 0)
-            killer.cancel()
-        seconds = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode != 0:
-            sys.exit(f"siteaudit audit exited {child.returncode}; see {log}")
+        child = run_measured(command, log, timeout_s=CHILD_TIMEOUT_S, cwd=ROOT)
+        if child.exit_status != 0:
+            sys.exit(f"siteaudit audit exited {child.exit_status}; see {log}")
         if trace:
             print(log.read_text(), end="")
         return Run(
             pages,
-            seconds,
+            child.wall_s,
             server.distinct_html_200s(),
             server.requests(),
-            usage.ru_maxrss / 1024,
-            usage.ru_utime + usage.ru_stime,
-            child.returncode,
+            child.peak_mb,
+            child.cpu_s,
+            child.exit_status,
         )
 
 

@@ -13,11 +13,17 @@ Shape (the same N always gives the same bytes):
 
 Nothing is stored: `page(path)` builds one page's bytes on demand, so a 100,000-page site costs
 the server no memory. bench/site_server.py serves it through its `generated` hook.
+
+Two variants, for bench/crawl_bench.py, have the page shapes where a crawler spends most per
+page: `IndexSite` (1-3 MB index pages with thousands of links each) and `ApiDocsSite` (link-heavy
+API reference pages).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import random
 import re
 from dataclasses import dataclass
 
@@ -30,6 +36,11 @@ SHARED_TITLE_EVERY = 37
 NO_H1_EVERY = 73
 IMAGE_NO_ALT_EVERY = 29
 BROKEN_LINK_EVERY = 211  # about 0.5% of pages link to one missing page each
+# Variants (below): IndexSite's mean entry in bytes, and how often an entry's anchor is missing;
+# ApiDocsSite's items per module (its sidebar lists two modules).
+INDEX_ENTRY_BYTES = 290
+BROKEN_FRAGMENT_EVERY = 997
+MODULE_ITEMS = 120
 
 _WORDS = (
     "audit crawl page link index section module function return value request response header "
@@ -159,3 +170,127 @@ class SyntheticSite:
 
     def _footer(self) -> str:
         return f"<footer>{self._link(0, 'Home')} · {self._link(1, 'About')}</footer>"
+
+
+# -- variants: the page shapes where a crawler spends most per page ------------------------------
+
+
+def _name(rng: random.Random, parts: int) -> str:
+    return "_".join(rng.choice(_WORDS) for _ in range(parts))
+
+
+@functools.cache
+def _index_entries(index: int, min_kb: int, max_kb: int) -> int:
+    kb = random.Random(index).randint(min_kb, max_kb)
+    return kb * 1024 // INDEX_ENTRY_BYTES
+
+
+@dataclass(frozen=True, slots=True)
+class IndexSite:
+    """`pages` large index pages, like documentation's general and module indexes.
+
+    Page i (at `/` for 0, else `/p/<i>.html`) is `min_kb`..`max_kb` KB of HTML (its size drawn
+    from its number), made of entries `<dt id=..><a href="/p/<j>.html#<anchor>">name</a></dt>
+    <dd>description</dd>` of about 290 bytes: a few thousand links each (about 3,500 a MB), to
+    anchors of pages across the site, so most hrefs are distinct while a few hundred URLs are.
+    Each page is the anchor target of its own entries, so most links' fragments exist; one entry
+    in `BROKEN_FRAGMENT_EVERY` names an anchor that does not. Sizes are parameters so the site
+    can stay within, or exceed, the audit's per-page parse cap.
+    """
+
+    pages: int
+    min_kb: int = 1024
+    max_kb: int = 3072
+
+    def path_of(self, index: int) -> str:
+        return "/" if index == 0 else f"/p/{index}.html"
+
+    def page(self, path: str) -> Page | None:
+        index = SyntheticSite(self.pages).index_of(path)
+        return None if index is None else Page(self.html(index).encode())
+
+    def entries(self, index: int) -> int:
+        """How many entries page `index` holds: its size / the mean entry's."""
+        return _index_entries(index, self.min_kb, self.max_kb)
+
+    def html(self, index: int) -> str:
+        rng = random.Random(f"index-{index}")
+        entries = self.entries(index)
+        parts = [
+            f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Index {index}'
+            f'</title><meta name="description" content="{_POOL[index % 256][:120]}">'
+            '<link rel="stylesheet" href="/static/style.css"></head><body>'
+            f"<h1>Index of part {index}</h1><dl>"
+        ]
+        words = len(_WORDS)
+        for k in range(entries):
+            bits = rng.getrandbits(64)  # one draw per entry: the server's CPU is the crawlers'
+            target = bits % self.pages
+            anchor = (bits >> 16) % (self.entries(target) + (k % BROKEN_FRAGMENT_EVERY == 5))
+            name = f"{_WORDS[(bits >> 24) % words]}_{_WORDS[(bits >> 32) % words]}"
+            text = _POOL[(bits >> 40) & 255][: 150 + (bits >> 48) % 100]
+            parts.append(
+                f'<dt id="e{k}"><a href="{self.path_of(target)}#e{anchor}">{name}()</a></dt>'
+                f"<dd>{text}</dd>\n"
+            )
+        parts.append("</dl></body></html>")
+        return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ApiDocsSite:
+    """`pages` link-heavy pages, like generated API documentation (rustdoc, javadoc, Sphinx).
+
+    Pages are items grouped in modules of `MODULE_ITEMS`; page i (at `/` for 0, else
+    `/p/<i>.html`) has a sidebar listing every item of its module and of the next module
+    (240 links), a heading linking its module, a signature and description per member, each
+    linking to a few types (other pages, some with a `#method.name` fragment), and a footer:
+    27-48 KB of HTML with 340-490 links, most of them distinct URLs within the site.
+    """
+
+    pages: int
+
+    def path_of(self, index: int) -> str:
+        return "/" if index == 0 else f"/p/{index}.html"
+
+    def page(self, path: str) -> Page | None:
+        index = SyntheticSite(self.pages).index_of(path)
+        return None if index is None else Page(self.html(index).encode())
+
+    def _item(self, index: int) -> str:
+        return _name(random.Random(index), 2)
+
+    def html(self, index: int) -> str:
+        rng = random.Random(f"api-{index}")
+        module = index // MODULE_ITEMS
+        name = self._item(index)
+        parts = [
+            f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{name} in '
+            f'module {module}</title><meta name="description" content="API reference of {name}.">'
+            '<link rel="stylesheet" href="/static/rustdoc.css"><script src="/static/main.js">'
+            "</script></head><body><nav class=sidebar><ul>"
+        ]
+        first = module * MODULE_ITEMS
+        for k in range(2 * MODULE_ITEMS):  # the last module's sidebar wraps round to the first
+            item = (first + k) % self.pages
+            parts.append(f'<li><a href="{self.path_of(item)}">{self._item(item)}</a></li>')
+        parts.append(f'</ul></nav><main><h1>Struct <a href="{self.path_of(first)}">mod{module}')
+        parts.append(f"</a>::{name}</h1><p>{_POOL[index % 256]}</p>")
+        for member in range(rng.randint(25, 60)):
+            links = []
+            for _ in range(rng.randint(3, 5)):
+                target = rng.randrange(self.pages)
+                fragment = f"#method.{_name(rng, 1)}" if rng.random() < 0.3 else ""
+                links.append(
+                    f'<a class="type" href="{self.path_of(target)}{fragment}">'
+                    f"{self._item(target)}</a>"
+                )
+            parts.append(
+                f'<section id="method.m{member}"><h3><code>fn {_name(rng, 2)}(&amp;self, '
+                + ", ".join(links)
+                + f")</code></h3><p>{_POOL[rng.randrange(256)][: rng.randint(100, 400)]}</p>"
+                "</section>"
+            )
+        parts.append(f'</main><footer><a href="/">Crate index</a> {_POOL[module % 256][:80]}')
+        parts.append("</footer></body></html>")
+        return "".join(parts)

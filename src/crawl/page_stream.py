@@ -3,7 +3,7 @@
 The HTTP client hands each network chunk to `feed` as it arrives (on Workers from the response
 body's reader; locally the same code over the local platform's h11 stream), and the chunk goes
 straight into the streaming extractor, so memory does not depend on the page's size: the stream
-keeps the body's head (what the fetch classifier and the site facts read, `HEAD_BYTES`), a byte
+keeps the body's head (what the fetch classifier reads, `CRAWL.body_head_chars`), a byte
 count, the extractor's bounded state and one batch of link rows. Nothing holds the whole body;
 the text's content hash is computed incrementally by the extractor (parse.text.TextDigest).
 
@@ -35,7 +35,6 @@ from crawl.page_pipeline import (
     fetch_class_of,
     parses,
 )
-from crawl.site_facts import HEAD_SCAN_BYTES
 from durable.records import LeasedUrl, LinkBatch
 from parse.extractor import PageExtractor
 
@@ -47,8 +46,9 @@ FEED_SLICE_BYTES = 64 * 1024
 
 
 def head_bytes() -> int:
-    """The body's head the stream keeps: all the classifier and the site facts read."""
-    return max(settings.CRAWL.body_head_chars, HEAD_SCAN_BYTES)
+    """The body's head the stream keeps: all the fetch classifier reads (the site facts read the
+    extractor's facts, generator tags included, and the headers)."""
+    return settings.CRAWL.body_head_chars
 
 
 class PageStream:

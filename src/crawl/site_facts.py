@@ -7,7 +7,8 @@ the first page it was seen on):
 * on an HTML page, the subresource-integrity result of its scripts when it fails (active mixed
   content included: `security.crawl_merge.page_sri`), with the offending scripts as evidence;
 * on an HTML page, every absolute http(s) script URL (libraries by URL and by content);
-* headers and generator meta tags that name a software version (`exposure.disclosure`).
+* headers and generator meta tags (`PageFacts.generators`, wherever the page has them) that name
+  a software version (`exposure.disclosure`).
 
 The caps bound a hostile page's cost; a real page stays far below them.
 """
@@ -18,12 +19,7 @@ import json
 
 from common import ports
 from durable.records import SiteFact, SiteFactKind
-from exposure.disclosure import (
-    Disclosure,
-    generator_disclosures,
-    header_disclosures,
-    meta_generators,
-)
+from exposure.disclosure import Disclosure, generator_disclosures, header_disclosures
 from parse.facts import PageFacts
 from security.crawl_merge import cookie_shape, page_sri
 from security.html_scan import ScriptTag
@@ -32,8 +28,6 @@ from security.observed import split_set_cookie
 MAX_COOKIES_PER_PAGE = 20
 MAX_COOKIE_CHARS = 512  # name and attributes; a longer one is cut (its flags come first)
 MAX_SRI_EVIDENCE = 5
-# Generator tags sit in <head>: read up to its end, and no further than this.
-HEAD_SCAN_BYTES = 64 * 1024
 
 __all__ = ["site_facts"]
 
@@ -42,7 +36,7 @@ def site_facts(
     page_url: str, result: ports.FetchResult, facts: PageFacts | None, site_host: str
 ) -> list[SiteFact]:
     found = _cookies(page_url, result)
-    found += _disclosures(page_url, result.headers, result.body if facts else b"")
+    found += _disclosures(page_url, result.headers, facts)
     if facts is not None:
         found += _scripts(page_url, facts, site_host)
     return found
@@ -88,15 +82,10 @@ def _sri_evidence(details: object) -> list[str]:
     return [str(src) for src in scripts][:MAX_SRI_EVIDENCE]
 
 
-def _disclosures(page_url: str, headers: dict[str, str], body: bytes) -> list[SiteFact]:
+def _disclosures(page_url: str, headers: dict[str, str], facts: PageFacts | None) -> list[SiteFact]:
     disclosures = header_disclosures(headers)
-    head = body[:HEAD_SCAN_BYTES].lower()
-    end = head.find(b"</head>")
-    head = head if end < 0 else head[:end]
-    # Most pages have no generator tag: the parse is spent only on those that may.
-    if b"generator" in head:
-        html = body[: len(head)].decode("utf-8", "replace")
-        disclosures += generator_disclosures(meta_generators(html))
+    if facts is not None:  # the extractor kept the generator tags (parse.facts, "Generators")
+        disclosures += generator_disclosures(facts.generators)
     grouped: dict[str, list[Disclosure]] = {}
     for disclosure in disclosures:
         if disclosure.discloses_version:

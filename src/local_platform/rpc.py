@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import inspect
+import json
 import math
 from typing import Any
 
@@ -42,8 +43,21 @@ class JsDict(dict):
         self[name] = value
 
 
+# Exact types that need no check: most of a payload (a crawl chunk's records hold thousands of
+# strings). Subclasses take the general path, since one could be awaitable or callable.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def refuse_disabled_types(value: Any) -> None:
     """Raise the SDK's TypeError for values `python_to_rpc` refuses, anywhere in the value."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return
+    if kind is dict or kind is list:  # the containers records are made of
+        for item in value.values() if kind is dict else value:
+            if type(item) not in _PLAIN:
+                refuse_disabled_types(item)
+        return
     if callable(value) and not isinstance(value, type):
         return
     if isinstance(value, (tuple, bytearray)):
@@ -67,6 +81,8 @@ def crossing(value: Any) -> Any:
 def rpc_crossing(value: Any) -> Any:
     """`crossing()` plus the 32 MiB cap that Durable Object RPC enforces on each message."""
     converted = crossing(value)
+    if _clearly_under_cap(converted):
+        return converted
     size = serialized_size(converted)
     if size > RPC_MAX_BYTES:
         # Assumption: the runtime raises a RangeError; only the message text is documented.
@@ -74,7 +90,30 @@ def rpc_crossing(value: Any) -> Any:
     return converted
 
 
+def _clearly_under_cap(value: Any) -> bool:
+    """Whether `value` is far enough under the cap that `serialized_size` need not walk it.
+
+    Compact JSON spends at least one character on every value and key, and `serialized_size`
+    charges each at most 9 bytes more than its JSON (a number: 9 bytes for one digit; a string:
+    5 + its UTF-8 length, which the ASCII-only escapes never undercount; a container: 5 for 2),
+    so 10 x the JSON length bounds the estimate. One C-level encode replaces a Python walk over
+    every value of a crawl batch. Values JSON cannot hold (bytes, datetimes) take the walk.
+    """
+    try:
+        text = json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return False
+    return 10 * len(text) <= RPC_MAX_BYTES
+
+
 def _convert(value: Any) -> Any:
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is list:
+        return [v if type(v) is str else _convert(v) for v in value]
+    if kind is dict and all(type(k) is str for k in value):
+        return JsDict({k: v if type(v) is str else _convert(v) for k, v in value.items()})
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
@@ -130,18 +169,21 @@ def serialized_size(value: Any) -> int:
     total = 0
     while stack:
         item = stack.pop()
-        if item is None or isinstance(item, bool):
+        if type(item) is str:  # the common case first; ASCII is one byte a character
+            total += 5 + (len(item) if item.isascii() else _utf8_length(item))
+        elif item is None or isinstance(item, bool):
             total += 1
         elif isinstance(item, (int, float)):
             total += 9
         elif isinstance(item, str):
-            total += 5 + len(item.encode("utf-8", "surrogatepass"))
+            total += 5 + _utf8_length(item)
         elif isinstance(item, memoryview):
             total += 5 + item.nbytes
         elif isinstance(item, dict):
             total += 5
             for key, child in item.items():
-                total += 5 + len(str(key).encode("utf-8", "surrogatepass"))
+                key = key if type(key) is str else str(key)
+                total += 5 + (len(key) if key.isascii() else _utf8_length(key))
                 stack.append(child)
         elif isinstance(item, (list, set)):
             total += 5
@@ -149,3 +191,7 @@ def serialized_size(value: Any) -> int:
         else:
             total += 16
     return total
+
+
+def _utf8_length(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))

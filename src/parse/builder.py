@@ -139,7 +139,7 @@ class FactsBuilder:
         self._lists: dict[str, list[Any]] = {
             k: []
             for k in (
-                "titles meta_descriptions meta_robots meta_googlebot viewports refreshes "
+                "titles meta_descriptions meta_robots meta_googlebot viewports refreshes generators "
                 "canonicals hreflangs social forms scripts images links headings http relative "
                 "fragment_links references"
             ).split()
@@ -203,6 +203,8 @@ class FactsBuilder:
         }.get(key)
         if target is not None:
             self._add(target, content, SINGLETON_CAP)
+        elif key == "generator" and "content" in attrs:
+            self._add("generators", content.strip())
         prop = attrs.get("property", "").strip().lower()
         for social in (prop, key):
             if social.startswith(("og:", "twitter:")):
@@ -445,6 +447,7 @@ class FactsBuilder:
             meta_googlebot=tuple(lists["meta_googlebot"]),
             viewports=tuple(lists["viewports"]),
             refreshes=tuple(lists["refreshes"]),
+            generators=tuple(lists["generators"]),
             html_lang=self._lang,
             base_href=self._base_href,
             canonicals=tuple(ref(h) for h in lists["canonicals"]),

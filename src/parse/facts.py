@@ -76,10 +76,14 @@ chosen so that both agree):
   action. Values that are empty or only whitespace name no resource and are left out.
 * Headings: `headings` keeps the level and text of the first `HEADINGS_CAP`, `heading_levels` the
   level of the first `HEADING_LEVELS_CAP` (the order rules and per-level counts read it).
-* Caps: lists of headings, links, images, scripts, forms, social tags, hreflangs and mixed-content
-  findings are cut at their caps below; most have a `*_seen` count of how many occurred. Titles,
-  meta descriptions, robots, googlebot, viewports, refreshes and canonicals keep their first
-  `SINGLETON_CAP`; forms keep each distinct action once.
+* Generators: `generators` holds the `content` of every `<meta name=generator>` (the name
+  compared case-insensitively after stripping whitespace; the content stripped), anywhere in the
+  document tree, in source order, the first `LIST_CAP` of them (exposure.disclosure reads the
+  software versions they name).
+* Caps: lists of headings, links, images, scripts, forms, social tags, hreflangs, generators and
+  mixed-content findings are cut at their caps below; most have a `*_seen` count of how many
+  occurred. Titles, meta descriptions, robots, googlebot, viewports, refreshes and canonicals
+  keep their first `SINGLETON_CAP`; forms keep each distinct action once.
 """
 
 from __future__ import annotations
@@ -104,7 +108,7 @@ SCRIPTS_CAP = 500  # "more than 100 JS/CSS files" is the largest check that read
 FRAGMENT_TARGETS_CAP = 50_000
 # URLs a page names besides its <a href>s (LINKS_CAP): twice the original's 1,000-link cap.
 REFERENCES_CAP = 2000
-LIST_CAP = 100  # hreflangs, social tags, forms, mixed content
+LIST_CAP = 100  # hreflangs, social tags, forms, generators, mixed content
 # Elements a document should have once (title, meta description/robots/viewport/refresh,
 # canonical): rules read the first and whether there is more than one, so ten is plenty and
 # keeps a pathological page from holding hundreds of copies.
@@ -252,6 +256,7 @@ class PageFacts(JsonRecord):
     meta_googlebot: tuple[str, ...] = ()
     viewports: tuple[str, ...] = ()
     refreshes: tuple[str, ...] = ()
+    generators: tuple[str, ...] = ()  # <meta name=generator> contents, stripped
     html_lang: str | None = None
     base_href: str | None = None
     canonicals: tuple[UrlRef, ...] = ()

@@ -43,7 +43,7 @@ Decisions
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from urls.parser import InvalidUrl, UnsupportedScheme, Url, parse_url
@@ -82,6 +82,12 @@ class UrlParts:
     port: int | None
     path: str
     query: str | None
+    # The host same_site compares (no trailing dot, no leading "www."): the crawl compares every
+    # link with the start URL and the page, so it is worked out once per split.
+    site_host: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "site_host", _site_host(self.host))
 
     @property
     def effective_port(self) -> int:
@@ -102,9 +108,15 @@ class UrlParts:
         return f"{self.scheme}://{userinfo}{self.host}{port}{self.request_target}"
 
 
+@lru_cache(maxsize=8192)  # as split_url's: about 2 MB when full, whatever the site's size
 def normalise_url(href: str, base: str | None = None) -> str | None:
     """The canonical spelling of `href` resolved against `base`, or None if not a fetchable
-    http(s) URL. Never raises."""
+    http(s) URL. Never raises.
+
+    Cached like `split_url` (whose cache it mostly hits): a page's links pass through here once
+    for their edges, once for discovery and once for fragments, and a site repeats its nav links
+    on every page; the spelling is rebuilt from the parts on every call otherwise.
+    """
     parts = split_url(href, base)
     return None if parts is None else parts.unsplit()
 
@@ -164,7 +176,7 @@ def same_site_parts(first: UrlParts, second: UrlParts) -> bool:
     ports must be equal; across http and https both ports must be their scheme's default, so an
     http:80 link on an https:443 site (or the reverse) stays on the site: it is the site's own
     page, usually one redirect away from the other scheme."""
-    if _site_host(first.host) != _site_host(second.host):
+    if first.site_host != second.site_host:
         return False
     if first.scheme == second.scheme:
         return first.effective_port == second.effective_port

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 from enum import StrEnum
+from functools import lru_cache
 
 from urls.host import InvalidHost, parse_ipv4
 
@@ -83,8 +84,14 @@ class PrivateHosts(StrEnum):
         return cls.LOOPBACK if text == "loopback" else cls.DENY
 
 
+@lru_cache(maxsize=1024)
 def host_refused(host: str, private_hosts: PrivateHosts) -> bool:
-    """Whether the SSRF policy refuses `host` under the audit's private-host setting."""
+    """Whether the SSRF policy refuses `host` under the audit's private-host setting.
+
+    Cached: the crawl asks about every link's host, and a site's links name few hosts; parsing
+    each as an IP address (which raises for a name) cost more than the rest of the URL policy.
+    The answer is a pure function of its arguments.
+    """
     if private_hosts is PrivateHosts.ALLOW or not is_blocked_host(host):
         return False
     return private_hosts is PrivateHosts.DENY or not is_loopback_host(host)

@@ -69,6 +69,14 @@ def test_versions_in_headers_and_generator_tags_are_kept_with_their_disclosures(
     assert json.loads(found[0].detail or "")[0]["version"] == "2.4.41"
 
 
-def test_a_generator_after_the_head_is_not_read() -> None:
-    body = "<head></head><body><meta name='generator' content='Hugo 0.120'></body>"
-    assert facts_of(fetched(body)) == []
+def test_a_generator_anywhere_in_the_page_is_read_but_not_an_inert_one() -> None:
+    body = (
+        "<head></head><body><template><meta name=generator content='Inert 1.0'></template>"
+        "<meta name=' Generator ' content=' Hugo 0.120 '></body>"
+    )
+    assert [fact.value for fact in facts_of(fetched(body))] == ["meta-generator: Hugo 0.120"]
+
+
+def test_no_generator_facts_without_parsed_facts() -> None:
+    body = "<head><meta name='generator' content='WordPress 6.4.2'></head>"
+    assert facts_of(fetched(body), html=False) == []

@@ -24,6 +24,14 @@ _CASES: dict[str, str | bytes] = {
     "fragment": "<p>Just a <em>fragment</em> without head, body or title",
     "empty": "",
     "head_only": "<html><head><title>T</title><meta name=description content=x></head></html>",
+    # Generator tags: in head and body, name spelled loosely, no content, empty, inert, foreign.
+    "generators": (
+        "<head><meta name=generator content=' WordPress 6.4.2 '><meta name=GENERATOR>"
+        "<meta name=' generator ' content=''><meta content='Site Kit 1.1' name=generator></head>"
+        "<body><p><meta name=generator content='Body &amp; 2'><template><meta name=generator "
+        "content=inert></template><svg><meta name=generator content=svg></svg>"
+        "<math><meta name=generator content=math></math>"
+    ),
     # References in a title that starts after the 1,024-byte encoding prescan: fed byte by byte,
     # each reaches the held-back end-tag tail and must wait there for the rest of its name.
     "title_entity_after_prescan": (

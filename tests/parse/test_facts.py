@@ -33,6 +33,7 @@ def _sample() -> PageFacts:
         meta_googlebot=("nofollow",),
         viewports=("width=device-width",),
         refreshes=("0;url=/",),
+        generators=("Hugo 0.120",),
         html_lang="en",
         base_href="/b/",
         canonicals=(ref,),

@@ -10,6 +10,7 @@ from urls.normalise import (
     origin_of,
     path_and_query,
     same_site,
+    split_url,
 )
 
 RFC_BASE = "http://a/b/c/d;p?q"
@@ -274,3 +275,20 @@ def test_percent_normalisation_is_idempotent(text: str) -> None:
 @given(_any_url, _any_url)
 def test_same_site_never_raises_and_is_symmetric(a: str, b: str) -> None:
     assert same_site(a, b) == same_site(b, a)
+
+
+@given(_any_url, _any_url)
+def test_same_site_is_the_host_rule_on_the_split_urls(a: str, b: str) -> None:
+    first, second = split_url(a), split_url(b)
+    if first is None or second is None:
+        assert not same_site(a, b)
+        return
+    hosts_match = first.host.rstrip(".").removeprefix("www.") == second.host.rstrip(
+        "."
+    ).removeprefix("www.")
+    if first.scheme == second.scheme:
+        ports_match = first.effective_port == second.effective_port
+    else:
+        ports_match = first.port is None and second.port is None
+    assert same_site(a, b) == (hosts_match and ports_match)
+    assert normalise_url(a) == first.unsplit()

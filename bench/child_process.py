@@ -1,0 +1,82 @@
+"""One measured child process for the benchmarks: its exit status, wall time and own rusage.
+
+A benchmark that compares crawlers runs each in its own process, so peak memory is that process's
+alone: `os.wait4` returns the child's `ru_maxrss` and CPU time (user + system), which
+`subprocess.run` discards. A timer kills a child that hangs, so a broken run cannot stall the
+benchmark; the caller decides what a non-zero exit means.
+
+Caveat: on Linux a child's `ru_maxrss` is at least the parent's own peak RSS, because exec folds
+the high-water mark of the memory it replaces (the parent's, when Python spawns with vfork) into
+the child's. A parent that stays small (serving small pages) does not matter; one that grows (the
+site server building 2-3 MB pages for crawl_bench.py) does, so a child of ours reports its own
+peak with `own_peak_mb()`, which reads the VmHWM of its own address space.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ChildRun:
+    exit_status: int
+    wall_s: float  # from the start of the process to its end, as seen by the parent
+    peak_mb: float  # the child's ru_maxrss (see the caveat above)
+    cpu_s: float  # the child's user + system CPU time
+    stdout: str  # "" unless captured
+
+
+def run_measured(
+    command: Sequence[str],
+    log: Path,
+    *,
+    timeout_s: float,
+    cwd: Path,
+    capture_stdout: bool = False,
+) -> ChildRun:
+    """Run `command`, stderr (and stdout unless captured) to `log`; killed after `timeout_s`."""
+    start = time.perf_counter()
+    with open(log, "w") as log_file:
+        child = subprocess.Popen(
+            list(command),
+            stdout=subprocess.PIPE if capture_stdout else log_file,
+            stderr=log_file if capture_stdout else subprocess.STDOUT,
+            text=True,
+            cwd=cwd,
+        )
+        killer = threading.Timer(timeout_s, child.kill)
+        killer.start()
+        try:
+            # Read to EOF before waiting, or a child writing more than a pipe holds would block.
+            stdout = child.stdout.read() if child.stdout is not None else ""
+            _, status, usage = os.wait4(child.pid, 0)
+        finally:
+            killer.cancel()
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return ChildRun(
+        exit_status=child.returncode,
+        wall_s=time.perf_counter() - start,
+        peak_mb=usage.ru_maxrss / 1024,
+        cpu_s=usage.ru_utime + usage.ru_stime,
+        stdout=stdout,
+    )
+
+
+def own_peak_mb() -> float:
+    """This process's peak RSS since its exec (VmHWM), in MB; ru_maxrss where /proc is missing."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

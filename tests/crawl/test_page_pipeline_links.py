@@ -1,0 +1,102 @@
+"""What one page's links become: the URLs to enqueue, the refusals counted, and the link edges."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from common import ports
+from crawl.page_pipeline import CrawlScope, ProcessedPage
+from crawl.page_stream import process_response
+from crawl.url_policy import Decision, UrlPolicy
+from durable.records import LeasedUrl
+from urls.normalise import normalise_url
+
+PAGE = "https://example.com/docs/page.html"
+SCOPE = CrawlScope("a1", UrlPolicy("https://example.com/", exclude=("/private/",)), True)
+
+
+def processed(body: str, depth: int = 0) -> ProcessedPage:
+    result = ports.FetchResult(PAGE, 200, {"content-type": "text/html"}, body.encode(), False, 1.0)
+    return process_response(SCOPE, LeasedUrl(PAGE, depth, False), result)
+
+
+def test_each_distinct_target_is_judged_once_refused_or_enqueued() -> None:
+    page = processed(
+        '<a href="/a">A</a><a href="https://other.test/x">X</a><a href="/a#f">A again</a>'
+        '<a href="/private/p">P</a><a href="https://other.test/x?">X again</a>'
+        '<iframe src="/frame"></iframe><a href="/private/p?">P again</a><area href="/a">'
+        '<link rel=next href="/next">'
+    )
+    assert [(d.url, d.depth) for d in page.discovered] == [
+        ("https://example.com/a", 1),
+        ("https://example.com/frame", 1),
+        ("https://example.com/next", 1),
+    ]
+    assert page.skipped == {Decision.OFF_SITE.value: 1, Decision.EXCLUDED.value: 1}
+    assert [(edge.target_url, edge.anchor) for edge in page.links] == [
+        ("https://example.com/a", "A"),
+        ("https://example.com/private/p", "P"),
+        ("https://example.com/frame", None),
+        ("https://example.com/next", None),
+    ]
+
+
+_HREFS = st.sampled_from(
+    [
+        "/a",
+        "/a#x",
+        "b",
+        "../c?q=1",
+        "/private/d",
+        "https://other.test/",
+        "https://www.example.com/e",
+        "http://example.com/f",
+        "mailto:x@example.com",
+        "https://example.com:8443/g",
+        "/cdn-cgi/l",
+        PAGE,
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_HREFS, st.sampled_from(["a", "a nofollow", "area", "iframe"]))))
+def test_discovery_is_every_allowed_distinct_url_and_a_count_of_each_refused_one(
+    links: list[tuple[str, str]],
+) -> None:
+    tags = {
+        "a": '<a href="{}">t</a>',
+        "a nofollow": '<a rel=nofollow href="{}">t</a>',
+        "area": '<area href="{}">',
+        "iframe": '<iframe src="{}"></iframe>',
+    }
+    page = processed("".join(tags[kind].format(href) for href, kind in links), depth=2)
+    # The specification, one candidate at a time: anchors (nofollow ones left out) in document
+    # order first, then the other page links; the canonical (none here) between them.
+    anchors: list[tuple[str, str]] = []
+    others: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for href, kind in links:
+        if kind in ("a", "a nofollow"):
+            if href not in seen:  # the extractor keeps the first link to each raw href
+                seen.add(href)
+                anchors.append((href, kind))
+        elif (href, kind) not in others:  # references are distinct by kind and raw value
+            others.append((href, kind))
+    candidates = [h for h, kind in anchors if kind == "a"] + [h for h, _ in others]
+    expected: list[str] = []
+    refused: dict[str, int] = {}
+    judged: set[str] = set()  # a page's link targets are judged once each (crawl.page_links)
+    for href in candidates:
+        url = normalise_url(href, PAGE)
+        if url is None or url in judged or url == PAGE:
+            continue
+        judged.add(url)
+        decision = SCOPE.policy.decide(url, 3)
+        if decision is Decision.ALLOWED:
+            expected.append(url)
+        else:
+            refused[decision.value] = refused.get(decision.value, 0) + 1
+    assert [d.url for d in page.discovered] == expected
+    assert page.skipped == refused
