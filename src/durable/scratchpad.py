@@ -688,23 +688,11 @@ class ScratchpadMethods:
     def record_resources(self, checks: list[JsonObject]) -> JsonObject:
         """Keep each resource's answer (a list of `ResourceCheck`)."""
         items: list[JsonValue] = [ResourceCheck.from_dict(check).to_dict() for check in checks]
-
-        def write() -> None:
-            for batch in json_arrays(items):
-                self._sql(res.CHECK, batch)
-
-        self.ctx.storage.transactionSync(write)
-        return SeedResult(received=len(items), inserted=len(items)).to_dict()
+        return self._record_checks(res.CHECK, items)
 
     def release_resources(self, urls: list[str]) -> JsonObject:
         """Return leased resources a chunk did not check to the pending ones."""
-
-        def write() -> int:
-            batches = json_arrays(list[JsonValue](urls))
-            return sum(len(self._rows(res.RELEASE + " RETURNING 1 AS moved", b)) for b in batches)
-
-        released: int = self.ctx.storage.transactionSync(write)
-        return ReleaseResult(released).to_dict()
+        return self._release_leases(res.RELEASE, urls)
 
     # -- external link checks -------------------------------------------------------------------
 
@@ -732,20 +720,27 @@ class ScratchpadMethods:
     def record_external(self, checks: list[JsonObject]) -> JsonObject:
         """Keep each external URL's answer (a list of `ExternalCheck`)."""
         items: list[JsonValue] = [ExternalCheck.from_dict(check).to_dict() for check in checks]
+        return self._record_checks(ext.CHECK, items)
 
+    def release_external(self, urls: list[str]) -> JsonObject:
+        """Return leased external URLs a step did not check to the pending ones."""
+        return self._release_leases(ext.RELEASE, urls)
+
+    # Resources and external links share their lease life cycle (durable.resources,
+    # durable.external_links): answers written in batches, unfinished leases released.
+
+    def _record_checks(self, check: str, items: list[JsonValue]) -> JsonObject:
         def write() -> None:
             for batch in json_arrays(items):
-                self._sql(ext.CHECK, batch)
+                self._sql(check, batch)
 
         self.ctx.storage.transactionSync(write)
         return SeedResult(received=len(items), inserted=len(items)).to_dict()
 
-    def release_external(self, urls: list[str]) -> JsonObject:
-        """Return leased external URLs a step did not check to the pending ones."""
-
+    def _release_leases(self, release: str, urls: list[str]) -> JsonObject:
         def write() -> int:
             batches = json_arrays(list[JsonValue](urls))
-            return sum(len(self._rows(ext.RELEASE + " RETURNING 1 AS moved", b)) for b in batches)
+            return sum(len(self._rows(release + " RETURNING 1 AS moved", b)) for b in batches)
 
         released: int = self.ctx.storage.transactionSync(write)
         return ReleaseResult(released).to_dict()
