@@ -33,6 +33,14 @@ _SEGMENT = r"/(?!(?:\.|%2[eE]){1,2}(?:[/?#]|\Z))[^\x00-\x20\"#<>?`{}\x7f-\U0010f
 _TAIL = rf"(?P<path>(?:{_SEGMENT})*)(?P<query>\?[^\x00-\x20\"#<>'\x7f-\U0010ffff]*)?(?:#.*)?\Z"
 _PLAIN_ABSOLUTE = re.compile(rf"(?P<origin>https?://(?P<host>{_HOST}){_PORT}){_TAIL}", re.DOTALL)
 _PLAIN_ROOTED = re.compile(rf"(?=/[^/\\]|/\Z){_TAIL}", re.DOTALL)
+# A path-relative reference ("sql-select.html", "api/x.html?q"): a first segment that is no dot
+# segment and holds no ":" (so it cannot be read as a scheme), then the plain tail. Against an
+# http(s) base it is the base's directory plus the text (URL standard, "path state": the base's
+# last segment is shortened away, nothing else of the base is kept).
+_PLAIN_RELATIVE = re.compile(
+    rf"(?!(?:\.|%2[eE]){{1,2}}(?:[/?#]|\Z))(?P<first>[^\x00-\x20\"#<>?`{{}}\x7f-\U0010ffff/\\:]+){_TAIL}",
+    re.DOTALL,
+)
 _OPAQUE_SCHEMES = ("data", "javascript")
 
 
@@ -53,7 +61,18 @@ def fast_resolve(text: str, base: str) -> str | None:
         prefix = _origin_of(base)
         match = None if prefix is None else _PLAIN_ROOTED.match(text)
         return None if match is None else f"{prefix}{match['path']}{match['query'] or ''}"
-    return _plain_absolute(text)
+    absolute = _plain_absolute(text)
+    return absolute if absolute is not None else _plain_relative(text, base)
+
+
+def _plain_relative(text: str, base: str) -> str | None:
+    match = _PLAIN_RELATIVE.match(text)
+    if match is None:
+        return None
+    directory = _directory_of(base)
+    if directory is None:
+        return None
+    return f"{directory}{match['first']}{match['path']}{match['query'] or ''}"
 
 
 def _plain_absolute(text: str) -> str | None:
@@ -93,6 +112,15 @@ def _origin_of(base: str) -> str | None:
     if url is None or url.scheme not in ("http", "https"):
         return None
     return url.authority_prefix()
+
+
+@lru_cache(maxsize=64)
+def _directory_of(base: str) -> str | None:
+    """An http(s) base up to the last "/" of its path: what a path-relative reference extends."""
+    url = _parse_base(base)
+    if url is None or url.scheme not in ("http", "https"):
+        return None
+    return url.authority_prefix() + url.path[: url.path.rfind("/") + 1]
 
 
 def _scheme_of(base: str) -> str | None:

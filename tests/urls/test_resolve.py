@@ -107,6 +107,9 @@ _ABSOLUTE = st.builds(
     _TAILS,
 )
 _ROOTED = st.builds(lambda tail: "/" + tail, _TAILS)
+_RELATIVE = st.builds(
+    lambda first, tail: first + tail, st.sampled_from(["a", "x.html", "%2e", "."]), _TAILS
+)
 _BASES = st.sampled_from(
     [BASE, "http://user:pw@a.test:8080/x/y?z", "http://a.test", "ftp://a.test/", "mailto:x@y"]
 )
@@ -119,7 +122,7 @@ def _parser_answer(text: str, base: str) -> str | None:
         return None
 
 
-@given(st.one_of(_ABSOLUTE, _ROOTED), _BASES)
+@given(st.one_of(_ABSOLUTE, _ROOTED, _RELATIVE, _TAILS), _BASES)
 def test_fast_paths_agree_with_the_parser(raw: str, base: str) -> None:
     text = clean(raw)
     fast = fast_resolve(text, base)
@@ -135,7 +138,15 @@ def test_resolve_never_raises(raw: str, base: str) -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    ["https://a.test/x?y=1#z", "http://a.test:8080", "/p/q.html?r", "//cdn.test/s.js", "/"],
+    [
+        "https://a.test/x?y=1#z",
+        "http://a.test:8080",
+        "/p/q.html?r",
+        "//cdn.test/s.js",
+        "/",
+        "sql-select.html",
+        "sub/page.html?q=1#top",
+    ],
 )
 def test_common_links_take_a_fast_path(raw: str) -> None:
     assert fast_resolve(raw, BASE) == _parser_answer(raw, BASE) is not None
