@@ -225,10 +225,18 @@ _STORED_FRAGMENTS = (
 )
 
 
-_FRAGMENT_PAGE = "(SELECT id FROM fragment_pages WHERE url = ?)"
+# A sub-batch's pages in three statements, whatever their number: their ids, their old target
+# sets cleared (a retried batch), their new sets from `{"u": url, "k": [keys]}` objects.
+_ADD_FRAGMENT_PAGES = "INSERT OR IGNORE INTO fragment_pages (url) SELECT value FROM json_each(?)"
+_CLEAR_TARGETS = (
+    "DELETE FROM fragment_targets WHERE page IN "
+    "(SELECT id FROM fragment_pages WHERE url IN (SELECT value FROM json_each(?)))"
+)
+_KEYS_PER_OBJECT = 20_000  # 64-bit keys: under half the bound array's MAX_JSON_PARAM_BYTES
 _WRITE_TARGETS = (
-    f"INSERT OR IGNORE INTO fragment_targets (page, key) SELECT {_FRAGMENT_PAGE}, value "
-    "FROM json_each(?)"
+    "INSERT OR IGNORE INTO fragment_targets (page, key) SELECT p.id, k.value "
+    "FROM json_each(?) AS j JOIN fragment_pages AS p ON p.url = json_extract(j.value, '$.u') "
+    "JOIN json_each(j.value, '$.k') AS k"
 )
 _WRITE_LINK_FRAGMENTS = (
     "INSERT OR IGNORE INTO link_fragments (source_url, target_url, fragment, key, decoded_key) "
@@ -636,11 +644,17 @@ class ScratchpadMethods:
 
         A page's set replaces what a retried batch stored for it; a set that does not fit is
         not stored at all, so a stored page always has its whole set."""
-        for page in self._within_budget(pages, _targets_bytes, budget):
-            self._sql("INSERT OR IGNORE INTO fragment_pages (url) VALUES (?)", page.url)
-            self._sql(f"DELETE FROM fragment_targets WHERE page = {_FRAGMENT_PAGE}", page.url)
-            for batch in json_arrays(list[JsonValue](page.keys)):
-                self._sql(_WRITE_TARGETS, page.url, batch)
+        fitting_pages = self._within_budget(pages, _targets_bytes, budget)
+        for urls in json_arrays([page.url for page in fitting_pages]):
+            self._sql(_ADD_FRAGMENT_PAGES, urls)
+            self._sql(_CLEAR_TARGETS, urls)
+        sets: list[JsonValue] = [
+            {"u": page.url, "k": list(page.keys[start : start + _KEYS_PER_OBJECT])}
+            for page in fitting_pages
+            for start in range(0, len(page.keys), _KEYS_PER_OBJECT)
+        ]
+        for batch in json_arrays(sets):
+            self._sql(_WRITE_TARGETS, batch)
         keys = [(link.source_url, link.target_url, link.fragment) for link in links]
         fresh = self._unstored(links, keys, _STORED_FRAGMENTS)
         fitting = self._within_budget(fresh, _fragment_bytes, budget)

@@ -98,3 +98,13 @@ async def test_nothing_is_stored_once_the_link_budget_trips(pad: Any) -> None:
     await write(pad, {"doc": ["x"]}, [ref("a", "doc", "y")], link_budget_bytes=1)
     assert await fragment_issues(pad) == []
     assert (await pad.stats())["links_truncated"] is True
+
+
+async def test_a_set_larger_than_one_bound_object_is_stored_whole(pad: Any) -> None:
+    ids = [f"s{n}" for n in range(45_000)]  # more than two objects of _KEYS_PER_OBJECT keys
+    await write(pad, {"doc": ids, "two": ["only"]}, [])
+    refs = [ref("a", "doc", "s0"), ref("a", "doc", "s44999"), ref("a", "doc", "s45000")]
+    refs += [ref("a", "two", "only"), ref("a", "two", "s0")]
+    await write(pad, {}, refs)
+    found = sorted(i["details"]["fragment"] for i in await fragment_issues(pad))
+    assert found == ["s0", "s45000"]  # "s0" on the page "two"
