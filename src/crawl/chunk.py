@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 from auditdb import repository
@@ -31,6 +31,7 @@ from durable.client import Scratchpad
 from durable.records import (
     BatchResult,
     CrawledEntry,
+    DiscoveredUrl,
     LeasedUrl,
     LinkBatch,
     RecordBatch,
@@ -316,7 +317,7 @@ async def persist_batch(
     await repository.write_crawled_pages(
         io.db, [page.record for page in batch], [issue for page in batch for issue in page.issues]
     )
-    discovered = [item for page in batch for item in page.discovered]
+    discovered = _first_of_each(item for page in batch for item in page.discovered)
     while len(discovered) > MAX_DISCOVERED_PER_BATCH:
         extra, discovered = (
             discovered[:MAX_DISCOVERED_PER_BATCH],
@@ -344,6 +345,16 @@ async def persist_batch(
         io.db, scope.audit_id, stats.crawled, min(stats.seen, plan.max_pages)
     )
     return result
+
+
+def _first_of_each(items: Iterable[DiscoveredUrl]) -> list[DiscoveredUrl]:
+    """Each URL once, as first found: the pages of a sub-batch share most of their links
+    (navigation), and the frontier keeps a URL's first row anyway (durable.scratchpad._enqueue),
+    so the repeats would cross the RPC boundary for nothing."""
+    firsts: dict[str, DiscoveredUrl] = {}
+    for item in items:
+        firsts.setdefault(item.url, item)
+    return list(firsts.values())
 
 
 def _progress_entry(record: PageRecord) -> CrawledEntry:
