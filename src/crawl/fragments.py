@@ -4,9 +4,9 @@ The page's fragment targets go to the scratchpad only when the set is complete: 
 was parsed and the extractor did not cap the set. A page whose set is incomplete is never judged,
 since a fragment missing from a partial set proves nothing. Its internal links that carry a
 fragment go with the keys of both of the HTML spec's lookups (urls.fragment); fragments that need
-no target (empty, `top`) are not sent. Links are the page's `<a href>`s: those to other URLs
-(`facts.links`, or, in the crawl, every one of them as it streams: crawl.page_links calls
-`fragment_link`) and the bare `#fragment` ones (`facts.fragment_links`).
+no target (empty, `top`) are not sent. Links are the page's `<a href>`s, bare `#fragment` ones
+included, every one of them as it streams out of the extractor (crawl.page_links calls
+`fragment_link`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from parse.facts import ATTR_CAP, PageFacts, UrlRef
 from urls.fragment import fragment_keys, fragment_of
 from urls.normalise import normalise_url, same_site
 
-__all__ = ["fragment_link", "fragment_links", "fragment_targets"]
+__all__ = ["fragment_link", "fragment_targets"]
 
 
 def fragment_targets(
@@ -26,22 +26,6 @@ def fragment_targets(
     if facts is None or not body_complete or facts.truncated or facts.fragment_targets_capped:
         return None
     return FragmentTargets(url, facts.fragment_targets)
-
-
-def fragment_links(
-    source_url: str, facts: PageFacts | None, *, anchors: bool = True
-) -> list[FragmentLink]:
-    """Distinct (target, fragment) pairs of the page's internal links, in document order;
-    without `anchors`, of its bare `#fragment` links only (the others streamed)."""
-    if facts is None:
-        return []
-    refs = [link.href for link in facts.links] if anchors else []
-    found: dict[tuple[str, str], FragmentLink] = {}
-    for ref in refs + list(facts.fragment_links):
-        link = fragment_link(source_url, ref)
-        if link is not None:
-            found.setdefault((link.target_url, link.fragment), link)
-    return list(found.values())
 
 
 def fragment_link(source_url: str, ref: UrlRef) -> FragmentLink | None:

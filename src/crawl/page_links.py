@@ -5,7 +5,8 @@ page's other page links (area, iframe, frame, refresh, link next/prev; crawl.ref
 canonical and hreflang targets and its redirect go through one `PageLinks`. Each normalised
 target is judged once per page, first occurrence winning (its nofollow flag and anchor text):
 same-site targets become `LinkRow` edges for the cross-page checks (and, with a fragment, a
-`FragmentLink` for the broken-fragment check, once per target and fragment), other sites'
+`FragmentLink` for the broken-fragment check, once per target and fragment; a bare `#fragment`
+link gives only that), other sites'
 targets `ExternalRef`s when the audit checks external links, targets the URL policy allows
 become `DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by
 the policy's reason. Rows wait here until `take()`; the page stream takes them whenever
@@ -33,6 +34,7 @@ from urls.normalise import UrlParts, same_site, same_site_parts, split_url
 # Rows (edges plus URLs to enqueue) sent to the scratchpad at once while a page is parsed: about
 # 300 KB of JSON, far under an RPC message's 32 MiB, and few calls even for 100,000 links.
 LINK_BATCH_ROWS = 2_000
+_HTML_SPACE = " \t\n\r\f"  # what parse.builder strips before telling a bare #fragment link
 
 
 class PageLinks:
@@ -55,10 +57,14 @@ class PageLinks:
         self.external = 0
 
     def add_links(self, links: list[Link]) -> None:
-        """`<a href>`s in source order (the extractor's `on_links`)."""
+        """`<a href>`s in source order (the extractor's `on_links`). A bare `#fragment` one
+        names this page (or the `<base href>`): only its fragment is kept, to check."""
         for link in links:
             url = link.href.url
             if not url:
+                continue
+            if link.href.raw.lstrip(_HTML_SPACE).startswith("#"):
+                self._fragment(link)
                 continue
             parts = split_url(url)  # one parse per link: the target and its site
             internal = parts is not None and self._on_site(parts)

@@ -21,7 +21,7 @@ from auditdb.records import IssueRecord, PageRecord
 from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
 from crawl.external_links import external_link_urls
-from crawl.fragments import fragment_links, fragment_targets
+from crawl.fragments import fragment_targets
 from crawl.page_links import PageLinks
 from crawl.references import page_link_urls, resource_urls
 from crawl.site_facts import site_facts
@@ -102,9 +102,7 @@ def assemble(
     ]
     links = body.links
     other_links(links, observation)
-    # Bare #fragment links (not streamed: they name this page), after the streamed ones; and
-    # <area>s to other sites, after the streamed <a href>s.
-    links.add_fragment_links(fragment_links(leased.url, observation.facts, anchors=False))
+    # <area>s to other sites, after the streamed <a href>s (bare #fragment ones among them).
     if scope.check_external:
         for url in external_link_urls(leased.url, observation.facts, anchors=False):
             links.add_external(url)

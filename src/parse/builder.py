@@ -115,6 +115,17 @@ class Capture:
 
 
 LinkSink = Callable[[list[Link]], None]
+
+
+def _closed_capture() -> Capture:
+    capture = Capture()
+    capture.closed = True
+    return capture
+
+
+# The text of a bare #fragment link, which nothing reads: complete from the start, so it never
+# holds back the links queued behind it (read only, never filled in).
+_NO_TEXT = _closed_capture()
 # Links handed to a `LinkSink` at a time once a page has more than LINKS_CAP of them: a bounded
 # batch, so a page's links never pile up in memory whatever their number.
 LINK_BATCH = 256
@@ -124,7 +135,8 @@ _RawLink = tuple[str, Capture, bool, bool, bool]  # href, text, nofollow, sponso
 class FactsBuilder:
     def __init__(self, page_url: str, on_links: LinkSink | None = None) -> None:
         self.page_url = page_url
-        # Every distinct <a href> (by raw href) also goes to `on_links`, uncapped: held until
+        # Every distinct <a href> (by raw href; bare #fragment ones too, which `fragment_links`
+        # keeps apart in the facts) also goes to `on_links`, uncapped: held until
         # LINKS_CAP are pending (or the end), so a page of ordinary size resolves them against
         # its final base like `links`; past that, in batches of LINK_BATCH as their text closes.
         self._on_links = on_links
@@ -338,6 +350,8 @@ class FactsBuilder:
         if lead.startswith("#"):
             href = _cap(href) or ""
             self._add("fragment_links", href, LINKS_CAP, href)
+            if self._on_links is not None and self._hrefs.add(href):
+                self._queue((href, _NO_TEXT, False, False, False))
             return None
         if lead.startswith(_SKIPPED_LINK_PREFIXES):
             return None
@@ -347,11 +361,14 @@ class FactsBuilder:
         kept = self._add("links", link, LINKS_CAP, link[0])
         if self._on_links is None or not self._hrefs.add(link[0]):
             return capture if kept else None
+        self._queue(link)
+        return capture
+
+    def _queue(self, link: _RawLink) -> None:
         self._pending.append(link)
         if len(self._pending) > (LINK_BATCH if self._streaming else LINKS_CAP):
             self._streaming = True
             self._send_links(final=False)
-        return capture
 
     def _send_links(self, *, final: bool) -> None:
         """Hand pending links to `on_links`: all of them at the end, else those whose text is

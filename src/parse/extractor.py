@@ -22,8 +22,9 @@ tag when nothing opened inside is still open, or by the end tag of a block eleme
 
 Memory is bounded by the chunk size plus `MAX_PENDING` (a single unfinished tag) plus the capped
 facts, whatever the page size; input beyond `max_bytes` is counted but not parsed. With
-`on_links`, every distinct `<a href>` is also handed over in small batches as its text closes
-(parse.builder), at the cost of one compact hash per distinct href.
+`on_links`, every distinct `<a href>` (bare `#fragment` ones included) is also handed over in
+small batches as its text closes (parse.builder), at the cost of one compact hash per distinct
+href.
 """
 
 from __future__ import annotations

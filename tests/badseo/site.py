@@ -209,6 +209,7 @@ SIX_MEGABYTES = 6 * 1024 * 1024
 # 1,000-link cap. All but one (a missing fragment) are spellings of /catalog
 # (`/n<i>/../catalog`), so the page is link-heavy without adding a page to crawl.
 MANY_LINKS = 4_999
+TOC_ENTRIES = 1_500  # more bare #fragment links than a page's facts keep (LINKS_CAP)
 SLOW_DELAY_S = 1.7  # above SLOW_RESPONSE_MS (1.5 s) with margin; the only slow page
 
 # Hubs: the pages whose links reach URLs that would raise an issue on any other linking page.
@@ -700,6 +701,17 @@ _LINKS = [
         + "".join(f'<li><a href="/n{i}/../catalog">catalog</a></li>' for i in range(MANY_LINKS - 1))
         + '<li><a href="/links/fragment-target#after-the-thousandth">no such section</a></li>'
         + '<li><a href="/links/missing-after-five-thousand">the last</a></li></ul>',
+    ),
+    page(
+        "/links/long-table-of-contents",
+        Category.LINKS,
+        f"A contents list of {TOC_ENTRIES:,} same-page #fragment links; the last names no "
+        "section of the page.",
+        (T.BROKEN_FRAGMENT,),
+        body="<ol>"
+        + "".join(f'<li><a href="#s{i}">Section {i}</a></li>' for i in range(TOC_ENTRIES))
+        + "</ol>"
+        + "".join(f'<h2 id="s{i}">Section {i}</h2>' for i in range(TOC_ENTRIES - 1)),
     ),
     answer(
         "/links/missing-after-five-thousand",

@@ -82,6 +82,7 @@ async def test_the_audit_reports_exactly_the_golden_issues(
         ("/links/fragment-target", "Present"),
         ("/links/broken-fragment", "nowhere"),
         ("/links/fragment-target", "after-the-thousandth"),  # the 4,999th of 5,000 links
+        ("/links/long-table-of-contents", "s1499"),  # the 1,500th bare #fragment link
     }
     resources = {
         (

@@ -1,18 +1,30 @@
-"""A page's part in the broken-fragment check: complete target sets, internal link fragments."""
+"""A page's part in the broken-fragment check: complete target sets, and the fragments of its
+internal links as they stream out of the extractor (crawl.page_links)."""
 
 from __future__ import annotations
 
-from crawl.fragments import fragment_links, fragment_targets
-from durable.records import FragmentLink
+from crawl.fragments import fragment_targets
+from crawl.page_links import PageLinks
+from crawl.url_policy import UrlPolicy
+from durable.records import FragmentLink, LeasedUrl
+from parse.extractor import PageExtractor
+from parse.facts import LINKS_CAP
 from parse.parity import extract
 from urls.fragment import fragment_key, fragment_keys
 
 PAGE_URL = "https://a.test/docs/page"
 
 
+def fragment_links(html: str) -> list[FragmentLink]:
+    links = PageLinks(UrlPolicy("https://a.test/"), LeasedUrl(PAGE_URL, 0, False))
+    extractor = PageExtractor(PAGE_URL, content_type="text/html", on_links=links.add_links)
+    extractor.feed(html.encode())
+    extractor.close()
+    return links.fragments
+
+
 def links(html: str) -> list[tuple[str, str]]:
-    found = fragment_links(PAGE_URL, extract(html.encode(), page_url=PAGE_URL))
-    return [(link.target_url, link.fragment) for link in found]
+    return [(link.target_url, link.fragment) for link in fragment_links(html)]
 
 
 def test_internal_fragments_in_document_order_once_each() -> None:
@@ -23,15 +35,22 @@ def test_internal_fragments_in_document_order_once_each() -> None:
         "<a href='/y#TOP'>top</a><a href='#top'>top</a><a href='mailto:a@b#x'>m</a>"
     )
     assert links(html) == [
+        (PAGE_URL, "intro"),
         ("https://a.test/docs/other", "Sec%202"),
         ("https://a.test/x", "Sec%202"),
-        (PAGE_URL, "intro"),
     ]
 
 
 def test_links_carry_both_lookup_keys() -> None:
-    found = fragment_links(PAGE_URL, extract(b"<a href='#a b'>x</a>", page_url=PAGE_URL))
+    found = fragment_links("<a href='#a b'>x</a>")
     assert found == [FragmentLink(PAGE_URL, PAGE_URL, "a%20b", *(fragment_keys("a%20b") or ()))]
+
+
+def test_every_bare_fragment_link_of_a_long_page_is_kept() -> None:
+    count = 3 * LINKS_CAP  # the facts keep LINKS_CAP of them; the stream has no cap
+    html = "".join(f"<a href='#s{i}'>{i}</a><a href='#s{i // 2}'>again</a>" for i in range(count))
+    assert links(html) == [(PAGE_URL, f"s{i}") for i in range(count)]
+    assert len(extract(html.encode(), page_url=PAGE_URL).fragment_links) == LINKS_CAP
 
 
 def test_a_base_href_moves_same_document_links() -> None:
