@@ -22,6 +22,8 @@ def _js_utf8(text: str) -> bytes:
 
     Python's strict encoder would raise instead; a str from JS may carry lone surrogates.
     """
+    if text.isascii():  # nearly every id: no surrogate to replace, and ASCII is its own UTF-8
+        return text.encode("ascii")
     utf16 = text.encode("utf-16-le", "surrogatepass")
     return utf16.decode("utf-16-le", "replace").encode("utf-8")
 

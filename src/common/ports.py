@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Protocol
 
 
@@ -112,4 +113,10 @@ def iso_now() -> str:
 
 def iso_from_ms(ms: float) -> str:
     seconds, millis = divmod(int(ms), 1000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{millis:03d}Z"
+    return f"{_iso_second(seconds)}.{millis:03d}Z"
+
+
+@lru_cache(maxsize=4)
+def _iso_second(seconds: int) -> str:
+    """Cached: a crawl stamps many pages within each second."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))

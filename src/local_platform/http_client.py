@@ -88,7 +88,14 @@ class ConnectionPool:
         self._address_allowed = address_allowed
         self._idle: defaultdict[Origin, list[_Connection]] = defaultdict(list)
         self._open_connections: set[_Connection] = set()  # idle or busy: closed by aclose()
-        self._ssl = ssl.create_default_context()
+        self._ssl_context: ssl.SSLContext | None = None  # made on first use: loading the system
+        # store takes tens of ms, which an http:// crawl never needs
+
+    @property
+    def _ssl(self) -> ssl.SSLContext:
+        if self._ssl_context is None:
+            self._ssl_context = ssl.create_default_context()
+        return self._ssl_context
 
     def trust_ca_file(self, path: str | os.PathLike[str]) -> None:
         """Also trust the CA certificate(s) in the PEM file `path`, besides the system store.
