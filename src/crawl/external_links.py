@@ -29,11 +29,8 @@ from urllib.parse import urljoin, urlsplit
 from audit.external_links import ExternalOutcome
 from common.fetch_class import FetchClass
 from durable.records import ExternalCheck
-from parse.facts import PageFacts, ReferenceKind
-from urls.normalise import normalise_url, same_site
 
 __all__ = [
-    "external_link_urls",
     "failure_outcome",
     "host_of",
     "judge",
@@ -60,23 +57,6 @@ _FAILURES: tuple[tuple[re.Pattern[str], ExternalOutcome, str], ...] = (
     ),
 )
 _MAX_REASON = 200
-
-
-def external_link_urls(
-    source_url: str, facts: PageFacts | None, *, anchors: bool = True
-) -> list[str]:
-    """The page's distinct external link targets (normalised), in document order; without
-    `anchors`, of its `<area>`s only (the crawl streams its `<a href>`s: crawl.page_links)."""
-    if facts is None:
-        return []
-    hrefs = [link.href.url for link in facts.links] if anchors else []
-    hrefs += [ref.href.url for ref in facts.references if ref.kind is ReferenceKind.AREA]
-    found: dict[str, None] = {}
-    for href in hrefs:
-        url = href and normalise_url(href)
-        if url is not None and not same_site(url, source_url):
-            found.setdefault(url)
-    return list(found)
 
 
 def host_of(url: str) -> str:

@@ -1,8 +1,9 @@
 """A page's links as they stream out of the extractor: deduplicated, routed, in bounded batches.
 
-Every `<a href>` the extractor finds (parse.builder's `on_links`, uncapped) and, at the end, the
-page's other page links (area, iframe, frame, refresh, link next/prev; crawl.references), its
-canonical and hreflang targets and its redirect go through one `PageLinks`. Each normalised
+Every `<a href>` the extractor finds (parse.builder's `on_links`, uncapped), its other references
+(`on_references`, uncapped: page links such as area, iframe, frame, refresh, link next/prev, and
+resources; crawl.references) and, at the end, its canonical and hreflang targets and its redirect
+go through one `PageLinks`. Each normalised
 target is judged once per page, first occurrence winning (its nofollow flag and anchor text):
 same-site targets become `LinkRow` edges for the cross-page checks (and, with a fragment, a
 `FragmentLink` for the broken-fragment check, once per target and fragment; a bare `#fragment`
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from common.seen import SeenHashes
 from crawl.fragments import fragment_link
+from crawl.references import is_page_link, is_resource
 from crawl.url_policy import Decision, UrlPolicy
 from durable.records import (
     DiscoveredUrl,
@@ -27,9 +29,10 @@ from durable.records import (
     LeasedUrl,
     LinkBatch,
     LinkRow,
+    ResourceRef,
 )
-from parse.facts import Link
-from urls.normalise import UrlParts, same_site, same_site_parts, split_url
+from parse.facts import Link, Reference, ReferenceKind
+from urls.normalise import UrlParts, normalise_url, same_site, same_site_parts, split_url
 
 # Rows (edges plus URLs to enqueue) sent to the scratchpad at once while a page is parsed: about
 # 300 KB of JSON, far under an RPC message's 32 MiB, and few calls even for 100,000 links.
@@ -52,6 +55,8 @@ class PageLinks:
         self.fragments: list[FragmentLink] = []  # for the broken-fragment check (crawl.fragments)
         self.external_refs: list[ExternalRef] = []  # with check_external (crawl.external_links)
         self.discovered: list[DiscoveredUrl] = []
+        self._resource_urls = SeenHashes()  # resources judged
+        self.resources: list[ResourceRef] = []  # internal resources to check (crawl.references)
         self.skipped: dict[str, int] = {}
         self.internal = 0  # distinct <a href>s (by raw href) to the site and elsewhere
         self.external = 0
@@ -81,6 +86,34 @@ class PageLinks:
                 self.add_external(target)
             if not link.nofollow:
                 self.add_candidate(target, self.child_depth)
+
+    def add_references(self, refs: list[Reference]) -> None:
+        """The page's other references in source order (the extractor's `on_references`):
+        page links (area, iframe, frame, refresh, link next/prev) are stored and followed like
+        `<a href>`s, and an `<area>` to another site is checked with the external links;
+        resources are kept to check, each normalised URL once per page, first reference
+        winning, if the URL policy lets us request it."""
+        for ref in refs:
+            target = ref.href.url and normalise_url(ref.href.url)
+            if not target:
+                continue
+            if is_page_link(ref):
+                self._page_link(target, ref.kind)
+            elif is_resource(ref):
+                self._resource(target, ref)
+
+    def _page_link(self, target: str, kind: ReferenceKind) -> None:
+        self.add_edge(target)
+        self.add_candidate(target, self.child_depth)
+        external = not same_site(target, self.leased.url)
+        if self.check_external and kind is ReferenceKind.AREA and external:
+            self.add_external(target)
+
+    def _resource(self, target: str, ref: Reference) -> None:
+        if not self._resource_urls.add(target):
+            return
+        if self.policy.decide(target, None) is Decision.ALLOWED:
+            self.resources.append(ResourceRef(self.leased.url, target, ref.kind.value, ref.rel))
 
     def _fragment(self, link: Link) -> None:
         found = fragment_link(self.leased.url, link.href)
@@ -122,7 +155,7 @@ class PageLinks:
 
     def ready(self) -> bool:
         waiting = len(self.rows) + len(self.discovered) + len(self.fragments)
-        waiting += len(self.external_refs)
+        waiting += len(self.external_refs) + len(self.resources)
         return waiting >= LINK_BATCH_ROWS
 
     def take(self) -> LinkBatch:
@@ -132,6 +165,8 @@ class PageLinks:
             tuple(self.discovered),
             tuple(self.fragments),
             tuple(self.external_refs),
+            tuple(self.resources),
         )
         self.rows, self.discovered, self.fragments, self.external_refs = [], [], [], []
+        self.resources = []
         return batch

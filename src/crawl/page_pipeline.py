@@ -20,12 +20,10 @@ from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
 from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
-from crawl.external_links import external_link_urls
 from crawl.fragments import fragment_targets
 from crawl.page_links import PageLinks
-from crawl.references import page_link_urls, resource_urls
 from crawl.site_facts import site_facts
-from crawl.url_policy import Decision, UrlPolicy
+from crawl.url_policy import UrlPolicy
 from crawl.window import PageOutcome
 from durable.records import (
     DiscoveredUrl,
@@ -102,10 +100,6 @@ def assemble(
     ]
     links = body.links
     other_links(links, observation)
-    # <area>s to other sites, after the streamed <a href>s (bare #fragment ones among them).
-    if scope.check_external:
-        for url in external_link_urls(leased.url, observation.facts, anchors=False):
-            links.add_external(url)
     head_result = replace(result, body=body.head)
     return ProcessedPage(
         record=page_record(scope.audit_id, observation, links),
@@ -127,7 +121,7 @@ def assemble(
             leased.url, observation.facts, body_complete=not result.truncated
         ),
         fragment_links=links.fragments,
-        resources=resource_refs(scope, leased.url, observation.facts),
+        resources=links.resources,
         external=links.external_refs,
     )
 
@@ -308,23 +302,11 @@ def mirror_row(audit_id: str, obs: PageObservation) -> MirrorRow:
     }
 
 
-def resource_refs(scope: CrawlScope, source_url: str, facts: PageFacts | None) -> list[ResourceRef]:
-    """The page's internal resources the URL policy lets us request (crawl.references)."""
-    if facts is None:
-        return []
-    return [
-        ResourceRef(source_url, url, ref.kind.value, ref.rel)
-        for url, ref in resource_urls(facts).items()
-        if scope.policy.decide(url, None) is Decision.ALLOWED
-    ]
-
-
 def other_links(links: PageLinks, obs: PageObservation) -> None:
-    """Judge what the page points at besides its `<a href>`s (which stream in while it is
-    parsed): its redirect (the same page, moved: it keeps the page's depth), the other page links
-    (area, iframe, frame, meta refresh, link next/prev; crawl.references), stored and followed
-    like links, and its canonical and hreflang targets, crawled so the cross-page checks can
-    judge them."""
+    """Judge what the page points at besides its `<a href>`s and other references (which
+    stream in while it is parsed): its redirect (the same page, moved: it keeps the page's
+    depth), and its canonical and hreflang targets, crawled so the cross-page checks can judge
+    them."""
     if obs.redirect_url:
         target = normalise_url(obs.redirect_url)
         if target is not None:
@@ -333,11 +315,6 @@ def other_links(links: PageLinks, obs: PageObservation) -> None:
     if facts is None:
         return
     candidates = [obs.effective_canonical, *(h.href.url for h in facts.hreflangs)]
-    for url in page_link_urls(facts):
-        target = url and normalise_url(url)
-        if target:
-            links.add_edge(target)
-            links.add_candidate(target, links.child_depth)
     for url in candidates:
         target = url and normalise_url(url)
         if target:

@@ -7,7 +7,8 @@ keeps the body's head (what the fetch classifier reads, `CRAWL.body_head_chars`)
 count, the extractor's bounded state and one batch of link rows. Nothing holds the whole body;
 the text's content hash is computed incrementally by the extractor (parse.text.TextDigest).
 
-Links leave early. The extractor reports every `<a href>` (uncapped) to `crawl.page_links`;
+Links leave early. The extractor reports every `<a href>` and every other reference (uncapped)
+to `crawl.page_links`;
 whenever `LINK_BATCH_ROWS` rows are ready and the head has shown an ordinary page (the fetch
 classifier's verdict on the same head `assemble` judges), `feed` awaits the link writer (the
 scratchpad's `record_links`) before taking the next chunk. The rest travels with the page's
@@ -82,6 +83,7 @@ class PageStream:
             content_type=headers.get("content-type"),
             max_bytes=settings.CRAWL.parse_max_bytes,
             on_links=self.links.add_links,
+            on_references=self.links.add_references,
         )
         return settings.CRAWL.fetch_max_bytes
 

@@ -4,8 +4,8 @@ Two roles, by kind:
 
 * Page links are crawled (discovery): `area` hrefs, `iframe` and `frame` srcs, the URL of a
   meta refresh, and `link` hrefs whose rel is `next` or `prev` (pages of a series), besides the
-  `<a href>`s (`facts.links`) and the canonical and hreflang alternates that
-  `page_pipeline.discover` already follows.
+  `<a href>`s and the canonical and hreflang alternates. crawl.page_links applies these roles to
+  every reference as the extractor streams it (uncapped).
 * Resources are checked, not crawled: images (`img` src and srcset candidates, `video` posters),
   scripts, media (`video`/`audio`/`source` src), `embed` and `object`, and every other `link`
   href (stylesheets, icons, manifests, preloads, search and index links...). Each distinct
@@ -20,16 +20,13 @@ HEAD and GET with errors by design.
 
 from __future__ import annotations
 
-from parse.facts import PageFacts, Reference, ReferenceKind
-from urls.normalise import normalise_url
+from parse.facts import Reference, ReferenceKind
 
 __all__ = [
     "PAGE_LINK_KINDS",
     "RESOURCE_KINDS",
     "is_page_link",
     "is_resource",
-    "page_link_urls",
-    "resource_urls",
 ]
 
 PAGE_LINK_KINDS = frozenset(
@@ -66,21 +63,3 @@ def is_resource(ref: Reference) -> bool:
         # A stylesheet or icon is a resource even beside other tokens ("alternate stylesheet").
         return bool(rels - _NOT_RESOURCE_RELS)
     return ref.kind in RESOURCE_KINDS
-
-
-def page_link_urls(facts: PageFacts) -> list[str | None]:
-    """Resolved targets of the page links `facts.links` does not already hold (area, iframe,
-    frame, refresh, link next/prev), in document order."""
-    return [ref.href.url for ref in facts.references if is_page_link(ref)]
-
-
-def resource_urls(facts: PageFacts) -> dict[str, Reference]:
-    """Each distinct resource URL (normalised) with its first reference, in document order."""
-    found: dict[str, Reference] = {}
-    for ref in facts.references:
-        if not is_resource(ref) or ref.href.url is None:
-            continue
-        url = normalise_url(ref.href.url)
-        if url is not None and url not in found:
-            found[url] = ref
-    return found

@@ -386,13 +386,15 @@ class RecordBatch(JsonRecord):
 @dataclass(frozen=True, slots=True)
 class LinkBatch(JsonRecord):
     """A page's links sent while it is still being parsed (crawl.page_links): edges, link
-    fragments and links to other sites, stored within the link budget, and URLs to enqueue. Idempotent: a rewrite stores
-    and counts nothing twice. `link_budget_bytes` None means the crawl's budget."""
+    fragments, links to other sites and resources to check, stored within the link budget, and
+    URLs to enqueue. Idempotent: a rewrite stores nothing twice. `link_budget_bytes` None means
+    the crawl's budget."""
 
     links: tuple[LinkRow, ...] = ()
     discovered: tuple[DiscoveredUrl, ...] = ()
     fragment_links: tuple[FragmentLink, ...] = ()
     external: tuple[ExternalRef, ...] = ()
+    resources: tuple[ResourceRef, ...] = ()
     link_budget_bytes: int | None = None
 
 

@@ -218,6 +218,11 @@ _STORED_EXTERNAL = (
     "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN external_refs AS l "
     "ON l.source_url = json_extract(j.value, '$.s') AND l.url = json_extract(j.value, '$.t')"
 )
+_STORED_RESOURCES = (
+    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN resource_refs AS l "
+    "ON l.source_url = json_extract(j.value, '$.s') "
+    "AND l.resource_url = json_extract(j.value, '$.t')"
+)
 _STORED_FRAGMENTS = (
     "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN link_fragments AS l "
     "ON l.source_url = json_extract(j.value, '$.s') AND l.target_url = json_extract(j.value, '$.t') "
@@ -543,6 +548,7 @@ class ScratchpadMethods:
         def write() -> tuple[int, int]:
             self._write_fragments((), parsed.fragment_links, budget)
             self._write_external(parsed.external, budget)
+            self._write_resources(parsed.resources, budget)
             return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
@@ -662,8 +668,11 @@ class ScratchpadMethods:
             self._sql(_WRITE_LINK_FRAGMENTS, batch)
 
     def _write_resources(self, refs: Sequence[ResourceRef], budget: int) -> None:
-        """Resources to check (new URLs only) and their referring pages, within the budget."""
-        fitting = self._within_budget(refs, _resource_bytes, budget)
+        """Resources to check (new URLs only) and their referring pages, within the budget;
+        references already stored (a page written again) take no budget again."""
+        keys = [(ref.source_url, ref.url, "") for ref in refs]
+        fresh = self._unstored(refs, keys, _STORED_RESOURCES)
+        fitting = self._within_budget(fresh, _resource_bytes, budget)
         for batch in json_arrays([ref.to_dict() for ref in fitting]):
             self._sql(res.ADD, batch)
             self._sql(res.ADD_REFS, batch)

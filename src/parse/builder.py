@@ -115,6 +115,8 @@ class Capture:
 
 
 LinkSink = Callable[[list[Link]], None]
+ReferenceSink = Callable[[list[Reference]], None]
+_RawReference = tuple[ReferenceKind, str, str | None]  # kind, raw URL, rel
 
 
 def _closed_capture() -> Capture:
@@ -133,7 +135,12 @@ _RawLink = tuple[str, Capture, bool, bool, bool]  # href, text, nofollow, sponso
 
 
 class FactsBuilder:
-    def __init__(self, page_url: str, on_links: LinkSink | None = None) -> None:
+    def __init__(
+        self,
+        page_url: str,
+        on_links: LinkSink | None = None,
+        on_references: ReferenceSink | None = None,
+    ) -> None:
         self.page_url = page_url
         # Every distinct <a href> (by raw href; bare #fragment ones too, which `fragment_links`
         # keeps apart in the facts) also goes to `on_links`, uncapped: held until
@@ -143,6 +150,12 @@ class FactsBuilder:
         self._pending: list[_RawLink] = []
         self._hrefs = SeenHashes()  # raw hrefs given to on_links
         self._streaming = False
+        # Every distinct reference (kind, URL, rel) likewise goes to `on_references`, held until
+        # REFERENCES_CAP are pending (or the end, after the links), then in batches of LINK_BATCH.
+        self._on_references = on_references
+        self._pending_refs: list[_RawReference] = []
+        self._ref_keys = SeenHashes()
+        self._refs_streaming = False
         self._base_href: str | None = None
         self._lang: str | None = None
         self._declared: str | None = None
@@ -302,6 +315,22 @@ class FactsBuilder:
         if raw is not None and raw.strip(_WS):
             item = (kind, raw, rel)
             self._add("references", item, REFERENCES_CAP, item)
+            if self._on_references is not None and self._ref_keys.add(f"{kind}\0{rel}\0{raw}"):
+                self._pending_refs.append(item)
+                if len(self._pending_refs) > (
+                    LINK_BATCH if self._refs_streaming else REFERENCES_CAP
+                ):
+                    self._refs_streaming = True
+                    self._send_references()
+
+    def _send_references(self) -> None:
+        if self._on_references is None or not self._pending_refs:
+            return
+        ready, self._pending_refs = self._pending_refs, []
+        base = document_base(self.page_url, self._base_href)
+        self._on_references(
+            [Reference(k, UrlRef(raw, resolve(raw, base)), rel) for k, raw, rel in ready]
+        )
 
     def _resource(self, tag: str, raw: str) -> None:
         """Keep sub-resource URLs that are or may become http: (relative ones, if the base is)."""
@@ -436,6 +465,7 @@ class FactsBuilder:
         content_hash: str | None,
     ) -> PageFacts:
         self._send_links(final=True)
+        self._send_references()
         base = document_base(self.page_url, self._base_href)
         lists, seen = self._lists, self._seen
 

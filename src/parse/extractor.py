@@ -24,7 +24,7 @@ Memory is bounded by the chunk size plus `MAX_PENDING` (a single unfinished tag)
 facts, whatever the page size; input beyond `max_bytes` is counted but not parsed. With
 `on_links`, every distinct `<a href>` (bare `#fragment` ones included) is also handed over in
 small batches as its text closes (parse.builder), at the cost of one compact hash per distinct
-href.
+href; with `on_references`, every distinct reference (parse.facts, "References") likewise.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from parse.builder import (
     Capture,
     FactsBuilder,
     LinkSink,
+    ReferenceSink,
     declared_charset,
     is_jsonld,
 )
@@ -182,10 +183,12 @@ class PageExtractor:
         content_type: str | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
         on_links: LinkSink | None = None,
+        on_references: ReferenceSink | None = None,
     ) -> None:
         self.page_url = page_url
         self.max_bytes = max_bytes
         self._on_links = on_links
+        self._on_references = on_references
         self._bytes = 0
         self._truncated = False
         self._closed = False
@@ -193,7 +196,7 @@ class PageExtractor:
 
     def _reset(self, decoder: Decoder) -> None:
         self._decoder = decoder
-        self._builder = FactsBuilder(self.page_url, self._on_links)
+        self._builder = FactsBuilder(self.page_url, self._on_links, self._on_references)
         self._digest = TextDigest()
         self._buf = ""
         self._text: list[str] = []  # visible text pieces since the last flush

@@ -73,7 +73,9 @@ chosen so that both agree):
   `source` srcset (HTML "parse a srcset attribute", parse.attr_urls), `script` src,
   `iframe`/`frame` src, `video`/`audio`/`source` src, `video` poster, `embed` src, `object`
   data, the URL of a `meta http-equiv=refresh` ("shared declarative refresh steps") and `form`
-  action. Values that are empty or only whitespace name no resource and are left out.
+  action. Values that are empty or only whitespace name no resource and are left out. (The
+  facts' lists are capped; a crawl takes every distinct `<a href>` and reference, uncapped, from
+  the extractor's `on_links` and `on_references` streams: parse.builder.)
 * Headings: `headings` keeps the level and text of the first `HEADINGS_CAP`, `heading_levels` the
   level of the first `HEADING_LEVELS_CAP` (the order rules and per-level counts read it).
 * Generators: `generators` holds the `content` of every `<meta name=generator>` (the name

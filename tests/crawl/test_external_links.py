@@ -15,14 +15,13 @@ from common import ports, settings
 from common.fetch_class import FetchClass
 from crawl.external_check import check_external_url, check_external_urls
 from crawl.external_links import (
-    external_link_urls,
     failure_outcome,
     judge,
     next_hop,
     next_ready,
 )
 from durable.records import ExternalCheck
-from parse.parity import extract
+from tests.support.streamed_links import page_links
 from urls.private_hosts import PrivateHosts
 
 PAGE = "https://site.test/docs/"
@@ -36,13 +35,13 @@ def test_a_page_names_its_external_links_once_each_normalised() -> None:
         b"<a href='ftp://other.test/f'>ftp</a><map><area href='https://maps.test/' alt=m></map>"
         b"<img src='https://cdn.test/i.png' alt=''><script src='https://cdn.test/s.js'></script>"
     )
-    facts = extract(html, page_url=PAGE)
-    assert external_link_urls(PAGE, facts) == [
+    links = page_links(html, PAGE, check_external=True)
+    assert [ref.url for ref in links.external_refs] == [
         "https://other.test/a",
         "http://site.test:8080/",
         "https://maps.test/",
     ]
-    assert external_link_urls(PAGE, None) == []
+    assert page_links(html, PAGE).external_refs == []  # without check_external
 
 
 @pytest.mark.parametrize(

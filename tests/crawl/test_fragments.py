@@ -4,23 +4,17 @@ internal links as they stream out of the extractor (crawl.page_links)."""
 from __future__ import annotations
 
 from crawl.fragments import fragment_targets
-from crawl.page_links import PageLinks
-from crawl.url_policy import UrlPolicy
-from durable.records import FragmentLink, LeasedUrl
-from parse.extractor import PageExtractor
+from durable.records import FragmentLink
 from parse.facts import LINKS_CAP
 from parse.parity import extract
+from tests.support.streamed_links import page_links
 from urls.fragment import fragment_key, fragment_keys
 
 PAGE_URL = "https://a.test/docs/page"
 
 
 def fragment_links(html: str) -> list[FragmentLink]:
-    links = PageLinks(UrlPolicy("https://a.test/"), LeasedUrl(PAGE_URL, 0, False))
-    extractor = PageExtractor(PAGE_URL, content_type="text/html", on_links=links.add_links)
-    extractor.feed(html.encode())
-    extractor.close()
-    return links.fragments
+    return page_links(html.encode(), PAGE_URL).fragments
 
 
 def links(html: str) -> list[tuple[str, str]]:

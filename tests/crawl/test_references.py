@@ -7,11 +7,11 @@ import asyncio
 import pytest
 
 from common import ports
-from crawl.references import is_page_link, is_resource, page_link_urls, resource_urls
+from crawl.references import is_page_link, is_resource
 from crawl.resource_check import GET_MAX_BYTES, check_resource
-from parse.facts import Reference, UrlRef
+from parse.facts import REFERENCES_CAP, Reference, UrlRef
 from parse.facts import ReferenceKind as K
-from parse.parity import extract
+from tests.support.streamed_links import page_links
 
 REF = UrlRef("/x", "https://a.test/x")
 
@@ -53,16 +53,23 @@ def test_a_page_names_its_resources_once_each_normalised() -> None:
     html = (
         b"<link rel=stylesheet href=/s.css><img src=/i.png srcset='/i.png 1x, /I.png 2x'>"
         b"<iframe src=/frame></iframe><script src='/s.css'></script><img src='  '>"
-        b"<a href=/page>p</a><link rel=next href=/2>"
+        b"<a href=/page>p</a><link rel=next href=/2><img src='https://cdn.test/i.png'>"
     )
-    facts = extract(html, page_url="https://a.test/")
-    found = {url: ref.kind for url, ref in resource_urls(facts).items()}
-    assert found == {
-        "https://a.test/s.css": K.LINK,
-        "https://a.test/i.png": K.IMG,
-        "https://a.test/I.png": K.SRCSET,
-    }
-    assert page_link_urls(facts) == ["https://a.test/frame", "https://a.test/2"]
+    links = page_links(html, "https://a.test/")
+    assert [(r.url, r.kind) for r in links.resources] == [
+        ("https://a.test/s.css", K.LINK),
+        ("https://a.test/i.png", K.IMG),
+        ("https://a.test/I.png", K.SRCSET),
+    ]
+    discovered = ["https://a.test/page", "https://a.test/frame", "https://a.test/2"]
+    assert [d.url for d in links.discovered] == discovered
+    assert [row.target_url for row in links.rows] == discovered
+
+
+def test_every_reference_of_a_page_is_kept_beyond_the_facts_cap() -> None:
+    count = 3 * REFERENCES_CAP
+    html = "".join(f"<img src='/i/{n}.png' alt=''>" for n in range(count)).encode()
+    assert len(page_links(html, "https://a.test/").resources) == count
 
 
 class _Client:

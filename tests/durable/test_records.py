@@ -27,6 +27,7 @@ from durable.records import (
     LinkRow,
     RecordBatch,
     ReleaseResult,
+    ResourceRef,
     ResumeState,
     SeedResult,
     SiteFact,
@@ -54,6 +55,7 @@ links = st.builds(LinkRow, urls, urls, st.booleans(), maybe_texts)
 found = st.builds(DiscoveredUrl, urls, depths, st.none() | urls)
 facts = st.builds(SiteFact, st.sampled_from(SiteFactKind), texts, urls, maybe_texts)
 fragment_links = st.builds(FragmentLink, urls, urls, texts, counts, counts)
+resource_refs = st.builds(ResourceRef, urls, urls, texts, st.none() | texts)
 fragment_targets = st.builds(FragmentTargets, urls, st.lists(counts, max_size=4).map(tuple))
 
 RECORDS = {
@@ -89,6 +91,7 @@ RECORDS = {
         st.lists(found, max_size=3).map(tuple),
         st.lists(fragment_links, max_size=3).map(tuple),
         st.lists(st.builds(ExternalRef, urls, urls), max_size=3).map(tuple),
+        st.lists(resource_refs, max_size=3).map(tuple),
         st.none() | counts,
     ),
     "SiteFact": facts,

@@ -4,6 +4,7 @@ broken-resource section against its specification (`audit.cross_page.broken_reso
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,7 +12,8 @@ import pytest
 from audit.cross_page import ResourceAnswer, ResourceUse, broken_resources
 from common.fetch_class import FetchClass
 from durable.client import Scratchpad
-from durable.records import RecordBatch, ResourceCheck, ResourceRef
+from durable.records import LinkBatch, RecordBatch, ResourceCheck, ResourceRef
+from durable.scratchpad import _resource_bytes
 
 from .test_finalize import AUDIT, finalize_all, mirror_row, page, url
 
@@ -93,3 +95,18 @@ async def test_broken_resources_match_the_specification(pad: Scratchpad) -> None
         (url("b"), "srcset"),
         (url("c"), "media"),
     ]
+
+
+async def test_resources_sent_early_are_kept_and_a_rewrite_takes_no_budget_again(
+    pad: Scratchpad,
+) -> None:
+    early = LinkBatch(resources=refs(("a", "x.png", "img"), ("a", "y.css", "link")))
+    once = sum(_resource_bytes(ref) for ref in early.resources)  # the budget they take
+    await pad.record_links(replace(early, link_budget_bytes=once))
+    await pad.record_links(replace(early, link_budget_bytes=once))  # a retried page
+    assert (await pad.stats()).links_truncated is False
+    claim = await pad.claim_resources(1, 5)
+    assert claim.urls == (url("x.png"), url("y.css"))
+    other = refs(("b", "x.png", "img"))
+    await pad.record_links(replace(early, resources=other, link_budget_bytes=once))
+    assert (await pad.stats()).links_truncated is True  # a new reference: over that budget
