@@ -3,17 +3,16 @@
 Every `<a href>` the extractor finds (parse.builder's `on_links`, uncapped), its other references
 (`on_references`, uncapped: page links such as area, iframe, frame, refresh, link next/prev, and
 resources; crawl.references) and, at the end, its canonical and hreflang targets and its redirect
-go through one `PageLinks`. Each normalised
-target is judged once per page, first occurrence winning (its nofollow flag and anchor text):
-same-site targets become `LinkRow` edges for the cross-page checks (and, with a fragment, a
-`FragmentLink` for the broken-fragment check, once per target and fragment; a bare `#fragment`
-link gives only that), other sites'
-targets `ExternalRef`s when the audit checks external links, targets the URL policy allows
-become `DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by
-the policy's reason. Rows wait here until `take()`; the page stream takes them whenever
-`LINK_BATCH_ROWS` are ready, so memory holds one batch of rows and, per distinct target, two
-64-bit hashes in compact tables (common.seen: 16 to 32 bytes each), whatever the page's link
-count. Sans-IO.
+go through one `PageLinks`. Each normalised target is judged once per page, first occurrence
+winning (its nofollow flag and anchor text): same-site targets become `LinkRow` edges for the
+cross-page checks (and, with a fragment, a `FragmentLink` for the broken-fragment check, once per
+target and fragment; a bare `#fragment` link gives only that), other sites' targets
+`ExternalRef`s when the audit checks external links, targets the URL policy allows become
+`DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by the
+policy's reason; internal resources become `ResourceRef`s to check. Rows wait here until
+`take()`; the page stream takes them whenever `LINK_BATCH_ROWS` are ready, so memory holds one
+batch of rows and, per distinct target, a few 64-bit hashes in compact tables (common.seen: 16
+to 32 bytes each), whatever the page's link count. Sans-IO.
 """
 
 from __future__ import annotations
