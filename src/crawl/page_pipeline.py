@@ -10,7 +10,7 @@ and site facts. It does no I/O, so tests can call it on canned responses.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from audit.cross_page import crawled_page
@@ -36,7 +36,6 @@ from durable.records import (
     ResourceRef,
     SiteFact,
 )
-from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 from urls.normalise import normalise_url
 
@@ -78,7 +77,7 @@ class ProcessedPage:
 class ParsedBody:
     """What the page stream kept of a body: its head, its size, the facts and the links."""
 
-    head: bytes  # the first bytes (fetch classification, site facts)
+    head: bytes  # the first bytes (fetch classification)
     size: int  # bytes received, up to the fetch's cap
     facts: PageFacts | None  # None unless the page was parsed (an ok 2xx HTML page)
     links: PageLinks  # rows not yet sent, and the page's counts
@@ -100,7 +99,6 @@ def assemble(
     ]
     links = body.links
     other_links(links, observation)
-    head_result = replace(result, body=body.head)
     return ProcessedPage(
         record=page_record(scope.audit_id, observation, links),
         issues=issues,
@@ -116,7 +114,7 @@ def assemble(
             retried_after_429=retried_after_429,
         ),
         skipped=links.skipped,
-        facts=site_facts(leased.url, head_result, observation.facts, scope.site_host),
+        facts=site_facts(leased.url, result, observation.facts, scope.site_host),
         fragment_targets=fragment_targets(
             leased.url, observation.facts, body_complete=not result.truncated
         ),
@@ -164,14 +162,6 @@ def observe(
         site_is_https=scope.site_is_https,
         facts=body.facts,
     )
-
-
-def extract(url: str, content_type: str | None, body: bytes) -> PageFacts:
-    extractor = PageExtractor(
-        url, content_type=content_type, max_bytes=settings.CRAWL.parse_max_bytes
-    )
-    extractor.feed(body)
-    return extractor.close()
 
 
 def _is_html(content_type: str | None) -> bool:

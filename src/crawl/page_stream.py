@@ -46,12 +46,6 @@ LinkWriter = Callable[[LinkBatch], Awaitable[object]]
 FEED_SLICE_BYTES = 64 * 1024
 
 
-def head_bytes() -> int:
-    """The body's head the stream keeps: all the fetch classifier reads (the site facts read the
-    extractor's facts, generator tags included, and the headers)."""
-    return settings.CRAWL.body_head_chars
-
-
 class PageStream:
     def __init__(
         self, scope: CrawlScope, leased: LeasedUrl, write_links: LinkWriter | None = None
@@ -59,7 +53,7 @@ class PageStream:
         self.scope, self.leased, self._write = scope, leased, write_links
         self.links = self._new_links()
         self._head = bytearray()
-        self._head_max = head_bytes()
+        self._head_max = settings.CRAWL.body_head_chars  # all the fetch classifier reads
         self._size = 0
         self._opened = False
         self._status = 0
@@ -112,7 +106,7 @@ class PageStream:
 
     def _ordinary(self) -> bool:
         """Whether the head shows an ordinary page, whose links may leave before its end."""
-        if self._head_ok is None and len(self._head) >= settings.CRAWL.body_head_chars:
+        if self._head_ok is None and len(self._head) >= self._head_max:
             verdict = fetch_class_of(self._status, self._headers, bytes(self._head))
             self._head_ok = verdict is FetchClass.OK
         return bool(self._head_ok)

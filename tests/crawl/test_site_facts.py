@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from common import ports
-from crawl.page_pipeline import extract
 from crawl.site_facts import MAX_COOKIES_PER_PAGE, site_facts
 from durable.records import SiteFact, SiteFactKind
+from parse.parity import extract
 
 PAGE = "https://example.com/shop"
 
@@ -17,7 +17,7 @@ def fetched(body: str = "", **headers: str) -> ports.FetchResult:
 
 
 def facts_of(result: ports.FetchResult, html: bool = True) -> list[SiteFact]:
-    parsed = extract(PAGE, "text/html", result.body) if html else None
+    parsed = extract(result.body, page_url=PAGE, content_type="text/html") if html else None
     return site_facts(PAGE, result, parsed, "example.com")
 
 
