@@ -208,26 +208,23 @@ _WRITE_LINKS = (
     "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
     "json_extract(value, '$.nofollow'), json_extract(value, '$.anchor') FROM json_each(?)"
 )
-# The positions (`i`) of a batch's edges already stored: a rewritten page (a retried chunk) must
-# not spend the link budget twice on them.
-_STORED_LINKS = (
-    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN links AS l "
-    "ON l.source_url = json_extract(j.value, '$.s') AND l.target_url = json_extract(j.value, '$.t')"
-)
-_STORED_EXTERNAL = (
-    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN external_refs AS l "
-    "ON l.source_url = json_extract(j.value, '$.s') AND l.url = json_extract(j.value, '$.t')"
-)
-_STORED_RESOURCES = (
-    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN resource_refs AS l "
-    "ON l.source_url = json_extract(j.value, '$.s') "
-    "AND l.resource_url = json_extract(j.value, '$.t')"
-)
-_STORED_FRAGMENTS = (
-    "SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN link_fragments AS l "
-    "ON l.source_url = json_extract(j.value, '$.s') AND l.target_url = json_extract(j.value, '$.t') "
-    "AND l.fragment = json_extract(j.value, '$.f')"
-)
+
+
+def _stored(table: str, target: str, *, fragment: bool = False) -> str:
+    """The positions (`i`) of a batch's `{i, s, t, f}` rows that `table` already holds, matched
+    on its source_url, `target` column (and fragment): a rewritten page (a retried chunk) must
+    not spend the link budget twice on them."""
+    sql = (
+        f"SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN {table} AS l "
+        f"ON l.source_url = json_extract(j.value, '$.s') AND l.{target} = json_extract(j.value, '$.t')"
+    )
+    return sql + (" AND l.fragment = json_extract(j.value, '$.f')" if fragment else "")
+
+
+_STORED_LINKS = _stored("links", "target_url")
+_STORED_EXTERNAL = _stored("external_refs", "url")
+_STORED_RESOURCES = _stored("resource_refs", "resource_url")
+_STORED_FRAGMENTS = _stored("link_fragments", "target_url", fragment=True)
 
 
 # A sub-batch's pages in three statements, whatever their number: their ids, their old target
@@ -668,24 +665,30 @@ class ScratchpadMethods:
             self._sql(_WRITE_LINK_FRAGMENTS, batch)
 
     def _write_resources(self, refs: Sequence[ResourceRef], budget: int) -> None:
-        """Resources to check (new URLs only) and their referring pages, within the budget;
-        references already stored (a page written again) take no budget again."""
-        keys = [(ref.source_url, ref.url, "") for ref in refs]
-        fresh = self._unstored(refs, keys, _STORED_RESOURCES)
-        fitting = self._within_budget(fresh, _resource_bytes, budget)
-        for batch in json_arrays([ref.to_dict() for ref in fitting]):
-            self._sql(res.ADD, batch)
-            self._sql(res.ADD_REFS, batch)
+        """Resources to check (new URLs only) and their referring pages, within the budget."""
+        self._write_checked(refs, _resource_bytes, budget, _STORED_RESOURCES, res.ADD, res.ADD_REFS)
 
     def _write_external(self, refs: Sequence[ExternalRef], budget: int) -> None:
-        """External URLs to check (new URLs only, in link order) and their referring pages;
-        references already stored (a page written again) take no budget again."""
+        """External URLs to check (new URLs only, in link order) and their referring pages."""
+        self._write_checked(refs, _external_bytes, budget, _STORED_EXTERNAL, ext.ADD, ext.ADD_REFS)
+
+    def _write_checked[R: (ResourceRef, ExternalRef)](
+        self,
+        refs: Sequence[R],
+        size_of: Callable[[R], int],
+        budget: int,
+        stored: str,
+        add: str,
+        add_refs: str,
+    ) -> None:
+        """URLs to check (`add`) and the pages that reference them (`add_refs`), within the
+        budget; references already stored (a page written again) take no budget again."""
         keys = [(ref.source_url, ref.url, "") for ref in refs]
-        fresh = self._unstored(refs, keys, _STORED_EXTERNAL)
-        fitting = self._within_budget(fresh, _external_bytes, budget)
+        fresh = self._unstored(refs, keys, stored)
+        fitting = self._within_budget(fresh, size_of, budget)
         for batch in json_arrays([ref.to_dict() for ref in fitting]):
-            self._sql(ext.ADD, batch)
-            self._sql(ext.ADD_REFS, batch)
+            self._sql(add, batch)
+            self._sql(add_refs, batch)
 
     # -- resource checks ------------------------------------------------------------------------
 
