@@ -75,9 +75,14 @@ def _paragraph(seed: int) -> str:
 _POOL = tuple(_paragraph(seed) for seed in range(256))
 
 
-@dataclass(frozen=True, slots=True)
-class SyntheticSite:
+class _GeneratedPages:
+    """`pages` pages at `/` (page 0) and `/p/<i>.html`, each built by `html(i)` on request."""
+
+    __slots__ = ()
     pages: int
+
+    def html(self, index: int) -> str:
+        raise NotImplementedError
 
     def path_of(self, index: int) -> str:
         return "/" if index == 0 else f"/p/{index}.html"
@@ -93,10 +98,17 @@ class SyntheticSite:
 
     def page(self, path: str) -> Page | None:
         """The page at `path`, or None (the server answers 404)."""
-        if _IMAGE.fullmatch(path):
-            return IMAGE
         index = self.index_of(path)
         return None if index is None else Page(self.html(index).encode())
+
+
+@dataclass(frozen=True, slots=True)
+class SyntheticSite(_GeneratedPages):
+    pages: int
+
+    def page(self, path: str) -> Page | None:
+        """The page or image at `path`, or None (the server answers 404)."""
+        return IMAGE if _IMAGE.fullmatch(path) else _GeneratedPages.page(self, path)
 
     # -- one page ------------------------------------------------------------------------------
 
@@ -186,7 +198,7 @@ def _index_entries(index: int, min_kb: int, max_kb: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class IndexSite:
+class IndexSite(_GeneratedPages):
     """`pages` large index pages, like documentation's general and module indexes.
 
     Page i (at `/` for 0, else `/p/<i>.html`) is `min_kb`..`max_kb` KB of HTML (its size drawn
@@ -201,13 +213,6 @@ class IndexSite:
     pages: int
     min_kb: int = 1024
     max_kb: int = 3072
-
-    def path_of(self, index: int) -> str:
-        return "/" if index == 0 else f"/p/{index}.html"
-
-    def page(self, path: str) -> Page | None:
-        index = SyntheticSite(self.pages).index_of(path)
-        return None if index is None else Page(self.html(index).encode())
 
     def entries(self, index: int) -> int:
         """How many entries page `index` holds: its size / the mean entry's."""
@@ -238,7 +243,7 @@ class IndexSite:
 
 
 @dataclass(frozen=True, slots=True)
-class ApiDocsSite:
+class ApiDocsSite(_GeneratedPages):
     """`pages` link-heavy pages, like generated API documentation (rustdoc, javadoc, Sphinx).
 
     Pages are items grouped in modules of `MODULE_ITEMS`; page i (at `/` for 0, else
@@ -249,13 +254,6 @@ class ApiDocsSite:
     """
 
     pages: int
-
-    def path_of(self, index: int) -> str:
-        return "/" if index == 0 else f"/p/{index}.html"
-
-    def page(self, path: str) -> Page | None:
-        index = SyntheticSite(self.pages).index_of(path)
-        return None if index is None else Page(self.html(index).encode())
 
     def _item(self, index: int) -> str:
         return _name(random.Random(index), 2)
