@@ -134,6 +134,34 @@ LINK_BATCH = 256
 _RawLink = tuple[str, Capture, bool, bool, bool]  # href, text, nofollow, sponsored, ugc
 
 
+class _Outbox[T]:
+    """Distinct items on their way to a sink, uncapped: held until `hold` are pending (or the
+    end), so a page of ordinary size resolves them against its final base as its facts do; past
+    that, due in batches of LINK_BATCH. One compact hash per distinct key (common.seen)."""
+
+    __slots__ = ("hold", "pending", "seen", "streaming")
+
+    def __init__(self, hold: int) -> None:
+        self.hold = hold
+        self.pending: list[T] = []
+        self.seen = SeenHashes()
+        self.streaming = False
+
+    def add(self, key: str, item: T) -> bool:
+        """Queue `item` unless `key` came before; True if it was new."""
+        if not self.seen.add(key):
+            return False
+        self.pending.append(item)
+        return True
+
+    def due(self) -> bool:
+        """Whether a batch should go now (and from now on, batch by batch)."""
+        if len(self.pending) > (LINK_BATCH if self.streaming else self.hold):
+            self.streaming = True
+            return True
+        return False
+
+
 class FactsBuilder:
     def __init__(
         self,
@@ -143,19 +171,12 @@ class FactsBuilder:
     ) -> None:
         self.page_url = page_url
         # Every distinct <a href> (by raw href; bare #fragment ones too, which `fragment_links`
-        # keeps apart in the facts) also goes to `on_links`, uncapped: held until
-        # LINKS_CAP are pending (or the end), so a page of ordinary size resolves them against
-        # its final base like `links`; past that, in batches of LINK_BATCH as their text closes.
+        # keeps apart in the facts) also goes to `on_links`, uncapped, as its text closes; every
+        # distinct reference (kind, URL, rel) to `on_references`, after the links at the end.
         self._on_links = on_links
-        self._pending: list[_RawLink] = []
-        self._hrefs = SeenHashes()  # raw hrefs given to on_links
-        self._streaming = False
-        # Every distinct reference (kind, URL, rel) likewise goes to `on_references`, held until
-        # REFERENCES_CAP are pending (or the end, after the links), then in batches of LINK_BATCH.
+        self._links = _Outbox[_RawLink](LINKS_CAP)
         self._on_references = on_references
-        self._pending_refs: list[_RawReference] = []
-        self._ref_keys = SeenHashes()
-        self._refs_streaming = False
+        self._refs = _Outbox[_RawReference](REFERENCES_CAP)
         self._base_href: str | None = None
         self._lang: str | None = None
         self._declared: str | None = None
@@ -315,18 +336,14 @@ class FactsBuilder:
         if raw is not None and raw.strip(_WS):
             item = (kind, raw, rel)
             self._add("references", item, REFERENCES_CAP, item)
-            if self._on_references is not None and self._ref_keys.add(f"{kind}\0{rel}\0{raw}"):
-                self._pending_refs.append(item)
-                if len(self._pending_refs) > (
-                    LINK_BATCH if self._refs_streaming else REFERENCES_CAP
-                ):
-                    self._refs_streaming = True
-                    self._send_references()
+            sent = self._on_references is not None
+            if sent and self._refs.add(f"{kind}\0{rel}\0{raw}", item) and self._refs.due():
+                self._send_references()
 
     def _send_references(self) -> None:
-        if self._on_references is None or not self._pending_refs:
+        if self._on_references is None or not self._refs.pending:
             return
-        ready, self._pending_refs = self._pending_refs, []
+        ready, self._refs.pending = self._refs.pending, []
         base = document_base(self.page_url, self._base_href)
         self._on_references(
             [Reference(k, UrlRef(raw, resolve(raw, base)), rel) for k, raw, rel in ready]
@@ -379,8 +396,7 @@ class FactsBuilder:
         if lead.startswith("#"):
             href = _cap(href) or ""
             self._add("fragment_links", href, LINKS_CAP, href)
-            if self._on_links is not None and self._hrefs.add(href):
-                self._queue((href, _NO_TEXT, False, False, False))
+            self._stream_link((href, _NO_TEXT, False, False, False))
             return None
         if lead.startswith(_SKIPPED_LINK_PREFIXES):
             return None
@@ -388,26 +404,26 @@ class FactsBuilder:
         capture = Capture()
         link = (_cap(href) or "", capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
         kept = self._add("links", link, LINKS_CAP, link[0])
-        if self._on_links is None or not self._hrefs.add(link[0]):
-            return capture if kept else None
-        self._queue(link)
-        return capture
+        return capture if self._stream_link(link) or kept else None
 
-    def _queue(self, link: _RawLink) -> None:
-        self._pending.append(link)
-        if len(self._pending) > (LINK_BATCH if self._streaming else LINKS_CAP):
-            self._streaming = True
+    def _stream_link(self, link: _RawLink) -> bool:
+        """Queue a link for `on_links` unless its href came before; True if it was queued."""
+        if self._on_links is None or not self._links.add(link[0], link):
+            return False
+        if self._links.due():
             self._send_links(final=False)
+        return True
 
     def _send_links(self, *, final: bool) -> None:
         """Hand pending links to `on_links`: all of them at the end, else those whose text is
         complete (every one but, at most, a still open last few)."""
-        if self._on_links is None or not self._pending:
+        pending = self._links.pending
+        if self._on_links is None or not pending:
             return
-        done = len(self._pending)
-        while not final and done and not self._pending[done - 1][1].closed:
+        done = len(pending)
+        while not final and done and not pending[done - 1][1].closed:
             done -= 1
-        ready, self._pending = self._pending[:done], self._pending[done:]
+        ready, self._links.pending = pending[:done], pending[done:]
         base = document_base(self.page_url, self._base_href)
         self._on_links(
             [
