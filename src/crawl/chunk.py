@@ -101,7 +101,7 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
     stats = await io.pad.stats()
     return ChunkReport(
         chunk_no=plan.chunk_no,
-        claimed=len(leased),
+        claimed=runner.claimed,
         is_retry=runner.is_retry,
         attempted_in_chunk=runner.finished,
         attempted=stats.crawled,
@@ -164,9 +164,15 @@ class _ChunkRunner:
         self.consecutive_429 = 0
         self.rate_limited = False
         self.unrecorded: list[LeasedUrl] = []
+        # Refills (`_refill`): URLs leased so far, pages persisted, and how many were persisted
+        # when the last refill was asked for.
+        self.claimed = 0
+        self.persisted = 0
+        self.refill_mark = 0
 
     async def run(self, leased: list[LeasedUrl]) -> None:
         self.queue.extend(leased)
+        self.claimed = len(leased)
         try:
             await self._fetch_all()
             self.queue.extend(self.unrecorded)  # stopped by rate limiting: back to the frontier
@@ -177,8 +183,10 @@ class _ChunkRunner:
             await self._cancel_in_flight()
 
     async def _fetch_all(self) -> None:
-        while self.queue or self.in_flight:
+        while True:
             self._launch_while_room()
+            if not self.queue and await self._refill():
+                continue
             if not self.in_flight:
                 if not self.queue or self.deadline_hit or self.rate_limited:
                     return
@@ -190,6 +198,30 @@ class _ChunkRunner:
                 page = task.result()
                 if page is not None:
                     self._finished(page)
+
+    async def _refill(self) -> bool:
+        """Lease more URLs when the chunk's own ran out before its limit; True if it got some.
+
+        A chunk claims what the frontier holds when it starts, which can be far under its limit
+        (the first chunk gets the start URL alone); the pages it has persisted since put their
+        links in the frontier. Asked only once new pages were persisted, and never on a retry
+        (which finishes its own URLs, `crawl.window`'s retry profile)."""
+        if not self.in_flight:
+            self._flush()
+            await self._wait_for_persistence()
+        if (
+            self.is_retry
+            or self.claimed >= self.plan.limit
+            or self.persisted <= self.refill_mark
+            or self.rate_limited
+            or self.past_deadline()
+        ):
+            return False
+        self.refill_mark = self.persisted
+        claim = await self.io.pad.claim_more(self.plan.chunk_no, self.plan.limit - self.claimed)
+        self.claimed += len(claim.urls)
+        self.queue.extend(claim.urls)
+        return bool(claim.urls)
 
     def _launch_while_room(self) -> None:
         while self.queue and len(self.in_flight) < self.window and self._may_launch():
@@ -282,6 +314,7 @@ class _ChunkRunner:
             await previous
         try:
             await persist_batch(self.scope, self.plan, self.io, batch)
+            self.persisted += len(batch)
         finally:
             self.queued_persists -= 1
 

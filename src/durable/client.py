@@ -105,6 +105,10 @@ class Scratchpad:
         request = ClaimRequest(chunk_no, limit)
         return Claim.from_dict(await self.stub.claim_chunk(request.to_dict()))
 
+    async def claim_more(self, chunk_no: int, limit: int) -> Claim:
+        request = ClaimRequest(chunk_no, limit)
+        return Claim.from_dict(await self.stub.claim_more(request.to_dict()))
+
     async def release_urls(self, urls: Sequence[str]) -> ReleaseResult:
         return ReleaseResult.from_dict(await self.stub.release_urls(list(urls)))
 

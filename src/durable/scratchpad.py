@@ -465,6 +465,19 @@ class ScratchpadMethods:
             return Claim((), is_retry=False).to_dict()
         return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False).to_dict()
 
+    def claim_more(self, request: JsonObject) -> JsonObject:
+        """Lease up to `limit` more pending URLs to a running chunk that has used up its claim
+        (the frontier was short when it claimed: the first chunk leases only the start URL).
+
+        The caller keeps the chunk's total within its own limit. A retried chunk gets every URL
+        still leased to its number back from `claim_chunk`, these included, so nothing leased here
+        is lost; a repeated call leases further URLs, which the chunk or its retry crawls.
+        """
+        claim = ClaimRequest.from_dict(request)
+        if claim.limit <= 0:
+            return Claim((), is_retry=False).to_dict()
+        return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False).to_dict()
+
     def _lease(self, chunk_no: int, limit: int) -> tuple[LeasedUrl, ...]:
         def lease() -> tuple[LeasedUrl, ...]:
             rows = self._rows(

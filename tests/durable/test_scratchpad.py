@@ -77,6 +77,24 @@ async def test_a_retried_chunk_gets_exactly_its_urls_and_a_crawled_chunk_nothing
     assert urls(await pad.claim_chunk(2, 3)) == ["https://a.test/3", "https://a.test/4"]
 
 
+async def test_a_chunk_that_ran_short_leases_more_and_a_retry_gets_them_all_back(
+    pad: Scratchpad,
+) -> None:
+    await pad.seed_start("https://a.test/")
+    first = await pad.claim_chunk(1, 10)
+    await pad.record_batch(crawled("https://a.test/"))
+    await pad.record_batch(discovered("https://a.test/a", "https://a.test/b", "https://a.test/c"))
+
+    more = await pad.claim_more(1, 2)
+
+    assert (urls(more), more.is_retry) == (["https://a.test/a", "https://a.test/b"], False)
+    assert await pad.claim_more(1, 0) == Claim((), is_retry=False)
+    # The step dies: its retry gets back every URL still leased to chunk 1, refills included.
+    assert await pad.claim_chunk(1, 10) == Claim(more.urls, is_retry=True)
+    assert urls(first) == ["https://a.test/"]
+    assert urls(await pad.claim_chunk(2, 10)) == ["https://a.test/c"]
+
+
 async def test_released_urls_return_to_the_queue(pad: Scratchpad) -> None:
     await pad.seed_sitemap_urls(["https://a.test/a", "https://a.test/b"])
     await pad.claim_chunk(1, 2)

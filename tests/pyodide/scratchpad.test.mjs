@@ -46,6 +46,10 @@ test("seeding, config, leasing, recording, release, resume and stats", async () 
     discovered: [{ url: U("c"), depth: 1, found_on: U("") }, { url: U("a"), depth: 1, found_on: U("") }],
   });
   assert.deepEqual(recorded, { seen: 4, pending: 2, leased: 1, crawled: 1, links_truncated: false, links_written: 1, enqueued: 1 });
+  const more = await pad.claim_more({ chunk_no: 1, limit: 1 });
+  assert.deepEqual(more, { urls: [{ url: U("c"), depth: 1, in_sitemap: false }], is_retry: false }, "a short chunk leases more");
+  assert.deepEqual((await pad.claim_chunk({ chunk_no: 1, limit: 2 })).urls.map((u) => u.url), [U("a"), U("c")], "its retry gets them back");
+  assert.deepEqual(await pad.release_urls([U("c")]), { released: 1 });
   assert.deepEqual(await pad.release_urls([U("a"), U("zzz")]), { released: 1 });
   assert.deepEqual(await pad.claim_chunk({ chunk_no: 2, limit: 0 }), { urls: [], is_retry: false });
   const resume = await pad.prepare_resume();
