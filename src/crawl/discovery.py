@@ -93,6 +93,12 @@ async def fetch_robots(
     return result.status, result.body[:MAX_ROBOTS_BYTES].decode("utf-8", "replace")
 
 
+async def _robots_of(
+    http: ports.HttpClient, origin: str | None, *, private_hosts: PrivateHosts
+) -> tuple[int, str] | None:
+    return None if origin is None else await fetch_robots(http, origin, private_hosts=private_hosts)
+
+
 async def walk_sitemaps(
     http: ports.HttpClient, walk: SitemapWalk, *, private_hosts: PrivateHosts, site: str
 ) -> None:
@@ -147,9 +153,18 @@ async def discover(
 
     `policy_for(final_url, robots_rules)` builds the audit's URL policy once the origin is known.
     """
-    start = await resolve_start(http, start_url, private_hosts=private_hosts)
+    # robots.txt of the start URL's origin is asked for while its redirects are followed: most
+    # start URLs do not leave their origin, and then its answer is the one needed.
+    guessed = origin_of(start_url)
+    start, early = await asyncio.gather(
+        resolve_start(http, start_url, private_hosts=private_hosts),
+        _robots_of(http, guessed, private_hosts=private_hosts),
+    )
     origin = origin_of(start.final_url) or start.final_url
-    robots_status, robots_text = await fetch_robots(http, origin, private_hosts=private_hosts)
+    if early is not None and origin == guessed:
+        robots_status, robots_text = early
+    else:
+        robots_status, robots_text = await fetch_robots(http, origin, private_hosts=private_hosts)
     rules = RobotsRules.from_text(robots_text)
     await pad.save_crawl_config(CrawlConfig(final_url=start.final_url, robots_txt=robots_text))
     policy: UrlPolicy = policy_for(start.final_url, rules)

@@ -11,6 +11,7 @@ does for the crawler.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from urllib.parse import urljoin, urlsplit
 
@@ -44,8 +45,11 @@ async def observe_site(
     netloc = parts.netloc.rsplit("@", 1)[-1]
     path = parts.path or "/"
     sent = dict(headers or {})
-    http = await _follow(f"http://{netloc}{path}", private_hosts, sent)
-    https = await _follow(f"https://{netloc}{path}", private_hosts, sent)
+    # The two entry points are independent: asked at once, as a browser would open two tabs.
+    http, https = await asyncio.gather(
+        _follow(f"http://{netloc}{path}", private_hosts, sent),
+        _follow(f"https://{netloc}{path}", private_hosts, sent),
+    )
     auto = https if https is not None and https.tls_verified else http
     if auto is None:
         raise ScanRefused("the site seems to be down")

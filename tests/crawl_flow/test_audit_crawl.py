@@ -87,6 +87,37 @@ async def test_robots_and_sitemaps_shape_the_frontier(platform: Any) -> None:
     assert ("sitemap-url-blocked", "/private/listed") in issue_types
 
 
+def robots_reply(disallow: str) -> Reply:
+    body = f"User-agent: *\nDisallow: {disallow}\n".encode()
+    return Reply(body=body, headers={"content-type": "text/plain"})
+
+
+async def test_robots_txt_is_read_once_while_the_start_url_is_resolved(platform: Any) -> None:
+    routes = {"/": page("Home page", "/a", "/b"), "/a": page("Page A"), "/b": page("Page B")}
+    routes["/robots.txt"] = robots_reply("/b")
+    with serve_site(routes) as site:
+        report = await audit_site(platform, site.url("/"))
+        robots_reads = [r.path for r in site.requests].count("/robots.txt")
+
+    assert robots_reads == 1
+    assert paths(report, site.origin) == {"/", "/a"}
+
+
+async def test_a_start_url_that_leaves_its_origin_takes_the_final_origins_robots(
+    platform: Any,
+) -> None:
+    final_routes = {"/": page("Home page", "/a", "/b"), "/a": page("Page A"), "/b": page("Page B")}
+    final_routes["/robots.txt"] = robots_reply("/a")
+    with serve_site(final_routes) as final, serve_site({}) as first:
+        first.server.routes["/"] = Reply(301, b"", {"location": final.url("/")})
+        first.server.routes["/robots.txt"] = robots_reply("/b")
+        report = await audit_site(platform, first.url("/"))
+
+    # The first origin's robots.txt was asked for alongside the redirect, and then not used.
+    assert paths(report, final.origin) >= {"/", "/b"}
+    assert final.url("/a") not in {p["url"] for p in report["pages"]}
+
+
 async def test_redirects_and_broken_links_become_cross_page_issues(platform: Any) -> None:
     routes = {
         "/": page("Home page", "/old", "/missing"),
