@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import os
 import socket
 import ssl
@@ -77,6 +78,25 @@ class _Release:
         if self._pool is not None:
             self._pool.close_connection(self._connection)
             self._pool = None
+
+
+def _literal_address(host: str) -> list[str] | None:
+    """An IP address written as the host is its own answer: the loop's getaddrinfo would take a
+    round trip through its thread pool on every new connection to say the same."""
+    try:
+        return [str(ipaddress.ip_address(host.strip("[]")))]
+    except ValueError:
+        return None
+
+
+async def _resolved_addresses(host: str, port: int) -> list[str]:
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM
+        )
+    except OSError as exc:
+        raise HttpClientError(f"cannot resolve {host}: {exc}") from exc
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
 class ConnectionPool:
@@ -161,13 +181,7 @@ class ConnectionPool:
         return connection
 
     async def _checked_address(self, host: str, port: int) -> str:
-        try:
-            infos = await asyncio.get_running_loop().getaddrinfo(
-                host.strip("[]"), port, type=socket.SOCK_STREAM
-            )
-        except OSError as exc:
-            raise HttpClientError(f"cannot resolve {host}: {exc}") from exc
-        addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
+        addresses = _literal_address(host) or await _resolved_addresses(host, port)
         for address in addresses:
             if self._address_allowed(address):
                 return address

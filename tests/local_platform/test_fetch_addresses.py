@@ -111,6 +111,17 @@ async def test_the_resolved_address_is_checked_before_connecting(
             await fetch(url)
 
 
+@pytest.mark.usefixtures("policy")
+async def test_an_address_written_as_the_host_is_not_resolved(
+    resolver: list[str], port: int
+) -> None:
+    restrict_addresses(PrivateHosts.LOOPBACK)
+    response = await fetch(f"http://127.0.0.1:{port}/")
+
+    assert (response.status, await response.text()) == (200, "ok")
+    assert resolver == []
+
+
 async def test_a_platform_applies_allow_private_hosts_and_restores_on_close(
     tmp_path: Path, resolver: list[str], port: int
 ) -> None:
