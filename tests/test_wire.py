@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from common.wire import JsonValue, WireError, from_json, to_json
+from common.wire import JsonRecord, JsonValue, WireError, from_json, to_json
 
 
 class Colour(StrEnum):
@@ -106,3 +106,34 @@ def test_tuples_never_reach_the_wire() -> None:
     record = Outer("a", 1, 0.5, True, Colour.BLUE, [], pair=("x", "y"))
     assert to_json(record)["pair"] == ["x", "y"]
     assert to_json(record)["colour"] == "blue"
+
+
+@dataclass(frozen=True, slots=True)
+class Sent(JsonRecord):
+    url: str
+    inners: tuple[Inner, ...] = ()
+
+
+sents = st.builds(Sent, st.text(), st.lists(inners, max_size=3).map(tuple))
+
+
+@given(sents)
+def test_a_record_sent_as_json_text_comes_back_equal(record: Sent) -> None:
+    text = record.to_json_text()
+    assert text.isascii()  # escapes keep every string, lone surrogates included
+    assert Sent.from_json_text(text) == record
+    assert Sent.from_json_text(record.to_dict()) == record  # an object, as older senders sent
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ('{"url": ', r"Sent: not JSON text"),
+        ("[1, 2]", r"Sent: expected an object, got list"),
+        ('{"inners": []}', r"Sent: missing field 'url'"),
+        (7, r"Sent: expected an object, got int"),
+    ],
+)
+def test_bad_json_text_names_the_record(payload: object, message: str) -> None:
+    with pytest.raises(WireError, match=message):
+        Sent.from_json_text(payload)

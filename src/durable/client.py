@@ -113,10 +113,11 @@ class Scratchpad:
         return ReleaseResult.from_dict(await self.stub.release_urls(list(urls)))
 
     async def record_batch(self, batch: RecordBatch) -> BatchResult:
-        return BatchResult.from_dict(await self.stub.record_batch(batch.to_dict()))
+        # Large: sent as one JSON string (common.wire.JsonRecord.to_json_text).
+        return BatchResult.from_dict(await self.stub.record_batch(batch.to_json_text()))
 
     async def record_links(self, batch: LinkBatch) -> BatchResult:
-        return BatchResult.from_dict(await self.stub.record_links(batch.to_dict()))
+        return BatchResult.from_dict(await self.stub.record_links(batch.to_json_text()))
 
     async def claim_resources(self, chunk_no: int, limit: int) -> ResourceClaim:
         request = ClaimRequest(chunk_no, limit)

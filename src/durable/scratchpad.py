@@ -527,9 +527,10 @@ class ScratchpadMethods:
 
     # -- recording ------------------------------------------------------------------------------
 
-    def record_batch(self, batch: JsonObject) -> JsonObject:
-        """Persist one crawled sub-batch (a `RecordBatch`) atomically; a `BatchResult` back."""
-        parsed = RecordBatch.from_dict(batch)
+    def record_batch(self, batch: str | JsonObject) -> JsonObject:
+        """Persist one crawled sub-batch (a `RecordBatch`, as JSON text) atomically; a
+        `BatchResult` back."""
+        parsed = RecordBatch.from_json_text(batch)
         # Once edges reach the budget, link edges stop being written and orphan detection is
         # skipped as unreliable.
         budget = parsed.link_budget_bytes or CRAWL.link_budget_bytes
@@ -549,10 +550,11 @@ class ScratchpadMethods:
         links_written, enqueued = self.ctx.storage.transactionSync(write)
         return BatchResult(self._stats(), links_written, enqueued).to_dict()
 
-    def record_links(self, batch: JsonObject) -> JsonObject:
-        """Persist links a page sends while it is parsed (a `LinkBatch`): its edges within the
-        link budget and its URLs to enqueue, atomically; a `BatchResult` back. Idempotent."""
-        parsed = LinkBatch.from_dict(batch)
+    def record_links(self, batch: str | JsonObject) -> JsonObject:
+        """Persist links a page sends while it is parsed (a `LinkBatch`, as JSON text): its edges
+        within the link budget and its URLs to enqueue, atomically; a `BatchResult` back.
+        Idempotent."""
+        parsed = LinkBatch.from_json_text(batch)
         budget = parsed.link_budget_bytes or CRAWL.link_budget_bytes
 
         def write() -> tuple[int, int]:
