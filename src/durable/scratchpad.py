@@ -181,6 +181,18 @@ _MIRROR_COLUMNS = (
     "in_sitemap",
     "hreflang_json",
 )
+# Rows of a sub-batch in one statement each, in order (a URL given twice keeps its last row).
+_UPSERT_MIRROR = (
+    f"INSERT OR REPLACE INTO page_mirror ({', '.join(_MIRROR_COLUMNS)}) SELECT "
+    + ", ".join(f"json_extract(value, '$.{column}')" for column in _MIRROR_COLUMNS)
+    + " FROM json_each(?) ORDER BY key"
+)
+_PROGRESS_COLUMNS = ("url", "status_code", "fetch_class", "response_time_ms", "crawled_at")
+_NOTE_PROGRESS = (
+    f"INSERT OR REPLACE INTO recent_pages ({', '.join(_PROGRESS_COLUMNS)}) SELECT "
+    + ", ".join(f"json_extract(value, '$.{column}')" for column in _PROGRESS_COLUMNS)
+    + " FROM json_each(?) ORDER BY key"
+)
 # Link-discovered before sitemap-only; links breadth-first (shallower first, those of unknown
 # depth after, found on sitemap-only pages), FIFO (rowid) within a depth. Breadth-first matters
 # since pages stream their links while parsed (crawl.page_stream): a page of 10,000 links
@@ -537,8 +549,7 @@ class ScratchpadMethods:
 
         def write() -> tuple[int, int]:
             self._move(FrontierEvent.CRAWL, list(parsed.crawled))
-            for page in parsed.pages:
-                self._upsert_mirror(page)
+            self._upsert_mirror(parsed.pages)
             self._note_progress(parsed.progress)
             self._write_site_facts(parsed.facts)
             links_written = self._write_links(parsed.links, budget)
@@ -567,16 +578,8 @@ class ScratchpadMethods:
         return BatchResult(self._stats(), links_written, enqueued).to_dict()
 
     def _note_progress(self, entries: Sequence[CrawledEntry]) -> None:
-        for entry in entries:
-            self._sql(
-                "INSERT OR REPLACE INTO recent_pages "
-                "(url, status_code, fetch_class, response_time_ms, crawled_at) VALUES (?, ?, ?, ?, ?)",
-                entry.url,
-                entry.status_code,
-                entry.fetch_class,
-                entry.response_time_ms,
-                entry.crawled_at,
-            )
+        for batch in json_arrays([entry.to_dict() for entry in entries]):
+            self._sql(_NOTE_PROGRESS, batch)
         if entries:
             self._sql(
                 "DELETE FROM recent_pages WHERE rowid <= (SELECT MAX(rowid) FROM recent_pages) - ?",
@@ -611,14 +614,10 @@ class ScratchpadMethods:
         recent = tuple(CrawledEntry.from_dict(row) for row in rows)
         return Progress(recent, self._stats()).to_dict()
 
-    def _upsert_mirror(self, page: MirrorRow) -> None:
-        values = [page.get(column) for column in _MIRROR_COLUMNS]
-        placeholders = ", ".join("?" for _ in _MIRROR_COLUMNS)
-        self._sql(
-            f"INSERT OR REPLACE INTO page_mirror ({', '.join(_MIRROR_COLUMNS)}) "
-            f"VALUES ({placeholders})",
-            *values,
-        )
+    def _upsert_mirror(self, pages: Sequence[MirrorRow]) -> None:
+        rows: list[JsonValue] = [{c: page.get(c) for c in _MIRROR_COLUMNS} for page in pages]
+        for batch in json_arrays(rows):
+            self._sql(_UPSERT_MIRROR, batch)
 
     def _write_links(self, links: Sequence[LinkRow], budget: int) -> int:
         """Store new edges until the byte budget trips; returns how many were new and fit.
