@@ -154,11 +154,19 @@ _SCHEMA = (
         PRIMARY KEY (kind, value)
     ) WITHOUT ROWID""",
 )
-_WRITE_SITE_FACTS = (
-    "INSERT OR IGNORE INTO site_facts (kind, value, page_url, detail) "
-    "SELECT json_extract(value, '$.kind'), json_extract(value, '$.value'), "
-    "json_extract(value, '$.page_url'), json_extract(value, '$.detail') FROM json_each(?) "
-    "ORDER BY key"
+
+
+def _insert_json_rows(verb: str, table: str, columns: Sequence[str]) -> str:
+    """`verb` into `table` the objects of one bound JSON array, `columns` read by name (a missing
+    one is NULL), in array order: with OR REPLACE a key's last row wins, with OR IGNORE its first."""
+    values = ", ".join(f"json_extract(value, '$.{column}')" for column in columns)
+    return (
+        f"{verb} INTO {table} ({', '.join(columns)}) SELECT {values} FROM json_each(?) ORDER BY key"
+    )
+
+
+_WRITE_SITE_FACTS = _insert_json_rows(
+    "INSERT OR IGNORE", "site_facts", ("kind", "value", "page_url", "detail")
 )
 # The original system's feed kept the newest 300 crawled URLs (docs/original-system.md).
 PROGRESS_FEED_SIZE = 300
@@ -181,17 +189,12 @@ _MIRROR_COLUMNS = (
     "in_sitemap",
     "hreflang_json",
 )
-# Rows of a sub-batch in one statement each, in order (a URL given twice keeps its last row).
-_UPSERT_MIRROR = (
-    f"INSERT OR REPLACE INTO page_mirror ({', '.join(_MIRROR_COLUMNS)}) SELECT "
-    + ", ".join(f"json_extract(value, '$.{column}')" for column in _MIRROR_COLUMNS)
-    + " FROM json_each(?) ORDER BY key"
-)
-_PROGRESS_COLUMNS = ("url", "status_code", "fetch_class", "response_time_ms", "crawled_at")
-_NOTE_PROGRESS = (
-    f"INSERT OR REPLACE INTO recent_pages ({', '.join(_PROGRESS_COLUMNS)}) SELECT "
-    + ", ".join(f"json_extract(value, '$.{column}')" for column in _PROGRESS_COLUMNS)
-    + " FROM json_each(?) ORDER BY key"
+# Rows of a sub-batch in one statement each (a URL given twice keeps its last row).
+_UPSERT_MIRROR = _insert_json_rows("INSERT OR REPLACE", "page_mirror", _MIRROR_COLUMNS)
+_NOTE_PROGRESS = _insert_json_rows(
+    "INSERT OR REPLACE",
+    "recent_pages",
+    ("url", "status_code", "fetch_class", "response_time_ms", "crawled_at"),
 )
 # Link-discovered before sitemap-only; links breadth-first (shallower first, those of unknown
 # depth after, found on sitemap-only pages), FIFO (rowid) within a depth. Breadth-first matters
@@ -615,8 +618,7 @@ class ScratchpadMethods:
         return Progress(recent, self._stats()).to_dict()
 
     def _upsert_mirror(self, pages: Sequence[MirrorRow]) -> None:
-        rows: list[JsonValue] = [{c: page.get(c) for c in _MIRROR_COLUMNS} for page in pages]
-        for batch in json_arrays(rows):
+        for batch in json_arrays(list(pages)):
             self._sql(_UPSERT_MIRROR, batch)
 
     def _write_links(self, links: Sequence[LinkRow], budget: int) -> int:
