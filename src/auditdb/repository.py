@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from audit.catalogue import CATALOGUE, Scope
+from audit.catalogue import CATALOGUE, Scope, Severity
 from auditdb.records import AuditPhase, AuditRecord, AuditStatus, IssueRecord, PageRecord
 from auditdb.summary import issue_counts
 from common.bindings import D1Database, D1PreparedStatement, SqlValue
@@ -281,18 +281,20 @@ _SITE_TYPES = tuple(str(t) for t, d in CATALOGUE.items() if d.scope is Scope.SIT
 _NOT_SITE_ISSUE = f"i.issue_type NOT IN ({', '.join(repr(t) for t in _SITE_TYPES)})"
 
 
+# The critical pages' urls are read once (a seek on audit_issues_list_idx's (audit_id,
+# severity_rank) prefix, kept as a list subquery) and each scored page probes them: a subquery
+# correlated on page_url would walk every critical issue of the audit once per page.
+SCORE_PAGES_SQL = (
+    f"SELECT COUNT(*) AS scored, COALESCE(SUM(p.url IN (SELECT i.page_url FROM audit_issues i "
+    f"WHERE i.audit_id = ? AND i.severity_rank = {Severity.CRITICAL.order} "
+    f"AND {_NOT_SITE_ISSUE})), 0) "
+    f"AS critical_pages FROM audit_pages p WHERE p.audit_id = ? AND {_SCORED_PAGE}"
+)
+
+
 async def score_counts(db: D1Database, audit_id: str) -> dict[str, int]:
     """Scored pages, scored pages with a critical page issue, and issue counts per severity."""
-    pages = (
-        await db.prepare(
-            f"SELECT COUNT(*) AS scored, COALESCE(SUM(EXISTS (SELECT 1 FROM audit_issues i "
-            f"WHERE i.audit_id = p.audit_id AND i.page_url = p.url AND i.severity = 'critical' "
-            f"AND {_NOT_SITE_ISSUE})), 0) "
-            f"AS critical_pages FROM audit_pages p WHERE p.audit_id = ? AND {_SCORED_PAGE}"
-        )
-        .bind(audit_id)
-        .first()
-    )
+    pages = await db.prepare(SCORE_PAGES_SQL).bind(audit_id, audit_id).first()
     counts = (await issue_counts(db, audit_id)).by_severity
     return {
         "scored": as_int((pages or {}).get("scored", 0)),

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from audit.catalogue import IssueType, Severity
-from auditdb import compare, summary
+from auditdb import compare, repository, summary
 from auditdb.compare import IssueChange, PageChange
 from auditdb.listing import (
     AuditFilter,
@@ -107,6 +107,10 @@ def _report_statements() -> Iterator[tuple[str, Statement, bool]]:
     yield "examples", Statement(summary.EXAMPLES_SQL, ("a1", "missing-title", 3)), False
 
 
+def _score_statements() -> Iterator[tuple[str, Statement, bool]]:
+    yield "score pages", Statement(repository.SCORE_PAGES_SQL, ("a1", "a1")), False
+
+
 def _compare_statements() -> Iterator[tuple[str, Statement, bool]]:
     yield "compare counts", compare.issue_counts_statement("a2", "a1"), False
     for change in IssueChange:
@@ -126,6 +130,7 @@ ALL = [
     *_page_statements(),
     *_issue_statements(),
     *_report_statements(),
+    *_score_statements(),
     *_compare_statements(),
 ]
 
@@ -214,3 +219,23 @@ async def test_the_comparison_probes_the_other_audit_by_an_exact_seek(
     )
     url = "audit_pages_audit_url_id_idx (audit_id=? AND url=?)"
     assert all(identity in line or url in line for line in probes), lines
+
+
+async def test_the_health_score_reads_the_critical_issues_once(db: LocalD1Database) -> None:
+    lines = await plan(db, Statement(repository.SCORE_PAGES_SQL, ("a1", "a1")))
+
+    # Not once per page: a correlated subquery here walked every critical issue for each page.
+    assert not [line for line in lines if "CORRELATED" in line], lines
+    assert any(
+        "audit_issues_list_idx (audit_id=? AND severity_rank=?)" in line for line in lines
+    ), lines
+
+
+async def test_no_index_on_the_severity_text_is_left(db: LocalD1Database) -> None:
+    result = await db.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'audit_issues'"
+    ).all()
+    names = {str(row["name"]) for row in result["results"]}
+
+    assert "audit_issues_audit_severity_idx" not in names
+    assert {"audit_issues_list_idx", "audit_issues_identity_idx"} <= names
