@@ -32,7 +32,13 @@ class StorageFile:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._guard = SqlGuard()
-        self._conn = open_sqlite(path, self._guard, compound_select=COMPOUND_SELECT_LIMIT)
+        # Temp files stay on disk: finalize's duplicate checks buffer a whole group in a window
+        # partition (durable.finalize_sections). bench/scale_bench.py's 100k-page site has a
+        # group of 97,888 pages; with temp storage in memory the audit's peak rose from 86 to
+        # 127 MB, and that one query alone from +6 to +67 MB (bench/README.md, scale_bench.py).
+        self._conn = open_sqlite(
+            path, self._guard, compound_select=COMPOUND_SELECT_LIMIT, temp_in_memory=False
+        )
         self._savepoints = 0  # nesting depth of transactionSync()/transaction()
         with self._guard.trusted():
             for statement in _SCHEMA:

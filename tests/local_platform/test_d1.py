@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from local_platform.d1 import LocalD1Database, split_statements
+from local_platform.do_storage_file import StorageFile
 from local_platform.errors import JsException
 from local_platform.rpc import JsDict
 
@@ -345,3 +346,23 @@ async def test_each_call_yields_to_the_event_loop(db: LocalD1Database) -> None:
 )
 def test_split_statements(sql: str, expected: list[str]) -> None:
     assert split_statements(sql) == expected
+
+
+# --- temp storage ---------------------------------------------------------------------------
+
+FILE, MEMORY = 1, 2  # PRAGMA temp_store's answers
+
+
+def test_d1_keeps_temp_files_in_memory_and_durable_objects_on_disk(tmp_path: Path) -> None:
+    # D1: a batch's statement journals (every multi-row insert in a transaction) never spill to
+    # a temp file. Durable Objects: finalize's window partitions grow with a duplicate group, so
+    # they may spill (local_platform.do_storage_file).
+    d1 = LocalD1Database(tmp_path / "d1.sqlite")
+    storage = StorageFile(tmp_path / "do.sqlite")
+    try:
+        with d1._guard.trusted(), storage._guard.trusted():
+            assert d1._conn.execute("PRAGMA temp_store").fetchone()[0] == MEMORY
+            assert storage._conn.execute("PRAGMA temp_store").fetchone()[0] == FILE
+    finally:
+        d1.close()
+        storage.close()
