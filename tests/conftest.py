@@ -49,6 +49,19 @@ def outbound_http() -> Iterator[LoopbackOnlyHttp | None]:
         ports.configure(http=inner)
 
 
+@pytest.fixture(scope="module")
+def migrated_d1(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """A local D1 database migrated as `wrangler d1 migrations apply` does, one per test module."""
+    from local_platform.d1 import LocalD1Database
+    from local_platform.migrations import apply_migrations
+
+    path = tmp_path_factory.mktemp("d1") / "d1.sqlite"
+    apply_migrations(path, Path(__file__).resolve().parents[1] / "migrations" / "d1")
+    db = LocalD1Database(path)
+    yield db
+    db.close()
+
+
 @pytest.fixture
 def small_site() -> Iterator[Site]:
     routes = {

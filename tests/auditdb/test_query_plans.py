@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -34,9 +33,7 @@ from auditdb.listing import (
 )
 from auditdb.records import AuditStatus
 from local_platform.d1 import LocalD1Database
-from local_platform.migrations import apply_migrations
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations" / "d1"
 # The plan names a table by its alias where the statement gives one (auditdb.compare: i, o, p).
 TABLES = ("audits", "audit_pages", "audit_issues", "i", "o", "p")
 FULL_SCAN = re.compile(rf"\bSCAN ({'|'.join(TABLES)})\b")
@@ -136,12 +133,8 @@ ALL = [
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalD1Database]:
-    path = tmp_path_factory.mktemp("plans") / "d1.sqlite"
-    apply_migrations(path, MIGRATIONS)
-    database = LocalD1Database(path)
-    yield database
-    database.close()
+def db(migrated_d1: LocalD1Database) -> LocalD1Database:
+    return migrated_d1
 
 
 async def plan(db: LocalD1Database, statement: Statement) -> list[str]:

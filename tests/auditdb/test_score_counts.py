@@ -7,11 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,29 +17,13 @@ from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from common.fetch_class import FetchClass
 from local_platform.d1 import LocalD1Database
-from local_platform.migrations import apply_migrations
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations" / "d1"
 NOW = "2026-12-01T00:00:00.000Z"
 # Issues may sit on urls that are not pages of the audit (a broken target, the site's root).
 URLS = [f"https://a.test/{n}" for n in range(8)]
 SITE_TYPES = [t for t, d in CATALOGUE.items() if d.scope is Scope.SITE]
 TYPES = [IssueType.MISSING_TITLE, IssueType.BROKEN_INTERNAL_LINK, SITE_TYPES[0], SITE_TYPES[-1]]
 _ids = itertools.count()
-
-
-@dataclass
-class Env:
-    DB: LocalD1Database
-
-
-@pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
-    path = tmp_path_factory.mktemp("score") / "d1.sqlite"
-    apply_migrations(path, MIGRATIONS)
-    db = LocalD1Database(path)
-    yield Env(db)
-    db.close()
 
 
 pages = st.dictionaries(
@@ -66,16 +46,16 @@ issues = st.lists(
 
 
 async def _seed(
-    env: Env, audit_id: str, page_rows: list[PageRecord], issue_rows: list[IssueRecord]
+    db: LocalD1Database, audit_id: str, pages: list[PageRecord], issues: list[IssueRecord]
 ) -> None:
-    await repository.insert_audit(env.DB, AuditRecord(audit_id, URLS[0], NOW))
-    await repository.write_crawled_pages(env.DB, page_rows, issue_rows)
+    await repository.insert_audit(db, AuditRecord(audit_id, URLS[0], NOW))
+    await repository.write_crawled_pages(db, pages, issues)
 
 
 @settings(max_examples=80, deadline=None)
 @given(pages=pages, issues=issues)
 def test_the_counts_follow_the_score_definition(
-    env: Env,
+    migrated_d1: LocalD1Database,
     pages: dict[str, tuple[FetchClass, int, bool]],
     issues: list[tuple[str, IssueType, Severity]],
 ) -> None:
@@ -88,9 +68,9 @@ def test_the_counts_follow_the_score_definition(
         IssueRecord(f"{audit_id}-i{n}", audit_id, url, str(type_), str(severity))
         for n, (url, type_, severity) in enumerate(issues)
     ]
-    asyncio.run(_seed(env, audit_id, page_rows, issue_rows))
+    asyncio.run(_seed(migrated_d1, audit_id, page_rows, issue_rows))
 
-    counts = asyncio.run(repository.score_counts(env.DB, audit_id))
+    counts = asyncio.run(repository.score_counts(migrated_d1, audit_id))
 
     scored = {page.url for page in page_rows if is_scored(page)}
     critical = {

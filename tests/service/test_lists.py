@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,12 +19,10 @@ from auditdb import repository
 from auditdb.listing import AuditFilter, IssueFilter, PageFilter, SortKey
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from local_platform.d1 import LocalD1Database
-from local_platform.migrations import apply_migrations
 from service import lists
 from service.errors import AuditNotFound
 from service.lists import Paging
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations" / "d1"
 OWNER = "owner-1"
 _ids = itertools.count()
 
@@ -36,12 +33,8 @@ class Env:
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
-    path = tmp_path_factory.mktemp("lists") / "d1.sqlite"
-    apply_migrations(path, MIGRATIONS)
-    db = LocalD1Database(path)
-    yield Env(db)
-    db.close()
+def env(migrated_d1: LocalD1Database) -> Env:
+    return Env(migrated_d1)
 
 
 def run(coroutine: Any) -> Any:
