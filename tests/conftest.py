@@ -49,6 +49,16 @@ def outbound_http() -> Iterator[LoopbackOnlyHttp | None]:
         ports.configure(http=inner)
 
 
+@pytest.fixture
+async def fetch_pool_closed() -> AsyncIterator[None]:
+    """Closes the test loop's shared fetch pool at teardown (a LocalPlatform's close does it), for
+    async tests that fetch without one: no keep-alive connection outlives its event loop."""
+    yield
+    from local_platform.fetch import aclose_shared_client
+
+    await aclose_shared_client()
+
+
 @pytest.fixture(scope="module")
 def migrated_d1(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     """A local D1 database migrated as `wrangler d1 migrations apply` does, one per test module."""

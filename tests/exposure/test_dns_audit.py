@@ -46,6 +46,7 @@ def serving(zone: Zone, **changes: object) -> Iterator[None]:
             settings.EXPOSURE = previous
 
 
+@pytest.mark.usefixtures("fetch_pool_closed")  # DoH lookups use the test loop's fetch pool
 async def test_a_well_configured_domain() -> None:
     with serving(GOOD_ZONE):
         report = await check_domain("WWW.Example.com.")
@@ -60,6 +61,7 @@ async def test_a_well_configured_domain() -> None:
     assert type(report).from_dict(report.to_dict()) == report
 
 
+@pytest.mark.usefixtures("fetch_pool_closed")  # DoH lookups use the test loop's fetch pool
 async def test_a_domain_with_nothing_published() -> None:
     with serving({("www.example.com", "A"): body("www.example.com", A, "192.0.2.10")}):
         report = await check_domain("www.example.com")
@@ -68,6 +70,7 @@ async def test_a_domain_with_nothing_published() -> None:
     assert not report.caa.present and not report.dnssec_validated
 
 
+@pytest.mark.usefixtures("fetch_pool_closed")  # DoH lookups use the test loop's fetch pool
 async def test_an_unreachable_resolver_is_reported_not_raised() -> None:
     with doh_double({}) as site:
         url = site.url("/nowhere")

@@ -15,6 +15,9 @@ from tests.exposure.fixture_libraries import library_site
 from tests.support.site_server import serve_site
 from urls.private_hosts import PrivateHosts
 
+# Fetches go through the shared pool of the test loop, with no LocalPlatform to close it.
+pytestmark = pytest.mark.usefixtures("fetch_pool_closed")
+
 VULNERABLE = library_site(
     jquery_version="1.8.1",
     angularjs_version="1.5.0",

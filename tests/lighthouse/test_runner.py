@@ -16,6 +16,9 @@ from local_platform.fetch import restrict_addresses
 from tests.support.psi_double import UNREACHABLE, Behaviour, PsiDouble, serve_psi
 from urls.private_hosts import PrivateHosts
 
+# Fetches go through the shared pool of the test loop, with no LocalPlatform to close it.
+pytestmark = pytest.mark.usefixtures("fetch_pool_closed")
+
 PAGE = "https://site.test/page"
 DEFAULT = CallPolicy()
 
