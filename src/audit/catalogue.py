@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
 __all__ = [
     "CATALOGUE",
+    "Category",
     "IssueDescriptor",
     "IssueType",
     "Scope",
@@ -64,6 +65,31 @@ class Scope(StrEnum):
     SITE = "site"  # one extra request about the site (robots.txt, /llms.txt, ...)
     CRAWL = "crawl"  # about the crawl run itself
     LIGHTHOUSE = "lighthouse"  # a sampled page's Lighthouse runs (lighthouse.vitals)
+
+
+class Category(StrEnum):
+    """What part of the site an issue is about: the report groups findings and scores by it
+    (docs/scoring.md)."""
+
+    CRAWLABILITY = "crawlability"  # crawlability and links: can pages be reached and indexed
+    ON_PAGE = "on-page"  # on-page SEO: titles, descriptions, headings, head tags
+    CONTENT = "content"  # thin and duplicate content
+    SECURITY = "security"  # transport, headers, the security grade, exposure
+    PERFORMANCE = "performance"  # response times, page weight, Lighthouse and Core Web Vitals
+
+    @property
+    def label(self) -> str:
+        """The category's name in reports."""
+        return _CATEGORY_LABELS[self]
+
+
+_CATEGORY_LABELS = {
+    Category.CRAWLABILITY: "Crawlability and links",
+    Category.ON_PAGE: "On-page SEO",
+    Category.CONTENT: "Content",
+    Category.SECURITY: "Security",
+    Category.PERFORMANCE: "Performance",
+}
 
 
 class IssueType(StrEnum):
@@ -178,6 +204,10 @@ class IssueType(StrEnum):
     def severity(self) -> Severity:
         return CATALOGUE[self].severity
 
+    @property
+    def category(self) -> Category:
+        return CATALOGUE[self].category
+
 
 # --- Threshold constants. Rules import these; descriptors below cite them. ---
 
@@ -239,6 +269,7 @@ class IssueDescriptor:
     how_to_fix: str
     source: str
     thresholds: tuple[Threshold, ...] = ()
+    category: Category = field(kw_only=True)
 
     def __post_init__(self) -> None:
         if not (self.title and self.trigger and self.explanation and self.how_to_fix):
@@ -264,6 +295,8 @@ _D = IssueDescriptor
 _CRIT, _WARN, _INFO = Severity.CRITICAL, Severity.WARNING, Severity.INFO
 _PAGE, _CROSS, _CRAWL, _SITE = Scope.PAGE, Scope.CROSS_PAGE, Scope.CRAWL, Scope.SITE
 _LH = Scope.LIGHTHOUSE
+_LINKS, _ONPAGE, _CONTENT = Category.CRAWLABILITY, Category.ON_PAGE, Category.CONTENT
+_SEC, _PERF = Category.SECURITY, Category.PERFORMANCE
 
 _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     # ------------------------------------------------------------------ original: per page
@@ -279,6 +312,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Allow the audit's user agent (and search engine bots) through the firewall or bot "
         "protection, or add a crawler-access rule for this site.",
         "original system §1.2 step 1, §4.7",
+        category=_LINKS,
     ),
     _D(
         IssueType.RATE_LIMITED_PAGE,
@@ -290,6 +324,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "audited. Warning, not critical: the limit usually targets the crawl rate, not visitors.",
         "Raise the rate limit for the audit's user agent, or re-run the audit at a quieter time.",
         "original system §1.2 step 2",
+        category=_LINKS,
     ),
     _D(
         IssueType.SERVER_ERROR,
@@ -302,6 +337,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Check the server logs for this URL and fix the failing handler or upstream.",
         "original system §1.2 step 4",
         (_t("SERVER_ERROR_STATUS", SERVER_ERROR_STATUS, "HTTP status", "RFC 9110 §15.6"),),
+        category=_LINKS,
     ),
     _D(
         IssueType.BROKEN_PAGE,
@@ -315,6 +351,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "entries that point at it.",
         "original system §1.2 step 5",
         (_CLIENT_ERROR,),
+        category=_LINKS,
     ),
     _D(
         IssueType.SLOW_RESPONSE,
@@ -327,6 +364,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Cache the page, speed up the database or backend work behind it, or use a CDN.",
         "original system §1.2 step 7",
         (_t("SLOW_RESPONSE_MS", SLOW_RESPONSE_MS, "ms", _ORIG_PAGE),),
+        category=_PERF,
     ),
     _D(
         IssueType.NOINDEX_PAGE,
@@ -338,6 +376,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "results, carts, thank-you pages), but worth checking on pages that should rank.",
         "Remove the noindex directive if the page should appear in search results.",
         "original system §1.2 step 9",
+        category=_LINKS,
     ),
     _D(
         IssueType.CANONICAL_CONFLICT,
@@ -349,6 +388,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "because the owner's de-duplication intent is lost.",
         "Keep one canonical declaration, or make the HTML and header values identical.",
         "original system §1.2 step 10",
+        category=_LINKS,
     ),
     _D(
         IssueType.CANONICALIZED_PAGE,
@@ -360,6 +400,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "instead. Info: the normal way to consolidate variants.",
         "Nothing to do if intended; otherwise point the canonical at the page itself.",
         "original system §1.2 step 11",
+        category=_LINKS,
     ),
     _D(
         IssueType.DEEP_PAGE,
@@ -372,6 +413,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Link the page from a hub, category or navigation page closer to the start URL.",
         "original system §1.2 step 12",
         (_t("DEEP_PAGE_DEPTH", DEEP_PAGE_DEPTH, "clicks", _ORIG_PAGE),),
+        category=_LINKS,
     ),
     _D(
         IssueType.JAVASCRIPT_RENDERING_SUSPECTED,
@@ -385,6 +427,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Server-render or pre-render the page, or re-run the audit with JavaScript rendering.",
         "original system §1.2 step 13, §6.1",
         (_t("JS_SHELL_MAX_WORDS", JS_SHELL_MAX_WORDS, "words", _ORIG_ANALYZER),),
+        category=_LINKS,
     ),
     _D(
         IssueType.MISSING_TITLE,
@@ -396,6 +439,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "search engines invent a title. Critical because every indexable page needs one.",
         "Add a unique, descriptive <title> to the page's <head>.",
         "original system §1.2 step 14",
+        category=_ONPAGE,
     ),
     _D(
         IssueType.TITLE_TOO_LONG,
@@ -407,6 +451,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Shorten the title to about 60 characters, key words first.",
         "original system §1.2 step 14",
         (_TITLE_MAX,),
+        category=_ONPAGE,
     ),
     _D(
         IssueType.TITLE_TOO_SHORT,
@@ -418,6 +463,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Write a title that describes the page's content.",
         "original system §1.2 step 14",
         (_TITLE_MIN,),
+        category=_ONPAGE,
     ),
     _D(
         IssueType.MISSING_META_DESCRIPTION,
@@ -429,6 +475,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Warning: it affects click-through, not indexing.",
         'Add a <meta name="description"> that summarises the page.',
         "original system §1.2 step 15",
+        category=_ONPAGE,
     ),
     _D(
         IssueType.META_DESCRIPTION_TOO_LONG,
@@ -440,6 +487,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Shorten the description to about 160 characters.",
         "original system §1.2 step 15",
         (_DESC_MAX,),
+        category=_ONPAGE,
     ),
     _D(
         IssueType.META_DESCRIPTION_TOO_SHORT,
@@ -451,6 +499,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Expand the description to summarise the page in 70-160 characters.",
         "original system §1.2 step 15",
         (_DESC_MIN,),
+        category=_ONPAGE,
     ),
     _D(
         IssueType.MISSING_H1,
@@ -462,6 +511,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "still works, but its main topic is less clear.",
         "Add one <h1> with the page's main heading.",
         "original system §1.2 step 16",
+        category=_ONPAGE,
     ),
     _D(
         IssueType.MULTIPLE_H1,
@@ -472,6 +522,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Several top-level headings blur the page's main topic. Warning, as in the original.",
         "Keep one <h1>; demote the others to <h2>.",
         "original system §1.2 step 16",
+        category=_ONPAGE,
     ),
     _D(
         IssueType.HEADING_ORDER_SKIP,
@@ -484,6 +535,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Use consecutive heading levels when going deeper; going back up is fine.",
         "original system §1.2 step 17",
         (_t("HEADING_MAX_STEP", HEADING_MAX_STEP, "levels deeper", _ORIG_PAGE),),
+        category=_ONPAGE,
     ),
     _D(
         IssueType.THIN_CONTENT,
@@ -496,6 +548,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Add useful content, merge the page into a related one, or noindex it.",
         "original system §1.2 step 18",
         (_t("THIN_CONTENT_WORDS", THIN_CONTENT_WORDS, "words", _ORIG_PAGE),),
+        category=_CONTENT,
     ),
     _D(
         IssueType.IMAGES_MISSING_ALT,
@@ -507,6 +560,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "accessibility failure (WCAG 1.1.1).",
         'Add alt text to meaningful images and alt="" to decorative ones.',
         "original system §1.2 step 19; HTML spec (img alt)",
+        category=_ONPAGE,
     ),
     _D(
         IssueType.NO_OUTGOING_LINKS,
@@ -518,6 +572,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "weight and navigation stop at this page.",
         "Add links to related pages or the site navigation.",
         "original system §1.2 step 20",
+        category=_LINKS,
     ),
     _D(
         IssueType.INVALID_STRUCTURED_DATA,
@@ -529,6 +584,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "results it was built for. Warning: the owner's intent silently fails.",
         "Validate the JSON-LD (e.g. Google's Rich Results Test) and fix the syntax errors.",
         "original system §1.2 (branch @4ff1019); Semrush (invalid structured data)",
+        category=_ONPAGE,
     ),
     # ------------------------------------------------------------------ original: cross-page
     _D(
@@ -542,6 +598,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Give each page a unique title, or canonicalize the duplicates to one URL.",
         "original system §1.3",
         (_SAMPLE,),
+        category=_ONPAGE,
     ),
     _D(
         IssueType.DUPLICATE_META_DESCRIPTION,
@@ -554,6 +611,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Write a distinct description for each page.",
         "original system §1.3",
         (_SAMPLE,),
+        category=_ONPAGE,
     ),
     _D(
         IssueType.DUPLICATE_CONTENT,
@@ -566,6 +624,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Keep one version and redirect or canonicalize the others to it.",
         "original system §1.3",
         (_SAMPLE,),
+        category=_CONTENT,
     ),
     _D(
         IssueType.REDIRECT_CHAIN,
@@ -584,6 +643,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
                 _ORIG_CROSS,
             ),
         ),
+        category=_LINKS,
     ),
     _D(
         IssueType.REDIRECT_LOOP,
@@ -595,6 +655,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "(the looping URLs themselves answer 3xx, not an error status).",
         "Break the cycle so that the redirects end at a page that answers 200.",
         "original system §1.3",
+        category=_LINKS,
     ),
     _D(
         IssueType.BROKEN_INTERNAL_LINK,
@@ -608,6 +669,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Update the link to a working URL, or restore/redirect the target.",
         "original system §1.3, §3.4",
         (_CLIENT_ERROR,),
+        category=_LINKS,
     ),
     _D(
         IssueType.ORPHAN_PAGE,
@@ -620,6 +682,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "link weight. Warning (Ahrefs rates it an Error; the original a warning).",
         "Link the page from relevant pages, or remove it if it is obsolete.",
         "original system §1.3, §3.4",
+        category=_LINKS,
     ),
     _D(
         IssueType.CRAWL_RATE_LIMITED,
@@ -631,6 +694,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "cover only part of the site. Warning about the audit, not the pages.",
         "Allow the audit's user agent a higher rate, then re-run the audit.",
         "original system §1.3",
+        category=_LINKS,
     ),
     # ------------------------------------------------------------------ field: per page
     _D(
@@ -644,6 +708,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "warning) because the HTTPS version usually exists.",
         "Redirect every http:// URL to its https:// equivalent with a 301 and link to HTTPS.",
         "SEOnaut (page served over HTTP); Semrush",
+        category=_SEC,
     ),
     _D(
         IssueType.HTML_TOO_LARGE,
@@ -656,6 +721,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Remove inlined data, base64 images and repeated markup; paginate very long lists.",
         "Semrush (HTML larger than 2 MB)",
         (_t("HTML_MAX_BYTES", HTML_MAX_BYTES, "bytes", "Semrush"),),
+        category=_PERF,
     ),
     _D(
         IssueType.MULTIPLE_TITLES,
@@ -667,6 +733,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "usually wins, but templates that add a second title are worth cleaning up.",
         "Keep one <title> element.",
         "SEOnaut (multiple titles); HTML spec (one title per document)",
+        category=_ONPAGE,
     ),
     _D(
         IssueType.MULTIPLE_META_DESCRIPTIONS,
@@ -677,6 +744,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Only one description is used; which one is not guaranteed. Info: cosmetic risk.",
         'Keep one <meta name="description">.',
         "SEOnaut (multiple descriptions)",
+        category=_ONPAGE,
     ),
     _D(
         IssueType.MULTIPLE_CANONICALS,
@@ -688,6 +756,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Warning (Semrush: error; SEOnaut: alert).",
         'Keep exactly one <link rel="canonical">.',
         "Google Search Central (consolidate duplicate URLs); Semrush; SEOnaut",
+        category=_LINKS,
     ),
     _D(
         IssueType.RELATIVE_CANONICAL,
@@ -699,6 +768,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "or path. Info: Google recommends absolute URLs.",
         "Use an absolute URL (scheme and host) in rel=canonical.",
         "Google Search Central (use absolute canonical URLs); SEOnaut (relative canonical)",
+        category=_LINKS,
     ),
     _D(
         IssueType.META_REFRESH,
@@ -710,6 +780,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "reliably than HTTP redirects. Warning (Semrush: error).",
         "Replace the meta refresh with a 301 redirect on the server.",
         "Semrush (meta refresh); Google Search Central (redirects)",
+        category=_LINKS,
     ),
     _D(
         IssueType.MISSING_HTML_LANG,
@@ -721,6 +792,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "detect language themselves.",
         'Add lang="…" (a BCP 47 tag such as en or de-CH) to the <html> element.',
         "HTML spec (lang attribute); SEOnaut (missing lang); WCAG 3.1.1",
+        category=_ONPAGE,
     ),
     _D(
         IssueType.MISSING_VIEWPORT,
@@ -732,6 +804,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Google indexes the mobile rendering. Warning (Semrush: error).",
         'Add <meta name="viewport" content="width=device-width, initial-scale=1">.',
         "Google Search Central (mobile-first indexing); Semrush; SEOnaut",
+        category=_ONPAGE,
     ),
     _D(
         IssueType.IMAGES_MISSING_DIMENSIONS,
@@ -743,6 +816,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "(Core Web Vitals CLS). Info: a performance hint.",
         "Set width and height attributes on images (CSS can still scale them).",
         "SEOnaut (img without size); Lighthouse (unsized-images)",
+        category=_PERF,
     ),
     _D(
         IssueType.INTERNAL_NOFOLLOW_LINKS,
@@ -754,6 +828,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "intentional (login, cart), so it is a prompt to check.",
         "Remove rel=nofollow from internal links to pages that should rank.",
         "Semrush (internal nofollow links); SEOnaut",
+        category=_LINKS,
     ),
     _D(
         IssueType.MIXED_CONTENT,
@@ -765,6 +840,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "(Semrush: error): parts of the page may silently not load.",
         "Load every subresource over https.",
         "Semrush (mixed content); W3C Mixed Content spec",
+        category=_SEC,
     ),
     _D(
         IssueType.INSECURE_FORM_ACTION,
@@ -776,6 +852,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "browsers warn users before submitting.",
         "Point form actions at https:// URLs.",
         "SEOnaut (form action on http); Semrush (password field on HTTP page)",
+        category=_SEC,
     ),
     _D(
         IssueType.HSTS_MISSING,
@@ -787,6 +864,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "direct search impact (Observatory: -20).",
         "Send Strict-Transport-Security: max-age=31536000 (add includeSubDomains when ready).",
         "MDN HTTP Observatory (HSTS); SEOnaut",
+        category=_SEC,
     ),
     _D(
         IssueType.HSTS_TOO_SHORT,
@@ -798,6 +876,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Raise max-age to at least 15768000, preferably 31536000.",
         "MDN HTTP Observatory (HSTS)",
         (_t("HSTS_MIN_MAX_AGE_S", HSTS_MIN_MAX_AGE_S, "seconds", "MDN HTTP Observatory"),),
+        category=_SEC,
     ),
     _D(
         IssueType.CONTENT_TYPE_OPTIONS_MISSING,
@@ -808,6 +887,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Browsers may guess content types and execute uploads as scripts. Info (Observatory: -5).",
         "Send X-Content-Type-Options: nosniff.",
         "MDN HTTP Observatory (X-Content-Type-Options); SEOnaut",
+        category=_SEC,
     ),
     _D(
         IssueType.CSP_MISSING,
@@ -819,6 +899,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "(Observatory: -25).",
         "Add a Content-Security-Policy, starting from default-src 'self' in report-only mode.",
         "MDN HTTP Observatory (CSP); SEOnaut",
+        category=_SEC,
     ),
     _D(
         IssueType.FRAME_PROTECTION_MISSING,
@@ -829,6 +910,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Other sites can frame the page and trick users into clicks. Info (Observatory: -20).",
         "Send Content-Security-Policy: frame-ancestors 'self' (or X-Frame-Options: SAMEORIGIN).",
         "MDN HTTP Observatory (X-Frame-Options)",
+        category=_SEC,
     ),
     # ------------------------------------------------------------------ field: cross-page
     _D(
@@ -842,6 +924,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Point the canonical at a live URL, usually the page itself.",
         "Semrush (broken canonical); SEOnaut (defined, unregistered); Screaming Frog",
         (_CLIENT_ERROR,),
+        category=_LINKS,
     ),
     _D(
         IssueType.CANONICAL_TO_REDIRECT,
@@ -853,6 +936,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Warning.",
         "Point the canonical at the redirect's final destination.",
         "Screaming Frog (canonicalised to non-indexable); SEOnaut (defined, unregistered)",
+        category=_LINKS,
     ),
     _D(
         IssueType.CANONICAL_TO_NOINDEX,
@@ -864,6 +948,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "search. Warning (SEOnaut: warning-level 'canonicalized page that is noindex').",
         "Make the canonical target indexable, or canonicalize to an indexable URL.",
         "SEOnaut (canonicalized to noindex); Screaming Frog",
+        category=_LINKS,
     ),
     _D(
         IssueType.HREFLANG_MISSING_RETURN_LINK,
@@ -875,6 +960,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "(SEOnaut: alert).",
         "Add the reciprocal <link rel=alternate hreflang> on the alternate page.",
         "Google Search Central (localized versions: bidirectional links); SEOnaut",
+        category=_LINKS,
     ),
     _D(
         IssueType.LINK_TO_REDIRECT,
@@ -887,6 +973,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Update the link to point at the redirect's destination.",
         "Semrush (permanent redirects); Ahrefs",
         (),
+        category=_LINKS,
     ),
     _D(
         IssueType.BROKEN_RESOURCE,
@@ -906,6 +993,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "object); RFC 9110 §9.3.2 (HEAD); linkchecker; Semrush (broken internal images, "
         "JavaScript and CSS files)",
         (_CLIENT_ERROR,),
+        category=_LINKS,
     ),
     _D(
         IssueType.BROKEN_EXTERNAL_LINK,
@@ -926,6 +1014,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "RFC 9110 §15.5, §15.6; linkchecker (external links); Semrush (broken external links); "
         "Ahrefs (external 4XX)",
         (_CLIENT_ERROR,),
+        category=_LINKS,
     ),
     _D(
         IssueType.EXTERNAL_REDIRECT,
@@ -941,6 +1030,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Point the link at the final target, after checking it is still the page you meant.",
         "RFC 9110 §15.4; Ahrefs (external 3XX redirect)",
         (),
+        category=_LINKS,
     ),
     _D(
         IssueType.EXTERNAL_LINK_UNREACHABLE,
@@ -958,6 +1048,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "private address (an intranet, localhost) does not work for the public at all.",
         "RFC 9110 §15.5.2, §15.5.4, §15.5.30 (401, 403, 429); linkchecker (external links)",
         (),
+        category=_LINKS,
     ),
     _D(
         IssueType.EXTERNAL_LINKS_UNCHECKED,
@@ -972,6 +1063,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Audit sections of the site separately (include patterns), or check the remaining "
         "links with a dedicated link checker.",
         "siteaudit (settings.EXTERNAL.budget_urls)",
+        category=_LINKS,
     ),
     _D(
         IssueType.BROKEN_FRAGMENT,
@@ -990,6 +1082,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "HTML Living Standard (navigating to a fragment: select the indicated part, find a "
         "potential indicated element); linkchecker's anchor check",
         (),
+        category=_LINKS,
     ),
     _D(
         IssueType.SITEMAP_URL_BROKEN,
@@ -1002,6 +1095,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Remove the URL from the sitemap or fix the page.",
         "Semrush (incorrect pages in sitemap); Google Search Central (sitemaps)",
         (_CLIENT_ERROR,),
+        category=_LINKS,
     ),
     _D(
         IssueType.SITEMAP_URL_REDIRECT,
@@ -1012,6 +1106,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Sitemaps should list final URLs; redirects make search engines do extra work. Warning.",
         "List the redirect's destination in the sitemap instead.",
         "Semrush (incorrect pages in sitemap)",
+        category=_LINKS,
     ),
     _D(
         IssueType.SITEMAP_URL_NOINDEX,
@@ -1022,6 +1117,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "The sitemap asks for indexing, the page refuses it. Warning (SEOnaut: alert).",
         "Remove noindex pages from the sitemap, or make them indexable.",
         "SEOnaut (noindex page in sitemap); Semrush",
+        category=_LINKS,
     ),
     _D(
         IssueType.SITEMAP_URL_BLOCKED,
@@ -1033,6 +1129,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "(SEOnaut: alert).",
         "Remove the URL from the sitemap or allow it in robots.txt.",
         "SEOnaut (sitemap URL blocked by robots); Screaming Frog",
+        category=_LINKS,
     ),
     # ------------------------------------------------------------------ the security grade
     # Site scope: one row per failing Observatory test, on the start page
@@ -1050,6 +1147,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Send a Content-Security-Policy without 'unsafe-inline'/'unsafe-eval' and http: sources; "
         "start from default-src 'self' and add object-src 'none', base-uri and form-action.",
         "MDN HTTP Observatory (content-security-policy)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_COOKIES,
@@ -1062,6 +1160,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "stolen through XSS. Severity by modifier (up to -40: critical).",
         "Set Secure on every cookie, HttpOnly on session cookies and SameSite=Lax or Strict.",
         "MDN HTTP Observatory (cookies)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_CORS,
@@ -1073,6 +1172,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Any website can read the page's responses on behalf of its visitors (-50: critical).",
         "Allow only the origins that need access, and never reflect Origin with credentials.",
         "MDN HTTP Observatory (cross-origin-resource-sharing)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_REDIRECTION,
@@ -1085,6 +1185,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "no redirect: critical; -5 to -10: warning).",
         "Redirect every http URL to https on the same host, before any other redirect.",
         "MDN HTTP Observatory (redirection)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_REFERRER_POLICY,
@@ -1095,6 +1196,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Full URLs, with their paths and query strings, leak to other sites (-5: warning).",
         "Send Referrer-Policy: strict-origin-when-cross-origin (or stricter).",
         "MDN HTTP Observatory (referrer-policy)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_HSTS,
@@ -1107,6 +1209,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "critical; -10 short max-age: warning).",
         "Serve https and send Strict-Transport-Security: max-age=63072000; includeSubDomains.",
         "MDN HTTP Observatory (strict-transport-security)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_SRI,
@@ -1119,6 +1222,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "modifier (-50 insecure: critical; -5: warning).",
         "Load scripts over https and add integrity= and crossorigin= to third-party scripts.",
         "MDN HTTP Observatory (subresource-integrity)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_CONTENT_TYPE_OPTIONS,
@@ -1129,6 +1233,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Browsers may sniff content types and run uploads as scripts (-5: warning).",
         "Send X-Content-Type-Options: nosniff.",
         "MDN HTTP Observatory (x-content-type-options)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_FRAME_OPTIONS,
@@ -1140,6 +1245,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Other sites can frame the start page and trick visitors into clicks (-20: critical).",
         "Send Content-Security-Policy: frame-ancestors 'self' (or X-Frame-Options: SAMEORIGIN).",
         "MDN HTTP Observatory (x-frame-options)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_CORP,
@@ -1150,6 +1256,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "A misspelt header protects nothing (-5: warning).",
         "Send Cross-Origin-Resource-Policy: same-origin (or same-site).",
         "MDN HTTP Observatory (cross-origin-resource-policy)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_COOP,
@@ -1160,6 +1267,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "A misspelt header leaves the window open to cross-origin openers (-5: warning).",
         "Send Cross-Origin-Opener-Policy: same-origin.",
         "MDN HTTP Observatory (cross-origin-opener-policy)",
+        category=_SEC,
     ),
     _D(
         IssueType.SECURITY_COEP,
@@ -1170,6 +1278,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "A misspelt header isolates nothing (-5: warning).",
         "Send Cross-Origin-Embedder-Policy: require-corp (or credentialless).",
         "MDN HTTP Observatory (cross-origin-embedder-policy)",
+        category=_SEC,
     ),
     # ------------------------------------------------------------------ the exposure checks
     # Site scope: workflow.exposure_step, one row per finding (exposure.findings), on the page
@@ -1188,6 +1297,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Upgrade the library to the version named (or later) and redeploy; load it from "
         "a source you update, and remove it if nothing uses it any more.",
         "retire.js vulnerability repository (github.com/RetireJS/retire.js)",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_VERSION_DISCLOSED,
@@ -1201,6 +1311,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "`server_tokens off`, Apache `ServerTokens Prod`, PHP `expose_php = Off`, "
         "the CMS's generator setting) and keep the software updated.",
         "RFC 9110 §10.2.4; OWASP Secure Headers Project",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_SPF_MISSING,
@@ -1212,6 +1323,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Publish one TXT record `v=spf1 … -all` at the domain listing the servers that "
         "send its mail; a domain that sends none publishes `v=spf1 -all`.",
         "RFC 7208 §4.5",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_SPF_INVALID,
@@ -1225,6 +1337,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "ptr, exists, redirect) counted through includes, and include only domains that "
         "publish SPF; flatten includes into ip4/ip6 ranges if needed.",
         "RFC 7208 §4.5, §4.6.4, §5.2",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_SPF_PERMISSIVE,
@@ -1236,6 +1349,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "End the record with `-all` (or `~all` while testing) so mail from other servers "
         "fails SPF.",
         "RFC 7208 §5.1, §4.7",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_DMARC_MISSING,
@@ -1247,6 +1361,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Publish one TXT record at `_dmarc.<domain>`: `v=DMARC1; p=quarantine; "
         "rua=mailto:…`, and move to `p=reject` once reports look clean.",
         "RFC 7489 §6.4, §6.6.3",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_DMARC_POLICY_NONE,
@@ -1258,6 +1373,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Raise the policy to `p=quarantine`, then `p=reject`, after checking the "
         "aggregate reports for legitimate senders that fail.",
         "RFC 7489 §6.3",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_DMARC_NO_REPORTS,
@@ -1268,6 +1384,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Without reports nobody learns who sends mail as the domain.",
         "Add `rua=mailto:<address>` to receive daily reports of who sends as the domain.",
         "RFC 7489 §6.3 (rua), §7.2",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_DMARC_PARTIAL,
@@ -1278,6 +1395,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "The policy is applied to a sample only; the rest of the forged mail is delivered.",
         "Raise `pct` to 100 (or remove it) once the policy is known to be safe.",
         "RFC 7489 §6.3 (pct)",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_MTA_STS_MISSING,
@@ -1289,6 +1407,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Publish `_mta-sts.<domain>` TXT `v=STSv1; id=…` and the policy file at "
         "https://mta-sts.<domain>/.well-known/mta-sts.txt so senders require TLS.",
         "RFC 8461 §3.1",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_CAA_MISSING,
@@ -1300,6 +1419,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         'Publish CAA records (`0 issue "<your CA>"`) naming the certificate '
         "authorities allowed to issue for the domain.",
         "RFC 8659 §3, §4",
+        category=_SEC,
     ),
     _D(
         IssueType.EXPOSURE_DNSSEC_NOT_VALIDATED,
@@ -1310,6 +1430,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Unsigned answers can be forged on the path to a resolver.",
         "Sign the zone at the DNS provider and publish the DS record at the registrar.",
         "RFC 4033; RFC 4035 §3.2.3 (AD bit)",
+        category=_SEC,
     ),
     # ------------------------------------------------------------------ Lighthouse
     # Lighthouse scope: on the sampled pages only (lighthouse.vitals): one row per page and type, the
@@ -1327,6 +1448,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "resources, large images, unused JavaScript).",
         "Lighthouse performance scoring (0-49 poor); PageSpeed Insights API v5",
         (_t("POOR_PERFORMANCE_SCORE", POOR_PERFORMANCE_SCORE, "points", "Lighthouse scoring"),),
+        category=_PERF,
     ),
     _D(
         IssueType.LAB_POOR_LCP,
@@ -1338,6 +1460,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Serve the LCP element sooner: preload its image, cut server time and render blocking.",
         "web.dev Core Web Vitals (LCP poor > 4 s); Lighthouse largest-contentful-paint",
         (_t("POOR_LCP_MS", POOR_LCP_MS, "ms", _CWV),),
+        category=_PERF,
     ),
     _D(
         IssueType.LAB_POOR_INP,
@@ -1350,6 +1473,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Break up long JavaScript tasks and defer work that is not needed for the first input.",
         "web.dev Core Web Vitals (INP poor > 500 ms); Lighthouse interaction-to-next-paint",
         (_t("POOR_INP_MS", POOR_INP_MS, "ms", _CWV),),
+        category=_PERF,
     ),
     _D(
         IssueType.LAB_POOR_CLS,
@@ -1361,6 +1485,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Give images, embeds and ads fixed dimensions and avoid inserting content above others.",
         "web.dev Core Web Vitals (CLS poor > 0.25); Lighthouse cumulative-layout-shift",
         (_t("POOR_CLS_HUNDREDTHS", POOR_CLS_HUNDREDTHS, "hundredths of CLS", _CWV),),
+        category=_PERF,
     ),
     _D(
         IssueType.FIELD_POOR_LCP,
@@ -1373,6 +1498,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Serve the LCP element sooner for real visitors (CDN, image sizes, server time).",
         "web.dev Core Web Vitals (LCP poor > 4 s, p75); PageSpeed Insights loadingExperience",
         (_t("POOR_LCP_MS", POOR_LCP_MS, "ms", _CWV),),
+        category=_PERF,
     ),
     _D(
         IssueType.FIELD_POOR_INP,
@@ -1384,6 +1510,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Find the slow interactions (long tasks, heavy event handlers) and make them cheaper.",
         "web.dev Core Web Vitals (INP poor > 500 ms, p75); PageSpeed Insights loadingExperience",
         (_t("POOR_INP_MS", POOR_INP_MS, "ms", _CWV),),
+        category=_PERF,
     ),
     _D(
         IssueType.FIELD_POOR_CLS,
@@ -1395,6 +1522,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Reserve space for late content (images, ads, banners, web fonts).",
         "web.dev Core Web Vitals (CLS poor > 0.25, p75); PageSpeed Insights loadingExperience",
         (_t("POOR_CLS_HUNDREDTHS", POOR_CLS_HUNDREDTHS, "hundredths of CLS", _CWV),),
+        category=_PERF,
     ),
 )
 
@@ -1436,7 +1564,7 @@ def _cell(text: str) -> str:
 
 def _markdown_row(d: IssueDescriptor) -> str:
     thresholds = "<br>".join(t.render() for t in d.thresholds) or "—"
-    cells = (d.severity, d.scope, d.title, d.trigger, thresholds, d.source)
+    cells = (d.severity, d.category, d.scope, d.title, d.trigger, thresholds, d.source)
     # The anchor `doc_url` links to (GitHub keeps an <a id> in Markdown and scrolls to it).
     anchor = f'<a id="{d.id.value}"></a>`{d.id}`'
     return "| " + " | ".join([anchor, *(_cell(str(c)) for c in cells)]) + " |"
@@ -1459,8 +1587,8 @@ def render_markdown() -> str:
         + ". Lengths are UTF-16 code units of trimmed text, as in the original system. "
         'A source "original system §N" is §N of [original-system.md](original-system.md).',
         "",
-        "| id | severity | scope | title | trigger | threshold (source) | source |",
-        "|---|---|---|---|---|---|---|",
+        "| id | severity | category | scope | title | trigger | threshold (source) | source |",
+        "|---|---|---|---|---|---|---|---|",
         *(_markdown_row(d) for d in ordered),
     ]
     return "\n".join(lines) + "\n"

@@ -1,7 +1,13 @@
-"""The closed error vocabulary of failed audits, mapped from the platform's error texts.
+"""The closed error vocabulary of failed audits.
 
-Rules are evaluated in order on the message (docs/original-system.md §5.1), so a "Step X output is
-too large" wrapped in a WorkflowInternalError still classifies as step_output_too_large.
+Two families, split by blame:
+
+* our side: the platform's error texts, mapped by `classify_error`. Rules are evaluated in order
+  on the message (docs/original-system.md §5.1), so a "Step X output is too large" wrapped in a
+  WorkflowInternalError still classifies as step_output_too_large.
+* the site's side (`is_site_failure`): the start URL could not be audited at all (no answer, an
+  HTTP error, not an HTML page). These are decided from the start URL's fetch, never from an
+  error text, and the audit's `error_detail` holds a sentence for the site's owner.
 """
 
 from __future__ import annotations
@@ -20,7 +26,34 @@ class ErrorCode(StrEnum):
     DB_ERROR = "db_error"
     INSTANCE_LOST = "instance_lost"
     UNKNOWN = "unknown"
+    # The site's side: the start URL could not be audited.
+    SITE_DNS_ERROR = "site_dns_error"  # its host name does not resolve
+    SITE_CONNECTION_FAILED = "site_connection_failed"  # refused, reset or unreachable
+    SITE_TLS_ERROR = "site_tls_error"  # the TLS handshake or certificate check failed
+    SITE_TIMEOUT = "site_timeout"  # no answer within the fetch timeout
+    SITE_NETWORK_ERROR = "site_network_error"  # no answer, for another reason
+    SITE_PRIVATE_ADDRESS = "site_private_address"  # resolves only to addresses we may not fetch
+    SITE_HTTP_ERROR = "site_http_error"  # the start URL answered 4xx or 5xx
+    START_NOT_HTML = "start_not_html"  # the start URL is not an HTML page
 
+    @property
+    def is_site_failure(self) -> bool:
+        """True when the audit failed because of the site, not because of us."""
+        return self in SITE_FAILURES
+
+
+SITE_FAILURES = frozenset(
+    {
+        ErrorCode.SITE_DNS_ERROR,
+        ErrorCode.SITE_CONNECTION_FAILED,
+        ErrorCode.SITE_TLS_ERROR,
+        ErrorCode.SITE_TIMEOUT,
+        ErrorCode.SITE_NETWORK_ERROR,
+        ErrorCode.SITE_PRIVATE_ADDRESS,
+        ErrorCode.SITE_HTTP_ERROR,
+        ErrorCode.START_NOT_HTML,
+    }
+)
 
 _CONTAINS_RULES: tuple[tuple[ErrorCode, tuple[str, ...]], ...] = (
     (ErrorCode.OOM, ("exceeded memory limit",)),

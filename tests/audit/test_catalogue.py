@@ -107,7 +107,15 @@ def test_unknown_ids_resolve_to_no_descriptor():
 def test_descriptor_rejects_empty_texts():
     with pytest.raises(ValueError, match="must not be empty"):
         catalogue.IssueDescriptor(
-            IssueType.MISSING_TITLE, Severity.INFO, Scope.PAGE, "t", "", "e", "f", "s"
+            IssueType.MISSING_TITLE,
+            Severity.INFO,
+            Scope.PAGE,
+            "t",
+            "",
+            "e",
+            "f",
+            "s",
+            category=catalogue.Category.ON_PAGE,
         )
 
 

@@ -37,3 +37,13 @@ def test_classification(message: str | None, code: ErrorCode) -> None:
 def test_detail_is_truncated_to_the_column_budget() -> None:
     assert error_detail("x" * 2000) == "x" * ERROR_DETAIL_MAX_CHARS
     assert error_detail(None) is None
+
+
+def test_site_failures_are_decided_from_the_fetch_never_from_an_error_text() -> None:
+    texts = ["site_dns_error", "cannot resolve a.test", "HTTP 503", "start_not_html"]
+    assert not any(classify_error(text).is_site_failure for text in texts)
+
+
+@pytest.mark.parametrize("code", list(ErrorCode))
+def test_each_code_is_blamed_on_the_site_only_when_it_names_the_site(code: ErrorCode) -> None:
+    assert code.is_site_failure == code.value.startswith(("site_", "start_"))
