@@ -139,7 +139,7 @@ def test_compare_prints_what_changed_between_two_audits(tmp_path: Path) -> None:
     assert lines[1].startswith(f"  to {after} (") and lines[1].endswith(", completed)")
     assert lines[2:6] == [
         f"site: {site.url('/')}",
-        "health score: 100 -> 0 (-100)",
+        "health score: 71 -> 57.3 (-13.7)",
         "new issues: 13 (6 critical, 3 warning, 4 info)",
         f"  critical broken-internal-link  {site.url('/')} -> {site.url('/b')}",
     ]

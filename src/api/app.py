@@ -9,7 +9,10 @@ Routes
     GET  /api/audits/{id}/pages      crawled pages, by url     200 {"pages": [...], "next_cursor"}
     GET  /api/audits/{id}/issues     issues, by severity       200 {"issues": [...], "next_cursor"}
     GET  /api/audits/{id}/lighthouse Lighthouse rows, by id   200 {"lighthouse": [...], "next_cursor"}
-    GET  /api/audits/{id}/report     counts and top issues     200 {"audit", "summary", "links"}
+    GET  /api/audits/{id}/report     scores, ranked actions,   200 {"scores", "actions", "audit",
+                                     counts and top issues         "summary", "links", ...}
+    GET  /api/audits/{id}/actions    what to fix first         200 {"audit_id", "scores",
+                                                                    "actions", "note"}
     GET  /api/audits/{id}/report.html  the HTML report, streamed 200 text/html (service.html_report)
     POST /api/audits/{id}/cancel     stop, keep partial results 202 {"audit": {...}}
     POST /api/audits/{id}/resume     finish a failed or        202 {"audit": {...}}
@@ -83,7 +86,18 @@ from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from common.wire import JsonObject, to_json
-from service import audits, compare, exports, html_report, keys, limits, lists, monitors, progress
+from service import (
+    audits,
+    compare,
+    exports,
+    html_report,
+    keys,
+    limits,
+    lists,
+    monitors,
+    progress,
+    verdict,
+)
 from service.errors import (
     AuditNotFound,
     InvalidKeyFields,
@@ -308,8 +322,15 @@ async def export_lighthouse(call: Call) -> ApiResponse:
     return stream_response(found.chunks, found.media_type, found.file_name)
 
 
+async def get_actions(call: Call) -> ApiResponse:
+    audit_id = call.args["audit_id"]
+    found = await verdict.audit_verdict(call.env, call.owner, audit_id)
+    return json_response({"audit_id": audit_id, **found.to_dict()})
+
+
 async def get_report(call: Call) -> ApiResponse:
     report = await lists.audit_report(call.env, call.owner, call.args["audit_id"])
+    found = await verdict.verdict_of(call.env, report.audit)
     base = f"/api/audits/{report.audit.id}"
     summary = {
         "issues_total": report.counts.total,
@@ -319,6 +340,9 @@ async def get_report(call: Call) -> ApiResponse:
     }
     return json_response(
         {
+            "scores": None if found.scores is None else found.scores.to_dict(),
+            "actions": [action.to_dict() for action in found.actions],
+            "verdict_note": found.note,
             "audit": audit_summary(report.audit),
             "summary": summary,
             "security": report.security.to_dict(),
@@ -505,6 +529,7 @@ _ROUTES: Routes = [
     (re.compile(rf"/api/audits/{_AUDIT_ID}/pages"), {"GET": get_pages}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/issues"), {"GET": get_issues}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/report"), {"GET": get_report}),
+    (re.compile(rf"/api/audits/{_AUDIT_ID}/actions"), {"GET": get_actions}),
     (re.compile(rf"{_EXPORT}/report\.html"), {"GET": get_html_report}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/cancel"), {"POST": cancel_audit}),
     (re.compile(rf"/api/audits/{_AUDIT_ID}/resume"), {"POST": resume_audit}),

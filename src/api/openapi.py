@@ -30,6 +30,8 @@ from api import app, queries
 from api.errors import ApiError, ApiErrorCode
 from api.queries import Parameter
 from api.schemas import CreateAuditBody, CreateKeyBody, CreateMonitorBody, UpdateMonitorBody
+from audit.verdict import Action as VerdictAction
+from audit.verdict import Scores as VerdictScores
 from auditdb.exposure_issues import AuditExposure
 from auditdb.keys import ApiKeyRecord
 from auditdb.lighthouse import LighthouseRow
@@ -177,7 +179,25 @@ class ReportLinks(_Exact):
     lighthouse: str
 
 
+Scores = record_model(VerdictScores, "Scores")
+Action = record_model(VerdictAction, "Action")
+
+
+class Actions(_Exact):
+    """What to fix first (docs/scoring.md): the audit's scores and every finding as an action,
+    ranked by the overall points fixing it gains; `scores` null and `note` set when the audit has
+    no verdict (still running, failed, cancelled)."""
+
+    audit_id: str
+    scores: Scores | None  # type: ignore[valid-type]
+    actions: list[Action]  # type: ignore[valid-type]
+    note: str | None
+
+
 class Report(_Exact):
+    scores: Scores | None  # type: ignore[valid-type]
+    actions: list[Action]  # type: ignore[valid-type]
+    verdict_note: str | None
     audit: Audit  # type: ignore[valid-type]
     summary: ReportSummary
     security: record_model(AuditSecurity, "AuditSecurity")  # type: ignore[valid-type]
@@ -339,7 +359,18 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         (400, *_PER_AUDIT),
     ),
     ("GET", "/api/audits/{audit_id}/report"): Operation(
-        "getReport", "counts by type and severity, the top issues", 200, Report, _PER_AUDIT
+        "getReport",
+        "the scores, the ranked actions, counts by type and severity, the top issues",
+        200,
+        Report,
+        _PER_AUDIT,
+    ),
+    ("GET", "/api/audits/{audit_id}/actions"): Operation(
+        "getActions",
+        "what to fix first: the scores and the findings ranked by what fixing each is worth",
+        200,
+        Actions,
+        _PER_AUDIT,
     ),
     ("GET", "/api/audits/{audit_id}/report.html"): Operation(
         "getHtmlReport",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from audit.catalogue import CATALOGUE, Scope, Severity
 from auditdb.records import AuditPhase, AuditRecord, AuditStatus, IssueRecord, PageRecord
 from auditdb.summary import issue_counts
 from common.bindings import D1Database, D1PreparedStatement, SqlValue
@@ -104,6 +103,7 @@ async def complete_audit(
     pages_crawled: int,
     counts: dict[str, int],
     health_score: float | None,
+    verdict: str | None = None,
 ) -> bool:
     """Mark a running audit completed; returns False if it was no longer running (failed, or
     cancelled by its owner while the workflow was finishing: the cancel stands)."""
@@ -111,7 +111,7 @@ async def complete_audit(
         await db.prepare(
             "UPDATE audits SET status = 'completed', current_phase = 'completed', finished_at = ?, "
             "pages_crawled = ?, pages_total = ?, issues_total = ?, critical_count = ?, "
-            "warning_count = ?, info_count = ?, health_score = ?, issues_checked = 1 "
+            "warning_count = ?, info_count = ?, health_score = ?, verdict = ?, issues_checked = 1 "
             "WHERE id = ? AND status = 'running'"
         )
         .bind(
@@ -123,6 +123,7 @@ async def complete_audit(
             counts.get("warning", 0),
             counts.get("info", 0),
             health_score,
+            verdict,
             audit_id,
         )
         .run()
@@ -268,42 +269,16 @@ async def delete_finished_before(db: D1Database, finished_before: str, limit: in
 
 # Mirrors audit.score.is_scored: blocked pages, and ok pages that are HTML or an error response;
 # redirects, network errors, rate-limited fetches and non-HTML assets are not scored.
-_SCORED_PAGE = (
+SCORED_PAGE = (
     "(p.fetch_class = 'blocked' OR (p.fetch_class = 'ok' AND NOT (p.status_code BETWEEN 300 AND 399) "
     "AND (p.status_code >= 400 OR p.is_html = 1)))"
 )
 
 
-# The health score is the site's SEO health: the security grade's and the exposure checks' issues
-# (Scope.SITE; audit.rules_grade, exposure.findings) are not SEO defects of the page they sit on,
-# so they never make a page critical.
-_SITE_TYPES = tuple(str(t) for t, d in CATALOGUE.items() if d.scope is Scope.SITE)
-_NOT_SITE_ISSUE = f"i.issue_type NOT IN ({', '.join(repr(t) for t in _SITE_TYPES)})"
-
-
-# The critical pages' urls are read once (a seek on audit_issues_list_idx's (audit_id,
-# severity_rank) prefix, kept as a list subquery) and each scored page probes them: a subquery
-# correlated on page_url would walk every critical issue of the audit once per page.
-SCORE_PAGES_SQL = (
-    f"SELECT COUNT(*) AS scored, COALESCE(SUM(p.url IN (SELECT i.page_url FROM audit_issues i "
-    f"WHERE i.audit_id = ? AND i.severity_rank = {Severity.CRITICAL.order} "
-    f"AND {_NOT_SITE_ISSUE})), 0) "
-    f"AS critical_pages FROM audit_pages p WHERE p.audit_id = ? AND {_SCORED_PAGE}"
-)
-
-
 async def score_counts(db: D1Database, audit_id: str) -> dict[str, int]:
-    """Scored pages, scored pages with a critical page issue, and issue counts per severity."""
-    pages = await db.prepare(SCORE_PAGES_SQL).bind(audit_id, audit_id).first()
+    """The audit's issue totals per severity, and in all."""
     counts = (await issue_counts(db, audit_id)).by_severity
-    return {
-        "scored": as_int((pages or {}).get("scored", 0)),
-        "critical_pages": as_int((pages or {}).get("critical_pages", 0)),
-        "critical": counts["critical"],
-        "warning": counts["warning"],
-        "info": counts["info"],
-        "total": sum(counts.values()),
-    }
+    return {**counts, "total": sum(counts.values())}
 
 
 def is_running(audit: AuditRecord) -> bool:

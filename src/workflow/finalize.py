@@ -7,8 +7,8 @@ from dataclasses import replace
 from audit.catalogue import IssueType
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
-from audit.score import percent_one_decimal
-from auditdb import repository
+from audit.verdict import Tally, judge
+from auditdb import repository, verdict
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase, AuditStatus, IssueRecord
 from common import ports
@@ -36,8 +36,8 @@ async def finalize_audit(
         await repository.insert_issues(env.DB, [_crawl_rate_limited(audit_id, start_url)])
         issues_written += 1
     counts = await repository.score_counts(env.DB, audit_id)
-    scored, critical_pages = counts["scored"], counts["critical_pages"]
-    health = None if scored == 0 else percent_one_decimal(scored - critical_pages, scored)
+    tally = await _tally(env.DB, audit_id)
+    health = judge(tally).scores.overall
     pages = await repository.count_crawled_pages(env.DB, audit_id)
     changed = await repository.complete_audit(
         env.DB,
@@ -46,6 +46,7 @@ async def finalize_audit(
         pages_crawled=pages,
         counts=counts,
         health_score=health,
+        verdict=verdict.to_column(tally),
     )
     if changed:
         log_terminal(
@@ -67,6 +68,14 @@ async def finalize_audit(
         health_score=health,
         issues=counts["total"],
     )
+
+
+async def _tally(db: D1Database, audit_id: str) -> Tally:
+    """What the verdict is computed from: every issue is written by now (the security grade and
+    the exposure checks ran before finalize, and stored the grade's score)."""
+    audit = await repository.get_audit(db, audit_id)
+    security = None if audit is None else audit.security_score
+    return await verdict.tally(db, audit_id, security)
 
 
 async def _was_completed(db: D1Database, audit_id: str) -> bool:

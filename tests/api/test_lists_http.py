@@ -118,7 +118,15 @@ async def test_the_report_summarises_and_links_instead_of_embedding_rows(seeded:
     response = await get(seeded, f"/api/audits/{AUDIT}/report")
 
     body = response.json()
-    assert set(body) == {"audit", "summary", "security", "exposure", "links"}
+    assert set(body) == {
+        *("scores", "actions", "verdict_note"),
+        *("audit", "summary", "security", "exposure", "links"),
+    }
+    # a running audit has no verdict yet, and says so
+    assert (body["scores"], body["actions"]) == (None, [])
+    assert (
+        body["verdict_note"] == "The audit is still running: the verdict comes when it completes."
+    )
     assert body["exposure"] == {"status": "pending", "summary": None}
     # a running audit whose security-grade step has not run yet
     assert body["security"] == {

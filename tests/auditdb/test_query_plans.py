@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from audit.catalogue import IssueType, Severity
-from auditdb import compare, repository, summary
+from auditdb import compare, summary, verdict
 from auditdb.compare import IssueChange, PageChange
 from auditdb.listing import (
     AuditFilter,
@@ -105,7 +105,7 @@ def _report_statements() -> Iterator[tuple[str, Statement, bool]]:
 
 
 def _score_statements() -> Iterator[tuple[str, Statement, bool]]:
-    yield "score pages", Statement(repository.SCORE_PAGES_SQL, ("a1", "a1")), False
+    yield "verdict site", Statement(verdict.SITE_SQL, ("a1",)), False
 
 
 def _compare_statements() -> Iterator[tuple[str, Statement, bool]]:
@@ -214,14 +214,15 @@ async def test_the_comparison_probes_the_other_audit_by_an_exact_seek(
     assert all(identity in line or url in line for line in probes), lines
 
 
-async def test_the_health_score_reads_the_critical_issues_once(db: LocalD1Database) -> None:
-    lines = await plan(db, Statement(repository.SCORE_PAGES_SQL, ("a1", "a1")))
+async def test_the_verdict_tally_looks_each_page_up_once_by_its_url(db: LocalD1Database) -> None:
+    lines = await plan(db, Statement(verdict.TYPES_SQL, ("a1", "a1")))
 
-    # Not once per page: a correlated subquery here walked every critical issue for each page.
-    assert not [line for line in lines if "CORRELATED" in line], lines
-    assert any(
-        "audit_issues_list_idx (audit_id=? AND severity_rank=?)" in line for line in lines
-    ), lines
+    # Issues are walked in (type, page) order, and each distinct page is probed by an exact seek.
+    # Run once per audit at finalize, it may group its (type, page) pairs in a temporary b-tree;
+    # the list statements above, run per request, may not.
+    assert "SEARCH audit_issues USING INDEX audit_issues_identity_idx (audit_id=?)" in lines, lines
+    assert not [line for line in lines if "CORRELATED" in line or FULL_SCAN.search(line)], lines
+    assert any("audit_pages_audit_url" in line and "url=?" in line for line in lines), lines
 
 
 async def test_no_index_on_the_severity_text_is_left(db: LocalD1Database) -> None:

@@ -84,8 +84,14 @@ async def test_an_audit_reports_libraries_and_disclosures_where_the_crawl_saw_th
     assert any(i.startswith("CVE-") for i in by_content["details"]["identifiers"])
     shop_row = next(p for p in report["pages"] if p["url"] == site.url("/shop"))
     assert by_content["page_id"] == shop_row["id"]
-    # exposure issues leave the SEO health score alone, like the grade's
-    assert report["audit"]["health_score"] == 100
+    # A vulnerable library is a security finding about the whole site (docs/scoring.md).
+    categories = {c["category"]: c["score"] for c in report["scores"]["categories"]}
+    assert categories["security"] < report["security"]["score"]
+    library = next(
+        a for a in report["actions"] if a["issue_type"] == "exposure-vulnerable-js-library"
+    )
+    assert (library["severity"], library["scope"]) == (by_content["severity"], "site")
+    assert library["gain"] > 0
     assert report["exposure"] == {
         "status": "checked",
         "summary": {

@@ -1,0 +1,283 @@
+"""The verdict (audit.verdict): findings, category scores, the overall score and ranked actions,
+as docs/scoring.md specifies them, including its worked examples."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from audit.catalogue import CATALOGUE, Category, IssueType, Scope, Severity
+from audit.verdict import (
+    CATEGORY_WEIGHTS,
+    Finding,
+    FindingScope,
+    Scores,
+    Tally,
+    TypeTally,
+    Verdict,
+    findings,
+    importance,
+    judge,
+    score,
+)
+
+
+def tally_of(*types: TypeTally, pages: int = 100, security: int | None = None) -> Tally:
+    """A site of `pages` scored HTML pages, all at depth 1 (importance 0.5 each)."""
+    return Tally(
+        scored_pages=pages,
+        html_pages=pages,
+        scored_weight=0.5 * pages,
+        security_score=security,
+        types=types,
+    )
+
+
+def on_pages(issue_type: IssueType, pages: int, *, rows: int | None = None) -> TypeTally:
+    """`issue_type` on `pages` pages at depth 1, with its catalogue severity."""
+    return TypeTally(str(issue_type), issue_type.severity, rows or pages, pages, 0.5 * pages)
+
+
+def site_issue(issue_type: IssueType, severity: Severity, modifier: int = 0) -> TypeTally:
+    """A site-level issue (reported on the start page, depth 0)."""
+    return TypeTally(str(issue_type), severity, 1, 1, 1.0, modifier)
+
+
+def category_score(scores: Scores, category: Category) -> float | None:
+    return next(c.score for c in scores.categories if c.category is category)
+
+
+@pytest.mark.parametrize(
+    ("depth", "weight"),
+    [(0, 1.0), (1, 0.5), (2, 1 / 3), (4, 0.2), (5, 1 / 6), (9, 1 / 6), (None, 1 / 6), (-1, 1.0)],
+)
+def test_a_page_weighs_less_the_deeper_it_is(depth: int | None, weight: float) -> None:
+    assert importance(depth) == pytest.approx(weight)
+
+
+def test_a_site_without_findings_scores_100_everywhere() -> None:
+    scores = score(tally_of())
+    assert scores.overall == 100.0
+    assert {c.score for c in scores.categories} == {100.0}
+    assert scores.notes == ()
+
+
+def test_no_scored_page_means_no_score_rather_than_0_or_100() -> None:
+    scores = score(Tally(0, 0, 0.0, None, (on_pages(IssueType.MISSING_H1, 0),)))
+    assert scores.overall is None
+    assert {c.score for c in scores.categories} == {None}
+
+
+@pytest.mark.parametrize(
+    ("issue", "pages", "scope"),
+    [
+        (IssueType.MISSING_VIEWPORT, 100, FindingScope.SITE_WIDE),
+        (IssueType.MISSING_VIEWPORT, 50, FindingScope.SITE_WIDE),  # half the pages: shared
+        (IssueType.MISSING_VIEWPORT, 49, FindingScope.PAGES),
+        (IssueType.DUPLICATE_TITLE, 100, FindingScope.PAGES),  # cross-page: its own cause each
+        (IssueType.SECURITY_REDIRECTION, 1, FindingScope.SITE),
+        (IssueType.CRAWL_RATE_LIMITED, 1, FindingScope.SITE),
+    ],
+)
+def test_a_page_fault_on_half_the_pages_is_one_site_wide_finding(
+    issue: IssueType, pages: int, scope: FindingScope
+) -> None:
+    (finding,) = findings(tally_of(on_pages(issue, pages)))
+    assert finding.scope is scope
+
+
+def test_site_wide_needs_five_pages_on_a_small_site() -> None:
+    small = Tally(4, 4, 2.0, None, (on_pages(IssueType.MISSING_H1, 4),))
+    assert findings(small)[0].scope is FindingScope.PAGES
+
+
+def test_a_header_the_grade_fails_and_the_pages_lack_is_one_finding_counted_once() -> None:
+    tally = tally_of(
+        site_issue(IssueType.SECURITY_CSP, Severity.CRITICAL, -25),
+        on_pages(IssueType.CSP_MISSING, 100),
+        security=75,
+    )
+    (finding,) = findings(tally)
+    assert finding.issue_type == "security-csp"
+    assert finding.issue_types == ("security-csp", "csp-missing")
+    assert (finding.severity, finding.pages, finding.rows) == (Severity.CRITICAL, 100, 101)
+    # The grade already took its 25 points: the per-page rows cost nothing more.
+    assert category_score(score(tally), Category.SECURITY) == 75.0
+
+
+def test_a_header_missing_on_pages_while_the_grade_passes_stays_its_own_finding() -> None:
+    (finding,) = findings(tally_of(on_pages(IssueType.CSP_MISSING, 3)))
+    assert (finding.issue_type, finding.severity) == ("csp-missing", Severity.INFO)
+
+
+def test_findings_are_ordered_by_severity_then_pages_affected() -> None:
+    tally = tally_of(
+        on_pages(IssueType.THIN_CONTENT, 2),
+        on_pages(IssueType.MISSING_H1, 90),
+        on_pages(IssueType.TITLE_TOO_SHORT, 40),
+        on_pages(IssueType.BROKEN_INTERNAL_LINK, 1, rows=3),
+        on_pages(IssueType.DUPLICATE_TITLE, 6),
+    )
+    assert [f.issue_type for f in findings(tally)] == [
+        "broken-internal-link",
+        "missing-h1",
+        "duplicate-title",
+        "thin-content",
+        "title-too-short",
+    ]
+
+
+def test_issue_types_this_catalogue_does_not_know_are_left_out() -> None:
+    tally = tally_of(TypeTally("retired-check", Severity.CRITICAL, 5, 5, 2.5))
+    assert findings(tally) == []
+    assert score(tally).overall == 100.0
+
+
+# -- the worked examples of docs/scoring.md ----------------------------------------------------
+
+
+def test_worked_example_one_critical_link_on_one_page() -> None:
+    # One broken internal link on one page of 100: its share (0.005) is raised to 0.1, so
+    # crawlability loses 5% (95.0) and the overall score 30% of 5 points.
+    verdict = judge(tally_of(on_pages(IssueType.BROKEN_INTERNAL_LINK, 1)))
+    assert category_score(verdict.scores, Category.CRAWLABILITY) == 95.0
+    assert verdict.scores.overall == 98.5
+    (action,) = verdict.actions
+    assert (action.rank, action.gain, action.pages) == (1, 1.5, 1)
+
+
+def test_worked_example_a_template_missing_its_viewport_and_h1() -> None:
+    # Two warnings on every page: on-page SEO keeps 0.8 × 0.8 of its points.
+    verdict = judge(
+        tally_of(on_pages(IssueType.MISSING_VIEWPORT, 100), on_pages(IssueType.MISSING_H1, 100))
+    )
+    assert category_score(verdict.scores, Category.ON_PAGE) == 64.0
+    assert verdict.scores.overall == 91.0
+    assert [a.scope for a in verdict.actions] == [FindingScope.SITE_WIDE] * 2
+    # Fixing either one gives back the same 0.2 × 64 points of on-page SEO (x 25%).
+    assert [a.gain for a in verdict.actions] == [4.0, 4.0]
+
+
+def test_worked_example_a_failing_grade_drags_the_security_category_and_says_why() -> None:
+    tally = tally_of(
+        site_issue(IssueType.SECURITY_CSP, Severity.CRITICAL, -25),
+        site_issue(IssueType.SECURITY_HSTS, Severity.CRITICAL, -20),
+        site_issue(IssueType.SECURITY_REDIRECTION, Severity.CRITICAL, -20),
+        site_issue(IssueType.SECURITY_FRAME_OPTIONS, Severity.CRITICAL, -20),
+        site_issue(IssueType.SECURITY_CONTENT_TYPE_OPTIONS, Severity.WARNING, -5),
+        security=10,
+    )
+    verdict = judge(tally)
+    assert category_score(verdict.scores, Category.SECURITY) == 10.0
+    assert verdict.scores.overall == 82.0
+    assert verdict.scores.notes == (
+        "The overall score (82) averages five categories; Security alone scores 10: see its "
+        "actions below.",
+    )
+    # Fixing the CSP gives the grade back its 25 points: 20% of 25.
+    assert verdict.actions[0].issue_type == "security-csp"
+    assert verdict.actions[0].gain == 5.0
+
+
+def test_a_security_score_below_its_grade_says_why() -> None:
+    tally = tally_of(on_pages(IssueType.MIXED_CONTENT, 100), security=90)
+    scores = score(tally)
+    assert category_score(scores, Category.SECURITY) == 72.0
+    assert scores.notes[0].startswith("The security score (72) is below the security grade's")
+    assert "mixed content" in scores.notes[0]
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+_TYPES = sorted(CATALOGUE, key=str)
+
+
+@st.composite
+def tallies(draw: st.DrawFn) -> Tally:
+    pages = draw(st.integers(min_value=1, max_value=500))
+    chosen = draw(st.lists(st.sampled_from(_TYPES), unique=True, max_size=12))
+    types = []
+    for issue_type in chosen:
+        affected = draw(st.integers(min_value=1, max_value=pages))
+        depth_weight = draw(st.floats(min_value=1 / 6, max_value=1.0))
+        severity = (
+            draw(st.sampled_from(list(Severity)))
+            if str(issue_type).startswith("security-")
+            else issue_type.severity
+        )
+        modifier = draw(st.integers(min_value=-40, max_value=0))
+        types.append(
+            TypeTally(
+                str(issue_type), severity, affected, affected, affected * depth_weight / 2, modifier
+            )
+        )
+    security = draw(st.none() | st.integers(min_value=0, max_value=135))
+    return Tally(pages, pages, pages / 2, security, tuple(types))
+
+
+@given(tallies())
+def test_every_score_is_between_0_and_100(tally: Tally) -> None:
+    scores = score(tally)
+    values = [scores.overall, *(c.score for c in scores.categories)]
+    assert all(v is not None and 0 <= v <= 100 for v in values)
+
+
+@given(tallies())
+def test_an_audit_with_a_critical_finding_never_scores_100(tally: Tally) -> None:
+    verdict = judge(tally)
+    if any(f.severity is Severity.CRITICAL for f in verdict.findings):
+        assert verdict.scores.overall is not None and verdict.scores.overall < 100
+
+
+@given(tallies(), st.sampled_from(_TYPES))
+def test_one_more_finding_never_raises_any_score(tally: Tally, extra: IssueType) -> None:
+    if any(t.issue_type == str(extra) for t in tally.types):
+        return
+    more = Tally(
+        tally.scored_pages,
+        tally.html_pages,
+        tally.scored_weight,
+        tally.security_score,
+        (*tally.types, TypeTally(str(extra), extra.severity, 1, 1, 0.5)),
+    )
+    before, after = score(tally), score(more)
+    assert after.overall is not None and before.overall is not None
+    assert after.overall <= before.overall
+    for old, new in zip(before.categories, after.categories, strict=True):
+        assert new.score is not None and old.score is not None and new.score <= old.score
+
+
+@given(tallies())
+def test_actions_cover_every_finding_once_ranked_by_gain(tally: Tally) -> None:
+    verdict = judge(tally)
+    assert sorted(a.issue_type for a in verdict.actions) == sorted(
+        f.issue_type for f in verdict.findings
+    )
+    assert [a.rank for a in verdict.actions] == list(range(1, len(verdict.actions) + 1))
+    gains = [a.gain for a in verdict.actions]
+    assert gains == sorted(gains, reverse=True)
+    assert all(
+        a.gain == 0
+        for a in verdict.actions
+        if a.severity is Severity.INFO and not a.issue_type.startswith("security-")
+    )
+
+
+@given(tallies())
+def test_the_verdict_survives_its_wire_form(tally: Tally) -> None:
+    assert Tally.from_dict(tally.to_dict()) == tally
+    verdict = judge(tally)
+    assert Verdict.from_dict(verdict.to_dict()) == verdict
+
+
+def test_the_category_weights_cover_every_category() -> None:
+    assert set(CATEGORY_WEIGHTS) == set(Category)
+    assert all(d.scope is not None for d in CATALOGUE.values())
+
+
+def test_findings_carry_the_lead_types_category() -> None:
+    finding = findings(tally_of(on_pages(IssueType.SLOW_RESPONSE, 3)))[0]
+    assert isinstance(finding, Finding)
+    assert finding.category is Category.PERFORMANCE
+    assert CATALOGUE[IssueType.SLOW_RESPONSE].scope is Scope.PAGE
