@@ -9,14 +9,15 @@ one object (what the chunks spell, for tests and small audits).
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from audit.verdict import Action, FindingScope, Scores
 from auditdb.exposure_issues import AuditExposure, ExposureStatus
 from auditdb.records import AuditRecord, AuditStatus
 from auditdb.security_grades import AuditSecurity, SecurityStatus
-from common.wire import JsonObject, JsonValue, as_int, as_object
+from common.wire import JsonObject, JsonValue, as_int, as_list, as_object
 from lighthouse.records import LighthouseStatus
 
 if TYPE_CHECKING:
@@ -107,32 +108,98 @@ async def list_pages(
             return
 
 
+ACTIONS_SHOWN = 10  # the text summary's ranked list; the JSON report and the API have them all
+
+
 def format_summary(report: JsonObject) -> str:
-    """The terminal summary of a report as the API renders it (`{"audit", "summary", ...}`)."""
+    """The terminal summary of a report as the API renders it (`{"audit", "summary", ...}`):
+    the audit's facts and scores, what to fix first, then the other phases and the findings."""
     audit = AuditRecord.from_dict(as_object(report["audit"]))
-    summary = as_object(report["summary"])
-    severities = {k: as_int(v) for k, v in as_object(summary["issues_by_severity"]).items()}
-    by_type = {k: as_int(v) for k, v in as_object(summary["issues_by_type"]).items()}
     lines = [
         f"status: {audit.status}",
         f"start url: {audit.start_url}",
         f"pages crawled: {audit.pages_crawled}",
-        f"issues: {sum(severities.values())} ({severities.get('critical', 0)} critical, "
-        f"{severities.get('warning', 0)} warning, {severities.get('info', 0)} info)",
+        *_score_lines(report, audit),
+        *_action_lines(report, audit),
+        *_security_line(report),
+        *_exposure_line(report),
+        *_lighthouse_line(audit),
+        *_end_lines(audit),
+        *_finding_lines(report),
     ]
-    if audit.health_score is not None:
-        lines.append(f"health score: {audit.health_score:g}")
-    lines.extend(_security_line(report))
-    lines.extend(_exposure_line(report))
-    lines.extend(_lighthouse_line(audit))
+    return "\n".join(lines)
+
+
+def _score_lines(report: JsonObject, audit: AuditRecord) -> list[str]:
+    """`health score: 55.3 of 100 (crawlability 98.1, ...)` and the notes that explain it."""
+    scores = report.get("scores")
+    if not isinstance(scores, Mapping):
+        return [] if audit.health_score is None else [f"health score: {audit.health_score:g}"]
+    verdict = Scores.from_dict(scores)
+    if verdict.overall is None:
+        return ["health score: none (no page could be scored)"]
+    parts = ", ".join(f"{c.label} {c.score:g}" for c in verdict.categories if c.score is not None)
+    return [
+        f"health score: {verdict.overall:g} of 100 ({parts})",
+        *(f"  note: {note}" for note in verdict.notes),
+    ]
+
+
+def _action_lines(report: JsonObject, audit: AuditRecord) -> list[str]:
+    """The ranked list: rank, severity, the points fixing it gains, and the sentence."""
+    actions = [Action.from_dict(as_object(a)) for a in as_list(report.get("actions") or [])]
+    note = report.get("verdict_note")
+    if not actions:
+        return [f"what to fix first: {note}"] if isinstance(note, str) and note else []
+    shown = actions[:ACTIONS_SHOWN]
+    rest = len(actions) - len(shown)
+    return [
+        f"what to fix first ({len(shown)} of {len(actions)}, by the points each fix adds):",
+        *(_action_line(action) for action in shown),
+        *([f"  ... {rest} more: siteaudit report {audit.id} --format json"] if rest else []),
+    ]
+
+
+def _action_line(action: Action) -> str:
+    gain = f"+{action.gain:.1f}" if action.gain > 0 else "-"
+    return f"  {action.rank:3d}. {action.severity:<8} {gain:>5}  {action.summary}"
+
+
+def _end_lines(audit: AuditRecord) -> list[str]:
+    lines = []
     if audit.status is AuditStatus.FAILED:
         lines.append(f"error: {audit.error_code} in {audit.failed_phase or 'unknown phase'}")
     if audit.status is AuditStatus.CANCELLED:
         lines.append(f"cancelled; `siteaudit resume {audit.id}` finishes it")
     if audit.status in (AuditStatus.FAILED, AuditStatus.CANCELLED) and audit.pages_crawled > 0:
         lines.append(f"stopped early after {audit.pages_crawled} pages; partial results kept")
-    lines.extend(f"  {count:5d}  {issue_type}" for issue_type, count in by_type.items())
-    return "\n".join(lines)
+    return lines
+
+
+def _finding_lines(report: JsonObject) -> list[str]:
+    """The issue rows' counts, then each finding: most severe first, then most pages."""
+    summary = as_object(report["summary"])
+    severities = {k: as_int(v) for k, v in as_object(summary["issues_by_severity"]).items()}
+    actions = [Action.from_dict(as_object(a)) for a in as_list(report.get("actions") or [])]
+    rows = (
+        f"{sum(severities.values())} ({severities.get('critical', 0)} critical, "
+        f"{severities.get('warning', 0)} warning, {severities.get('info', 0)} info)"
+    )
+    if not actions:
+        lines = [f"issues: {rows}"]
+        by_type = {k: as_int(v) for k, v in as_object(summary["issues_by_type"]).items()}
+        return [*lines, *(f"  {count:5d}  {issue_type}" for issue_type, count in by_type.items())]
+    ordered = sorted(actions, key=lambda a: (a.severity.order, -a.pages, a.issue_type))
+    lines = [f"issues: {rows} in {len(actions)} findings"]
+    return [*lines, *(_finding_line(action) for action in ordered)]
+
+
+def _finding_line(action: Action) -> str:
+    if action.scope is FindingScope.SITE:
+        where = "whole site"
+    else:
+        where = f"{action.pages:,} page" + ("" if action.pages == 1 else "s")
+    return f"  {action.severity:<8} {where:>12}  {action.title} ({action.issue_type})"
 
 
 def _security_line(report: JsonObject) -> list[str]:
