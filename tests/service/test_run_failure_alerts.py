@@ -45,6 +45,7 @@ REFUSED = (
     "The site did not answer: the connection to site.test port 443 was refused. Check that the "
     "web server is running."
 )
+OOM_TEXT = "Worker exceeded memory limit."  # the platform's words, kept on the row, never shown
 A, B = "https://site.test/a", "https://site.test/b"
 
 
@@ -60,16 +61,20 @@ def receiver() -> Iterator[Receiver]:
         yield receiver
 
 
-async def fail_as_the_site(
-    env: Any, audit_id: str, code: ErrorCode = ErrorCode.SITE_CONNECTION_FAILED
+async def fail_audit(
+    env: Any,
+    audit_id: str,
+    code: ErrorCode = ErrorCode.SITE_CONNECTION_FAILED,
+    detail: str = REFUSED,
 ) -> None:
-    """What the workflow's failure path does for an audit whose start URL got no answer (issue
-    24 item 1): the guarded fail write with the site's code and sentence, then the announcement."""
+    """What the workflow's failure path does (for the site's codes, as the start-URL work of
+    issue 24 item 1 fails an audit whose start URL got no answer): the guarded fail write with
+    the code and sentence, then the announcement."""
     await repository.fail_audit(
         env.DB,
         audit_id,
         error_code=str(code),
-        error_detail=REFUSED,
+        error_detail=detail,
         failed_phase=None,
         finished_at=ports.iso_now(),
     )
@@ -116,6 +121,16 @@ async def running_run(local: Any, monitor: MonitorRecord, n: int) -> MonitorRunR
     return run
 
 
+async def failed_run(
+    local: Any, monitor: MonitorRecord, n: int, code: ErrorCode = ErrorCode.SITE_CONNECTION_FAILED
+) -> MonitorRunRecord:
+    """Run n of the monitor, its audit failed with `code` (announced, not yet delivered)."""
+    run = await running_run(local, monitor, n)
+    assert run.audit_id is not None
+    await fail_audit(local.env, run.audit_id, code, OOM_TEXT if code is ErrorCode.OOM else REFUSED)
+    return run
+
+
 async def watched_monitor(local: Any, receiver: Receiver) -> tuple[MonitorRecord, str]:
     return await new_monitor(local.env, "https://site.test/", receiver.url)
 
@@ -128,11 +143,9 @@ async def test_a_site_failure_posts_exactly_one_signed_site_unreachable_alert(
 ) -> None:
     monitor, secret = await watched_monitor(local, receiver)
     first = await completed_run(local, monitor, 1, 90.0, [A])
-    run = await running_run(local, monitor, 2)
-    assert run.audit_id is not None
 
-    await fail_as_the_site(local.env, run.audit_id)
-    await repeat_everything(local, run.audit_id)
+    run = await failed_run(local, monitor, 2)
+    await repeat_everything(local, run.audit_id or "")
 
     [payload] = delivered(local, receiver, secret)
     finished = await run_row(local.env, run.id)
@@ -256,11 +269,8 @@ async def test_an_outage_alerts_each_failed_run_then_one_recovery_compared_with_
     first = await completed_run(local, monitor, 1, 90.0, [A, B])
     down = []
     for n, code in [(2, ErrorCode.SITE_TIMEOUT), (3, ErrorCode.SITE_DNS_ERROR)]:
-        run = await running_run(local, monitor, n)
-        assert run.audit_id is not None
-        await fail_as_the_site(local.env, run.audit_id, code)
-        await repeat_everything(local, run.audit_id)
-        down.append(run)
+        down.append(await failed_run(local, monitor, n, code))
+        await repeat_everything(local, down[-1].audit_id or "")
     back = await completed_run(local, monitor, 4, 90.0, [A, B])
     assert back.audit_id is not None
     await repeat_everything(local, back.audit_id)
@@ -292,59 +302,54 @@ async def test_an_outage_alerts_each_failed_run_then_one_recovery_compared_with_
     assert await alert_rows(local, monitor) == 3
 
 
-async def test_our_failures_during_an_outage_neither_end_it_nor_count(
-    local: Any, receiver: Receiver
+SITE_DOWN, OURS = ErrorCode.SITE_CONNECTION_FAILED, ErrorCode.OOM
+
+
+@pytest.mark.parametrize(
+    ("failures", "back", "alerted", "failed_runs"),
+    [
+        # Our failure inside an outage neither ends it nor counts in it.
+        ([SITE_DOWN, OURS], (90.0, [A]),
+         [["site_unreachable"], ["audit_failed"], ["site_recovered"]], 1),
+        # Back, but worse: the recovery and the comparison's reasons in the run's one alert.
+        ([SITE_DOWN], (60.0, [A, B]),
+         [["site_unreachable"], ["site_recovered", "score_drop", "new_critical_issues"]], 1),
+        # Only our failures: the site was never down, so there is nothing to recover from.
+        ([OURS, OURS], (90.0, [A]), [["audit_failed"], ["audit_failed"]], None),
+    ],
+)  # fmt: skip
+async def test_what_the_runs_after_a_completed_one_alert(
+    local: Any,
+    receiver: Receiver,
+    failures: list[ErrorCode],
+    back: tuple[float, list[str]],
+    alerted: list[list[str]],
+    failed_runs: int | None,
 ) -> None:
     monitor, secret = await watched_monitor(local, receiver)
     await completed_run(local, monitor, 1, 90.0, [A])
-    site_down = await running_run(local, monitor, 2)
-    assert site_down.audit_id is not None
-    await fail_as_the_site(local.env, site_down.audit_id)
-    ours = await running_run(local, monitor, 3)
-    assert ours.audit_id is not None
-    await repository.fail_audit(
-        local.env.DB, ours.audit_id, error_code=str(ErrorCode.OOM), error_detail="Worker "
-        "exceeded memory limit.", failed_phase=None, finished_at=ports.iso_now(),
-    )  # fmt: skip
-    await announce_audit_end(local.env, ours.audit_id)
+    for n, code in enumerate(failures, start=2):
+        await failed_run(local, monitor, n, code)
     await local.drain_queue(QUEUE)
-    await completed_run(local, monitor, 4, 90.0, [A])
+    await completed_run(local, monitor, len(failures) + 2, *back)
     await local.drain_queue(QUEUE)
 
     payloads = delivered(local, receiver, secret)
-    assert [(p["reasons"], p["blame"]) for p in payloads] == [
-        (["site_unreachable"], "site"),
-        (["audit_failed"], "siteaudit"),
-        (["site_recovered"], None),
+    assert [p["reasons"] for p in payloads] == alerted
+    assert [p["blame"] for p in payloads] == [
+        {"site_unreachable": "site", "audit_failed": "siteaudit"}.get(p["reasons"][0])
+        for p in payloads
     ]
-    assert payloads[-1]["outage"]["failed_runs"] == 1
-
-
-async def test_a_recovery_that_also_got_worse_says_both_in_one_alert(
-    local: Any, receiver: Receiver
-) -> None:
-    monitor, secret = await watched_monitor(local, receiver)
-    await completed_run(local, monitor, 1, 90.0, [A])
-    run = await running_run(local, monitor, 2)
-    assert run.audit_id is not None
-    await fail_as_the_site(local.env, run.audit_id)
-    await local.drain_queue(QUEUE)
-    await completed_run(local, monitor, 3, 60.0, [A, B])
-    await local.drain_queue(QUEUE)
-
-    payloads = delivered(local, receiver, secret)
-    assert payloads[-1]["reasons"] == ["site_recovered", "score_drop", "new_critical_issues"]
-    assert len(payloads) == 2
+    outage = payloads[-1]["outage"]
+    assert (None if outage is None else outage["failed_runs"]) == failed_runs
 
 
 async def test_a_monitor_without_a_webhook_records_the_failure_and_posts_nothing(
     local: Any,
 ) -> None:
     monitor, _ = await new_monitor(local.env, "https://site.test/")
-    run = await running_run(local, monitor, 1)
-    assert run.audit_id is not None
 
-    await fail_as_the_site(local.env, run.audit_id)
+    run = await failed_run(local, monitor, 1)
     await local.drain_queue(QUEUE)
 
     finished = await run_row(local.env, run.id)
