@@ -126,3 +126,38 @@ def test_add_keeps_the_lighthouse_and_check_external_options(tmp_path: Path) -> 
     with closing(sqlite3.connect(state / "d1" / "siteaudit.sqlite")) as db:
         rows = db.execute("SELECT lighthouse, check_external FROM monitors").fetchall()
         assert rows == [("none", 1)]
+
+
+def test_runs_prints_a_failed_runs_reason_under_its_row(tmp_path: Path) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    state = tmp_path / "state"
+    added = siteaudit("monitors", "add", "https://example.com", state_dir=state)
+    monitor_id = added.stdout.split()[1].rstrip(":")
+    sentence = "The host name example.com does not resolve. Check the domain's DNS records."
+    with closing(sqlite3.connect(state / "d1" / "siteaudit.sqlite")) as db:
+        db.executemany(
+            "INSERT INTO monitor_runs (id, monitor_id, audit_id, due_at, started_at, status, "
+            "error_code, error_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                ("r1", monitor_id, "a1", "d1", "2026-12-07T10:00:00.000Z", "completed", None, None),
+                ("r2", monitor_id, "a2", "d2", "2026-12-08T10:00:00.000Z", "failed",
+                 "site_dns_error", sentence),
+                ("r3", monitor_id, "a3", "d3", "2026-12-09T10:00:00.000Z", "failed", "oom",
+                 "Worker exceeded memory limit."),
+            ],
+        )  # fmt: skip
+        db.commit()
+
+    history = siteaudit("monitors", "runs", monitor_id, state_dir=state)
+
+    assert history.returncode == 0, history.stderr
+    _, oom, why_oom, dns, why_dns, completed = history.stdout.splitlines()
+    assert oom.split()[:2] == ["2026-12-09T10:00:00.000Z", "failed"]
+    assert why_oom == (
+        "  siteaudit ran out of memory during the audit. Nothing was learned about the site; the "
+        "next run will try again."
+    )
+    assert dns.split()[:2] == ["2026-12-08T10:00:00.000Z", "failed"] and why_dns == f"  {sentence}"
+    assert completed.split()[:2] == ["2026-12-07T10:00:00.000Z", "completed"]

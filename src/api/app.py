@@ -117,6 +117,7 @@ from service.errors import (
     WorkflowUnavailable,
 )
 from service.exports import ExportFormat
+from service.run_reasons import run_reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -500,8 +501,9 @@ async def get_openapi(call: Call) -> ApiResponse:
 
 
 def run_summary(run: MonitorRunRecord) -> JsonObject:
-    """The run as recorded, and whether its full report was stored in R2."""
-    return {**run.to_dict(), "has_report": run.r2_key is not None}
+    """The run as recorded, whether its full report was stored in R2, and a failed run's reason
+    in a sentence (service.run_reasons)."""
+    return {**run.to_dict(), "has_report": run.r2_key is not None, "reason": run_reason(run)}
 
 
 def key_summary(key: ApiKeyRecord) -> JsonObject:

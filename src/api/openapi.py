@@ -55,7 +55,7 @@ _REF = "#/components/schemas/{model}"
 def record_model(
     record: type,
     name: str | None = None,
-    added: Mapping[str, type] | None = None,
+    added: Mapping[str, object] | None = None,  # a type or a union of types
     dropped: frozenset[str] = frozenset(),
 ) -> type[BaseModel]:
     """A pydantic model of `record.to_dict()`: every dataclass field a required property (the
@@ -110,7 +110,8 @@ Comparison = record_model(AuditComparison, "Comparison")
 LighthouseResult = record_model(LighthouseRow, "LighthouseResult")
 # api.app.monitor_summary: never the claim (`lock_until`); the secret only when created.
 Monitor = record_model(MonitorRecord, "Monitor", dropped=frozenset({"lock_until"}))
-Run = record_model(MonitorRunRecord, "MonitorRun", {"has_report": bool})
+# `reason`: a failed run's sentence (service.run_reasons), null for the other runs.
+Run = record_model(MonitorRunRecord, "MonitorRun", {"has_report": bool, "reason": str | None})
 CreatedMonitor = record_model(
     MonitorRecord, "CreatedMonitor", {"webhook_secret": str}, frozenset({"lock_until"})
 )

@@ -16,6 +16,7 @@ from typing import Self
 
 from auditdb.listing import SortKey, Statement
 from common.bindings import D1Database
+from common.failures import ErrorCode
 from common.wire import JsonRecord, as_int, as_str
 from lighthouse.records import LighthouseMode
 
@@ -89,6 +90,8 @@ class MonitorRunRecord(JsonRecord):
     r2_key: str | None = None
     report_bytes: int | None = None
     security_score: int | None = None  # migration 0011
+    # The failed audit's code (migration 0018): the site's side or ours (ErrorCode.is_site_failure)
+    error_code: ErrorCode | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from auditdb.monitors import MonitorRunRecord, MonitorRunStatus
 from common.bindings import D1Database, D1PreparedStatement
+from common.failures import ErrorCode
 from common.wire import JsonObject, JsonRecord, as_str
 
 RUN_OF_AUDIT_SQL = "SELECT * FROM monitor_runs WHERE audit_id = ? LIMIT 1"
@@ -22,11 +23,18 @@ PREVIOUS_COMPLETED_SQL = (
     "SELECT * FROM monitor_runs WHERE monitor_id = ? AND started_at < ? "
     "AND status = 'completed' AND audit_id IS NOT NULL ORDER BY started_at DESC, id DESC LIMIT 1"
 )
+# The monitor's finished runs between two start times, oldest first: the runs since the baseline
+# (the latest completed run) that failed or were cancelled, which tell whether the site was down
+# (service.alerts.outage_of). A forward range of monitor_runs_monitor_started_idx.
+RUNS_BETWEEN_SQL = (
+    "SELECT * FROM monitor_runs WHERE monitor_id = ? AND started_at > ? AND started_at < ? "
+    "AND status != 'running' ORDER BY started_at, id LIMIT ?"
+)
 # Guarded like every terminal write of an audit: the first finisher wins, a second changes nothing.
 FINISH_SQL = (
     "UPDATE monitor_runs SET status = ?, finished_at = ?, error_detail = ?, health_score = ?, "
     "grade = ?, critical_count = ?, warning_count = ?, info_count = ?, new_issues = ?, "
-    "fixed_issues = ?, security_score = ? WHERE id = ? AND status = 'running'"
+    "fixed_issues = ?, security_score = ?, error_code = ? WHERE id = ? AND status = 'running'"
 )
 REPORT_SQL = "UPDATE monitor_runs SET r2_key = ?, report_bytes = ? WHERE id = ?"
 # Inserted in the finishing batch; only for a finished run, once per run whatever repeats.
@@ -36,12 +44,15 @@ INSERT_ALERT_SQL = (
     "(SELECT 1 FROM monitor_runs WHERE id = ? AND status != 'running') "
     "ON CONFLICT (run_id) DO NOTHING"
 )
-# The watchdog's backstop: runs still running whose audit ended (a lost `audit_ended` message).
-# Walks only monitor_runs_running_idx (running runs), probing each audit by its primary key.
+# The watchdog's backstop: runs still running whose audit ended (a lost `audit_ended` message) or
+# is gone (deleted by its owner: a run's audit row is inserted before the run's, so a missing row
+# was deleted). Walks only monitor_runs_running_idx (running runs), probing each audit by its
+# primary key.
 UNFINISHED_SQL = (
     "SELECT monitor_runs.audit_id AS audit_id FROM monitor_runs "
-    "JOIN audits ON audits.id = monitor_runs.audit_id "
-    "WHERE monitor_runs.status = 'running' AND audits.status != 'running' LIMIT ?"
+    "LEFT JOIN audits ON audits.id = monitor_runs.audit_id "
+    "WHERE monitor_runs.status = 'running' AND monitor_runs.audit_id IS NOT NULL "
+    "AND (audits.id IS NULL OR audits.status != 'running') LIMIT ?"
 )
 
 
@@ -60,6 +71,7 @@ class RunFinish(JsonRecord):
     fixed_issues: int | None
     grade: str | None = None  # the audit's security grade (None: not graded)
     security_score: int | None = None
+    error_code: ErrorCode | None = None  # a failed audit's (migration 0018)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +103,16 @@ async def previous_completed(db: D1Database, run: MonitorRunRecord) -> MonitorRu
     return _run(await statement.first())
 
 
+async def runs_between(
+    db: D1Database, monitor_id: str, after: str, before: str, limit: int
+) -> list[MonitorRunRecord]:
+    """The monitor's finished runs that started after `after` and before `before`, oldest first,
+    at most `limit`."""
+    statement = db.prepare(RUNS_BETWEEN_SQL).bind(monitor_id, after, before, limit)
+    result = await statement.all()
+    return [MonitorRunRecord.from_dict(row) for row in result["results"]]
+
+
 def _finish_statement(db: D1Database, run_id: str, finish: RunFinish) -> D1PreparedStatement:
     return db.prepare(FINISH_SQL).bind(
         str(finish.status),
@@ -104,6 +126,7 @@ def _finish_statement(db: D1Database, run_id: str, finish: RunFinish) -> D1Prepa
         finish.new_issues,
         finish.fixed_issues,
         finish.security_score,
+        None if finish.error_code is None else str(finish.error_code),
         run_id,
     )
 

@@ -24,6 +24,7 @@ from common.wire import JsonObject, as_list, as_object, as_str
 from lighthouse.records import LighthouseMode
 from maintenance.monitor_producer import enqueue_due_monitors
 from service.monitor_runs import QueueResult, RunOutcome, RunResult, consume_batch
+from service.run_reasons import run_reason
 
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
@@ -128,8 +129,15 @@ async def _runs(platform: LocalPlatform, monitor_id: str, refuse: Refuse) -> int
         return refuse(answer)
     runs = await _every(platform, path, "runs")
     header = ("STARTED", "STATUS", "SCORE", "CRITICAL", "WARNING", "INFO", "NEW", "FIXED")
-    _print_table((*header, "REPORT", "AUDIT"), [_run_row(run) for run in runs])
+    notes = [_reason(run) for run in runs]
+    _print_table((*header, "REPORT", "AUDIT"), [_run_row(run) for run in runs], notes)
     return 0
+
+
+def _reason(run: Mapping[str, object]) -> str | None:
+    """A failed run's sentence (the API's `reason`), printed under its row."""
+    reason = run.get("reason")
+    return None if reason is None else f"  {as_str(reason)}"
 
 
 async def _every(platform: LocalPlatform, path: str, kind: str) -> list[Mapping[str, object]]:
@@ -144,10 +152,15 @@ async def _every(platform: LocalPlatform, path: str, kind: str) -> list[Mapping[
     return items
 
 
-def _print_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+def _print_table(
+    header: tuple[str, ...], rows: list[tuple[str, ...]], notes: list[str | None] | None = None
+) -> None:
+    """Aligned columns; a row's note (if any) on the line below it."""
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    for row in [header, *rows]:
+    for row, note in zip([header, *rows], [None, *(notes or [None] * len(rows))], strict=True):
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+        if note is not None:
+            print(note)
 
 
 def _run_row(run: Mapping[str, object]) -> tuple[str, ...]:
@@ -239,4 +252,6 @@ async def _outcome(platform: LocalPlatform, result: RunResult) -> str:
     report = "report stored" if run.r2_key else "no report"
     alert = await alerts.get_alert(platform.core_env.DB, run.id)
     sent = "" if alert is None else f", alert {alert.status} after {alert.attempts} attempt(s)"
-    return f"{line}, run {run.status}, {report}{sent}"
+    reason = run_reason(run)
+    why = "" if reason is None else f"\n  {reason}"
+    return f"{line}, run {run.status}, {report}{sent}{why}"

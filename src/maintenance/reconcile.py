@@ -61,8 +61,9 @@ async def reconcile_audit(env: Env, audit: AuditRecord, reconciled_by: str) -> D
 
 async def announce_unfinished_runs(env: Env) -> int:
     """The backstop of `announce_audit_end`: monitor runs still `running` whose audit has ended
-    (the announcement was lost: D1 or the queue refused it, or the process died right after the
-    terminal write) are announced again; finishing is idempotent, so a repeat costs nothing."""
+    or is gone (the announcement was lost: D1 or the queue refused it, or the process died right
+    after the terminal write or the delete) are announced again; finishing is idempotent, so a
+    repeat costs nothing."""
     announced = 0
     for audit_id in await run_finish.unfinished_audits(env.DB, WATCHDOG_BATCH_LIMIT):
         announced += await announce_audit_end(env, audit_id)

@@ -227,9 +227,9 @@ async def cancel_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
 async def delete_audit(env: Env, owner: str, audit_id: str) -> None:
     """Stop the audit's workflow instance if it runs, wipe its crawl state (the scratchpad), its
     full report and its Lighthouse payloads in R2, then delete its rows (pages, issues and
-    Lighthouse rows cascade). The row goes last: if R2 refuses (`StorageUnavailable`), the audit
-    stays and a retry finishes the job. A second delete finds nothing: `AuditNotFound`, like any
-    unknown id."""
+    Lighthouse rows cascade) and announce its end to a monitor run still waiting on it. The row
+    goes last: if R2 refuses (`StorageUnavailable`), the audit stays and a retry finishes the
+    job. A second delete finds nothing: `AuditNotFound`, like any unknown id."""
     audit = await owned_audit(env, owner, audit_id)
     if audit.status is AuditStatus.RUNNING:
         await _terminate(env, audit.workflow_instance_id or audit.id)
@@ -237,6 +237,9 @@ async def delete_audit(env: Env, owner: str, audit_id: str) -> None:
     await report_keys.delete_report(env, audit.owner, audit.id)
     await report_keys.delete_lighthouse_payloads(env, [audit.id])
     await repository.delete_audit(env.DB, audit.id)
+    # A monitor run still waiting on it is finished as failed (service.run_finish): the run's
+    # row names the audit without a foreign key, so it outlives the row.
+    await announce_audit_end(env, audit.id)
 
 
 async def _terminate(env: Env, instance_id: str) -> None:

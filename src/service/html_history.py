@@ -1,11 +1,11 @@
 """The HTML report's monitor section, for an audit that is a monitor's run (service.run_history).
 
 It shows the monitor's health score and security score over its last runs as a line chart
-(service.svg_charts.LineChart) with a table of every charted run (newest first: status, scores,
-grade, counts, new and fixed), then what changed since the previous completed run: the score
-change, the new and fixed issues by severity, and the first of each with the detail that locates
-them; `siteaudit compare` lists them all. Everything from the crawled site is escaped.
-"""
+(service.svg_charts.LineChart) with a table of every charted run (newest first: status and a
+failed run's reason, scores, grade, counts, new and fixed), then what changed since the previous
+completed run: the score change, the new and fixed issues by severity, and the first of each with
+the detail that locates them; `siteaudit compare` lists them all. Everything from the crawled site
+is escaped."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from service.compare import AuditComparison, IssueChanges
 from service.issue_locating import locating_detail, type_title
 from service.page_table import link
 from service.run_history import RunHistory
+from service.run_reasons import run_reason
 from service.svg_charts import LineChart, Series, render_line_chart
 
 RUN_COLUMNS = (
@@ -85,8 +86,10 @@ def _run_row(run: MonitorRunRecord, comparison: AuditComparison | None, current:
     if run.grade and run.security_score is not None:
         grade += f" ({run.security_score})"
     started = escape(_when(run.started_at)) + (" (this report)" if current else "")
+    reason = run_reason(run)
+    why = "" if reason is None else f' <br><span class="detail">{escape(reason)}</span>'
     cells = [
-        escape(str(run.status)),
+        escape(str(run.status)) + why,
         _optional(run.health_score),
         escape(grade),
         *(_optional(n) for n in (run.critical_count, run.warning_count, run.info_count)),

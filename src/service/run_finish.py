@@ -20,20 +20,32 @@ number of times, in any order with the others, and the run is finished once.
                    service.alert_delivery posts it.
 
 Comparison. A run compares with the monitor's latest earlier *completed* run (a failed or
-cancelled audit holds a partial crawl). `new_issues` and `fixed_issues` stay NULL for a run that
-did not complete and for a run with nothing to compare against (a monitor's first run, or a
-baseline whose audit was deleted): NULL says "not compared", where 0 would claim "nothing
-changed". Only such a compared, completed run can alert (service.alerts.should_alert).
+cancelled audit holds a partial crawl, or none: a site that was down has no issues to have
+"fixed"). `new_issues` and `fixed_issues` stay NULL for a run that did not complete and for a
+run with nothing to compare against (a monitor's first run, or a baseline whose audit was
+deleted): NULL says "not compared", where 0 would claim "nothing changed". So the first completed
+run after an outage compares with the last completed run before it.
 `grade` and `security_score` copy the audit's security grade (NULL when it was not graded); a
 lower letter than the baseline's alerts when the monitor has `alert_on_grade_drop`.
 
-A run whose audit was deleted before it ended is finished as failed, with nothing to count.
+Alerts (service.alerts.decide; docs/alerts.md). A failed run records its audit's `error_code`
+(migration 0018) and alerts once: `site_unreachable` when the site failed (ErrorCode.
+is_site_failure), `audit_failed` when we did. The first completed run after runs the site failed
+posts `site_recovered`, decided from those rows (the monitor's finished runs since its last
+completed one, `auditdb.run_finish.runs_between`), beside any reason of its comparison, in the
+same one alert of the run. Every decision is made inside the finishing: only the call whose
+guarded UPDATE wins writes its alert row, and the row is keyed by the run, so repeated finishes
+and duplicate `audit_ended` deliveries make one alert. A cancelled run never alerts.
+
+A run whose audit was deleted before it ended (the owner's doing; `service.audits.delete_audit`
+announces it, and the watchdog's backstop finds runs whose audit row is gone) is finished as
+failed, with nothing to count, no error code and no alert.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from auditdb import alerts as alert_table
@@ -45,15 +57,20 @@ from auditdb.records import AuditRecord, AuditStatus
 from auditdb.run_finish import NewAlert, RunFinish
 from common import ports
 from common.bindings import Env
+from common.failures import ErrorCode
 from common.wire import JsonRecord
 from service import alerts, reports
-from service.alerts import AlertPayload, AlertThresholds, RunScore
+from service.alerts import AlertPayload, AlertThresholds, EndedRun, RunFailure, RunScore
 from service.compare import AuditComparison, compare_audits
 from service.errors import AuditNotFound
+from service.run_reasons import failure_sentence
 
 log = logging.getLogger("siteaudit.monitors")
 
-AUDIT_DELETED = "the run's audit was deleted before it ended"
+AUDIT_DELETED = "The run's audit was deleted before it ended."
+# The failed runs an outage is counted over: more than a year of a daily monitor's runs (runs
+# are kept MONITOR_RUN_RETENTION_DAYS, 365 by default), so the count is exact in practice.
+MAX_OUTAGE_RUNS = 1000
 
 
 class FinishOutcome(StrEnum):
@@ -92,7 +109,7 @@ async def finish_run_for_audit(env: Env, audit_id: str) -> FinishResult:
 
 async def _finish(env: Env, run: MonitorRunRecord, audit: AuditRecord | None) -> bool:
     now = ports.iso_now()
-    if audit is None:
+    if audit is None:  # deleted by its owner: failed, with nothing to count and no alert
         finish = RunFinish(MonitorRunStatus.FAILED, now, AUDIT_DELETED, *[None] * 6)
         return await run_finish.finish_run(env.DB, run.id, finish, None)
     previous = await run_finish.previous_completed(env.DB, run)
@@ -110,11 +127,19 @@ async def _finish(env: Env, run: MonitorRunRecord, audit: AuditRecord | None) ->
         fixed_issues=None if comparison is None else comparison.fixed_issues.total,
         grade=audit.security_grade,
         security_score=audit.security_score,
+        error_code=_error_code(audit),
     )
-    alert = None
-    if previous is not None and comparison is not None:
-        alert = await _alert(env, run, previous, comparison, audit.security_grade, now)
+    alert = await _alert(env, run, audit, finish, previous, comparison, now)
     return await run_finish.finish_run(env.DB, run.id, finish, alert)
+
+
+def _error_code(audit: AuditRecord) -> ErrorCode | None:
+    if audit.status is not AuditStatus.FAILED:
+        return None
+    try:
+        return ErrorCode(audit.error_code or ErrorCode.UNKNOWN)
+    except ValueError:  # a code this version does not know: not the site's, as far as we can tell
+        return ErrorCode.UNKNOWN
 
 
 async def _comparison(
@@ -133,29 +158,59 @@ async def _comparison(
 async def _alert(
     env: Env,
     run: MonitorRunRecord,
-    previous: MonitorRunRecord,
-    comparison: AuditComparison,
-    grade: str | None,
+    audit: AuditRecord,
+    finish: RunFinish,
+    previous: MonitorRunRecord | None,
+    comparison: AuditComparison | None,
     now: str,
 ) -> NewAlert | None:
     monitor = await monitors.get_monitor(env.DB, run.monitor_id)
     if monitor is None or monitor.webhook_url is None:
         return None  # nowhere to send it: no alert row
-    before = RunScore(
-        previous.id, comparison.before.id, comparison.before.health_score, grade=previous.grade
-    )
-    after = RunScore(
-        run_id=run.id,
-        audit_id=comparison.after.id,
-        health_score=comparison.after.health_score,
-        new_critical_issues=alerts.count_new_critical(comparison),
-        grade=grade,
-    )
-    reasons = alerts.should_alert(before, after, thresholds(monitor))
-    if not reasons:
+    ending = EndedRun(finish.status, finish.finished_at, finish.error_code)
+    earlier = await _earlier_runs(env, run, previous)
+    before = None if previous is None else _score(previous)
+    after = RunScore(run.id, audit.id, audit.health_score, grade=audit.security_grade)
+    if comparison is not None:
+        after = replace(after, new_critical_issues=alerts.count_new_critical(comparison))
+    compared = after if comparison is not None else None
+    decision = alerts.decide(ending, earlier, before, compared, thresholds(monitor))
+    if not decision.reasons:
         return None
-    payload = alerts.alert_payload(monitor.id, before, after, reasons, comparison)
+    payload = alerts.alert_payload(
+        monitor.id,
+        audit.start_url,
+        before,
+        after,
+        decision,
+        comparison,
+        failure=_failure(audit, finish),
+        finished_at=finish.finished_at,
+    )
     return _new_alert(payload, now)
+
+
+async def _earlier_runs(
+    env: Env, run: MonitorRunRecord, previous: MonitorRunRecord | None
+) -> list[EndedRun]:
+    """The monitor's finished runs since its last completed run (`previous`), oldest first:
+    whether the site was down before this run, and since when."""
+    after = "" if previous is None else previous.started_at
+    rows = await run_finish.runs_between(
+        env.DB, run.monitor_id, after, run.started_at, MAX_OUTAGE_RUNS
+    )
+    return [EndedRun(r.status, r.finished_at or r.started_at, r.error_code) for r in rows]
+
+
+def _score(run: MonitorRunRecord) -> RunScore:
+    return RunScore(run.id, run.audit_id or "", run.health_score, grade=run.grade)
+
+
+def _failure(audit: AuditRecord, finish: RunFinish) -> RunFailure | None:
+    if finish.error_code is None:
+        return None
+    detail = failure_sentence(finish.error_code, audit.error_detail)
+    return RunFailure(finish.error_code, detail, audit.start_url, finish.finished_at)
 
 
 def thresholds(monitor: MonitorRecord) -> AlertThresholds:

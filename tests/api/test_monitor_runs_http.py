@@ -9,6 +9,7 @@ import pytest
 
 from auditdb.listing import ListKind, encode_cursor
 from auditdb.monitors import MonitorRunRecord, MonitorRunStatus
+from common.failures import ErrorCode
 from service import keys
 from tests.api.client import send
 from tests.support.monitor_runs import insert_runs
@@ -97,9 +98,34 @@ async def test_a_run_shows_its_record_and_whether_a_report_was_stored(
     runs = (await send(platform.env, "GET", f"/api/monitors/{monitor}/runs", key)).json()["runs"]
 
     assert runs == [
-        {**stored.to_dict(), "has_report": True},
-        {**unstored.to_dict(), "has_report": False},
+        {**stored.to_dict(), "has_report": True, "reason": None},
+        {**unstored.to_dict(), "has_report": False, "reason": "could not start"},
     ]
+
+
+@pytest.mark.parametrize(
+    ("code", "detail", "reason"),
+    [
+        (ErrorCode.SITE_TIMEOUT, "The site did not answer within 30 s.", "The site did not "
+         "answer within 30 s."),
+        (ErrorCode.OOM, "Worker exceeded memory limit.", "siteaudit ran out of memory during the "
+         "audit. Nothing was learned about the site; the next run will try again."),
+    ],
+)  # fmt: skip
+async def test_a_failed_run_carries_its_code_and_a_sentence_for_its_owner(
+    platform: Any, key: str, code: ErrorCode, detail: str, reason: str
+) -> None:
+    monitor = await new_monitor(platform, key, "https://a.example")
+    failed = run(monitor, 0, status=MonitorRunStatus.FAILED, error_code=code, error_detail=detail)
+    await insert_runs(platform.env, [failed])
+
+    [shown] = (await send(platform.env, "GET", f"/api/monitors/{monitor}/runs", key)).json()["runs"]
+
+    assert (shown["error_code"], shown["error_detail"], shown["reason"]) == (
+        str(code),
+        detail,
+        reason,
+    )
 
 
 async def test_only_the_monitors_own_runs_are_listed(platform: Any, key: str) -> None:

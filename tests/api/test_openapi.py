@@ -98,7 +98,7 @@ def test_the_document_refuses_to_build_when_routes_and_operations_disagree(
         ("TopIssue", TopIssue, set(), set()),
         ("Comparison", AuditComparison, set(), set()),
         ("Monitor", MonitorRecord, set(), {"lock_until"}),
-        ("MonitorRun", MonitorRunRecord, {"has_report"}, set()),
+        ("MonitorRun", MonitorRunRecord, {"has_report", "reason"}, set()),
         ("CreatedMonitor", MonitorRecord, {"webhook_secret"}, {"lock_until"}),
     ],
 )

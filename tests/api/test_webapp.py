@@ -163,6 +163,7 @@ def test_the_script_calls_only_routes_the_api_has() -> None:
         "/api/audits/some-id/cancel",
         "/api/monitors",
         "/api/monitors/some-id",
+        "/api/monitors/some-id/runs",
     } <= calls
 
 

@@ -40,8 +40,13 @@ STATEMENTS: list[tuple[str, Statement, str]] = [
         "monitor_runs_monitor_started_idx",
     ),
     (
+        "runs between",
+        Statement(run_finish.RUNS_BETWEEN_SQL, ("m1", "", NOW, 1000)),
+        "monitor_runs_monitor_started_idx",
+    ),
+    (
         "finish",
-        Statement(run_finish.FINISH_SQL, (*[None] * 11, "r1")),
+        Statement(run_finish.FINISH_SQL, (*[None] * 12, "r1")),
         "sqlite_autoindex_monitor_runs_1",
     ),
     (

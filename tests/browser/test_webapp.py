@@ -28,6 +28,7 @@ AUDIT_TIMEOUT_MS = 60_000  # the badseo audit takes a few seconds; a loaded mach
 class Worker:
     origin: str  # http://127.0.0.1:PORT
     key: str
+    state: Path  # its state folder (D1 is state/d1/siteaudit.sqlite)
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
     made = siteaudit("keys", "create", "--owner", "browser", state_dir=state)
     assert made.returncode == 0, made.stderr
     with running_serve(state) as audits_url:  # http://127.0.0.1:PORT/api/audits
-        yield Worker(audits_url.removesuffix("/api/audits"), made.stdout.splitlines()[1])
+        yield Worker(audits_url.removesuffix("/api/audits"), made.stdout.splitlines()[1], state)
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +89,48 @@ def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
         watched.assert_quiet()
         assert watched.requests
         assert all(url.startswith(watched.allowed) for url in watched.requests)
+
+
+DNS_SENTENCE = "The host name example.com does not resolve. Check the domain's DNS records."
+
+
+def test_a_monitors_runs_say_why_a_run_failed(browser: Browser, worker: Worker) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    origin = worker.origin
+    with watched_page(browser, f"{origin}/") as watched:
+        page = watched.page
+        page.goto(f"{origin}/")
+        page.get_by_label("API key").fill(worker.key)
+        page.get_by_role("button", name="Sign in").click()
+        page.get_by_label("Monitored site URL").fill("https://example.com/")
+        page.get_by_role("button", name="Create monitor").click()
+        row = page.locator("#monitors-table tbody tr").first
+        expect(row).to_contain_text("https://example.com/")
+        monitor_id = row.get_attribute("data-monitor-id")
+        # Two finished runs, as the queue consumer leaves them: the site up, then down.
+        with closing(sqlite3.connect(worker.state / "d1" / "siteaudit.sqlite")) as db:
+            db.executemany(
+                "INSERT INTO monitor_runs (id, monitor_id, audit_id, due_at, started_at, status, "
+                "health_score, error_code, error_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    ("browser-run-1", monitor_id, "a1", "d1", "2026-12-07T10:00:00.000Z",
+                     "completed", 91.0, None, None),
+                    ("browser-run-2", monitor_id, "a2", "d2", "2026-12-08T10:00:00.000Z",
+                     "failed", None, "site_dns_error", DNS_SENTENCE),
+                ],
+            )  # fmt: skip
+            db.commit()
+
+        row.get_by_role("button", name=re.compile(r"^Runs")).click()
+
+        expect(page.locator("#monitor-runs-h")).to_be_focused()
+        failed = page.locator('#monitor-runs-table tr[data-run-id="browser-run-2"]')
+        expect(failed.locator("td").first).to_have_text(f"failed{DNS_SENTENCE}")
+        expect(failed.locator("td .reason")).to_have_text(DNS_SENTENCE)
+        expect(failed.locator("td").nth(2)).to_have_text("–")  # not compared, not 0
+        good = page.locator('#monitor-runs-table tr[data-run-id="browser-run-1"]')
+        expect(good.locator("td").first).to_have_text("completed")
+        expect(good.locator("td").nth(1)).to_have_text("91")
+        watched.assert_quiet()

@@ -12,11 +12,12 @@ from auditdb import monitors as table
 from auditdb import repository, run_finish
 from auditdb.alerts import AlertRecord, get_alert
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
-from auditdb.records import AuditRecord
+from auditdb.records import AuditRecord, IssueRecord
 from local_platform.clock import ManualClock
 from service import audits
 from service.monitor_runs import run_audit_id
 from service.monitors import CreateMonitor, audit_request, create_monitor
+from service.run_finish import finish_run_for_audit
 from tests.support.platform_vars import TEST_VARS
 
 QUEUE = "siteaudit-monitor"
@@ -84,3 +85,35 @@ async def alert_row(env: Any, run_id: str) -> AlertRecord | None:
 async def count(env: Any, sql: str, *params: Any) -> int:
     row = await env.DB.prepare(sql).bind(*params).first()
     return int(row["n"])
+
+
+DAY_S = 24 * 3600
+
+
+def run_day(n: int) -> str:
+    """The slot of run n of a daily monitor created on MONDAY_10: one day apart."""
+    return f"2026-12-{7 + n:02d}T10:00:00.000Z"
+
+
+async def completed_run(
+    local: Any, monitor: MonitorRecord, n: int, score: float, critical_pages: list[str]
+) -> MonitorRunRecord:
+    """Run n of the monitor, a day after the clock: its audit completed with `score` and one
+    critical issue per page, and the run finished."""
+    local.clock.advance(DAY_S)
+    due = run_day(n)
+    run = await record_run(local.env, monitor, n, due)
+    assert run.audit_id is not None
+    await seed_running_audit(local.env, run.audit_id, due)
+    issues = [
+        IssueRecord(f"{run.audit_id}-{k}", run.audit_id, url, "missing-title", "critical")
+        for k, url in enumerate(critical_pages)
+    ]
+    await repository.insert_issues(local.env.DB, issues)
+    counts = {"total": len(issues), "critical": len(issues)}
+    await repository.complete_audit(
+        local.env.DB, run.audit_id, finished_at=due, pages_crawled=3, counts=counts,
+        health_score=score,
+    )  # fmt: skip
+    await finish_run_for_audit(local.env, run.audit_id)
+    return run

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from service.alerts import (
     ALERT_TYPE,
+    AlertDecision,
     AlertIssue,
     AlertPayload,
     AlertReason,
@@ -136,7 +137,9 @@ async def test_the_payload_names_the_new_critical_issues_of_the_comparison(platf
     previous = RunScore("run-1", "before", 80.0)
     current = RunScore("run-2", "after", 65.5, count_new_critical(comparison))
 
-    payload = alert_payload("mon-1", previous, current, [DROP, CRITICAL], comparison)
+    decision = AlertDecision([DROP, CRITICAL])
+
+    payload = alert_payload("mon-1", f"{ORIGIN}/", previous, current, decision, comparison)
 
     assert current.new_critical_issues == payload.new_critical_total == 1
     assert payload.new_critical_issues == [
@@ -147,6 +150,10 @@ async def test_the_payload_names_the_new_critical_issues_of_the_comparison(platf
     assert payload.delivery_id == delivery_id("mon-1", "run-2")
     assert AlertPayload.from_dict(json.loads(payload.body())) == payload
     assert json.loads(payload.body())["type"] == ALERT_TYPE
+    assert payload.summary == (
+        "The health score fell from 80 to 65.5. 1 new critical issue since the previous run."
+    )
+    assert (payload.blame, payload.failure, payload.outage) == (None, None, None)
 
 
 def test_a_delivery_id_is_the_same_for_every_retry_of_a_run_and_differs_between_runs() -> None:

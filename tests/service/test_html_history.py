@@ -16,6 +16,7 @@ from auditdb import monitors as table
 from auditdb import repository
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from common.failures import ErrorCode
 from service.html_report import export_html
 from service.run_finish import finish_run_for_audit
 from service.run_history import NotCompared, run_history
@@ -23,6 +24,7 @@ from tests.service.html_doc import parse
 from tests.service.run_helpers import OWNER, manual_platform, new_monitor
 
 SITE = "https://shop.test/"
+DOWN = (ErrorCode.SITE_HTTP_ERROR, "The start URL answered HTTP 503 (Service Unavailable).")
 
 
 @pytest.fixture
@@ -43,6 +45,7 @@ async def audited_run(
     status: AuditStatus = AuditStatus.COMPLETED,
     score: float | None = None,
     grade: tuple[str, int] | None = None,
+    failure: tuple[ErrorCode, str] | None = None,
 ) -> MonitorRunRecord:
     """Run `n` of the monitor (started on day `n`): its audit with one page per issue row
     (type, path), ended with `status`, then finished as the queue consumer finishes it."""
@@ -58,12 +61,13 @@ async def audited_run(
     ]
     await repository.write_crawled_pages(env.DB, pages, rows)
     letter, points = grade or (None, None)
+    code, detail = failure or (None, None)
     await (
         env.DB.prepare(
             "UPDATE audits SET status = ?, health_score = ?, finished_at = ?, security_grade = ?, "
-            "security_score = ? WHERE id = ?"
+            "security_score = ?, error_code = ?, error_detail = ? WHERE id = ?"
         )
-        .bind(str(status), score, day(n), letter, points, audit_id)
+        .bind(str(status), score, day(n), letter, points, code, detail, audit_id)
         .run()
     )
     run = MonitorRunRecord(f"run-{n:02d}", monitor.id, day(n), day(n), audit_id=audit_id)
@@ -91,7 +95,7 @@ async def test_a_run_shows_its_history_and_what_changed_since_the_previous_run(l
     env = local.env
     monitor, _ = await new_monitor(env, SITE)
     await audited_run(env, monitor, 1, [("missing-title", "a"), ("missing-h1", "b")], score=70)
-    await audited_run(env, monitor, 2, [], AuditStatus.FAILED)  # no baseline: partial
+    await audited_run(env, monitor, 2, [], AuditStatus.FAILED, failure=DOWN)  # no baseline
     await audited_run(
         env,
         monitor,
@@ -113,7 +117,7 @@ async def test_a_run_shows_its_history_and_what_changed_since_the_previous_run(l
     cells = [[text(td) for td in tr.findall("td")] for tr in runs]
     assert [c[:3] for c in cells] == [
         ["completed", "82.5", "B (75)"],
-        ["failed", "", ""],
+        [f"failed {DOWN[1]}", "", ""],  # with its reason
         ["completed", "70", ""],
     ]
     assert [c[6:] for c in cells] == [["1", "1"], ["", ""], ["", ""]]  # new, fixed

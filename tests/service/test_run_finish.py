@@ -27,6 +27,7 @@ from service.run_finish import AUDIT_DELETED, FinishOutcome, finish_run_for_audi
 from tests.service.run_helpers import (
     OWNER,
     QUEUE,
+    completed_run,
     count,
     manual_platform,
     new_monitor,
@@ -266,31 +267,6 @@ def test_a_monitors_settings_become_the_alert_thresholds(
 # -- the alert decision, wired to the monitor's settings ------------------------------------------
 
 
-async def completed_run(
-    local: Any, monitor: Any, n: int, score: float, critical_pages: list[str]
-) -> Any:
-    """Run n of the monitor: its audit completed with `score` and one critical issue per page."""
-    from auditdb.records import IssueRecord
-
-    local.clock.advance(DAY_S)
-    due = f"2026-12-{7 + n:02d}T10:00:00.000Z"
-    run = await record_run(local.env, monitor, n, due)
-    await seed_running_audit(local.env, run.audit_id, due)
-    issues = [
-        IssueRecord(f"{run.audit_id}-{k}", run.audit_id, url, "missing-title", "critical")
-        for k, url in enumerate(critical_pages)
-    ]
-    await repository.insert_issues(local.env.DB, issues)
-    counts = {"total": len(issues), "critical": len(issues)}
-    await repository.complete_audit(
-        local.env.DB, run.audit_id, finished_at=due, pages_crawled=3, counts=counts,
-        health_score=score,
-    )  # fmt: skip
-    await finish_run_for_audit(local.env, run.audit_id)
-    return run
-
-
-DAY_S = 24 * 3600
 A, B = "https://site.test/a", "https://site.test/b"
 
 

@@ -42,6 +42,7 @@ async function api(path, { method = "GET", body } = {}) {
 const json = async (path, options) => (await api(path, options)).json();
 const auditPath = (id, rest = "") => `/api/audits/${encodeURIComponent(id)}${rest}`;
 const monitorPath = (id) => `/api/monitors/${encodeURIComponent(id)}`;
+const runsPath = (id) => `/api/monitors/${encodeURIComponent(id)}/runs`;
 
 // -- messages ------------------------------------------------------------------------------------
 
@@ -104,8 +105,13 @@ function signOut(reason) {
   $("sign-in").hidden = false;
   closeReport();
   // Nothing of the signed-out owner stays on the page.
-  for (const id of ["audits-table", "monitors-table"]) $(id).tBodies[0].replaceChildren();
-  for (const id of ["progress", "compare-result", "monitor-secret"]) $(id).hidden = true;
+  for (const id of ["audits-table", "monitors-table", "monitor-runs-table"]) {
+    $(id).tBodies[0].replaceChildren();
+  }
+  for (const id of ["progress", "compare-result", "monitor-secret", "monitor-runs"]) {
+    $(id).hidden = true;
+  }
+  runsOf = null;
   for (const id of ["compare-before", "compare-after", "compare-summary", "progress-recent"]) {
     $(id).replaceChildren();
     delete $(id).dataset.chosen;
@@ -387,8 +393,54 @@ function monitorRow(monitor) {
     element("td", when(monitor.last_run_at)),
   );
   const actions = element("td", undefined, { class: "row-actions" });
-  actions.append(rowButton("Remove", `monitor of ${monitor.url}`, () => removeMonitor(monitor)));
+  const context = `monitor of ${monitor.url}`;
+  actions.append(
+    rowButton("Runs", context, () => showRuns(monitor)),
+    rowButton("Remove", context, () => removeMonitor(monitor)),
+  );
   row.append(actions);
+  return row;
+}
+
+// -- a monitor's runs ----------------------------------------------------------------------------
+
+let runsOf = null; // { monitor, cursor }: the monitor whose runs are shown
+
+async function loadRuns(monitor, more = false) {
+  let query = `limit=${LIST_LIMIT}`;
+  if (more && runsOf?.cursor) query += `&cursor=${encodeURIComponent(runsOf.cursor)}`;
+  const page = await json(`${runsPath(monitor.id)}?${query}`);
+  const body = $("monitor-runs-table").tBodies[0];
+  if (!more) body.replaceChildren();
+  body.append(...page.runs.map(runRow));
+  runsOf = { monitor, cursor: page.next_cursor };
+  $("monitor-runs-site").textContent = monitor.url;
+  $("more-runs").hidden = !page.next_cursor;
+  $("monitor-runs-empty").hidden = body.rows.length > 0;
+  $("monitor-runs").hidden = false;
+}
+
+async function showRuns(monitor) {
+  await loadRuns(monitor);
+  $("monitor-runs-h").focus();
+}
+
+// A failed run says why under its status, in the API's sentence (`reason`): the site could not be
+// audited, or the audit failed on our side and nothing was learned about the site. New and fixed
+// issues are counted against the previous completed run only; "–" is "not compared".
+function runRow(run) {
+  const row = element("tr", undefined, { "data-run-id": run.id });
+  const status = element("td", run.status);
+  if (run.reason) status.append(element("br"), element("span", run.reason, { class: "reason" }));
+  const shown = (value) => (value === null ? "–" : value);
+  const score = run.health_score === null ? null : Math.round(run.health_score);
+  row.append(
+    element("th", run.started_at.replace("T", " ").slice(0, 16), { scope: "row" }),
+    status,
+    element("td", shown(score), { class: "num" }),
+    element("td", shown(run.new_issues), { class: "num" }),
+    element("td", shown(run.fixed_issues), { class: "num" }),
+  );
   return row;
 }
 
@@ -413,6 +465,10 @@ async function createMonitor() {
 
 async function removeMonitor(monitor) {
   await api(monitorPath(monitor.id), { method: "DELETE" });
+  if (runsOf?.monitor.id === monitor.id) {
+    $("monitor-runs").hidden = true;
+    runsOf = null;
+  }
   await loadMonitors();
   notify(`Monitor of ${monitor.url} removed.`);
   $("monitors-h").setAttribute("tabindex", "-1");
@@ -444,6 +500,7 @@ function start() {
   }
   $("monitor-form").addEventListener("submit", guarded(createMonitor));
   $("more-monitors").addEventListener("click", guarded(() => loadMonitors(true)));
+  $("more-runs").addEventListener("click", guarded(() => loadRuns(runsOf.monitor, true)));
   if (sessionStorage.getItem(KEY_NAME)) guarded(showWorkspace)();
 }
 
