@@ -1,4 +1,5 @@
-"""The MCP tools: the original system's four (original system §8), over the service layer.
+"""The MCP tools: the original system's four (original system §8) and what to fix first, over
+the service layer.
 
     run_site_audit     url, max_pages, max_depth, include, exclude,  -> {"audit"}
                        check_external
@@ -8,6 +9,9 @@
     get_audit_pages    audit_id?, status_code, status_class, indexable, has_issue, url_contains,
                        limit<=1000                                    -> {"audit_id", "total",
                                                                           "pages"}
+    get_audit_actions  audit_id?, limit<=100                          -> {"audit_id", "scores",
+                                                                          "actions", "total",
+                                                                          "note"}
 
 An omitted `audit_id` means the caller's newest audit, as in the original. Argument names follow
 this API's own (`max_pages`, `audit_id`, the REST list filters) rather than the original's
@@ -40,11 +44,13 @@ from common.bindings import Env
 from common.settings import CRAWL
 from common.wire import JsonObject, JsonValue, as_bool, as_int, as_list, as_str
 from lighthouse.records import LighthouseMode
-from service import audits, lists
+from service import audits, lists, verdict
 from service.audits import CreateAudit
 from service.errors import RateLimited, ServiceError
 
 DEFAULT_ISSUE_LIMIT = 200  # the original's default for get_audit_issues
+DEFAULT_ACTION_LIMIT = 10  # what an agent should read first; `total` says how many there are
+MAX_ACTION_LIMIT = 100
 _STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 
 
@@ -182,6 +188,19 @@ async def get_audit_pages(caller: Caller, args: JsonObject) -> JsonObject:
     )
     total = await lists.count_pages(caller.env, caller.owner, audit_id, wanted)
     return {"audit_id": audit_id, "total": total, "pages": [row.to_dict() for row in page.items]}
+
+
+async def get_audit_actions(caller: Caller, args: JsonObject) -> JsonObject:
+    audit_id = await _audit_id(caller, args)
+    found = await verdict.audit_verdict(caller.env, caller.owner, audit_id)
+    limit = as_int(args.get("limit", DEFAULT_ACTION_LIMIT))
+    return {
+        "audit_id": audit_id,
+        "scores": None if found.scores is None else found.scores.to_dict(),
+        "total": len(found.actions),
+        "actions": [action.to_dict() for action in found.actions[:limit]],
+        "note": found.note,
+    }
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -381,6 +400,31 @@ TOOLS: dict[str, Tool] = {
             ),
             read_only=True,
             run=get_audit_pages,
+        ),
+        Tool(
+            name="get_audit_actions",
+            title="What to fix first",
+            description=(
+                "The audit's scores (overall and per category: crawlability and links, on-page "
+                "SEO, content, security, performance) and its findings as actions ranked by the "
+                "points fixing each adds to the overall score. Each action has its severity, "
+                "scope (site: a setting of the whole site; site-wide: one shared cause on most "
+                "pages; pages: some pages), pages affected, a plain summary, how to fix it and "
+                "example pages. `note` says why there is no verdict (audit running or failed)."
+            ),
+            input_schema=schema.obj(
+                {
+                    "audit_id": _AUDIT_ID,
+                    "limit": schema.integer(
+                        "How many actions to return at most, most worth first.",
+                        minimum=1,
+                        maximum=MAX_ACTION_LIMIT,
+                        default=DEFAULT_ACTION_LIMIT,
+                    ),
+                }
+            ),
+            read_only=True,
+            run=get_audit_actions,
         ),
     )
 }

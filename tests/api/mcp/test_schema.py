@@ -63,6 +63,10 @@ CASES: list[tuple[str, Any, str | None]] = [
     ("get_audit_pages", {"indexable": "yes"}, "indexable"),
     ("get_audit_pages", {"indexable": 1}, "indexable"),
     ("get_audit_pages", {"url_contains": ""}, "url_contains"),
+    ("get_audit_actions", {}, None),
+    ("get_audit_actions", {"audit_id": "a-1", "limit": 100}, None),
+    ("get_audit_actions", {"limit": 101}, "limit"),
+    ("get_audit_actions", {"limit": 0}, "limit"),
 ]
 
 

@@ -86,6 +86,7 @@ async def test_an_agent_audits_a_site_through_the_tools(server: Server, badseo: 
             "get_audit_status",
             "get_audit_issues",
             "get_audit_pages",
+            "get_audit_actions",
         ]
         await client.send_ping()
 
@@ -97,6 +98,7 @@ async def test_an_agent_audits_a_site_through_the_tools(server: Server, badseo: 
 
         await _check_issues(client, audit_id)
         await _check_pages(client, audit_id, badseo)
+        await _check_actions(client, audit_id)
         # No audit_id: the caller's newest audit.
         assert (await call(client, "get_audit_status"))["audit"]["id"] == audit_id
 
@@ -149,6 +151,22 @@ async def _check_pages(client: ClientSession, audit_id: str, badseo: BadSeoSite)
     assert by_class["2xx"]["total"] > 0
     home = await call(client, "get_audit_pages", audit_id=audit_id, url_contains=badseo.origin)
     assert home["total"] == pages["total"]
+
+
+async def _check_actions(client: ClientSession, audit_id: str) -> None:
+    top = await call(client, "get_audit_actions", audit_id=audit_id, limit=3)
+    everything = await call(client, "get_audit_actions", audit_id=audit_id, limit=100)
+    assert len(top["actions"]) == 3 < top["total"] == len(everything["actions"])
+    assert top["actions"] == everything["actions"][:3]
+    assert top["note"] is None
+    # badseo has critical findings: its overall score cannot be 100, and it agrees with the row
+    scores = everything["scores"]
+    assert scores["overall"] < 100
+    audit = (await call(client, "get_audit_status", audit_id=audit_id))["audit"]
+    assert audit["health_score"] == scores["overall"]
+    gains = [action["gain"] for action in everything["actions"]]
+    assert gains == sorted(gains, reverse=True) and gains[0] > 0
+    assert all(action["summary"] and action["fix"] for action in everything["actions"])
 
 
 async def test_refusals_are_tool_errors_the_client_can_read(server: Server) -> None:

@@ -202,13 +202,14 @@ async def test_initialize_negotiates_the_version(
     assert result["serverInfo"]["name"] == "siteaudit"
 
 
-async def test_tools_list_describes_the_four_tools(platform: Any) -> None:
+async def test_tools_list_describes_the_five_tools(platform: Any) -> None:
     listed = (await rpc(platform, "tools/list"))["result"]["tools"]
     assert [(t["name"], t["annotations"]["readOnlyHint"]) for t in listed] == [
         ("run_site_audit", False),
         ("get_audit_status", True),
         ("get_audit_issues", True),
         ("get_audit_pages", True),
+        ("get_audit_actions", True),
     ]
     assert all(t["inputSchema"]["type"] == "object" and t["description"] for t in listed)
 
@@ -335,7 +336,7 @@ def refusal(result: Any) -> str:
 
 async def test_another_owners_audit_is_refused_exactly_as_an_unknown_one(seeded: Any) -> None:
     other = (await keys.create_key(seeded.env, "someone-else")).secret
-    for name in ("get_audit_status", "get_audit_issues", "get_audit_pages"):
+    for name in ("get_audit_status", "get_audit_issues", "get_audit_pages", "get_audit_actions"):
         theirs = refusal(await tool(seeded, name, key=other, audit_id=AUDIT))
         unknown = refusal(await tool(seeded, name, key=other, audit_id="nope"))
         assert theirs == f"no audit with id {AUDIT}"
@@ -387,3 +388,10 @@ async def test_run_site_audit_starts_audits_without_lighthouse(
     await platform.wait_for_workflow(started["audit"]["id"], timeout_s=60)
     audit = await repository.get_owned_audit(platform.env.DB, LOCAL_OWNER, started["audit"]["id"])
     assert audit is not None and audit.lighthouse_status == "disabled"
+
+
+async def test_actions_say_why_there_is_no_verdict_for_an_audit_without_one(seeded: Any) -> None:
+    # The seeded audit was written completed without a finalize: it has no stored tally.
+    found = structured(await tool(seeded, "get_audit_actions", audit_id=AUDIT))
+    assert (found["scores"], found["actions"], found["total"]) == (None, [], 0)
+    assert "before scores by category existed" in found["note"]
