@@ -158,7 +158,9 @@ def test_json_output_and_the_json_shorthand_write_the_same_report(
     assert audited.report("--json", str(short)).returncode == 0
     assert json.loads(long.read_text()) == json.loads(short.read_text())
     keys = {"audit", "summary", "security", "exposure", "links", "pages", "issues", "lighthouse"}
+    keys |= {"actions", "scores", "verdict_note"}  # the verdict, first in key order
     assert keys == set(json.loads(long.read_text()))
+    assert next(iter(json.loads(long.read_text()))) == "actions"
 
 
 @pytest.mark.parametrize(
@@ -283,20 +285,29 @@ def test_audit_writes_an_html_report_that_keeps_the_sites_markup_as_text(tmp_pat
     assert not list(out.parent.glob("*.tmp"))
 
 
-def test_report_writes_html_whose_issue_counts_match_the_json_report(
+def test_report_writes_html_whose_findings_match_the_json_report(
     audited: Audited, tmp_path: Path
 ) -> None:
     out = tmp_path / "report.html"
     done = audited.report("--format", "html", "--output", str(out))
     root = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(out.read_text())
-    issues = report_json(audited)["issues"]
+    report = report_json(audited)
 
     assert done.returncode == 0, done.stderr
     shown = {
-        a.get("id").removeprefix("type-"): int(a.find("h4/span").text.replace(",", ""))
-        for a in root.iter("article")
+        a.get("id").removeprefix("type-"): a.find("h4/span").text for a in root.iter("article")
     }
-    expected: dict[str, int] = {}
-    for issue in issues:
-        expected[issue["issue_type"]] = expected.get(issue["issue_type"], 0) + 1
+    # One article per finding, saying where it is, as the JSON report's actions do.
+    expected = {}
+    for action in report["actions"]:
+        noun = "page" if action["pages"] == 1 else "pages"
+        wide = ", site-wide" if action["scope"] == "site-wide" else ""
+        where = f"{action['pages']:,} {noun}{wide}"
+        expected[action["issue_type"]] = "whole site" if action["scope"] == "site" else where
     assert shown == expected
+    # Every issue row's type is part of one finding.
+    covered = {t for action in report["actions"] for t in action["issue_types"]}
+    assert {issue["issue_type"] for issue in report["issues"]} <= covered
+    # The ranked list is the first section of the report.
+    first = next(root.iter("section"))
+    assert first.find("h2").text == "What to fix first"

@@ -443,7 +443,18 @@ def _pages_phrase(pages: int, html_pages: int) -> str:
     noun = "page" if pages == 1 else "pages"
     if html_pages <= 0 or pages > html_pages:
         return f"{pages:,} {noun}"
-    return f"{pages:,} of {html_pages:,} HTML pages ({round(100 * pages / html_pages)}%)"
+    percent = 100 * pages / html_pages
+    shown = "<1" if 0 < percent < 1 else f"{round(percent)}"
+    return f"{pages:,} of {html_pages:,} HTML pages ({shown}%)"
+
+
+def gain_phrase(action: Action) -> str:
+    """What fixing `action` is worth, in words: the points it adds, or why it adds none."""
+    if action.gain > 0:
+        return f"+{action.gain:.1f} points"
+    if PENALTY[action.severity] == 0 and not action.issue_type.startswith(_GRADE_PREFIX):
+        return "no score impact (info)"
+    return "under 0.1 points"
 
 
 # -- everything at once -------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from collections.abc import AsyncGenerator, Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from audit.verdict import Action, FindingScope, Scores
+from audit.verdict import PENALTY, Action, FindingScope, Scores
 from auditdb.exposure_issues import AuditExposure, ExposureStatus
 from auditdb.records import AuditRecord, AuditStatus
 from auditdb.security_grades import AuditSecurity, SecurityStatus
@@ -161,7 +161,7 @@ def _action_lines(report: JsonObject, audit: AuditRecord) -> list[str]:
 
 
 def _action_line(action: Action) -> str:
-    gain = f"+{action.gain:.1f}" if action.gain > 0 else "-"
+    gain = f"+{action.gain:.1f}" if action.gain > 0 else "<0.1" if PENALTY[action.severity] else "-"
     return f"  {action.rank:3d}. {action.severity:<8} {gain:>5}  {action.summary}"
 
 

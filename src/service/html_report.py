@@ -1,15 +1,20 @@
 """One audit as a single self-contained HTML file that opens offline, written in chunks.
 
 What the file holds, in order (docs/issues.md for the catalogue texts it quotes):
+* what to fix first (service.verdict, docs/scoring.md): the overall score and the five category
+  scores, the notes that explain them, then every finding as an action ranked by the points
+  fixing it adds, with its scope, pages affected, how to fix it and example pages; or why the
+  audit has no verdict;
 * the health score, the security grade and the audit's facts (site, status, pages, when);
 * for an audit that is a monitor's run (service.run_history, rendered by service.html_history):
   the monitor's scores over its last `HISTORY_RUNS` runs as a line chart with a table of the runs,
   and the new and fixed issues since the previous completed run;
 * four inline SVG charts (service/svg_charts.py): status code classes, crawl depth, response time,
   issues by type, each with its numbers as a table;
-* the issues grouped by severity then type, each type with its title, explanation, fix, count and
-  at most `PAGES_PER_TYPE` affected pages with the detail that locates the problem (the link
-  target, the duplicate group, the redirect chain: service.issue_locating), then "and N more";
+* the findings grouped by severity, most pages first (one per fix: a grade test and its
+  per-page header rows are one finding), each with its title, explanation, fix, pages affected
+  and at most `PAGES_PER_TYPE` of them with the detail that locates the problem (the link target,
+  the duplicate group, the redirect chain: service.issue_locating), then "and N more";
 * the Lighthouse section (service/html_vitals.py): a row per sampled page, mobile beside desktop,
   or why Lighthouse did not run;
 * the page table (service.page_table): the first `TABLE_ROWS` pages by URL as a plain table, and
@@ -36,12 +41,13 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections import Counter
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from html import escape
 
 from audit.catalogue import IssueDescriptor, IssueType, Severity, doc_url, maybe_descriptor
+from audit.verdict import Action, FindingScope, gain_phrase
 from auditdb import lighthouse
 from auditdb.lighthouse import LighthouseRow
 from auditdb.listing import IssueFilter
@@ -66,6 +72,7 @@ from service.page_table import (
 )
 from service.run_history import RunHistory, run_history
 from service.svg_charts import Bar, Chart, Tone, render_chart
+from service.verdict import AuditVerdict, verdict_of
 
 MEDIA_TYPE = "text/html; charset=utf-8"
 PAGES_PER_TYPE = 20  # affected pages shown per issue type
@@ -103,6 +110,11 @@ th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor
 .note{color:var(--muted)}code{background:var(--panel);padding:0 .25rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 [hidden]{display:none!important}
+.verdict{border-bottom:1px solid var(--line)}
+.categories{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;padding:0;list-style:none}
+.categories li{background:var(--panel);padding:.25rem .75rem;border:1px solid var(--line)}
+ol.actions{padding-left:2rem}ol.actions>li{margin:.75rem 0}
+.gain{font-weight:700}.scope{color:var(--muted)}
 .controls{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.5rem 0}
 input,select,button{font:inherit}
 .grid{stroke:#c8c8c8}.line{fill:none;stroke-width:2}.line.series-security{stroke-dasharray:6 4}
@@ -163,10 +175,12 @@ def time_bucket(ms: int | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class IssueGroup:
-    """One issue type of the audit: its count and the first affected rows."""
+    """One finding of the audit (or, without a verdict, one issue type): its lead type's count,
+    the first affected rows, and the finding's action when there is one."""
 
     count: TypeCount
     rows: list[IssueRecord]
+    action: Action | None = None
 
 
 async def html_chunks(
@@ -177,20 +191,25 @@ async def html_chunks(
     rows: AsyncGenerator[list[PageRecord]] | None = None,
     history: RunHistory | None = None,
     vitals: Sequence[LighthouseRow] = (),
+    verdict: AuditVerdict | None = None,
 ) -> AsyncGenerator[bytes]:
-    """The document as encoded chunks: head, history and charts, one chunk per issue type, the
-    page table, then its data island one chunk per batch of `rows` (None: the kept rows)."""
-    yield (_head(audit) + _overview(audit, counts, stats)).encode()
+    """The document as encoded chunks: head, what to fix first, history and charts, one chunk
+    per finding, the page table, then its data island one chunk per batch of `rows` (None: the
+    kept rows)."""
+    yield (
+        _head(audit) + verdict_section(audit, verdict) + _overview(audit, counts, stats)
+    ).encode()
     if history is not None:
         yield history_section(history, audit.id).encode()
     yield _charts(counts, stats).encode()
     yield b'<section aria-labelledby="issues-h"><h2 id="issues-h">Issues</h2>'
     if not counts.rows:
         yield b"<p>No issues found.</p>"
+    totals = _severity_totals(counts, verdict)
     severity: str | None = None
     async for group in groups:
         if group.count.severity != severity:
-            yield ((_close_severity() if severity else "") + _open_severity(group, counts)).encode()
+            yield ((_close_severity() if severity else "") + _open_severity(group, totals)).encode()
             severity = group.count.severity
         yield _issue_type(audit.id, group).encode()
     yield ((_close_severity() if severity else "") + "</section>").encode()
@@ -308,12 +327,20 @@ def _charts(counts: IssueCounts, stats: PageStats) -> str:
     )
 
 
-def _open_severity(group: IssueGroup, counts: IssueCounts) -> str:
+def _severity_totals(counts: IssueCounts, verdict: AuditVerdict | None) -> dict[str, str]:
+    """What each severity's heading counts: its findings when there is a verdict, else its rows."""
+    if verdict is None or not verdict.actions:
+        return {s: f"{n:,} issues" for s, n in counts.by_severity.items()}
+    found = Counter(str(action.severity) for action in verdict.actions)
+    return {str(s): f"{found[s]:,} findings" for s in Severity}
+
+
+def _open_severity(group: IssueGroup, totals: Mapping[str, str]) -> str:
     severity = group.count.severity
-    total = counts.by_severity[severity]
+    total = totals.get(severity, "")
     return (
         f'<section aria-labelledby="sev-{severity}-h"><h3 id="sev-{severity}-h" '
-        f'class="sev-{severity}">{severity.capitalize()} <span class="count">({total:,})</span></h3>'
+        f'class="sev-{severity}">{severity.capitalize()} <span class="count">({total})</span></h3>'
     )
 
 
@@ -325,6 +352,9 @@ def _issue_type(audit_id: str, group: IssueGroup) -> str:
     count = group.count
     d = maybe_descriptor(count.issue_type)
     more = count.count - len(group.rows)
+    title = escape(type_title(count.issue_type))
+    if group.action is not None:
+        return _finding(audit_id, group, group.action, d, more)
     rest = (
         f'<p class="note">and {more:,} more (every issue: <code>siteaudit report '
         f"{escape(audit_id)} --format csv</code>)</p>"
@@ -335,9 +365,82 @@ def _issue_type(audit_id: str, group: IssueGroup) -> str:
     listed = f'<ul class="affected">{items}</ul>' if items else ""
     return (
         f'<article class="issue" id="type-{escape(count.issue_type)}">'
-        f"<h4>{escape(type_title(count.issue_type))} "
-        f'<span class="count">{count.count:,}</span></h4>{_describe(d)}'
+        f'<h4>{title} <span class="count">{count.count:,}</span></h4>{_describe(d)}'
         f"<h5>Affected pages</h5>{listed}{rest}</article>"
+    )
+
+
+def _finding(
+    audit_id: str, group: IssueGroup, action: Action, d: IssueDescriptor | None, more: int
+) -> str:
+    """A finding: its lead type's texts, where it is, and the first rows of its widest type."""
+    rest = (
+        f'<p class="note">and {more:,} more rows of {escape(type_title(group.count.issue_type))} '
+        f"(every issue: <code>siteaudit report {escape(audit_id)} --format csv</code>)</p>"
+        if more > 0
+        else ""
+    )
+    items = "".join(_affected(row) for row in group.rows)
+    listed = f'<ul class="affected">{items}</ul>' if items else ""
+    merged = [type_title(t) for t in action.issue_types[1:]]
+    also = (
+        f'<p class="note">One fix with: {escape(", ".join(merged))} (counted once).</p>'
+        if merged
+        else ""
+    )
+    return (
+        f'<article class="issue" id="type-{escape(action.issue_type)}">'
+        f'<h4>{escape(action.title)} <span class="count">{_where(action)}</span></h4>'
+        f"<p>{escape(action.summary)}</p>{also}{_describe(d)}"
+        f"<h5>Affected pages</h5>{listed}{rest}</article>"
+    )
+
+
+def _where(action: Action) -> str:
+    if action.scope is FindingScope.SITE:
+        return "whole site"
+    noun = "page" if action.pages == 1 else "pages"
+    site_wide = ", site-wide" if action.scope is FindingScope.SITE_WIDE else ""
+    return f"{action.pages:,} {noun}{site_wide}"
+
+
+# -- what to fix first -------------------------------------------------------------------------
+
+
+def verdict_section(audit: AuditRecord, verdict: AuditVerdict | None) -> str:
+    """The first thing on screen: the scores and the ranked actions, or why there are none."""
+    heading = (
+        '<section aria-labelledby="fix-h" class="verdict"><h2 id="fix-h">What to fix first</h2>'
+    )
+    if verdict is None or verdict.scores is None:
+        note = "no verdict" if verdict is None or verdict.note is None else verdict.note
+        return f"{heading}<p>{escape(note)}</p></section>"
+    scores = verdict.scores
+    overall = "n/a" if scores.overall is None else f"{scores.overall:g}"
+    categories = "".join(
+        f"<li>{escape(c.label)}: <strong>{'n/a' if c.score is None else f'{c.score:g}'}</strong>"
+        f'<span class="visually-hidden"> out of 100</span></li>'
+        for c in scores.categories
+    )
+    notes = "".join(f'<p class="note">{escape(note)}</p>' for note in scores.notes)
+    actions = "".join(_action_item(action) for action in verdict.actions)
+    listed = f'<ol class="actions">{actions}</ol>' if actions else "<p>Nothing to fix.</p>"
+    return (
+        f"{heading}<p>Overall score <strong>{overall}</strong> of 100 "
+        f'(<a href="#score-h">the audit\'s facts</a>)</p>'
+        f'<ul class="categories">{categories}</ul>{notes}{listed}</section>'
+    )
+
+
+def _action_item(action: Action) -> str:
+    gain = gain_phrase(action)
+    examples = ", ".join(link(url) for url in action.example_pages)
+    pages = f'<p class="note">For example: {examples}</p>' if examples else ""
+    return (
+        f'<li><span class="sev-{action.severity}">{escape(str(action.severity))}</span> '
+        f'<span class="gain">{escape(gain)}</span> '
+        f'<a href="#type-{escape(action.issue_type)}">{escape(action.summary)}</a>'
+        f"<p><strong>Fix:</strong> {escape(action.fix)}</p>{pages}</li>"
     )
 
 
@@ -377,16 +480,52 @@ async def page_stats(env: Env, owner: str, audit_id: str, keep: int = TABLE_ROWS
 async def issue_groups(
     env: Env, owner: str, audit_id: str, counts: Sequence[TypeCount], per_type: int
 ) -> AsyncGenerator[IssueGroup]:
-    """Each counted type with its first `per_type` rows. A type this catalogue does not know (from
-    an older or newer catalogue) gets none, since the list filter takes catalogue types only: the
-    report gives its count and the command that lists its rows."""
+    """Each counted type with its first `per_type` rows."""
     for count in counts:
-        rows: list[IssueRecord] = []
-        if count.issue_type in IssueType:
-            only = IssueFilter(types=(IssueType(count.issue_type),))
-            page = await list_issues(env, owner, audit_id, only, Paging(limit=per_type))
-            rows = page.items
-        yield IssueGroup(count, rows)
+        yield IssueGroup(count, await _first_rows(env, owner, audit_id, count, per_type))
+
+
+async def _first_rows(
+    env: Env, owner: str, audit_id: str, count: TypeCount, per_type: int
+) -> list[IssueRecord]:
+    """A type's first rows. A type this catalogue does not know (from an older or newer
+    catalogue) gets none, since the list filter takes catalogue types only: the report gives its
+    count and the command that lists its rows."""
+    if count.issue_type not in IssueType:
+        return []
+    only = IssueFilter(types=(IssueType(count.issue_type),))
+    page = await list_issues(env, owner, audit_id, only, Paging(limit=per_type))
+    return page.items
+
+
+def finding_counts(
+    counts: IssueCounts, actions: Sequence[Action]
+) -> list[tuple[TypeCount, Action]]:
+    """Each finding with the count of its widest type (whose rows the report lists), most severe
+    first, then by pages affected."""
+    by_type = {row.issue_type: row for row in counts.rows}
+    found = []
+    for action in sorted(actions, key=lambda a: (a.severity.order, -a.pages, a.issue_type)):
+        members = [by_type[t] for t in action.issue_types if t in by_type]
+        if members:
+            widest = max(members, key=lambda row: row.count)
+            found.append((TypeCount(widest.issue_type, action.severity, widest.count), action))
+    return found
+
+
+async def finding_groups(
+    env: Env, owner: str, audit_id: str, counts: IssueCounts, verdict: AuditVerdict, per_type: int
+) -> AsyncGenerator[IssueGroup]:
+    """The findings' groups, then every type no finding covers (one this catalogue does not
+    know) as `issue_groups` gives them."""
+    found = finding_counts(counts, verdict.actions)
+    for count, action in found:
+        rows = await _first_rows(env, owner, audit_id, count, per_type)
+        yield IssueGroup(count, rows, action)
+    covered = {t for _, action in found for t in action.issue_types}
+    for count in counts.rows:
+        if count.issue_type not in covered:
+            yield IssueGroup(count, await _first_rows(env, owner, audit_id, count, per_type))
 
 
 async def export_html(env: Env, owner: str, audit_id: str) -> Export:
@@ -395,8 +534,12 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
     counts = await issue_counts(env, owner, audit.id)
     stats = await page_stats(env, owner, audit.id)
     history = await run_history(env, audit)
-    groups = issue_groups(env, owner, audit.id, counts.rows, PAGES_PER_TYPE)
+    verdict = await verdict_of(env, audit)
+    if verdict.actions:
+        groups = finding_groups(env, owner, audit.id, counts, verdict, PAGES_PER_TYPE)
+    else:
+        groups = issue_groups(env, owner, audit.id, counts.rows, PAGES_PER_TYPE)
     rows = iter_pages(env, owner, audit.id)
     vitals = await lighthouse.list_results(env.DB, audit.id, limit=2 * MAX_LIGHTHOUSE_PAGES)
-    chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals)
+    chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals, verdict)
     return Export(f"siteaudit-{audit.id}.html", MEDIA_TYPE, chunks)

@@ -20,7 +20,6 @@ order of the list's index, so each suite is opened once and closed when its type
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import AsyncGenerator, Iterable, Sequence
 from contextlib import aclosing
@@ -34,6 +33,7 @@ from auditdb.summary import IssueCounts
 from common.bindings import Env
 from service.audits import owned_audit
 from service.exports import Export
+from service.issue_locating import locating_detail
 from service.lists import issue_counts, iter_issues
 
 MEDIA_TYPE = "application/xml"
@@ -133,8 +133,8 @@ def _case(issue: IssueRecord, failing: bool) -> str:
     body = [message]
     if d:
         body += [d.explanation, f"How to fix: {d.how_to_fix}"]
-    if issue.details:
-        body.append("Details: " + json.dumps(issue.details, sort_keys=True, ensure_ascii=False))
+    if detail := locating_detail(issue):
+        body.append(f"Details: {detail}")
     if d:
         body.append(f"More: {doc_url(d.id)}")
     text = _text("\n".join(body))

@@ -261,27 +261,51 @@ HOPS = [f"https://a.test/{n}" for n in range(10)]
     ("key", "details", "line"),
     [
         ("", {}, ""),
-        ("https://a.test/gone", {"status": 404}, "→ https://a.test/gone; status: 404"),
+        ("https://a.test/gone", {"status": 404}, "Links to https://a.test/gone; answers 404."),
         # A broken link: its target is the dedupe key and a detail; said once, URL first.
         (
             "https://a.test/gone",
             {"targetUrl": "https://a.test/gone", "targetStatus": 404},
-            "target url: https://a.test/gone; target status: 404",
+            "Links to https://a.test/gone, which answers 404.",
+        ),
+        (
+            "https://a.test/down",
+            {"targetStatus": 0},
+            "Links to https://a.test/down, which did not answer.",
         ),
         (
             "",
             {"hops": HOPS[:3], "finalUrl": HOPS[2]},
-            f"chain: {' → '.join(HOPS[:3])}; final url: {HOPS[2]}",
+            f"Redirects: {' → '.join(HOPS[:3])}; ends at {HOPS[2]}.",
         ),
-        ("", {"hops": HOPS}, f"chain: {' → '.join(HOPS[:7])} → (2 more) → {HOPS[9]}"),
-        ("", {"groupSize": 2, "otherUrls": ["b"]}, "duplicate group of 2, with b"),
+        ("", {"hops": HOPS}, f"Redirects: {' → '.join(HOPS[:7])} → (2 more) → {HOPS[9]}."),
+        ("", {"groupSize": 2, "otherUrls": ["b"]}, "One of 2 pages that share it, with b."),
         (
             "",
             {"groupSize": 9, "otherUrls": ["b", "c", "d", "e"]},
-            "duplicate group of 9, with b, c, d and 5 more",
+            "One of 9 pages that share it, with b, c, d and 5 more.",
         ),
-        ("", {"duplicates": ["a", "b", "c", "d"]}, "duplicates: a, b, c …"),
-        ("", {"long": "x" * 700}, "long: " + "x" * 593 + "…"),
+        ("", {"duplicates": ["a", "b", "c", "d"]}, "Duplicates: a, b, c …"),
+        ("", {"long": "x" * 700}, "Long: " + "x" * 593 + "…"),
+        # Never a Python None, never an internal name where a phrase exists.
+        ("", {"header": None}, "The header is not sent."),
+        ("", {"header": "sniff"}, "The header sent is 'sniff'."),
+        ("", {"responseTimeMs": 1886}, "Answered in 1,886 ms."),
+        ("", {"from": 1, "to": 3}, "The headings jump from h1 to h3."),
+        ("", {"nothing": None, "empty": ""}, ""),
+        (
+            "",
+            {
+                "test": "content-security-policy",
+                "result": "csp-not-implemented",
+                "scoreModifier": -25,
+                "severity": "critical",
+                "source": "security",
+                "howToFix": "Send a Content-Security-Policy.",
+            },
+            "The security grade's content security policy test found: csp not implemented, "
+            "which costs 25 of the grade's 100 points; fix: Send a Content-Security-Policy.",
+        ),
     ],
 )
 def test_the_locating_detail(key: str, details: dict, line: str) -> None:

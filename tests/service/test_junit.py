@@ -100,7 +100,8 @@ async def test_a_failure_names_the_page_and_says_why_and_how_to_fix():
         "Broken internal link (critical): https://www.shop.test/ -> https://www.shop.test/gone"
     )
     assert failure.get("type") == "critical"
-    assert "How to fix: " in failure.text and 'Details: {"status": 404}' in failure.text
+    assert "How to fix: " in failure.text
+    assert "Details: Links to https://www.shop.test/gone; answers 404." in failure.text
     assert "docs/issues.md#broken-internal-link" in failure.text
 
 
