@@ -2,10 +2,13 @@
 --json file is written as it is read, and spells the same document as the report in one piece."""
 
 import json
+import re
 from typing import Any
 
 import pytest
 
+from audit.catalogue import IssueType, Severity
+from audit.verdict import Tally, TypeTally, judge
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from cli import report as cli_report
@@ -60,6 +63,59 @@ def test_a_completed_audit_shows_counts_by_severity_and_type() -> None:
     assert "issues: 3 (2 critical, 1 warning, 0 info)" in text
     assert "health score: 85.7" in text
     assert text.index("missing-title") < text.index("thin-content")
+
+
+def judged_report(*types: TypeTally, pages: int = 20) -> JsonObject:
+    """A completed audit's report with the verdict of `types` on a site of `pages` pages."""
+    verdict = judge(Tally(pages, pages, pages / 2, None, types))
+    return {
+        **report("completed", health_score=verdict.scores.overall),
+        "scores": verdict.scores.to_dict(),
+        "actions": [action.to_dict() for action in verdict.actions],
+        "verdict_note": None,
+    }
+
+
+def on(issue_type: IssueType, pages: int) -> TypeTally:
+    return TypeTally(str(issue_type), issue_type.severity, pages, pages, pages / 2)
+
+
+def test_the_summary_opens_with_the_scores_and_what_to_fix_first() -> None:
+    text = format_summary(
+        judged_report(
+            on(IssueType.MISSING_VIEWPORT, 20),
+            on(IssueType.BROKEN_INTERNAL_LINK, 1),
+            on(IssueType.TITLE_TOO_SHORT, 3),
+        )
+    )
+    lines = text.splitlines()
+
+    assert lines[3] == (
+        "health score: 93.5 of 100 (Crawlability and links 95, On-page SEO 80, Security 100, "
+        "Performance 100, Content 100)"
+    )
+    assert lines[4] == "what to fix first (3 of 3, by the points each fix adds):"
+    assert lines[5].split()[:3] == ["1.", "warning", "+5.0"]
+    assert "Missing viewport meta tag on 20 of 20 HTML pages (100%): one shared cause" in lines[5]
+    assert lines[6].split()[:3] == ["2.", "critical", "+1.5"]
+    assert lines[7].split()[:3] == ["3.", "info", "-"]
+    # The findings after the other phases: most severe first, then by pages affected.
+    findings = lines[lines.index("issues: 3 (2 critical, 1 warning, 0 info) in 3 findings") + 1 :]
+    assert [line.split()[0] for line in findings] == ["critical", "warning", "info"]
+    assert findings[0].endswith("1 page  Broken internal link (broken-internal-link)")
+
+
+def test_the_summary_lists_ten_actions_and_says_how_to_read_the_rest() -> None:
+    many = [on(t, 2) for t in list(IssueType)[:30] if t.severity is not Severity.INFO][:12]
+    lines = format_summary(judged_report(*many)).splitlines()
+    shown = [line for line in lines if re.match(r"\s+\d+\. ", line)]
+    assert len(shown) == 10
+    assert f"  ... {len(many) - 10} more: siteaudit report a1 --format json" in lines
+
+
+def test_an_audit_without_a_verdict_says_why() -> None:
+    data = {**report("running"), "scores": None, "actions": [], "verdict_note": "Still running."}
+    assert "what to fix first: Still running." in format_summary(data).splitlines()
 
 
 def runs(status: str, completed: int, failed: int) -> dict[str, object]:

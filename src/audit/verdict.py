@@ -397,6 +397,8 @@ def rank_actions(tally: Tally, found: Sequence[Finding], current: Scores) -> lis
 
 
 def _gain(tally: Tally, found: Sequence[Finding], index: int, current: Scores) -> float:
+    """Overall points gained without `found[index]`, from the unrounded scores (a rounded score
+    kept below 100 would make every small fix look worth a tenth)."""
     if current.overall is None:
         return 0.0
     fixed = found[index]
@@ -404,8 +406,12 @@ def _gain(tally: Tally, found: Sequence[Finding], index: int, current: Scores) -
     raised = tally
     if fixed.from_grade and tally.security_score is not None:
         raised = replace(tally, security_score=tally.security_score - fixed.score_modifier)
-    after = score(raised, rest).overall
-    return 0.0 if after is None else max(0.0, round(after - current.overall, 1))
+    return max(0.0, round(_raw_overall(raised, rest) - _raw_overall(tally, found), 1))
+
+
+def _raw_overall(tally: Tally, items: Sequence[Finding]) -> float:
+    values = {category: _category_value(tally, category, items) for category in CATEGORY_WEIGHTS}
+    return _weighted_mean(values)
 
 
 def _action(rank: int, finding: Finding, gain: float, html_pages: int) -> Action:

@@ -16,7 +16,9 @@ from audit.verdict import (
     Tally,
     TypeTally,
     Verdict,
+    describe,
     findings,
+    gain_phrase,
     importance,
     judge,
     score,
@@ -281,3 +283,41 @@ def test_findings_carry_the_lead_types_category() -> None:
     assert isinstance(finding, Finding)
     assert finding.category is Category.PERFORMANCE
     assert CATALOGUE[IssueType.SLOW_RESPONSE].scope is Scope.PAGE
+
+
+@pytest.mark.parametrize(
+    ("scope", "pages", "html_pages", "sentence"),
+    [
+        (FindingScope.SITE, 1, 100, "Title: a setting of the whole site."),
+        (FindingScope.PAGES, 1, 100, "Title on 1 of 100 HTML pages (1%)."),
+        (FindingScope.PAGES, 2, 1000, "Title on 2 of 1,000 HTML pages (<1%)."),
+        (FindingScope.PAGES, 3, 0, "Title on 3 pages."),  # no HTML page answered 2xx
+        (
+            FindingScope.SITE_WIDE,
+            1170,
+            1170,
+            "Title on 1,170 of 1,170 HTML pages (100%): one shared cause (a template or the "
+            "server's configuration), fixed once for every page.",
+        ),
+    ],
+)
+def test_each_finding_is_described_in_one_plain_sentence(
+    scope: FindingScope, pages: int, html_pages: int, sentence: str
+) -> None:
+    finding = Finding(
+        "missing-h1", ("missing-h1",), Severity.WARNING, Category.ON_PAGE, scope, pages, pages, 0.1
+    )
+    assert describe(finding, "Title", html_pages) == sentence
+
+
+@pytest.mark.parametrize(
+    ("issue", "pages", "phrase"),
+    [
+        (IssueType.MISSING_H1, 100, "+0.5 points"),  # a tenth of on-page SEO's weight
+        (IssueType.THIN_CONTENT, 1, "under 0.1 points"),  # a warning on one page of 1,000
+        (IssueType.TITLE_TOO_SHORT, 500, "no score impact (info)"),
+    ],
+)
+def test_what_fixing_is_worth_is_said_in_words(issue: IssueType, pages: int, phrase: str) -> None:
+    (action,) = judge(tally_of(on_pages(issue, pages), pages=1000)).actions
+    assert gain_phrase(action) == phrase

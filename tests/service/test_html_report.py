@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 from xml.etree.ElementTree import Element
 
@@ -14,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.catalogue import CATALOGUE, IssueType, doc_url
+from audit.catalogue import CATALOGUE, IssueType, Severity, doc_url
+from audit.verdict import Tally, TypeTally, judge
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from auditdb.summary import IssueCounts
@@ -26,9 +28,11 @@ from service.html_report import (
     export_html,
     html_chunks,
     time_bucket,
+    verdict_section,
 )
 from service.issue_locating import locating_detail
 from service.page_table import LINK_REL, TABLE_ROWS, status_class
+from service.verdict import AuditVerdict
 from tests.service.html_doc import parse
 
 SITE = "https://shop.test/"
@@ -418,3 +422,54 @@ def test_the_contrast_check_sees_the_palette() -> None:
     seen = {(s, c) for s, _, c in style_colours()}
     assert ("a", "#0b57d0") in seen and (".sev-warning", "#8a4b00") in seen
     assert any(s == "circle.series-security" for s, _ in seen)
+
+
+def verdict_root(verdict: AuditVerdict | None) -> Element:
+    audit = AuditRecord("a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER)
+    return parse(f"<!DOCTYPE html><title>t</title>{verdict_section(audit, verdict)}")
+
+
+def test_what_to_fix_first_lists_the_scores_and_the_actions_in_rank_order() -> None:
+    judged = judge(
+        Tally(
+            10,
+            10,
+            5.0,
+            None,
+            (
+                TypeTally("missing-viewport", Severity.WARNING, 10, 10, 5.0),
+                TypeTally("broken-internal-link", Severity.CRITICAL, 1, 1, 0.5),
+            ),
+        )
+    )
+    actions = tuple(replace(a, example_pages=(HOSTILE_URL,)) for a in judged.actions)
+    root = verdict_root(AuditVerdict(judged.scores, actions))
+
+    (section,) = root.iter("section")
+    assert section.find("h2").text == "What to fix first"
+    (categories,) = [ul for ul in section.iter("ul") if ul.get("class") == "categories"]
+    assert len(categories.findall("li")) == 5
+    items = [li for ol in section.iter("ol") for li in ol.findall("li")]
+    assert [li.find("a").get("href") for li in items] == [
+        "#type-missing-viewport",
+        "#type-broken-internal-link",
+    ]
+    assert items[0].find("span[@class='gain']").text == "+5.0 points"  # 25% of 20 on-page points
+    # An example page is the crawled site's text: escaped, a link only as the page table makes it.
+    assert HOSTILE_URL in "".join(items[0].itertext())
+    assert not list(root.iter("script"))
+
+
+@pytest.mark.parametrize(
+    ("verdict", "text"),
+    [
+        (None, "no verdict"),
+        (
+            AuditVerdict(None, (), "The audit was cancelled: a partial crawl is no basis."),
+            "The audit was cancelled: a partial crawl is no basis.",
+        ),
+    ],
+)
+def test_without_a_verdict_the_section_says_why(verdict: AuditVerdict | None, text: str) -> None:
+    (section,) = verdict_root(verdict).iter("section")
+    assert section.find("p").text == text
