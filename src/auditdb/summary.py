@@ -50,11 +50,15 @@ class IssueCounts:
 
     @property
     def by_type(self) -> dict[str, int]:
-        """Most issues first, then by type name (as the report has always listed them)."""
+        """Most severe first, then most issues, then by type name (a type's rows all share one
+        severity, but for the security grade's tests, whose severity is their score's)."""
         totals: dict[str, int] = {}
+        ranks: dict[str, int] = {}
         for row in self.rows:
             totals[row.issue_type] = totals.get(row.issue_type, 0) + row.count
-        return dict(sorted(totals.items(), key=lambda item: (-item[1], item[0])))
+            ranks[row.issue_type] = min(ranks.get(row.issue_type, 9), row.severity.order)
+        order = sorted(totals, key=lambda t: (ranks[t], -totals[t], t))
+        return {issue_type: totals[issue_type] for issue_type in order}
 
     @property
     def total(self) -> int:
