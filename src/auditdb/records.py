@@ -80,6 +80,10 @@ class AuditRecord(JsonRecord):
     created_at: str
     owner: str = "local"
     final_url: str | None = None
+    # No scheme was typed: `start_url` is https, and discovery fell back to http if https could
+    # not connect (crawl.start_verdict); `scheme_note` says which scheme was used (migration 0017).
+    scheme_assumed: bool = False
+    scheme_note: str | None = None
     options: AuditOptions = field(default_factory=AuditOptions)
     status: AuditStatus = AuditStatus.RUNNING
     current_phase: AuditPhase | None = AuditPhase.DISCOVERY

@@ -41,6 +41,11 @@ class ErrorCode(StrEnum):
         """True when the audit failed because of the site, not because of us."""
         return self in SITE_FAILURES
 
+    @property
+    def meaning(self) -> str:
+        """What the code means, in a few plain words (the CLI's failure line, the reports)."""
+        return _MEANINGS[self]
+
 
 SITE_FAILURES = frozenset(
     {
@@ -54,6 +59,25 @@ SITE_FAILURES = frozenset(
         ErrorCode.START_NOT_HTML,
     }
 )
+
+_MEANINGS = {
+    ErrorCode.OOM: "the audit ran out of memory",
+    ErrorCode.CPU_LIMIT: "the audit ran out of CPU time",
+    ErrorCode.STEP_TIMEOUT: "a step of the audit took too long",
+    ErrorCode.STEP_OUTPUT_TOO_LARGE: "a step of the audit returned too much data",
+    ErrorCode.WORKFLOW_INTERNAL: "the workflow engine failed",
+    ErrorCode.DB_ERROR: "the audit's database refused a write or a read",
+    ErrorCode.INSTANCE_LOST: "the audit's workflow instance was lost",
+    ErrorCode.UNKNOWN: "the audit failed for an unexpected reason",
+    ErrorCode.SITE_DNS_ERROR: "the site's host name does not resolve",
+    ErrorCode.SITE_CONNECTION_FAILED: "the site could not be connected to",
+    ErrorCode.SITE_TLS_ERROR: "the site's secure connection (TLS) failed",
+    ErrorCode.SITE_TIMEOUT: "the site did not answer in time",
+    ErrorCode.SITE_NETWORK_ERROR: "the site could not be reached",
+    ErrorCode.SITE_PRIVATE_ADDRESS: "the site resolves only to addresses the audit may not request",
+    ErrorCode.SITE_HTTP_ERROR: "the start URL answered with an HTTP error",
+    ErrorCode.START_NOT_HTML: "the start URL is not an HTML page",
+}
 
 _CONTAINS_RULES: tuple[tuple[ErrorCode, tuple[str, ...]], ...] = (
     (ErrorCode.OOM, ("exceeded memory limit",)),
