@@ -16,6 +16,8 @@ writes as they are (never through `classify_error`, which reads our platform's e
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from auditdb import repository
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase, AuditStatus
@@ -28,6 +30,7 @@ from crawl.chunk import ChunkIO, ChunkPlan, ChunkReport, run_chunk
 from crawl.discovery import DiscoveryReport, discover
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
+from crawl.site_health import NoAnswers, stopped_responding
 from crawl.start_verdict import StartFailure
 from crawl.url_policy import UrlPolicy
 from durable.client import Scratchpad
@@ -204,29 +207,44 @@ async def _crawl(
     hint: int | None = None
     idle = 0
     links_truncated = rate_limited = False
+    no_answers = NoAnswers()
     # Chunks go on while pages may be crawled or resources wait for their check
     # (crawl.references); a resource-only chunk claims no pages.
     while ((pending > 0 and attempted < params.options.max_pages) or resources > 0) and (
         idle < MAX_IDLE_CHUNKS
     ):
         chunk_no += 1
-        report = await _crawl_chunk(params, step, env, non_retryable, chunk_no, attempted, hint)
+        window = ChunkWindow(attempted, hint, no_answers.streak)
+        report = await _crawl_chunk(params, step, env, non_retryable, chunk_no, window)
         attempted, pending, hint = report.attempted, report.pending, report.window_end
         resources = report.resources_pending
         links_truncated = links_truncated or report.links_truncated
+        no_answers = no_answers.merged(report.no_answers)
         worked = report.attempted_in_chunk + report.resources_checked
         idle = idle + 1 if worked == 0 else 0
         if report.rate_limited:
             rate_limited = True  # the site asked for more patience than an audit can give
-            break
+        if report.rate_limited or no_answers.stopped:
+            break  # ... or stopped answering (crawl.site_health)
     return CrawlSummary(
         attempted=attempted,
         pending=pending,
         chunks=chunk_no,
-        completed=pending == 0 and not rate_limited,
+        completed=pending == 0 and not rate_limited and not no_answers.stopped,
         links_truncated=links_truncated,
         rate_limited=rate_limited,
+        no_answers=no_answers,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkWindow:
+    """Where the next chunk starts: pages attempted so far, the window size the last chunk
+    ended with, and the fetches in a row that got no answer."""
+
+    attempted: int
+    hint: int | None
+    no_answer_streak: int
 
 
 async def _crawl_chunk(
@@ -235,8 +253,7 @@ async def _crawl_chunk(
     env: Env,
     non_retryable: type[Exception],
     chunk_no: int,
-    attempted: int,
-    hint: int | None,
+    window: ChunkWindow,
 ) -> ChunkReport:
     async def crawl_chunk() -> ChunkReport:
         # One read per chunk, so a cancelled audit stops within a chunk even when the terminate
@@ -246,10 +263,13 @@ async def _crawl_chunk(
         scope = await crawl_scope(params, pad)
         plan = ChunkPlan(
             chunk_no=chunk_no,
-            limit=min(settings.CRAWL.chunk_target_pages, params.options.max_pages - attempted),
-            window_hint=hint,
+            limit=min(
+                settings.CRAWL.chunk_target_pages, params.options.max_pages - window.attempted
+            ),
+            window_hint=window.hint,
             max_pages=params.options.max_pages,
             fetch_timeout_s=params.options.fetch_timeout_s,
+            no_answer_streak=window.no_answer_streak,
         )
         io = ChunkIO(pad=pad, db=env.DB, http=ports.http_client())
         return await run_chunk(scope, plan, io)
@@ -264,6 +284,7 @@ async def _finalize(
     async def finalize() -> FinalizeSummary:
         pad = Scratchpad.for_audit(env, params.audit_id)
         final_url = (await pad.crawl_config()).final_url or params.start_url
+        stopped = stopped_responding(crawl.no_answers, final_url)
         return await finalize_audit(
             env,
             pad,
@@ -271,6 +292,7 @@ async def _finalize(
             start_url=final_url,
             crawl_completed=crawl.completed,
             rate_limited=crawl.rate_limited,
+            crawl_issues=() if stopped is None else (stopped,),
         )
 
     return await durable_step(
