@@ -53,7 +53,7 @@ _REF = "#/components/schemas/{model}"
 def record_model(
     record: type,
     name: str | None = None,
-    added: Mapping[str, type] | None = None,
+    added: Mapping[str, object] | None = None,  # a type, or a union of types
     dropped: frozenset[str] = frozenset(),
 ) -> type[BaseModel]:
     """A pydantic model of `record.to_dict()`: every dataclass field a required property (the
@@ -97,7 +97,7 @@ def _nested_model(record: type) -> type[BaseModel]:
     return record_model(record)
 
 
-Audit = record_model(AuditRecord, "Audit", {"stopped_early": bool})
+Audit = record_model(AuditRecord, "Audit", {"stopped_early": bool, "site_failure": str | None})
 Page = record_model(PageRecord, "Page")
 Issue = record_model(IssueRecord, "Issue")
 ApiKey = record_model(ApiKeyRecord, "ApiKey", {"revoked": bool})

@@ -116,16 +116,19 @@ def format_summary(report: JsonObject) -> str:
     lines = [
         f"status: {audit.status}",
         f"start url: {audit.start_url}",
+        *([audit.scheme_note] if audit.scheme_note else []),
+        *([f"failed: {audit.site_failure_line}"] if audit.site_failure_line else []),
         f"pages crawled: {audit.pages_crawled}",
         f"issues: {sum(severities.values())} ({severities.get('critical', 0)} critical, "
         f"{severities.get('warning', 0)} warning, {severities.get('info', 0)} info)",
     ]
     if audit.health_score is not None:
         lines.append(f"health score: {audit.health_score:g}")
-    lines.extend(_security_line(report))
-    lines.extend(_exposure_line(report))
-    lines.extend(_lighthouse_line(audit))
-    if audit.status is AuditStatus.FAILED:
+    if audit.site_failure is None:  # nothing was audited at all otherwise
+        lines.extend(_security_line(report))
+        lines.extend(_exposure_line(report))
+        lines.extend(_lighthouse_line(audit))
+    if audit.status is AuditStatus.FAILED and audit.site_failure is None:
         lines.append(f"error: {audit.error_code} in {audit.failed_phase or 'unknown phase'}")
     if audit.status is AuditStatus.CANCELLED:
         lines.append(f"cancelled; `siteaudit resume {audit.id}` finishes it")

@@ -99,6 +99,16 @@ def classify_error(message: str | None) -> ErrorCode:
     return ErrorCode.UNKNOWN
 
 
+def site_failure_code(code: str | None) -> ErrorCode | None:
+    """The stored `error_code` as an `ErrorCode` when it blames the site; None otherwise (our
+    side, no code, or a code this version does not know)."""
+    known = ErrorCode(code) if code in _BY_VALUE else None
+    return known if known is not None and known.is_site_failure else None
+
+
+_BY_VALUE = frozenset(code.value for code in ErrorCode)
+
+
 def error_detail(message: str | None) -> str | None:
     if message is None:
         return None

@@ -32,6 +32,7 @@ from common.bindings import Env
 from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode
 from common.settings import CRAWL
+from common.wire import JsonObject
 from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
 from lighthouse.records import LighthouseMode
@@ -183,6 +184,19 @@ def max_pages_limit(env: Env) -> int:
 
 
 # -- read --------------------------------------------------------------------------------------
+
+# Audits that ended before their crawl did: with pages, their results are partial.
+_STOPPED = frozenset({AuditStatus.FAILED, AuditStatus.CANCELLED})
+
+
+def audit_view(audit: AuditRecord) -> JsonObject:
+    """The audit as the API and the MCP tools show it: its record, whether it stopped early with
+    partial results, and (`site_failure`) the sentence for the site's owner when the site made it
+    fail, beside its `error_code` and `error_detail`."""
+    view = audit.to_dict()
+    view["stopped_early"] = audit.status in _STOPPED and audit.pages_crawled > 0
+    view["site_failure"] = audit.site_failure
+    return view
 
 
 async def read_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:

@@ -48,6 +48,7 @@ from auditdb.listing import IssueFilter
 from auditdb.records import MAX_LIGHTHOUSE_PAGES, AuditRecord, IssueRecord, PageRecord
 from auditdb.summary import IssueCounts, TypeCount
 from common.bindings import Env
+from common.failures import site_failure_code
 from service.audits import owned_audit
 from service.exports import Export
 from service.html_history import history_section
@@ -101,6 +102,8 @@ th,td{border-bottom:1px solid var(--line);padding:.25rem .5rem;text-align:left;v
 td{overflow-wrap:anywhere}td.num{text-align:right}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 .note{color:var(--muted)}code{background:var(--panel);padding:0 .25rem}
+.failure{border:2px solid #b3261e;background:#fdecea;padding:.75rem 1rem;margin:0 0 1rem}
+.failure h2{color:#b3261e;margin:0 0 .25rem}.failure p{margin:0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 [hidden]{display:none!important}
 .controls{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.5rem 0}
@@ -180,7 +183,7 @@ async def html_chunks(
 ) -> AsyncGenerator[bytes]:
     """The document as encoded chunks: head, history and charts, one chunk per issue type, the
     page table, then its data island one chunk per batch of `rows` (None: the kept rows)."""
-    yield (_head(audit) + _overview(audit, counts, stats)).encode()
+    yield (_head(audit) + _failure(audit) + _overview(audit, counts, stats)).encode()
     if history is not None:
         yield history_section(history, audit.id).encode()
     yield _charts(counts, stats).encode()
@@ -215,6 +218,18 @@ def _head(audit: AuditRecord) -> str:
     )
 
 
+def _failure(audit: AuditRecord) -> str:
+    """The banner of an audit the site made fail, first on the page: what happened, what to try."""
+    code = site_failure_code(audit.error_code)
+    if audit.site_failure is None or code is None:
+        return ""
+    return (
+        '<section role="alert" aria-labelledby="failure-h" class="failure">'
+        f'<h2 id="failure-h">The audit failed: {escape(code.meaning)}</h2>'
+        f"<p>{escape(audit.site_failure)}</p></section>"
+    )
+
+
 def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
     score = "n/a" if audit.health_score is None else f"{audit.health_score:.0f}"
     by_severity = counts.by_severity
@@ -225,6 +240,7 @@ def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
         ("Pages", f"{stats.total:,}"),
         ("Issues", ", ".join(f"{by_severity[s]:,} {s}" for s in Severity)),
         ("Finished", escape(audit.finished_at or "not finished")),
+        *([("Scheme", escape(audit.scheme_note))] if audit.scheme_note else []),
     ]
     rows = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     return (
