@@ -15,18 +15,11 @@ import html5lib
 import pytest
 
 from tests.badseo.failing_sites import closed_port
-from tests.support.cli_process import ROOT, cli
 from tests.support.site_server import Reply, html_page, serve_site
-from tests.test_cli_formats import JUNIT, SARIF
+from tests.test_cli_formats import JUNIT, SARIF, run
 
 MEANING = "the site could not be connected to (site_connection_failed)"
 SITE = {"/": Reply(body=html_page("Home of the site that was down", "<h1>Home</h1>"))}
-
-
-def run(state: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        cli("--state-dir", str(state), *args), capture_output=True, text=True, timeout=120, cwd=ROOT
-    )
 
 
 @dataclass(frozen=True)
