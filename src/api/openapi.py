@@ -53,7 +53,7 @@ _REF = "#/components/schemas/{model}"
 def record_model(
     record: type,
     name: str | None = None,
-    added: Mapping[str, object] | None = None,  # a type, or a union of types
+    added: Mapping[str, object] | None = None,  # a type or a union of types
     dropped: frozenset[str] = frozenset(),
 ) -> type[BaseModel]:
     """A pydantic model of `record.to_dict()`: every dataclass field a required property (the
