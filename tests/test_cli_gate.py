@@ -153,3 +153,16 @@ def test_the_summary_line_names_every_failed_condition_or_what_passed():
 def test_findings_fail_at_the_gates_severity_or_at_warning_without_one(values, severities):
     assert failing_severities(parse_fail_on(values)) == severities
     assert INFO not in failing_severities(parse_fail_on(values))
+
+
+SITE_DOWN = "http://127.0.0.1:9/ refused the connection: nothing answered on port 9. Check it."
+
+
+def test_an_audit_the_site_made_fail_fails_every_condition_said_once():
+    conditions = parse_fail_on(["critical,score<90,new-issues-since=a1"])
+
+    verdicts = decide(conditions, GateFacts.of_failed_audit(SITE_DOWN))
+
+    assert [v.reason for v in verdicts] == [f"the audit failed: {SITE_DOWN}"] * 3
+    assert all(v.failed and v.audit_failed for v in verdicts)
+    assert summary_line(verdicts) == f"gate failed: the audit failed: {SITE_DOWN}"

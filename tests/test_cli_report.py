@@ -48,6 +48,38 @@ def test_a_failed_audit_shows_its_reason_and_partial_results() -> None:
     assert "stopped early after 7 pages; partial results kept" in text
 
 
+SITE_DOWN = (
+    "https://a.test/ refused the connection: nothing answered on port 443. Check that the site "
+    "is running and that the address and port are right."
+)
+
+
+def test_an_audit_the_site_made_fail_says_what_happened_and_what_to_try_first() -> None:
+    failed = report(
+        "failed",
+        error_code="site_connection_failed",
+        error_detail=SITE_DOWN,
+        failed_phase="discovery",
+        security_error="the audit ended without a security grade step",
+    )
+    lines = format_summary(failed).splitlines()
+
+    assert lines[:3] == [
+        "status: failed",
+        "start url: https://a.test/",
+        f"failed: the site could not be connected to (site_connection_failed): {SITE_DOWN}",
+    ]
+    text = "\n".join(lines)
+    assert "error:" not in text and "None" not in text and "security grade" not in text
+
+
+def test_a_url_given_without_a_scheme_says_which_scheme_was_audited() -> None:
+    note = "no scheme given: https://a.test/ did not connect (TLS failed), auditing http://a.test/"
+    lines = format_summary(report("completed", scheme_assumed=True, scheme_note=note)).splitlines()
+
+    assert lines[1:3] == ["start url: https://a.test/", note]
+
+
 def test_a_cancelled_audit_says_so_keeps_its_partial_results_and_names_the_resume() -> None:
     text = format_summary(report("cancelled"))
 

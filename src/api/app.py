@@ -83,7 +83,7 @@ from api.queries import Query
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind, SortKey
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
-from auditdb.records import AuditRecord, AuditStatus
+from auditdb.records import AuditRecord
 from common.bindings import Env
 from common.wire import JsonObject, to_json
 from service import (
@@ -510,14 +510,8 @@ def key_summary(key: ApiKeyRecord) -> JsonObject:
     return {**key.to_dict(), "revoked": key.revoked}
 
 
-# Audits that ended before their crawl did: with pages, their results are partial.
-_STOPPED = frozenset({AuditStatus.FAILED, AuditStatus.CANCELLED})
-
-
 def audit_summary(audit: AuditRecord) -> JsonObject:
-    summary = audit.to_dict()
-    summary["stopped_early"] = audit.status in _STOPPED and audit.pages_crawled > 0
-    return summary
+    return audits.audit_view(audit)
 
 
 _CSV, _NDJSON = ExportFormat.CSV, ExportFormat.NDJSON

@@ -99,7 +99,7 @@ def _nested_model(record: type) -> type[BaseModel]:
     return record_model(record)
 
 
-Audit = record_model(AuditRecord, "Audit", {"stopped_early": bool})
+Audit = record_model(AuditRecord, "Audit", {"stopped_early": bool, "site_failure": str | None})
 Page = record_model(PageRecord, "Page")
 Issue = record_model(IssueRecord, "Issue")
 ApiKey = record_model(ApiKeyRecord, "ApiKey", {"revoked": bool})

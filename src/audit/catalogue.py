@@ -124,6 +124,7 @@ class IssueType(StrEnum):
     BROKEN_INTERNAL_LINK = "broken-internal-link"
     ORPHAN_PAGE = "orphan-page"
     CRAWL_RATE_LIMITED = "crawl-rate-limited"
+    SITE_STOPPED_RESPONDING = "site-stopped-responding"  # issue 24: the crawl's own verdict
     # --- original system, branch-only (§1.2), decidable from the extractor's JSON-LD summary.
     # jsonld-not-linked-graph is not: the summary has no top-level node count, @graph or @id
     # references, so it is left out rather than approximated. ---
@@ -241,6 +242,15 @@ POOR_PERFORMANCE_SCORE = 50
 POOR_LCP_MS = 4000
 POOR_INP_MS = 500
 POOR_CLS_HUNDREDTHS = 25
+# A site that stops answering part-way (crawl.site_health). The breaker: this many page fetches in
+# a row with no answer at all, none answered in between, stop the crawl. Twice the crawl window's
+# starting size (10, crawl.window): a site that is down fails every fetch in flight at once, so a
+# whole window fails together; two windows without one answer between them is no longer a few
+# slow pages, and at the default 15 s timeout the crawl stops within about half a minute instead
+# of spending max_pages timeouts. Past the breaker, more than half of the crawl's page fetches
+# without an answer also make the finding: most of the site did not answer.
+SITE_DOWN_STREAK = 20
+SITE_DOWN_SHARE_PERCENT = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -694,6 +704,30 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "cover only part of the site. Warning about the audit, not the pages.",
         "Allow the audit's user agent a higher rate, then re-run the audit.",
         "original system §1.3",
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.SITE_STOPPED_RESPONDING,
+        _CRIT,
+        _CRAWL,
+        "Site stopped responding",
+        "page fetches got no answer at all (refused, timed out, TLS or DNS failure): "
+        "SITE_DOWN_STREAK of them in a row, which stops the crawl, or more than "
+        "SITE_DOWN_SHARE_PERCENT % of the crawl's; once, on the start URL, with the counts, the "
+        "kinds of failure and sample URLs",
+        "The site answered the audit's first request, then stopped answering most of the "
+        "others: it went down, or something between (a firewall, a rate limiter that drops "
+        "connections) cut the audit off. Critical: the pages that got no answer could not be "
+        "audited, and visitors meeting the same failure get no page at all.",
+        "Check that the site is up and that its server, proxy or firewall does not drop "
+        "connections from crawlers under load; then audit it again.",
+        "siteaudit (crawl.site_health); redirection.io (a crawl with over 90 % errors stops)",
+        (
+            _t("SITE_DOWN_STREAK", SITE_DOWN_STREAK, "page fetches in a row", "crawl.window"),
+            _t(
+                "SITE_DOWN_SHARE_PERCENT", SITE_DOWN_SHARE_PERCENT, "% of page fetches", "siteaudit"
+            ),
+        ),
         category=_LINKS,
     ),
     # ------------------------------------------------------------------ field: per page

@@ -58,6 +58,8 @@ class MonitorRecord(JsonRecord):
     lock_until: str | None = None
     lighthouse: LighthouseMode = LighthouseMode.AUTO  # each run's audit option (migration 0013)
     check_external: bool = False  # each run's audit option (migration 0014)
+    # `url` was given without a scheme: each run's audit tries https, then http (migration 0017)
+    scheme_assumed: bool = False
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
@@ -107,9 +109,9 @@ class RecencyCutoffs:
 
 _INSERT = (
     "INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, max_depth, include_json, "
-    "exclude_json, webhook_url, lighthouse, check_external, webhook_secret, alert_score_drop, "
-    "alert_on_grade_drop, alert_on_new_critical, is_active, next_due_at, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "exclude_json, webhook_url, lighthouse, check_external, scheme_assumed, webhook_secret, "
+    "alert_score_drop, alert_on_grade_drop, alert_on_new_critical, is_active, next_due_at, "
+    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 GET_OWNED_SQL = "SELECT * FROM monitors WHERE id = ? AND owner = ?"
 GET_SQL = "SELECT * FROM monitors WHERE id = ?"
@@ -120,7 +122,7 @@ DELETE_OWNED_SQL = "DELETE FROM monitors WHERE id = ? AND owner = ?"
 UPDATE_OWNED_SQL = (
     "UPDATE monitors SET url = ?, frequency = ?, hour = ?, max_pages = ?, max_depth = ?, "
     "include_json = ?, exclude_json = ?, webhook_url = ?, lighthouse = ?, check_external = ?, "
-    "webhook_secret = COALESCE(?, webhook_secret), alert_score_drop = ?, "
+    "scheme_assumed = ?, webhook_secret = COALESCE(?, webhook_secret), alert_score_drop = ?, "
     "alert_on_grade_drop = ?, alert_on_new_critical = ?, is_active = ?, next_due_at = ? "
     "WHERE id = ? AND owner = ?"
 )
@@ -138,6 +140,7 @@ def _settings(monitor: MonitorRecord) -> list[str | int | float | None]:
         monitor.webhook_url,
         str(monitor.lighthouse),
         int(monitor.check_external),
+        int(monitor.scheme_assumed),
     ]
 
 

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Self
 
 from audit.issues import DetectedIssue
+from common.failures import site_failure_code
 from common.settings import CRAWL
 from common.wire import JsonObject, JsonRecord, JsonValue
 from lighthouse.records import LighthouseMode, LighthouseStatus
@@ -80,6 +81,10 @@ class AuditRecord(JsonRecord):
     created_at: str
     owner: str = "local"
     final_url: str | None = None
+    # No scheme was typed: `start_url` is https, and discovery fell back to http if https could
+    # not connect (crawl.start_verdict); `scheme_note` says which scheme was used (migration 0017).
+    scheme_assumed: bool = False
+    scheme_note: str | None = None
     options: AuditOptions = field(default_factory=AuditOptions)
     status: AuditStatus = AuditStatus.RUNNING
     current_phase: AuditPhase | None = AuditPhase.DISCOVERY
@@ -109,6 +114,22 @@ class AuditRecord(JsonRecord):
     lighthouse_completed: int = 0
     lighthouse_failed: int = 0
     lighthouse_status: LighthouseStatus | None = None
+
+    @property
+    def site_failure(self) -> str | None:
+        """The sentence for the site's owner when the site made the audit fail (its start URL got
+        no answer, an HTTP error, or is not an HTML page: crawl.start_verdict); None otherwise."""
+        code = site_failure_code(self.error_code)
+        if self.status is not AuditStatus.FAILED or code is None:
+            return None
+        return self.error_detail or code.meaning
+
+    @property
+    def site_failure_line(self) -> str | None:
+        """`the site could not be connected to (site_connection_failed): <the sentence>`."""
+        code = site_failure_code(self.error_code)
+        sentence = self.site_failure
+        return None if code is None or sentence is None else f"{code.meaning} ({code}): {sentence}"
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:

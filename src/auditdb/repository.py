@@ -24,6 +24,7 @@ _AUDIT_COLUMNS = (
     "owner",
     "start_url",
     "final_url",
+    "scheme_assumed",
     "options_json",
     "status",
     "current_phase",
@@ -39,6 +40,7 @@ async def insert_audit(db: D1Database, audit: AuditRecord) -> None:
         audit.owner,
         audit.start_url,
         audit.final_url,
+        int(audit.scheme_assumed),
         json.dumps(audit.options.to_dict(), sort_keys=True),
         str(audit.status),
         None if audit.current_phase is None else str(audit.current_phase),
@@ -79,8 +81,16 @@ async def set_phase(db: D1Database, audit_id: str, phase: AuditPhase) -> None:
     )
 
 
-async def set_final_url(db: D1Database, audit_id: str, final_url: str) -> None:
-    await db.prepare("UPDATE audits SET final_url = ? WHERE id = ?").bind(final_url, audit_id).run()
+async def set_final_url(
+    db: D1Database, audit_id: str, final_url: str, scheme_note: str | None = None
+) -> None:
+    """Where discovery's start URL led, and (for a start URL typed without a scheme) which scheme
+    the audit took."""
+    await (
+        db.prepare("UPDATE audits SET final_url = ?, scheme_note = ? WHERE id = ?")
+        .bind(final_url, scheme_note, audit_id)
+        .run()
+    )
 
 
 async def update_progress(
@@ -168,19 +178,25 @@ async def cancel_audit(db: D1Database, audit_id: str, *, finished_at: str) -> bo
 
 
 async def reopen_audit(
-    db: D1Database, audit_id: str, status: AuditStatus, instance_id: str, resume_count: int
+    db: D1Database,
+    audit_id: str,
+    status: AuditStatus,
+    instance_id: str,
+    resume_count: int,
+    phase: AuditPhase = AuditPhase.CRAWLING,
 ) -> bool:
-    """Turn a failed or cancelled audit back into a running one for a resume; False if it no
-    longer has the `status` it was read with (another resume reopened it first)."""
+    """Turn a failed or cancelled audit back into a running one for a resume, in `phase`
+    (discovery for one that starts over); False if it no longer has the `status` it was read
+    with (another resume reopened it first)."""
     if status not in RESUMABLE:
         raise ValueError(f"a {status} audit cannot be reopened")
     result = (
         await db.prepare(
-            "UPDATE audits SET status = 'running', current_phase = 'crawling', error_code = NULL, "
+            "UPDATE audits SET status = 'running', current_phase = ?, error_code = NULL, "
             "error_detail = NULL, failed_phase = NULL, finished_at = NULL, workflow_instance_id = ?, "
             "resume_count = ? WHERE id = ? AND status = ?"
         )
-        .bind(instance_id, resume_count, audit_id, str(status))
+        .bind(str(phase), instance_id, resume_count, audit_id, str(status))
         .run()
     )
     return bool(result["meta"].get("changes", 0))

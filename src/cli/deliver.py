@@ -21,8 +21,9 @@ most one keyset page of rows besides its capped lists (100 table rows, 20 issues
 Exit status (`ExitStatus`): 0 the audit completed and passed every `--fail-on` condition; 1 a
 condition failed (one line on stderr names each failed condition and why); 2 a usage error or a
 refusal (bad arguments, an unknown audit id, a report of a running audit); 3 the audit did not
-complete (failed or cancelled): its partial report is still written, and the gate is not decided
-on partial results.
+complete (failed or cancelled): its partial report is still written. The gate is not decided on
+the partial results of an audit we failed or its owner cancelled; an audit the site made fail
+(its start URL got no answer, an HTTP error or no HTML page) fails the gate, with its sentence.
 """
 
 from __future__ import annotations
@@ -91,19 +92,24 @@ async def deliver(platform: LocalPlatform, audit_id: str, delivery: Delivery) ->
     _, report = await platform.request("GET", f"/api/audits/{audit_id}/report")
     audit = AuditRecord.from_dict(as_object(report["audit"]))
     completed = audit.status is AuditStatus.COMPLETED
-    verdicts = await _verdicts(platform, audit, report, delivery.conditions) if completed else []
+    verdicts = await _verdicts(platform, audit, report, delivery.conditions)
     await _write(platform, audit, report, delivery, _checks(audit, delivery.conditions, verdicts))
     if delivery.output is not None:
         print(f"siteaudit: {delivery.format} report written to {delivery.output}", file=sys.stderr)
+    if audit.scheme_note and delivery.report_on_stdout:
+        print(f"siteaudit: {audit.scheme_note}", file=sys.stderr)  # the text summary has it
     if not completed:
         print(f"siteaudit: {_incomplete(audit)}", file=sys.stderr)
-        return ExitStatus.INCOMPLETE
     if verdicts:
         print(f"siteaudit: {gate_line(verdicts)}", file=sys.stderr)
+    if not completed:
+        return ExitStatus.INCOMPLETE
     return ExitStatus.GATE_FAILED if any(v.failed for v in verdicts) else ExitStatus.OK
 
 
 def _incomplete(audit: AuditRecord) -> str:
+    if audit.site_failure_line is not None:
+        return f"audit {audit.id} failed: {audit.site_failure_line}"
     if audit.status is AuditStatus.FAILED:
         why = f"failed ({audit.error_code} in {audit.failed_phase or 'unknown phase'})"
     else:
@@ -127,7 +133,13 @@ def _message(body: object) -> str:
 async def _verdicts(
     platform: LocalPlatform, audit: AuditRecord, report: JsonObject, conditions: Sequence[Condition]
 ) -> list[Verdict]:
+    """The gate's verdicts: on a completed audit, or on one the site made fail (every condition
+    fails); none on an audit we failed or its owner cancelled (not decided)."""
     if not conditions:
+        return []
+    if audit.site_failure is not None:
+        return decide(conditions, GateFacts.of_failed_audit(audit.site_failure))
+    if audit.status is not AuditStatus.COMPLETED:
         return []
     counts = as_object(as_object(report["summary"])["issues_by_severity"])
     new_since: dict[str, dict[str, int]] = {}
@@ -149,6 +161,11 @@ def _checks(
     audit: AuditRecord, conditions: Sequence[Condition], verdicts: Sequence[Verdict]
 ) -> list[Check]:
     """The JUnit report's own testcases: the audit's completion and each gate condition."""
+    if audit.site_failure is not None:  # the site's failure: a failed check, not our error
+        return [
+            Check("audit completed", failure=audit.site_failure_line),
+            *(Check(f"fail-on {v.condition}", failure=v.reason) for v in verdicts),
+        ]
     if audit.status is not AuditStatus.COMPLETED:
         undecided = "not decided: the audit did not complete"
         return [

@@ -12,7 +12,9 @@ Conditions, given as `--fail-on` values (repeatable, each a comma-separated list
 
 The decision is a pure function of the audit's counts, score, grade and comparisons
 (`GateFacts`), so its table tests need no audit; the CLI gathers the facts and maps the outcome
-to exit codes (cli/main.py).
+to exit codes (cli/main.py). An audit that failed because of the site (its start URL got no
+answer, an HTTP error or no HTML page: `GateFacts.site_failure`) fails every condition, with
+that sentence as the reason: a site that cannot be audited never passes a gate.
 """
 
 from __future__ import annotations
@@ -134,12 +136,18 @@ class GateFacts:
     health_score: float | None
     new_issues_since: Mapping[str, Mapping[str, int]]  # baseline audit id -> new issues by severity
     security_grade: str | None = None  # None: the audit could not be graded
+    site_failure: str | None = None  # the sentence of an audit the site made fail
+
+    @classmethod
+    def of_failed_audit(cls, site_failure: str) -> GateFacts:
+        return cls({}, None, {}, site_failure=site_failure)
 
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
     condition: Condition
     reason: str | None  # why the condition failed; None when it passed
+    audit_failed: bool = False  # failed because the site made the audit fail
 
     @property
     def failed(self) -> bool:
@@ -147,6 +155,9 @@ class Verdict:
 
 
 def decide(conditions: Iterable[Condition], facts: GateFacts) -> list[Verdict]:
+    if facts.site_failure is not None:
+        reason = f"the audit failed: {facts.site_failure}"
+        return [Verdict(condition, reason, audit_failed=True) for condition in conditions]
     return [Verdict(condition, _reason(condition, facts)) for condition in conditions]
 
 
@@ -188,6 +199,8 @@ def _counted(
 def summary_line(verdicts: Iterable[Verdict]) -> str:
     """One line for stderr: every failed condition with its reason, or what passed."""
     checked = list(verdicts)
+    if checked and all(v.audit_failed for v in checked):
+        return f"gate failed: {checked[0].reason}"  # one reason for every condition, said once
     failed = [f"{v.condition}: {v.reason}" for v in checked if v.failed]
     if failed:
         return "gate failed: " + "; ".join(failed)

@@ -118,12 +118,12 @@ def format_summary(report: JsonObject) -> str:
     lines = [
         f"status: {audit.status}",
         f"start url: {audit.start_url}",
+        *([audit.scheme_note] if audit.scheme_note else []),
+        *([f"failed: {audit.site_failure_line}"] if audit.site_failure_line else []),
         f"pages crawled: {audit.pages_crawled}",
         *_score_lines(report, audit),
         *_action_lines(report, audit),
-        *_security_line(report),
-        *_exposure_line(report),
-        *_lighthouse_line(audit),
+        *_phase_lines(report, audit),
         *_end_lines(audit),
         *_finding_lines(report),
     ]
@@ -150,7 +150,9 @@ def _action_lines(report: JsonObject, audit: AuditRecord) -> list[str]:
     actions = [Action.from_dict(as_object(a)) for a in as_list(report.get("actions") or [])]
     note = report.get("verdict_note")
     if not actions:
-        return [f"what to fix first: {note}"] if isinstance(note, str) and note else []
+        # A site failure has said why already, in its own line.
+        said = audit.site_failure is not None or not isinstance(note, str) or not note
+        return [] if said else [f"what to fix first: {note}"]
     shown = actions[:ACTIONS_SHOWN]
     rest = len(actions) - len(shown)
     return [
@@ -165,9 +167,17 @@ def _action_line(action: Action) -> str:
     return f"  {action.rank:3d}. {action.severity:<8} {gain:>5}  {action.summary}"
 
 
+def _phase_lines(report: JsonObject, audit: AuditRecord) -> list[str]:
+    """The security grade, exposure and Lighthouse lines; none when the start URL failed (nothing
+    was audited at all)."""
+    if audit.site_failure is not None:
+        return []
+    return [*_security_line(report), *_exposure_line(report), *_lighthouse_line(audit)]
+
+
 def _end_lines(audit: AuditRecord) -> list[str]:
     lines = []
-    if audit.status is AuditStatus.FAILED:
+    if audit.status is AuditStatus.FAILED and audit.site_failure is None:
         lines.append(f"error: {audit.error_code} in {audit.failed_phase or 'unknown phase'}")
     if audit.status is AuditStatus.CANCELLED:
         lines.append(f"cancelled; `siteaudit resume {audit.id}` finishes it")

@@ -41,6 +41,20 @@ class ErrorCode(StrEnum):
         """True when the audit failed because of the site, not because of us."""
         return self in SITE_FAILURES
 
+    @property
+    def meaning(self) -> str:
+        """What the code means, in a few plain words (the CLI's failure line, the reports, a
+        monitor run's reason), blaming siteaudit for its own failures and the site for its."""
+        return _MEANINGS[self]
+
+    @property
+    def sentence(self) -> str:
+        """`meaning` as a sentence (the name siteaudit keeps its lower case)."""
+        meaning = _MEANINGS[self]
+        if not meaning.startswith("siteaudit"):
+            meaning = meaning[0].upper() + meaning[1:]
+        return meaning + "."
+
 
 SITE_FAILURES = frozenset(
     {
@@ -54,6 +68,27 @@ SITE_FAILURES = frozenset(
         ErrorCode.START_NOT_HTML,
     }
 )
+
+_MEANINGS = {
+    ErrorCode.OOM: "siteaudit ran out of memory during the audit",
+    ErrorCode.CPU_LIMIT: "the audit used more CPU time than siteaudit's platform allows",
+    ErrorCode.STEP_TIMEOUT: "a step of the audit took longer than siteaudit's platform allows",
+    ErrorCode.STEP_OUTPUT_TOO_LARGE: "a step of the audit produced more data than siteaudit can "
+    "pass on",
+    ErrorCode.WORKFLOW_INTERNAL: "siteaudit's workflow engine failed during the audit",
+    ErrorCode.DB_ERROR: "siteaudit's database failed during the audit",
+    ErrorCode.INSTANCE_LOST: "siteaudit lost the audit's worker before the audit finished",
+    ErrorCode.UNKNOWN: "siteaudit failed during the audit for a reason it could not name",
+    ErrorCode.SITE_DNS_ERROR: "the site's host name does not resolve",
+    ErrorCode.SITE_CONNECTION_FAILED: "the site could not be connected to",
+    ErrorCode.SITE_TLS_ERROR: "the site's TLS handshake or certificate check failed",
+    ErrorCode.SITE_TIMEOUT: "the site did not answer in time",
+    ErrorCode.SITE_NETWORK_ERROR: "the site could not be reached",
+    ErrorCode.SITE_PRIVATE_ADDRESS: "the site's host name resolves only to private addresses, "
+    "which this deployment does not audit",
+    ErrorCode.SITE_HTTP_ERROR: "the start URL answered with an HTTP error",
+    ErrorCode.START_NOT_HTML: "the start URL is not an HTML page",
+}
 
 _CONTAINS_RULES: tuple[tuple[ErrorCode, tuple[str, ...]], ...] = (
     (ErrorCode.OOM, ("exceeded memory limit",)),
@@ -73,6 +108,16 @@ def classify_error(message: str | None) -> ErrorCode:
         if any(needle in text for needle in needles):
             return code
     return ErrorCode.UNKNOWN
+
+
+def site_failure_code(code: str | None) -> ErrorCode | None:
+    """The stored `error_code` as an `ErrorCode` when it blames the site; None otherwise (our
+    side, no code, or a code this version does not know)."""
+    known = ErrorCode(code) if code in _BY_VALUE else None
+    return known if known is not None and known.is_site_failure else None
+
+
+_BY_VALUE = frozenset(code.value for code in ErrorCode)
 
 
 def error_detail(message: str | None) -> str | None:

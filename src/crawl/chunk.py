@@ -7,6 +7,9 @@ early, then 25); each sub-batch re-sizes the window and is persisted while fetch
 sub-batch at a time (pipelined with fetching, serialized with itself). A soft deadline stops
 launching; URLs never launched go back to the frontier. Every write is idempotent, so a retried
 chunk gets back its unfinished URLs and rewrites the same rows. (docs/original-system.md §4.4-4.5)
+
+Fetches that get no answer at all are counted (crawl.site_health); once the site has clearly
+stopped answering, the chunk stops launching as a rate limit's stop does, and reports it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from common.wire import JsonRecord
 from crawl.page_pipeline import CrawlScope, ProcessedPage
 from crawl.page_stream import PageStream
 from crawl.resource_check import check_resource
+from crawl.site_health import NoAnswers, NoAnswerTally
 from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
 from crawl.window import next_window, start_window, window_limits
 from durable.client import Scratchpad
@@ -57,6 +61,7 @@ class ChunkPlan:
     soft_deadline_s: float = settings.CRAWL.chunk_soft_deadline_s
     fetch_timeout_s: float = settings.CRAWL.fetch_timeout_s
     max_pages: int = 50
+    no_answer_streak: int = 0  # fetches in a row without an answer when the last chunk ended
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +84,7 @@ class ChunkReport(JsonRecord):
     skipped: dict[str, int] = field(default_factory=dict)
     resources_checked: int = 0
     resources_pending: int = 0  # unleased resources left after this chunk's claim
+    no_answers: NoAnswers = field(default_factory=NoAnswers)  # crawl.site_health
 
 
 @dataclass
@@ -116,13 +122,14 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
         skipped=runner.skipped,
         resources_checked=checked,
         resources_pending=resources_pending,
+        no_answers=runner.no_answers.counts(),
     )
 
 
 async def check_resources(plan: ChunkPlan, io: ChunkIO, runner: _ChunkRunner) -> tuple[int, int]:
     """Check the resources leased to this chunk, `runner.window` at a time, until the soft
     deadline; record the answers and release what was not checked. Returns (checked, pending)."""
-    if runner.rate_limited:
+    if runner.stopped:
         return 0, 0
     claim = await io.pad.claim_resources(plan.chunk_no, RESOURCE_CHECKS_PER_CHUNK)
     queue = deque(claim.urls)
@@ -164,6 +171,7 @@ class _ChunkRunner:
         self.consecutive_429 = 0
         self.rate_limited = False
         self.unrecorded: list[LeasedUrl] = []
+        self.no_answers = NoAnswerTally(plan.no_answer_streak)
         # Refills (`_refill`): URLs leased so far, pages persisted, and how many were persisted
         # when the last refill was asked for.
         self.claimed = 0
@@ -188,7 +196,7 @@ class _ChunkRunner:
             if not self.queue and await self._refill():
                 continue
             if not self.in_flight:
-                if not self.queue or self.deadline_hit or self.rate_limited:
+                if not self.queue or self.deadline_hit or self.stopped:
                     return
                 await self._wait_for_room()
                 continue
@@ -213,7 +221,7 @@ class _ChunkRunner:
             self.is_retry
             or self.claimed >= self.plan.limit
             or self.persisted <= self.refill_mark
-            or self.rate_limited
+            or self.stopped
             or self.past_deadline()
         ):
             return False
@@ -228,8 +236,13 @@ class _ChunkRunner:
             leased = self.queue.popleft()
             self.in_flight.add(asyncio.ensure_future(self._fetch(leased)))
 
+    @property
+    def stopped(self) -> bool:
+        """The site asked for more patience than an audit has, or stopped answering."""
+        return self.rate_limited or self.no_answers.stopped
+
     def _may_launch(self) -> bool:
-        if self.rate_limited or self.io.clock() < self.paused_until:
+        if self.stopped or self.io.clock() < self.paused_until:
             return False
         if self.past_deadline():
             return False
@@ -264,9 +277,11 @@ class _ChunkRunner:
             result = await self.io.http.fetch(request)
             if result.status != 429:
                 self.consecutive_429 = 0
+                self.no_answers.record(leased.url, result.status, result.error)
                 return page.finish(result, retried_after_429=attempt > 1)
             action = self._on_429(result, attempt)
             if action is RateLimitAction.RECORD:
+                self.no_answers.record(leased.url, result.status, result.error)
                 return page.finish(result, retried_after_429=attempt > 1)
             if action is RateLimitAction.STOP:
                 self.unrecorded.append(leased)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from common import ports, settings
 from common.wire import JsonRecord
-from crawl.redirects import fetch_following
+from crawl.redirects import FollowedFetch, fetch_following
 from crawl.robots import MAX_ROBOTS_BYTES, RobotsRules
 from crawl.sitemaps import (
     MAX_SITEMAP_BYTES,
@@ -22,6 +22,7 @@ from crawl.sitemaps import (
     discovered_url_cap,
     sitemap_seeds,
 )
+from crawl.start_verdict import StartFailure, falls_back, http_twin, judge_start, scheme_note
 from crawl.url_policy import Decision, UrlPolicy
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
@@ -37,6 +38,8 @@ class StartResolution:
     final_url: str
     hops: int
     refused: str | None
+    failure: StartFailure | None = None  # the start URL cannot be audited (crawl.start_verdict)
+    scheme_note: str | None = None  # which scheme a start URL typed without one was audited with
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,17 +53,60 @@ class DiscoveryReport(JsonRecord):
     seeded: int
     sitemap_blocked: int
     start_allowed: bool
+    start_failure: StartFailure | None = None  # set: nothing was seeded, the audit fails
+    scheme_note: str | None = None
+
+    @classmethod
+    def failed(cls, start: StartResolution) -> DiscoveryReport:
+        """The report of a discovery that stopped at its start URL: nothing read or seeded."""
+        return cls(
+            final_url=start.final_url,
+            start_hops=start.hops,
+            robots_status=0,
+            robots_rules=0,
+            sitemap_documents=0,
+            sitemap_urls=0,
+            seeded=0,
+            sitemap_blocked=0,
+            start_allowed=False,
+            start_failure=start.failure,
+            scheme_note=start.scheme_note,
+        )
 
 
 async def resolve_start(
-    http: ports.HttpClient, url: str, *, private_hosts: PrivateHosts
+    http: ports.HttpClient, url: str, *, private_hosts: PrivateHosts, scheme_assumed: bool = False
 ) -> StartResolution:
-    """Follow the start URL's redirects (each hop re-validated) to the page the site really serves.
+    """Follow the start URL's redirects (each hop re-validated) to the page the site really serves,
+    and judge it (`crawl.start_verdict`): a start URL that gets no answer, an HTTP error or no
+    HTML page fails the audit.
 
     The audit's origin is anchored on the final URL, so apex -> www and cross-TLD redirects crawl
-    the site instead of stopping after one page. A refused or failed hop keeps the last good URL.
+    the site instead of stopping after one page. A refused hop keeps the last good URL. A start
+    URL typed without a scheme (`scheme_assumed`) is tried over https, then over http when https
+    could not connect.
     """
-    followed = await fetch_following(
+    followed = await _follow_start(http, url, private_hosts)
+    note = None
+    if scheme_assumed and url.startswith("https://"):
+        fell_back = falls_back(followed)
+        note = scheme_note(url, fell_back)
+        if fell_back is not None:
+            url = http_twin(url)
+            followed = await _follow_start(http, url, private_hosts)
+    return StartResolution(
+        followed.final_url,
+        len(followed.hops) - 1,
+        followed.refused,
+        judge_start(url, followed),
+        note,
+    )
+
+
+async def _follow_start(
+    http: ports.HttpClient, url: str, private_hosts: PrivateHosts
+) -> FollowedFetch:
+    return await fetch_following(
         http,
         url,
         private_hosts=private_hosts,
@@ -68,7 +114,6 @@ async def resolve_start(
         max_bytes=0,
         headers=settings.CRAWL.request_headers,
     )
-    return StartResolution(followed.final_url, len(followed.hops) - 1, followed.refused)
 
 
 async def fetch_robots(
@@ -148,8 +193,10 @@ async def discover(
     policy_for: Callable[[str, RobotsRules], UrlPolicy],
     max_pages: int,
     private_hosts: PrivateHosts,
+    scheme_assumed: bool = False,
 ) -> DiscoveryReport:
-    """Run discovery and seed `pad` (the audit's scratchpad).
+    """Run discovery and seed `pad` (the audit's scratchpad), or stop at a start URL that cannot
+    be audited (`DiscoveryReport.start_failure`: nothing is stored then).
 
     `policy_for(final_url, robots_rules)` builds the audit's URL policy once the origin is known.
     """
@@ -157,14 +204,15 @@ async def discover(
     # start URLs do not leave their origin, and then its answer is the one needed.
     guessed = origin_of(start_url)
     start, early = await asyncio.gather(
-        resolve_start(http, start_url, private_hosts=private_hosts),
+        resolve_start(http, start_url, private_hosts=private_hosts, scheme_assumed=scheme_assumed),
         _robots_of(http, guessed, private_hosts=private_hosts),
     )
+    if start.failure is not None:
+        return DiscoveryReport.failed(start)
     origin = origin_of(start.final_url) or start.final_url
-    if early is not None and origin == guessed:
-        robots_status, robots_text = early
-    else:
-        robots_status, robots_text = await fetch_robots(http, origin, private_hosts=private_hosts)
+    if early is None or origin != guessed:
+        early = await fetch_robots(http, origin, private_hosts=private_hosts)
+    robots_status, robots_text = early
     rules = RobotsRules.from_text(robots_text)
     await pad.save_crawl_config(CrawlConfig(final_url=start.final_url, robots_txt=robots_text))
     policy: UrlPolicy = policy_for(start.final_url, rules)
@@ -190,6 +238,7 @@ async def discover(
         seeded=seeded + int(start_allowed),
         sitemap_blocked=blocked,
         start_allowed=start_allowed,
+        scheme_note=start.scheme_note,
     )
 
 

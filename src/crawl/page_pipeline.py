@@ -132,7 +132,7 @@ def fetch_class_of(status: int, headers: dict[str, str], head: bytes) -> FetchCl
 
 def parses(status: int, headers: dict[str, str]) -> bool:
     """Whether a body with this status and headers is parsed (if its class is ok)."""
-    return 200 <= status < 300 and _is_html(headers.get("content-type"))
+    return 200 <= status < 300 and is_html_type(headers.get("content-type"))
 
 
 def observe(
@@ -147,7 +147,7 @@ def observe(
         fetch_class=fetch_class_of(result.status, headers, body.head),
         response_time_ms=None if result.status == 0 else round(result.elapsed_ms),
         content_type=content_type,
-        is_html=_is_html(content_type),
+        is_html=is_html_type(content_type),
         html_bytes=_body_size(result, body.size),
         x_robots_tag=headers.get("x-robots-tag"),
         header_canonical=header_canonical(headers.get("link")),
@@ -164,7 +164,8 @@ def observe(
     )
 
 
-def _is_html(content_type: str | None) -> bool:
+def is_html_type(content_type: str | None) -> bool:
+    """An HTML document by its Content-Type (the audit never sniffs a body)."""
     return content_type is not None and content_type.split(";")[0].strip().lower() in _HTML_TYPES
 
 

@@ -26,11 +26,13 @@ from dataclasses import dataclass
 
 from auditdb import repository
 from auditdb.queue_messages import announce_audit_end
-from auditdb.records import AuditOptions, AuditRecord, AuditStatus
+from auditdb.records import AuditOptions, AuditPhase, AuditRecord, AuditStatus
 from common import ports
 from common.bindings import Env
 from common.events import TerminalStatus, log_terminal
+from common.failures import ErrorCode
 from common.settings import CRAWL
+from common.wire import JsonObject
 from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
 from lighthouse.records import LighthouseMode
@@ -49,7 +51,7 @@ from service.errors import (
     WorkflowUnavailable,
 )
 from urls.private_hosts import PrivateHosts
-from urls.start_url import StartUrlError, StartUrlRejection, normalise_start_url
+from urls.start_url import StartUrl, StartUrlError, StartUrlRejection, read_start_url
 from workflow.params import AuditParams
 
 log = logging.getLogger("siteaudit.service")
@@ -72,6 +74,9 @@ class CreateAudit:
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     lighthouse_pages: int = DEFAULT_SAMPLE_PAGES
     check_external: bool = False
+    # The URL's scheme was assumed when it was first read (a monitor's URL, stored with https);
+    # a URL typed without a scheme here is recognised on its own (urls.start_url).
+    scheme_assumed: bool = False
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -91,17 +96,20 @@ async def create_audit(
     `audit_id` lets a caller that must not start the same audit twice (a monitor run,
     service.monitor_runs) choose the id; by default it is a new UUID."""
     private_hosts = private_hosts_of(env)
-    start_url = checked_start_url(request.url, private_hosts)
+    start = checked_start(request.url, private_hosts)
     options = checked_options(request, private_hosts, max_pages_limit(env))
     if key_id is not None:
         # Only valid requests spend the hourly quota. The running count and the insert are two
         # statements, so two simultaneous creates can both pass at the ceiling: it bounds load,
         # it is not an exact quota.
         await limits.admit_audit(env, owner, key_id)
-    audit = _new_audit(audit_id or str(uuid.uuid4()), owner, start_url, options)
+    assumed = start.scheme_assumed or request.scheme_assumed
+    audit = _new_audit(audit_id or str(uuid.uuid4()), owner, StartUrl(start.url, assumed), options)
     await repository.insert_audit(env.DB, audit)
     try:
-        params = AuditParams(audit.id, audit.start_url, audit.options)
+        params = AuditParams(
+            audit.id, audit.start_url, audit.options, scheme_assumed=audit.scheme_assumed
+        )
         await env.SITE_AUDIT_WORKFLOW.create(id=audit.id, params=params.to_dict())
     except Exception as exc:  # the binding raises JsException, whose type core code cannot name
         await repository.delete_audit(env.DB, audit.id)
@@ -117,8 +125,13 @@ def private_hosts_of(env: Env) -> PrivateHosts:
 def checked_start_url(raw: str, private_hosts: PrivateHosts) -> str:
     """The URL normalised as an audit would fetch it; `InvalidTarget` when malformed or when
     the SSRF policy refuses its host."""
+    return checked_start(raw, private_hosts).url
+
+
+def checked_start(raw: str, private_hosts: PrivateHosts) -> StartUrl:
+    """`checked_start_url`, and whether its scheme was assumed (none was typed)."""
     try:
-        return normalise_start_url(raw, private_hosts=private_hosts)
+        return read_start_url(raw, private_hosts=private_hosts)
     except StartUrlError as exc:
         blocked = exc.code is StartUrlRejection.TARGET_BLOCKED
         problem = TargetProblem.BLOCKED if blocked else TargetProblem.MALFORMED
@@ -145,13 +158,14 @@ def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: in
         raise InvalidOptions(str(exc)) from exc
 
 
-def _new_audit(audit_id: str, owner: str, start_url: str, options: AuditOptions) -> AuditRecord:
+def _new_audit(audit_id: str, owner: str, start: StartUrl, options: AuditOptions) -> AuditRecord:
     # The first Workflow instance takes the audit's id; resumes take "<id>-r<n>".
     now = ports.iso_now()
     return AuditRecord(
         id=audit_id,
         owner=owner,
-        start_url=start_url,
+        start_url=start.url,
+        scheme_assumed=start.scheme_assumed,
         created_at=now,
         started_at=now,
         options=options,
@@ -170,6 +184,19 @@ def max_pages_limit(env: Env) -> int:
 
 
 # -- read --------------------------------------------------------------------------------------
+
+# Audits that ended before their crawl did: with pages, their results are partial.
+_STOPPED = frozenset({AuditStatus.FAILED, AuditStatus.CANCELLED})
+
+
+def audit_view(audit: AuditRecord) -> JsonObject:
+    """The audit as the API and the MCP tools show it: its record, whether it stopped early with
+    partial results, and (`site_failure`) the sentence for the site's owner when the site made it
+    fail, beside its `error_code` and `error_detail`."""
+    view = audit.to_dict()
+    view["stopped_early"] = audit.status in _STOPPED and audit.pages_crawled > 0
+    view["site_failure"] = audit.site_failure
+    return view
 
 
 async def read_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
@@ -256,18 +283,27 @@ async def _terminate(env: Env, instance_id: str) -> None:
 async def resume_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
     """Finish a failed or cancelled audit from its retained scratchpad: only pending and leased
     URLs are crawled, then finalize runs once. Scratchpads live 7 days; after that the audit is
-    gone."""
+    gone. An audit whose start URL could not be audited crawled nothing and kept nothing: its
+    resume starts it over from discovery, so it succeeds once the site is fixed."""
     audit = await owned_audit(env, owner, audit_id)
-    await _check_resumable(env, audit)
+    restart = starts_over(audit)
+    await _check_resumable(env, audit, keeps_state=not restart)
     resume_count = audit.resume_count + 1
     instance_id = f"{audit.id}-r{resume_count}"
+    phase = AuditPhase.DISCOVERY if restart else AuditPhase.CRAWLING
     reopened = await repository.reopen_audit(
-        env.DB, audit.id, audit.status, instance_id, resume_count
+        env.DB, audit.id, audit.status, instance_id, resume_count, phase
     )
     if not reopened:
         raise NotResumable(audit.id, None)
     try:
-        params = AuditParams(audit.id, audit.start_url, audit.options, resume=True)
+        params = AuditParams(
+            audit.id,
+            audit.start_url,
+            audit.options,
+            resume=not restart,
+            scheme_assumed=audit.scheme_assumed,
+        )
         await env.SITE_AUDIT_WORKFLOW.create(id=instance_id, params=params.to_dict())
     except Exception as exc:  # the binding raises JsException; the audit must not stay running
         await _end_again(env, audit)
@@ -275,13 +311,26 @@ async def resume_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
     return await repository.get_audit(env.DB, audit.id) or audit
 
 
-async def _check_resumable(env: Env, audit: AuditRecord) -> None:
+def starts_over(audit: AuditRecord) -> bool:
+    """True for an audit that failed at its start URL (the site's failure, in discovery)."""
+    code = audit.error_code or ""
+    return (
+        audit.status is AuditStatus.FAILED
+        and code in ErrorCode
+        and ErrorCode(code).is_site_failure
+        and audit.failed_phase == AuditPhase.DISCOVERY
+    )
+
+
+async def _check_resumable(env: Env, audit: AuditRecord, *, keeps_state: bool) -> None:
     if audit.status not in repository.RESUMABLE:
         raise NotResumable(audit.id, audit.status)
     if audit_age_ms(audit, ports.now_ms()) > CLEANUP_AFTER_MS:
         raise StateExpired(
             audit.id, "the audit's crawl state expired after 7 days; start a new audit"
         )
+    if not keeps_state:
+        return
     pad = Scratchpad.for_audit(env, audit.id)
     if not (await pad.crawl_config()).configured:
         await pad.destroy()  # reading it created an empty object; do not leave it behind

@@ -54,6 +54,7 @@ from auditdb.listing import IssueFilter
 from auditdb.records import MAX_LIGHTHOUSE_PAGES, AuditRecord, IssueRecord, PageRecord
 from auditdb.summary import IssueCounts, TypeCount
 from common.bindings import Env
+from common.failures import site_failure_code
 from service.audits import owned_audit
 from service.exports import Export
 from service.html_history import history_section
@@ -108,6 +109,8 @@ th,td{border-bottom:1px solid var(--line);padding:.25rem .5rem;text-align:left;v
 td{overflow-wrap:anywhere}td.num{text-align:right}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 .note{color:var(--muted)}code{background:var(--panel);padding:0 .25rem}
+.failure{border:2px solid #b3261e;background:#fdecea;padding:.75rem 1rem;margin:0 0 1rem}
+.failure h2{color:#b3261e;margin:0 0 .25rem}.failure p{margin:0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 [hidden]{display:none!important}
 .verdict{border-bottom:1px solid var(--line)}
@@ -193,12 +196,11 @@ async def html_chunks(
     vitals: Sequence[LighthouseRow] = (),
     verdict: AuditVerdict | None = None,
 ) -> AsyncGenerator[bytes]:
-    """The document as encoded chunks: head, what to fix first, history and charts, one chunk
-    per finding, the page table, then its data island one chunk per batch of `rows` (None: the
-    kept rows)."""
-    yield (
-        _head(audit) + verdict_section(audit, verdict) + _overview(audit, counts, stats)
-    ).encode()
+    """The document as encoded chunks: head, the failure banner (when the site could not be
+    audited), what to fix first, history and charts, one chunk per finding, the page table, then
+    its data island one chunk per batch of `rows` (None: the kept rows)."""
+    opening = _head(audit) + _failure(audit) + verdict_section(audit, verdict)
+    yield (opening + _overview(audit, counts, stats)).encode()
     if history is not None:
         yield history_section(history, audit.id).encode()
     yield _charts(counts, stats).encode()
@@ -234,6 +236,18 @@ def _head(audit: AuditRecord) -> str:
     )
 
 
+def _failure(audit: AuditRecord) -> str:
+    """The banner of an audit the site made fail, first on the page: what happened, what to try."""
+    code = site_failure_code(audit.error_code)
+    if audit.site_failure is None or code is None:
+        return ""
+    return (
+        '<section role="alert" aria-labelledby="failure-h" class="failure">'
+        f'<h2 id="failure-h">The audit failed: {escape(code.meaning)}</h2>'
+        f"<p>{escape(audit.site_failure)}</p></section>"
+    )
+
+
 def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
     score = "n/a" if audit.health_score is None else f"{audit.health_score:.0f}"
     by_severity = counts.by_severity
@@ -244,6 +258,7 @@ def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
         ("Pages", f"{stats.total:,}"),
         ("Issues", ", ".join(f"{by_severity[s]:,} {s}" for s in Severity)),
         ("Finished", escape(audit.finished_at or "not finished")),
+        *([("Scheme", escape(audit.scheme_note))] if audit.scheme_note else []),
     ]
     rows = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     return (
@@ -412,6 +427,8 @@ def verdict_section(audit: AuditRecord, verdict: AuditVerdict | None) -> str:
     heading = (
         '<section aria-labelledby="fix-h" class="verdict"><h2 id="fix-h">What to fix first</h2>'
     )
+    if audit.site_failure is not None:
+        return ""  # the failure banner above says why there is nothing to fix on the site
     if verdict is None or verdict.scores is None:
         note = "no verdict" if verdict is None or verdict.note is None else verdict.note
         return f"{heading}<p>{escape(note)}</p></section>"

@@ -173,14 +173,15 @@ def _checked_secret(secret: str) -> str:
 def _checked(env: Env, monitor: MonitorRecord) -> MonitorRecord:
     """The monitor with its URLs normalised; raises InvalidTarget or InvalidOptions."""
     policy = audits.private_hosts_of(env)
-    url = audits.checked_start_url(monitor.url, policy)
+    start = audits.checked_start(monitor.url, policy)
     webhook = None if monitor.webhook_url is None else _webhook_url(monitor.webhook_url, policy)
     audits.checked_options(audit_request(monitor), policy, audits.max_pages_limit(env))
     if not 0 <= monitor.hour <= 23:
         raise InvalidOptions("hour must be between 0 and 23 (UTC)")
     if not 0 <= monitor.alert_score_drop <= 100:
         raise InvalidOptions("alert_score_drop must be between 0 and 100")
-    return dataclasses.replace(monitor, url=url, webhook_url=webhook)
+    assumed = start.scheme_assumed or monitor.scheme_assumed
+    return dataclasses.replace(monitor, url=start.url, webhook_url=webhook, scheme_assumed=assumed)
 
 
 def _webhook_url(raw: str, policy: PrivateHosts) -> str:
@@ -200,6 +201,7 @@ def audit_request(monitor: MonitorRecord) -> CreateAudit:
         exclude=tuple(monitor.exclude),
         lighthouse=monitor.lighthouse,
         check_external=monitor.check_external,
+        scheme_assumed=monitor.scheme_assumed,
     )
 
 
@@ -258,6 +260,8 @@ def _applied(current: MonitorRecord, changes: UpdateMonitor) -> MonitorRecord:
         value = getattr(changes, field.name)
         if field.name != "webhook_secret" and not isinstance(value, Keep):
             given[field.name] = list(value) if isinstance(value, tuple) else value
+    if "url" in given:
+        given["scheme_assumed"] = False  # the new text says whether it names a scheme
     return dataclasses.replace(current, **given)  # type: ignore[arg-type]  # MonitorRecord's names
 
 

@@ -21,27 +21,9 @@ from common.failures import ErrorCode
 NOTHING_LEARNED = "Nothing was learned about the site; the next run will try again."
 UNNAMED = "The run failed."
 
-# One sentence per code: for the site's codes, what a row without the audit's sentence shows.
-CODE_SENTENCES: dict[ErrorCode, str] = {
-    ErrorCode.OOM: "siteaudit ran out of memory during the audit.",
-    ErrorCode.CPU_LIMIT: "The audit used more CPU time than siteaudit's platform allows.",
-    ErrorCode.STEP_TIMEOUT: "A step of the audit took longer than siteaudit's platform allows.",
-    ErrorCode.STEP_OUTPUT_TOO_LARGE: "A step of the audit produced more data than siteaudit "
-    "can pass on.",
-    ErrorCode.WORKFLOW_INTERNAL: "siteaudit's workflow engine failed during the audit.",
-    ErrorCode.DB_ERROR: "siteaudit's database failed during the audit.",
-    ErrorCode.INSTANCE_LOST: "siteaudit lost the audit's worker before the audit finished.",
-    ErrorCode.UNKNOWN: "siteaudit failed during the audit for a reason it could not name.",
-    ErrorCode.SITE_DNS_ERROR: "The site's host name does not resolve.",
-    ErrorCode.SITE_CONNECTION_FAILED: "The site refused or dropped the connection.",
-    ErrorCode.SITE_TLS_ERROR: "The site's TLS handshake or certificate check failed.",
-    ErrorCode.SITE_TIMEOUT: "The site did not answer in time.",
-    ErrorCode.SITE_NETWORK_ERROR: "The site could not be reached.",
-    ErrorCode.SITE_PRIVATE_ADDRESS: "The site's host name resolves only to private addresses, "
-    "which this deployment does not audit.",
-    ErrorCode.SITE_HTTP_ERROR: "The start URL answered with an HTTP error.",
-    ErrorCode.START_NOT_HTML: "The start URL is not an HTML page.",
-}
+# One sentence per code (common.failures): for the site's codes, what a row without the audit's
+# sentence shows.
+CODE_SENTENCES: dict[ErrorCode, str] = {code: code.sentence for code in ErrorCode}
 
 
 def failure_sentence(code: ErrorCode, detail: str | None) -> str:

@@ -173,7 +173,10 @@ def _invocation(audit: AuditRecord) -> JsonObject:
         invocation["startTimeUtc"] = audit.started_at or audit.created_at
     if audit.finished_at:
         invocation["endTimeUtc"] = audit.finished_at
-    if audit.status is AuditStatus.FAILED:
+    if audit.site_failure_line is not None:  # nothing could be audited: no results at all
+        failed = f"the audit failed: {audit.site_failure_line}"
+        invocation["toolExecutionNotifications"] = [_note("error", failed)]
+    elif audit.status is AuditStatus.FAILED:
         failed = f"audit failed ({audit.error_code} in {audit.failed_phase or 'unknown phase'})"
         invocation["toolExecutionNotifications"] = [
             _note("error", f"{failed}; results are partial")

@@ -1,12 +1,15 @@
 """Validation of the URL a user asks to audit.
 
-The text is read as a browser's address bar would read a URL typed without a scheme (`https://`
-is assumed), then parsed by the URL Standard's parser. Rejections carry a `StartUrlRejection`
-reason, which the API answers with as its error code.
+The text is read as a browser's address bar would read a URL typed without a scheme: `https://`
+is assumed, and `StartUrl.scheme_assumed` records it, so that the audit's discovery falls back to
+`http://` when https cannot connect (crawl.start_verdict), as browsers do. Then the URL Standard's
+parser reads it. Rejections carry a `StartUrlRejection` reason, which the API answers with as its
+error code.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import NoReturn
 
@@ -14,9 +17,17 @@ from urls.normalise import split_url
 from urls.parser import InvalidUrl, UnsupportedScheme, Url, parse_url
 from urls.private_hosts import PrivateHosts, host_refused
 
-__all__ = ["MAX_URL_LENGTH", "StartUrlError", "StartUrlRejection", "normalise_start_url"]
+__all__ = [
+    "MAX_URL_LENGTH",
+    "StartUrl",
+    "StartUrlError",
+    "StartUrlRejection",
+    "normalise_start_url",
+    "read_start_url",
+]
 
 MAX_URL_LENGTH = 2048
+_SCHEME_SEPARATOR = "://"
 
 
 class StartUrlRejection(StrEnum):
@@ -34,10 +45,24 @@ class StartUrlError(ValueError):
         self.code = code
 
 
+@dataclass(frozen=True, slots=True)
+class StartUrl:
+    """A validated start URL, and whether its scheme was assumed (none was typed): then `url`
+    is https, and the audit tries http when https cannot connect."""
+
+    url: str
+    scheme_assumed: bool = False
+
+
 def normalise_start_url(raw: str, *, private_hosts: PrivateHosts) -> str:
     """The start URL as the audit will fetch it: http(s), no userinfo or fragment, a fetchable
     host the private-host policy allows. Raises StartUrlError."""
-    url = _parse_start_url(raw)
+    return read_start_url(raw, private_hosts=private_hosts).url
+
+
+def read_start_url(raw: str, *, private_hosts: PrivateHosts) -> StartUrl:
+    """`normalise_start_url`, remembering whether the text named a scheme."""
+    url, assumed = _parse_start_url(raw)
     if url.scheme not in ("http", "https"):
         _reject_scheme(url.scheme)
     if host_refused(url.host, private_hosts):
@@ -50,10 +75,11 @@ def normalise_start_url(raw: str, *, private_hosts: PrivateHosts) -> str:
     start = f"{url.scheme}://{url.host}{port}{url.path}" + (f"?{url.query}" if url.query else "")
     if split_url(start) is None:
         raise StartUrlError(StartUrlRejection.INVALID_URL, "url has no valid host")
-    return start
+    return StartUrl(start, scheme_assumed=assumed)
 
 
-def _parse_start_url(raw: str) -> Url:
+def _parse_start_url(raw: str) -> tuple[Url, bool]:
+    """The parsed URL, and whether `https://` was put in front of a text that named no scheme."""
     text = raw.strip()
     if not text:
         raise StartUrlError(StartUrlRejection.INVALID_URL, "url must not be empty")
@@ -61,10 +87,11 @@ def _parse_start_url(raw: str) -> Url:
         raise StartUrlError(
             StartUrlRejection.INVALID_URL, f"url is longer than {MAX_URL_LENGTH} characters"
         )
-    if "://" not in text:
+    assumed = _SCHEME_SEPARATOR not in text
+    if assumed:
         text = "https://" + text
     try:
-        return parse_url(text)
+        return parse_url(text), assumed
     except InvalidUrl as exc:
         raise StartUrlError(StartUrlRejection.INVALID_URL, f"url is malformed: {exc}") from None
     except UnsupportedScheme as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from audit.catalogue import IssueType
@@ -27,14 +28,21 @@ async def finalize_audit(
     start_url: str,
     crawl_completed: bool,
     rate_limited: bool = False,
+    crawl_issues: Sequence[DetectedIssue] = (),
 ) -> FinalizeSummary:
+    """`crawl_issues`: findings about the crawl run itself (Scope.CRAWL) the workflow decided,
+    such as `site-stopped-responding` (crawl.site_health)."""
     await repository.set_phase(env.DB, audit_id, AuditPhase.FINALIZING)
     issues_written = await _write_cross_page_issues(
         env.DB, pad, audit_id, start_url, crawl_completed
     )
     if rate_limited:
-        await repository.insert_issues(env.DB, [_crawl_rate_limited(audit_id, start_url)])
-        issues_written += 1
+        crawl_issues = (*crawl_issues, _crawl_rate_limited(start_url))
+    if crawl_issues:
+        # Crawl-level issues belong to no page row, so their page_id stays empty.
+        records = [_record(audit_id, issue, set()) for issue in crawl_issues]
+        await repository.insert_issues(env.DB, records)
+        issues_written += len(records)
     counts = await repository.score_counts(env.DB, audit_id)
     tally = await _tally(env.DB, audit_id)
     health = judge(tally).scores.overall
@@ -111,12 +119,10 @@ async def _write_cross_page_issues(
         options = replace(options, cursor=page.next_cursor)
 
 
-def _crawl_rate_limited(audit_id: str, start_url: str) -> IssueRecord:
-    """A crawl-level issue: it belongs to no page row, so page_id stays empty."""
-    issue = DetectedIssue(
+def _crawl_rate_limited(start_url: str) -> DetectedIssue:
+    return DetectedIssue(
         IssueType.CRAWL_RATE_LIMITED, start_url, {"reason": "rate limited by the site"}
     )
-    return _record(audit_id, issue, set())
 
 
 def _record(audit_id: str, issue: DetectedIssue, crawled: set[str]) -> IssueRecord:

@@ -15,3 +15,5 @@ class AuditParams(JsonRecord):
     options: AuditOptions = field(default_factory=AuditOptions)
     # True when this instance finishes a failed audit from its retained scratchpad.
     resume: bool = False
+    # No scheme was typed: discovery tries https, then http (crawl.start_verdict).
+    scheme_assumed: bool = False

@@ -7,9 +7,16 @@ shell passes the SDK's `step`, the Worker's `env` and the NonRetryableError clas
 failures a retry cannot fix. Step names are durable checkpoint keys and step results carry only
 counters; all crawl state lives in the audit's scratchpad Durable Object. Code outside steps runs
 again on every replay, so it only reads step results.
+
+A start URL that cannot be audited (no answer, an HTTP error, not HTML: crawl.start_verdict) is
+decided once, inside `discover-urls`, and returned in its result rather than raised, so the step is
+never retried for it; the run then raises `StartFailed`, whose code and sentence `mark-failed`
+writes as they are (never through `classify_error`, which reads our platform's error texts).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from auditdb import repository
 from auditdb.queue_messages import announce_audit_end
@@ -17,12 +24,14 @@ from auditdb.records import AuditPhase, AuditStatus
 from common import ports, settings
 from common.bindings import Env, WorkflowEvent, WorkflowStep
 from common.events import TerminalStatus, log_terminal
-from common.failures import classify_error, error_detail
+from common.failures import ErrorCode, classify_error, error_detail
 from common.wire import JsonObject, as_object
 from crawl.chunk import ChunkIO, ChunkPlan, ChunkReport, run_chunk
 from crawl.discovery import DiscoveryReport, discover
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
+from crawl.site_health import NoAnswers, stopped_responding
+from crawl.start_verdict import StartFailure
 from crawl.url_policy import UrlPolicy
 from durable.client import Scratchpad
 from workflow import step_configs
@@ -44,6 +53,15 @@ from workflow.steps import (
 
 # Two chunks in a row that crawl nothing mean the frontier cannot be served (original §4.4).
 MAX_IDLE_CHUNKS = 2
+
+
+class StartFailed(Exception):
+    """Discovery found that the start URL cannot be audited: the audit fails with the site's
+    error code and the sentence for its owner."""
+
+    def __init__(self, failure: StartFailure) -> None:
+        super().__init__(f"{failure.error_code}: {failure.detail}")
+        self.failure = failure
 
 
 async def run_site_audit(
@@ -91,6 +109,8 @@ async def _run_phases(
         start = await _prepare_resume(params, step, env, non_retryable)
     else:
         discovery = await _discover(params, step, env)
+        if discovery.start_failure is not None:
+            raise StartFailed(discovery.start_failure)
         start = CrawlStart(attempted=0, pending=discovery.seeded, last_chunk=0)
     crawl = await _crawl(params, step, env, start, non_retryable)
     await check_external_links(params, step, env, non_retryable)
@@ -157,8 +177,13 @@ async def _discover(params: AuditParams, step: WorkflowStep, env: Env) -> Discov
             policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
             max_pages=params.options.max_pages,
             private_hosts=params.options.private_hosts,
+            scheme_assumed=params.scheme_assumed,
         )
-        await repository.set_final_url(env.DB, params.audit_id, report.final_url)
+        await repository.set_final_url(
+            env.DB, params.audit_id, report.final_url, report.scheme_note
+        )
+        if report.start_failure is not None:
+            return report  # the run fails the audit (`StartFailed`); nothing more to prepare
         await repository.update_progress(
             env.DB, params.audit_id, 0, min(report.seeded, params.options.max_pages)
         )
@@ -182,29 +207,44 @@ async def _crawl(
     hint: int | None = None
     idle = 0
     links_truncated = rate_limited = False
+    no_answers = NoAnswers()
     # Chunks go on while pages may be crawled or resources wait for their check
     # (crawl.references); a resource-only chunk claims no pages.
     while ((pending > 0 and attempted < params.options.max_pages) or resources > 0) and (
         idle < MAX_IDLE_CHUNKS
     ):
         chunk_no += 1
-        report = await _crawl_chunk(params, step, env, non_retryable, chunk_no, attempted, hint)
+        window = ChunkWindow(attempted, hint, no_answers.streak)
+        report = await _crawl_chunk(params, step, env, non_retryable, chunk_no, window)
         attempted, pending, hint = report.attempted, report.pending, report.window_end
         resources = report.resources_pending
         links_truncated = links_truncated or report.links_truncated
+        no_answers = no_answers.merged(report.no_answers)
         worked = report.attempted_in_chunk + report.resources_checked
         idle = idle + 1 if worked == 0 else 0
         if report.rate_limited:
             rate_limited = True  # the site asked for more patience than an audit can give
-            break
+        if report.rate_limited or no_answers.stopped:
+            break  # ... or stopped answering (crawl.site_health)
     return CrawlSummary(
         attempted=attempted,
         pending=pending,
         chunks=chunk_no,
-        completed=pending == 0 and not rate_limited,
+        completed=pending == 0 and not rate_limited and not no_answers.stopped,
         links_truncated=links_truncated,
         rate_limited=rate_limited,
+        no_answers=no_answers,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkWindow:
+    """Where the next chunk starts: pages attempted so far, the window size the last chunk
+    ended with, and the fetches in a row that got no answer."""
+
+    attempted: int
+    hint: int | None
+    no_answer_streak: int
 
 
 async def _crawl_chunk(
@@ -213,8 +253,7 @@ async def _crawl_chunk(
     env: Env,
     non_retryable: type[Exception],
     chunk_no: int,
-    attempted: int,
-    hint: int | None,
+    window: ChunkWindow,
 ) -> ChunkReport:
     async def crawl_chunk() -> ChunkReport:
         # One read per chunk, so a cancelled audit stops within a chunk even when the terminate
@@ -224,10 +263,13 @@ async def _crawl_chunk(
         scope = await crawl_scope(params, pad)
         plan = ChunkPlan(
             chunk_no=chunk_no,
-            limit=min(settings.CRAWL.chunk_target_pages, params.options.max_pages - attempted),
-            window_hint=hint,
+            limit=min(
+                settings.CRAWL.chunk_target_pages, params.options.max_pages - window.attempted
+            ),
+            window_hint=window.hint,
             max_pages=params.options.max_pages,
             fetch_timeout_s=params.options.fetch_timeout_s,
+            no_answer_streak=window.no_answer_streak,
         )
         io = ChunkIO(pad=pad, db=env.DB, http=ports.http_client())
         return await run_chunk(scope, plan, io)
@@ -242,6 +284,7 @@ async def _finalize(
     async def finalize() -> FinalizeSummary:
         pad = Scratchpad.for_audit(env, params.audit_id)
         final_url = (await pad.crawl_config()).final_url or params.start_url
+        stopped = stopped_responding(crawl.no_answers, final_url)
         return await finalize_audit(
             env,
             pad,
@@ -249,6 +292,7 @@ async def _finalize(
             start_url=final_url,
             crawl_completed=crawl.completed,
             rate_limited=crawl.rate_limited,
+            crawl_issues=() if stopped is None else (stopped,),
         )
 
     return await durable_step(
@@ -256,20 +300,28 @@ async def _finalize(
     )
 
 
+def failure_of(exc: Exception) -> tuple[ErrorCode, str | None]:
+    """The audit's error code and detail for what ended its run: the site's failure as discovery
+    decided it, or our platform's error text, classified."""
+    if isinstance(exc, StartFailed):
+        return exc.failure.error_code, exc.failure.detail
+    message = str(exc)
+    return classify_error(message), error_detail(message)
+
+
 async def _record_failure(
     params: AuditParams, step: WorkflowStep, env: Env, exc: Exception
 ) -> None:
-    message = str(exc)
+    code, detail = failure_of(exc)
 
     async def mark_failed() -> FailureRecorded:
         audit = await repository.get_audit(env.DB, params.audit_id)
         phase = None if audit is None or audit.current_phase is None else str(audit.current_phase)
-        code = classify_error(message)
         changed = await repository.fail_audit(
             env.DB,
             params.audit_id,
             error_code=str(code),
-            error_detail=error_detail(message),
+            error_detail=detail,
             failed_phase=phase,
             finished_at=ports.iso_now(),
         )

@@ -10,11 +10,12 @@ result and a replayed one.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, Self
 
 from common.bindings import WorkflowStep
 from common.wire import JsonObject, JsonRecord, as_object
+from crawl.site_health import NoAnswers
 
 
 class StepRecord(Protocol):
@@ -69,6 +70,7 @@ class CrawlSummary(JsonRecord):
     completed: bool
     links_truncated: bool
     rate_limited: bool
+    no_answers: NoAnswers = field(default_factory=NoAnswers)  # crawl.site_health, summed
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,7 +87,7 @@ def test_the_document_refuses_to_build_when_routes_and_operations_disagree(
 @pytest.mark.parametrize(
     ("schema", "record", "added", "dropped"),
     [
-        ("Audit", AuditRecord, {"stopped_early"}, set()),
+        ("Audit", AuditRecord, {"stopped_early", "site_failure"}, set()),
         ("AuditOptions", AuditOptions, set(), set()),
         ("Page", PageRecord, set(), set()),
         ("Issue", IssueRecord, set(), set()),

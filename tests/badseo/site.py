@@ -24,6 +24,8 @@ Theory of operation (original system §6.3, adapted to this project's catalogue)
   is incomplete, and an incomplete crawl reports no orphans.
 * The four issue types that need an https site have a variant of their own (https_site.py): this
   site is plain http on a free port of 127.0.0.1.
+* Audits that must fail at their start URL (a closed port, a 500, a 404, a stylesheet) and the
+  site that stops answering part-way are in failing_sites.py.
 * robots.txt has a group for our product token `siteaudit` (RFC 9309: the `*` group then does not
   apply to us) that disallows one sitemap-listed URL; the `*` group disallows a page we link,
   which the audit must still crawl and find clean.
@@ -1371,6 +1373,9 @@ ASSETS: Mapping[str, Handler] = MappingProxyType(
         # Served so the resource check finds it; the exposure check reads only its file name.
         "/assets/jquery-1.8.1.min.js": Resource("text/javascript", b"/* a stand-in */\n"),
         "/assets/clip.mp4": Resource("video/mp4", b"\x00\x00\x00\x18ftypmp42"),
+        # Referenced by no page: the start URL of an audit that must fail as not HTML
+        # (failing_sites.py).
+        "/assets/style.css": Resource("text/css", b"body { margin: 0 }\n"),
         "/assets/head-refused.png": HeadRefused("image/png", PIXEL_PNG),
         "/assets/head-refused-gone.png": HeadRefused("text/html", b"<title>Gone</title>", 410),
     }

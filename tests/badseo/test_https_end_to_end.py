@@ -8,8 +8,10 @@ from typing import Any
 from local_platform.fetch import trust_ca_file
 from tests.badseo import golden
 from tests.badseo.https_site import (
+    HOST,
     HTTP_ORIGIN,
     HTTPS_FIXTURES,
+    HTTPS_ORIGIN,
     MIXED_IMAGE_URL,
     HttpsSite,
     https_expected_issues,
@@ -52,3 +54,18 @@ async def test_the_https_variant_reports_exactly_its_golden_issues(
         r.method for r in https_badseo.http_server.log if HTTP_ORIGIN + r.path == MIXED_IMAGE_URL
     ]
     assert image_requests == ["HEAD"]
+
+
+async def test_a_bare_host_whose_https_answers_is_audited_over_https(
+    platform: Any, https_badseo: HttpsSite
+) -> None:
+    trust_ca_file(https_badseo.ca_file)
+    status, body = await platform.request("POST", "/api/audits", {"url": HOST, "max_pages": 1})
+    assert status == 201 and body["audit"]["scheme_assumed"] is True
+    audit_id = body["audit"]["id"]
+    await platform.wait_for_workflow(audit_id, timeout_s=60)
+    audit = (await platform.request("GET", f"/api/audits/{audit_id}"))[1]["audit"]
+
+    assert audit["status"] == "completed", audit
+    assert audit["final_url"] == https_badseo.start_url
+    assert audit["scheme_note"] == f"no scheme given: auditing {HTTPS_ORIGIN}/ (https answered)"

@@ -21,6 +21,7 @@ from exposure.findings import ISSUE_OF_CHECK, Check
 from lighthouse.vitals import LIGHTHOUSE_ISSUE_TYPES
 from parse.extractor import PageExtractor
 from tests.badseo import golden
+from tests.badseo.failing_sites import STOPS_ANSWERING_FIXTURES
 from tests.badseo.pages import SECURITY_HEADERS, Html, RateLimited, Redirect, Resource
 from tests.badseo.site import (
     BROKEN_LINK_TARGETS,
@@ -125,9 +126,13 @@ def test_every_catalogue_type_is_covered_or_explained() -> None:
     vitals = set(VITALS_ISSUE_TYPES)
     assert vitals == set(LIGHTHOUSE_ISSUE_TYPES)
     main, stop = _covered(FIXTURES), _covered(RATE_LIMIT_STOP_FIXTURES)
-    stop |= _covered(EXTERNAL_BUDGET_FIXTURES)
+    stop |= _covered(EXTERNAL_BUDGET_FIXTURES) | _covered(STOPS_ANSWERING_FIXTURES)
     https = {issue_type for fixture in HTTPS_FIXTURES for issue_type in fixture.expected}
-    assert stop - grade == {IssueType.CRAWL_RATE_LIMITED, IssueType.EXTERNAL_LINKS_UNCHECKED}
+    assert stop - grade == {
+        IssueType.CRAWL_RATE_LIMITED,
+        IssueType.EXTERNAL_LINKS_UNCHECKED,
+        IssueType.SITE_STOPPED_RESPONDING,
+    }
     assert https - grade == {
         IssueType.HTTP_PAGE_ON_HTTPS_SITE,
         IssueType.MIXED_CONTENT,

@@ -1,6 +1,8 @@
 """The web app at `/` of `siteaudit serve` in a real browser, as a user drives it: sign in with a key
 made by `siteaudit keys create`, audit the badseo site, watch it complete, read its report (a
-chart's table, the page table) and download the pages CSV; the page talks only to the Worker."""
+chart's table, the page table) and download the pages CSV; audit a host typed without a scheme and
+one that is down, and read which scheme was used and why the audit failed; read why a monitor's
+run failed; the page talks only to the Worker."""
 
 from __future__ import annotations
 
@@ -11,13 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from service.exports import PAGE_COLUMNS
+from tests.badseo.failing_sites import closed_port
 from tests.badseo.site import BadSeoSite, serve_badseo
 from tests.browser.chromium import screenshot, watched_page
 from tests.browser.report_ui import CHARTS, open_a_chart, sort_pages_by_status
 from tests.support.cli_process import running_serve, siteaudit
+from tests.support.site_server import Reply, html_page, serve_site
 
 pytestmark = pytest.mark.slow
 
@@ -134,3 +138,41 @@ def test_a_monitors_runs_say_why_a_run_failed(browser: Browser, worker: Worker) 
         expect(good.locator("td").first).to_have_text("completed")
         expect(good.locator("td").nth(1)).to_have_text("91")
         watched.assert_quiet()
+
+
+def test_a_user_reads_which_scheme_was_used_and_why_an_audit_failed(
+    browser: Browser, worker: Worker
+) -> None:
+    origin = worker.origin
+    home = {"/": Reply(body=html_page("Home of a plain-http site", "<h1>Home</h1>"))}
+    down = f"http://127.0.0.1:{closed_port()}/"
+    with serve_site(home) as plain, watched_page(browser, f"{origin}/") as watched:
+        host = plain.origin.removeprefix("http://")
+        note = f"no scheme given: https://{host}/ did not connect (TLS failed), auditing http://{host}/"
+        page = watched.page
+        page.goto(f"{origin}/")
+        page.get_by_label("API key").fill(worker.key)
+        page.get_by_role("button", name="Sign in").click()
+
+        audit(page, host)
+        expect(page.locator("#progress-text")).to_contain_text(
+            "Audit completed", timeout=AUDIT_TIMEOUT_MS
+        )
+        expect(page.locator("#progress-scheme")).to_have_text(note)
+        expect(page.locator("#audits-table tbody tr").first.locator("th")).to_contain_text(note)
+
+        audit(page, down)
+        sentence = f"{down} refused the connection"
+        expect(page.locator("#progress-text")).to_contain_text(
+            f"Audit failed: {sentence}", timeout=AUDIT_TIMEOUT_MS
+        )
+        status = page.locator("#audits-table tbody tr").first.locator("td").first
+        expect(status).to_contain_text("failed")
+        expect(status.locator(".failure")).to_contain_text(sentence)
+        watched.assert_quiet()
+
+
+def audit(page: Page, url: str) -> None:
+    """Start an audit of `url` (the progress section then follows it)."""
+    page.get_by_label("Site URL", exact=True).fill(url)
+    page.get_by_role("button", name="Start audit").click()

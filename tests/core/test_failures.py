@@ -47,3 +47,8 @@ def test_site_failures_are_decided_from_the_fetch_never_from_an_error_text() -> 
 @pytest.mark.parametrize("code", list(ErrorCode))
 def test_each_code_is_blamed_on_the_site_only_when_it_names_the_site(code: ErrorCode) -> None:
     assert code.is_site_failure == code.value.startswith(("site_", "start_"))
+
+
+@pytest.mark.parametrize("code", list(ErrorCode))
+def test_each_code_has_a_plain_meaning(code: ErrorCode) -> None:
+    assert code.meaning and code.value not in code.meaning and "_" not in code.meaning

@@ -1,5 +1,5 @@
 // SiteAuditWorkflow through run(event, step) with the SDK's workflows.js (a retried step, replay
-// after a restart, NonRetryableError), Default.scheduled(controller, env, ctx) for the watchdog and
+// after a restart, NonRetryableError, a start URL that fails the audit at discovery), Default.scheduled(controller, env, ctx) for the watchdog and
 // cleanup crons, Default.fetch for authenticated reads (an API key made by service.keys inside
 // Pyodide), cursor pagination and a streamed export (a JS ReadableStream pulled from Python), a
 // full report stored in and read back from the R2 double through the SDK's conversions, /mcp
@@ -23,9 +23,18 @@ after(() => rt.close());
 const env = rt.makeEnv();
 const wf = env.SITE_AUDIT_WORKFLOW;
 const UNREACHABLE = "http://127.0.0.1:9/"; // discard port: every fetch fails fast
+// A one-page site on 127.0.0.1: an audit needs a start URL that answers with HTML, or it fails at
+// discovery (crawl.start_verdict).
+const site = createServer((request, response) => {
+  response.writeHead(request.url === "/" ? 200 : 404, { "content-type": "text/html; charset=utf-8" });
+  response.end("<!doctype html><html lang=en><title>The one page of the tier's site</title><h1>Home</h1>");
+});
+await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
+after(() => new Promise((resolve) => site.close(resolve)));
+const SITE_URL = `http://127.0.0.1:${site.address().port}/`;
 const steps = (id) => wf.log.filter((e) => e.instance === id);
-const start = (id) => rt.runPython(`import audit_driver, workers
-await audit_driver.start_audit(workers.env, ${JSON.stringify(id)}, ${JSON.stringify(UNREACHABLE)}, 5)`);
+const start = (id, url = SITE_URL) => rt.runPython(`import audit_driver, workers
+await audit_driver.start_audit(workers.env, ${JSON.stringify(id)}, ${JSON.stringify(url)}, 5)`);
 const audit = (id) => env.DB.prepare("SELECT * FROM audits WHERE id = ?").bind(id).first();
 
 test("a failing D1 read is retried by the step's config, and the run completes", async () => {
@@ -40,10 +49,23 @@ test("a failing D1 read is retried by the step's config, and the run completes",
   ]);
   assert.deepEqual([...new Set(log.map((e) => e.step))], ["validate-context#1", "discover-urls#1", "crawl-chunk-1#1", "external-links-1#1", "security-grade#1", "exposure-checks#1", "select-lighthouse-sample#1", "finalize#1"]);
   // audit_driver's audits check external links: one external-links step, with nothing to check.
-  // The start URL does not answer: the security-grade step records why and the audit completes.
+  // The start URL answers over plain http only: the security-grade step grades that entry point.
   const row = await audit("wf-retry");
-  assert.deepEqual([row.security_grade, row.security_score], [null, null]);
-  assert.match(row.security_error, /down/);
+  assert.ok(row.security_grade && row.security_score !== null, JSON.stringify(row));
+});
+
+test("a start URL that gets no answer fails the audit at discovery, in one attempt, with its sentence", async () => {
+  await start("wf-down", UNREACHABLE);
+  const record = await wf.wait("wf-down");
+  assert.equal(record.status, "errored");
+  assert.equal(record.error.name, "StartFailed");
+  assert.deepEqual(steps("wf-down").map((e) => [e.step, e.attempt, e.error ?? null]), [
+    ["validate-context#1", 1, null], ["discover-urls#1", 1, null], ["mark-failed#1", 1, null],
+  ]);
+  const row = await audit("wf-down");
+  assert.deepEqual([row.status, row.failed_phase, row.pages_crawled], ["failed", "discovery", 0]);
+  assert.match(row.error_code, /^site_/);
+  assert.ok(row.error_detail.startsWith(`${UNREACHABLE} `), row.error_detail);
 });
 
 test("replay after a restart re-runs no step and returns the same output", async () => {
@@ -218,7 +240,7 @@ from service import reports
 test("monitors: the hourly cron enqueues a due monitor; queue() acks its message and retries a failing one", async () => {
   const now = new Date().toISOString();
   await env.DB.prepare("INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, webhook_secret, next_due_at, created_at) VALUES (?, 'local', ?, 'daily', 3, 5, 'whsec_x', ?, ?)")
-    .bind("mon-1", UNREACHABLE, now, now).run();
+    .bind("mon-1", SITE_URL, now, now).run();
   await callDefault(rt, env, "scheduled", new ScheduledController("0 * * * *", Date.now()));
   const queue = env.MONITOR_QUEUE;
   assert.deepEqual(queue.sent.map((m) => m.body), [{ monitor_id: "mon-1", due_at: now, kind: "monitor_due" }]);

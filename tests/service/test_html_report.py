@@ -379,6 +379,46 @@ async def test_the_security_grade_sits_beside_the_health_score(fields, shown) ->
     assert shown in " ".join(" ".join(section.itertext()).split())
 
 
+SITE_DOWN = "https://shop.test/ answered 500 Internal Server Error: the server failed. Check it."
+
+
+@pytest.mark.parametrize(
+    ("fields", "banner"),
+    [
+        (
+            {"error_code": "site_http_error", "error_detail": SITE_DOWN},
+            f"The audit failed: the start URL answered with an HTTP error {SITE_DOWN}",
+        ),
+        ({"error_code": "oom", "error_detail": "Worker exceeded memory limit."}, None),
+        ({}, None),
+    ],
+)
+async def test_an_audit_the_site_made_fail_opens_with_a_banner_saying_why(fields, banner) -> None:
+    status = AuditStatus.FAILED if fields else AuditStatus.COMPLETED
+    audit = AuditRecord(
+        "a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, status=status, **fields
+    )
+    chunks = [c async for c in html_chunks(audit, IssueCounts(()), PageStats(), nothing())]
+    main = parse(b"".join(chunks).decode()).find(".//main")
+    first = main[0]
+
+    if banner is None:
+        assert first.get("class") == "verdict"  # what to fix first, or why there is no verdict
+    else:
+        assert (first.tag, first.get("role"), first.get("class")) == ("section", "alert", "failure")
+        assert " ".join(" ".join(first.itertext()).split()) == banner
+        assert main[1].get("class") == "score"  # the banner said why: no "what to fix first"
+
+
+async def test_the_scheme_of_a_url_given_without_one_is_among_the_facts() -> None:
+    note = "no scheme given: https://shop.test/ did not connect (TLS failed), auditing http://shop.test/"
+    audit = AuditRecord("a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, scheme_note=note)
+    chunks = [c async for c in html_chunks(audit, IssueCounts(()), PageStats(), nothing())]
+    facts = parse(b"".join(chunks).decode()).find(".//dl[@class='facts']")
+
+    assert f"Scheme {note}" in " ".join(" ".join(facts.itertext()).split())
+
+
 def _luminance(hex_colour: str) -> float:
     """WCAG 2.1 relative luminance of an sRGB colour (#rrggbb)."""
     channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]

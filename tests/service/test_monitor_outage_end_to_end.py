@@ -9,12 +9,11 @@ twice. The site is served on 127.0.0.1, stopped (nothing listens on its port), t
 on the same port.
 
 Two versions of the middle run. `test_a_site_that_goes_down_*` lets the audit of the closed port
-run: it needs the audit to end `failed` with a site error code when its start URL gets no answer,
-which the start-URL work of issue 24 item 1 builds (until then the audit completes, and the test
-is an expected failure). `test_an_audit_failed_by_the_site_*` stops the middle run's audit at its
-first step and writes what that work writes (the guarded fail with the site's code and sentence,
-then the announcement, as the workflow's failure path does), so everything after the audit's end
-is exercised today.
+run: discovery finds no answer at the start URL and the audit ends `failed` with
+`site_connection_failed` (crawl.start_verdict). `test_an_audit_failed_by_the_site_*` stops the
+middle run's audit at its first step and writes what the workflow's failure path writes (the
+guarded fail with the site's code and sentence, then the announcement), so the path after the
+audit's end is also tested apart from discovery.
 """
 
 from __future__ import annotations
@@ -125,9 +124,6 @@ async def assert_down_then_recovered(
     assert recovered["previous_run_id"] == first.id
 
 
-@pytest.mark.xfail(
-    strict=True, reason="needs the start-URL failure of issue 24 item 1 (branch issue24-start)"
-)
 async def test_a_site_that_goes_down_and_comes_back_alerts_once_each_way(local: Any) -> None:
     audits, payloads = await down_and_back(local, audit_the_closed_port)
 

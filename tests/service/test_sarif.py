@@ -167,6 +167,17 @@ async def test_fingerprints_follow_the_issue_identity_not_the_run():
             "audit failed (oom in crawling); results are partial",
         ),
         ("cancelled", {}, False, "audit cancelled after 12 pages; results are partial"),
+        (
+            "failed",
+            {
+                "error_code": "start_not_html",
+                "error_detail": "https://shop.test/a.css answered with text/css, not an HTML page.",
+                "failed_phase": "discovery",
+            },
+            False,
+            "the audit failed: the start URL is not an HTML page (start_not_html): "
+            "https://shop.test/a.css answered with text/css, not an HTML page.",
+        ),
     ],
 )
 async def test_the_invocation_says_whether_the_audit_completed(status, fields, successful, note):

@@ -6,6 +6,8 @@ every response), bound to loopback only, one fresh server per use.
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -108,6 +110,20 @@ class _SiteHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     routes: dict[str, Route]
     log: list[SiteRequest]
+    # Every accepted connection, so stopping the site closes the keep-alive ones too: a stopped
+    # site must stop answering, as a server that goes down does, not keep serving the clients
+    # that still hold a connection from before.
+    accepted: set[socket.socket]
+
+    def get_request(self) -> tuple[socket.socket, object]:
+        conn, address = super().get_request()
+        self.accepted.add(conn)
+        return conn, address
+
+    def close_connections(self) -> None:
+        for conn in list(self.accepted):
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A crawler that stops reading at its byte cap resets the connection: expected, not news.
@@ -140,6 +156,7 @@ def serve_site(routes: dict[str, Route], host: str = "127.0.0.1", port: int = 0)
     server = _SiteHTTPServer((host, port), _Handler)
     server.routes = routes
     server.log = []
+    server.accepted = set()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -147,6 +164,7 @@ def serve_site(routes: dict[str, Route], host: str = "127.0.0.1", port: int = 0)
     finally:
         server.shutdown()
         server.server_close()
+        server.close_connections()
         thread.join()
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from urls.private_hosts import PrivateHosts
-from urls.start_url import StartUrlError, normalise_start_url
+from urls.start_url import StartUrl, StartUrlError, normalise_start_url, read_start_url
 
 
 @pytest.mark.parametrize(
@@ -46,3 +46,19 @@ def test_private_hosts_are_allowed_only_when_asked() -> None:
         normalise_start_url("http://127.0.0.1:8000", private_hosts=PrivateHosts.ALLOW)
         == "http://127.0.0.1:8000/"
     )
+
+
+@pytest.mark.parametrize(
+    ("raw", "url", "assumed"),
+    [
+        ("127.0.0.1:8001", "https://127.0.0.1:8001/", True),
+        ("  example.com/a ", "https://example.com/a", True),
+        ("https://example.com", "https://example.com/", False),
+        ("http://example.com", "http://example.com/", False),
+        ("HTTP://example.com", "http://example.com/", False),
+    ],
+)
+def test_a_text_without_a_scheme_is_read_as_https_and_says_so(
+    raw: str, url: str, assumed: bool
+) -> None:
+    assert read_start_url(raw, private_hosts=PrivateHosts.ALLOW) == StartUrl(url, assumed)

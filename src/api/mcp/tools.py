@@ -38,7 +38,7 @@ from api.mcp import schema
 from api.mcp.schema import InvalidArguments
 from audit.catalogue import IssueType, Severity, maybe_descriptor
 from auditdb.listing import IssueFilter, PageFilter
-from auditdb.records import AuditRecord, AuditStatus
+from auditdb.records import AuditRecord
 from auditdb.summary import TypeCount
 from common.bindings import Env
 from common.settings import CRAWL
@@ -207,12 +207,10 @@ async def get_audit_actions(caller: Caller, args: JsonObject) -> JsonObject:
 
 
 def audit_view(audit: AuditRecord) -> JsonObject:
-    """The audit as the REST API shows it (`api.app.audit_summary`, which this module cannot
-    import: app imports this package)."""
-    return {
-        **audit.to_dict(),
-        "stopped_early": audit.status is AuditStatus.FAILED and audit.pages_crawled > 0,
-    }
+    """The audit as the REST API shows it (`service.audits.audit_view`): `error_detail` and
+    `site_failure` carry the sentence of an audit the site made fail, `scheme_note` the scheme
+    a URL given without one was audited with."""
+    return audits.audit_view(audit)
 
 
 async def _audit_id(caller: Caller, args: JsonObject) -> str:

@@ -158,8 +158,8 @@ function auditRow(audit) {
   const site = audit.final_url || audit.start_url;
   const score = audit.health_score === null ? "–" : Math.round(audit.health_score);
   row.append(
-    element("th", site, { scope: "row" }),
-    element("td", audit.status),
+    siteCell(audit, site),
+    statusCell(audit),
     element("td", audit.pages_crawled, { class: "num" }),
     element("td", score, { class: "num" }),
     element("td", audit.security_grade ?? "–"),
@@ -178,6 +178,20 @@ function auditRow(audit) {
   );
   row.append(actions);
   return row;
+}
+
+// The site, and which scheme a URL given without one was audited with.
+function siteCell(audit, site) {
+  const cell = element("th", site, { scope: "row" });
+  if (audit.scheme_note) cell.append(element("span", audit.scheme_note, { class: "note" }));
+  return cell;
+}
+
+// The status, and the sentence that says why the site made the audit fail.
+function statusCell(audit) {
+  const cell = element("td", audit.status);
+  if (audit.site_failure) cell.append(element("span", audit.site_failure, { class: "failure" }));
+  return cell;
 }
 
 async function startAudit() {
@@ -247,13 +261,17 @@ function showProgress({ audit, frontier, recent }) {
   bar.max = found;
   bar.value = crawled;
   $("progress-site").textContent = `${audit.final_url || audit.start_url} (audit ${audit.id})`;
+  $("progress-scheme").textContent = audit.scheme_note ?? "";
   const phase = audit.current_phase ? `, phase ${audit.current_phase}` : "";
   let text = `${audit.status}: ${crawled} of ${found} pages crawled${phase}.`;
-  if (audit.status !== "running") {
+  if (audit.site_failure) {
+    text = `Audit failed: ${audit.site_failure}`;
+  } else if (audit.status !== "running") {
     const score = audit.health_score === null ? "" : ` Health score ${Math.round(audit.health_score)}.`;
     text = `Audit ${audit.status}: ${audit.pages_crawled} pages crawled.${score}`;
   }
   if ($("progress-text").textContent !== text) $("progress-text").textContent = text;
+  $("progress-text").classList.toggle("failed", Boolean(audit.site_failure));
   $("progress-recent").replaceChildren(
     ...recent.slice(0, 10).map((entry) => element("li", `${entry.status_code} ${entry.url}`)),
   );
