@@ -49,6 +49,12 @@ def test_the_report_opens_offline_and_sorts_filters_and_charts(
         page = watched.page
         page.goto(report.as_uri())
 
+        # First on screen: what to fix first, the actions in the JSON report's order.
+        first = page.locator("main > section").first
+        expect(first.locator("h2")).to_have_text("What to fix first")
+        expect(first).to_be_in_viewport()
+        ranked = [a["summary"] for a in data["actions"]]
+        expect(first.locator("ol.actions > li > a")).to_have_text(ranked)
         score, grade = page.locator("section.score .score-value").all()
         expect(score).to_have_text(f"{data['audit']['health_score']:.0f} out of 100")
         expect(grade).to_have_text(data["audit"]["security_grade"])

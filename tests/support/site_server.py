@@ -115,6 +115,10 @@ class _SiteHTTPServer(ThreadingHTTPServer):
     # that still hold a connection from before.
     accepted: set[socket.socket]
 
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
+        self.accepted = set()
+        super().__init__(address, handler)
+
     def get_request(self) -> tuple[socket.socket, object]:
         conn, address = super().get_request()
         self.accepted.add(conn)
@@ -156,7 +160,6 @@ def serve_site(routes: dict[str, Route], host: str = "127.0.0.1", port: int = 0)
     server = _SiteHTTPServer((host, port), _Handler)
     server.routes = routes
     server.log = []
-    server.accepted = set()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
