@@ -191,6 +191,7 @@ class IssueType(StrEnum):
     EXPOSURE_MTA_STS_MISSING = "exposure-mta-sts-missing"
     EXPOSURE_CAA_MISSING = "exposure-caa-missing"
     EXPOSURE_DNSSEC_NOT_VALIDATED = "exposure-dnssec-not-validated"
+    EXPOSURE_DNS_UNCHECKED = "exposure-dns-unchecked"
     # --- Lighthouse on the sampled pages: lab (the run) and field (CrUX), docs/lighthouse.md ---
     LIGHTHOUSE_POOR_PERFORMANCE = "lighthouse-poor-performance"
     LAB_POOR_LCP = "lab-poor-lcp"
@@ -1430,6 +1431,21 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Unsigned answers can be forged on the path to a resolver.",
         "Sign the zone at the DNS provider and publish the DS record at the registrar.",
         "RFC 4033; RFC 4035 §3.2.3 (AD bit)",
+        category=_SEC,
+    ),
+    _D(
+        IssueType.EXPOSURE_DNS_UNCHECKED,
+        _INFO,
+        _SITE,
+        "DNS and email checks not run",
+        "the DNS-over-HTTPS resolver answered none of the first round's questions about the "
+        "host (unreachable, refusing, or answering something else than DNS JSON), so SPF, "
+        "DMARC, MTA-STS, CAA and DNSSEC were not checked; the detail says what failed",
+        "A resolver the audit cannot reach says nothing about the site's DNS: no record is "
+        "reported missing because of it. Info about the audit, not the site.",
+        "Run the audit where the resolver is reachable, or name a reachable one "
+        "(siteaudit exposure --resolver URL; settings.EXPOSURE.doh_resolver_url).",
+        "siteaudit (exposure.dns_audit)",
         category=_SEC,
     ),
     # ------------------------------------------------------------------ Lighthouse
