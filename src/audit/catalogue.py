@@ -1003,13 +1003,15 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Broken external link",
         "a page links to a URL on another site that was checked once per audit (HEAD, or a "
         "capped GET where HEAD is refused; redirects followed) and answered status >= 400 "
-        "(fetch ok), or whose host name does not resolve, or that redirects more than 10 "
-        "times; reported on every referring page (check_external)",
+        "(fetch ok), or that redirects more than 10 times, or whose host name does not resolve "
+        "while other external host names of the audit do (at least one in ten); reported on "
+        "every referring page (check_external)",
         "Readers following the link land on an error page of another site: the page promises a "
         "reference it cannot deliver, and search engines read many dead outbound links as "
         "neglect. Warning rather than critical: the target is outside the site, and it may come "
         "back. Timeouts, refused connections, access walls (401/403/429) and private addresses "
-        "are never counted here (external-link-unreachable).",
+        "are never counted here (external-link-unreachable), nor names that fail where DNS "
+        "does not work at all (external-links-unchecked).",
         "Update the link to the page's new address (search the other site, or the Internet "
         "Archive for the old one), or remove the link.",
         "RFC 9110 §15.5, §15.6; linkchecker (external links); Semrush (broken external links); "
@@ -1056,14 +1058,19 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         _INFO,
         _CRAWL,
         "External links left unchecked",
-        "the audit checks external links (check_external) and some distinct external URLs "
-        "were not checked: past the audit's budget of external URLs (2,000), or because the "
-        "checks stopped; on the start URL, with the counts",
+        "the audit checks external links (check_external) and some distinct external URLs got "
+        "no verdict: DNS does not work where the audit ran (no external host name resolved, or "
+        "fewer than one in ten), the audit's time budget for the checks (external_budget_s) "
+        "ran out, the budget of external URLs (2,000) was reached, or the checks stopped; one "
+        "note on the start URL, whose reason and detail say which, with the counts",
         "Broken external links among the unchecked ones are not reported. Info about the "
-        "audit, not the pages.",
-        "Audit sections of the site separately (include patterns), or check the remaining "
-        "links with a dedicated link checker.",
-        "siteaudit (settings.EXTERNAL.budget_urls)",
+        "audit, not the pages: a machine without outside DNS says nothing about the site's "
+        "links, so they are not called broken.",
+        "Without DNS, run the audit where the Internet is reachable. Past a budget, raise "
+        "external_budget_s (--external-budget), audit sections of the site separately "
+        "(include patterns), or check the remaining links with a dedicated link checker.",
+        "siteaudit (settings.EXTERNAL: budget_urls, default_budget_s; "
+        "audit.external_links.DnsTally)",
         category=_LINKS,
     ),
     _D(

@@ -16,6 +16,7 @@ from typing import Self
 
 from auditdb.listing import SortKey, Statement
 from common.bindings import D1Database
+from common.settings import EXTERNAL
 from common.wire import JsonRecord, as_int, as_str
 from lighthouse.records import LighthouseMode
 
@@ -57,6 +58,7 @@ class MonitorRecord(JsonRecord):
     lock_until: str | None = None
     lighthouse: LighthouseMode = LighthouseMode.AUTO  # each run's audit option (migration 0013)
     check_external: bool = False  # each run's audit option (migration 0014)
+    external_budget_s: float = EXTERNAL.default_budget_s  # each run's audit option (0019)
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
@@ -104,9 +106,9 @@ class RecencyCutoffs:
 
 _INSERT = (
     "INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, max_depth, include_json, "
-    "exclude_json, webhook_url, lighthouse, check_external, webhook_secret, alert_score_drop, "
-    "alert_on_grade_drop, alert_on_new_critical, is_active, next_due_at, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "exclude_json, webhook_url, lighthouse, check_external, external_budget_s, webhook_secret, "
+    "alert_score_drop, alert_on_grade_drop, alert_on_new_critical, is_active, next_due_at, "
+    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 GET_OWNED_SQL = "SELECT * FROM monitors WHERE id = ? AND owner = ?"
 GET_SQL = "SELECT * FROM monitors WHERE id = ?"
@@ -117,7 +119,7 @@ DELETE_OWNED_SQL = "DELETE FROM monitors WHERE id = ? AND owner = ?"
 UPDATE_OWNED_SQL = (
     "UPDATE monitors SET url = ?, frequency = ?, hour = ?, max_pages = ?, max_depth = ?, "
     "include_json = ?, exclude_json = ?, webhook_url = ?, lighthouse = ?, check_external = ?, "
-    "webhook_secret = COALESCE(?, webhook_secret), alert_score_drop = ?, "
+    "external_budget_s = ?, webhook_secret = COALESCE(?, webhook_secret), alert_score_drop = ?, "
     "alert_on_grade_drop = ?, alert_on_new_critical = ?, is_active = ?, next_due_at = ? "
     "WHERE id = ? AND owner = ?"
 )
@@ -135,6 +137,7 @@ def _settings(monitor: MonitorRecord) -> list[str | int | float | None]:
         monitor.webhook_url,
         str(monitor.lighthouse),
         int(monitor.check_external),
+        monitor.external_budget_s,
     ]
 
 

@@ -30,7 +30,7 @@ from auditdb.records import AuditOptions, AuditRecord, AuditStatus
 from common import ports
 from common.bindings import Env
 from common.events import TerminalStatus, log_terminal
-from common.settings import CRAWL
+from common.settings import CRAWL, EXTERNAL
 from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
 from lighthouse.records import LighthouseMode
@@ -72,6 +72,7 @@ class CreateAudit:
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     lighthouse_pages: int = DEFAULT_SAMPLE_PAGES
     check_external: bool = False
+    external_budget_s: float = EXTERNAL.default_budget_s
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -140,6 +141,7 @@ def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: in
             lighthouse=request.lighthouse,
             lighthouse_pages=request.lighthouse_pages,
             check_external=request.check_external,
+            external_budget_s=request.external_budget_s,
         )
     except ValueError as exc:  # AuditOptions checks its own ranges
         raise InvalidOptions(str(exc)) from exc

@@ -11,7 +11,7 @@ from audit.score import percent_one_decimal
 from auditdb import repository
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase, AuditStatus, IssueRecord
-from common import ports
+from common import ports, settings
 from common.bindings import D1Database, Env
 from common.events import TerminalStatus, log_terminal
 from durable.client import Scratchpad
@@ -27,11 +27,17 @@ async def finalize_audit(
     start_url: str,
     crawl_completed: bool,
     rate_limited: bool = False,
+    external_budget_s: float = settings.EXTERNAL.default_budget_s,
 ) -> FinalizeSummary:
     await repository.set_phase(env.DB, audit_id, AuditPhase.FINALIZING)
-    issues_written = await _write_cross_page_issues(
-        env.DB, pad, audit_id, start_url, crawl_completed
+    options = FinalizeOptions(
+        audit_id=audit_id,
+        start_url=start_url,
+        crawl_completed=crawl_completed,
+        robots_blocked_sitemap_urls=tuple(await pad.all_sitemap_blocked_urls()),
+        external_budget_s=external_budget_s,
     )
+    issues_written = await _write_cross_page_issues(env.DB, pad, audit_id, options)
     if rate_limited:
         await repository.insert_issues(env.DB, [_crawl_rate_limited(audit_id, start_url)])
         issues_written += 1
@@ -77,18 +83,8 @@ async def _was_completed(db: D1Database, audit_id: str) -> bool:
 
 
 async def _write_cross_page_issues(
-    db: D1Database,
-    pad: Scratchpad,
-    audit_id: str,
-    start_url: str,
-    crawl_completed: bool,
+    db: D1Database, pad: Scratchpad, audit_id: str, options: FinalizeOptions
 ) -> int:
-    options = FinalizeOptions(
-        audit_id=audit_id,
-        start_url=start_url,
-        crawl_completed=crawl_completed,
-        robots_blocked_sitemap_urls=tuple(await pad.all_sitemap_blocked_urls()),
-    )
     written = 0
     while True:
         page = await pad.run_finalize_checks(options)

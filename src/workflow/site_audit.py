@@ -249,6 +249,7 @@ async def _finalize(
             start_url=final_url,
             crawl_completed=crawl.completed,
             rate_limited=crawl.rate_limited,
+            external_budget_s=params.options.external_budget_s,
         )
 
     return await durable_step(
