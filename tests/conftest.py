@@ -13,6 +13,11 @@ class LoopbackOnlyHttp:
 
     Tests only ever talk to servers they started on 127.0.0.1; a request anywhere else is a bug
     in the crawler's SSRF policy, and it must fail the test instead of leaving the machine.
+
+    One exception, so tests can link names that do not resolve without asking any resolver: a
+    host under `.invalid`, which never resolves (RFC 6761 §6.4), gets the answer the platform's
+    client gives a name that does not resolve (local_platform.http_client), at once and without
+    a lookup, so no DNS query leaves the machine either.
     """
 
     def __init__(self, inner: object) -> None:
@@ -22,14 +27,21 @@ class LoopbackOnlyHttp:
     async def fetch(self, request: object) -> object:
         from urllib.parse import urlsplit
 
+        from common import ports
         from urls.private_hosts import is_loopback_host
 
         url = request.url  # type: ignore[attr-defined]
         self.urls.append(url)
         host = urlsplit(url).hostname or ""
+        if host.endswith(".invalid"):
+            error = f"fetch to {url} failed: cannot resolve {host}: {NO_SUCH_NAME}"
+            return ports.FetchResult(url, 0, {}, b"", False, 0.0, error)
         if not is_loopback_host(host):
             raise AssertionError(f"the crawler tried to fetch a non-loopback URL: {url}")
         return await self.inner.fetch(request)  # type: ignore[attr-defined]
+
+
+NO_SUCH_NAME = "[Errno -2] Name or service not known"  # getaddrinfo's EAI_NONAME on Linux
 
 
 @pytest.fixture(autouse=True)
@@ -47,6 +59,20 @@ def outbound_http() -> Iterator[LoopbackOnlyHttp | None]:
         yield spy
     finally:
         ports.configure(http=inner)
+
+
+@pytest.fixture
+def ports_clock() -> Iterator[list[float]]:
+    """The ports' clock (`common.ports.now_ms`), held still at the value the test sets in
+    `ports_clock[0]` (milliseconds; 1,000 at first)."""
+    from common import ports
+
+    saved, now = ports._PORTS.now_ms, [1_000.0]
+    ports.configure(now_ms=lambda: now[0])
+    try:
+        yield now
+    finally:
+        ports.configure(now_ms=saved)
 
 
 @pytest.fixture

@@ -22,6 +22,8 @@ def test_audit_prints_its_id_first_and_writes_the_report(small_site: Site, tmp_p
         "--allow-private-hosts",
         "--max-pages",
         "10",
+        "--external-budget",
+        "7.5",
         "--json",
         str(report_path),
         state_dir=tmp_path / "state",
@@ -41,6 +43,8 @@ def test_audit_prints_its_id_first_and_writes_the_report(small_site: Site, tmp_p
         "error_code": None,
     }
     assert report["audit"]["pages_crawled"] == len(report["pages"]) >= 1
+    options = report["audit"]["options"]
+    assert (options["check_external"], options["external_budget_s"]) == (True, 7.5)
     assert {"url", "status_code"} <= set(report["pages"][0])
 
     deleted = siteaudit("delete", audit_id, state_dir=tmp_path / "state")

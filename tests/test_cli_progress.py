@@ -7,7 +7,7 @@ import io
 import pytest
 from rich.console import Console
 
-from cli.progress import PlainLines, RichBar, Snapshot, progress_view
+from cli.progress import ExternalCounts, PlainLines, RichBar, Snapshot, progress_view
 
 
 def feed(phase: str | None, crawled: int, seen: int | None, status: str = "running") -> dict:
@@ -55,6 +55,41 @@ def test_plain_lines_keep_logs_readable_and_parseable():
     ]
     # tests/support/cli_process.py reads the crawled count this way
     assert int(out.getvalue().splitlines()[0].split(":")[1].split()[0]) == 8
+
+
+CHECKING = ExternalCounts(urls=2_389, checked=120, hosts_failing=3)
+
+
+def test_a_snapshot_reads_the_external_checks_counts():
+    body = feed("external-links", 50, 51) | {
+        "external": {"urls": 2_389, "checked": 120, "hosts_failing": 3, "stopped": None}
+    }
+    snapshot = Snapshot.of(body, 14.0, 0)
+    assert snapshot.external == CHECKING and snapshot.checking_external
+
+
+def test_the_external_checks_have_their_own_line_once_their_phase_starts():
+    out = io.StringIO()
+    view = PlainLines(out)
+    # The crawl has found external links, but the crawl still runs: the crawl's line.
+    view.update(Snapshot("crawling", 50, 51, 50, 2.0, 25.0, CHECKING))
+    view.update(Snapshot("external-links", 50, 51, 50, 14.0, 3.6, CHECKING))
+    view.update(Snapshot("external-links", 50, 51, 50, 15.0, 3.3, ExternalCounts(1, 1, 1)))
+    assert out.getvalue().splitlines() == [
+        "  crawling: 50 pages crawled, 51 discovered, 25.0 pages/s, 0:02",
+        "  checking external links: 120 of 2,389 (3 hosts failing), 0:14",
+        "  checking external links: 1 of 1 (1 host failing), 0:15",
+    ]
+
+
+def test_the_bar_counts_external_urls_while_they_are_checked():
+    out = io.StringIO()
+    view = RichBar(Console(file=out, force_terminal=True, width=120, color_system=None))
+    view.update(Snapshot("crawling", 50, 51, 50, 2.0, 25.0))
+    view.update(Snapshot("external-links", 50, 51, 50, 14.0, 3.6, CHECKING))
+    view.close()
+    final = out.getvalue().rsplit("\r", 1)[-1]
+    assert "external links" in final and "120/2389" in final and "3 hosts failing" in final
 
 
 def test_a_terminal_gets_a_bar_with_phase_counts_rate_and_elapsed():

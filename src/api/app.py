@@ -17,7 +17,8 @@ Routes
     POST /api/audits/{id}/cancel     stop, keep partial results 202 {"audit": {...}}
     POST /api/audits/{id}/resume     finish a failed or        202 {"audit": {...}}
                                      cancelled audit
-    GET  /api/audits/{id}/progress   live feed while running   200 {"audit", "frontier", "recent"}
+    GET  /api/audits/{id}/progress   live feed while running   200 {"audit", "frontier",
+                                                                   "external", "recent"}
     GET  /api/audits/{id}/pages.csv      every page, streamed  200 text/csv (RFC 4180)
     GET  /api/audits/{id}/pages.ndjson   every page, streamed  200 application/x-ndjson
     GET  /api/audits/{id}/issues.csv     every issue, streamed 200 text/csv (RFC 4180)
@@ -371,6 +372,7 @@ async def get_progress(call: Call) -> ApiResponse:
         {
             "audit": audit_summary(found.audit),
             "frontier": None if found.frontier is None else found.frontier.to_dict(),
+            "external": None if found.external is None else found.external.to_dict(),
             "recent": [entry.to_dict() for entry in found.recent],
         }
     )

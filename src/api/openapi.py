@@ -39,7 +39,7 @@ from auditdb.listing import ListKind
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from auditdb.security_grades import AuditSecurity
-from durable.records import CrawledEntry, FrontierStats
+from durable.records import CrawledEntry, ExternalProgress, FrontierStats
 from service import compare, progress
 from service.compare import AuditComparison
 from service.lists import TopIssue
@@ -105,6 +105,7 @@ Issue = record_model(IssueRecord, "Issue")
 ApiKey = record_model(ApiKeyRecord, "ApiKey", {"revoked": bool})
 CreatedApiKey = record_model(ApiKeyRecord, "CreatedApiKey", {"revoked": bool, "secret": str})
 Frontier = record_model(FrontierStats, "Frontier")
+External = record_model(ExternalProgress, "ExternalProgress")
 Crawled = record_model(CrawledEntry, "CrawledEntry")
 Comparison = record_model(AuditComparison, "Comparison")
 LighthouseResult = record_model(LighthouseRow, "LighthouseResult")
@@ -209,6 +210,9 @@ class Report(_Exact):
 class AuditProgress(_Exact):
     audit: Audit  # type: ignore[valid-type]
     frontier: Frontier | None  # type: ignore[valid-type]
+    # The external link checks' counts once the crawl found links to other sites; null before,
+    # without check_external, and once the audit has ended.
+    external: External | None  # type: ignore[valid-type]
     recent: list[Crawled]  # type: ignore[valid-type]
 
 

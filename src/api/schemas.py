@@ -21,12 +21,22 @@ from pydantic import (
 from api.errors import ApiErrorCode, BadRequest
 from auditdb.monitors import Frequency
 from auditdb.records import MAX_LIGHTHOUSE_PAGES
-from common.settings import CRAWL
+from common.settings import CRAWL, EXTERNAL
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from service import keys
 from service.audits import CreateAudit
 from service.monitors import CreateMonitor, UpdateMonitor
+
+# The time the external link checks may take in all (docs/external-links.md, "Politeness and
+# budgets"): what is left when it runs out is reported unchecked, never broken.
+EXTERNAL_BUDGET_FIELD = Field(
+    default=EXTERNAL.default_budget_s,
+    ge=EXTERNAL.min_budget_s,
+    le=EXTERNAL.max_budget_s,
+    description="seconds the checks of links to other sites may take in all (check_external); "
+    "URLs left when it runs out are reported unchecked (external-links-unchecked)",
+)
 
 
 class CreateAuditBody(BaseModel):
@@ -58,6 +68,7 @@ class CreateAuditBody(BaseModel):
     # here: each audit then sends requests to third-party sites its caller did not name, which
     # an API client (or a monitor, daily) should choose; the CLI turns it on.
     check_external: bool = False
+    external_budget_s: float = EXTERNAL_BUDGET_FIELD
 
     def to_request(self) -> CreateAudit:
         return CreateAudit(
@@ -70,6 +81,7 @@ class CreateAuditBody(BaseModel):
             lighthouse=self.lighthouse,
             lighthouse_pages=self.lighthouse_pages,
             check_external=self.check_external,
+            external_budget_s=self.external_budget_s,
         )
 
 
@@ -107,6 +119,7 @@ class CreateMonitorBody(BaseModel):
     is_active: bool = True
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     check_external: bool = False  # each run's audit option, off by default as for audits
+    external_budget_s: float = EXTERNAL_BUDGET_FIELD
 
     @field_validator("include", "exclude")
     @classmethod
@@ -140,6 +153,9 @@ class UpdateMonitorBody(BaseModel):
     is_active: bool | None = None
     lighthouse: LighthouseMode | None = None
     check_external: bool | None = None
+    external_budget_s: float | None = Field(
+        default=None, ge=EXTERNAL.min_budget_s, le=EXTERNAL.max_budget_s
+    )
 
     @field_validator("include", "exclude")
     @classmethod

@@ -192,6 +192,7 @@ class IssueType(StrEnum):
     EXPOSURE_MTA_STS_MISSING = "exposure-mta-sts-missing"
     EXPOSURE_CAA_MISSING = "exposure-caa-missing"
     EXPOSURE_DNSSEC_NOT_VALIDATED = "exposure-dnssec-not-validated"
+    EXPOSURE_DNS_UNCHECKED = "exposure-dns-unchecked"
     # --- Lighthouse on the sampled pages: lab (the run) and field (CrUX), docs/lighthouse.md ---
     LIGHTHOUSE_POOR_PERFORMANCE = "lighthouse-poor-performance"
     LAB_POOR_LCP = "lab-poor-lcp"
@@ -1036,13 +1037,15 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Broken external link",
         "a page links to a URL on another site that was checked once per audit (HEAD, or a "
         "capped GET where HEAD is refused; redirects followed) and answered status >= 400 "
-        "(fetch ok), or whose host name does not resolve, or that redirects more than 10 "
-        "times; reported on every referring page (check_external)",
+        "(fetch ok), or that redirects more than 10 times, or whose host name does not resolve "
+        "while other external host names of the audit do (at least one in ten); reported on "
+        "every referring page (check_external)",
         "Readers following the link land on an error page of another site: the page promises a "
         "reference it cannot deliver, and search engines read many dead outbound links as "
         "neglect. Warning rather than critical: the target is outside the site, and it may come "
         "back. Timeouts, refused connections, access walls (401/403/429) and private addresses "
-        "are never counted here (external-link-unreachable).",
+        "are never counted here (external-link-unreachable), nor names that fail where DNS "
+        "does not work at all (external-links-unchecked).",
         "Update the link to the page's new address (search the other site, or the Internet "
         "Archive for the old one), or remove the link.",
         "RFC 9110 §15.5, §15.6; linkchecker (external links); Semrush (broken external links); "
@@ -1089,14 +1092,19 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         _INFO,
         _CRAWL,
         "External links left unchecked",
-        "the audit checks external links (check_external) and some distinct external URLs "
-        "were not checked: past the audit's budget of external URLs (2,000), or because the "
-        "checks stopped; on the start URL, with the counts",
+        "the audit checks external links (check_external) and some distinct external URLs got "
+        "no verdict: DNS does not work where the audit ran (no external host name resolved, or "
+        "fewer than one in ten), the audit's time budget for the checks (external_budget_s) "
+        "ran out, the budget of external URLs (2,000) was reached, or the checks stopped; one "
+        "note on the start URL, whose reason and detail say which, with the counts",
         "Broken external links among the unchecked ones are not reported. Info about the "
-        "audit, not the pages.",
-        "Audit sections of the site separately (include patterns), or check the remaining "
-        "links with a dedicated link checker.",
-        "siteaudit (settings.EXTERNAL.budget_urls)",
+        "audit, not the pages: a machine without outside DNS says nothing about the site's "
+        "links, so they are not called broken.",
+        "Without DNS, run the audit where the Internet is reachable. Past a budget, raise "
+        "external_budget_s (--external-budget), audit sections of the site separately "
+        "(include patterns), or check the remaining links with a dedicated link checker.",
+        "siteaudit (settings.EXTERNAL: budget_urls, default_budget_s; "
+        "audit.external_links.DnsTally)",
         category=_LINKS,
     ),
     _D(
@@ -1464,6 +1472,21 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Unsigned answers can be forged on the path to a resolver.",
         "Sign the zone at the DNS provider and publish the DS record at the registrar.",
         "RFC 4033; RFC 4035 §3.2.3 (AD bit)",
+        category=_SEC,
+    ),
+    _D(
+        IssueType.EXPOSURE_DNS_UNCHECKED,
+        _INFO,
+        _SITE,
+        "DNS and email checks not run",
+        "the DNS-over-HTTPS resolver answered none of the first round's questions about the "
+        "host (unreachable, refusing, or answering something else than DNS JSON), so SPF, "
+        "DMARC, MTA-STS, CAA and DNSSEC were not checked; the detail says what failed",
+        "A resolver the audit cannot reach says nothing about the site's DNS: no record is "
+        "reported missing because of it. Info about the audit, not the site.",
+        "Run the audit where the resolver is reachable, or name a reachable one "
+        "(siteaudit exposure --resolver URL; settings.EXPOSURE.doh_resolver_url).",
+        "siteaudit (exposure.dns_audit)",
         category=_SEC,
     ),
     # ------------------------------------------------------------------ Lighthouse

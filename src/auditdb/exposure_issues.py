@@ -45,6 +45,9 @@ class ExposureSummary(JsonRecord):
     dns_checked: bool = False
     dns_skipped: str | None = None  # why the host's DNS was not checked (an IP address, ...)
     error: str | None = None  # what stopped the checks; their issues are then none
+    # Why the DNS checks could not run though the host has DNS: our resolver answered nothing
+    # (then `dns_checked` is false and one exposure-dns-unchecked note stands for them).
+    dns_error: str | None = None
 
 
 class ExposureStatus(StrEnum):

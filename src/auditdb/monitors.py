@@ -17,6 +17,7 @@ from typing import Self
 from auditdb.listing import SortKey, Statement
 from common.bindings import D1Database
 from common.failures import ErrorCode
+from common.settings import EXTERNAL
 from common.wire import JsonRecord, as_int, as_str
 from lighthouse.records import LighthouseMode
 
@@ -60,6 +61,7 @@ class MonitorRecord(JsonRecord):
     check_external: bool = False  # each run's audit option (migration 0014)
     # `url` was given without a scheme: each run's audit tries https, then http (migration 0017)
     scheme_assumed: bool = False
+    external_budget_s: float = EXTERNAL.default_budget_s  # each run's audit option (0019)
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
@@ -109,9 +111,9 @@ class RecencyCutoffs:
 
 _INSERT = (
     "INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, max_depth, include_json, "
-    "exclude_json, webhook_url, lighthouse, check_external, scheme_assumed, webhook_secret, "
-    "alert_score_drop, alert_on_grade_drop, alert_on_new_critical, is_active, next_due_at, "
-    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "exclude_json, webhook_url, lighthouse, check_external, scheme_assumed, external_budget_s, "
+    "webhook_secret, alert_score_drop, alert_on_grade_drop, alert_on_new_critical, is_active, "
+    f"next_due_at, created_at) VALUES ({', '.join('?' * 21)})"
 )
 GET_OWNED_SQL = "SELECT * FROM monitors WHERE id = ? AND owner = ?"
 GET_SQL = "SELECT * FROM monitors WHERE id = ?"
@@ -122,8 +124,9 @@ DELETE_OWNED_SQL = "DELETE FROM monitors WHERE id = ? AND owner = ?"
 UPDATE_OWNED_SQL = (
     "UPDATE monitors SET url = ?, frequency = ?, hour = ?, max_pages = ?, max_depth = ?, "
     "include_json = ?, exclude_json = ?, webhook_url = ?, lighthouse = ?, check_external = ?, "
-    "scheme_assumed = ?, webhook_secret = COALESCE(?, webhook_secret), alert_score_drop = ?, "
-    "alert_on_grade_drop = ?, alert_on_new_critical = ?, is_active = ?, next_due_at = ? "
+    "scheme_assumed = ?, external_budget_s = ?, webhook_secret = COALESCE(?, webhook_secret), "
+    "alert_score_drop = ?, alert_on_grade_drop = ?, alert_on_new_critical = ?, is_active = ?, "
+    "next_due_at = ? "
     "WHERE id = ? AND owner = ?"
 )
 
@@ -141,6 +144,7 @@ def _settings(monitor: MonitorRecord) -> list[str | int | float | None]:
         str(monitor.lighthouse),
         int(monitor.check_external),
         int(monitor.scheme_assumed),
+        monitor.external_budget_s,
     ]
 
 

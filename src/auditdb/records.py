@@ -14,7 +14,7 @@ from typing import Self
 
 from audit.issues import DetectedIssue
 from common.failures import site_failure_code
-from common.settings import CRAWL
+from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject, JsonRecord, JsonValue
 from lighthouse.records import LighthouseMode, LighthouseStatus
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
@@ -40,6 +40,7 @@ class AuditStatus(StrEnum):
 class AuditPhase(StrEnum):
     DISCOVERY = "discovery"
     CRAWLING = "crawling"
+    EXTERNAL_LINKS = "external-links"  # only with check_external: other sites' links checked
     LIGHTHOUSE = "lighthouse"  # only when the audit samples pages and a provider is configured
     FINALIZING = "finalizing"
     COMPLETED = "completed"
@@ -59,8 +60,13 @@ class AuditOptions(JsonRecord):
     lighthouse_pages: int = DEFAULT_SAMPLE_PAGES
     # Check links to other sites (docs/external-links.md); off unless the caller asks.
     check_external: bool = False
+    # Seconds the external checks may take in all; what is left is reported unchecked.
+    external_budget_s: float = EXTERNAL.default_budget_s
 
     def __post_init__(self) -> None:
+        low_s, high_s = EXTERNAL.min_budget_s, EXTERNAL.max_budget_s
+        if not low_s <= self.external_budget_s <= high_s:
+            raise ValueError(f"external_budget_s must be between {low_s:g} and {high_s:g}")
         if not 1 <= self.lighthouse_pages <= MAX_LIGHTHOUSE_PAGES:
             raise ValueError(f"lighthouse_pages must be between 1 and {MAX_LIGHTHOUSE_PAGES}")
         low, high = CRAWL.min_fetch_timeout_s, CRAWL.max_fetch_timeout_s

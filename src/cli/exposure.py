@@ -135,10 +135,13 @@ def _disclosure(disclosure: Disclosure) -> str:
 
 
 def _domain(domain: DomainReport) -> list[str]:
+    heading = f"DNS and email ({domain.mail_domain}; host {domain.host})"
+    if domain.unchecked is not None:
+        return [heading, f"  not checked: {domain.unchecked}"]
     spf, dmarc, caa = domain.spf, domain.dmarc, domain.caa
     ending = f"{spf.all_qualifier}all" if spf.all_qualifier else "no all"
     return [
-        f"DNS and email ({domain.mail_domain}; host {domain.host})",
+        heading,
         f"  SPF      {spf.record or '-'} [{ending}, {spf.lookups} lookups] {_problems(spf.problems)}",
         f"  DMARC    {dmarc.record or '-'} {_problems(dmarc.problems)}",
         f"  MTA-STS  {'present' if domain.mta_sts.present else 'absent'}",

@@ -1,8 +1,8 @@
 """`siteaudit`: run audits on the local platform from a terminal.
 
     siteaudit audit URL [--max-pages N] [--lighthouse auto|none] [--lighthouse-pages N]
-                        [--no-check-external] [--allow-private-hosts] [REPORT OPTIONS]
-                        [--state-dir DIR]
+                        [--no-check-external] [--external-budget SECONDS]
+                        [--allow-private-hosts] [REPORT OPTIONS] [--state-dir DIR]
     siteaudit resume ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit report ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit cancel ID [--state-dir DIR]
@@ -11,7 +11,7 @@
     siteaudit serve [--port N] [--var NAME:VALUE ...] [--state-dir DIR]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] [--lighthouse M]
-                           [--check-external]
+                           [--check-external] [--external-budget SECONDS]
     siteaudit monitors list
     siteaudit monitors runs ID | monitors remove ID | monitors run-due
     siteaudit security-check --response FILE
@@ -49,6 +49,7 @@ from cli.keys import add_keys_commands, has_user_key, run_keys
 from cli.monitors import add_monitors_commands, run_monitors
 from cli.progress import Snapshot, progress_view
 from cli.security import add_security_commands, run_security, run_security_check
+from common import settings
 from common.wire import as_object, as_str
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
@@ -90,6 +91,14 @@ def build_parser() -> argparse.ArgumentParser:
         dest="check_external",
         action="store_false",
         help="do not check links to other sites (checked once each by default)",
+    )
+    audit.add_argument(
+        "--external-budget",
+        type=float,
+        default=settings.EXTERNAL.default_budget_s,
+        metavar="SECONDS",
+        help="time the checks of links to other sites may take in all; what is left is "
+        "reported unchecked (default: %(default)g)",
     )
     audit.add_argument(
         "--allow-private-hosts",
@@ -265,6 +274,7 @@ async def run_audit(args: argparse.Namespace) -> int:
                 "lighthouse": args.lighthouse,
                 "lighthouse_pages": args.lighthouse_pages,
                 "check_external": args.check_external,
+                "external_budget_s": args.external_budget,
             },
         )
         if status != 201:

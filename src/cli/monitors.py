@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditdb import alerts, monitors, repository, run_finish
 from auditdb.monitors import Frequency
-from common import ports
+from common import ports, settings
 from common.bindings import MessageBatch
 from common.wire import JsonObject, as_list, as_object, as_str
 from lighthouse.records import LighthouseMode
@@ -55,6 +55,13 @@ def add_monitors_commands(commands: Subcommands) -> None:
         "--check-external",
         action="store_true",
         help="each run's audit checks links to other sites (docs/external-links.md)",
+    )
+    add.add_argument(
+        "--external-budget",
+        type=float,
+        default=settings.EXTERNAL.default_budget_s,
+        metavar="SECONDS",
+        help="time each run's checks of links to other sites may take (default: %(default)g)",
     )
     add.add_argument("--allow-private-hosts", action="store_true")
     actions.add_parser("list", help="your monitors, newest first")
@@ -96,6 +103,7 @@ async def _add(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse
         "max_pages": args.max_pages,
         "lighthouse": args.lighthouse,
         "check_external": args.check_external,
+        "external_budget_s": args.external_budget,
     }
     if args.hour is not None:
         body["hour"] = args.hour

@@ -234,7 +234,12 @@ def _exposure_line(report: JsonObject) -> list[str]:
         return [] if exposure.status is ExposureStatus.PENDING else ["exposure checks: not run"]
     if summary.error:
         return [f"exposure checks: stopped ({summary.error})"]
-    dns = "DNS checked" if summary.dns_checked else f"DNS skipped: {summary.dns_skipped}"
+    if summary.dns_checked:
+        dns = "DNS checked"
+    elif summary.dns_error is not None:
+        dns = f"DNS not checked: {summary.dns_error}"
+    else:
+        dns = f"DNS skipped: {summary.dns_skipped}"
     scripts = f"{summary.scripts} scripts ({summary.scripts_read} read by content)"
     return [f"exposure checks: {summary.issues} issues, {scripts}; {dns}"]
 

@@ -46,7 +46,10 @@ _DESCRIPTIONS = {
 }
 
 # Most specific first: "refused to connect ... non-public addresses" is PRIVATE, not REFUSED, and a
-# TLS error text may also say "connect".
+# TLS error text may also say "connect". The rules read the text with its URLs taken out (`_URL`):
+# the local platform's "fetch to URL failed: ..." names the URL, and a URL's words ("/dns-query",
+# "timeout.html") are not the failure's. "resolve" is a whole word: "resolver" and "resolves" are
+# other words ("it resolves only to non-public addresses" is PRIVATE).
 _RULES: tuple[tuple[NetFailure, re.Pattern[str]], ...] = (
     (NetFailure.PRIVATE, re.compile(r"non-public|private address", re.I)),
     (NetFailure.TIMEOUT, re.compile(r"timed? ?out|timeout|ETIMEDOUT", re.I)),
@@ -57,7 +60,7 @@ _RULES: tuple[tuple[NetFailure, re.Pattern[str]], ...] = (
     (
         NetFailure.DNS,
         re.compile(
-            r"cannot resolve|resolve|getaddrinfo|name or service|nodename|ENOTFOUND|EAI_|"
+            r"cannot resolve|\bresolve\b|getaddrinfo|name or service|nodename|ENOTFOUND|EAI_|"
             r"\bdns\b|no address associated",
             re.I,
         ),
@@ -73,9 +76,12 @@ _RULES: tuple[tuple[NetFailure, re.Pattern[str]], ...] = (
 )
 
 
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)
+
+
 def classify_net_failure(error: str | None) -> NetFailure:
     """The kind of failure an error text describes (OTHER when no rule matches)."""
-    text = error or ""
+    text = _URL.sub(" ", error or "")
     for kind, pattern in _RULES:
         if pattern.search(text):
             return kind

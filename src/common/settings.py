@@ -128,6 +128,14 @@ class ExternalSettings:
     # step's timeout (workflow.step_configs.EXTERNAL_STEP), so recording and releasing fit.
     step_urls: int = 300
     step_soft_deadline_s: float = 90.0
+    # The audit's time budget for the whole phase (`external_budget_s`): no check is launched
+    # past it, and what is left is reported unchecked (`external-links-unchecked`, reason
+    # time-budget), never broken. A minute is room for a few hundred to two thousand checks (16
+    # in flight, at most 1 / host_spacing_s = 4 requests a second to one host) and bounds what a
+    # terminal waits for other sites; a large site's audit or a monitor may ask for more.
+    default_budget_s: float = 60.0
+    min_budget_s: float = 1.0
+    max_budget_s: float = 3_600.0
 
 
 EXTERNAL = ExternalSettings()

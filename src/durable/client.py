@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from audit.external_links import ExternalStop
 from common.bindings import Env, ScratchpadStub
 from durable.finalize import FinalizeOptions, FinalizePage
 from durable.records import (
@@ -138,6 +139,9 @@ class Scratchpad:
 
     async def release_external(self, urls: Sequence[str]) -> ReleaseResult:
         return ReleaseResult.from_dict(await self.stub.release_external(list(urls)))
+
+    async def stop_external(self, reason: ExternalStop) -> None:
+        await self.stub.stop_external(reason.value)
 
     async def stats(self) -> FrontierStats:
         return FrontierStats.from_dict(await self.stub.stats())

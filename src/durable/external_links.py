@@ -12,13 +12,31 @@ the answers.
     pending --lease--> leased --check--> checked
        ^                  |
        +-----release------+
+
+`external_hosts` keeps, per distinct host of a check's last hop, what the checks learnt of it
+(audit.external_links.HostReach, OR-ed over its checks, so a replayed answer changes nothing):
+whether its name resolved, did not resolve, and whether its server answered. Its tallies decide
+whether a name that does not resolve is a broken link or DNS is unavailable where the audit
+runs (audit.external_links.DnsTally), and give the progress feed its failing hosts. Two
+`scratchpad_meta` keys hold the phase's clock and end: `external_started_ms` (set by the first
+claim: the time budget counts from it) and `external_stop` (why the checks stopped early, when
+a step stopped them: audit.external_links.ExternalStop).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
-__all__ = ["SCHEMA", "ExternalState"]
+from audit.external_links import ExternalOutcome, HostReach
+from common.wire import JsonValue
+from durable.records import ExternalCheck
+from urls.private_hosts import parse_ip
+
+__all__ = ["SCHEMA", "STARTED_KEY", "STOP_KEY", "ExternalState", "host_rows"]
+
+STARTED_KEY = "external_started_ms"
+STOP_KEY = "external_stop"
 
 
 class ExternalState(StrEnum):
@@ -45,6 +63,13 @@ SCHEMA = (
         PRIMARY KEY (source_url, url)
     ) WITHOUT ROWID""",
     "CREATE INDEX IF NOT EXISTS external_refs_target_idx ON external_refs (url)",
+    """CREATE TABLE IF NOT EXISTS external_hosts (
+        host TEXT PRIMARY KEY,
+        named INTEGER NOT NULL,
+        resolved INTEGER NOT NULL DEFAULT 0,
+        unresolved INTEGER NOT NULL DEFAULT 0,
+        answered INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID""",
 )
 
 _P, _L, _C = (f"'{s.value}'" for s in ExternalState)
@@ -81,3 +106,54 @@ ADD_REFS = (
     "INSERT OR IGNORE INTO external_refs (source_url, url) "
     "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.url') FROM json_each(?)"
 )
+# What each check learnt of its host, OR-ed into the host's row (`WHERE true`: SQLite's upsert
+# after a SELECT needs it to parse).
+NOTE_HOSTS = (
+    "INSERT INTO external_hosts (host, named, resolved, unresolved, answered) "
+    "SELECT json_extract(value, '$.host'), json_extract(value, '$.named'), "
+    "json_extract(value, '$.resolved'), json_extract(value, '$.unresolved'), "
+    "json_extract(value, '$.answered') FROM json_each(?) WHERE true "
+    "ON CONFLICT(host) DO UPDATE SET resolved = max(resolved, excluded.resolved), "
+    "unresolved = max(unresolved, excluded.unresolved), answered = max(answered, excluded.answered)"
+)
+RESOLVED_NAMES = "SELECT host FROM external_hosts WHERE named = 1 AND resolved = 1 ORDER BY host"
+UNRESOLVED_NAMES = (
+    "SELECT host FROM external_hosts WHERE named = 1 AND unresolved = 1 AND resolved = 0 "
+    "ORDER BY host"
+)
+DNS_TALLY = (
+    "SELECT COALESCE(SUM(named = 1 AND resolved = 1), 0) AS resolved, "
+    "COALESCE(SUM(named = 1 AND unresolved = 1 AND resolved = 0), 0) AS unresolved "
+    "FROM external_hosts"
+)
+# The progress feed: distinct URLs, those checked, and hosts no check got an answer from.
+PROGRESS = (
+    "SELECT (SELECT COUNT(*) FROM external_links) AS urls, "
+    f"(SELECT COUNT(*) FROM external_links WHERE state = {_C}) AS checked, "
+    "(SELECT COUNT(*) FROM external_hosts WHERE answered = 0) AS hosts_failing"
+)
+# Checked URLs whose name did not resolve: no verdict when DNS is unavailable.
+CHECKED_UNRESOLVED = (
+    f"SELECT COUNT(*) AS n FROM external_links WHERE state = {_C} "
+    f"AND outcome = '{ExternalOutcome.UNRESOLVED.value}'"
+)
+
+
+def host_rows(checks: Sequence[ExternalCheck]) -> list[JsonValue]:
+    """`NOTE_HOSTS`'s JSON rows: what each check learnt of its last host (checks that requested
+    nothing teach nothing). An IP literal is no name: it needs no DNS and says nothing of it."""
+    rows: list[JsonValue] = []
+    for check in checks:
+        if not check.host or check.reach is None:
+            continue
+        reach = HostReach(check.reach)
+        rows.append(
+            {
+                "host": check.host,
+                "named": int(parse_ip(check.host) is None),
+                "resolved": int(reach in (HostReach.ANSWERED, HostReach.CONNECTED)),
+                "unresolved": int(reach is HostReach.UNRESOLVED),
+                "answered": int(reach is HostReach.ANSWERED),
+            }
+        )
+    return rows

@@ -67,6 +67,7 @@ class FinalizeOptions(JsonRecord):
     cursor: str | None = None
     limit: int = DEFAULT_PAGE_LIMIT
     max_bytes: int = DEFAULT_PAGE_BYTES
+    external_budget_s: float = settings.EXTERNAL.default_budget_s  # for the unchecked note
 
     def __post_init__(self) -> None:
         if not 1 <= self.limit <= MAX_PAGE_LIMIT:
@@ -112,7 +113,7 @@ def build_sections(query: Query, options: FinalizeOptions, orphans_checked: bool
         sections.resource_section(query),
         sections.external_section(query),
         sections.unchecked_external_section(
-            query, options.start_url, settings.EXTERNAL.budget_urls
+            query, options.start_url, settings.EXTERNAL.budget_urls, options.external_budget_s
         ),
         sections.orphan_section(query, options.start_url, evaluate=orphans_checked),
         sections.canonical_section(query),

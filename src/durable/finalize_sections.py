@@ -36,8 +36,11 @@ from audit.catalogue import DUPLICATE_GROUP_SAMPLE, IssueType
 from audit.cross_page import CrawledPage, redirect_issues
 from audit.external_links import (
     ISSUE_OF,
+    DnsTally,
     ExternalAnswer,
     ExternalOutcome,
+    ExternalStop,
+    Unchecked,
     external_issue,
     unchecked_issue,
 )
@@ -45,6 +48,7 @@ from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from common.bindings import SqlRow, SqlValue
 from common.wire import JsonObject, as_int, as_str, from_json
+from durable import external_links as ext
 
 __all__ = [
     "ListSection",
@@ -52,6 +56,7 @@ __all__ = [
     "Section",
     "SqlSection",
     "canonical_section",
+    "dns_tally",
     "duplicate_section",
     "external_section",
     "fragment_section",
@@ -410,7 +415,8 @@ def resource_section(query: Query) -> Section:
 # Every referrer of a checked external URL whose outcome raises an issue (audit.external_links),
 # every one, in the specification's order: by issue type (`kind`, the index in
 # `_EXTERNAL_TYPES`), then source page id, source and URL. Starts from the (few) such answers
-# and seeks the referrers through external_refs_target_idx.
+# and seeks the referrers through external_refs_target_idx. Its one parameter is 1 when DNS is
+# unavailable where the audit ran: names that did not resolve then raise no issue.
 _EXTERNAL_TYPES = tuple(dict.fromkeys(ISSUE_OF.values()))
 _EXTERNAL_KIND = "CASE e.outcome {} END".format(
     " ".join(
@@ -425,6 +431,7 @@ FROM external_links AS e
 CROSS JOIN external_refs AS r ON r.url = e.url
 CROSS JOIN page_mirror AS s ON s.url = r.source_url
 WHERE e.state = 'checked' AND e.outcome IN ({", ".join(f"'{o.value}'" for o in ISSUE_OF)})
+  AND NOT (e.outcome = '{ExternalOutcome.UNRESOLVED.value}' AND ? = 1)
 ORDER BY kind, s.page_id, r.source_url, e.url"""
 _EXTERNAL_COUNTS = (
     "SELECT COUNT(*) AS n, COALESCE(SUM(state = 'checked'), 0) AS checked FROM external_links"
@@ -453,24 +460,53 @@ def _external_issue(row: Row) -> DetectedIssue:
     return issue
 
 
+def dns_tally(query: Query) -> DnsTally:
+    """What the external checks learnt of DNS where the audit ran (durable.external_links)."""
+    row = query(ext.DNS_TALLY)[0]
+    return DnsTally(as_int(row["resolved"]), as_int(row["unresolved"]))
+
+
 def external_section(query: Query) -> Section:
     """broken-external-link, external-redirect, external-link-unreachable
     (audit.external_links.external_link_issues): every referring page, like the link checks."""
-    return SqlSection("external", _EXTERNAL_TYPES, _EXTERNAL_HITS, _external_issue, query)
+    dns_down = int(dns_tally(query).unavailable)
+    return SqlSection(
+        "external", _EXTERNAL_TYPES, _EXTERNAL_HITS, _external_issue, query, (dns_down,)
+    )
 
 
-def unchecked_external_section(query: Query, start_url: str, budget: int) -> ListSection:
-    """external-links-unchecked on the start URL when some external URLs were never checked."""
+def unchecked_external_section(
+    query: Query, start_url: str, budget: int, time_budget_s: float
+) -> ListSection:
+    """external-links-unchecked on the start URL when some external URLs have no verdict:
+    never checked, or (when DNS is unavailable) checked only to find their name unresolved."""
 
     def compute() -> list[DetectedIssue]:
         row = query(_EXTERNAL_COUNTS)[0]
         total, checked = as_int(row["n"]), as_int(row["checked"])
+        dns = dns_tally(query)
+        if dns.unavailable:
+            checked -= as_int(query(ext.CHECKED_UNRESOLVED)[0]["n"])
         if total == checked:
             return []
-        return [unchecked_issue(start_url, total - checked, checked, budget)]
+        reason = _unchecked_reason(query, dns, budget)
+        note = Unchecked(reason, total - checked, checked, budget, time_budget_s, dns)
+        return [unchecked_issue(start_url, note)]
 
     issue_type = IssueType.EXTERNAL_LINKS_UNCHECKED
     return ListSection(issue_type.value, (issue_type,), compute)
+
+
+def _unchecked_reason(query: Query, dns: DnsTally, budget: int) -> ExternalStop:
+    """DNS first (nothing else matters without it), then what a step noted, then the budget of
+    URLs; without any of them a step failed and ended the checks."""
+    if dns.unavailable:
+        return ExternalStop.DNS_UNAVAILABLE
+    rows = query("SELECT value FROM scratchpad_meta WHERE key = ?", ext.STOP_KEY)
+    if rows:
+        return ExternalStop(as_str(rows[0]["value"]))
+    spent = as_int(query(ext.SPENT)[0]["n"])
+    return ExternalStop.URL_BUDGET if spent >= budget else ExternalStop.STOPPED
 
 
 # --------------------------------------------------------------------------- orphans

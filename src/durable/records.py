@@ -32,6 +32,7 @@ __all__ = [
     "ExternalCheck",
     "ExternalClaim",
     "ExternalClaimRequest",
+    "ExternalProgress",
     "ExternalRef",
     "FragmentLink",
     "FragmentTargets",
@@ -208,11 +209,25 @@ class ProgressRequest(JsonRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class ExternalProgress(JsonRecord):
+    """How far the external link checks are (docs/external-links.md): distinct external URLs
+    found, those checked, the hosts no check got an answer from, and why the checks stopped
+    early (audit.external_links.ExternalStop; None while they go on or when they did not)."""
+
+    urls: int
+    checked: int
+    hosts_failing: int
+    stopped: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Progress(JsonRecord):
-    """The newest crawled URLs, newest first, and the frontier's counts."""
+    """The newest crawled URLs, newest first, the frontier's counts and, once the crawl found
+    links to other sites (check_external), the external checks' counts."""
 
     recent: tuple[CrawledEntry, ...]
     stats: FrontierStats
+    external: ExternalProgress | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,18 +316,27 @@ class ExternalClaim(JsonRecord):
     is_retry: bool
     pending: int
     over_budget: int
+    started_ms: int = 0  # when the first claim was made: the audit's time budget counts from it
+    # External host names found to resolve, and not to resolve, by the checks so far.
+    resolved_hosts: tuple[str, ...] = ()
+    unresolved_hosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ExternalCheck(JsonRecord):
-    """One external URL's answer: its outcome (durable.external_links.ExternalOutcome), the
-    last status seen (0: none), where its redirects ended (None: no redirect) and why."""
+    """One external URL's answer: its outcome (audit.external_links.ExternalOutcome), the
+    last status seen (0: none), where its redirects ended (None: no redirect) and why; and the
+    host of its last hop with how far the check got with it (audit.external_links.HostReach),
+    which the audit counts per host to tell a dead name from a machine without DNS (None: the
+    check requested nothing, e.g. a private address refused by the SSRF policy)."""
 
     url: str
     outcome: str
     status_code: int = 0
     final_url: str | None = None
     reason: str | None = None
+    host: str | None = None
+    reach: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

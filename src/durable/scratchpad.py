@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 
+from audit.external_links import ExternalStop
 from common import ports
 from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
 from common.settings import CRAWL
@@ -57,6 +58,7 @@ from durable.records import (
     ExternalCheck,
     ExternalClaim,
     ExternalClaimRequest,
+    ExternalProgress,
     ExternalRef,
     FragmentLink,
     FragmentTargets,
@@ -530,9 +532,13 @@ class ScratchpadMethods:
             ).one()
             self._move(FrontierEvent.RELEASE, None)
             self._sql(res.RELEASE_ALL)
-            # The resumed instance's external-links steps lease from number 1 again.
+            # The resumed instance's external-links steps lease from number 1 again, with a
+            # time budget of their own.
             self._sql(ext.RELEASE_ALL)
             self._sql(ext.FORGET_LEASES)
+            self._sql(
+                "DELETE FROM scratchpad_meta WHERE key IN (?, ?)", ext.STARTED_KEY, ext.STOP_KEY
+            )
             return as_int(row["last"])
 
         last_chunk: int = self.ctx.storage.transactionSync(reopen)
@@ -615,7 +621,7 @@ class ScratchpadMethods:
             limit,
         )
         recent = tuple(CrawledEntry.from_dict(row) for row in rows)
-        return Progress(recent, self._stats()).to_dict()
+        return Progress(recent, self._stats(), self._external_progress()).to_dict()
 
     def _upsert_mirror(self, pages: Sequence[MirrorRow]) -> None:
         for batch in json_arrays(list(pages)):
@@ -740,10 +746,13 @@ class ScratchpadMethods:
 
     def claim_external(self, request: JsonObject) -> JsonObject:
         """Lease up to `limit` pending external URLs to step `lease_no`, never more in all than
-        the budget; idempotent per lease number, as `claim_resources` is."""
+        the budget; idempotent per lease number, as `claim_resources` is. The first claim
+        starts the phase's clock; every claim says what the checks learnt of host names."""
         claim = ExternalClaimRequest.from_dict(request)
 
         def lease() -> tuple[tuple[str, ...], bool]:
+            if self._meta(ext.STARTED_KEY) is None:
+                self._set_meta(ext.STARTED_KEY, str(int(ports.now_ms())))
             leased = self._rows(ext.LEASED_TO, claim.lease_no)
             if leased or self._rows(ext.CHECKED_BY, claim.lease_no):
                 return tuple(as_str(row["url"]) for row in leased), True
@@ -757,16 +766,57 @@ class ScratchpadMethods:
         pending = as_int(self._sql(ext.PENDING).one()["n"])
         spent = as_int(self._sql(ext.SPENT).one()["n"])
         over_budget = pending if spent >= claim.budget else 0
-        return ExternalClaim(urls, is_retry, pending, over_budget).to_dict()
+        return ExternalClaim(
+            urls,
+            is_retry,
+            pending,
+            over_budget,
+            started_ms=int(self._meta(ext.STARTED_KEY) or 0),
+            resolved_hosts=self._hosts(ext.RESOLVED_NAMES),
+            unresolved_hosts=self._hosts(ext.UNRESOLVED_NAMES),
+        ).to_dict()
 
     def record_external(self, checks: list[JsonObject]) -> JsonObject:
-        """Keep each external URL's answer (a list of `ExternalCheck`)."""
-        items: list[JsonValue] = [ExternalCheck.from_dict(check).to_dict() for check in checks]
-        return self._record_checks(ext.CHECK, items)
+        """Keep each external URL's answer (a list of `ExternalCheck`), and what it learnt of
+        its host."""
+        parsed = [ExternalCheck.from_dict(check) for check in checks]
+        items: list[JsonValue] = [check.to_dict() for check in parsed]
+        hosts = ext.host_rows(parsed)
+
+        def write() -> None:
+            for batch in json_arrays(items):
+                self._sql(ext.CHECK, batch)
+            for batch in json_arrays(hosts):
+                self._sql(ext.NOTE_HOSTS, batch)
+
+        self.ctx.storage.transactionSync(write)
+        return SeedResult(received=len(items), inserted=len(items)).to_dict()
 
     def release_external(self, urls: list[str]) -> JsonObject:
         """Return leased external URLs a step did not check to the pending ones."""
         return self._release_leases(ext.RELEASE, urls)
+
+    def stop_external(self, reason: str) -> JsonObject:
+        """Note why a step stopped the external checks early (an `ExternalStop`); the first
+        reason stays."""
+        stop = ExternalStop(reason)
+        if self._meta(ext.STOP_KEY) is None:
+            self._set_meta(ext.STOP_KEY, stop.value)
+        return {"stopped": self._meta(ext.STOP_KEY)}
+
+    def _hosts(self, sql: str) -> tuple[str, ...]:
+        return tuple(as_str(row["host"]) for row in self._rows(sql))
+
+    def _external_progress(self) -> ExternalProgress | None:
+        row = self._sql(ext.PROGRESS).one()
+        if not as_int(row["urls"]):
+            return None
+        return ExternalProgress(
+            urls=as_int(row["urls"]),
+            checked=as_int(row["checked"]),
+            hosts_failing=as_int(row["hosts_failing"]),
+            stopped=self._meta(ext.STOP_KEY),
+        )
 
     # Resources and external links share their lease life cycle (durable.resources,
     # durable.external_links): answers written in batches, unfinished leases released.

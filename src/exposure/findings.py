@@ -58,6 +58,7 @@ class Check(StrEnum):
     MTA_STS_MISSING = "mta_sts_missing"
     CAA_MISSING = "caa_missing"
     DNSSEC_NOT_VALIDATED = "dnssec_not_validated"
+    DNS_UNCHECKED = "dns_unchecked"  # our resolver failed: the checks above did not run
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +195,9 @@ _DMARC = {
 
 
 def domain_findings(report: DomainReport) -> list[Finding]:
+    if report.unchecked is not None:
+        # Our resolver failed, not the site's DNS: one note, and no record called missing.
+        return [_finding(Check.DNS_UNCHECKED, report.host, report.unchecked)]
     domain = report.mail_domain
     found = _spf_findings(report)
     found += [

@@ -9,7 +9,7 @@ authentication, CAA and DNSSEC.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
 from common import ports, settings
@@ -46,6 +46,10 @@ class ExposureReport(JsonRecord):
     disclosures: tuple[Disclosure, ...] = ()
     domain: DomainReport | None = None
     findings: tuple[Finding, ...] = ()
+    # Whether the host's DNS and email checks ran, and why not when the resolver answered
+    # nothing (then `findings` holds one dns_unchecked note instead).
+    dns_checked: bool = False
+    dns_error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +68,14 @@ async def check_site(
     if page.result is None or page.result.status != 200:
         status = page.result.status if page.result else 0
         error = page.error or f"HTTP {status}"
-        findings = domain_findings(domain) if domain else []
-        return ExposureReport(url, page.url, status, error, domain=domain, findings=tuple(findings))
-    return await _report(url, page.url, page.result, domain, private_hosts)
+        findings = tuple(domain_findings(domain) if domain else [])
+        report = ExposureReport(url, page.url, status, error, domain=domain, findings=findings)
+    else:
+        report = await _report(url, page.url, page.result, domain, private_hosts)
+    unchecked = None if domain is None else domain.unchecked
+    return replace(
+        report, dns_checked=domain is not None and unchecked is None, dns_error=unchecked
+    )
 
 
 async def _report(

@@ -31,7 +31,7 @@ from common import ports
 from common.bindings import Env
 from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode
-from common.settings import CRAWL
+from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject
 from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
@@ -77,6 +77,7 @@ class CreateAudit:
     # The URL's scheme was assumed when it was first read (a monitor's URL, stored with https);
     # a URL typed without a scheme here is recognised on its own (urls.start_url).
     scheme_assumed: bool = False
+    external_budget_s: float = EXTERNAL.default_budget_s
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -153,6 +154,7 @@ def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: in
             lighthouse=request.lighthouse,
             lighthouse_pages=request.lighthouse_pages,
             check_external=request.check_external,
+            external_budget_s=request.external_budget_s,
         )
     except ValueError as exc:  # AuditOptions checks its own ranges
         raise InvalidOptions(str(exc)) from exc

@@ -28,7 +28,7 @@ from auditdb import monitors
 from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord
 from common import ports
 from common.bindings import Env
-from common.settings import CRAWL
+from common.settings import CRAWL, EXTERNAL
 from lighthouse.records import LighthouseMode
 from maintenance.monitor_schedule import next_due_at
 from service import audits
@@ -77,6 +77,7 @@ class CreateMonitor:
     is_active: bool = True
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     check_external: bool = False
+    external_budget_s: float = EXTERNAL.default_budget_s
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,7 @@ class UpdateMonitor:
     is_active: bool | Keep = KEEP
     lighthouse: LighthouseMode | Keep = KEEP
     check_external: bool | Keep = KEEP
+    external_budget_s: float | Keep = KEEP
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,7 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
         is_active=request.is_active,
         lighthouse=request.lighthouse,
         check_external=request.check_external,
+        external_budget_s=request.external_budget_s,
         next_due_at=now,
         created_at=now,
     )
@@ -202,6 +205,7 @@ def audit_request(monitor: MonitorRecord) -> CreateAudit:
         lighthouse=monitor.lighthouse,
         check_external=monitor.check_external,
         scheme_assumed=monitor.scheme_assumed,
+        external_budget_s=monitor.external_budget_s,
     )
 
 

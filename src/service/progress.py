@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from auditdb.records import AuditRecord, AuditStatus
 from common.bindings import Env
 from durable.client import Scratchpad
-from durable.records import CrawledEntry, FrontierStats
+from durable.records import CrawledEntry, ExternalProgress, FrontierStats
 from service.audits import read_audit
 
 MAX_RECENT = 300
@@ -24,6 +24,7 @@ class AuditProgress:
     audit: AuditRecord
     recent: tuple[CrawledEntry, ...]  # newest first; empty once the audit has ended
     frontier: FrontierStats | None  # None once the audit has ended
+    external: ExternalProgress | None = None  # the external checks' counts (check_external)
 
 
 async def audit_progress(env: Env, owner: str, audit_id: str, limit: int) -> AuditProgress:
@@ -32,4 +33,4 @@ async def audit_progress(env: Env, owner: str, audit_id: str, limit: int) -> Aud
     if audit.status is not AuditStatus.RUNNING:
         return AuditProgress(audit, (), None)
     feed = await Scratchpad.for_audit(env, audit.id).recent_pages(min(limit, MAX_RECENT))
-    return AuditProgress(audit, feed.recent, feed.stats)
+    return AuditProgress(audit, feed.recent, feed.stats, feed.external)

@@ -10,7 +10,9 @@ loaded it, and every header or generator tag naming a version. From them:
   `script_max_count` fetches per audit;
 * version disclosures, on the page that sent them;
 * DNS and email authentication of the site's host over DoH (`settings.EXPOSURE.doh_resolver_url`),
-  skipped for an IP address, localhost or a one-label host (the result says why).
+  skipped for an IP address, localhost or a one-label host (the result says why), and not run
+  when the resolver answers nothing (`dns_checked` false, `dns_error` says why, one
+  `exposure-dns-unchecked` note instead of records reported missing).
 
 The findings replace the audit's `exposure-*` issues, and the step's `ExposureSummary` is stored
 on the audits row, in one guarded batch (auditdb.exposure_issues), so the step is idempotent; its
@@ -81,8 +83,13 @@ async def _check(params: AuditParams, env: Env) -> ExposureSummary:
         issues += [finding_issue(f, fact.page_url) for f in _disclosure_findings(fact)]
     host = urlsplit(start_page).hostname or ""
     skipped = dns_skip_reason(host)
+    dns_error = None
     if skipped is None:
-        issues += [finding_issue(f, start_page) for f in await _domain_findings(host)]
+        report = await check_domain(host)
+        dns_error = report.unchecked
+        issues += [finding_issue(f, start_page) for f in domain_findings(report)]
+        if dns_error is not None:
+            log.info("audit %s DNS checks not run: %s", params.audit_id, dns_error)
     else:
         log.info("audit %s DNS checks skipped: %s", params.audit_id, skipped)
     unique = _unique(issues)
@@ -91,8 +98,9 @@ async def _check(params: AuditParams, env: Env) -> ExposureSummary:
         scripts=script_count,
         scripts_read=len(content.scanned),
         bytes_read=content.bytes_read,
-        dns_checked=skipped is None,
+        dns_checked=skipped is None and dns_error is None,
         dns_skipped=skipped,
+        dns_error=dns_error,
     )
     await exposure_issues.record_exposure(env.DB, params.audit_id, unique, summary)
     return summary
@@ -124,10 +132,6 @@ async def _library_issues(
 def _disclosure_findings(fact: SiteFact) -> list[Finding]:
     disclosures = [Disclosure.from_dict(item) for item in json.loads(fact.detail or "[]")]
     return disclosure_findings(disclosures, fact.page_url)
-
-
-async def _domain_findings(host: str) -> list[Finding]:
-    return domain_findings(await check_domain(host))
 
 
 def _unique(issues: list[DetectedIssue]) -> list[DetectedIssue]:

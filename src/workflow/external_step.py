@@ -12,6 +12,13 @@ is rewritten identically), launches nothing after `step_soft_deadline_s`, well i
 Leases stop at `budget_urls` per audit; the URLs left are reported by finalize as
 `external-links-unchecked`, and logged here. A step that still fails after its retry ends the
 checks, not the audit: what it left unchecked is reported the same way.
+
+Two more ways the phase ends early, each noted in the scratchpad for finalize's note and the
+progress feed (`Scratchpad.stop_external`): the audit's time budget (`external_budget_s`,
+counted from the first claim; each step's deadline is the nearer of its soft deadline and what
+is left of it), and DNS that does not work where the audit runs (crawl.external_check stops a
+batch once `audit.external_links.DnsTally.stop` says so, and every later step would only ask
+the same resolver again).
 """
 
 from __future__ import annotations
@@ -19,12 +26,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from audit.external_links import ExternalStop
 from auditdb import repository
-from auditdb.records import AuditStatus
+from auditdb.records import AuditPhase, AuditStatus
 from common import ports, settings
 from common.bindings import Env, WorkflowStep
 from common.wire import JsonRecord
 from crawl.external_check import check_external_urls
+from crawl.external_links import HostNames
 from durable.client import Scratchpad
 from workflow import step_configs
 from workflow.params import AuditParams
@@ -45,6 +54,7 @@ class ExternalReport(JsonRecord):
     pending: int  # unleased after this step (its unlaunched URLs included)
     over_budget: int  # pending URLs the budget leaves unchecked for good
     running: bool = True  # False: the audit was no longer running, nothing was checked
+    stopped: ExternalStop | None = None  # the checks end here: out of time, or no DNS
 
 
 async def check_external_links(
@@ -72,6 +82,14 @@ async def check_external_links(
                 settings.EXTERNAL.budget_urls,
             )
             return
+        if report.stopped is not None:
+            log.info(
+                "audit %s external link checks stopped (%s), %d URLs left unchecked",
+                params.audit_id,
+                report.stopped,
+                report.pending,
+            )
+            return
         if report.pending == 0:
             return
         idle = idle + 1 if report.checked == 0 else 0
@@ -86,6 +104,8 @@ async def _external_step(
         audit = await repository.get_audit(env.DB, params.audit_id)
         if audit is None or audit.status is not AuditStatus.RUNNING:
             return ExternalReport(lease_no, 0, 0, 0, running=False)
+        if lease_no == 1:
+            await repository.set_phase(env.DB, params.audit_id, AuditPhase.EXTERNAL_LINKS)
         return await run_external_step(params, Scratchpad.for_audit(env, params.audit_id), lease_no)
 
     name = f"external-links-{lease_no}"
@@ -94,19 +114,38 @@ async def _external_step(
 
 
 async def run_external_step(params: AuditParams, pad: Scratchpad, lease_no: int) -> ExternalReport:
-    """One step's work: lease, check politely until the soft deadline, record, release."""
+    """One step's work: lease, check politely until the deadline, record, release; and stop the
+    phase when its time budget is spent or DNS does not work here."""
     config = settings.EXTERNAL
     claim = await pad.claim_external(lease_no, config.step_urls, config.budget_urls)
+    left_s = _budget_left_s(params, claim.started_ms)
+    names = HostNames.of(claim.resolved_hosts, claim.unresolved_hosts)
     batch = await check_external_urls(
         ports.http_client(),
         list(claim.urls),
         params.options.private_hosts,
         min(params.options.fetch_timeout_s, config.timeout_s),
-        config.step_soft_deadline_s,
+        max(0.0, min(config.step_soft_deadline_s, left_s)),
+        names=names,
+        record=pad.record_external,  # as they come: the progress feed counts them
     )
-    if batch.checks:
-        await pad.record_external(batch.checks)
     if batch.unlaunched:
         await pad.release_external(batch.unlaunched)
     pending = claim.pending + len(batch.unlaunched)
-    return ExternalReport(lease_no, len(batch.checks), pending, claim.over_budget)
+    stopped = _stop(batch.dns_stopped, pending, _budget_left_s(params, claim.started_ms))
+    if stopped is not None:
+        await pad.stop_external(stopped)
+    return ExternalReport(lease_no, len(batch.checks), pending, claim.over_budget, stopped=stopped)
+
+
+def _budget_left_s(params: AuditParams, started_ms: int) -> float:
+    elapsed_s = max(0, ports.now_ms() - started_ms) / 1000 if started_ms else 0.0
+    return params.options.external_budget_s - elapsed_s
+
+
+def _stop(dns_stopped: bool, pending: int, left_s: float) -> ExternalStop | None:
+    if dns_stopped:
+        return ExternalStop.DNS_UNAVAILABLE
+    if pending and left_s <= 0:
+        return ExternalStop.TIME_BUDGET
+    return None

@@ -12,7 +12,7 @@ from audit.verdict import Tally, judge
 from auditdb import repository, verdict
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase, AuditStatus, IssueRecord
-from common import ports
+from common import ports, settings
 from common.bindings import D1Database, Env
 from common.events import TerminalStatus, log_terminal
 from durable.client import Scratchpad
@@ -29,13 +29,19 @@ async def finalize_audit(
     crawl_completed: bool,
     rate_limited: bool = False,
     crawl_issues: Sequence[DetectedIssue] = (),
+    external_budget_s: float = settings.EXTERNAL.default_budget_s,
 ) -> FinalizeSummary:
     """`crawl_issues`: findings about the crawl run itself (Scope.CRAWL) the workflow decided,
     such as `site-stopped-responding` (crawl.site_health)."""
     await repository.set_phase(env.DB, audit_id, AuditPhase.FINALIZING)
-    issues_written = await _write_cross_page_issues(
-        env.DB, pad, audit_id, start_url, crawl_completed
+    options = FinalizeOptions(
+        audit_id=audit_id,
+        start_url=start_url,
+        crawl_completed=crawl_completed,
+        robots_blocked_sitemap_urls=tuple(await pad.all_sitemap_blocked_urls()),
+        external_budget_s=external_budget_s,
     )
+    issues_written = await _write_cross_page_issues(env.DB, pad, audit_id, options)
     if rate_limited:
         crawl_issues = (*crawl_issues, _crawl_rate_limited(start_url))
     if crawl_issues:
@@ -94,18 +100,8 @@ async def _was_completed(db: D1Database, audit_id: str) -> bool:
 
 
 async def _write_cross_page_issues(
-    db: D1Database,
-    pad: Scratchpad,
-    audit_id: str,
-    start_url: str,
-    crawl_completed: bool,
+    db: D1Database, pad: Scratchpad, audit_id: str, options: FinalizeOptions
 ) -> int:
-    options = FinalizeOptions(
-        audit_id=audit_id,
-        start_url=start_url,
-        crawl_completed=crawl_completed,
-        robots_blocked_sitemap_urls=tuple(await pad.all_sitemap_blocked_urls()),
-    )
     written = 0
     while True:
         page = await pad.run_finalize_checks(options)

@@ -293,6 +293,7 @@ async def _finalize(
             crawl_completed=crawl.completed,
             rate_limited=crawl.rate_limited,
             crawl_issues=() if stopped is None else (stopped,),
+            external_budget_s=params.options.external_budget_s,
         )
 
     return await durable_step(

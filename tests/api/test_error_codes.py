@@ -96,6 +96,13 @@ ERRORS = [
     ("POST", "/api/audits", body(["https://example.com"]), 400, ApiErrorCode.INVALID_REQUEST),
     ("POST", "/api/audits", body({"website": "x"}), 400, ApiErrorCode.INVALID_REQUEST),
     ("POST", "/api/audits", body({"url": "x", "max_pages": 0}), 400, ApiErrorCode.INVALID_REQUEST),
+    (
+        "POST",
+        "/api/audits",
+        body({"url": "x", "external_budget_s": 0}),
+        400,
+        ApiErrorCode.INVALID_REQUEST,
+    ),
     ("POST", "/api/audits", body({"url": "ftp://example.com/"}), 400, ApiErrorCode.INVALID_URL),
     ("POST", "/api/audits", body({"url": "http://exa mple.com/"}), 400, ApiErrorCode.INVALID_URL),
     ("POST", "/api/audits", body({"url": "http://10.0.0.1/"}), 400, ApiErrorCode.TARGET_BLOCKED),

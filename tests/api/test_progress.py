@@ -8,7 +8,7 @@ from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus
 from common import ports
 from durable.client import Scratchpad
-from durable.records import CrawledEntry, RecordBatch
+from durable.records import CrawledEntry, ExternalCheck, ExternalRef, RecordBatch
 
 
 async def audit(platform: Any, audit_id: str, status: AuditStatus) -> None:
@@ -41,6 +41,28 @@ async def test_a_running_audit_shows_its_newest_pages_and_frontier(platform: Any
         "crawled": 2,
         "links_truncated": False,
     }
+    assert body["external"] is None  # no links to other sites found
+
+
+async def test_a_running_audit_shows_its_external_checks(platform: Any) -> None:
+    await audit(platform, "run-3", AuditStatus.RUNNING)
+    pad = Scratchpad.for_audit(platform.env, "run-3")
+    refs = tuple(ExternalRef("https://a.test/", f"https://{n}.invalid/") for n in "xyz")
+    await pad.record_batch(RecordBatch(external=refs))
+    await pad.claim_external(1, 2, budget=10)
+    dead = "the host name does not resolve (DNS)"
+    checks = [
+        ExternalCheck(
+            f"https://{n}.invalid/", "unresolved", 0, None, dead, f"{n}.invalid", "unresolved"
+        )
+        for n in "xy"
+    ]
+    await pad.record_external(checks)
+
+    status, body = await platform.request("GET", "/api/audits/run-3/progress")
+
+    assert status == 200
+    assert body["external"] == {"urls": 3, "checked": 2, "hosts_failing": 2, "stopped": None}
 
 
 async def test_an_ended_audit_has_no_feed_and_its_scratchpad_is_not_recreated(
@@ -49,7 +71,7 @@ async def test_an_ended_audit_has_no_feed_and_its_scratchpad_is_not_recreated(
     await audit(platform, "done-1", AuditStatus.COMPLETED)
     status, body = await platform.request("GET", "/api/audits/done-1/progress")
     assert status == 200
-    assert (body["recent"], body["frontier"]) == ([], None)
+    assert (body["recent"], body["frontier"], body["external"]) == ([], None, None)
     assert not list((platform.state_dir / "durable_objects").glob("**/*.sqlite"))
 
 

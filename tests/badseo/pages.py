@@ -30,6 +30,7 @@ __all__ = [
     "EXTERNAL_HOST",
     "FILLER",
     "HTML_TYPE",
+    "NAMED_HOST",
     "SECURITY_HEADERS",
     "Handler",
     "Html",
@@ -39,6 +40,7 @@ __all__ = [
     "Resource",
     "Status",
     "external_origin",
+    "named_origin",
     "origin_of",
 ]
 
@@ -85,6 +87,17 @@ def external_origin(origin: str) -> str:
     return origin.replace("127.0.0.1", EXTERNAL_HOST, 1)
 
 
+# The main site by a name, for links that need an external host *name* that resolves: `localhost`
+# resolves through the hosts file, never through DNS, and is another host to `same_site`. Names
+# that do not resolve are written under `.invalid` (RFC 6761 §6.4), which tests/conftest.py
+# answers as the platform answers an unknown name, without asking any resolver.
+NAMED_HOST = "localhost"
+
+
+def named_origin(origin: str) -> str:
+    return origin.replace("127.0.0.1", NAMED_HOST, 1)
+
+
 class Handler:
     """A route: `status` is what the first request gets; `__call__` serves one request."""
 
@@ -107,7 +120,9 @@ class PageSpec:
     title: str | None = ""  # "" = the default title
     description: str | None = ""  # "" = the default description
     h1: str | None = ""  # "" = the default H1; None = no H1 element
-    body: str = ""  # extra markup after the first paragraph; "{external}": the other site
+    # Extra markup after the first paragraph; "{external}": the other site, "{named}": this site
+    # by a name that resolves (`named_origin`).
+    body: str = ""
     head: str = ""  # extra markup at the end of <head>
     lang: str | None = "en"
     viewport: bool = True
@@ -167,6 +182,7 @@ def _body(spec: PageSpec, origin: str) -> str:
     filler = f"<p>{FILLER}</p>" if spec.filler else ""
     main = f"<main>{h1}<p>{escape(spec.text)}</p>{spec.body}{filler}</main>"
     main = main.replace("{external}", external_origin(origin))
+    main = main.replace("{named}", named_origin(origin))
     padding = f"<!--{'x' * spec.padding_bytes}-->" if spec.padding_bytes else ""
     return (_NAV + main + _FOOTER if spec.chrome else main) + padding
 

@@ -61,8 +61,10 @@ from tests.support.site_server import Reply, Site, SiteRequest, serve_site
 
 __all__ = [
     "CLEAN_PATHS",
+    "DEAD_NAME_FIXTURES",
     "EXTERNAL_BUDGET_FIXTURES",
     "FIXTURES",
+    "NO_DNS_FIXTURES",
     "RATE_LIMIT_STOP_FIXTURES",
     "ROBOTS_DISALLOWED",
     "UNCOVERED",
@@ -72,8 +74,10 @@ __all__ = [
     "expected_issues",
     "fixture_for",
     "serve_badseo",
+    "serve_dead_name",
     "serve_external_budget",
     "serve_fixtures",
+    "serve_no_dns",
     "serve_rate_limit_stop",
 ]
 
@@ -1294,6 +1298,72 @@ EXTERNAL_BUDGET_FIXTURES: tuple[Fixture, ...] = (
     ),
 )
 
+# Two sites for DNS (docs/external-links.md, "Our network is never the site's defect"). Their
+# links to names that do not resolve are under `.invalid`, which tests/conftest.py answers as
+# the platform answers an unknown name, so no DNS query leaves the machine; they cannot be on
+# the main site, which the Pyodide tier audits with the real fetch.
+#
+# The no-DNS site is the README's first command on a machine without outside DNS: its pages
+# link many host names, none resolves, and the audit must say once that the external checks
+# could not run, stop them early, and call no link broken.
+NO_DNS_NAMES = 24  # distinct host names the site links, more than one wave of checks
+NO_DNS_LINKS_PER_NAME = 3
+NO_DNS_PAGES = 2
+
+
+def _no_dns_links(page: int) -> str:
+    return "".join(
+        f'<li><a href="https://site{n}.invalid/page{page}-{k}">site {n}, link {k}</a></li>'
+        for n in range(NO_DNS_NAMES)
+        for k in range(NO_DNS_LINKS_PER_NAME)
+    )
+
+
+NO_DNS_FIXTURES: tuple[Fixture, ...] = (
+    page(
+        "/",
+        Category.SITE,
+        "The start page of the no-DNS site: links to many other sites, none of whose names "
+        "resolves here; the checks stop early and one note says why.",
+        (T.EXTERNAL_LINKS_UNCHECKED, *_PLAIN_HTTP_GRADE),
+        linked_from_catalog=False,
+        chrome=False,
+        title="badseo: external links without DNS",
+        h1="External links without DNS",
+        description="The start page of the no-DNS badseo variant; it links many pages of other "
+        "sites whose names do not resolve where the audit runs.",
+        body=f'<p><a href="/more-links">More links</a>.</p><ul>{_no_dns_links(0)}</ul>',
+    ),
+    page(
+        "/more-links",
+        Category.LINKS,
+        "More links to other sites whose names do not resolve: no issue on this page.",
+        linked_from_catalog=False,
+        chrome=False,
+        body=f"<ul>{_no_dns_links(1)}</ul>",
+    ),
+)
+
+# The dead-name site: one name resolves (`localhost`, the site itself), so the name that does not
+# resolve is the site's broken link.
+DEAD_NAME_FIXTURES: tuple[Fixture, ...] = (
+    page(
+        "/",
+        Category.SITE,
+        "The start page of the dead-name site: one link to a name that resolves, one to a name "
+        "that does not, which is broken.",
+        (T.BROKEN_EXTERNAL_LINK, *_PLAIN_HTTP_GRADE),
+        linked_from_catalog=False,
+        chrome=False,
+        title="badseo: a dead host name",
+        h1="A dead host name",
+        description="The start page of the dead-name badseo variant; one of its two external "
+        "links names a host that does not exist.",
+        body='<p>This site <a href="{named}/">by name</a>, and '
+        '<a href="https://gone.invalid/">a site that is gone</a>.</p>',
+    ),
+)
+
 # Issue types the catalogue has that no badseo site produces, and why. The four that need an
 # https site (http-page-on-https-site, mixed-content, hsts-missing, hsts-too-short) are covered by
 # the https variant (https_site.py, golden_https.json), so none is left.
@@ -1458,6 +1528,16 @@ def serve_badseo() -> AbstractContextManager[BadSeoSite]:
 def serve_external_budget() -> AbstractContextManager[BadSeoSite]:
     """The one-page site whose audit, at a budget of two external URLs, leaves one unchecked."""
     return serve_fixtures(EXTERNAL_BUDGET_FIXTURES)
+
+
+def serve_no_dns() -> AbstractContextManager[BadSeoSite]:
+    """The two-page site whose links all name hosts that do not resolve."""
+    return serve_fixtures(NO_DNS_FIXTURES)
+
+
+def serve_dead_name() -> AbstractContextManager[BadSeoSite]:
+    """The one-page site linking a name that resolves and one that does not."""
+    return serve_fixtures(DEAD_NAME_FIXTURES)
 
 
 def serve_rate_limit_stop() -> AbstractContextManager[BadSeoSite]:

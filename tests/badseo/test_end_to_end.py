@@ -9,16 +9,24 @@ from typing import Any
 
 import pytest
 
+from audit.external_links import DNS_PROBE_HOSTS
 from cli.report import full_report
 from common import settings
 from tests.badseo.site import (
+    DEAD_NAME_FIXTURES,
     EXTERNAL_BUDGET_FIXTURES,
     EXTERNAL_BUDGET_URLS,
     EXTERNAL_TIMEOUT_S,
+    NO_DNS_FIXTURES,
+    NO_DNS_LINKS_PER_NAME,
+    NO_DNS_NAMES,
+    NO_DNS_PAGES,
     ROBOTS_DISALLOWED,
     expected_issues,
     serve_badseo,
+    serve_dead_name,
     serve_external_budget,
+    serve_no_dns,
     serve_rate_limit_stop,
 )
 
@@ -172,5 +180,53 @@ async def test_external_urls_past_the_budget_are_reported_unchecked(platform: An
     found = issue_set(report)
     assert found == expected_issues(site.origin, fixtures=EXTERNAL_BUDGET_FIXTURES)
     (unchecked,) = [i for i in report["issues"] if i["issue_type"] == "external-links-unchecked"]
-    assert unchecked["details"] == {"uncheckedUrls": 1, "checkedUrls": 2, "budget": 2}
+    assert unchecked["details"] == {
+        "reason": "url-budget",
+        "detail": "An audit checks at most 2 distinct external URLs: 1 external URL past that "
+        "was not checked.",
+        "uncheckedUrls": 1,
+        "checkedUrls": 2,
+        "budget": 2,
+        "timeBudgetS": 60.0,
+    }
     assert checked == EXTERNAL_BUDGET_URLS
+
+
+async def test_without_dns_the_external_checks_stop_early_and_say_so_once(
+    platform: Any, outbound_http: Any
+) -> None:
+    """The README's first command where no outside name resolves: a small site linking other
+    sites is audited, its external checks stop after one wave, no link is called broken, and
+    one note says why. (Its wall time is measured in the issue's report, not here.)"""
+    with serve_no_dns() as site:
+        report = await audit(platform, site.start_url)
+
+    assert report["audit"]["status"] == "completed"
+    found = issue_set(report)
+    assert found == expected_issues(site.origin, fixtures=NO_DNS_FIXTURES)
+    types = Counter(i["issue_type"] for i in report["issues"])
+    assert types["broken-external-link"] == types["external-link-unreachable"] == 0
+    (note,) = [i for i in report["issues"] if i["issue_type"] == "external-links-unchecked"]
+    urls = NO_DNS_NAMES * NO_DNS_LINKS_PER_NAME * NO_DNS_PAGES
+    details = note["details"]
+    assert (details["reason"], details["uncheckedUrls"], details["checkedUrls"]) == (
+        "dns-unavailable",
+        urls,
+        0,
+    )
+    assert details["hostNamesResolved"] == 0
+    assert "DNS does not work there" in details["detail"]
+    # It stopped early: one wave of checks asked about a few names, not all of them.
+    asked = {url.split("/")[2] for url in outbound_http.urls if ".invalid" in url}
+    assert DNS_PROBE_HOSTS <= len(asked) <= settings.EXTERNAL.concurrency < NO_DNS_NAMES
+
+
+async def test_a_dead_name_is_broken_where_other_names_resolve(platform: Any) -> None:
+    with serve_dead_name() as site:
+        report = await audit(platform, site.start_url)
+    assert issue_set(report) == expected_issues(site.origin, fixtures=DEAD_NAME_FIXTURES)
+    (broken,) = [i for i in report["issues"] if i["issue_type"] == "broken-external-link"]
+    assert (broken["details"]["targetUrl"], broken["details"]["outcome"]) == (
+        "https://gone.invalid/",
+        "unresolved",
+    )

@@ -26,12 +26,14 @@ from tests.badseo.pages import SECURITY_HEADERS, Html, RateLimited, Redirect, Re
 from tests.badseo.site import (
     BROKEN_LINK_TARGETS,
     CLEAN_PATHS,
+    DEAD_NAME_FIXTURES,
     DEEP_CHAIN,
     DEEP_TREASURE,
     EXTERNAL_BUDGET_FIXTURES,
     FIXTURES,
     LONG_DESCRIPTION,
     LONG_TITLE,
+    NO_DNS_FIXTURES,
     RATE_LIMIT_STOP_FIXTURES,
     REDIRECT_HEADS,
     ROBOTS_DISALLOWED,
@@ -127,6 +129,8 @@ def test_every_catalogue_type_is_covered_or_explained() -> None:
     assert vitals == set(LIGHTHOUSE_ISSUE_TYPES)
     main, stop = _covered(FIXTURES), _covered(RATE_LIMIT_STOP_FIXTURES)
     stop |= _covered(EXTERNAL_BUDGET_FIXTURES) | _covered(STOPS_ANSWERING_FIXTURES)
+    stop |= _covered(NO_DNS_FIXTURES)
+    stop |= _covered(DEAD_NAME_FIXTURES) - {IssueType.BROKEN_EXTERNAL_LINK}  # main has it too
     https = {issue_type for fixture in HTTPS_FIXTURES for issue_type in fixture.expected}
     assert stop - grade == {
         IssueType.CRAWL_RATE_LIMITED,

@@ -38,6 +38,15 @@ from common.net_failure import NetFailure, classify_net_failure
             NetFailure.PRIVATE,
         ),
         ("the server closed the connection without a response", NetFailure.OTHER),
+        # The URL in the text is not the failure: its words do not count.
+        (
+            "fetch to https://doh.test/dns-query?name=a.test failed: cannot connect to "
+            "doh.test:443: [Errno 111] Connect call failed",
+            NetFailure.REFUSED,
+        ),
+        ("fetch to https://a.test/timeout/resolve failed: reset by gremlins", NetFailure.OTHER),
+        ("could not resolve host a.test", NetFailure.DNS),
+        ("resolver answered HTTP 503", NetFailure.OTHER),
         # entry.WorkersHttpClient and the Workers runtime
         ("timed out after 15 s", NetFailure.TIMEOUT),
         ("Network connection lost.", NetFailure.REFUSED),

@@ -4,6 +4,7 @@ never failing the audit."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Awaitable
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from auditdb import repository
 from auditdb.exposure_issues import ExposureSummary
 from cli.report import format_summary
+from common import settings
 from exposure.dns_records import RecordType
 from service.audits import LOCAL_OWNER
 from service.exports import Export
@@ -102,6 +104,7 @@ async def test_an_audit_reports_libraries_and_disclosures_where_the_crawl_saw_th
             "dns_checked": False,
             "dns_skipped": "127.0.0.1 is an IP address: no DNS records to check",
             "error": None,
+            "dns_error": None,
         },
     }
     assert (
@@ -159,6 +162,34 @@ async def test_dns_and_email_checks_ask_the_configured_resolver(
     }
     spf = next(i for i in exposure_issues(report) if i["issue_type"] == "exposure-spf-permissive")
     assert (spf["severity"], spf["details"]["subject"]) == ("warning", host)
+
+
+async def test_a_resolver_that_answers_nothing_means_dns_was_not_checked(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every DoH question fails (the resolver cannot be reached): no per-record issue, one note,
+    and the summary says `dns_checked: false` with the error."""
+    with serve_site({}) as gone:
+        resolver = gone.url("/dns-query")  # closed when it is asked: refused
+    monkeypatch.setattr(exposure_step, "dns_skip_reason", lambda _: None)
+    monkeypatch.setattr(
+        settings, "EXPOSURE", dataclasses.replace(settings.EXPOSURE, doh_resolver_url=resolver)
+    )
+    with serve_site({"/": page("Home")}) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    (note,) = exposure_issues(report)
+    assert (note["issue_type"], note["severity"], note["page_url"]) == (
+        "exposure-dns-unchecked",
+        "info",
+        site.url("/"),
+    )
+    summary = report["exposure"]["summary"]
+    assert (summary["dns_checked"], summary["issues"]) == (False, 1)
+    assert summary["dns_error"].startswith(f"the DNS-over-HTTPS resolver {resolver} answered none")
+    assert note["details"]["detail"] == summary["dns_error"]
+    line = next(x for x in format_summary(report).splitlines() if x.startswith("exposure checks"))
+    assert line.endswith(f"DNS not checked: {summary['dns_error']}")
 
 
 async def test_an_ip_literal_host_skips_dns_and_says_why(

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from audit.external_links import ExternalStop
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord, AuditStatus
 from common import settings
@@ -130,3 +131,90 @@ async def test_the_steps_run_with_the_option_and_stop_a_cancelled_audit(
     else:
         await check_external_links(params, steps, platform.env, Stop)
     assert steps.names == names
+
+
+# -- the phase's ends: no DNS where the audit runs, and its time budget ---------------------------
+
+
+async def run_steps(
+    platform: Any, targets: list[str], options: AuditOptions
+) -> tuple[Any, list[Any]]:
+    """Every external-links step over one page linking `targets`, then finalize's issues."""
+    pad = Scratchpad(platform.env.AUDIT_SCRATCHPAD.getByName(f"external-step-{next(_names)}"))
+    mirror = ({"url": START, "page_id": "id-start", "status_code": 200, "fetch_class": "ok"},)
+    refs = tuple(ExternalRef(START, target) for target in targets)
+    await pad.record_batch(RecordBatch(pages=mirror, external=refs))
+    params = AuditParams("audit-x", START, options)
+    reports = [await run_external_step(params, pad, 1)]
+    while reports[-1].pending and reports[-1].stopped is None:
+        reports.append(await run_external_step(params, pad, len(reports) + 1))
+    options_json = FinalizeOptions(
+        "audit-x", START, crawl_completed=True, external_budget_s=options.external_budget_s
+    ).to_dict()
+    page = FinalizePage.from_dict(await pad.stub.run_finalize_checks(options_json))
+    return reports, [i for i in page.issues if "external" in str(i["issue_type"])]
+
+
+LOOPBACK = AuditOptions(check_external=True, private_hosts=PrivateHosts.LOOPBACK)
+# Names under .invalid never resolve (tests/conftest.py answers them as the platform would).
+DEAD_NAMES = [f"https://dead{n}.invalid/page{k}" for n in range(30) for k in range(2)]
+
+
+async def test_without_dns_the_checks_stop_with_one_note_and_no_broken_link(
+    platform: Any, outbound_http: Any
+) -> None:
+    with serve_site(other_site()) as other:
+        # The other site is an IP literal: it answers (a 404 is still broken: an answer from its
+        # server), but needs no DNS, so it says nothing of it.
+        reports, issues = await run_steps(
+            platform, [other.url("/missing"), *DEAD_NAMES, *DEAD_NAMES[:1]], LOOPBACK
+        )
+    assert [r.stopped for r in reports] == [ExternalStop.DNS_UNAVAILABLE]
+    asked = {url.split("/")[2] for url in outbound_http.urls if ".invalid" in url}
+    assert len(asked) <= settings.EXTERNAL.concurrency  # one wave of checks, then it stopped
+    assert sorted(
+        (i["issue_type"], i["details"]["targetUrl"]) for i in issues if "targetUrl" in i["details"]
+    ) == [("broken-external-link", other.url("/missing"))]
+    (note,) = [i for i in issues if i["issue_type"] == "external-links-unchecked"]
+    assert note["details"]["reason"] == "dns-unavailable"
+    assert note["details"]["uncheckedUrls"] == len(DEAD_NAMES)
+    assert note["details"]["hostNamesResolved"] == 0
+
+
+async def test_a_dead_name_is_broken_when_other_names_resolve(platform: Any) -> None:
+    with serve_site(other_site()) as other:
+        # `localhost` is a name that resolves here (the hosts file, not DNS): the dead one is the
+        # site's broken link.
+        named = other.url("/fine").replace("127.0.0.1", "localhost")
+        reports, issues = await run_steps(platform, [named, "https://gone.invalid/"], LOOPBACK)
+    assert [r.stopped for r in reports] == [None]
+    assert [
+        (i["issue_type"], i["details"]["targetUrl"], i["details"]["outcome"]) for i in issues
+    ] == [("broken-external-link", "https://gone.invalid/", "unresolved")]
+
+
+async def test_past_its_time_budget_the_phase_stops_and_reports_the_rest_unchecked(
+    platform: Any, ports_clock: list[float]
+) -> None:
+    settings.EXTERNAL = dataclasses.replace(settings.EXTERNAL, step_urls=1)
+    with serve_site(other_site()) as other:
+        targets = [other.url(f"/fine?{n}") for n in range(3)]
+        options = dataclasses.replace(LOOPBACK, external_budget_s=5.0)
+
+        async def tick(*args: Any, **kwargs: Any) -> Any:
+            ports_clock[0] += 4_000.0  # each check takes four seconds of the clock
+            return await inner(*args, **kwargs)
+
+        import workflow.external_step as step_module
+
+        inner = step_module.check_external_urls
+        step_module.check_external_urls = tick  # type: ignore[assignment]
+        try:
+            reports, issues = await run_steps(platform, targets, options)
+        finally:
+            step_module.check_external_urls = inner  # type: ignore[assignment]
+    assert [(r.checked, r.stopped) for r in reports] == [(1, None), (1, ExternalStop.TIME_BUDGET)]
+    (note,) = issues
+    assert note["issue_type"] == "external-links-unchecked"
+    assert (note["details"]["reason"], note["details"]["uncheckedUrls"]) == ("time-budget", 1)
+    assert "time budget of 5 s" in note["details"]["detail"]

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from audit.external_links import ExternalAnswer, ExternalUse, external_link_issues
+from audit.external_links import ExternalAnswer, ExternalStop, ExternalUse, external_link_issues
 from audit.external_links import ExternalOutcome as O
 from durable.client import Scratchpad
-from durable.records import ExternalCheck, ExternalRef, RecordBatch
+from durable.records import ExternalCheck, ExternalProgress, ExternalRef, RecordBatch
 
 from .test_finalize import AUDIT, START, finalize_all, mirror_row, page, url
 
@@ -125,7 +125,19 @@ async def test_external_issues_match_the_specification_on_every_referrer(
     ]
     (unchecked,) = [i for i in issues if i["issue_type"] == "external-links-unchecked"]
     assert unchecked["page_url"] == START
-    assert unchecked["details"] == {"uncheckedUrls": 1, "checkedUrls": 7, "budget": 2000}
+    details = dict(unchecked["details"])
+    assert details.pop("detail") == (
+        "The external link checks stopped early: 1 external URL was not checked."
+    )
+    # The claim's budget of 7 is this test's; finalize knows the audit's, 2,000, so the one URL
+    # left is not "past the budget": the checks stopped.
+    assert details == {
+        "reason": "stopped",
+        "uncheckedUrls": 1,
+        "checkedUrls": 7,
+        "budget": 2000,
+        "timeBudgetS": 60.0,
+    }
 
 
 def test_the_specification_lists_every_referrer_type_by_type() -> None:
@@ -141,3 +153,89 @@ async def test_no_external_rows_no_external_issues(pad: Scratchpad) -> None:
     await record(pad, ["a"])
     issues, _ = await finalize_all(pad.stub)
     assert not [i for i in issues if "external" in i["issue_type"]]
+
+
+# -- DNS where the audit runs ---------------------------------------------------------------------
+
+
+def dns_check(url: str, reach: str, status: int = 0) -> ExternalCheck:
+    host = url.split("/")[2]
+    if reach == "unresolved":
+        return ExternalCheck(
+            url, "unresolved", 0, None, "the host name does not resolve (DNS)", host, reach
+        )
+    outcome = "broken" if status >= 400 else "ok"
+    return ExternalCheck(
+        url, outcome, status, None, f"HTTP {status}" if status >= 400 else None, host, reach
+    )
+
+
+DEAD = [f"https://dead{n}.invalid/" for n in range(3)]
+
+
+@pytest.mark.parametrize(
+    ("live", "broken", "note"),
+    [
+        # A name resolved (and answered 200): the three dead names are broken links.
+        (["https://up.test/"], DEAD, None),
+        # An IP literal answered 404: it needs no DNS, so it says nothing of it. The 404 is an
+        # answer from its server (broken); the dead names are not run, in one note.
+        (["http://192.0.2.7/"], ["http://192.0.2.7/"], "dns-unavailable"),
+        # Nothing but dead names: not run.
+        ([], [], "dns-unavailable"),
+    ],
+)
+async def test_dead_names_are_broken_only_while_other_names_resolve(
+    pad: Scratchpad, live: list[str], broken: list[str], note: str | None
+) -> None:
+    urls = [*live, *DEAD]
+    refs = tuple(ExternalRef(url("a"), target) for target in urls)
+    await pad.record_batch(RecordBatch(pages=(mirror_row(AUDIT, page("a")),), external=refs))
+    claim = await pad.claim_external(1, 10, budget=10)
+    assert claim.started_ms > 0 and claim.unresolved_hosts == ()
+    checks = [dns_check(u, "unresolved") for u in DEAD]
+    checks += [dns_check(u, "answered", 404 if "192.0.2.7" in u else 200) for u in live]
+    await pad.record_external(checks)
+    again = await pad.claim_external(2, 10, budget=10)
+    assert again.unresolved_hosts == tuple(u.split("/")[2] for u in DEAD)
+    assert again.resolved_hosts == (("up.test",) if "https://up.test/" in live else ())
+
+    issues, _ = await finalize_all(pad.stub)
+    found = sorted(
+        i["details"]["targetUrl"] for i in issues if i["issue_type"] == "broken-external-link"
+    )
+    assert found == sorted(broken)
+    notes = [i for i in issues if i["issue_type"] == "external-links-unchecked"]
+    assert [n["details"]["reason"] for n in notes] == ([note] if note else [])
+    if note:
+        assert notes[0]["details"]["uncheckedUrls"] == len(DEAD)
+        assert "says nothing about the links" in notes[0]["details"]["detail"]
+
+
+async def test_a_step_notes_why_it_stopped_and_the_feed_shows_it(pad: Scratchpad) -> None:
+    refs = tuple(ExternalRef(url("a"), f"{X}/{n}") for n in range(3))
+    await pad.record_batch(RecordBatch(pages=(mirror_row(AUDIT, page("a")),), external=refs))
+    assert (await pad.recent_pages()).external == ExternalProgress(3, 0, 0)
+    await pad.claim_external(1, 1, budget=10)
+    await pad.record_external(
+        [ExternalCheck(f"{X}/0", "timeout", 0, None, "t", "other.test", "silent")]
+    )
+    await pad.stop_external(ExternalStop.TIME_BUDGET)
+    await pad.stop_external(ExternalStop.DNS_UNAVAILABLE)  # the first reason stays
+    assert (await pad.recent_pages()).external == ExternalProgress(3, 1, 1, "time-budget")
+    issues, _ = await finalize_all(pad.stub)
+    (note,) = [i for i in issues if i["issue_type"] == "external-links-unchecked"]
+    assert (note["details"]["reason"], note["details"]["uncheckedUrls"]) == ("time-budget", 2)
+
+
+async def test_the_first_claim_starts_the_clock_and_a_resume_starts_it_again(
+    pad: Scratchpad, ports_clock: list[float]
+) -> None:
+    await record(pad, ["a"], ("a", "x"), ("a", "y"))
+    assert (await pad.claim_external(1, 1, budget=10)).started_ms == 1_000
+    ports_clock[0] = 4_000.0
+    assert (await pad.claim_external(2, 1, budget=10)).started_ms == 1_000
+    await pad.stop_external(ExternalStop.TIME_BUDGET)
+    await pad.prepare_resume()
+    assert (await pad.recent_pages()).external == ExternalProgress(2, 0, 0)
+    assert (await pad.claim_external(1, 1, budget=10)).started_ms == 4_000

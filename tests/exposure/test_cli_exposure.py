@@ -67,3 +67,38 @@ def test_exposure_refuses_private_hosts_without_the_flag(tmp_path: Path) -> None
     done = siteaudit("exposure", "http://127.0.0.1:9/", "--no-dns", state_dir=tmp_path)
     assert done.returncode == 2
     assert "siteaudit:" in done.stdout + done.stderr
+
+
+def test_exposure_says_dns_was_not_checked_when_the_resolver_answers_nothing(
+    tmp_path: Path,
+) -> None:
+    with serve_site({}) as gone:
+        resolver = gone.url("/dns-query")  # closed when it is asked: refused
+    with serve_site(SITE) as site:
+        text = siteaudit(
+            "exposure",
+            site.url("/"),
+            "--allow-private-hosts",
+            "--resolver",
+            resolver,
+            state_dir=tmp_path,
+        )
+        done = siteaudit(
+            "exposure",
+            site.url("/"),
+            "--allow-private-hosts",
+            "--resolver",
+            resolver,
+            "--json",
+            state_dir=tmp_path,
+        )
+    assert text.returncode == done.returncode == 0, text.stderr + done.stderr
+    assert f"  not checked: the DNS-over-HTTPS resolver {resolver} answered none" in text.stdout
+    assert "spf_missing" not in text.stdout and "[info] dns_unchecked: 127.0.0.1" in text.stdout
+    report = json.loads(done.stdout)
+    assert report["dns_checked"] is False
+    assert report["dns_error"].endswith("so the DNS and email checks were not run")
+    assert "dns_unchecked" in {f["check"] for f in report["findings"]}
+    assert not {"spf_missing", "dmarc_missing", "caa_missing"} & {
+        f["check"] for f in report["findings"]
+    }

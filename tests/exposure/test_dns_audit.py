@@ -5,15 +5,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
 from common import settings
-from exposure.dns_audit import check_domain, dns_skip_reason, mail_domain
-from exposure.dns_records import RecordType
+from exposure.dns_audit import check_domain, dns_skip_reason, judge, mail_domain, resolver_down
+from exposure.dns_records import RecordType, failed_answer
 from exposure.domain_checks import DmarcPolicy
+from exposure.findings import Check, domain_findings
 from exposure.spf import SpfProblem
-from tests.exposure.dns_helpers import Zone, body, doh_double, quoted
+from tests.exposure.dns_helpers import Zone, body, doh_double, quoted, txt
+from tests.support.site_server import serve_site
 
 TXT, CAA, A = RecordType.TXT, RecordType.CAA, RecordType.A
 
@@ -71,17 +74,75 @@ async def test_a_domain_with_nothing_published() -> None:
 
 
 @pytest.mark.usefixtures("fetch_pool_closed")  # DoH lookups use the test loop's fetch pool
-async def test_an_unreachable_resolver_is_reported_not_raised() -> None:
+async def test_an_unreachable_resolver_means_the_checks_did_not_run(
+    outbound_http: Any,
+) -> None:
+    """Our resolver failing is not the site's DNS failing: no record is called missing, the
+    report says the checks did not run and why, and nothing past the first round is asked."""
     with doh_double({}) as site:
-        url = site.url("/nowhere")
+        url = site.url("/dns-query")  # the server is gone when it is asked: refused
     previous = settings.EXPOSURE
     settings.EXPOSURE = dataclasses.replace(previous, doh_resolver_url=url, doh_timeout_s=2.0)
     try:
         report = await check_domain("example.com")
     finally:
         settings.EXPOSURE = previous
-    assert report.resolver_errors
-    assert report.spf.problems == (SpfProblem.UNRESOLVED,)
+    assert report.unchecked is not None
+    assert report.unchecked.startswith(
+        f"the DNS-over-HTTPS resolver {url} answered none of 3 questions (the connection was "
+        "refused: "
+    )
+    assert report.unchecked.endswith("so the DNS and email checks were not run")
+    assert len(report.resolver_errors) == 3
+    assert len([u for u in outbound_http.urls if u.startswith(url)]) == 3  # no CAA, no A
+    (finding,) = domain_findings(report)
+    assert (finding.check, finding.severity.value) == (Check.DNS_UNCHECKED, "info")
+    assert type(report).from_dict(report.to_dict()) == report
+
+
+@pytest.mark.usefixtures("fetch_pool_closed")
+async def test_a_resolver_answering_errors_only_means_the_checks_did_not_run() -> None:
+    with _erring_resolver():
+        report = await check_domain("example.com")
+    assert report.unchecked is not None
+    assert "(resolver answered HTTP 404)" in report.unchecked
+    assert [f.check for f in domain_findings(report)] == [Check.DNS_UNCHECKED]
+
+
+@contextmanager
+def _erring_resolver() -> Iterator[None]:
+    """A resolver that answers 404 to every question."""
+    with serve_site({}) as site:
+        previous = settings.EXPOSURE
+        settings.EXPOSURE = dataclasses.replace(previous, doh_resolver_url=site.url("/gone"))
+        try:
+            yield
+        finally:
+            settings.EXPOSURE = previous
+
+
+FAILED = failed_answer("example.com", RecordType.TXT, "timed out after 5 s")
+
+
+@pytest.mark.parametrize(
+    ("answers", "down"),
+    [
+        ([], False),  # nothing asked: nothing to say
+        ([FAILED], True),
+        ([FAILED, FAILED], True),
+        # One answer (NXDOMAIN, SERVFAIL: the domain's DNS, not our resolver) is enough.
+        ([FAILED, txt("example.com")], False),
+        ([FAILED, txt("example.com", status=2)], False),
+    ],
+)
+def test_the_resolver_is_down_only_when_it_answered_nothing(answers: list[Any], down: bool) -> None:
+    assert (resolver_down(answers) is not None) is down
+
+
+def test_a_partly_answering_resolver_keeps_the_findings_it_can_make() -> None:
+    report = judge("example.com", {"example.com": txt("example.com")}, {}, FAILED)
+    assert report.unchecked is None
+    assert Check.SPF_MISSING in {f.check for f in domain_findings(report)}
 
 
 @pytest.mark.parametrize(

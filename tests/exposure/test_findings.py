@@ -114,4 +114,8 @@ def test_unanswered_questions_make_no_findings() -> None:
     failed = parse_answer(HOST, RecordType.A, b"not json")
     report = judge(HOST, {}, {}, failed)
     assert report.resolver_errors
-    assert domain_findings(report) == []
+    # A resolver that answered nothing: no record is called missing, one note says so.
+    assert [f.check for f in domain_findings(report)] == [Check.DNS_UNCHECKED]
+    partly = judge(HOST, txt_zone(GOOD), {}, failed)
+    assert partly.unchecked is None
+    assert Check.DNSSEC_NOT_VALIDATED not in {f.check for f in domain_findings(partly)}

@@ -126,10 +126,19 @@ test("external links: stored with their referrers, leased within the budget, ans
     ],
   });
   const claim = await pad.claim_external({ lease_no: 1, limit: 5, budget: 1 });
-  assert.deepEqual(claim, { urls: [X("gone")], is_retry: false, pending: 1, over_budget: 1 });
+  assert.ok(claim.started_ms > 0);
+  assert.deepEqual(claim, {
+    urls: [X("gone")], is_retry: false, pending: 1, over_budget: 1,
+    started_ms: claim.started_ms, resolved_hosts: [], unresolved_hosts: [],
+  });
   assert.deepEqual(await pad.claim_external({ lease_no: 1, limit: 5, budget: 1 }), { ...claim, is_retry: true });
-  await pad.record_external([{ url: X("gone"), outcome: "broken", status_code: 404, final_url: null, reason: "HTTP 404" }]);
+  await pad.record_external([{
+    url: X("gone"), outcome: "broken", status_code: 404, final_url: null, reason: "HTTP 404",
+    host: "other.test", reach: "answered",
+  }]);
   assert.deepEqual(await pad.release_external([X("gone")]), { released: 0 });
+  assert.deepEqual(await pad.stop_external("time-budget"), { stopped: "time-budget" });
+  assert.deepEqual((await pad.claim_external({ lease_no: 2, limit: 5, budget: 1 })).resolved_hosts, ["other.test"]);
   const page = await pad.run_finalize_checks({ audit_id: "audit-6", start_url: U(""), crawl_completed: true, cursor: null, limit: 50 });
   const found = page.issues
     .filter((i) => i.issue_type.includes("external"))

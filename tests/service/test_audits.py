@@ -90,3 +90,25 @@ def test_the_check_external_option_reaches_the_audit_options(check_external: boo
     options = checked_options(request, PrivateHosts.DENY, 100)
     assert options.check_external is check_external
     assert CreateAudit("https://example.com/", 5).check_external is False  # the API's default
+
+
+@pytest.mark.parametrize(
+    ("budget_s", "refused"),
+    [(1.0, False), (60.0, False), (3_600.0, False), (0.5, True), (3_601, True)],
+)
+def test_the_external_time_budget_reaches_the_audit_options_within_its_range(
+    budget_s: float, refused: bool
+) -> None:
+    from service.audits import checked_options
+    from service.errors import InvalidOptions
+    from urls.private_hosts import PrivateHosts
+
+    request = CreateAudit(
+        "https://example.com/", 5, check_external=True, external_budget_s=budget_s
+    )
+    if refused:
+        with pytest.raises(InvalidOptions, match="external_budget_s must be between 1 and 3600"):
+            checked_options(request, PrivateHosts.DENY, 100)
+    else:
+        assert checked_options(request, PrivateHosts.DENY, 100).external_budget_s == budget_s
+    assert CreateAudit("https://example.com/", 5).external_budget_s == 60.0  # the default

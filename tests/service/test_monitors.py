@@ -231,3 +231,22 @@ async def test_the_check_external_option_is_stored_updated_and_given_to_each_run
     changed = await update_monitor(env, OWNER, stored.id, UpdateMonitor(check_external=False))
     assert await get_monitor(env, OWNER, stored.id) == changed
     assert audit_request(changed).check_external is False
+
+
+async def test_the_external_time_budget_is_stored_updated_and_given_to_each_run(
+    platform: Any,
+) -> None:
+    env = platform.env
+    env.ALLOW_PRIVATE_HOSTS = "false"
+    default = await create_monitor(env, OWNER, CreateMonitor("https://example.org"))
+    assert audit_request(default.monitor).external_budget_s == 60.0
+    created = await create_monitor(
+        env, OWNER, CreateMonitor("https://example.com", check_external=True, external_budget_s=300)
+    )
+    stored = await get_monitor(env, OWNER, created.monitor.id)
+    assert audit_request(stored).external_budget_s == 300
+    changed = await update_monitor(env, OWNER, stored.id, UpdateMonitor(external_budget_s=12.5))
+    assert (await get_monitor(env, OWNER, stored.id)).external_budget_s == 12.5
+    assert audit_request(changed).external_budget_s == 12.5
+    with pytest.raises(InvalidOptions, match="external_budget_s"):
+        await update_monitor(env, OWNER, stored.id, UpdateMonitor(external_budget_s=0.1))

@@ -2,7 +2,7 @@
 the service layer.
 
     run_site_audit     url, max_pages, max_depth, include, exclude,  -> {"audit"}
-                       check_external
+                       check_external, external_budget_s
     get_audit_status   audit_id?                                      -> {"audit"}
     get_audit_issues   audit_id?, severity, issue_type, limit<=1000   -> {"audit_id", "total",
                                                                           "summary", "issues"}
@@ -41,7 +41,7 @@ from auditdb.listing import IssueFilter, PageFilter
 from auditdb.records import AuditRecord
 from auditdb.summary import TypeCount
 from common.bindings import Env
-from common.settings import CRAWL
+from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject, JsonValue, as_bool, as_int, as_list, as_str
 from lighthouse.records import LighthouseMode
 from service import audits, lists, verdict
@@ -141,6 +141,9 @@ def service_message(exc: ServiceError) -> str:
 
 # -- the tools -----------------------------------------------------------------------------------
 
+# Whole seconds: the tools' schemas know integers, not numbers (api.mcp.schema).
+_DEFAULT_EXTERNAL_BUDGET_S = int(EXTERNAL.default_budget_s)
+
 
 async def run_site_audit(caller: Caller, args: JsonObject) -> JsonObject:
     depth = args.get("max_depth")
@@ -152,6 +155,7 @@ async def run_site_audit(caller: Caller, args: JsonObject) -> JsonObject:
         exclude=_strings(args.get("exclude")),
         lighthouse=LighthouseMode.NONE,
         check_external=as_bool(args.get("check_external", False)),
+        external_budget_s=as_int(args.get("external_budget_s", _DEFAULT_EXTERNAL_BUDGET_S)),
     )
     audit = await audits.create_audit(caller.env, caller.owner, request, caller.key_id)
     return {"audit": audit_view(audit)}
@@ -322,6 +326,13 @@ TOOLS: dict[str, Tool] = {
                     "check_external": schema.boolean(
                         "Also check each distinct link to other sites once (HEAD, then GET), "
                         "politely; off by default."
+                    ),
+                    "external_budget_s": schema.integer(
+                        "Seconds the checks of links to other sites may take in all; the links "
+                        "left when it runs out are reported unchecked, never broken.",
+                        minimum=int(EXTERNAL.min_budget_s),
+                        maximum=int(EXTERNAL.max_budget_s),
+                        default=_DEFAULT_EXTERNAL_BUDGET_S,
                     ),
                 },
                 required=["url"],

@@ -254,7 +254,7 @@ async function poll(id) {
   }
 }
 
-function showProgress({ audit, frontier, recent }) {
+function showProgress({ audit, frontier, external, recent }) {
   const crawled = frontier ? frontier.crawled : audit.pages_crawled;
   const found = Math.max(frontier ? frontier.seen : audit.pages_total, crawled, 1);
   const bar = $("progress-bar");
@@ -264,6 +264,14 @@ function showProgress({ audit, frontier, recent }) {
   $("progress-scheme").textContent = audit.scheme_note ?? "";
   const phase = audit.current_phase ? `, phase ${audit.current_phase}` : "";
   let text = `${audit.status}: ${crawled} of ${found} pages crawled${phase}.`;
+  if (external && audit.current_phase === "external-links") {
+    // The external link checks are a phase of their own: the bar counts their URLs.
+    bar.max = Math.max(external.urls, 1);
+    bar.value = external.checked;
+    const failing = `${external.hosts_failing} host${external.hosts_failing === 1 ? "" : "s"} failing`;
+    text = `${audit.status}: ${crawled} pages crawled; checking external links: ` +
+      `${external.checked.toLocaleString("en")} of ${external.urls.toLocaleString("en")} (${failing}).`;
+  }
   if (audit.site_failure) {
     text = `Audit failed: ${audit.site_failure}`;
   } else if (audit.status !== "running") {
