@@ -382,6 +382,7 @@ class Action(JsonRecord):
     summary: str  # what it is and where, in one sentence for the site's owner
     fix: str  # how to fix it, from the catalogue
     example_pages: tuple[str, ...] = ()  # a few of its pages (filled in by the report's reader)
+    detail: str | None = None  # for a finding about the whole site: what its row says, in words
 
 
 def rank_actions(tally: Tally, found: Sequence[Finding], current: Scores) -> list[Action]:
@@ -435,7 +436,7 @@ def _action(rank: int, finding: Finding, gain: float, html_pages: int) -> Action
 def describe(finding: Finding, title: str, html_pages: int) -> str:
     """`title` and where it was found, as one plain sentence."""
     if finding.scope is FindingScope.SITE:
-        return f"{title}: a setting of the whole site."
+        return f"{title}: it concerns the whole site."
     where = _pages_phrase(finding.pages, html_pages)
     if finding.scope is FindingScope.SITE_WIDE:
         return (

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from audit.catalogue import Severity
+from auditdb.records import IssueRecord
 from common.bindings import D1Database
 from common.wire import as_int, as_str
 
@@ -96,4 +97,26 @@ async def example_pages(
     return {
         issue_type: [as_str(row["page_url"]) for row in result["results"]]
         for issue_type, result in zip(issue_types, results, strict=True)
+    }
+
+
+# The first row of a type, in identity order (a seek on audit_issues_identity_idx).
+FIRST_ISSUE_SQL = (
+    "SELECT * FROM audit_issues WHERE audit_id = ? AND issue_type = ? "
+    "ORDER BY page_url, dedupe_key LIMIT 1"
+)
+
+
+async def first_issues(
+    db: D1Database, audit_id: str, issue_types: Sequence[str]
+) -> dict[str, IssueRecord]:
+    """Each type's first row, in one batch (types without a row are left out)."""
+    if not issue_types:
+        return {}
+    statements = [db.prepare(FIRST_ISSUE_SQL).bind(audit_id, t) for t in issue_types]
+    results = await db.batch(statements)
+    return {
+        issue_type: IssueRecord.from_row(result["results"][0])
+        for issue_type, result in zip(issue_types, results, strict=True)
+        if result["results"]
     }

@@ -157,9 +157,15 @@ def _action_lines(report: JsonObject, audit: AuditRecord) -> list[str]:
     rest = len(actions) - len(shown)
     return [
         f"what to fix first ({len(shown)} of {len(actions)}, by the points each fix adds):",
-        *(_action_line(action) for action in shown),
+        *(line for action in shown for line in _action_lines_of(action)),
         *([f"  ... {rest} more: siteaudit report {audit.id} --format json"] if rest else []),
     ]
+
+
+def _action_lines_of(action: Action) -> list[str]:
+    """The action's line, and below it what its row says when it concerns the whole site."""
+    detail = [f"{'':19}{action.detail}"] if action.detail else []
+    return [_action_line(action), *detail]
 
 
 def _action_line(action: Action) -> str:
@@ -209,7 +215,10 @@ def _finding_line(action: Action) -> str:
         where = "whole site"
     else:
         where = f"{action.pages:,} page" + ("" if action.pages == 1 else "s")
-    return f"  {action.severity:<8} {where:>12}  {action.title} ({action.issue_type})"
+    line = f"  {action.severity:<8} {where:>12}  {action.title} ({action.issue_type})"
+    # A finding about the whole site says what was found (a note that a check could not run
+    # says why); the ranked list above shows it for the first ten only.
+    return f"{line}: {action.detail}" if action.detail else line
 
 
 def _security_line(report: JsonObject) -> list[str]:
@@ -241,7 +250,8 @@ def _exposure_line(report: JsonObject) -> list[str]:
     else:
         dns = f"DNS skipped: {summary.dns_skipped}"
     scripts = f"{summary.scripts} scripts ({summary.scripts_read} read by content)"
-    return [f"exposure checks: {summary.issues} issues, {scripts}; {dns}"]
+    issues = f"{summary.issues} issue" + ("" if summary.issues == 1 else "s")
+    return [f"exposure checks: {issues}, {scripts}; {dns}"]
 
 
 _LIGHTHOUSE_SKIPPED = {

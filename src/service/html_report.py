@@ -453,6 +453,8 @@ def _action_item(action: Action) -> str:
     gain = gain_phrase(action)
     examples = ", ".join(link(url) for url in action.example_pages)
     pages = f'<p class="note">For example: {examples}</p>' if examples else ""
+    if action.detail:
+        pages = f"<p>{escape(action.detail)}</p>{pages}"
     return (
         f'<li><span class="sev-{action.severity}">{escape(str(action.severity))}</span> '
         f'<span class="gain">{escape(gain)}</span> '

@@ -23,8 +23,9 @@ from common.wire import JsonValue
 HOPS_SHOWN = 8  # a longer chain keeps its first hops and its end, with the count between
 LIST_SHOWN = 3  # members of any other list
 LINE_LIMIT = 600  # characters; a longer line ends in "…"
-# Machine-only details: the severity and the checker are the row's own columns already.
-HIDDEN = frozenset({"severity", "source", "check"})
+# Machine-only details: the severity and the checker are the row's own columns already, and a
+# disclosure's subject repeats the header it quotes.
+HIDDEN = frozenset({"severity", "source", "check", "subject"})
 _WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 type Details = Mapping[str, JsonValue]
@@ -38,6 +39,11 @@ def type_title(issue_type: str) -> str:
 
 def locating_detail(issue: IssueRecord) -> str:
     """Where the issue is, as one sentence ("" when its row says everything)."""
+    written = issue.details.get("detail")
+    if isinstance(written, str) and written.endswith("."):
+        # The check wrote its own sentence (a note that a check could not run says why, with
+        # its counts in it): the numbers beside it are for machines.
+        return _cut(written)
     details = {k: v for k, v in issue.details.items() if k not in HIDDEN}
     parts = [*_structure(details), *_lead(issue.dedupe_key, details)]
     for key in _ordered(details):
@@ -46,7 +52,10 @@ def locating_detail(issue: IssueRecord) -> str:
     if not parts:
         return ""
     line = "; ".join([part.rstrip(".") for part in parts[:-1]] + parts[-1:])
-    line = line[0].upper() + line[1:] + ("" if line.endswith((".", "…")) else ".")
+    return _cut(line[0].upper() + line[1:] + ("" if line.endswith((".", "…")) else "."))
+
+
+def _cut(line: str) -> str:
     return line if len(line) <= LINE_LIMIT else line[: LINE_LIMIT - 1] + "…"
 
 
@@ -133,7 +142,7 @@ def _say(template: str) -> Callable[[JsonValue, Details], str | None]:
     """A phrase that puts the value in `template`, or says nothing when there is no value."""
 
     def phrase(value: JsonValue, _: Details) -> str | None:
-        if value is None or value == "":
+        if value is None or value == "" or value == []:
             return None
         shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
         return template.format(_value(shown) if isinstance(shown, list) else shown)

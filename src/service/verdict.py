@@ -11,14 +11,15 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from audit.verdict import Action, Scores, judge
+from audit.verdict import Action, FindingScope, Scores, judge
 from auditdb import summary
 from auditdb import verdict as stored
-from auditdb.records import AuditRecord, AuditStatus
+from auditdb.records import AuditRecord, AuditStatus, IssueRecord
 from common.bindings import Env
 from common.failures import SITE_FAILURES
 from common.wire import JsonRecord
 from service.audits import owned_audit
+from service.issue_locating import locating_detail
 
 EXAMPLE_PAGES = 3  # pages shown per action
 
@@ -62,11 +63,28 @@ def _why_none(audit: AuditRecord) -> str:
 
 
 async def _with_examples(env: Env, audit_id: str, actions: Sequence[Action]) -> tuple[Action, ...]:
+    """Each action with its example pages and, for a finding about the whole site, what its row
+    says (the grade's test and result, the note's reason, the disclosed version)."""
     types = sorted({t for action in actions for t in action.issue_types})
     pages = await summary.example_pages(env.DB, audit_id, types, EXAMPLE_PAGES)
+    sites = [a.issue_type for a in actions if a.scope is FindingScope.SITE]
+    rows = await summary.first_issues(env.DB, audit_id, sites)
     return tuple(
-        dataclasses.replace(action, example_pages=_examples(action, pages)) for action in actions
+        dataclasses.replace(
+            action,
+            example_pages=_examples(action, pages),
+            detail=_detail(rows.get(action.issue_type)),
+        )
+        for action in actions
     )
+
+
+def _detail(row: IssueRecord | None) -> str | None:
+    """The row's sentence, without its own fix: the action carries the fix already."""
+    if row is None:
+        return None
+    details = {k: v for k, v in row.details.items() if k != "howToFix"}
+    return locating_detail(dataclasses.replace(row, details=details)) or None
 
 
 def _examples(action: Action, pages: dict[str, list[str]]) -> tuple[str, ...]:

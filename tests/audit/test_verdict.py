@@ -288,7 +288,7 @@ def test_findings_carry_the_lead_types_category() -> None:
 @pytest.mark.parametrize(
     ("scope", "pages", "html_pages", "sentence"),
     [
-        (FindingScope.SITE, 1, 100, "Title: a setting of the whole site."),
+        (FindingScope.SITE, 1, 100, "Title: it concerns the whole site."),
         (FindingScope.PAGES, 1, 100, "Title on 1 of 100 HTML pages (1%)."),
         (FindingScope.PAGES, 2, 1000, "Title on 2 of 1,000 HTML pages (<1%)."),
         (FindingScope.PAGES, 3, 0, "Title on 3 pages."),  # no HTML page answered 2xx

@@ -102,6 +102,7 @@ def _issue_statements() -> Iterator[tuple[str, Statement, bool]]:
 def _report_statements() -> Iterator[tuple[str, Statement, bool]]:
     yield "counts", Statement(summary.COUNTS_SQL, ("a1",)), False
     yield "examples", Statement(summary.EXAMPLES_SQL, ("a1", "missing-title", 3)), False
+    yield "first issue", Statement(summary.FIRST_ISSUE_SQL, ("a1", "security-csp")), False
 
 
 def _score_statements() -> Iterator[tuple[str, Statement, bool]]:

@@ -513,3 +513,22 @@ def test_what_to_fix_first_lists_the_scores_and_the_actions_in_rank_order() -> N
 def test_without_a_verdict_the_section_says_why(verdict: AuditVerdict | None, text: str) -> None:
     (section,) = verdict_root(verdict).iter("section")
     assert section.find("p").text == text
+
+
+@pytest.mark.parametrize(
+    ("details", "line"),
+    [
+        # A note written as a sentence by its check is said as written, without its counts.
+        (
+            {"reason": "dns-unavailable", "checkedUrls": 0, "detail": "External links were not "
+             "checked: DNS does not work where the audit ran."},
+            "External links were not checked: DNS does not work where the audit ran.",
+        ),
+        # An empty list says nothing ("known as " with no name was a bug).
+        ({"detail": "nginx 1.2", "identifiers": []}, "Nginx 1.2."),
+    ],
+)  # fmt: skip
+def test_a_checks_own_sentence_leads_and_empty_values_say_nothing(details: dict, line: str) -> None:
+    row = IssueRecord("i", "a1", "https://a.test/", "external-links-unchecked", "info", None,
+                      details)  # fmt: skip
+    assert locating_detail(row) == line

@@ -417,9 +417,10 @@ TOOLS: dict[str, Tool] = {
                 "The audit's scores (overall and per category: crawlability and links, on-page "
                 "SEO, content, security, performance) and its findings as actions ranked by the "
                 "points fixing each adds to the overall score. Each action has its severity, "
-                "scope (site: a setting of the whole site; site-wide: one shared cause on most "
-                "pages; pages: some pages), pages affected, a plain summary, how to fix it and "
-                "example pages. `note` says why there is no verdict (audit running or failed)."
+                "scope (site: it concerns the whole site, with `detail` saying what was found; "
+                "site-wide: one shared cause on most pages; pages: some pages), pages affected, a "
+                "plain summary, how to fix it and example pages. `note` says why there is no "
+                "verdict (audit running or failed)."
             ),
             input_schema=schema.obj(
                 {
