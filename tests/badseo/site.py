@@ -67,6 +67,7 @@ __all__ = [
     "NO_DNS_FIXTURES",
     "RATE_LIMIT_STOP_FIXTURES",
     "ROBOTS_DISALLOWED",
+    "TEMPLATE_FIXTURES",
     "UNCOVERED",
     "BadSeoSite",
     "Category",
@@ -79,6 +80,7 @@ __all__ = [
     "serve_fixtures",
     "serve_no_dns",
     "serve_rate_limit_stop",
+    "serve_template",
 ]
 
 T = IssueType
@@ -1364,6 +1366,43 @@ DEAD_NAME_FIXTURES: tuple[Fixture, ...] = (
     ),
 )
 
+# The template site (docs/scoring.md, "Findings: one per fix"): six pages from one template that
+# forgets the viewport, served without a Content-Security-Policy or clickjacking protection. Its
+# verdict must hold each fault as one finding, however many pages show it: the viewport as one
+# site-wide finding of six pages, each missing header as the grade's test with the six pages' rows
+# (counted once), and the headline must say why a good overall score sits beside grade F.
+TEMPLATE_PAGES = 6
+_TEMPLATE_HEADERS: Mapping[str, str | None] = {
+    "content-security-policy": None,
+    "x-frame-options": None,
+}
+_TEMPLATE_FAULTS = (T.MISSING_VIEWPORT, T.CSP_MISSING, T.FRAME_PROTECTION_MISSING)
+
+
+def _template_page(n: int) -> Fixture:
+    path = "/" if n == 0 else f"/article-{n}"
+    nav = "".join(f'<a href="/article-{k}">article {k}</a> ' for k in range(1, TEMPLATE_PAGES))
+    grade = (T.SECURITY_CSP, T.SECURITY_FRAME_OPTIONS, *_PLAIN_HTTP_GRADE) if n == 0 else ()
+    return page(
+        path,
+        Category.SITE if n == 0 else Category.HEAD,
+        "A page of the template site: its template has no viewport, and the server sends no "
+        "Content-Security-Policy and no clickjacking protection.",
+        (*_TEMPLATE_FAULTS, *grade),
+        linked_from_catalog=False,
+        chrome=False,
+        viewport=False,
+        headers=_TEMPLATE_HEADERS,
+        title=f"badseo: the template site, page {n}",
+        h1=f"The template site, page {n}",
+        description=f"Page {n} of the template badseo variant, whose six pages share one template "
+        "and one server configuration, and so their faults.",
+        body=f'<p>{nav}<a href="/">home</a></p>',
+    )
+
+
+TEMPLATE_FIXTURES: tuple[Fixture, ...] = tuple(_template_page(n) for n in range(TEMPLATE_PAGES))
+
 # Issue types the catalogue has that no badseo site produces, and why. The four that need an
 # https site (http-page-on-https-site, mixed-content, hsts-missing, hsts-too-short) are covered by
 # the https variant (https_site.py, golden_https.json), so none is left.
@@ -1533,6 +1572,11 @@ def serve_external_budget() -> AbstractContextManager[BadSeoSite]:
 def serve_no_dns() -> AbstractContextManager[BadSeoSite]:
     """The two-page site whose links all name hosts that do not resolve."""
     return serve_fixtures(NO_DNS_FIXTURES)
+
+
+def serve_template() -> AbstractContextManager[BadSeoSite]:
+    """The six-page site whose template and server configuration share their faults."""
+    return serve_fixtures(TEMPLATE_FIXTURES)
 
 
 def serve_dead_name() -> AbstractContextManager[BadSeoSite]:
