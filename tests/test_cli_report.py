@@ -99,7 +99,7 @@ def test_a_completed_audit_shows_counts_by_severity_and_type() -> None:
 
 def judged_report(*types: TypeTally, pages: int = 20) -> JsonObject:
     """A completed audit's report with the verdict of `types` on a site of `pages` pages."""
-    verdict = judge(Tally(pages, pages, pages / 2, None, types))
+    verdict = judge(Tally(pages, pages, 30 * pages, None, types))
     return {
         **report("completed", health_score=verdict.scores.overall),
         "scores": verdict.scores.to_dict(),
@@ -109,7 +109,7 @@ def judged_report(*types: TypeTally, pages: int = 20) -> JsonObject:
 
 
 def on(issue_type: IssueType, pages: int) -> TypeTally:
-    return TypeTally(str(issue_type), issue_type.severity, pages, pages, pages / 2)
+    return TypeTally(str(issue_type), issue_type.severity, pages, pages, 30 * pages)
 
 
 def test_the_summary_opens_with_the_scores_and_what_to_fix_first() -> None:

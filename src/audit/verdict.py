@@ -10,9 +10,10 @@ it has, and the summed *importance* of the scored pages it touches, plus the sit
 score written at finalize and the actions a report shows later come from the same numbers.
 
 * Importance of a page: `1 / (1 + depth)`, depth capped at `MAX_WEIGHTED_DEPTH` (a page of
-  unknown depth counts as that deep). The start page weighs 1, a page one click away 1/2: a
-  fault on the pages readers and search engines reach first is worth more (Ahrefs ranks its
-  always-on crawl by URL depth and inlinks; docs/field.md §1.2).
+  unknown depth counts as that deep), counted in whole sixtieths so sums are exact. The start
+  page weighs 1, a page one click away 1/2: a fault on the pages readers and search engines
+  reach first is worth more (Ahrefs ranks its always-on crawl by URL depth and inlinks;
+  docs/field.md §1.2).
 * Findings (`findings`): one per fix. Issue types that one change fixes are merged: a response
   header the security grade fails at the start page and the same header missing on crawled pages
   (`SHARED_FIXES`) are one finding, not a `security-*` issue plus a row per page. A per-page type
@@ -59,6 +60,7 @@ from common.wire import JsonRecord
 __all__ = [
     "CATEGORY_WEIGHTS",
     "CRITICAL_MIN_SHARE",
+    "IMPORTANCE_UNITS",
     "MAX_WEIGHTED_DEPTH",
     "PENALTY",
     "SHARED_FIXES",
@@ -122,10 +124,17 @@ _SITE_SCOPES = frozenset({Scope.SITE, Scope.CRAWL})
 _GRADE_PREFIX = "security-"
 
 
-def importance(depth: int | None) -> float:
-    """How much a page weighs in the shares: 1 / (1 + depth), depth capped (unknown = capped)."""
+# Importance is counted in sixtieths (60 is the least common multiple of 1..6), so every page's
+# weight is a whole number and every sum is exact: floating-point sums would differ with the order
+# the rows are added in, and identical audits must get identical scores.
+IMPORTANCE_UNITS = 60
+
+
+def importance(depth: int | None) -> int:
+    """How much a page weighs in the shares, in sixtieths: 60 / (1 + depth), depth capped (an
+    unknown depth counts as capped). The start page weighs 60, a page one click away 30."""
     capped = MAX_WEIGHTED_DEPTH if depth is None else min(max(depth, 0), MAX_WEIGHTED_DEPTH)
-    return 1.0 / (1 + capped)
+    return IMPORTANCE_UNITS // (1 + capped)
 
 
 # -- the tally: what the rows add up to ---------------------------------------------------------
@@ -139,7 +148,7 @@ class TypeTally(JsonRecord):
     severity: Severity  # the most severe of its rows (a grade test's severity varies by result)
     rows: int
     pages: int  # distinct page URLs with the issue
-    weight: float  # summed importance of the scored pages among them
+    weight: int  # summed importance (sixtieths) of the scored pages among them
     score_modifier: int = 0  # for a security grade test: the points it cost the grade
 
 
@@ -149,7 +158,7 @@ class Tally(JsonRecord):
 
     scored_pages: int  # pages with a verdict (audit.score.is_scored)
     html_pages: int  # crawled HTML pages that answered 2xx: the site-wide denominator
-    scored_weight: float  # summed importance of the scored pages
+    scored_weight: int  # summed importance (sixtieths) of the scored pages
     security_score: int | None  # the security grade's score, None when not graded
     types: tuple[TypeTally, ...] = ()
 
@@ -233,7 +242,7 @@ def _is_site_wide(tally: Tally, pages: int) -> bool:
     )
 
 
-def _share(tally: Tally, weight: float) -> float:
+def _share(tally: Tally, weight: int) -> float:
     if tally.scored_weight <= 0:
         return 0.0
     return min(weight / tally.scored_weight, 1.0)

@@ -13,16 +13,18 @@ from __future__ import annotations
 import json
 
 from audit.catalogue import Severity
-from audit.verdict import MAX_WEIGHTED_DEPTH, Tally, TypeTally
+from audit.verdict import IMPORTANCE_UNITS, MAX_WEIGHTED_DEPTH, Tally, TypeTally
 from auditdb.repository import SCORED_PAGE
 from common.bindings import D1Database
-from common.wire import JsonObject, WireError, as_float, as_int, as_str
+from common.wire import JsonObject, WireError, as_int, as_str
 
 __all__ = ["SITE_SQL", "TYPES_SQL", "tally", "tally_of_audit", "to_column"]
 
 _SEVERITY_BY_RANK = {severity.order: severity for severity in Severity}
+# Integer division of integers: whole sixtieths, summed exactly whatever the row order.
 _IMPORTANCE = (
-    f"1.0 / (1 + MIN(MAX(COALESCE(p.crawl_depth, {MAX_WEIGHTED_DEPTH}), 0), {MAX_WEIGHTED_DEPTH}))"
+    f"{IMPORTANCE_UNITS} / (1 + MIN(MAX(COALESCE(p.crawl_depth, {MAX_WEIGHTED_DEPTH}), 0), "
+    f"{MAX_WEIGHTED_DEPTH}))"
 )
 _HTML_2XX = "(p.fetch_class = 'ok' AND p.is_html = 1 AND p.status_code BETWEEN 200 AND 299)"
 
@@ -53,7 +55,7 @@ async def tally(db: D1Database, audit_id: str, security_score: int | None) -> Ta
     return Tally(
         scored_pages=as_int(site.get("scored", 0)),
         html_pages=as_int(site.get("html", 0)),
-        scored_weight=as_float(site.get("weight", 0.0)),
+        scored_weight=as_int(site.get("weight", 0)),
         security_score=security_score,
         types=tuple(_type_tally(row) for row in result["results"]),
     )
@@ -65,7 +67,7 @@ def _type_tally(row: JsonObject) -> TypeTally:
         severity=_SEVERITY_BY_RANK[as_int(row["severity_rank"])],
         rows=as_int(row["rows_"]),
         pages=as_int(row["pages"]),
-        weight=as_float(row["weight"]),
+        weight=as_int(row["weight"]),
         score_modifier=as_int(row["modifier"]),
     )
 

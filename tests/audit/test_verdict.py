@@ -26,11 +26,11 @@ from audit.verdict import (
 
 
 def tally_of(*types: TypeTally, pages: int = 100, security: int | None = None) -> Tally:
-    """A site of `pages` scored HTML pages, all at depth 1 (importance 0.5 each)."""
+    """A site of `pages` scored HTML pages, all at depth 1 (importance 30 sixtieths each)."""
     return Tally(
         scored_pages=pages,
         html_pages=pages,
-        scored_weight=0.5 * pages,
+        scored_weight=30 * pages,
         security_score=security,
         types=types,
     )
@@ -38,12 +38,12 @@ def tally_of(*types: TypeTally, pages: int = 100, security: int | None = None) -
 
 def on_pages(issue_type: IssueType, pages: int, *, rows: int | None = None) -> TypeTally:
     """`issue_type` on `pages` pages at depth 1, with its catalogue severity."""
-    return TypeTally(str(issue_type), issue_type.severity, rows or pages, pages, 0.5 * pages)
+    return TypeTally(str(issue_type), issue_type.severity, rows or pages, pages, 30 * pages)
 
 
 def site_issue(issue_type: IssueType, severity: Severity, modifier: int = 0) -> TypeTally:
     """A site-level issue (reported on the start page, depth 0)."""
-    return TypeTally(str(issue_type), severity, 1, 1, 1.0, modifier)
+    return TypeTally(str(issue_type), severity, 1, 1, 60, modifier)
 
 
 def category_score(scores: Scores, category: Category) -> float | None:
@@ -52,10 +52,10 @@ def category_score(scores: Scores, category: Category) -> float | None:
 
 @pytest.mark.parametrize(
     ("depth", "weight"),
-    [(0, 1.0), (1, 0.5), (2, 1 / 3), (4, 0.2), (5, 1 / 6), (9, 1 / 6), (None, 1 / 6), (-1, 1.0)],
+    [(0, 60), (1, 30), (2, 20), (3, 15), (4, 12), (5, 10), (9, 10), (None, 10), (-1, 60)],
 )
-def test_a_page_weighs_less_the_deeper_it_is(depth: int | None, weight: float) -> None:
-    assert importance(depth) == pytest.approx(weight)
+def test_a_page_weighs_less_the_deeper_it_is(depth: int | None, weight: int) -> None:
+    assert importance(depth) == weight  # sixtieths: 1 / (1 + depth), whole numbers
 
 
 def test_a_site_without_findings_scores_100_everywhere() -> None:
@@ -66,7 +66,7 @@ def test_a_site_without_findings_scores_100_everywhere() -> None:
 
 
 def test_no_scored_page_means_no_score_rather_than_0_or_100() -> None:
-    scores = score(Tally(0, 0, 0.0, None, (on_pages(IssueType.MISSING_H1, 0),)))
+    scores = score(Tally(0, 0, 0, None, (on_pages(IssueType.MISSING_H1, 0),)))
     assert scores.overall is None
     assert {c.score for c in scores.categories} == {None}
 
@@ -90,7 +90,7 @@ def test_a_page_fault_on_half_the_pages_is_one_site_wide_finding(
 
 
 def test_site_wide_needs_five_pages_on_a_small_site() -> None:
-    small = Tally(4, 4, 2.0, None, (on_pages(IssueType.MISSING_H1, 4),))
+    small = Tally(4, 4, 120, None, (on_pages(IssueType.MISSING_H1, 4),))
     assert findings(small)[0].scope is FindingScope.PAGES
 
 
@@ -131,7 +131,7 @@ def test_findings_are_ordered_by_severity_then_pages_affected() -> None:
 
 
 def test_issue_types_this_catalogue_does_not_know_are_left_out() -> None:
-    tally = tally_of(TypeTally("retired-check", Severity.CRITICAL, 5, 5, 2.5))
+    tally = tally_of(TypeTally("retired-check", Severity.CRITICAL, 5, 5, 150))
     assert findings(tally) == []
     assert score(tally).overall == 100.0
 
@@ -202,7 +202,7 @@ def tallies(draw: st.DrawFn) -> Tally:
     types = []
     for issue_type in chosen:
         affected = draw(st.integers(min_value=1, max_value=pages))
-        depth_weight = draw(st.floats(min_value=1 / 6, max_value=1.0))
+        depth_weight = draw(st.sampled_from([10, 12, 15, 20, 30, 60]))
         severity = (
             draw(st.sampled_from(list(Severity)))
             if str(issue_type).startswith("security-")
@@ -211,11 +211,11 @@ def tallies(draw: st.DrawFn) -> Tally:
         modifier = draw(st.integers(min_value=-40, max_value=0))
         types.append(
             TypeTally(
-                str(issue_type), severity, affected, affected, affected * depth_weight / 2, modifier
+                str(issue_type), severity, affected, affected, affected * depth_weight, modifier
             )
         )
     security = draw(st.none() | st.integers(min_value=0, max_value=135))
-    return Tally(pages, pages, pages / 2, security, tuple(types))
+    return Tally(pages, pages, 60 * pages, security, tuple(types))
 
 
 @given(tallies())
@@ -241,7 +241,7 @@ def test_one_more_finding_never_raises_any_score(tally: Tally, extra: IssueType)
         tally.html_pages,
         tally.scored_weight,
         tally.security_score,
-        (*tally.types, TypeTally(str(extra), extra.severity, 1, 1, 0.5)),
+        (*tally.types, TypeTally(str(extra), extra.severity, 1, 1, 30)),
     )
     before, after = score(tally), score(more)
     assert after.overall is not None and before.overall is not None

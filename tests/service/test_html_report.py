@@ -474,11 +474,11 @@ def test_what_to_fix_first_lists_the_scores_and_the_actions_in_rank_order() -> N
         Tally(
             10,
             10,
-            5.0,
+            300,
             None,
             (
-                TypeTally("missing-viewport", Severity.WARNING, 10, 10, 5.0),
-                TypeTally("broken-internal-link", Severity.CRITICAL, 1, 1, 0.5),
+                TypeTally("missing-viewport", Severity.WARNING, 10, 10, 300),
+                TypeTally("broken-internal-link", Severity.CRITICAL, 1, 1, 30),
             ),
         )
     )
