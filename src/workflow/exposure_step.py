@@ -2,8 +2,8 @@
 (docs/exposure.md, "In the audit").
 
 It runs after the crawl and the security grade, before finalize, and reads the facts the crawl
-kept in the scratchpad (crawl.site_facts): every distinct script URL with the first page that
-loaded it, and every header or generator tag naming a version. From them:
+kept in the scratchpad (crawl.site_facts): every distinct script URL with the first page (in URL
+order) that loaded it, and every header or generator tag naming a version. From them:
 
 * vulnerable JavaScript libraries by URL and file name for every script, then by content for
   same-site scripts the URL did not identify, within `settings.EXPOSURE.script_budget_bytes` and
@@ -101,7 +101,7 @@ async def _check(params: AuditParams, env: Env) -> ExposureSummary:
 async def _library_issues(
     pad: Scratchpad, params: AuditParams, start_page: str
 ) -> tuple[list[DetectedIssue], int, scripts.ContentScan]:
-    """Vulnerable libraries among the crawl's scripts, each on the first page that loaded it;
+    """Vulnerable libraries among the crawl's scripts, each on the first page (in URL order) that loaded it;
     how many distinct scripts there were; what reading them by content cost."""
     first_page = {
         fact.value: fact.page_url for fact in await pad.all_site_facts(SiteFactKind.SCRIPT)
