@@ -194,7 +194,9 @@ class SiteServer:
         return self.origin + path
 
     def __enter__(self) -> Self:
-        server, handler = (_StdlibServer, _StdlibHandler) if self.stdlib_defaults else (_Server, _Handler)
+        server, handler = (
+            (_StdlibServer, _StdlibHandler) if self.stdlib_defaults else (_Server, _Handler)
+        )
         self._server = server(("127.0.0.1", 0), handler)
         self._server.site = self
         self._thread = threading.Thread(

@@ -841,7 +841,9 @@ class ScratchpadMethods:
         ]
         enqueued = 0
         for batch in json_arrays(items):
-            last = as_int(self._sql("SELECT COALESCE(MAX(rowid), 0) AS last FROM frontier").one()["last"])
+            last = as_int(
+                self._sql("SELECT COALESCE(MAX(rowid), 0) AS last FROM frontier").one()["last"]
+            )
             rows = self._rows(_ENQUEUE_LINKS, batch)
             enqueued += sum(1 for row in rows if as_int(row["row"]) > last)
         self._count(FrontierState.PENDING, enqueued)
