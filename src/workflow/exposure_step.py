@@ -43,7 +43,7 @@ from exposure.findings import (
 )
 from workflow import step_configs
 from workflow.params import AuditParams
-from workflow.steps import durable_step
+from workflow.steps import optional_step
 
 log = logging.getLogger("siteaudit.workflow")
 
@@ -52,19 +52,20 @@ STEP_NAME = "exposure-checks"
 
 async def check_exposure(params: AuditParams, step: WorkflowStep, env: Env) -> ExposureSummary:
     async def exposure_checks() -> ExposureSummary:
-        try:
-            return await _check(params, env)
-        except Exception as exc:
-            summary = _failed(params, exc)
-            await exposure_issues.record_exposure(env.DB, params.audit_id, [], summary)
-            return summary
+        return await _check(params, env)
 
-    try:
-        return await durable_step(
-            step, STEP_NAME, step_configs.EXPOSURE_STEP, ExposureSummary, exposure_checks
-        )
-    except Exception as exc:  # the step itself failed (its timeout): the audit goes on
-        return _failed(params, exc)
+    async def keep(summary: ExposureSummary) -> None:
+        await exposure_issues.record_exposure(env.DB, params.audit_id, [], summary)
+
+    return await optional_step(
+        step,
+        STEP_NAME,
+        step_configs.EXPOSURE_STEP,
+        ExposureSummary,
+        exposure_checks,
+        failed=lambda exc: _failed(params, exc),
+        keep=keep,
+    )
 
 
 def _failed(params: AuditParams, exc: Exception) -> ExposureSummary:

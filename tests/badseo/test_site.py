@@ -38,6 +38,7 @@ from tests.badseo.site import (
     SHORT_DESCRIPTION,
     SHORT_TITLE,
     SLOW_DELAY_S,
+    SLOW_SITE_FIXTURES,
     UNCOVERED,
     BadSeoSite,
     Fixture,
@@ -125,9 +126,13 @@ def test_every_catalogue_type_is_covered_or_explained() -> None:
     vitals = set(VITALS_ISSUE_TYPES)
     assert vitals == set(LIGHTHOUSE_ISSUE_TYPES)
     main, stop = _covered(FIXTURES), _covered(RATE_LIMIT_STOP_FIXTURES)
-    stop |= _covered(EXTERNAL_BUDGET_FIXTURES)
+    stop |= _covered(EXTERNAL_BUDGET_FIXTURES) | _covered(SLOW_SITE_FIXTURES)
     https = {issue_type for fixture in HTTPS_FIXTURES for issue_type in fixture.expected}
-    assert stop - grade == {IssueType.CRAWL_RATE_LIMITED, IssueType.EXTERNAL_LINKS_UNCHECKED}
+    assert stop - grade == {
+        IssueType.CRAWL_RATE_LIMITED,
+        IssueType.EXTERNAL_LINKS_UNCHECKED,
+        IssueType.SLOW_SITE,
+    }
     assert https - grade == {
         IssueType.HTTP_PAGE_ON_HTTPS_SITE,
         IssueType.MIXED_CONTENT,
