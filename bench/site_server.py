@@ -12,6 +12,12 @@ What bench/README.md ("Fair measurement") asks of a local server, and nothing el
 * a server-side request log, so every crawler is counted the same way: `distinct_html_200s()` is
   the number of distinct paths answered 200 with an HTML content type.
 
+`stdlib_defaults=True` answers as `python3 -m http.server` does instead: HTTP/1.0, so a new
+connection per request, and socketserver's listen backlog of 5 (`TCPServer.request_queue_size`).
+A crawler with more connections than that in flight sees some connections wait for a SYN
+retransmission (a second or more): the server the repeat-audit test (tests/test_same_verdict.py)
+serves the PostgreSQL manual with, because that is where identical audits disagreed (issue 24).
+
 Use as a context manager: `with SiteServer(root=Path(...), latency_s=0.05) as site: site.url("/")`.
 """
 
@@ -93,6 +99,14 @@ class _Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
+class _StdlibHandler(_Handler):
+    protocol_version = "HTTP/1.0"  # http.server's default: the connection closes after each answer
+
+
+class _StdlibServer(_Server):
+    request_queue_size = 5  # socketserver.TCPServer's default, which http.server keeps
+
+
 NOT_FOUND = Page(b"<!doctype html><title>Not found</title><h1>Not found</h1>", status=404)
 
 
@@ -105,12 +119,14 @@ class SiteServer:
         latency_s: float = 0.0,
         stalls: dict[str, float] | None = None,
         generated: Callable[[str], Page | None] | None = None,
+        stdlib_defaults: bool = False,
     ) -> None:
         self.root = None if root is None else Path(root).resolve()
         self.routes = dict(routes or {})
         self.latency_s = latency_s
         self.stalls = dict(stalls or {})
         self.generated = generated
+        self.stdlib_defaults = stdlib_defaults
         self.log: list[Logged] = []
         self._lock = threading.Lock()
         self._cache: dict[str, Page] = {}
@@ -178,7 +194,10 @@ class SiteServer:
         return self.origin + path
 
     def __enter__(self) -> Self:
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        server, handler = (
+            (_StdlibServer, _StdlibHandler) if self.stdlib_defaults else (_Server, _Handler)
+        )
+        self._server = server(("127.0.0.1", 0), handler)
         self._server.site = self
         self._thread = threading.Thread(
             target=self._server.serve_forever,
@@ -199,9 +218,13 @@ class SiteServer:
         self._server = self._thread = None
 
 
-if __name__ == "__main__":  # serve a folder by hand: python bench/site_server.py DIR [latency_ms]
+if __name__ == "__main__":
+    # Serve a folder by hand: python bench/site_server.py DIR [latency_ms] [--stdlib-defaults]
+    words = [word for word in sys.argv[1:] if word != "--stdlib-defaults"]
     with SiteServer(
-        Path(sys.argv[1]), latency_s=float(sys.argv[2] if len(sys.argv) > 2 else 0) / 1000
+        Path(words[0]),
+        latency_s=float(words[1] if len(words) > 1 else 0) / 1000,
+        stdlib_defaults="--stdlib-defaults" in sys.argv,
     ) as s:
         print(s.url("/"), flush=True)
         try:

@@ -2,7 +2,7 @@
 
 Theory of operation (original system §1.2):
   1-6  how the fetch ended: blocked, rate-limited, network error, 5xx, 4xx, 3xx -> stop
-  7    slow response
+  7    slow response: judged after the crawl, on a quiet measurement (audit.timing)
   8    not analysed HTML -> stop
   9-12 noindex, canonical conflict, canonicalized, deep page
   13   JavaScript shell -> stop (its title, headings and text are not the rendered page's)
@@ -72,7 +72,6 @@ def original_page_issues(obs: PageObservation) -> list[DetectedIssue]:
     issues = rules_status.fetch_outcome(obs)
     if rules_status.stops_at_status(obs):
         return issues
-    issues += rules_status.slow_response(obs)
     if not rules_status.reaches_content(obs):
         return issues
     issues += _run(_INDEXING_RULES, obs)

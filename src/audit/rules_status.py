@@ -1,22 +1,18 @@
 """Per-page rules, steps 1-8 of the original's evaluation order: how the fetch ended.
 
 Source: original system §1.2 steps 1-8 and §4.7. Each status step ends the evaluation: a page that
-was blocked, failed or redirected has no content to check.
+was blocked, failed or redirected has no content to check. Step 7, the slow response, is judged
+after the crawl on a quiet measurement, not here on the crawl's (audit.timing, docs/timing.md).
 """
 
 from __future__ import annotations
 
-from audit.catalogue import (
-    CLIENT_ERROR_STATUS,
-    SERVER_ERROR_STATUS,
-    SLOW_RESPONSE_MS,
-    IssueType,
-)
+from audit.catalogue import CLIENT_ERROR_STATUS, SERVER_ERROR_STATUS, IssueType
 from audit.issues import DetectedIssue
 from audit.page import PageObservation
 from common.fetch_class import FetchClass
 
-__all__ = ["fetch_outcome", "reaches_content", "slow_response", "stops_at_status"]
+__all__ = ["fetch_outcome", "reaches_content", "stops_at_status"]
 
 
 def _status_issue(issue_type: IssueType, obs: PageObservation) -> list[DetectedIssue]:
@@ -42,14 +38,6 @@ def fetch_outcome(obs: PageObservation) -> list[DetectedIssue]:
 def stops_at_status(obs: PageObservation) -> bool:
     """True when steps 1-6 end the evaluation: any non-ok fetch, or a status of 300 and above."""
     return obs.fetch_class != FetchClass.OK or obs.status_code >= 300
-
-
-def slow_response(obs: PageObservation) -> list[DetectedIssue]:
-    """Step 7: response time > 1500 ms (the backoff waits of retries are not counted)."""
-    ms = obs.response_time_ms
-    if ms is None or ms <= SLOW_RESPONSE_MS:
-        return []
-    return [DetectedIssue(IssueType.SLOW_RESPONSE, obs.url, {"responseTimeMs": ms})]
 
 
 def reaches_content(obs: PageObservation) -> bool:

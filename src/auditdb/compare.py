@@ -11,6 +11,20 @@ Counts come per severity from each side: `matched` rows of `after` are the uncha
 rest of `after` are new, and the unmatched rows of `before` are fixed. Each side is counted
 against the other on its own, so the figures stay right even for rows written before the dedupe
 key existed (two rows of one identity in one audit each count once).
+
+Timing issues (`slow-response`, `slow-site`: audit.timing) match with hysteresis, so a time that
+wanders around the threshold between two runs of an unchanged site is neither new nor fixed
+(docs/timing.md, "Comparisons"). Their figure is the page's `response_time_ms` (the quiet
+re-measurement the verdict used), or for `slow-site` the audit's median (`timing_summary`):
+
+* a row of `after` without a twin in `before` is new only if its figure is at least
+  `NEW_SLOW_MS`, or if `before` has no figure for it (a page it did not crawl); otherwise it
+  counts as unchanged;
+* a row of `before` without a twin in `after` is fixed only if `after`'s figure for it is at most
+  `FIXED_SLOW_MS`, or missing; otherwise it is not fixed (it has no row of `after` to list
+  among the unchanged ones, so the lists leave it out).
+
+Compare, monitor runs and the `new-issues-since` gate all count through here.
 """
 
 from __future__ import annotations
@@ -20,6 +34,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from audit.catalogue import Severity
+from audit.timing import FIXED_SLOW_MS, NEW_SLOW_MS, TIMING_ISSUE_TYPES
 from auditdb.listing import Statement
 from auditdb.records import IssueRecord
 from common.bindings import D1Database, D1Result
@@ -43,14 +58,42 @@ _SAME_ISSUE = (
     "EXISTS (SELECT 1 FROM audit_issues o WHERE o.audit_id = ? AND o.issue_type = i.issue_type "
     "AND o.page_url = i.page_url AND o.dedupe_key = i.dedupe_key)"
 )
+
+
+def _timing_figure(audit: str) -> str:
+    """The figure a timing issue row `i` was judged on, in audit `audit` (an SQL expression)."""
+    page = (
+        "SELECT p.response_time_ms FROM audit_pages p "
+        f"WHERE p.audit_id = {audit} AND p.url = i.page_url"
+    )
+    site = (
+        f"SELECT json_extract(a.timing_summary, '$.median_ms') FROM audits a WHERE a.id = {audit}"
+    )
+    return f"(CASE i.issue_type WHEN 'slow-site' THEN ({site}) ELSE ({page}) END)"
+
+
+_TIMING_ROW = "i.issue_type IN (" + ", ".join(f"'{t}'" for t in TIMING_ISSUE_TYPES) + ")"
+# Rows of `after` (i) matched against `before` (bound twice): a twin, or a timing issue that
+# `before` measured and that is not clearly over the threshold.
+_MATCHED_IN_BEFORE = (
+    f"({_SAME_ISSUE} OR ({_TIMING_ROW} AND {_timing_figure('?')} IS NOT NULL "
+    f"AND COALESCE({_timing_figure('i.audit_id')} < {NEW_SLOW_MS}, 0)))"
+)
+# Rows of `before` (i) matched against `after` (bound twice): a twin, or a timing issue whose
+# figure in `after` is not clearly under the threshold.
+_MATCHED_IN_AFTER = (
+    f"({_SAME_ISSUE} OR ({_TIMING_ROW} AND COALESCE({_timing_figure('?')} > {FIXED_SLOW_MS}, 0)))"
+)
 _SAME_PAGE = "EXISTS (SELECT 1 FROM audit_pages o WHERE o.audit_id = ? AND o.url = p.url)"
 
 # Walks audit_issues_list_idx (audit_id, severity_rank, ...): grouped in index order, no sort.
-ISSUE_COUNTS_SQL = (
-    f"SELECT i.severity_rank AS severity_rank, COUNT(*) AS total, "
-    f"COALESCE(SUM({_SAME_ISSUE}), 0) AS matched FROM audit_issues i WHERE i.audit_id = ? "
-    f"GROUP BY i.severity_rank"
+_ISSUE_COUNTS = (
+    "SELECT i.severity_rank AS severity_rank, COUNT(*) AS total, "
+    "COALESCE(SUM({matched}), 0) AS matched FROM audit_issues i WHERE i.audit_id = ? "
+    "GROUP BY i.severity_rank"
 )
+AFTER_COUNTS_SQL = _ISSUE_COUNTS.format(matched=_MATCHED_IN_BEFORE)
+BEFORE_COUNTS_SQL = _ISSUE_COUNTS.format(matched=_MATCHED_IN_AFTER)
 _ISSUE_COLUMNS = (
     "i.id, i.audit_id, i.page_id, i.page_url, i.issue_type, i.severity, i.details_json, "
     "i.dedupe_key"
@@ -79,21 +122,30 @@ class MatchCounts:
         return {severity: self.total[severity] - self.matched[severity] for severity in self.total}
 
 
-def issue_counts_statement(audit_id: str, other_id: str) -> Statement:
-    return Statement(ISSUE_COUNTS_SQL, (other_id, audit_id))
+def after_counts_statement(before_id: str, after_id: str) -> Statement:
+    """`after`'s issues per severity, and how many of them `before` also has: the unchanged
+    ones (the rest are new)."""
+    return Statement(AFTER_COUNTS_SQL, (before_id, before_id, before_id, after_id))
+
+
+def before_counts_statement(before_id: str, after_id: str) -> Statement:
+    """`before`'s issues per severity, and how many of them `after` still has (the rest are
+    fixed)."""
+    return Statement(BEFORE_COUNTS_SQL, (after_id, after_id, after_id, before_id))
 
 
 def issues_statement(change: IssueChange, before_id: str, after_id: str, limit: int) -> Statement:
     """The first `limit` issues of one kind of change, in list order."""
-    audit_id, other_id = (
-        (before_id, after_id) if change is IssueChange.FIXED else (after_id, before_id)
-    )
+    if change is IssueChange.FIXED:
+        audit_id, other_id, matched = before_id, after_id, _MATCHED_IN_AFTER
+    else:
+        audit_id, other_id, matched = after_id, before_id, _MATCHED_IN_BEFORE
     negate = "" if change is IssueChange.UNCHANGED else "NOT "
     sql = (
         f"SELECT {_ISSUE_COLUMNS} FROM audit_issues i WHERE i.audit_id = ? AND {negate}"
-        f"{_SAME_ISSUE} {_ISSUE_ORDER}"
+        f"{matched} {_ISSUE_ORDER}"
     )
-    return Statement(sql, (audit_id, other_id, limit))
+    return Statement(sql, (audit_id, other_id, other_id, other_id, limit))
 
 
 def _page_sides(change: PageChange, before_id: str, after_id: str) -> tuple[str, str]:

@@ -139,3 +139,29 @@ class ExternalSettings:
 
 
 EXTERNAL = ExternalSettings()
+
+
+@dataclass(frozen=True, slots=True)
+class TimingSettings:
+    """The measurement behind `slow-response` and `slow-site` (docs/timing.md): after the crawl,
+    the pages it measured slow are measured again with few requests in flight."""
+
+    # The site's typical time is the median of this many of its shallowest pages, measured
+    # quietly: one odd page cannot move the median of nine (five would have to be slow), and
+    # nine measurements cost at most nine times the re-measure timeout.
+    sample_pages: int = 9
+    # Pages measured slow in the crawl that are measured again, slowest first. Measured fast
+    # again, a page costs one quick request; measured slow, up to its timeout.
+    max_remeasured: int = 200
+    # Requests in flight while measuring: as many as the external link checks send to one host
+    # (`ExternalSettings.per_host`), so our own queueing stays out of the figures.
+    concurrency: int = 2
+    # A page slow again answers within its bar or it is slow: a request is given twice the bar
+    # (never more than the audit's fetch timeout) and counts as that long when it times out.
+    timeout_bar_factor: float = 2.0
+    # No new measurement starts after this: the step (workflow.step_configs.TIMING_STEP) stays
+    # short, and pages not measured again by then are counted as unconfirmed, never flagged.
+    soft_deadline_s: float = 60.0
+
+
+TIMING = TimingSettings()

@@ -1,7 +1,7 @@
 """What the security grade and the exposure checks keep of one crawled response (sans-IO).
 
 Per response, as `durable.records.SiteFact`s (the scratchpad keeps each distinct fact once, with
-the first page it was seen on):
+the first page, in URL order, it was seen on):
 
 * every Set-Cookie, its value dropped (`security.crawl_merge.cookie_shape`);
 * on an HTML page, the subresource-integrity result of its scripts when it fails (active mixed

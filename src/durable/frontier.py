@@ -145,8 +145,8 @@ SCHEMA = (
         chunk_no INTEGER,
         found_on TEXT
     )""",
-    # Claim order (scratchpad._CLAIM_ORDER): link-discovered before sitemap-only, links
-    # breadth-first, FIFO (rowid) within a depth.
+    # Claim order (scratchpad._LEASE_LEVEL): link-discovered before sitemap-only, links
+    # breadth-first, one level at a time, URL order within a level.
     "CREATE INDEX IF NOT EXISTS frontier_claim_idx ON frontier (state, source)",
     "CREATE INDEX IF NOT EXISTS frontier_chunk_idx ON frontier (chunk_no, state)",
     # Rows per state, kept in step by every statement that inserts or moves frontier rows.

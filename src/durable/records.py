@@ -359,7 +359,7 @@ class SiteFactKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class SiteFact(JsonRecord):
-    """One distinct fact of the crawl, kept with the first page it was seen on.
+    """One distinct fact of the crawl, kept with the first page (in URL order) it was seen on.
 
     The scratchpad keeps one row per (kind, value): a cookie every page sets, or a script every
     template loads, costs one row, whatever the number of pages.
@@ -400,7 +400,7 @@ class RecordBatch(JsonRecord):
     discovered: tuple[DiscoveredUrl, ...] = ()
     link_budget_bytes: int | None = None
     progress: tuple[CrawledEntry, ...] = ()  # the batch's pages for the live feed
-    facts: tuple[SiteFact, ...] = ()  # security and exposure facts (first page per fact wins)
+    facts: tuple[SiteFact, ...] = ()  # security and exposure facts (first page URL per fact wins)
     fragment_targets: tuple[FragmentTargets, ...] = ()
     fragment_links: tuple[FragmentLink, ...] = ()
     resources: tuple[ResourceRef, ...] = ()

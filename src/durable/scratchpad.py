@@ -147,7 +147,7 @@ _SCHEMA = (
         crawled_at TEXT NOT NULL
     )""",
     # Distinct facts for the security grade and the exposure checks (durable.records.SiteFact),
-    # each with the first page it was seen on.
+    # each with the first page in URL order it was seen on.
     """CREATE TABLE IF NOT EXISTS site_facts (
         kind TEXT NOT NULL,
         value TEXT NOT NULL,
@@ -167,8 +167,15 @@ def _insert_json_rows(verb: str, table: str, columns: Sequence[str]) -> str:
     )
 
 
-_WRITE_SITE_FACTS = _insert_json_rows(
-    "INSERT OR IGNORE", "site_facts", ("kind", "value", "page_url", "detail")
+# A fact seen on several pages is kept with the first of them in URL order, whatever order the
+# pages finished in, so identical crawls report it on the same page (issue 24).
+_WRITE_SITE_FACTS = (
+    "INSERT INTO site_facts (kind, value, page_url, detail) "
+    "SELECT json_extract(value, '$.kind'), json_extract(value, '$.value'), "
+    "json_extract(value, '$.page_url'), json_extract(value, '$.detail') "
+    "FROM json_each(?) WHERE true ORDER BY key "
+    "ON CONFLICT(kind, value) DO UPDATE SET page_url = excluded.page_url, detail = excluded.detail "
+    "WHERE excluded.page_url < site_facts.page_url"
 )
 # The original system's feed kept the newest 300 crawled URLs (docs/original-system.md).
 PROGRESS_FEED_SIZE = 300
@@ -198,18 +205,42 @@ _NOTE_PROGRESS = _insert_json_rows(
     "recent_pages",
     ("url", "status_code", "fetch_class", "response_time_ms", "crawled_at"),
 )
-# Link-discovered before sitemap-only; links breadth-first (shallower first, those of unknown
-# depth after, found on sitemap-only pages), FIFO (rowid) within a depth. Breadth-first matters
-# since pages stream their links while parsed (crawl.page_stream): a page of 10,000 links
-# enqueues them before its siblings' sub-batch lands, and must not crowd out shallower URLs.
-_CLAIM_ORDER = (
-    f"CASE source WHEN '{FrontierSource.LINK.value}' THEN 0 ELSE 1 END, depth IS NULL, depth, rowid"
+# Claim order, in levels: link-discovered URLs breadth-first (by depth), then those of unknown
+# depth (found on sitemap-only pages), then sitemap-only ones; URL order within a level. A level
+# is claimed only once every URL of the levels before it is crawled (none pending or leased): a
+# barrier, so that identical crawls of an unchanged site agree (issue 24, docs/timing.md, "The
+# same crawl"). Without it a page of depth d+1 could be fetched while a slow page of depth d was
+# still in flight, and the URLs both link to would take the first discoverer's depth (a
+# different `deep-page` set from run to run), and a crawl capped by max_pages would keep whichever
+# pages were discovered first (rowid order followed the order in which pages finished). With it,
+# a URL's depth is its shortest link distance from the start URL, and the pages a capped crawl
+# keeps are the first levels whole and the last one's first URLs in URL order. The window drains
+# at each level's end (one page's time per level); breadth-first also matters since pages stream
+# their links while parsed (crawl.page_stream), and a page of 10,000 links must not crowd out
+# shallower URLs.
+_LEVEL = (
+    f"CASE WHEN source <> '{FrontierSource.LINK.value}' THEN 2000000000 "
+    "WHEN depth IS NULL THEN 1000000000 ELSE depth END"
 )
+_LEASE_LEVEL = (
+    f"WITH floor AS (SELECT MIN({_LEVEL}) AS level FROM frontier WHERE state IN "
+    f"('{FrontierState.PENDING.value}', '{FrontierState.LEASED.value}')) "
+    "SELECT url, depth, in_sitemap FROM frontier, floor "
+    f"WHERE state = '{FrontierState.PENDING.value}' AND {_LEVEL} = floor.level "
+    "ORDER BY url LIMIT ?"
+)
+# A URL seen again at a smaller depth while still pending takes that depth: under the barrier
+# only a redirect (whose target keeps the redirecting page's depth) can find a URL of the level
+# being crawled after a sibling queued it one level deeper. RETURNING yields updated rows too;
+# the caller counts as new only rowids past the table's largest before the statement.
 _ENQUEUE_LINKS = (
-    "INSERT OR IGNORE INTO frontier (url, depth, source, found_on) "
+    "INSERT INTO frontier (url, depth, source, found_on) "
     "SELECT json_extract(value, '$.url'), json_extract(value, '$.depth'), "
     f"'{FrontierSource.LINK.value}', json_extract(value, '$.found_on') "
-    "FROM json_each(?) ORDER BY key RETURNING 1 AS added"
+    "FROM json_each(?) WHERE true ORDER BY key "
+    "ON CONFLICT(url) DO UPDATE SET depth = excluded.depth, found_on = excluded.found_on "
+    f"WHERE frontier.state = '{FrontierState.PENDING.value}' AND excluded.depth < frontier.depth "
+    "RETURNING rowid AS row"
 )
 # A URL already known only gains in_sitemap. The guard `WHERE in_sitemap = 0` means an updated
 # row is always a link-sourced one (sitemap rows are born with in_sitemap = 1 and never lose it),
@@ -497,12 +528,7 @@ class ScratchpadMethods:
 
     def _lease(self, chunk_no: int, limit: int) -> tuple[LeasedUrl, ...]:
         def lease() -> tuple[LeasedUrl, ...]:
-            rows = self._rows(
-                "SELECT url, depth, in_sitemap FROM frontier WHERE state = ? "
-                f"ORDER BY {_CLAIM_ORDER} LIMIT ?",
-                FrontierState.PENDING.value,
-                limit,
-            )
+            rows = self._rows(_LEASE_LEVEL, limit)
             urls = _leased_urls(rows)
             self._move(FrontierEvent.LEASE, [leased.url for leased in urls], chunk_no)
             return urls
@@ -858,11 +884,18 @@ class ScratchpadMethods:
         return items[:count]
 
     def _enqueue(self, discovered: Sequence[DiscoveredUrl]) -> int:
-        """Queue new URLs; a URL already seen keeps its row (the frontier is the dedup set)."""
+        """Queue new URLs; a URL already seen keeps its row (the frontier is the dedup set), and
+        only a pending one's depth may shrink (`_ENQUEUE_LINKS`)."""
         items: list[JsonValue] = [
             {"url": item.url, "depth": item.depth, "found_on": item.found_on} for item in discovered
         ]
-        enqueued = sum(len(self._rows(_ENQUEUE_LINKS, batch)) for batch in json_arrays(items))
+        enqueued = 0
+        for batch in json_arrays(items):
+            last = as_int(
+                self._sql("SELECT COALESCE(MAX(rowid), 0) AS last FROM frontier").one()["last"]
+            )
+            rows = self._rows(_ENQUEUE_LINKS, batch)
+            enqueued += sum(1 for row in rows if as_int(row["row"]) > last)
         self._count(FrontierState.PENDING, enqueued)
         return enqueued
 

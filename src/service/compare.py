@@ -1,7 +1,9 @@
 """Comparing two audits of one owner: new, fixed and unchanged issues, score change, pages.
 
 `compare_audits(env, owner, before_id, after_id)` reads from `before` to `after` whatever their
-dates: new issues are in `after` only, fixed ones in `before` only (matching: auditdb.compare).
+dates: new issues are in `after` only, fixed ones in `before` only (matching: auditdb.compare,
+with hysteresis for timing issues, so a page's time wandering around the threshold is neither
+new nor fixed).
 Either id belonging to another owner is refused exactly like an unknown id (`AuditNotFound`).
 Lists are capped at `limit` rows in list order, each with its total, so a comparison of two
 100,000-issue audits stays one small answer; `truncated` says when a list holds fewer than its
@@ -102,8 +104,8 @@ async def compare_audits(
     before = await owned_audit(env, owner, before_id)
     after = await owned_audit(env, owner, after_id)
     statements = [
-        compare.issue_counts_statement(after.id, before.id),
-        compare.issue_counts_statement(before.id, after.id),
+        compare.after_counts_statement(before.id, after.id),
+        compare.before_counts_statement(before.id, after.id),
         *(compare.issues_statement(change, before.id, after.id, limit) for change in IssueChange),
         *(compare.pages_count_statement(change, before.id, after.id) for change in PageChange),
         *(compare.pages_statement(change, before.id, after.id, limit) for change in PageChange),

@@ -2,8 +2,8 @@
 (docs/exposure.md, "In the audit").
 
 It runs after the crawl and the security grade, before finalize, and reads the facts the crawl
-kept in the scratchpad (crawl.site_facts): every distinct script URL with the first page that
-loaded it, and every header or generator tag naming a version. From them:
+kept in the scratchpad (crawl.site_facts): every distinct script URL with the first page (in URL
+order) that loaded it, and every header or generator tag naming a version. From them:
 
 * vulnerable JavaScript libraries by URL and file name for every script, then by content for
   same-site scripts the URL did not identify, within `settings.EXPOSURE.script_budget_bytes` and
@@ -45,7 +45,7 @@ from exposure.findings import (
 )
 from workflow import step_configs
 from workflow.params import AuditParams
-from workflow.steps import durable_step
+from workflow.steps import optional_step
 
 log = logging.getLogger("siteaudit.workflow")
 
@@ -54,19 +54,20 @@ STEP_NAME = "exposure-checks"
 
 async def check_exposure(params: AuditParams, step: WorkflowStep, env: Env) -> ExposureSummary:
     async def exposure_checks() -> ExposureSummary:
-        try:
-            return await _check(params, env)
-        except Exception as exc:
-            summary = _failed(params, exc)
-            await exposure_issues.record_exposure(env.DB, params.audit_id, [], summary)
-            return summary
+        return await _check(params, env)
 
-    try:
-        return await durable_step(
-            step, STEP_NAME, step_configs.EXPOSURE_STEP, ExposureSummary, exposure_checks
-        )
-    except Exception as exc:  # the step itself failed (its timeout): the audit goes on
-        return _failed(params, exc)
+    async def keep(summary: ExposureSummary) -> None:
+        await exposure_issues.record_exposure(env.DB, params.audit_id, [], summary)
+
+    return await optional_step(
+        step,
+        STEP_NAME,
+        step_configs.EXPOSURE_STEP,
+        ExposureSummary,
+        exposure_checks,
+        failed=lambda exc: _failed(params, exc),
+        keep=keep,
+    )
 
 
 def _failed(params: AuditParams, exc: Exception) -> ExposureSummary:
@@ -109,7 +110,7 @@ async def _check(params: AuditParams, env: Env) -> ExposureSummary:
 async def _library_issues(
     pad: Scratchpad, params: AuditParams, start_page: str
 ) -> tuple[list[DetectedIssue], int, scripts.ContentScan]:
-    """Vulnerable libraries among the crawl's scripts, each on the first page that loaded it;
+    """Vulnerable libraries among the crawl's scripts, each on the first page (in URL order) that loaded it;
     how many distinct scripts there were; what reading them by content cost."""
     first_page = {
         fact.value: fact.page_url for fact in await pad.all_site_facts(SiteFactKind.SCRIPT)

@@ -1,5 +1,5 @@
-"""The site audit workflow: discovery -> crawl-chunk-N -> external-links-N (with the
-`check_external` option) -> security-grade -> exposure-checks -> Lighthouse -> finalize, each
+"""The site audit workflow: discovery -> crawl-chunk-N -> timing-check -> external-links-N (with
+the `check_external` option) -> security-grade -> exposure-checks -> Lighthouse -> finalize, each
 phase made of durable steps.
 
 `run_site_audit` is what `SiteAuditWorkflow.run` delegates to. It never imports the platform: the
@@ -50,6 +50,7 @@ from workflow.steps import (
     FinalizeSummary,
     durable_step,
 )
+from workflow.timing_step import check_timing
 
 # Two chunks in a row that crawl nothing mean the frontier cannot be served (original §4.4).
 MAX_IDLE_CHUNKS = 2
@@ -113,6 +114,7 @@ async def _run_phases(
             raise StartFailed(discovery.start_failure)
         start = CrawlStart(attempted=0, pending=discovery.seeded, last_chunk=0)
     crawl = await _crawl(params, step, env, start, non_retryable)
+    await check_timing(params, step, env, crawl)
     await check_external_links(params, step, env, non_retryable)
     await grade_start_url(params, step, env)
     await check_exposure(params, step, env)

@@ -26,6 +26,10 @@ FINALIZE_STEP = _config(2, 5_000, "exponential", "5 minutes")
 # The security grade: two entry points followed hop by hop (security.observe: at most 10 hops of
 # 15 s each per entry point, plus the CORS probe); one retry, then the site stays ungraded.
 SECURITY_STEP = _config(1, 5_000, "constant", "6 minutes")
+# The timing check (workflow.timing_step): requests one at a time or two, none started after
+# settings.TIMING.soft_deadline_s (60 s), each at most twice the page bar and never more than the
+# fetch timeout; one retry, then the audit goes on without its timing issues.
+TIMING_STEP = _config(1, 5_000, "constant", "5 minutes")
 # The exposure checks: same-site scripts read one by one (at most settings.EXPOSURE's
 # script_max_count of script_timeout_s each) and DoH questions in rounds (doh_timeout_s each);
 # one retry, then the audit goes on without them.

@@ -43,6 +43,35 @@ async def durable_step[R: StepRecord](
     return record.from_dict(as_object(await run()))
 
 
+async def optional_step[R: StepRecord](
+    step: WorkflowStep,
+    name: str,
+    config: JsonObject,
+    record: type[R],
+    body: Callable[[], Awaitable[R]],
+    *,
+    failed: Callable[[Exception], R],
+    keep: Callable[[R], Awaitable[None]],
+) -> R:
+    """`durable_step` for a step whose failure never fails the audit (the exposure checks, the
+    timing check): an exception in `body` becomes the result `failed(exc)`, stored by `keep`
+    as the step's outcome; the step's own failure (its timeout, its retries spent) returns
+    `failed(exc)` without storing it."""
+
+    async def tolerant() -> R:
+        try:
+            return await body()
+        except Exception as exc:
+            result = failed(exc)
+            await keep(result)
+            return result
+
+    try:
+        return await durable_step(step, name, config, record, tolerant)
+    except Exception as exc:
+        return failed(exc)
+
+
 @dataclass(frozen=True, slots=True)
 class ContextChecked(JsonRecord):
     """validate-context: the audit exists and is running (otherwise the step does not return)."""

@@ -45,7 +45,7 @@ ORIGINAL = [
     ("meta-description-too-long", "info", "page"),
     ("meta-description-too-short", "info", "page"),
     ("heading-order-skip", "info", "page"),
-    ("slow-response", "info", "page"),
+    ("slow-response", "info", "cross-page"),
     ("noindex-page", "info", "page"),
     ("canonicalized-page", "info", "page"),
     ("deep-page", "info", "page"),
@@ -163,7 +163,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "audit"
                 "rules_security.py",
             ],
         ),
-        (Scope.CROSS_PAGE, ["cross_page.py", "external_links.py"]),
+        (Scope.CROSS_PAGE, ["cross_page.py", "external_links.py", "timing.py"]),
         (Scope.LIGHTHOUSE, ["../lighthouse/vitals.py"]),
     ],
 )

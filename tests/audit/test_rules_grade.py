@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from audit.catalogue import CATALOGUE, Scope, Severity
+from audit.catalogue import CATALOGUE, IssueType, Scope, Severity
 from audit.rules_grade import ISSUE_OF_TEST, SOURCE, grade_issues, severity_for
 from exposure.findings import ISSUE_OF_CHECK
 from security.results import SCORE_MODIFIERS, TestName
@@ -36,8 +36,10 @@ def test_every_test_has_its_own_site_issue_type() -> None:
     assert len(set(ISSUE_OF_TEST.values())) == len(TestName)
     assert all(CATALOGUE[t].scope is Scope.SITE for t in ISSUE_OF_TEST.values())
     site_types = {t for t, d in CATALOGUE.items() if d.scope is Scope.SITE}
-    # the other site types are the exposure checks' (exposure.findings), one per check
-    assert site_types == set(ISSUE_OF_TEST.values()) | set(ISSUE_OF_CHECK.values())
+    # the other site types are the exposure checks' (exposure.findings), one per check, and the
+    # whole site's slowness (audit.timing)
+    others = set(ISSUE_OF_CHECK.values()) | {IssueType.SLOW_SITE}
+    assert site_types == set(ISSUE_OF_TEST.values()) | others
     assert set(ISSUE_OF_TEST.values()).isdisjoint(ISSUE_OF_CHECK.values())
 
 

@@ -110,7 +110,8 @@ def _score_statements() -> Iterator[tuple[str, Statement, bool]]:
 
 
 def _compare_statements() -> Iterator[tuple[str, Statement, bool]]:
-    yield "compare counts", compare.issue_counts_statement("a2", "a1"), False
+    yield "compare after counts", compare.after_counts_statement("a1", "a2"), False
+    yield "compare before counts", compare.before_counts_statement("a1", "a2"), False
     for change in IssueChange:
         yield f"compare {change} issues", compare.issues_statement(change, "a1", "a2", 100), False
     for page_change in PageChange:

@@ -210,6 +210,28 @@ class Html(Handler):
         return Reply(self.status, self.spec.render(origin), self.spec.response_headers(origin))
 
 
+@dataclass(slots=True)
+class SlowFirst(Handler):
+    """An HTML page whose first GET waits `delay_s` before the headers and whose later requests
+    do not: a page slow once, as a cold cache or a busy moment makes it (the per-server count
+    starts over with every server)."""
+
+    spec: PageSpec
+    delay_s: float
+    status: int = 200
+    _served: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, request: SiteRequest) -> Reply:
+        with self._lock:
+            self._served += request.method == "GET"
+            first = self._served == 1 and request.method == "GET"
+        return Html(self.spec, self.delay_s if first else 0.0)(request)
+
+    def fresh(self) -> Self:
+        return type(self)(self.spec, self.delay_s)
+
+
 # Where a `Generated` page's generated middle goes: put it in the spec's body.
 GENERATED_MARK = "<!--generated-->"
 _FILLER_BLOCK = (

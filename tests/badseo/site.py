@@ -54,6 +54,7 @@ from tests.badseo.pages import (
     RateLimited,
     Redirect,
     Resource,
+    SlowFirst,
     Status,
     origin_of,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "NO_DNS_FIXTURES",
     "RATE_LIMIT_STOP_FIXTURES",
     "ROBOTS_DISALLOWED",
+    "SLOW_SITE_FIXTURES",
     "TEMPLATE_FIXTURES",
     "UNCOVERED",
     "BadSeoSite",
@@ -80,6 +82,7 @@ __all__ = [
     "serve_fixtures",
     "serve_no_dns",
     "serve_rate_limit_stop",
+    "serve_slow_site",
     "serve_template",
 ]
 
@@ -218,7 +221,7 @@ SIX_MEGABYTES = 6 * 1024 * 1024
 # (`/n<i>/../catalog`), so the page is link-heavy without adding a page to crawl.
 MANY_LINKS = 4_999
 TOC_ENTRIES = 1_500  # more bare #fragment links than a page's facts keep (LINKS_CAP)
-SLOW_DELAY_S = 1.7  # above SLOW_RESPONSE_MS (1.5 s) with margin; the only slow page
+SLOW_DELAY_S = 1.7  # above SLOW_RESPONSE_MS (1.5 s) with margin; the only page slow every time
 
 # Hubs: the pages whose links reach URLs that would raise an issue on any other linking page.
 BROKEN_LINK_TARGETS = (
@@ -992,6 +995,21 @@ _PERF = [
         (T.SLOW_RESPONSE,),
         delay_s=SLOW_DELAY_S,
     ),
+    Fixture(
+        "/perf/slow-once",
+        Category.PERF,
+        "Headers after 1.7 seconds for the first request only: measured again after the crawl, "
+        "the page answers at once, so it is not slow (docs/timing.md).",
+        (),
+        SlowFirst(
+            PageSpec(
+                "/perf/slow-once",
+                "Headers after 1.7 seconds for the first request only: measured again after the "
+                "crawl, the page answers at once, so it is not slow.",
+            ),
+            SLOW_DELAY_S,
+        ),
+    ),
     page(
         "/perf/html-too-large",
         Category.PERF,
@@ -1403,6 +1421,36 @@ def _template_page(n: int) -> Fixture:
 
 TEMPLATE_FIXTURES: tuple[Fixture, ...] = tuple(_template_page(n) for n in range(TEMPLATE_PAGES))
 
+# A fourth site, slow as a whole: both pages wait SLOW_SITE_DELAY_S before their headers, so the
+# site's median is over the threshold (one slow-site finding on the start page), and neither page
+# exceeds the median by the threshold again (no slow-response).
+SLOW_SITE_DELAY_S = 1.55  # over SLOW_RESPONSE_MS (1.5 s): a measurement never takes less
+SLOW_SITE_FIXTURES: tuple[Fixture, ...] = (
+    page(
+        "/",
+        Category.PERF,
+        "The start page of the slow site: headers after 1.55 s, like its other page.",
+        (T.SLOW_SITE, *_PLAIN_HTTP_GRADE),
+        linked_from_catalog=False,
+        chrome=False,
+        title="badseo: the slow variant",
+        h1="Slow site",
+        description="The start page of the slow badseo variant; it and its only other page wait "
+        "over a second and a half before answering.",
+        body='<p>The only other page: <a href="/also-slow">as slow as this one</a>.</p>',
+        delay_s=SLOW_SITE_DELAY_S,
+    ),
+    page(
+        "/also-slow",
+        Category.PERF,
+        "The slow site's other page: headers after 1.55 s, as slow as the site, not slower.",
+        linked_from_catalog=False,
+        chrome=False,
+        body='<p>Back to <a href="/">the start page</a>.</p>',
+        delay_s=SLOW_SITE_DELAY_S,
+    ),
+)
+
 # Issue types the catalogue has that no badseo site produces, and why. The four that need an
 # https site (http-page-on-https-site, mixed-content, hsts-missing, hsts-too-short) are covered by
 # the https variant (https_site.py, golden_https.json), so none is left.
@@ -1582,6 +1630,11 @@ def serve_template() -> AbstractContextManager[BadSeoSite]:
 def serve_dead_name() -> AbstractContextManager[BadSeoSite]:
     """The one-page site linking a name that resolves and one that does not."""
     return serve_fixtures(DEAD_NAME_FIXTURES)
+
+
+def serve_slow_site() -> AbstractContextManager[BadSeoSite]:
+    """The two-page site slow as a whole: one slow-site finding on its start page."""
+    return serve_fixtures(SLOW_SITE_FIXTURES)
 
 
 def serve_rate_limit_stop() -> AbstractContextManager[BadSeoSite]:

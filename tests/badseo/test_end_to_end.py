@@ -28,6 +28,7 @@ from tests.badseo.site import (
     serve_external_budget,
     serve_no_dns,
     serve_rate_limit_stop,
+    serve_slow_site,
 )
 
 MAX_PAGES = 300
@@ -158,6 +159,20 @@ async def test_a_site_that_asks_for_hours_of_patience_stops_the_crawl(platform: 
     assert report["audit"]["status"] == "completed"
     found, expected = issue_set(report), expected_issues(site.origin, fixtures=_stop_fixtures())
     assert ("crawl-rate-limited", site.start_url) in found
+    assert found == expected, diff(found, expected, site.origin)
+
+
+async def test_a_site_slow_as_a_whole_is_one_finding(platform: Any) -> None:
+    """Both pages of the slow variant wait 1.55 s: measured again after the crawl, the site's
+    median is over the threshold, so its start page gets slow-site, and no page gets
+    slow-response, none being that much slower than the site."""
+    from tests.badseo.site import SLOW_SITE_FIXTURES
+
+    with serve_slow_site() as site:
+        report = await audit(platform, site.start_url)
+
+    found, expected = issue_set(report), expected_issues(site.origin, fixtures=SLOW_SITE_FIXTURES)
+    assert ("slow-site", site.start_url) in found
     assert found == expected, diff(found, expected, site.origin)
 
 

@@ -41,6 +41,7 @@ from tests.badseo.site import (
     SHORT_DESCRIPTION,
     SHORT_TITLE,
     SLOW_DELAY_S,
+    SLOW_SITE_FIXTURES,
     UNCOVERED,
     BadSeoSite,
     Fixture,
@@ -129,13 +130,14 @@ def test_every_catalogue_type_is_covered_or_explained() -> None:
     assert vitals == set(LIGHTHOUSE_ISSUE_TYPES)
     main, stop = _covered(FIXTURES), _covered(RATE_LIMIT_STOP_FIXTURES)
     stop |= _covered(EXTERNAL_BUDGET_FIXTURES) | _covered(STOPS_ANSWERING_FIXTURES)
-    stop |= _covered(NO_DNS_FIXTURES)
+    stop |= _covered(NO_DNS_FIXTURES) | _covered(SLOW_SITE_FIXTURES)
     stop |= _covered(DEAD_NAME_FIXTURES) - {IssueType.BROKEN_EXTERNAL_LINK}  # main has it too
     https = {issue_type for fixture in HTTPS_FIXTURES for issue_type in fixture.expected}
     assert stop - grade == {
         IssueType.CRAWL_RATE_LIMITED,
         IssueType.EXTERNAL_LINKS_UNCHECKED,
         IssueType.SITE_STOPPED_RESPONDING,
+        IssueType.SLOW_SITE,
     }
     assert https - grade == {
         IssueType.HTTP_PAGE_ON_HTTPS_SITE,

@@ -73,6 +73,13 @@ def hostile_routes() -> dict[str, Any]:
         ),
         "/data.json": Reply(body=b'{"a": 1}', headers={"content-type": "application/json"}),
         "/no-type": Reply(body=b"\xff\xfe\x00garbage\x00", headers={}),
+        **hostile_discovery_routes(),
+    }
+
+
+def hostile_discovery_routes() -> dict[str, Any]:
+    """Garbage robots.txt, a sitemap index that lists itself and a sitemap cut off mid-entry."""
+    return {
         "/robots.txt": Reply(
             body=b"\x00\xff\xfeUser-agent \x01: *\nDisallow /\n\xff" * 100,
             headers={"content-type": "text/plain"},
@@ -117,4 +124,20 @@ async def test_a_hostile_site_is_audited_to_completion(platform: Any, outbound_h
     assert len([p for p in pages if p.startswith("/generated/")]) > 100
     assert pages["/image.png"]["is_html"] is False and pages["/data.json"]["is_html"] is False
     assert pages["/to-private"]["redirect_url"] == "http://10.1.2.3/admin"
-    assert "/from-broken" in pages  # what a truncated sitemap listed before breaking still counts
+    # Sitemap-only URLs come after every link-discovered one (durable.scratchpad._LEASE_LEVEL),
+    # and the generated pages alone exceed max_pages.
+    assert "/from-broken" not in pages
+
+
+async def test_what_a_truncated_sitemap_listed_before_breaking_is_crawled(
+    platform: Any,
+) -> None:
+    routes = {"/": page("Home", "<h1>Home</h1>"), **hostile_discovery_routes()}
+    with serve_site(routes) as site:
+        status, body = await platform.request("POST", "/api/audits", {"url": site.url("/")})
+        assert status == 201
+        await platform.wait_for_workflow(body["audit"]["id"], timeout_s=60)
+        report = await full_report(platform, body["audit"]["id"])
+
+    assert report["audit"]["status"] == "completed", report["audit"]
+    assert {p["url"].removeprefix(site.origin) for p in report["pages"]} == {"/", "/from-broken"}

@@ -1,9 +1,12 @@
 """Model-based property: random frontier operations against the scratchpad and a reference model.
 
-The model is a dict url -> [state, chunk] moved only through `durable.frontier.next_state`, so a
-URL the Durable Object leases, crawls or releases out of turn raises `IllegalFrontierMove` here.
-After every operation the O(1) stats (`frontier_counts`) must equal the model's counts, and every
-count the methods return (inserted, enqueued, released, claimed) must equal the model's.
+The model is a dict url -> [state, chunk, level] moved only through `durable.frontier.next_state`,
+so a URL the Durable Object leases, crawls or releases out of turn raises `IllegalFrontierMove`
+here. After every operation the O(1) stats (`frontier_counts`) must equal the model's counts, and
+every count the methods return (inserted, enqueued, released, claimed) must equal the model's. A
+claim leases, in URL order, pending URLs of the lowest level any pending or leased URL is at
+(link depth 0, then 1, then sitemap-only), and nothing while that level is only leased: the
+level barrier (durable.scratchpad._LEASE_LEVEL).
 """
 
 from __future__ import annotations
@@ -45,15 +48,34 @@ operations = st.tuples(
 ).map(lambda parts: parts[0] + parts[1])
 
 
+SITEMAP_LEVEL = 2  # after link depths 0 (the start URL) and 1 (discovered here)
+
+
 class Model:
     def __init__(self) -> None:
-        self.rows: dict[str, list[Any]] = {}  # url -> [state, chunk_no]
+        self.rows: dict[str, list[Any]] = {}  # url -> [state, chunk_no, level]
 
-    def add(self, urls: list[str]) -> int:
+    def add(self, urls: list[str], level: int) -> int:
         new = [url for url in dict.fromkeys(urls) if url not in self.rows]
         for url in new:
-            self.rows[url] = [INITIAL_STATE, None]
+            self.rows[url] = [INITIAL_STATE, None, level]
         return len(new)
+
+    def claimable(self) -> list[str]:
+        """What a claim leases first, in order: the lowest open level's pending URLs."""
+        open_levels = [
+            level
+            for state, _, level in self.rows.values()
+            if state in (FrontierState.PENDING, FrontierState.LEASED)
+        ]
+        if not open_levels:
+            return []
+        floor = min(open_levels)
+        return sorted(
+            url
+            for url, (state, _, level) in self.rows.items()
+            if state is FrontierState.PENDING and level == floor
+        )
 
     def move(self, url: str, event: FrontierEvent, chunk: int | None = None) -> None:
         row = self.rows[url]
@@ -65,11 +87,13 @@ class Model:
 
     def in_state(self, state: FrontierState, chunk: int | None = None) -> list[str]:
         return [
-            url for url, (s, c) in self.rows.items() if s is state and (chunk is None or c == chunk)
+            url
+            for url, (s, c, _) in self.rows.items()
+            if s is state and (chunk is None or c == chunk)
         ]
 
     def stats(self) -> FrontierStats:
-        counts = Counter(state for state, _ in self.rows.values())
+        counts = Counter(state for state, _, _ in self.rows.values())
         return FrontierStats(
             seen=len(self.rows),
             pending=counts[FrontierState.PENDING],
@@ -82,12 +106,12 @@ class Model:
 async def apply(pad: Scratchpad, model: Model, op: tuple[Any, ...]) -> None:
     match op:
         case ("seed_start", url):
-            assert (await pad.seed_start(url)).inserted == model.add([url])
+            assert (await pad.seed_start(url)).inserted == model.add([url], 0)
         case ("seed_sitemap", urls):
-            assert (await pad.seed_sitemap_urls(urls)).inserted == model.add(urls)
+            assert (await pad.seed_sitemap_urls(urls)).inserted == model.add(urls, SITEMAP_LEVEL)
         case ("discover", urls):
             batch = RecordBatch(discovered=tuple(DiscoveredUrl(url, 1) for url in urls))
-            assert (await pad.record_batch(batch)).enqueued == model.add(urls)
+            assert (await pad.record_batch(batch)).enqueued == model.add(urls, 1)
         case ("claim", chunk, limit):
             await claim(pad, model, chunk, limit)
         case ("crawl", urls):
@@ -103,7 +127,7 @@ async def apply(pad: Scratchpad, model: Model, op: tuple[Any, ...]) -> None:
                 model.move(url, FrontierEvent.RELEASE)
             assert (await pad.release_urls(urls)).released == len(leased)
         case ("resume",):
-            chunks = [c for _, c in model.rows.values() if c is not None]
+            chunks = [c for _, c, _ in model.rows.values() if c is not None]
             for url in model.in_state(FrontierState.LEASED):
                 model.move(url, FrontierEvent.RELEASE)
             assert (await pad.prepare_resume()).last_chunk == max(chunks, default=0)
@@ -112,7 +136,7 @@ async def apply(pad: Scratchpad, model: Model, op: tuple[Any, ...]) -> None:
 async def claim(pad: Scratchpad, model: Model, chunk: int, limit: int) -> None:
     held = model.in_state(FrontierState.LEASED, chunk)
     done = model.in_state(FrontierState.CRAWLED, chunk)
-    pending = len(model.in_state(FrontierState.PENDING))
+    claimable = model.claimable()
     result = await pad.claim_chunk(chunk, limit)
     got = [leased.url for leased in result.urls]
     if held:
@@ -120,7 +144,7 @@ async def claim(pad: Scratchpad, model: Model, chunk: int, limit: int) -> None:
     elif done:
         assert (got, result.is_retry) == ([], True)
     else:
-        assert (len(got), result.is_retry) == (min(max(limit, 0), pending), False)
+        assert (got, result.is_retry) == (claimable[: max(limit, 0)], False)
         for url in got:
             model.move(url, FrontierEvent.LEASE, chunk)
 

@@ -45,22 +45,74 @@ async def test_seeding_dedups_and_sitemap_urls_queue_after_links(pad: Scratchpad
     assert (await pad.seed_start("https://a.test/")).inserted == 1
     assert (await pad.seed_start("https://a.test/")).inserted == 0
     seeded = await pad.seed_sitemap_urls(
-        ["https://a.test/", "https://a.test/s1", "https://a.test/s2", "https://a.test/s1"]
+        ["https://a.test/", "https://a.test/s2", "https://a.test/s1", "https://a.test/s1"]
     )
     assert (seeded.received, seeded.inserted) == (4, 2)
     await pad.record_batch(discovered("https://a.test/l1"))
 
-    claim = await pad.claim_chunk(1, 10)
+    levels = []
+    for chunk in (1, 2, 3):
+        claim = await pad.claim_chunk(chunk, 10)
+        levels.append(claim.urls)
+        await pad.record_batch(crawled(*urls(claim)))
 
-    assert urls(claim) == [
-        "https://a.test/",
-        "https://a.test/l1",
-        "https://a.test/s1",
-        "https://a.test/s2",
+    assert [[leased.url for leased in level] for level in levels] == [
+        ["https://a.test/"],
+        ["https://a.test/l1"],
+        ["https://a.test/s1", "https://a.test/s2"],
     ]
-    start = claim.urls[0]
+    start = levels[0][0]
     assert (start.depth, start.in_sitemap) == (0, True)
-    assert [leased.in_sitemap for leased in claim.urls[1:]] == [False, True, True]
+    assert [leased.in_sitemap for leased in (*levels[1], *levels[2])] == [False, True, True]
+
+
+async def test_a_level_is_leased_only_once_the_levels_before_it_are_crawled(
+    pad: Scratchpad,
+) -> None:
+    """The barrier: while any depth-1 URL is leased, depth 2 waits, however it was found; each
+    level goes in URL order, whatever order its URLs were discovered in."""
+    await pad.seed_start("https://a.test/")
+    await pad.record_batch(crawled(*urls(await pad.claim_chunk(1, 10))))
+    await pad.record_batch(discovered("https://a.test/slow", "https://a.test/fast"))
+    assert urls(await pad.claim_more(1, 10)) == ["https://a.test/fast", "https://a.test/slow"]
+
+    await pad.record_batch(RecordBatch(crawled=("https://a.test/fast",)))
+    await pad.record_batch(discovered("https://a.test/z", "https://a.test/y", depth=2))
+    assert urls(await pad.claim_more(1, 10)) == []  # /slow is still in flight
+
+    await pad.record_batch(RecordBatch(crawled=("https://a.test/slow",)))
+    await pad.record_batch(discovered("https://a.test/x", depth=2))
+    assert urls(await pad.claim_more(1, 10)) == [
+        "https://a.test/x",
+        "https://a.test/y",
+        "https://a.test/z",
+    ]
+
+
+async def test_a_pending_url_found_again_nearer_the_start_takes_the_smaller_depth(
+    pad: Scratchpad,
+) -> None:
+    """A redirect's target keeps the redirecting page's depth: found by a sibling one level
+    deeper first, it still belongs to the level being crawled. A crawled URL keeps its depth,
+    and a sitemap-only URL stays of unknown depth."""
+    await pad.seed_start("https://a.test/")
+    await pad.seed_sitemap_urls(["https://a.test/listed"])
+    await pad.record_batch(crawled(*urls(await pad.claim_chunk(1, 10))))
+    await pad.record_batch(discovered("https://a.test/moved", "https://a.test/sibling"))
+    await pad.claim_more(1, 10)
+    found_deeper = discovered("https://a.test/target", "https://a.test/listed", depth=2)
+    assert (await pad.record_batch(found_deeper)).enqueued == 1
+
+    found_again = discovered("https://a.test/target", "https://a.test/listed", "https://a.test/")
+    assert (await pad.record_batch(found_again)).enqueued == 0
+    assert (await pad.stats()).pending == 2  # /target and /listed: nothing counted twice
+
+    await pad.record_batch(RecordBatch(crawled=("https://a.test/moved", "https://a.test/sibling")))
+    level = (await pad.claim_more(1, 10)).urls
+    assert [(leased.url, leased.depth) for leased in level] == [("https://a.test/target", 1)]
+    await pad.record_batch(RecordBatch(crawled=("https://a.test/target",)))
+    listed = (await pad.claim_more(1, 10)).urls
+    assert [(leased.url, leased.depth) for leased in listed] == [("https://a.test/listed", None)]
 
 
 async def test_a_retried_chunk_gets_exactly_its_urls_and_a_crawled_chunk_nothing(
@@ -271,17 +323,20 @@ async def test_sitemap_blocked_urls_dedup_and_page_in_url_order(pad: Scratchpad)
     assert await pad.all_sitemap_blocked_urls() == blocked
 
 
-async def test_site_facts_keep_the_first_page_of_each_fact_and_page_by_kind(
+async def test_site_facts_keep_the_first_page_in_url_order_of_each_fact_and_page_by_kind(
     pad: Scratchpad,
 ) -> None:
-    cookie = SiteFact(SiteFactKind.COOKIE, "sid=; Path=/", "https://a.test/1")
+    """Whichever page of a fact finishes first, the fact is kept with the first page in URL
+    order (and that page's detail), so identical crawls report it on the same page."""
+    cookie = SiteFact(SiteFactKind.COOKIE, "sid=; Path=/", "https://a.test/1", "first")
     scripts = [
         SiteFact(SiteFactKind.SCRIPT, f"https://a.test/s{i:04d}.js", "https://a.test/1")
         for i in range(1200)
     ]
-    await pad.record_batch(RecordBatch(facts=(cookie, *scripts[::-1])))
-    later = SiteFact(SiteFactKind.COOKIE, "sid=; Path=/", "https://a.test/2", "x")
-    await pad.record_batch(RecordBatch(facts=(later, scripts[0])))
+    later = SiteFact(SiteFactKind.COOKIE, "sid=; Path=/", "https://a.test/2", "later")
+    await pad.record_batch(RecordBatch(facts=(later, *scripts[::-1])))
+    await pad.record_batch(RecordBatch(facts=(cookie, scripts[0])))
+    await pad.record_batch(RecordBatch(facts=(later,)))
 
     assert await pad.all_site_facts(SiteFactKind.COOKIE) == [cookie]
     assert await pad.all_site_facts(SiteFactKind.SCRIPT) == scripts
