@@ -8,10 +8,10 @@ the same scores. That is where identical audits disagreed: the crawl's own load,
 site's slowness, flagged a different set of `slow-response` pages each time, and a crawl capped
 below the site's size kept a different set of pages each time.
 
-The crawl is capped at `MAX_PAGES`, under the manual's 1,169 pages, so the test also covers which
-pages a capped crawl keeps, and it is as short as it can be while still failing without the fixes:
-at 300 pages the audits of the code before them disagreed every time (5 distinct issue sets in 5
-audits, three runs out of three), at 200 they agreed in one run of two. Figures: docs/timing.md.
+The whole manual is crawled (`MAX_PAGES` is above its 1,169 pages): about 20 s an audit under the
+burners here, 100 s for the five. Which pages a crawl capped below a site's size keeps is tested
+apart (tests/durable/test_scratchpad.py: the frontier is claimed one depth at a time, in URL
+order). The test also checks the manual's verdict (docs/scoring.md). Figures: docs/timing.md.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from cli.report import full_report
 DOCS = Path("/usr/share/doc/postgresql-doc-15/html")
 ROOT = Path(__file__).resolve().parent.parent
 AUDITS = 5
-MAX_PAGES = 300
+MAX_PAGES = 2000
 LATENCY_MS = 20
 BURNERS = 2  # the machine's cores in CI; more only slows the test down
 
@@ -93,9 +93,16 @@ def issue_set(report: dict[str, Any], origin: str) -> frozenset[str]:
     )
 
 
-def scores(report: dict[str, Any]) -> tuple[object, ...]:
+def scores(report: dict[str, Any]) -> str:
+    """The overall and category scores, the security grade and the ranked actions."""
     audit = report["audit"]
-    return (audit["health_score"], audit["security_score"], audit["security_grade"])
+    verdict = [
+        report["scores"],
+        report["actions"],
+        audit["security_score"],
+        audit["security_grade"],
+    ]
+    return json.dumps(verdict, sort_keys=True).replace(report["audit"]["final_url"], "")
 
 
 async def test_five_audits_of_an_unchanged_site_under_load_agree(platform: Any) -> None:
@@ -105,9 +112,18 @@ async def test_five_audits_of_an_unchanged_site_under_load_agree(platform: Any) 
         for _ in range(AUDITS):
             reports.append(await audit(platform, start_url))
     assert all(r["audit"]["status"] == "completed" for r in reports)
-    assert all(r["audit"]["pages_crawled"] == MAX_PAGES for r in reports)
+    assert len({r["audit"]["pages_crawled"] for r in reports}) == 1
+    assert reports[0]["audit"]["pages_crawled"] > 1100  # the whole manual, not a capped part
     sets = [issue_set(r, origin) for r in reports]
     figures = f"{len(set(sets))} distinct issue sets, {len({scores(r) for r in reports})} scores"
     differences = [sorted(sets[0] ^ other)[:5] for other in sets[1:]]
     assert len(set(sets)) == 1, f"{figures}; first differences from the first audit: {differences}"
-    assert len({scores(r) for r in reports}) == 1, f"{figures}: {[scores(r) for r in reports]}"
+    assert len({scores(r) for r in reports}) == 1, figures
+    # The manual's verdict (docs/scoring.md): its critical findings keep it below 100, and what
+    # to fix first is led by causes the whole site shares: the server's headers and the template.
+    verdict = reports[0]
+    assert verdict["audit"]["critical_count"] > 0 and verdict["scores"]["overall"] < 100
+    first = verdict["actions"][:8]
+    assert all(action["scope"] in ("site", "site-wide") for action in first)
+    template = {"missing-viewport", "missing-meta-description", "missing-h1"}
+    assert template <= {action["issue_type"] for action in first}
