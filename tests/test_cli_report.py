@@ -150,6 +150,28 @@ def test_an_audit_without_a_verdict_says_why() -> None:
     assert "what to fix first: Still running." in format_summary(data).splitlines()
 
 
+@pytest.mark.parametrize(
+    ("timing", "line"),
+    [
+        ({"threshold_ms": 1500}, "timing: no page over 1,500 ms during the crawl"),
+        (
+            {"threshold_ms": 1500, "candidates": 4, "slow_pages": 1, "sampled": 9,
+             "median_ms": 40, "unconfirmed": 2},
+            "timing: 1 of 4 pages slow during the crawl were slow again when measured alone; "
+            "the site's median 40 ms; 2 not measured again in time, so not flagged",
+        ),
+        (
+            {"skipped": "the site rate-limited the crawl"},
+            "timing: not measured again (the site rate-limited the crawl)",
+        ),
+        ({"error": "the step failed"}, "timing: not judged (the step failed)"),
+    ],
+)  # fmt: skip
+def test_the_summary_says_what_the_timing_check_measured(timing: JsonObject, line: str) -> None:
+    data = {**report("completed"), "timing": timing}
+    assert line in format_summary(data).splitlines()
+
+
 def runs(status: str, completed: int, failed: int) -> dict[str, object]:
     return {
         "lighthouse_status": status,

@@ -349,6 +349,7 @@ async def get_report(call: Call) -> ApiResponse:
             "summary": summary,
             "security": report.security.to_dict(),
             "exposure": report.exposure.to_dict(),
+            "timing": None if report.timing is None else report.timing.to_dict(),
             "links": {
                 "pages": f"{base}/pages",
                 "issues": f"{base}/issues",

@@ -39,6 +39,7 @@ from auditdb.listing import ListKind
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from auditdb.security_grades import AuditSecurity
+from auditdb.timing import TimingSummary
 from durable.records import CrawledEntry, ExternalProgress, FrontierStats
 from service import compare, progress
 from service.compare import AuditComparison
@@ -204,6 +205,7 @@ class Report(_Exact):
     summary: ReportSummary
     security: record_model(AuditSecurity, "AuditSecurity")  # type: ignore[valid-type]
     exposure: record_model(AuditExposure, "AuditExposure")  # type: ignore[valid-type]
+    timing: record_model(TimingSummary, "TimingSummary") | None  # type: ignore[valid-type]
     links: ReportLinks
 
 

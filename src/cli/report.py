@@ -17,6 +17,7 @@ from audit.verdict import PENALTY, Action, FindingScope, Scores
 from auditdb.exposure_issues import AuditExposure, ExposureStatus
 from auditdb.records import AuditRecord, AuditStatus
 from auditdb.security_grades import AuditSecurity, SecurityStatus
+from auditdb.timing import TimingSummary
 from common.wire import JsonObject, JsonValue, as_int, as_list, as_object
 from lighthouse.records import LighthouseStatus
 
@@ -178,7 +179,35 @@ def _phase_lines(report: JsonObject, audit: AuditRecord) -> list[str]:
     was audited at all)."""
     if audit.site_failure is not None:
         return []
-    return [*_security_line(report), *_exposure_line(report), *_lighthouse_line(audit)]
+    return [
+        *_security_line(report),
+        *_exposure_line(report),
+        *_timing_line(report),
+        *_lighthouse_line(audit),
+    ]
+
+
+def _timing_line(report: JsonObject) -> list[str]:
+    """What the timing check measured again (docs/timing.md), or why it did not."""
+    found = report.get("timing")
+    if not isinstance(found, Mapping):
+        return []
+    summary = TimingSummary.from_dict(found)
+    if summary.error:
+        return [f"timing: not judged ({summary.error})"]
+    if summary.skipped:
+        return [f"timing: not measured again ({summary.skipped})"]
+    if summary.candidates == 0:
+        return [f"timing: no page over {summary.threshold_ms:,} ms during the crawl"]
+    parts = [
+        f"{summary.slow_pages} of {summary.candidates} pages slow during the crawl were slow "
+        "again when measured alone"
+    ]
+    if summary.median_ms is not None:
+        parts.append(f"the site's median {summary.median_ms:,} ms")
+    if summary.unconfirmed:
+        parts.append(f"{summary.unconfirmed} not measured again in time, so not flagged")
+    return ["timing: " + "; ".join(parts)]
 
 
 def _end_lines(audit: AuditRecord) -> list[str]:

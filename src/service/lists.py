@@ -13,13 +13,14 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from functools import partial
 
-from auditdb import exposure_issues, lighthouse, listing, security_grades, summary
+from auditdb import exposure_issues, lighthouse, listing, security_grades, summary, timing
 from auditdb.exposure_issues import AuditExposure
 from auditdb.lighthouse import LighthouseRow
 from auditdb.listing import AuditFilter, IssueFilter, Keyed, PageFilter, SortKey
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from auditdb.security_grades import AuditSecurity
 from auditdb.summary import IssueCounts
+from auditdb.timing import TimingSummary
 from common.bindings import Env
 from service.audits import owned_audit
 
@@ -65,6 +66,7 @@ class AuditReport:
     top_issues: list[TopIssue]
     security: AuditSecurity  # the site's security grade with its 12 test outcomes
     exposure: AuditExposure  # what the exposure checks looked at (their findings are issues)
+    timing: TimingSummary | None = None  # what the timing check measured again (docs/timing.md)
 
 
 async def list_audits(
@@ -176,7 +178,8 @@ async def audit_report(env: Env, owner: str, audit_id: str) -> AuditReport:
     ]
     security = await security_grades.read_security(env.DB, audit)
     exposure = await exposure_issues.read_exposure(env.DB, audit)
-    return AuditReport(audit, counts, top_issues, security, exposure)
+    timing_summary = await timing.read_timing_summary(env.DB, audit.id)
+    return AuditReport(audit, counts, top_issues, security, exposure, timing_summary)
 
 
 async def list_lighthouse(

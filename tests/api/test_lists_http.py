@@ -120,8 +120,9 @@ async def test_the_report_summarises_and_links_instead_of_embedding_rows(seeded:
     body = response.json()
     assert set(body) == {
         *("scores", "actions", "verdict_note"),
-        *("audit", "summary", "security", "exposure", "links"),
+        *("audit", "summary", "security", "exposure", "timing", "links"),
     }
+    assert body["timing"] is None  # the timing check has not run
     # a running audit has no verdict yet, and says so
     assert (body["scores"], body["actions"]) == (None, [])
     assert (
