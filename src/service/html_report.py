@@ -370,33 +370,31 @@ def _issue_type(audit_id: str, group: IssueGroup) -> str:
     title = escape(type_title(count.issue_type))
     if group.action is not None:
         return _finding(audit_id, group, group.action, d, more)
+    return (
+        f'<article class="issue" id="type-{escape(count.issue_type)}">'
+        f'<h4>{title} <span class="count">{count.count:,}</span></h4>{_describe(d)}'
+        f"{_affected_block(audit_id, group.rows, more, '')}</article>"
+    )
+
+
+def _affected_block(audit_id: str, rows: Sequence[IssueRecord], more: int, of: str) -> str:
+    """The first affected pages, then how many more `of` what, and the command that lists them."""
     rest = (
-        f'<p class="note">and {more:,} more (every issue: <code>siteaudit report '
+        f'<p class="note">and {more:,} more{of} (every issue: <code>siteaudit report '
         f"{escape(audit_id)} --format csv</code>)</p>"
         if more > 0
         else ""
     )
-    items = "".join(_affected(row) for row in group.rows)
+    items = "".join(_affected(row) for row in rows)
     listed = f'<ul class="affected">{items}</ul>' if items else ""
-    return (
-        f'<article class="issue" id="type-{escape(count.issue_type)}">'
-        f'<h4>{title} <span class="count">{count.count:,}</span></h4>{_describe(d)}'
-        f"<h5>Affected pages</h5>{listed}{rest}</article>"
-    )
+    return f"<h5>Affected pages</h5>{listed}{rest}"
 
 
 def _finding(
     audit_id: str, group: IssueGroup, action: Action, d: IssueDescriptor | None, more: int
 ) -> str:
     """A finding: its lead type's texts, where it is, and the first rows of its widest type."""
-    rest = (
-        f'<p class="note">and {more:,} more rows of {escape(type_title(group.count.issue_type))} '
-        f"(every issue: <code>siteaudit report {escape(audit_id)} --format csv</code>)</p>"
-        if more > 0
-        else ""
-    )
-    items = "".join(_affected(row) for row in group.rows)
-    listed = f'<ul class="affected">{items}</ul>' if items else ""
+    of = f" rows of {escape(type_title(group.count.issue_type))}"
     merged = [type_title(t) for t in action.issue_types[1:]]
     also = (
         f'<p class="note">One fix with: {escape(", ".join(merged))} (counted once).</p>'
@@ -407,7 +405,7 @@ def _finding(
         f'<article class="issue" id="type-{escape(action.issue_type)}">'
         f'<h4>{escape(action.title)} <span class="count">{_where(action)}</span></h4>'
         f"<p>{escape(action.summary)}</p>{also}{_describe(d)}"
-        f"<h5>Affected pages</h5>{listed}{rest}</article>"
+        f"{_affected_block(audit_id, group.rows, more, of)}</article>"
     )
 
 
