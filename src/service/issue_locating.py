@@ -23,9 +23,8 @@ from common.wire import JsonValue
 HOPS_SHOWN = 8  # a longer chain keeps its first hops and its end, with the count between
 LIST_SHOWN = 3  # members of any other list
 LINE_LIMIT = 600  # characters; a longer line ends in "…"
-# Machine-only details: the severity and the checker are the row's own columns already, and a
-# disclosure's subject repeats the header it quotes.
-HIDDEN = frozenset({"severity", "source", "check", "subject"})
+# Machine-only details: the severity and the checker are the row's own columns already.
+HIDDEN = frozenset({"severity", "source", "check"})
 _WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 type Details = Mapping[str, JsonValue]
@@ -77,8 +76,9 @@ def _lead(dedupe_key: str, details: Mapping[str, JsonValue]) -> list[str]:
     return []
 
 
-# The URLs first, in the order a reader follows them, then the other details by name.
-LEAD = ("targetUrl", "canonicalUrl", "redirectUrl", "finalUrl", "resourceUrl", "url")
+# What was found and the URLs first, in the order a reader follows them, then the other details
+# by name.
+LEAD = ("subject", "targetUrl", "canonicalUrl", "redirectUrl", "finalUrl", "resourceUrl", "url")
 
 
 # The fix a grade test or an exposure check suggests for this very case ends the sentence.
@@ -158,6 +158,7 @@ PHRASES: Mapping[str, Callable[[JsonValue, Details], str | None]] = {
     "finalUrl": _say("ends at {}"),
     "resourceUrl": _say("loads {}"),
     "url": _say("at {}"),
+    "subject": _say("found {}"),  # what an exposure check found: a library, a header
     "statusCode": _say("answers {}"),
     "status": _say("answers {}"),
     "responseTimeMs": _say("answered in {} ms"),

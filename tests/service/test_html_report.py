@@ -532,3 +532,10 @@ def test_a_checks_own_sentence_leads_and_empty_values_say_nothing(details: dict,
     row = IssueRecord("i", "a1", "https://a.test/", "external-links-unchecked", "info", None,
                       details)  # fmt: skip
     assert locating_detail(row) == line
+
+
+def test_what_an_exposure_check_found_leads_its_detail() -> None:
+    details = {"subject": "jquery 1.12.4", "url": "https://a.test/js/app.js", "severity": "medium"}
+    row = IssueRecord("i", "a1", "https://a.test/", "exposure-vulnerable-js-library", "warning",
+                      None, details)  # fmt: skip
+    assert locating_detail(row) == "Found jquery 1.12.4; at https://a.test/js/app.js."
