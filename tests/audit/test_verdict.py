@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.catalogue import CATALOGUE, Category, IssueType, Scope, Severity
+from audit.catalogue import CATALOGUE, Category, IssueType, Severity
 from audit.verdict import (
     CATEGORY_WEIGHTS,
     Finding,
@@ -282,7 +282,6 @@ def test_findings_carry_the_lead_types_category() -> None:
     finding = findings(tally_of(on_pages(IssueType.SLOW_RESPONSE, 3)))[0]
     assert isinstance(finding, Finding)
     assert finding.category is Category.PERFORMANCE
-    assert CATALOGUE[IssueType.SLOW_RESPONSE].scope is Scope.PAGE
 
 
 @pytest.mark.parametrize(
