@@ -353,7 +353,7 @@ def _security_note(grade_score: int, security: float, items: Sequence[Finding]) 
     if security >= min(grade_score, 100) - 5:
         return []
     others = [
-        _descriptor(f.issue_type).title.lower()
+        _descriptor(f.issue_type).title
         for f in items
         if f.category is Category.SECURITY and not f.from_grade and PENALTY[f.severity] > 0
     ]

@@ -187,7 +187,7 @@ def test_a_security_score_below_its_grade_says_why() -> None:
     scores = score(tally)
     assert category_score(scores, Category.SECURITY) == 72.0
     assert scores.notes[0].startswith("The security score (72) is below the security grade's")
-    assert "mixed content" in scores.notes[0]
+    assert "Mixed content" in scores.notes[0]
 
 
 # -- properties ---------------------------------------------------------------------------------
