@@ -9,8 +9,9 @@ this one place, so a parity mismatch always points at the parsing.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import overload
 
 from common.seen import SeenHashes
 from parse.attr_urls import refresh_url, srcset_urls
@@ -50,39 +51,15 @@ from urls.resolve import clean, document_base, is_http, resolve
 
 Attrs = dict[str, str]
 
-# Elements whose only fact is a sub-resource URL (mixed content), and the attribute holding it.
-MEDIA_SRC = {
-    "iframe": "src",
-    "source": "src",
-    "video": "src",
-    "audio": "src",
-    "embed": "src",
-    "object": "data",
-}
-# Start tags the builder wants to see (besides a, h1-h6 and title, which carry text).
-ELEMENTS = frozenset(
-    {
-        "meta",
-        "link",
-        "base",
-        "html",
-        "img",
-        "script",
-        "form",
-        "area",
-        "frame",
-        "frameset",
-        *MEDIA_SRC,
-    }
-)
-# The reference kind of each media element's src (mixed content reads MEDIA_SRC alike).
-_MEDIA_KINDS = {
-    "iframe": ReferenceKind.IFRAME,
-    "source": ReferenceKind.MEDIA,
-    "video": ReferenceKind.MEDIA,
-    "audio": ReferenceKind.MEDIA,
-    "embed": ReferenceKind.EMBED,
-    "object": ReferenceKind.OBJECT,
+# Elements whose only fact is a sub-resource URL (mixed content): the attribute holding it, and
+# the reference kind it makes.
+_MEDIA = {
+    "iframe": ("src", ReferenceKind.IFRAME),
+    "source": ("src", ReferenceKind.MEDIA),
+    "video": ("src", ReferenceKind.MEDIA),
+    "audio": ("src", ReferenceKind.MEDIA),
+    "embed": ("src", ReferenceKind.EMBED),
+    "object": ("data", ReferenceKind.OBJECT),
 }
 _WS = " \t\n\r\f"
 _SKIPPED_LINK_PREFIXES = ("javascript:", "mailto:", "tel:", "#")  # the original analyzer's filter
@@ -90,6 +67,10 @@ _JSONLD_TYPES = ("application/ld+json",)
 _WALK_BUDGET = 10_000  # JSON-LD nodes visited per block
 
 
+@overload
+def _cap(value: str) -> str: ...
+@overload
+def _cap(value: str | None) -> str | None: ...
 def _cap(value: str | None) -> str | None:
     return value if value is None or len(value) <= ATTR_CAP else value[:ATTR_CAP]
 
@@ -162,6 +143,76 @@ class _Outbox[T]:
         return False
 
 
+class _Kept[T]:
+    """One list of the facts as the page fills it: the first `cap` items offered, in source order
+    (given a `key`, only the first item of each key), and how many were offered (`seen`)."""
+
+    __slots__ = ("items", "cap", "seen", "_keys")
+
+    def __init__(self, cap: int = LIST_CAP) -> None:
+        self.items: list[T] = []
+        self.cap = cap
+        self.seen = 0
+        self._keys: set[Hashable] = set()
+
+    def add(self, item: T, key: Hashable | None = None) -> bool:
+        """Keep `item` unless the list is full or `key` (when not None) was kept before."""
+        self.seen += 1
+        if key is not None and key in self._keys:
+            return False
+        if len(self.items) >= self.cap:
+            return False
+        self.items.append(item)
+        if key is not None:
+            self._keys.add(key)
+        return True
+
+
+_RawImage = tuple[str | None, str | None, str | None, str | None]  # src, alt, width, height
+# src, type, integrity, crossorigin
+_RawScript = tuple[str | None, str | None, str | None, str | None]
+_RawResource = tuple[int, str, str]  # order among sub-resources, tag, raw URL
+
+
+@dataclass(slots=True)
+class _Collected:
+    """What a page collects for its `PageFacts`, one list per field (raw URLs: resolved against
+    the final base in `build`). The caps are read when a page starts, so tests can lower them."""
+
+    titles: _Kept[str] = field(default_factory=lambda: _Kept(SINGLETON_CAP))
+    meta_descriptions: _Kept[str] = field(default_factory=lambda: _Kept(SINGLETON_CAP))
+    meta_robots: _Kept[str] = field(default_factory=lambda: _Kept(SINGLETON_CAP))
+    meta_googlebot: _Kept[str] = field(default_factory=lambda: _Kept(SINGLETON_CAP))
+    viewports: _Kept[str] = field(default_factory=lambda: _Kept(SINGLETON_CAP))
+    refreshes: _Kept[str] = field(default_factory=lambda: _Kept(SINGLETON_CAP))
+    generators: _Kept[str] = field(default_factory=_Kept)
+    canonicals: _Kept[str] = field(default_factory=lambda: _Kept(SINGLETON_CAP))
+    hreflangs: _Kept[tuple[str, str]] = field(default_factory=_Kept)  # lang, raw href
+    social: _Kept[MetaTag] = field(default_factory=_Kept)
+    forms: _Kept[str | None] = field(default_factory=_Kept)  # raw actions
+    scripts: _Kept[_RawScript] = field(default_factory=lambda: _Kept(SCRIPTS_CAP))
+    images: _Kept[_RawImage] = field(default_factory=lambda: _Kept(IMAGES_CAP))
+    links: _Kept[_RawLink] = field(default_factory=lambda: _Kept(LINKS_CAP))
+    headings: _Kept[tuple[int, Capture]] = field(default_factory=lambda: _Kept(HEADINGS_CAP))
+    http: _Kept[_RawResource] = field(default_factory=_Kept)  # http: sub-resources
+    relative: _Kept[_RawResource] = field(default_factory=_Kept)  # relative ones
+    fragment_links: _Kept[str] = field(default_factory=lambda: _Kept(LINKS_CAP))
+    references: _Kept[_RawReference] = field(default_factory=lambda: _Kept(REFERENCES_CAP))
+
+    def meta_named(self, name: str) -> _Kept[str] | None:
+        """The list a `<meta name>` fills with its content, if it has one of its own."""
+        match name:
+            case "description":
+                return self.meta_descriptions
+            case "robots":
+                return self.meta_robots
+            case "googlebot":
+                return self.meta_googlebot
+            case "viewport":
+                return self.viewports
+        return None
+
+
 class FactsBuilder:
     def __init__(
         self,
@@ -180,23 +231,9 @@ class FactsBuilder:
         self._base_href: str | None = None
         self._lang: str | None = None
         self._declared: str | None = None
-        # One list per PageFacts field, keyed by its name; each holds that field's item type
-        # (str, UrlRef, Link, ...), so the values are `Any` here and typed again in `build`.
-        self._lists: dict[str, list[Any]] = {
-            k: []
-            for k in (
-                "titles meta_descriptions meta_robots meta_googlebot viewports refreshes generators "
-                "canonicals hreflangs social forms scripts images links headings http relative "
-                "fragment_links references"
-            ).split()
-        }
-        self._seen = dict.fromkeys(
-            "headings links images scripts forms social http relative fragment_links references".split(),
-            0,
-        )
-        self._targets: set[int] | None = set()
-        self._in_frameset = False  # fragment target keys; None once capped
-        self._distinct: set[tuple[str, object]] = set()  # (list, key) of kept items
+        self._kept = _Collected()
+        self._targets: set[int] | None = set()  # fragment target keys; None once capped
+        self._in_frameset = False
         self._missing_alt = 0
         self._heading_levels = bytearray()  # one byte a heading: the order of many stays cheap
         self._resources = 0  # sub-resource counter, orders mixed-content candidates
@@ -209,23 +246,7 @@ class FactsBuilder:
 
     def element(self, name: str, attrs: Attrs) -> None:
         """A start tag in `ELEMENTS` outside template and foreign content."""
-        getattr(self, "_" + name, self._media)(name, attrs)
-
-    def _add(self, key: str, item: object, cap: int = LIST_CAP, distinct: object = None) -> bool:
-        """Append `item` to a list unless it is full (or, given `distinct`, already present)."""
-        if key in self._seen:
-            self._seen[key] += 1
-        if distinct is not None:
-            distinct = (key, distinct)
-            if distinct in self._distinct:
-                return False
-        items = self._lists[key]
-        if len(items) >= cap:
-            return False
-        items.append(item)
-        if distinct is not None:
-            self._distinct.add(distinct)
-        return True
+        _ELEMENT_HANDLERS[name](self, name, attrs)
 
     def _html(self, name: str, attrs: Attrs) -> None:
         if self._lang is None and "lang" in attrs:
@@ -237,28 +258,22 @@ class FactsBuilder:
 
     def _meta(self, name: str, attrs: Attrs) -> None:
         content = _cap(attrs.get("content", ""))
-        assert content is not None
         if self._declared is None:
             self._declared = declared_charset(attrs)
         key = attrs.get("name", "").strip().lower()
-        target = {
-            "description": "meta_descriptions",
-            "robots": "meta_robots",
-            "googlebot": "meta_googlebot",
-            "viewport": "viewports",
-        }.get(key)
-        if target is not None:
-            self._add(target, content, SINGLETON_CAP)
+        named = self._kept.meta_named(key)
+        if named is not None:
+            named.add(content)
         elif key == "generator" and "content" in attrs:
-            self._add("generators", content.strip())
+            self._kept.generators.add(content.strip())
         prop = attrs.get("property", "").strip().lower()
         for social in (prop, key):
             if social.startswith(("og:", "twitter:")):
-                tag = MetaTag(_cap(social) or "", content)
-                self._add("social", tag, distinct=tag)  # a repeated identical tag adds nothing
+                tag = MetaTag(_cap(social), content)
+                self._kept.social.add(tag, tag)  # a repeated identical tag adds nothing
                 break
         if attrs.get("http-equiv", "").strip().lower() == "refresh":
-            self._add("refreshes", content, SINGLETON_CAP)
+            self._kept.refreshes.add(content)
             self._reference(ReferenceKind.REFRESH, refresh_url(content))
 
     def _link(self, name: str, attrs: Attrs) -> None:
@@ -269,10 +284,10 @@ class FactsBuilder:
         rel_text = " ".join(attrs.get("rel", "").lower().split())
         self._reference(ReferenceKind.LINK, href, _cap(rel_text))
         if "canonical" in rel:
-            self._add("canonicals", href, SINGLETON_CAP)
+            self._kept.canonicals.add(href)
         if "alternate" in rel and "hreflang" in attrs:
             alternate = (_cap(attrs["hreflang"]), href)
-            self._add("hreflangs", alternate, distinct=alternate)
+            self._kept.hreflangs.add(alternate, alternate)
         if "stylesheet" in rel:
             self._resource("link", href)
 
@@ -280,7 +295,7 @@ class FactsBuilder:
         src = _cap(attrs.get("src"))
         image = (src, _cap(attrs.get("alt")), _cap(attrs.get("width")), _cap(attrs.get("height")))
         self._missing_alt += image[1] is None
-        self._add("images", image, IMAGES_CAP, image)
+        self._kept.images.add(image, image)
         if src is not None:
             self._resource("img", src)
         self._reference(ReferenceKind.IMG, src)
@@ -294,14 +309,14 @@ class FactsBuilder:
             _cap(attrs.get("integrity")),
             _cap(attrs.get("crossorigin")),
         )
-        self._add("scripts", script, SCRIPTS_CAP, script)
+        self._kept.scripts.add(script, script)
         if src is not None:
             self._resource("script", src)
         self._reference(ReferenceKind.SCRIPT, src)
 
     def _form(self, name: str, attrs: Attrs) -> None:
         action = _cap(attrs.get("action"))
-        self._add("forms", action, distinct=action)  # the same form twice is one finding
+        self._kept.forms.add(action, action)  # the same form twice is one finding
         self._reference(ReferenceKind.FORM, action)
 
     def _area(self, name: str, attrs: Attrs) -> None:
@@ -316,10 +331,11 @@ class FactsBuilder:
             self._reference(ReferenceKind.FRAME, _cap(attrs.get("src")))
 
     def _media(self, name: str, attrs: Attrs) -> None:
-        url = attrs.get(MEDIA_SRC[name])
+        attribute, kind = _MEDIA[name]
+        url = _cap(attrs.get(attribute))
         if url is not None:
-            self._resource(name, _cap(url) or "")
-        self._reference(_MEDIA_KINDS[name], _cap(url))
+            self._resource(name, url)
+        self._reference(kind, url)
         if name == "video":
             self._reference(ReferenceKind.POSTER, _cap(attrs.get("poster")))
         elif name == "source":
@@ -335,7 +351,7 @@ class FactsBuilder:
         """A URL the page names; empty or whitespace-only values name nothing."""
         if raw is not None and raw.strip(_WS):
             item = (kind, raw, rel)
-            self._add("references", item, REFERENCES_CAP, item)
+            self._kept.references.add(item, item)
             sent = self._on_references is not None
             if sent and self._refs.add(f"{kind}\0{rel}\0{raw}", item) and self._refs.due():
                 self._send_references()
@@ -356,9 +372,9 @@ class FactsBuilder:
         scheme = url.split(":", 1)[0].lower() if ":" in url else ""
         # One finding per distinct (tag, URL): the same insecure image twice is one fix.
         if scheme == "http":
-            self._add("http", (self._resources, tag, raw), distinct=(tag, raw))
+            self._kept.http.add((self._resources, tag, raw), (tag, raw))
         elif not scheme.isalpha() or "/" in scheme or "?" in scheme or "#" in scheme:
-            self._add("relative", (self._resources, tag, raw), distinct=(tag, raw))
+            self._kept.relative.add((self._resources, tag, raw), (tag, raw))
 
     def targets(self, name: str, attrs: Attrs, *, html: bool) -> None:
         """Any start tag in the document tree (HTML or foreign, outside template): its id, and
@@ -371,18 +387,18 @@ class FactsBuilder:
         targets = self._targets
         if not value or targets is None:
             return
-        targets.add(fragment_key(_cap(value) or ""))
+        targets.add(fragment_key(_cap(value)))
         if len(targets) > FRAGMENT_TARGETS_CAP:
             self._targets = None
 
     # -- elements with text -----------------------------------------------------------------
 
     def title(self, text: str) -> None:
-        self._add("titles", text, SINGLETON_CAP)
+        self._kept.titles.add(text)
 
     def heading(self, level: int) -> Capture:
         capture = Capture()
-        self._add("headings", (level, capture), HEADINGS_CAP)
+        self._kept.headings.add((level, capture))
         if len(self._heading_levels) < HEADING_LEVELS_CAP:
             self._heading_levels.append(level)
         return capture
@@ -394,16 +410,16 @@ class FactsBuilder:
             return None
         lead = href.lstrip(" \t\n\r\f")[:11].lower()
         if lead.startswith("#"):
-            href = _cap(href) or ""
-            self._add("fragment_links", href, LINKS_CAP, href)
+            href = _cap(href)
+            self._kept.fragment_links.add(href, href)
             self._stream_link((href, _NO_TEXT, False, False, False))
             return None
         if lead.startswith(_SKIPPED_LINK_PREFIXES):
             return None
         rel = _tokens(attrs.get("rel"))
         capture = Capture()
-        link = (_cap(href) or "", capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
-        kept = self._add("links", link, LINKS_CAP, link[0])
+        link = (_cap(href), capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
+        kept = self._kept.links.add(link, link[0])
         return capture if self._stream_link(link) or kept else None
 
     def _stream_link(self, link: _RawLink) -> bool:
@@ -483,7 +499,7 @@ class FactsBuilder:
         self._send_links(final=True)
         self._send_references()
         base = document_base(self.page_url, self._base_href)
-        lists, seen = self._lists, self._seen
+        kept = self._kept
 
         resolved: dict[str, str | None] = {}  # pages repeat their URLs
 
@@ -504,34 +520,34 @@ class FactsBuilder:
             encoding=encoding,
             html_bytes=html_bytes,
             truncated=truncated,
-            titles=tuple(cut(t, TEXT_CAP) for t in lists["titles"]),
-            meta_descriptions=tuple(lists["meta_descriptions"]),
-            meta_robots=tuple(lists["meta_robots"]),
-            meta_googlebot=tuple(lists["meta_googlebot"]),
-            viewports=tuple(lists["viewports"]),
-            refreshes=tuple(lists["refreshes"]),
-            generators=tuple(lists["generators"]),
+            titles=tuple(cut(t, TEXT_CAP) for t in kept.titles.items),
+            meta_descriptions=tuple(kept.meta_descriptions.items),
+            meta_robots=tuple(kept.meta_robots.items),
+            meta_googlebot=tuple(kept.meta_googlebot.items),
+            viewports=tuple(kept.viewports.items),
+            refreshes=tuple(kept.refreshes.items),
+            generators=tuple(kept.generators.items),
             html_lang=self._lang,
             base_href=self._base_href,
-            canonicals=tuple(ref(h) for h in lists["canonicals"]),
-            hreflangs=tuple(Hreflang(lang, ref(h)) for lang, h in lists["hreflangs"]),
-            headings=tuple(Heading(lv, cut(c.text, TEXT_CAP)) for lv, c in lists["headings"]),
-            headings_seen=seen["headings"],
+            canonicals=tuple(ref(h) for h in kept.canonicals.items),
+            hreflangs=tuple(Hreflang(lang, ref(h)) for lang, h in kept.hreflangs.items),
+            headings=tuple(Heading(lv, cut(c.text, TEXT_CAP)) for lv, c in kept.headings.items),
+            headings_seen=kept.headings.seen,
             heading_levels=tuple(self._heading_levels),
             links=tuple(
                 Link(ref(h), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc)
-                for h, c, nf, sp, ugc in lists["links"]
+                for h, c, nf, sp, ugc in kept.links.items
             ),
-            links_seen=seen["links"],
-            images=tuple(Image(maybe_ref(s), a, w, h) for s, a, w, h in lists["images"]),
-            images_seen=seen["images"],
+            links_seen=kept.links.seen,
+            images=tuple(Image(maybe_ref(s), a, w, h) for s, a, w, h in kept.images.items),
+            images_seen=kept.images.seen,
             images_missing_alt=self._missing_alt,
-            scripts=tuple(Script(maybe_ref(s), t, i, c) for s, t, i, c in lists["scripts"]),
-            scripts_seen=seen["scripts"],
-            forms=tuple(self._form_action(a, base) for a in lists["forms"]),
-            forms_seen=seen["forms"],
-            social=tuple(lists["social"]),
-            social_seen=seen["social"],
+            scripts=tuple(Script(maybe_ref(s), t, i, c) for s, t, i, c in kept.scripts.items),
+            scripts_seen=kept.scripts.seen,
+            forms=tuple(self._form_action(a, base) for a in kept.forms.items),
+            forms_seen=kept.forms.seen,
+            social=tuple(kept.social.items),
+            social_seen=kept.social.seen,
             mixed_content=tuple(mixed[:LIST_CAP]),
             mixed_content_seen=mixed_seen,
             json_ld=JsonLd(
@@ -542,10 +558,10 @@ class FactsBuilder:
             ),
             fragment_targets=() if self._targets is None else tuple(sorted(self._targets)),
             fragment_targets_capped=self._targets is None,
-            fragment_links=tuple(ref(h) for h in lists["fragment_links"]),
-            fragment_links_seen=seen["fragment_links"],
-            references=tuple(Reference(k, ref(raw), rel) for k, raw, rel in lists["references"]),
-            references_seen=seen["references"],
+            fragment_links=tuple(ref(h) for h in kept.fragment_links.items),
+            fragment_links_seen=kept.fragment_links.seen,
+            references=tuple(Reference(k, ref(raw), rel) for k, raw, rel in kept.references.items),
+            references_seen=kept.references.seen,
             word_count=word_count,
             content_hash=content_hash,
         )
@@ -559,10 +575,10 @@ class FactsBuilder:
         """http: sub-resources of an https page: absolute ones, and relative ones if the base is."""
         if self.page_url[:6].lower() != "https:":
             return [], 0
-        candidates, seen = list(self._lists["http"]), self._seen["http"]
+        candidates, seen = list(self._kept.http.items), self._kept.http.seen
         if is_http(base):
-            candidates = sorted(candidates + self._lists["relative"])
-            seen += self._seen["relative"]
+            candidates = sorted(candidates + self._kept.relative.items)
+            seen += self._kept.relative.seen
         found = []
         for _index, tag, raw in candidates:
             url = resolve(raw, base)
@@ -570,6 +586,24 @@ class FactsBuilder:
                 assert url is not None
                 found.append(MixedContent(tag, url))
         return found, seen
+
+
+# The start tags the builder wants to see (besides a, h1-h6 and title, which carry text), each
+# with the method that reads it.
+_ELEMENT_HANDLERS: dict[str, Callable[[FactsBuilder, str, Attrs], None]] = {
+    "html": FactsBuilder._html,
+    "base": FactsBuilder._base,
+    "meta": FactsBuilder._meta,
+    "link": FactsBuilder._link,
+    "img": FactsBuilder._img,
+    "script": FactsBuilder._script,
+    "form": FactsBuilder._form,
+    "area": FactsBuilder._area,
+    "frameset": FactsBuilder._frameset,
+    "frame": FactsBuilder._frame,
+    **dict.fromkeys(_MEDIA, FactsBuilder._media),
+}
+ELEMENTS = frozenset(_ELEMENT_HANDLERS)
 
 
 def declared_charset(attrs: Attrs) -> str | None:

@@ -30,6 +30,8 @@ href; with `on_references`, every distinct reference (parse.facts, "References")
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 
 from parse.builder import (
     ELEMENTS,
@@ -233,7 +235,7 @@ class PageExtractor:
         view = memoryview(data)
         for start in range(0, len(data), SLICE_BYTES):
             piece = bytes(view[start : start + SLICE_BYTES])
-            self._guarded(lambda piece=piece: self._decoder.feed(piece), False)
+            self._guarded(partial(self._decoder.feed, piece), False)
 
     def close(self) -> PageFacts:
         if not self._closed:
@@ -246,10 +248,12 @@ class PageExtractor:
 
     # -- driving ----------------------------------------------------------------------------
 
-    def _guarded(self, decode: object, eof: bool) -> None:
-        """Decode and parse, restarting from the retained bytes after a late charset change."""
+    def _guarded(self, decode: Callable[[], str], eof: bool) -> None:
+        """Decode and parse, restarting from the retained bytes after a late charset change.
+
+        Decoding happens here, not in the caller, so the decoded slice is freed once appended."""
         try:
-            self._buf += decode()  # type: ignore[operator]
+            self._buf += decode()
             self._run(eof)
         except _Restart as restart:
             decoder, data = restart.decoder, restart.data

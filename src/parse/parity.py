@@ -81,7 +81,8 @@ def compare(
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> list[str]:
     """Differences between reference and extractor facts for one page (empty = parity)."""
-    options = {"content_type": content_type, "max_bytes": max_bytes}
-    expected = reference_facts(data, page_url, **options)  # type: ignore[arg-type]
-    actual = extract(data, chunks, page_url=page_url, **options)  # type: ignore[arg-type]
+    expected = reference_facts(data, page_url, content_type=content_type, max_bytes=max_bytes)
+    actual = extract(
+        data, chunks, page_url=page_url, content_type=content_type, max_bytes=max_bytes
+    )
     return diff(expected.to_dict(), actual.to_dict())
