@@ -7,7 +7,9 @@ a slash, so a parameter is one path segment), and a collection's root (a templat
 parameter and no file extension, such as `/api/audits`) also matches with a trailing slash.
 
 Nothing here imports pydantic, which cannot load in Pyodide (tests/pyodide/README.md): an
-operation names its response and body models by `Schema`, and `api.openapi` holds the models.
+operation names its response and body models by `Schema`, and `api.openapi` holds the models;
+a response that is one record's `to_dict()` can name the record instead, and the document
+describes its fields (`api.openapi.record_model`).
 """
 
 from __future__ import annotations
@@ -16,10 +18,14 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from api.http import ApiRequest, ApiResponse
 from api.queries import Parameter
 from common.bindings import Env
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 ID_PATTERN = r"[A-Za-z0-9_-]{1,100}"
 _PARAMETER = re.compile(r"\{(\w+)\}")
@@ -74,6 +80,10 @@ class Schema(StrEnum):
     CREATE_KEY_BODY = "CreateKeyBody"
 
 
+# A JSON response: a model of api.openapi, by name, or the record the handler renders whole.
+type Response = Schema | type[DataclassInstance]
+
+
 @dataclass(frozen=True, slots=True)
 class Operation:
     """What the OpenAPI document says of one route. `response` None: an empty body.
@@ -82,7 +92,7 @@ class Operation:
     operation_id: str
     summary: str
     status: int
-    response: Schema | None
+    response: Response | None
     errors: tuple[int, ...] = ()
     body: Schema | None = None
     query: tuple[Parameter, ...] = ()

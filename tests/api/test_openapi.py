@@ -16,8 +16,9 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 
 from api import openapi, queries
 from api.errors import ApiErrorCode
+from api.http import ApiResponse
 from api.routes import ROUTES
-from api.routing import Schema
+from api.routing import Call, Operation, Route, Schema
 from auditdb import monitors, repository
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind
@@ -93,6 +94,29 @@ def test_the_document_refuses_to_build_when_the_table_repeats_itself(
 
 def test_every_model_an_operation_can_name_is_built() -> None:
     assert set(openapi._MODELS) == set(Schema)
+
+
+def test_a_route_answering_with_a_record_is_documented_by_the_records_fields() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Answer:
+        audit_id: str
+        pages: int | None
+
+    async def handler(call: Call) -> ApiResponse:
+        raise AssertionError("not called")
+
+    operation = Operation("getAnswer", "an answer", 200, Answer, (404,))
+    route = Route("GET", "/api/audits/{audit_id}/answer", handler, operation)
+
+    built = openapi.document([*ROUTES, route])
+
+    success = built["paths"]["/api/audits/{audit_id}/answer"]["get"]["responses"]["200"]
+    assert success["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Answer"
+    }
+    found = schema_of(built, "Answer")
+    assert found["required"] == ["audit_id", "pages"]
+    assert found["additionalProperties"] is False
 
 
 @pytest.mark.parametrize(
