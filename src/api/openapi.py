@@ -3,45 +3,43 @@
 Nothing here is written twice. Response schemas are pydantic models built from the records the
 handlers render (`record_model`: one required property per dataclass field, nothing else allowed),
 request bodies are `api.schemas`, query parameters are `api.queries.PARAMETERS`, error codes are
-`ApiErrorCode`, and the paths are the route tables of `api.app`: `document()` walks those tables
-and takes each (method, path) from `OPERATIONS`, failing on a route without an operation or an
-operation without a route.
+`ApiErrorCode`, the fields a view adds to a record are `api.views`' records, and the paths are
+the route table (`api.routes`), which `document(routes)` takes as its argument: each route carries
+its operation, naming its models by `api.routing.Schema`.
 
-pydantic loads only on CPython (tests/pyodide/README.md), so `api.app` imports this module lazily,
+pydantic loads only on CPython (tests/pyodide/README.md), so the router imports this module lazily,
 from the one handler that serves the document; the built document is kept for the isolate's life.
+This module never imports the router.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import types
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 from typing import Any, TypeAliasType, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.json_schema import models_json_schema
 
-from api import app, queries
+from api import queries, views
 from api.errors import ApiError, ApiErrorCode
 from api.queries import Parameter
+from api.routing import ID_PATTERN, Access, Operation, Response, Route, Schema
 from api.schemas import CreateAuditBody, CreateKeyBody, CreateMonitorBody, UpdateMonitorBody
 from audit.verdict import Action as VerdictAction
 from audit.verdict import Scores as VerdictScores
 from auditdb.exposure_issues import AuditExposure
 from auditdb.keys import ApiKeyRecord
 from auditdb.lighthouse import LighthouseRow
-from auditdb.listing import ListKind
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from auditdb.security_grades import AuditSecurity
 from auditdb.timing import TimingSummary
 from durable.records import CrawledEntry, ExternalProgress, FrontierStats
-from service import compare, progress
+from service.audits import AuditOutcome
 from service.compare import AuditComparison
 from service.lists import TopIssue
 
@@ -56,24 +54,30 @@ _REF = "#/components/schemas/{model}"
 def record_model(
     record: type,
     name: str | None = None,
-    added: Mapping[str, object] | None = None,  # a type or a union of types
+    added: Sequence[type] = (),
     dropped: frozenset[str] = frozenset(),
 ) -> type[BaseModel]:
     """A pydantic model of `record.to_dict()`: every dataclass field a required property (the
-    dict always holds them all) except the `dropped` ones a handler removes, plus the `added`
-    ones it renders beside them."""
-    hints = get_type_hints(record)
-    fields: dict[str, Any] = {
-        field.name: (_annotation(hints[field.name]), ...)
-        for field in dataclasses.fields(record)
-        if field.name not in dropped
-    }
-    fields.update({field: (kind, ...) for field, kind in (added or {}).items()})
+    dict always holds them all) except the `dropped` ones a handler removes, plus the fields of
+    the `added` records it renders beside them (`api.views`)."""
+    fields = _fields(record, dropped)
+    for extra in added:
+        fields.update(_fields(extra))
     doc = (record.__doc__ or "").strip()
     description = "" if doc.startswith(f"{record.__name__}(") else doc
     return create_model(
         name or record.__name__, __config__=_EXACT, __doc__=description or None, **fields
     )
+
+
+# Any: the annotation objects pydantic takes are of no single type.
+def _fields(record: type, dropped: frozenset[str] = frozenset()) -> dict[str, Any]:
+    hints = get_type_hints(record)
+    return {
+        field.name: (_annotation(hints[field.name]), ...)
+        for field in dataclasses.fields(record)
+        if field.name not in dropped
+    }
 
 
 # Any: the annotation objects pydantic takes are of no single type.
@@ -100,22 +104,20 @@ def _nested_model(record: type) -> type[BaseModel]:
     return record_model(record)
 
 
-Audit = record_model(AuditRecord, "Audit", {"stopped_early": bool, "site_failure": str | None})
+Audit = record_model(AuditRecord, "Audit", (AuditOutcome,))
 Page = record_model(PageRecord, "Page")
 Issue = record_model(IssueRecord, "Issue")
-ApiKey = record_model(ApiKeyRecord, "ApiKey", {"revoked": bool})
-CreatedApiKey = record_model(ApiKeyRecord, "CreatedApiKey", {"revoked": bool, "secret": str})
+ApiKey = record_model(ApiKeyRecord, "ApiKey", (views.KeyState,))
+CreatedApiKey = record_model(ApiKeyRecord, "CreatedApiKey", (views.KeyState, views.KeySecret))
 Frontier = record_model(FrontierStats, "Frontier")
 External = record_model(ExternalProgress, "ExternalProgress")
 Crawled = record_model(CrawledEntry, "CrawledEntry")
 Comparison = record_model(AuditComparison, "Comparison")
 LighthouseResult = record_model(LighthouseRow, "LighthouseResult")
-# api.app.monitor_summary: never the claim (`lock_until`); the secret only when created.
-Monitor = record_model(MonitorRecord, "Monitor", dropped=frozenset({"lock_until"}))
-# `reason`: a failed run's sentence (service.run_reasons), null for the other runs.
-Run = record_model(MonitorRunRecord, "MonitorRun", {"has_report": bool, "reason": str | None})
+Monitor = record_model(MonitorRecord, "Monitor", dropped=views.MONITOR_DROPPED)
+Run = record_model(MonitorRunRecord, "MonitorRun", (views.RunState,))
 CreatedMonitor = record_model(
-    MonitorRecord, "CreatedMonitor", {"webhook_secret": str}, frozenset({"lock_until"})
+    MonitorRecord, "CreatedMonitor", (views.WebhookSecret,), views.MONITOR_DROPPED
 )
 
 
@@ -239,252 +241,40 @@ class OpenApiDocument(BaseModel):
     """This document."""
 
 
-# -- operations --------------------------------------------------------------------------------
+# -- the models by name --------------------------------------------------------------------------
 
-
-class Access(StrEnum):
-    """Who may call an operation; KEY and ADMIN name the document's security schemes."""
-
-    KEY = "bearerAuth"  # an API key (`siteaudit keys create`, POST /api/keys)
-    ADMIN = "adminToken"  # the ADMIN_TOKEN secret
-    PUBLIC = "public"
-
-
-@dataclass(frozen=True, slots=True)
-class Operation:
-    """One (method, path) of the route tables. `response` None: an empty body. `media_type`
-    other than JSON: a text body (`response` then None), e.g. a CSV export."""
-
-    operation_id: str
-    summary: str
-    status: int
-    response: type[BaseModel] | None
-    errors: tuple[int, ...] = ()
-    body: type[BaseModel] | None = None
-    query: tuple[Parameter, ...] = ()
-    access: Access = Access.KEY
-    media_type: str = "application/json"
-    headers: tuple[str, ...] = ()  # names in `_HEADERS` the success response carries
-
-
-_CSV, _NDJSON = "text/csv", "application/x-ndjson"
-# Every keyed route can answer 401 (no valid key) and 429 (the per-key request rate).
-_KEYED = (401, 429)
-_PER_AUDIT = (*_KEYED, 404)
-# Admin routes: 401 without the admin token, 404 where ADMIN_TOKEN is not set (no such route).
-_ADMIN = (401, 404)
-_PER_MONITOR = (*_KEYED, 404)
-_COMPARE_LIMIT = Parameter(
-    "limit", "rows shown in each list (each carries its total)", integers=(1, compare.MAX_LIMIT)
-)
-_PROGRESS_LIMIT = Parameter(
-    "limit", "newest crawled URLs to show", integers=(1, progress.MAX_RECENT)
-)
-
-
-def _list_query(kind: ListKind) -> tuple[Parameter, ...]:
-    return (*queries.PARAMETERS[kind], *queries.PAGING)
-
-
-def _listing(
-    operation_id: str,
-    summary: str,
-    response: type[BaseModel],
-    kind: ListKind,
-    errors: tuple[int, ...],
-) -> Operation:
-    """A keyset-paginated list: its filters and paging, a Link header when a page follows."""
-    query = _list_query(kind)
-    return Operation(operation_id, summary, 200, response, errors, query=query, headers=("link",))
-
-
-def _export(kind: ListKind, extension: str, media_type: str) -> Operation:
-    """A streamed export: the list's filters, no paging, a text body as a download."""
-    name = f"export{str(kind).title()}{extension.title()}"
-    summary = f"every {str(kind).removesuffix('s')} row matching the filters, as {extension}"
-    return Operation(
-        name,
-        summary,
-        200,
-        None,
-        (400, *_PER_AUDIT),
-        query=queries.PARAMETERS[kind],
-        media_type=media_type,
-        headers=("content-disposition",),
-    )
-
-
-OPERATIONS: dict[tuple[str, str], Operation] = {
-    ("GET", "/api/openapi.json"): Operation(
-        "getOpenApi", "this document", 200, OpenApiDocument, access=Access.PUBLIC
-    ),
-    ("POST", "/api/audits"): Operation(
-        "createAudit",
-        "start an audit",
-        201,
+# Schema(name) fails at import on a model the enum does not name; tests/api/test_openapi.py checks
+# that every name has its model.
+_MODELS: dict[Schema, type[BaseModel]] = {
+    Schema(model.__name__): model
+    for model in (
         AuditResponse,
-        (400, *_KEYED, 413, 503),
-        body=CreateAuditBody,
-        headers=("location",),
-    ),
-    ("GET", "/api/audits"): _listing(
-        "listAudits",
-        "the key owner's audits, newest first",
         AuditList,
-        ListKind.AUDITS,
-        (400, *_KEYED),
-    ),
-    ("GET", "/api/audits/{audit_id}"): Operation(
-        "getAudit", "an audit's status and counters", 200, AuditResponse, _PER_AUDIT
-    ),
-    ("DELETE", "/api/audits/{audit_id}"): Operation(
-        "deleteAudit",
-        "stop an audit and delete it with its results",
-        204,
-        None,
-        (*_PER_AUDIT, 503),
-    ),
-    ("GET", "/api/audits/{audit_id}/pages"): _listing(
-        "listPages",
-        "an audit's crawled pages, by URL",
         PageList,
-        ListKind.PAGES,
-        (400, *_PER_AUDIT),
-    ),
-    ("GET", "/api/audits/{audit_id}/issues"): _listing(
-        "listIssues",
-        "an audit's issues, most severe first",
         IssueList,
-        ListKind.ISSUES,
-        (400, *_PER_AUDIT),
-    ),
-    ("GET", "/api/audits/{audit_id}/lighthouse"): _listing(
-        "listLighthouse",
-        "an audit's Lighthouse results (page x strategy), partial while the phase runs",
         LighthouseList,
-        ListKind.LIGHTHOUSE,
-        (400, *_PER_AUDIT),
-    ),
-    ("GET", "/api/audits/{audit_id}/report"): Operation(
-        "getReport",
-        "the scores, the ranked actions, counts by type and severity, the top issues",
-        200,
         Report,
-        _PER_AUDIT,
-    ),
-    ("GET", "/api/audits/{audit_id}/actions"): Operation(
-        "getActions",
-        "what to fix first: the scores and the findings ranked by what fixing each is worth",
-        200,
         Actions,
-        _PER_AUDIT,
-    ),
-    ("GET", "/api/audits/{audit_id}/report.html"): Operation(
-        "getHtmlReport",
-        "the report as one self-contained HTML file (charts, issues, pages), streamed",
-        200,
-        None,
-        _PER_AUDIT,
-        media_type="text/html",
-        headers=("content-disposition",),
-    ),
-    ("POST", "/api/audits/{audit_id}/resume"): Operation(
-        "resumeAudit",
-        "finish a failed audit from its retained crawl state",
-        202,
-        AuditResponse,
-        (*_PER_AUDIT, 409, 410, 503),
-    ),
-    ("GET", "/api/audits/{audit_id}/progress"): Operation(
-        "getProgress",
-        "the newest crawled URLs while the audit runs",
-        200,
         AuditProgress,
-        (400, *_PER_AUDIT),
-        query=(_PROGRESS_LIMIT,),
-    ),
-    ("POST", "/api/audits/{audit_id}/cancel"): Operation(
-        "cancelAudit",
-        "stop a running audit and keep its results (status cancelled)",
-        202,
-        AuditResponse,
-        (*_PER_AUDIT, 409),
-    ),
-    ("GET", "/api/audits/{audit_id}/pages.csv"): _export(ListKind.PAGES, "csv", _CSV),
-    ("GET", "/api/audits/{audit_id}/pages.ndjson"): _export(ListKind.PAGES, "ndjson", _NDJSON),
-    ("GET", "/api/audits/{audit_id}/issues.csv"): _export(ListKind.ISSUES, "csv", _CSV),
-    ("GET", "/api/audits/{audit_id}/issues.ndjson"): _export(ListKind.ISSUES, "ndjson", _NDJSON),
-    ("GET", "/api/audits/{audit_id}/lighthouse.csv"): Operation(
-        "exportLighthouseCsv",
-        "every Lighthouse row (page x strategy, lab and field values), as csv",
-        200,
-        None,
-        _PER_AUDIT,
-        media_type=_CSV,
-        headers=("content-disposition",),
-    ),
-    ("GET", "/api/audits/{audit_id}/compare/{other_id}"): Operation(
-        "compareAudits",
-        "what changed from one audit to another: issues new, fixed and unchanged, pages",
-        200,
         ComparisonResponse,
-        (400, *_PER_AUDIT),
-        query=(_COMPARE_LIMIT,),
-    ),
-    ("POST", "/api/monitors"): Operation(
-        "createMonitor",
-        "re-audit a site on a schedule (the webhook secret is shown only here)",
-        201,
-        CreatedMonitorResponse,
-        (400, *_KEYED, 409, 413),
-        body=CreateMonitorBody,
-        headers=("location",),
-    ),
-    ("GET", "/api/monitors"): _listing(
-        "listMonitors",
-        "the key owner's monitors, newest first",
-        MonitorList,
-        ListKind.MONITORS,
-        (400, *_KEYED),
-    ),
-    ("GET", "/api/monitors/{monitor_id}"): Operation(
-        "getMonitor", "a monitor", 200, MonitorResponse, _PER_MONITOR
-    ),
-    ("PATCH", "/api/monitors/{monitor_id}"): Operation(
-        "updateMonitor",
-        "change the fields given",
-        200,
         MonitorResponse,
-        (400, *_PER_MONITOR, 413),
-        body=UpdateMonitorBody,
-    ),
-    ("DELETE", "/api/monitors/{monitor_id}"): Operation(
-        "deleteMonitor", "delete a monitor with its runs", 204, None, _PER_MONITOR
-    ),
-    ("GET", "/api/monitors/{monitor_id}/runs"): _listing(
-        "listMonitorRuns",
-        "a monitor's runs, newest first",
+        CreatedMonitorResponse,
+        MonitorList,
         RunList,
-        ListKind.RUNS,
-        (400, *_PER_MONITOR),
-    ),
-    ("POST", "/api/keys"): Operation(
-        "createKey",
-        "create an API key (its secret is shown only here)",
-        201,
         KeyResponse,
-        (400, *_ADMIN, 413),
-        body=CreateKeyBody,
-        access=Access.ADMIN,
-        headers=("location",),
-    ),
-    ("GET", "/api/keys"): Operation(
-        "listKeys", "every API key, newest first", 200, KeyList, _ADMIN, access=Access.ADMIN
-    ),
-    ("DELETE", "/api/keys/{key_id}"): Operation(
-        "revokeKey", "revoke an API key", 204, None, _ADMIN, access=Access.ADMIN
-    ),
+        KeyList,
+        OpenApiDocument,
+        CreateAuditBody,
+        CreateMonitorBody,
+        UpdateMonitorBody,
+        CreateKeyBody,
+    )
 }
+
+
+def _model(response: Response) -> type[BaseModel]:
+    return _MODELS[response] if isinstance(response, Schema) else _nested_model(response)
+
 
 _HEADERS: dict[str, tuple[str, str]] = {
     # name: (description, schema type)
@@ -497,32 +287,32 @@ _HEADERS: dict[str, tuple[str, str]] = {
 _ERROR_HEADERS = {401: "www-authenticate", 429: "retry-after"}
 
 
-# -- the route tables ---------------------------------------------------------------------------
-
-_GROUP = re.compile(r"\(\?P<(\w+)>([^)]*)\)")
-_PATH_PATTERNS: dict[str, str] = {}
+# -- the route table ----------------------------------------------------------------------------
 
 
-def route_table() -> dict[tuple[str, str], str]:
-    """Every (method, path template) the API routes, with the regex of its path parameters;
-    admin routes included (they exist where ADMIN_TOKEN is set)."""
-    found: dict[tuple[str, str], str] = {}
-    for pattern, methods in app.all_routes():
-        template = _GROUP.sub(r"{\1}", pattern.pattern).removesuffix("/?").replace("\\.", ".")
-        for method in methods:
-            found[(method, template)] = pattern.pattern
+def operations(routes: Sequence[Route]) -> dict[tuple[str, str], Operation]:
+    """Each (method, path template) of the table with its operation; two routes on one method
+    and path, or two operations with one id, are refused."""
+    found: dict[tuple[str, str], Operation] = {}
+    for route in routes:
+        if (route.method, route.template) in found:
+            raise LookupError(f"two routes for {route.method} {route.template}")
+        found[(route.method, route.template)] = route.operation
+    ids = [operation.operation_id for operation in found.values()]
+    if repeated := sorted({i for i in ids if ids.count(i) > 1}):
+        raise LookupError(f"operation ids used twice: {repeated}")
     return found
 
 
-def _path_parameters(route_pattern: str) -> list[dict[str, Any]]:
+def _path_parameters(route: Route) -> list[dict[str, Any]]:
     return [
         {
             "name": name,
             "in": "path",
             "required": True,
-            "schema": {"type": "string", "pattern": f"^(?:{regex})$"},
+            "schema": {"type": "string", "pattern": f"^(?:{ID_PATTERN})$"},
         }
-        for name, regex in _GROUP.findall(route_pattern)
+        for name in route.parameters
     ]
 
 
@@ -530,22 +320,16 @@ def _path_parameters(route_pattern: str) -> list[dict[str, Any]]:
 
 
 @cache
-def document_bytes() -> bytes:
-    """The document as served (built once per isolate)."""
-    return json.dumps(document(), sort_keys=True).encode()
+def document_bytes(routes: tuple[Route, ...]) -> bytes:
+    """The document of `routes` as served (built once per isolate)."""
+    return json.dumps(document(routes), sort_keys=True).encode()
 
 
-def document() -> dict[str, Any]:
-    routes = route_table()
-    if unrouted := sorted(set(OPERATIONS) - set(routes)):
-        raise LookupError(f"operations without a route: {unrouted}")
-    if undocumented := sorted(set(routes) - set(OPERATIONS)):
-        raise LookupError(f"routes without an operation: {undocumented}")
-    schemas = _component_schemas()
+def document(routes: Sequence[Route]) -> dict[str, Any]:
+    documented = operations(routes)
     paths: dict[str, dict[str, Any]] = {}
-    for (method, template), route_pattern in routes.items():
-        operation = _operation(OPERATIONS[(method, template)], route_pattern)
-        paths.setdefault(template, {})[method.lower()] = operation
+    for route in routes:
+        paths.setdefault(route.template, {})[route.method.lower()] = _operation(route)
     return {
         "openapi": OPENAPI_VERSION,
         "info": {
@@ -559,8 +343,10 @@ def document() -> dict[str, Any]:
         },
         "paths": paths,
         "components": {
-            "schemas": schemas,
-            "responses": {str(status): _error_response(status) for status in _error_statuses()},
+            "schemas": _component_schemas(documented.values()),
+            "responses": {
+                str(status): _error_response(status) for status in _error_statuses(documented)
+            },
             "securitySchemes": {
                 Access.KEY.value: {
                     "type": "http",
@@ -578,27 +364,22 @@ def document() -> dict[str, Any]:
     }
 
 
-def _models() -> list[type[BaseModel]]:
-    found: set[type[BaseModel]] = {Error}
-    for operation in OPERATIONS.values():
-        found.update(m for m in (operation.response, operation.body) if m is not None)
-    return sorted(found, key=lambda model: model.__name__)
-
-
-def _component_schemas() -> dict[str, Any]:
-    pairs = [(model, "validation" if _is_body(model) else "serialization") for model in _models()]
+def _component_schemas(documented: Collection[Operation]) -> dict[str, Any]:
+    bodies = {op.body for op in documented if op.body is not None}
+    responses = {_model(op.response) for op in documented if op.response is not None}
+    pairs = [(_MODELS[name], "validation") for name in bodies]
+    pairs += [(model, "serialization") for model in responses]
+    pairs += [(Error, "serialization")]
+    pairs.sort(key=lambda pair: pair[0].__name__)
     _, top = models_json_schema(pairs, ref_template=_REF)  # type: ignore[arg-type]
     schemas: dict[str, Any] = top.get("$defs", {})
     schemas[OpenApiDocument.__name__] = {"type": "object", "description": "this document"}
     return schemas
 
 
-def _is_body(model: type[BaseModel]) -> bool:
-    return any(operation.body is model for operation in OPERATIONS.values())
-
-
-def _operation(operation: Operation, route_pattern: str) -> dict[str, Any]:
-    parameters = _path_parameters(route_pattern) + [_query(p) for p in operation.query]
+def _operation(route: Route) -> dict[str, Any]:
+    operation = route.operation
+    parameters = _path_parameters(route) + [_query(p) for p in operation.query]
     built: dict[str, Any] = {
         "operationId": operation.operation_id,
         "summary": operation.summary,
@@ -615,7 +396,7 @@ def _operation(operation: Operation, route_pattern: str) -> dict[str, Any]:
     if operation.body is not None:
         built["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": _ref(operation.body)}},
+            "content": {"application/json": {"schema": _ref(_MODELS[operation.body])}},
         }
     if operation.access is Access.PUBLIC:
         built["security"] = []
@@ -627,7 +408,8 @@ def _operation(operation: Operation, route_pattern: str) -> dict[str, Any]:
 def _success(operation: Operation) -> dict[str, Any]:
     response: dict[str, Any] = {"description": operation.summary}
     if operation.response is not None:
-        response["content"] = {operation.media_type: {"schema": _ref(operation.response)}}
+        schema = _ref(_model(operation.response))
+        response["content"] = {operation.media_type: {"schema": schema}}
     elif operation.media_type != "application/json":
         response["content"] = {operation.media_type: {"schema": {"type": "string"}}}
     if operation.headers:
@@ -671,8 +453,8 @@ def _query(parameter: Parameter) -> dict[str, Any]:
     return built
 
 
-def _error_statuses() -> list[int]:
-    return sorted({status for operation in OPERATIONS.values() for status in operation.errors})
+def _error_statuses(documented: Mapping[tuple[str, str], Operation]) -> list[int]:
+    return sorted({status for operation in documented.values() for status in operation.errors})
 
 
 def error_codes(status: int) -> list[str]:

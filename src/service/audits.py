@@ -32,7 +32,7 @@ from common.bindings import Env
 from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode
 from common.settings import CRAWL, EXTERNAL
-from common.wire import JsonObject
+from common.wire import JsonObject, to_json
 from durable.client import Scratchpad
 from durable.scratchpad import CLEANUP_AFTER_MS
 from lighthouse.records import LighthouseMode
@@ -191,14 +191,25 @@ def max_pages_limit(env: Env) -> int:
 _STOPPED = frozenset({AuditStatus.FAILED, AuditStatus.CANCELLED})
 
 
+@dataclass(frozen=True, slots=True)
+class AuditOutcome:
+    """What the API and the MCP tools show beside an audit's record: whether it stopped early
+    with partial results, and (`site_failure`) the sentence for the site's owner when the site
+    made it fail, beside its `error_code` and `error_detail`. The OpenAPI schema of an audit
+    (api.openapi) adds these same fields."""
+
+    stopped_early: bool
+    site_failure: str | None
+
+    @classmethod
+    def of(cls, audit: AuditRecord) -> AuditOutcome:
+        stopped = audit.status in _STOPPED and audit.pages_crawled > 0
+        return cls(stopped_early=stopped, site_failure=audit.site_failure)
+
+
 def audit_view(audit: AuditRecord) -> JsonObject:
-    """The audit as the API and the MCP tools show it: its record, whether it stopped early with
-    partial results, and (`site_failure`) the sentence for the site's owner when the site made it
-    fail, beside its `error_code` and `error_detail`."""
-    view = audit.to_dict()
-    view["stopped_early"] = audit.status in _STOPPED and audit.pages_crawled > 0
-    view["site_failure"] = audit.site_failure
-    return view
+    """The audit as the API and the MCP tools show it: its record and its `AuditOutcome`."""
+    return {**audit.to_dict(), **to_json(AuditOutcome.of(audit))}
 
 
 async def read_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:

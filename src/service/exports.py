@@ -4,7 +4,7 @@
 encoded chunks: a header line first (CSV), then one chunk per page of rows, so whoever streams the
 chunks never holds more than one page of rows. `export_pages` and `export_issues` check the owner
 first, so a refusal comes before the first byte, and hand the API an `Export` to stream
-(`GET /api/audits/{id}/pages.csv` and its siblings in api/app.py).
+(`GET /api/audits/{id}/pages.csv` and its siblings in api/routes.py).
 
 Spreadsheet safety: a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is read
 as a formula by Excel, LibreOffice and Google Sheets (OWASP "CSV Injection"), and crawled pages

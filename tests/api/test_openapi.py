@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any
 
 import pytest
@@ -15,6 +16,9 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 
 from api import openapi, queries
 from api.errors import ApiErrorCode
+from api.http import ApiResponse
+from api.routes import ROUTES
+from api.routing import Call, Operation, Route, Schema
 from auditdb import monitors, repository
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind
@@ -27,6 +31,7 @@ from service.lists import TopIssue
 from tests.api.client import send
 
 ADMIN_TOKEN = "admin-token-for-the-openapi-tests-0123"
+OPERATIONS = openapi.operations(ROUTES)
 LISTS = {
     ListKind.AUDITS: "/api/audits",
     ListKind.PAGES: "/api/audits/{audit_id}/pages",
@@ -39,7 +44,7 @@ LISTS = {
 
 @pytest.fixture(scope="module")
 def document() -> dict[str, Any]:
-    return openapi.document()
+    return openapi.document(ROUTES)
 
 
 def schema_of(document: dict[str, Any], name: str) -> dict[str, Any]:
@@ -55,33 +60,63 @@ def test_the_document_is_valid_openapi_3_1(document: dict[str, Any]) -> None:
 def test_every_route_has_an_operation_and_every_operation_a_route(
     document: dict[str, Any],
 ) -> None:
-    routed = set(openapi.route_table())
+    routed = {(route.method, route.template) for route in ROUTES}
     documented = {
         (method.upper(), path) for path, item in document["paths"].items() for method in item
     }
 
-    assert routed == documented == set(openapi.OPERATIONS)
-    operation_ids = [op.operation_id for op in openapi.OPERATIONS.values()]
+    assert routed == documented == set(OPERATIONS)
+    assert len(routed) == len(ROUTES)
+    operation_ids = [op.operation_id for op in OPERATIONS.values()]
     assert len(set(operation_ids)) == len(operation_ids)
 
 
-@pytest.mark.parametrize("drop", ["route", "operation"])
-def test_the_document_refuses_to_build_when_routes_and_operations_disagree(
-    monkeypatch: pytest.MonkeyPatch, drop: str
+@pytest.mark.parametrize(
+    ("twice", "expected"),
+    [("route", "two routes for GET /api/audits/{audit_id}/report"), ("id", "used twice")],
+)
+def test_the_document_refuses_to_build_when_the_table_repeats_itself(
+    twice: str, expected: str
 ) -> None:
-    if drop == "operation":
-        operations = dict(openapi.OPERATIONS)
-        del operations[("GET", "/api/audits/{audit_id}/report")]
-        monkeypatch.setattr(openapi, "OPERATIONS", operations)
-        expected = "routes without an operation"
+    """A route and its operation are one row, so neither can exist without the other; what the
+    table can still get wrong is saying a method and path, or an operation id, twice."""
+    (report,) = [route for route in ROUTES if route.template == "/api/audits/{audit_id}/report"]
+    if twice == "route":
+        repeated = report
     else:
-        routes = openapi.route_table()
-        del routes[("GET", "/api/audits/{audit_id}/report")]
-        monkeypatch.setattr(openapi, "route_table", lambda: routes)
-        expected = "operations without a route"
+        operation = dataclasses.replace(report.operation, operation_id="getAudit")
+        repeated = dataclasses.replace(report, template="/api/audits/{audit_id}/again")
+        repeated = dataclasses.replace(repeated, operation=operation)
 
-    with pytest.raises(LookupError, match=expected):
-        openapi.document()
+    with pytest.raises(LookupError, match=re.escape(expected)):
+        openapi.document([*ROUTES, repeated])
+
+
+def test_every_model_an_operation_can_name_is_built() -> None:
+    assert set(openapi._MODELS) == set(Schema)
+
+
+def test_a_route_answering_with_a_record_is_documented_by_the_records_fields() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Answer:
+        audit_id: str
+        pages: int | None
+
+    async def handler(call: Call) -> ApiResponse:
+        raise AssertionError("not called")
+
+    operation = Operation("getAnswer", "an answer", 200, Answer, (404,))
+    route = Route("GET", "/api/audits/{audit_id}/answer", handler, operation)
+
+    built = openapi.document([*ROUTES, route])
+
+    success = built["paths"]["/api/audits/{audit_id}/answer"]["get"]["responses"]["200"]
+    assert success["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Answer"
+    }
+    found = schema_of(built, "Answer")
+    assert found["required"] == ["audit_id", "pages"]
+    assert found["additionalProperties"] is False
 
 
 @pytest.mark.parametrize(
@@ -185,7 +220,7 @@ def test_error_responses_carry_the_error_schema_and_their_headers(
     document: dict[str, Any],
 ) -> None:
     responses = document["components"]["responses"]
-    for operation in openapi.OPERATIONS.values():
+    for operation in OPERATIONS.values():
         assert set(map(str, operation.errors)) <= set(responses)
     content = responses["429"]["content"]["application/json"]["schema"]
     assert content == {"$ref": "#/components/schemas/Error"}
@@ -234,8 +269,8 @@ async def test_the_document_is_served_without_a_key(
 
     assert first.status == again.status == 200
     assert first.body == again.body
-    assert openapi.document_bytes() is openapi.document_bytes()  # built once per isolate
-    assert first.json() == json.loads(json.dumps(openapi.document()))
+    assert openapi.document_bytes(ROUTES) is openapi.document_bytes(ROUTES)  # once per isolate
+    assert first.json() == json.loads(json.dumps(openapi.document(ROUTES)))
     assert first.headers["content-type"] == "application/json; charset=utf-8"
     assert first.headers["x-content-type-options"] == "nosniff"
     assert "/api/openapi.json" in first.json()["paths"]
@@ -244,11 +279,11 @@ async def test_the_document_is_served_without_a_key(
 
 
 def documented_statuses(method: str, path: str) -> set[int]:
-    operation = openapi.OPERATIONS[(method, path)]
+    operation = OPERATIONS[(method, path)]
     return {operation.status, *operation.errors}
 
 
-@pytest.mark.parametrize(("method", "path"), sorted(openapi.OPERATIONS))
+@pytest.mark.parametrize(("method", "path"), sorted(OPERATIONS))
 async def test_refusals_before_routing_are_documented_for_every_operation(
     seeded: tuple[Any, str], monkeypatch: pytest.MonkeyPatch, method: str, path: str
 ) -> None:
@@ -274,8 +309,6 @@ async def test_the_documented_owner_pattern_is_the_one_the_service_applies(
     owner: str,
     accepted: bool,
 ) -> None:
-    import re
-
     pattern = schema_of(document, "CreateKeyBody")["properties"]["owner"]["pattern"]
     monkeypatch.setattr(platform.env, "ADMIN_TOKEN", ADMIN_TOKEN, raising=False)
     body = json.dumps({"owner": owner}).encode()

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from api.routes import ROUTES
+from api.routing import Access
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
 from service import keys
@@ -75,12 +77,10 @@ OWN_MONITOR = {
 
 
 def _per_id(group: str) -> set[str]:
-    from api.app import _ROUTES
-
     return {
-        re.sub(r"\(\?P<\w+>\[A-Za-z0-9_-\]\{1,100\}\)", "{id}", pattern.pattern).replace("\\.", ".")
-        for pattern, _ in _ROUTES
-        if f"(?P<{group}>" in pattern.pattern
+        re.sub(r"\{\w+\}", "{id}", route.template)
+        for route in ROUTES
+        if route.access is Access.KEY and group in route.parameters
     }
 
 
