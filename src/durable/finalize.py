@@ -30,6 +30,7 @@ from common import settings
 from common.bindings import SqlRow, SqlValue
 from common.wire import JsonObject, JsonRecord, JsonValue, as_str
 from durable import finalize_sections as sections
+from durable import links, page_mirror
 from durable.finalize_sections import Query, Section
 
 __all__ = [
@@ -51,11 +52,8 @@ MAX_PAGE_LIMIT = 50_000
 # returned even when it alone exceeds the budget (a very long redirect chain).
 DEFAULT_PAGE_BYTES = 1024 * 1024
 
-_INDEXES = (
-    # Already created with the schema; repeated so finalize does not depend on schema history.
-    "CREATE INDEX IF NOT EXISTS links_target_idx ON links (target_url)",
-    "CREATE INDEX IF NOT EXISTS page_mirror_redirect_idx ON page_mirror (redirect_url)",
-)
+# Already created with the schema; repeated so finalize does not depend on schema history.
+_INDEXES = (links.TARGET_INDEX, page_mirror.REDIRECT_INDEX)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,32 +1,35 @@
 """The AuditScratchpad's schema and RPC methods, as a mixin the Durable Object shell inherits.
 
-All transient crawl state of one audit lives in the object's own SQLite storage (ADR 0009):
-- `frontier` (durable.frontier): every URL ever seen (the dedup set) and its state pending ->
-  leased -> crawled, leases keyed by chunk number so a retried `crawl-chunk-N` step re-receives
-  exactly its URLs; `frontier_counts` keeps its rows per state;
-- `links`: internal link edges for the cross-page checks, written until a storage budget trips;
-- `page_mirror`: the slim per-page facts that finalize joins against;
-- `fragment_pages`/`fragment_targets`: the fragment target keys (urls.fragment) of crawled HTML
-  pages whose set is complete, under a small integer per page so each key costs a few bytes;
-  `link_fragments`: internal links' fragments with their lookup keys. Both count towards the
-  link budget and stop, like `links`, when it trips (missing rows only hide broken fragments);
+All transient crawl state of one audit lives in the object's own SQLite storage (ADR 0009), one
+module per table group, each holding its schema and SQL:
+- `frontier` (durable.frontier, its SQL here): every URL ever seen (the dedup set) and its state
+  pending -> leased -> crawled, leases keyed by chunk number so a retried `crawl-chunk-N` step
+  re-receives exactly its URLs; `frontier_counts` keeps its rows per state;
+- `links` (durable.links): internal link edges for the cross-page checks, written until a
+  storage budget trips;
+- `page_mirror` (durable.page_mirror): the slim per-page facts that finalize joins against;
+- `fragment_pages`/`fragment_targets`/`link_fragments` (durable.fragments): the fragment targets
+  of crawled HTML pages and internal links' fragments, within the same link budget;
 - `resources`/`resource_refs` (durable.resources): internal resources to check once each, and
   the pages that reference them;
 - `external_links`/`external_refs` (durable.external_links): links to other sites to check once
-  each (the `check_external` option), and the pages that link them.
+  each (the `check_external` option), and the pages that link them;
+- `recent_pages` (durable.progress_feed): the live progress feed;
+- `site_facts` (durable.site_facts): the crawl's distinct security and exposure facts;
+- `sitemap_blocked` (durable.sitemap_blocked): sitemap URLs robots.txt disallows;
+- `scratchpad_meta` (here): configuration, the link budget's use, the external phase's clock.
 Every method is synchronous SQL inside the object, so each RPC call is atomic, and every write is
 insert-or-ignore / upsert / insert-or-replace on a stable key because workflow steps are retried.
-Batches go to SQLite as one JSON array per statement (`json_each`), not one statement per URL:
-each `exec` crosses from Python to the runtime, which is what a batch costs in Pyodide.
-RPC methods take and return JSON (durable.records' `to_dict()` form) and convert on their first
-and last line. The methods only touch `self.ctx.storage`, so they run unchanged on the local
+Batches go to SQLite as one JSON array per statement (durable.json_batches), not one statement per
+URL. RPC methods take and return JSON (durable.records' `to_dict()` form) and convert on their
+first and last line. The methods only touch `self.ctx.storage`, so they run unchanged on the local
 platform.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from audit.external_links import ExternalStop
 from common import ports
@@ -34,6 +37,8 @@ from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
 from common.settings import CRAWL
 from common.wire import JsonObject, JsonValue, as_int, as_str
 from durable import external_links as ext
+from durable import fragments, page_mirror, progress_feed, site_facts, sitemap_blocked
+from durable import links as edges
 from durable import resources as res
 from durable.frontier import (
     SCHEMA as FRONTIER_SCHEMA,
@@ -46,6 +51,7 @@ from durable.frontier import (
     sources_of,
     target_of,
 )
+from durable.json_batches import json_arrays
 from durable.records import (
     BatchResult,
     Claim,
@@ -84,127 +90,20 @@ from durable.records import (
 )
 
 CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000  # failed audits keep their state this long for resume
-# One bound JSON array per statement stays well under the 2 MB string limit of Durable Object
-# SQLite (docs/platform.md §2.3); larger batches are split.
-MAX_JSON_PARAM_BYTES = 1_000_000
 
 _SCHEMA = (
     *FRONTIER_SCHEMA,
     *res.SCHEMA,
     *ext.SCHEMA,
-    """CREATE TABLE IF NOT EXISTS links (
-        source_url TEXT NOT NULL,
-        target_url TEXT NOT NULL,
-        nofollow INTEGER NOT NULL DEFAULT 0,
-        anchor TEXT,
-        PRIMARY KEY (source_url, target_url)
-    ) WITHOUT ROWID""",
-    "CREATE INDEX IF NOT EXISTS links_target_idx ON links (target_url)",
-    """CREATE TABLE IF NOT EXISTS page_mirror (
-        url TEXT PRIMARY KEY,
-        page_id TEXT NOT NULL,
-        status_code INTEGER NOT NULL,
-        fetch_class TEXT NOT NULL,
-        final_url TEXT,
-        redirect_url TEXT,
-        is_html INTEGER NOT NULL DEFAULT 0,
-        is_indexable INTEGER NOT NULL DEFAULT 1,
-        canonical_url TEXT,
-        title TEXT,
-        meta_description TEXT,
-        content_hash TEXT,
-        word_count INTEGER NOT NULL DEFAULT 0,
-        javascript_shell INTEGER NOT NULL DEFAULT 0,
-        depth INTEGER,
-        in_sitemap INTEGER NOT NULL DEFAULT 0,
-        hreflang_json TEXT NOT NULL DEFAULT '[]'
-    )""",
-    "CREATE INDEX IF NOT EXISTS page_mirror_redirect_idx ON page_mirror (redirect_url)",
-    "CREATE TABLE IF NOT EXISTS fragment_pages (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)",
-    """CREATE TABLE IF NOT EXISTS fragment_targets (
-        page INTEGER NOT NULL,
-        key INTEGER NOT NULL,
-        PRIMARY KEY (page, key)
-    ) WITHOUT ROWID""",
-    """CREATE TABLE IF NOT EXISTS link_fragments (
-        source_url TEXT NOT NULL,
-        target_url TEXT NOT NULL,
-        fragment TEXT NOT NULL,
-        key INTEGER NOT NULL,
-        decoded_key INTEGER NOT NULL,
-        PRIMARY KEY (source_url, target_url, fragment)
-    ) WITHOUT ROWID""",
+    *edges.SCHEMA,
+    *page_mirror.SCHEMA,
+    *fragments.SCHEMA,
     "CREATE TABLE IF NOT EXISTS scratchpad_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    # Sitemap URLs that robots.txt disallows: never fetched, reported as sitemap hygiene issues.
-    "CREATE TABLE IF NOT EXISTS sitemap_blocked (url TEXT PRIMARY KEY) WITHOUT ROWID",
-    # The live progress feed: the newest PROGRESS_FEED_SIZE crawled URLs. A re-recorded URL (a
-    # retried chunk) replaces its row and so moves to the front instead of appearing twice.
-    """CREATE TABLE IF NOT EXISTS recent_pages (
-        url TEXT NOT NULL UNIQUE,
-        status_code INTEGER NOT NULL,
-        fetch_class TEXT NOT NULL,
-        response_time_ms INTEGER,
-        crawled_at TEXT NOT NULL
-    )""",
-    # Distinct facts for the security grade and the exposure checks (durable.records.SiteFact),
-    # each with the first page in URL order it was seen on.
-    """CREATE TABLE IF NOT EXISTS site_facts (
-        kind TEXT NOT NULL,
-        value TEXT NOT NULL,
-        page_url TEXT NOT NULL,
-        detail TEXT,
-        PRIMARY KEY (kind, value)
-    ) WITHOUT ROWID""",
+    *sitemap_blocked.SCHEMA,
+    *progress_feed.SCHEMA,
+    *site_facts.SCHEMA,
 )
 
-
-def _insert_json_rows(verb: str, table: str, columns: Sequence[str]) -> str:
-    """`verb` into `table` the objects of one bound JSON array, `columns` read by name (a missing
-    one is NULL), in array order: with OR REPLACE a key's last row wins, with OR IGNORE its first."""
-    values = ", ".join(f"json_extract(value, '$.{column}')" for column in columns)
-    return (
-        f"{verb} INTO {table} ({', '.join(columns)}) SELECT {values} FROM json_each(?) ORDER BY key"
-    )
-
-
-# A fact seen on several pages is kept with the first of them in URL order, whatever order the
-# pages finished in, so identical crawls report it on the same page (issue 24).
-_WRITE_SITE_FACTS = (
-    "INSERT INTO site_facts (kind, value, page_url, detail) "
-    "SELECT json_extract(value, '$.kind'), json_extract(value, '$.value'), "
-    "json_extract(value, '$.page_url'), json_extract(value, '$.detail') "
-    "FROM json_each(?) WHERE true ORDER BY key "
-    "ON CONFLICT(kind, value) DO UPDATE SET page_url = excluded.page_url, detail = excluded.detail "
-    "WHERE excluded.page_url < site_facts.page_url"
-)
-# The original system's feed kept the newest 300 crawled URLs (docs/original-system.md).
-PROGRESS_FEED_SIZE = 300
-_MIRROR_COLUMNS = (
-    "url",
-    "page_id",
-    "status_code",
-    "fetch_class",
-    "final_url",
-    "redirect_url",
-    "is_html",
-    "is_indexable",
-    "canonical_url",
-    "title",
-    "meta_description",
-    "content_hash",
-    "word_count",
-    "javascript_shell",
-    "depth",
-    "in_sitemap",
-    "hreflang_json",
-)
-# Rows of a sub-batch in one statement each (a URL given twice keeps its last row).
-_UPSERT_MIRROR = _insert_json_rows("INSERT OR REPLACE", "page_mirror", _MIRROR_COLUMNS)
-_NOTE_PROGRESS = _insert_json_rows(
-    "INSERT OR REPLACE",
-    "recent_pages",
-    ("url", "status_code", "fetch_class", "response_time_ms", "crawled_at"),
-)
 # Claim order, in levels: link-discovered URLs breadth-first (by depth), then those of unknown
 # depth (found on sitemap-only pages), then sitemap-only ones; URL order within a level. A level
 # is claimed only once every URL of the levels before it is crawled (none pending or leased): a
@@ -251,111 +150,6 @@ _SEED_SITEMAP = (
     "ORDER BY key ON CONFLICT(url) DO UPDATE SET in_sitemap = 1 WHERE in_sitemap = 0 "
     "RETURNING source"
 )
-_WRITE_LINKS = (
-    "INSERT OR IGNORE INTO links (source_url, target_url, nofollow, anchor) "
-    "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
-    "json_extract(value, '$.nofollow'), json_extract(value, '$.anchor') FROM json_each(?)"
-)
-
-
-def _stored(table: str, target: str, *, fragment: bool = False) -> str:
-    """The positions (`i`) of a batch's `{i, s, t, f}` rows that `table` already holds, matched
-    on its source_url, `target` column (and fragment): a rewritten page (a retried chunk) must
-    not spend the link budget twice on them."""
-    sql = (
-        f"SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN {table} AS l "
-        f"ON l.source_url = json_extract(j.value, '$.s') AND l.{target} = json_extract(j.value, '$.t')"
-    )
-    return sql + (" AND l.fragment = json_extract(j.value, '$.f')" if fragment else "")
-
-
-_STORED_LINKS = _stored("links", "target_url")
-_STORED_EXTERNAL = _stored("external_refs", "url")
-_STORED_RESOURCES = _stored("resource_refs", "resource_url")
-_STORED_FRAGMENTS = _stored("link_fragments", "target_url", fragment=True)
-
-
-# A sub-batch's pages in three statements, whatever their number: their ids, their old target
-# sets cleared (a retried batch), their new sets from `{"u": url, "k": [keys]}` objects.
-_ADD_FRAGMENT_PAGES = "INSERT OR IGNORE INTO fragment_pages (url) SELECT value FROM json_each(?)"
-_CLEAR_TARGETS = (
-    "DELETE FROM fragment_targets WHERE page IN "
-    "(SELECT id FROM fragment_pages WHERE url IN (SELECT value FROM json_each(?)))"
-)
-_KEYS_PER_OBJECT = 20_000  # 64-bit keys: under half the bound array's MAX_JSON_PARAM_BYTES
-_WRITE_TARGETS = (
-    "INSERT OR IGNORE INTO fragment_targets (page, key) SELECT p.id, k.value "
-    "FROM json_each(?) AS j JOIN fragment_pages AS p ON p.url = json_extract(j.value, '$.u') "
-    "JOIN json_each(j.value, '$.k') AS k"
-)
-_WRITE_LINK_FRAGMENTS = (
-    "INSERT OR IGNORE INTO link_fragments (source_url, target_url, fragment, key, decoded_key) "
-    "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
-    "json_extract(value, '$.fragment'), json_extract(value, '$.key'), "
-    "json_extract(value, '$.decoded_key') FROM json_each(?)"
-)
-
-
-def _targets_bytes(targets: FragmentTargets) -> int:
-    """A page's target keys as stored (key, page id, b-tree overhead) plus its fragment_pages row."""
-    return 24 * len(targets.keys) + 2 * len(targets.url) + 32
-
-
-def _resource_bytes(ref: ResourceRef) -> int:
-    """A reference row (twice: row and target index) and, at most, the resource's own row."""
-    return 3 * (len(ref.source_url) + len(ref.url)) + len(ref.kind) + len(ref.rel or "") + 48
-
-
-def _external_bytes(ref: ExternalRef) -> int:
-    """A reference row (twice: row and target index) and, at most, the URL's own row."""
-    return 3 * (len(ref.source_url) + len(ref.url)) + 48
-
-
-def _fragment_bytes(link: FragmentLink) -> int:
-    return len(link.source_url) + len(link.target_url) + len(link.fragment) + 48
-
-
-def _link_bytes(link: LinkRow) -> int:
-    """What one stored edge costs, counted by us: the runtime's `databaseSize` cannot be used,
-    because the SDK wrapper freezes it at its first read for the life of the object. Twice the
-    text (row plus the target index) and a fixed overhead per row."""
-    text = len(link.source_url) + len(link.target_url) + len(link.anchor or "")
-    return 2 * text + 32
-
-
-def _link_param(link: LinkRow) -> JsonObject:
-    """One element of `_WRITE_LINKS`'s JSON array (its `json_extract` paths), `nofollow` as 0/1.
-    Spelled out rather than `link.to_dict()`: this runs per edge, and the generic encoder costs
-    a few microseconds more each."""
-    return {
-        "source_url": link.source_url,
-        "target_url": link.target_url,
-        "nofollow": int(link.nofollow),
-        "anchor": link.anchor,
-    }
-
-
-def json_arrays(items: Sequence[JsonValue], max_bytes: int = MAX_JSON_PARAM_BYTES) -> Iterator[str]:
-    """`items` as JSON array texts of at most about `max_bytes` each (never an empty array)."""
-    if not items:
-        return
-    # Most batches fit in one array: one encoder pass instead of one per item (json.dumps sets
-    # up its encoder on every call, which cost more than the encoding for short items).
-    whole = json.dumps(items, separators=(",", ":"))  # ASCII-only: its length is its size
-    if len(whole) <= max_bytes:
-        yield whole
-        return
-    parts: list[str] = []
-    size = 0
-    for item in items:
-        text = json.dumps(item)  # ASCII-only: its length is its size in bytes
-        if parts and size + len(text) + 1 > max_bytes:
-            yield f"[{','.join(parts)}]"
-            parts, size = [], 0
-        parts.append(text)
-        size += len(text) + 1
-    if parts:
-        yield f"[{','.join(parts)}]"
 
 
 class ScratchpadMethods:
@@ -435,27 +229,14 @@ class ScratchpadMethods:
 
     def note_sitemap_blocked(self, urls: list[str]) -> JsonObject:
         def write() -> int:
-            return sum(
-                len(
-                    self._sql(
-                        "INSERT OR IGNORE INTO sitemap_blocked (url) "
-                        "SELECT value FROM json_each(?) RETURNING 1 AS added",
-                        batch,
-                    ).toArray()
-                )
-                for batch in json_arrays(urls)
-            )
+            return sum(len(self._rows(sitemap_blocked.ADD, batch)) for batch in json_arrays(urls))
 
         inserted: int = self.ctx.storage.transactionSync(write)
         return SeedResult(received=len(urls), inserted=inserted).to_dict()
 
     def sitemap_blocked_urls(self, request: JsonObject) -> JsonObject:
         page = SitemapBlockedRequest.from_dict(request)
-        rows = self._rows(
-            "SELECT url FROM sitemap_blocked WHERE url > ? ORDER BY url LIMIT ?",
-            page.after,
-            page.limit,
-        )
+        rows = self._rows(sitemap_blocked.PAGE, page.after, page.limit)
         return SitemapBlockedPage(tuple(as_str(row["url"]) for row in rows)).to_dict()
 
     # -- crawl configuration ----------------------------------------------------------------------
@@ -614,58 +395,45 @@ class ScratchpadMethods:
 
     def _note_progress(self, entries: Sequence[CrawledEntry]) -> None:
         for batch in json_arrays([entry.to_dict() for entry in entries]):
-            self._sql(_NOTE_PROGRESS, batch)
+            self._sql(progress_feed.NOTE, batch)
         if entries:
-            self._sql(
-                "DELETE FROM recent_pages WHERE rowid <= (SELECT MAX(rowid) FROM recent_pages) - ?",
-                PROGRESS_FEED_SIZE,
-            )
+            self._sql(progress_feed.TRIM, progress_feed.FEED_SIZE)
 
     def _write_site_facts(self, facts: Sequence[SiteFact]) -> None:
         items: list[JsonValue] = [fact.to_dict() for fact in facts]
         for batch in json_arrays(items):
-            self._sql(_WRITE_SITE_FACTS, batch)
+            self._sql(site_facts.WRITE, batch)
 
     def site_facts(self, request: JsonObject) -> JsonObject:
         """One page of a kind's facts (a `SiteFactsPage`), in value order after `after`."""
         page = SiteFactsRequest.from_dict(request)
-        rows = self._rows(
-            "SELECT kind, value, page_url, detail FROM site_facts WHERE kind = ? AND value > ? "
-            "ORDER BY value LIMIT ?",
-            page.kind.value,
-            page.after,
-            page.limit,
-        )
+        rows = self._rows(site_facts.PAGE, page.kind.value, page.after, page.limit)
         return SiteFactsPage(tuple(SiteFact.from_dict(row) for row in rows)).to_dict()
 
     def recent_pages(self, request: JsonObject) -> JsonObject:
         """The live feed (a `Progress`): newest crawled URLs first, and the frontier's counts."""
-        limit = min(max(ProgressRequest.from_dict(request).limit, 0), PROGRESS_FEED_SIZE)
-        rows = self._rows(
-            "SELECT url, status_code, fetch_class, response_time_ms, crawled_at "
-            "FROM recent_pages ORDER BY rowid DESC LIMIT ?",
-            limit,
-        )
+        limit = min(max(ProgressRequest.from_dict(request).limit, 0), progress_feed.FEED_SIZE)
+        rows = self._rows(progress_feed.NEWEST, limit)
         recent = tuple(CrawledEntry.from_dict(row) for row in rows)
         return Progress(recent, self._stats(), self._external_progress()).to_dict()
 
     def _upsert_mirror(self, pages: Sequence[MirrorRow]) -> None:
         for batch in json_arrays(list(pages)):
-            self._sql(_UPSERT_MIRROR, batch)
+            self._sql(page_mirror.UPSERT, batch)
 
     def _write_links(self, links: Sequence[LinkRow], budget: int) -> int:
         """Store new edges until the byte budget trips; returns how many were new and fit.
         Edges already stored (a page written again) neither count nor take budget."""
         fresh = self._unstored_links(links)
-        fitting = self._within_budget(fresh, _link_bytes, budget)
-        for batch in json_arrays([_link_param(link) for link in fitting]):
-            self._sql(_WRITE_LINKS, batch)
+        fitting = self._within_budget(fresh, edges.edge_bytes, budget)
+        for batch in json_arrays([edges.edge_param(link) for link in fitting]):
+            self._sql(edges.WRITE, batch)
         return len(fitting)
 
     def _unstored_links(self, links: Sequence[LinkRow]) -> list[LinkRow]:
         """`links` less those already stored and less repeats within `links`, in order."""
         keys = [(link.source_url, link.target_url, "") for link in links]
-        return self._unstored(links, keys, _STORED_LINKS)
+        return self._unstored(links, keys, edges.STORED)
 
     def _unstored[T](
         self, items: Sequence[T], keys: list[tuple[str, str, str]], stored_sql: str
@@ -695,30 +463,30 @@ class ScratchpadMethods:
 
         A page's set replaces what a retried batch stored for it; a set that does not fit is
         not stored at all, so a stored page always has its whole set."""
-        fitting_pages = self._within_budget(pages, _targets_bytes, budget)
+        fitting_pages = self._within_budget(pages, fragments.targets_bytes, budget)
         for urls in json_arrays([page.url for page in fitting_pages]):
-            self._sql(_ADD_FRAGMENT_PAGES, urls)
-            self._sql(_CLEAR_TARGETS, urls)
+            self._sql(fragments.ADD_PAGES, urls)
+            self._sql(fragments.CLEAR_TARGETS, urls)
         sets: list[JsonValue] = [
-            {"u": page.url, "k": list(page.keys[start : start + _KEYS_PER_OBJECT])}
+            {"u": page.url, "k": list(page.keys[start : start + fragments.KEYS_PER_OBJECT])}
             for page in fitting_pages
-            for start in range(0, len(page.keys), _KEYS_PER_OBJECT)
+            for start in range(0, len(page.keys), fragments.KEYS_PER_OBJECT)
         ]
         for batch in json_arrays(sets):
-            self._sql(_WRITE_TARGETS, batch)
+            self._sql(fragments.WRITE_TARGETS, batch)
         keys = [(link.source_url, link.target_url, link.fragment) for link in links]
-        fresh = self._unstored(links, keys, _STORED_FRAGMENTS)
-        fitting = self._within_budget(fresh, _fragment_bytes, budget)
+        fresh = self._unstored(links, keys, fragments.STORED)
+        fitting = self._within_budget(fresh, fragments.link_bytes, budget)
         for batch in json_arrays([link.to_dict() for link in fitting]):
-            self._sql(_WRITE_LINK_FRAGMENTS, batch)
+            self._sql(fragments.WRITE_LINKS, batch)
 
     def _write_resources(self, refs: Sequence[ResourceRef], budget: int) -> None:
         """Resources to check (new URLs only) and their referring pages, within the budget."""
-        self._write_checked(refs, _resource_bytes, budget, _STORED_RESOURCES, res.ADD, res.ADD_REFS)
+        self._write_checked(refs, res.ref_bytes, budget, res.STORED, res.ADD, res.ADD_REFS)
 
     def _write_external(self, refs: Sequence[ExternalRef], budget: int) -> None:
         """External URLs to check (new URLs only, in link order) and their referring pages."""
-        self._write_checked(refs, _external_bytes, budget, _STORED_EXTERNAL, ext.ADD, ext.ADD_REFS)
+        self._write_checked(refs, ext.ref_bytes, budget, ext.STORED, ext.ADD, ext.ADD_REFS)
 
     def _write_checked[R: (ResourceRef, ExternalRef)](
         self,
