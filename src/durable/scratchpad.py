@@ -21,9 +21,9 @@ module per table group, each holding its schema and SQL:
 Every method is synchronous SQL inside the object, so each RPC call is atomic, and every write is
 insert-or-ignore / upsert / insert-or-replace on a stable key because workflow steps are retried.
 Batches go to SQLite as one JSON array per statement (durable.json_batches), not one statement per
-URL. RPC methods take and return JSON (durable.records' `to_dict()` form) and convert on their
-first and last line. The methods only touch `self.ctx.storage`, so they run unchanged on the local
-platform.
+URL. `ScratchpadCore` takes and returns records; `ScratchpadMethods`, the shell's mixin, serves
+it over RPC, one endpoint per row of `durable.rpc.METHODS`, which converts to and from JSON. The
+methods only touch `self.ctx.storage`, so they run unchanged on the local platform.
 """
 
 from __future__ import annotations
@@ -35,11 +35,12 @@ from audit.external_links import ExternalStop
 from common import ports
 from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
 from common.settings import CRAWL
-from common.wire import JsonObject, JsonValue, as_int, as_str
+from common.wire import JsonValue, as_int, as_str
 from durable import external_links as ext
-from durable import fragments, page_mirror, progress_feed, site_facts, sitemap_blocked
+from durable import fragments, page_mirror, progress_feed, rpc, site_facts, sitemap_blocked
 from durable import links as edges
 from durable import resources as res
+from durable.finalize import FinalizeQueries
 from durable.frontier import (
     SCHEMA as FRONTIER_SCHEMA,
 )
@@ -66,6 +67,7 @@ from durable.records import (
     ExternalClaimRequest,
     ExternalProgress,
     ExternalRef,
+    ExternalStopped,
     FragmentLink,
     FragmentTargets,
     FrontierStats,
@@ -152,7 +154,9 @@ _SEED_SITEMAP = (
 )
 
 
-class ScratchpadMethods:
+class ScratchpadCore:
+    """The typed implementation: records in, records out. `ScratchpadMethods` serves it over RPC."""
+
     # The runtime's DurableObjectState (a JsProxy in Workers, local_platform's in CPython).
     ctx: DurableObjectCtx
     _destroyed: bool = False
@@ -185,21 +189,21 @@ class ScratchpadMethods:
         if await self.ctx.storage.getAlarm() is None:
             await self.ctx.storage.setAlarm(ports.now_ms() + CLEANUP_AFTER_MS)
 
-    async def destroy(self) -> JsonObject:
+    async def _destroy(self) -> Destroyed:
         """Delete the alarm, then every row: the object stops being billed for storage."""
         await self.ctx.storage.deleteAlarm()
         await self.ctx.storage.deleteAll()
         # The instance may live on in memory; a later call (a retried step) reopens the schema
         # and re-arms the cleanup alarm, so nothing it writes outlives the 7 days.
         self._destroyed = True
-        return Destroyed().to_dict()
+        return Destroyed()
 
     async def alarm(self) -> None:
-        await self.destroy()
+        await self._destroy()
 
     # -- seeding --------------------------------------------------------------------------------
 
-    def seed_start(self, url: str) -> JsonObject:
+    def _seed_start(self, url: str) -> SeedResult:
         def write() -> int:
             added = self._sql(
                 "INSERT OR IGNORE INTO frontier (url, depth, source) VALUES (?, 0, ?) "
@@ -211,53 +215,49 @@ class ScratchpadMethods:
             return len(added)
 
         inserted: int = self.ctx.storage.transactionSync(write)
-        return SeedResult(received=1, inserted=inserted).to_dict()
+        return SeedResult(received=1, inserted=inserted)
 
-    def seed_sitemap_urls(self, urls: list[str]) -> JsonObject:
+    def _seed_sitemap_urls(self, urls: Sequence[str]) -> SeedResult:
         """Upsert sitemap URLs: new ones queue as sitemap-only; known ones only gain in_sitemap."""
 
         def write() -> int:
             inserted = 0
-            for batch in json_arrays(urls):
+            for batch in json_arrays(list[JsonValue](urls)):
                 rows = self._rows(_SEED_SITEMAP, batch)
                 inserted += sum(1 for row in rows if row["source"] == FrontierSource.SITEMAP)
             self._count(FrontierState.PENDING, inserted)
             return inserted
 
         inserted: int = self.ctx.storage.transactionSync(write)
-        return SeedResult(received=len(urls), inserted=inserted).to_dict()
+        return SeedResult(received=len(urls), inserted=inserted)
 
-    def note_sitemap_blocked(self, urls: list[str]) -> JsonObject:
+    def _note_sitemap_blocked(self, urls: Sequence[str]) -> SeedResult:
         def write() -> int:
-            return sum(len(self._rows(sitemap_blocked.ADD, batch)) for batch in json_arrays(urls))
+            batches = json_arrays(list[JsonValue](urls))
+            return sum(len(self._rows(sitemap_blocked.ADD, batch)) for batch in batches)
 
         inserted: int = self.ctx.storage.transactionSync(write)
-        return SeedResult(received=len(urls), inserted=inserted).to_dict()
+        return SeedResult(received=len(urls), inserted=inserted)
 
-    def sitemap_blocked_urls(self, request: JsonObject) -> JsonObject:
-        page = SitemapBlockedRequest.from_dict(request)
+    def _sitemap_blocked_urls(self, page: SitemapBlockedRequest) -> SitemapBlockedPage:
         rows = self._rows(sitemap_blocked.PAGE, page.after, page.limit)
-        return SitemapBlockedPage(tuple(as_str(row["url"]) for row in rows)).to_dict()
+        return SitemapBlockedPage(tuple(as_str(row["url"]) for row in rows))
 
     # -- crawl configuration ----------------------------------------------------------------------
 
-    def save_crawl_config(self, config: JsonObject) -> JsonObject:
+    def _save_crawl_config(self, saved: CrawlConfig) -> ConfigSaved:
         """Keep discovery's results (final URL, robots.txt text) for every later chunk.
 
         Rules are re-parsed from the stored text in each step, so retries and replays use
         identical rules, and no step result has to carry up to 500 KiB of robots.txt.
         """
-        saved = CrawlConfig.from_dict(config)
 
         def write() -> None:
             self._set_meta("config:final_url", saved.final_url)
             self._set_meta("config:robots_txt", saved.robots_txt)
 
         self.ctx.storage.transactionSync(write)
-        return ConfigSaved().to_dict()
-
-    def crawl_config(self) -> JsonObject:
-        return self._crawl_config().to_dict()
+        return ConfigSaved()
 
     def _crawl_config(self) -> CrawlConfig:
         return CrawlConfig(
@@ -267,14 +267,13 @@ class ScratchpadMethods:
 
     # -- leasing --------------------------------------------------------------------------------
 
-    def claim_chunk(self, request: JsonObject) -> JsonObject:
+    def _claim_chunk(self, claim: ClaimRequest) -> Claim:
         """Lease up to `limit` pending URLs to chunk `chunk_no`; idempotent per chunk number.
 
         A retried step gets back exactly the URLs still leased to its chunk; a chunk number that
         already crawled something gets nothing new (claiming a fresh set under a used number would
         duplicate work and overrun max pages).
         """
-        claim = ClaimRequest.from_dict(request)
         leased = self._rows(
             "SELECT url, depth, in_sitemap FROM frontier WHERE chunk_no = ? AND state = ? "
             "ORDER BY rowid",
@@ -282,19 +281,19 @@ class ScratchpadMethods:
             FrontierState.LEASED.value,
         )
         if leased:
-            return Claim(_leased_urls(leased), is_retry=True).to_dict()
+            return Claim(_leased_urls(leased), is_retry=True)
         crawled = self._sql(
             "SELECT 1 AS hit FROM frontier WHERE chunk_no = ? AND state = ? LIMIT 1",
             claim.chunk_no,
             FrontierState.CRAWLED.value,
         ).toArray()
         if crawled:
-            return Claim((), is_retry=True).to_dict()
+            return Claim((), is_retry=True)
         if claim.limit <= 0:
-            return Claim((), is_retry=False).to_dict()
-        return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False).to_dict()
+            return Claim((), is_retry=False)
+        return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False)
 
-    def claim_more(self, request: JsonObject) -> JsonObject:
+    def _claim_more(self, claim: ClaimRequest) -> Claim:
         """Lease up to `limit` more pending URLs to a running chunk that has used up its claim
         (the frontier was short when it claimed: the first chunk leases only the start URL).
 
@@ -302,10 +301,9 @@ class ScratchpadMethods:
         still leased to its number back from `claim_chunk`, these included, so nothing leased here
         is lost; a repeated call leases further URLs, which the chunk or its retry crawls.
         """
-        claim = ClaimRequest.from_dict(request)
         if claim.limit <= 0:
-            return Claim((), is_retry=False).to_dict()
-        return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False).to_dict()
+            return Claim((), is_retry=False)
+        return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False)
 
     def _lease(self, chunk_no: int, limit: int) -> tuple[LeasedUrl, ...]:
         def lease() -> tuple[LeasedUrl, ...]:
@@ -317,14 +315,14 @@ class ScratchpadMethods:
         leased: tuple[LeasedUrl, ...] = self.ctx.storage.transactionSync(lease)
         return leased
 
-    def release_urls(self, urls: list[str]) -> JsonObject:
+    def _release_urls(self, urls: Sequence[str]) -> ReleaseResult:
         """Return still-leased URLs to the queue (soft-deadline leftovers)."""
         released: int = self.ctx.storage.transactionSync(
             lambda: self._move(FrontierEvent.RELEASE, urls)
         )
-        return ReleaseResult(released).to_dict()
+        return ReleaseResult(released)
 
-    def prepare_resume(self) -> JsonObject:
+    def _prepare_resume(self) -> ResumeState:
         """Make a failed audit's frontier crawlable again; returns where the next run starts.
 
         Leases of the dead run go back to pending (their chunk may never have finished), and the
@@ -350,15 +348,12 @@ class ScratchpadMethods:
 
         last_chunk: int = self.ctx.storage.transactionSync(reopen)
         pending = as_int(self._sql(res.PENDING).one()["n"])
-        state = ResumeState(self._stats(), last_chunk, self._crawl_config().configured, pending)
-        return state.to_dict()
+        return ResumeState(self._stats(), last_chunk, self._crawl_config().configured, pending)
 
     # -- recording ------------------------------------------------------------------------------
 
-    def record_batch(self, batch: str | JsonObject) -> JsonObject:
-        """Persist one crawled sub-batch (a `RecordBatch`, as JSON text) atomically; a
-        `BatchResult` back."""
-        parsed = RecordBatch.from_json_text(batch)
+    def _record_batch(self, parsed: RecordBatch) -> BatchResult:
+        """Persist one crawled sub-batch atomically."""
         # Once edges reach the budget, link edges stop being written and orphan detection is
         # skipped as unreliable.
         budget = parsed.link_budget_bytes or CRAWL.link_budget_bytes
@@ -375,13 +370,11 @@ class ScratchpadMethods:
             return links_written, self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
-        return BatchResult(self._stats(), links_written, enqueued).to_dict()
+        return BatchResult(self._stats(), links_written, enqueued)
 
-    def record_links(self, batch: str | JsonObject) -> JsonObject:
-        """Persist links a page sends while it is parsed (a `LinkBatch`, as JSON text): its edges
-        within the link budget and its URLs to enqueue, atomically; a `BatchResult` back.
-        Idempotent."""
-        parsed = LinkBatch.from_json_text(batch)
+    def _record_links(self, parsed: LinkBatch) -> BatchResult:
+        """Persist links a page sends while it is parsed: its edges within the link budget and
+        its URLs to enqueue, atomically. Idempotent."""
         budget = parsed.link_budget_bytes or CRAWL.link_budget_bytes
 
         def write() -> tuple[int, int]:
@@ -391,7 +384,7 @@ class ScratchpadMethods:
             return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
-        return BatchResult(self._stats(), links_written, enqueued).to_dict()
+        return BatchResult(self._stats(), links_written, enqueued)
 
     def _note_progress(self, entries: Sequence[CrawledEntry]) -> None:
         for batch in json_arrays([entry.to_dict() for entry in entries]):
@@ -404,18 +397,17 @@ class ScratchpadMethods:
         for batch in json_arrays(items):
             self._sql(site_facts.WRITE, batch)
 
-    def site_facts(self, request: JsonObject) -> JsonObject:
-        """One page of a kind's facts (a `SiteFactsPage`), in value order after `after`."""
-        page = SiteFactsRequest.from_dict(request)
+    def _site_facts(self, page: SiteFactsRequest) -> SiteFactsPage:
+        """One page of a kind's facts, in value order after `after`."""
         rows = self._rows(site_facts.PAGE, page.kind.value, page.after, page.limit)
-        return SiteFactsPage(tuple(SiteFact.from_dict(row) for row in rows)).to_dict()
+        return SiteFactsPage(tuple(SiteFact.from_dict(row) for row in rows))
 
-    def recent_pages(self, request: JsonObject) -> JsonObject:
-        """The live feed (a `Progress`): newest crawled URLs first, and the frontier's counts."""
-        limit = min(max(ProgressRequest.from_dict(request).limit, 0), progress_feed.FEED_SIZE)
+    def _recent_pages(self, request: ProgressRequest) -> Progress:
+        """The live feed: newest crawled URLs first, and the frontier's counts."""
+        limit = min(max(request.limit, 0), progress_feed.FEED_SIZE)
         rows = self._rows(progress_feed.NEWEST, limit)
         recent = tuple(CrawledEntry.from_dict(row) for row in rows)
-        return Progress(recent, self._stats(), self._external_progress()).to_dict()
+        return Progress(recent, self._stats(), self._external_progress())
 
     def _upsert_mirror(self, pages: Sequence[MirrorRow]) -> None:
         for batch in json_arrays(list(pages)):
@@ -508,10 +500,9 @@ class ScratchpadMethods:
 
     # -- resource checks ------------------------------------------------------------------------
 
-    def claim_resources(self, request: JsonObject) -> JsonObject:
+    def _claim_resources(self, claim: ClaimRequest) -> ResourceClaim:
         """Lease up to `limit` pending resources to chunk `chunk_no`; idempotent per chunk
         number, as `claim_chunk` is. URLs the frontier holds are answered by their page."""
-        claim = ClaimRequest.from_dict(request)
 
         def lease() -> tuple[tuple[str, ...], bool]:
             self._sql(res.TO_PAGE)
@@ -525,24 +516,23 @@ class ScratchpadMethods:
 
         urls, is_retry = self.ctx.storage.transactionSync(lease)
         pending = as_int(self._sql(res.PENDING).one()["n"])
-        return ResourceClaim(urls, is_retry, pending).to_dict()
+        return ResourceClaim(urls, is_retry, pending)
 
-    def record_resources(self, checks: list[JsonObject]) -> JsonObject:
-        """Keep each resource's answer (a list of `ResourceCheck`)."""
-        items: list[JsonValue] = [ResourceCheck.from_dict(check).to_dict() for check in checks]
+    def _record_resources(self, checks: Sequence[ResourceCheck]) -> SeedResult:
+        """Keep each resource's answer."""
+        items: list[JsonValue] = [check.to_dict() for check in checks]
         return self._record_checks(res.CHECK, items)
 
-    def release_resources(self, urls: list[str]) -> JsonObject:
+    def _release_resources(self, urls: Sequence[str]) -> ReleaseResult:
         """Return leased resources a chunk did not check to the pending ones."""
         return self._release_leases(res.RELEASE, urls)
 
     # -- external link checks -------------------------------------------------------------------
 
-    def claim_external(self, request: JsonObject) -> JsonObject:
+    def _claim_external(self, claim: ExternalClaimRequest) -> ExternalClaim:
         """Lease up to `limit` pending external URLs to step `lease_no`, never more in all than
         the budget; idempotent per lease number, as `claim_resources` is. The first claim
         starts the phase's clock; every claim says what the checks learnt of host names."""
-        claim = ExternalClaimRequest.from_dict(request)
 
         def lease() -> tuple[tuple[str, ...], bool]:
             if self._meta(ext.STARTED_KEY) is None:
@@ -568,14 +558,12 @@ class ScratchpadMethods:
             started_ms=int(self._meta(ext.STARTED_KEY) or 0),
             resolved_hosts=self._hosts(ext.RESOLVED_NAMES),
             unresolved_hosts=self._hosts(ext.UNRESOLVED_NAMES),
-        ).to_dict()
+        )
 
-    def record_external(self, checks: list[JsonObject]) -> JsonObject:
-        """Keep each external URL's answer (a list of `ExternalCheck`), and what it learnt of
-        its host."""
-        parsed = [ExternalCheck.from_dict(check) for check in checks]
-        items: list[JsonValue] = [check.to_dict() for check in parsed]
-        hosts = ext.host_rows(parsed)
+    def _record_external(self, checks: Sequence[ExternalCheck]) -> SeedResult:
+        """Keep each external URL's answer, and what it learnt of its host."""
+        items: list[JsonValue] = [check.to_dict() for check in checks]
+        hosts = ext.host_rows(checks)
 
         def write() -> None:
             for batch in json_arrays(items):
@@ -584,19 +572,17 @@ class ScratchpadMethods:
                 self._sql(ext.NOTE_HOSTS, batch)
 
         self.ctx.storage.transactionSync(write)
-        return SeedResult(received=len(items), inserted=len(items)).to_dict()
+        return SeedResult(received=len(items), inserted=len(items))
 
-    def release_external(self, urls: list[str]) -> JsonObject:
+    def _release_external(self, urls: Sequence[str]) -> ReleaseResult:
         """Return leased external URLs a step did not check to the pending ones."""
         return self._release_leases(ext.RELEASE, urls)
 
-    def stop_external(self, reason: str) -> JsonObject:
-        """Note why a step stopped the external checks early (an `ExternalStop`); the first
-        reason stays."""
-        stop = ExternalStop(reason)
+    def _stop_external(self, stop: ExternalStop) -> ExternalStopped:
+        """Note why a step stopped the external checks early; the first reason stays."""
         if self._meta(ext.STOP_KEY) is None:
             self._set_meta(ext.STOP_KEY, stop.value)
-        return {"stopped": self._meta(ext.STOP_KEY)}
+        return ExternalStopped(self._meta(ext.STOP_KEY))
 
     def _hosts(self, sql: str) -> tuple[str, ...]:
         return tuple(as_str(row["host"]) for row in self._rows(sql))
@@ -615,21 +601,21 @@ class ScratchpadMethods:
     # Resources and external links share their lease life cycle (durable.resources,
     # durable.external_links): answers written in batches, unfinished leases released.
 
-    def _record_checks(self, check: str, items: list[JsonValue]) -> JsonObject:
+    def _record_checks(self, check: str, items: list[JsonValue]) -> SeedResult:
         def write() -> None:
             for batch in json_arrays(items):
                 self._sql(check, batch)
 
         self.ctx.storage.transactionSync(write)
-        return SeedResult(received=len(items), inserted=len(items)).to_dict()
+        return SeedResult(received=len(items), inserted=len(items))
 
-    def _release_leases(self, release: str, urls: list[str]) -> JsonObject:
+    def _release_leases(self, release: str, urls: Sequence[str]) -> ReleaseResult:
         def write() -> int:
             batches = json_arrays(list[JsonValue](urls))
             return sum(len(self._rows(release + " RETURNING 1 AS moved", b)) for b in batches)
 
         released: int = self.ctx.storage.transactionSync(write)
-        return ReleaseResult(released).to_dict()
+        return ReleaseResult(released)
 
     def _within_budget[T](
         self, items: Sequence[T], size_of: Callable[[T], int], budget: int
@@ -669,7 +655,7 @@ class ScratchpadMethods:
 
     # -- moves and counts -----------------------------------------------------------------------
 
-    def _move(self, event: FrontierEvent, urls: list[str] | None, *lead: int) -> int:
+    def _move(self, event: FrontierEvent, urls: Sequence[str] | None, *lead: int) -> int:
         """Apply `event` to `urls` (None: every row), one statement per allowed source state.
 
         Rows in a state the event may not leave are left alone (a release of a crawled URL is a
@@ -695,9 +681,6 @@ class ScratchpadMethods:
             self._sql("UPDATE frontier_counts SET n = n + ? WHERE state = ?", delta, state.value)
 
     # -- reading --------------------------------------------------------------------------------
-
-    def stats(self) -> JsonObject:
-        return self._stats().to_dict()
 
     def _stats(self) -> FrontierStats:
         counts = {
@@ -730,6 +713,38 @@ class ScratchpadMethods:
 
     def _set_meta(self, key: str, value: str) -> None:
         self._sql("INSERT OR REPLACE INTO scratchpad_meta (key, value) VALUES (?, ?)", key, value)
+
+
+class ScratchpadMethods(ScratchpadCore, FinalizeQueries):
+    """The AuditScratchpad's RPC methods (JSON in, JSON out), the mixin the Durable Object shell
+    inherits: one endpoint per row of `durable.rpc.METHODS`, each converting through its row, so
+    mypy checks every implementation against the row's request and response records. Not RPC:
+    `open_scratchpad` and `alarm` (durable.rpc.LOCAL_ONLY)."""
+
+    destroy = rpc.DESTROY.serve_async(ScratchpadCore._destroy)
+    save_crawl_config = rpc.SAVE_CRAWL_CONFIG.serve(ScratchpadCore._save_crawl_config)
+    crawl_config = rpc.CRAWL_CONFIG.serve(ScratchpadCore._crawl_config)
+    seed_start = rpc.SEED_START.serve(ScratchpadCore._seed_start)
+    seed_sitemap_urls = rpc.SEED_SITEMAP_URLS.serve(ScratchpadCore._seed_sitemap_urls)
+    note_sitemap_blocked = rpc.NOTE_SITEMAP_BLOCKED.serve(ScratchpadCore._note_sitemap_blocked)
+    sitemap_blocked_urls = rpc.SITEMAP_BLOCKED_URLS.serve(ScratchpadCore._sitemap_blocked_urls)
+    site_facts = rpc.SITE_FACTS.serve(ScratchpadCore._site_facts)
+    claim_chunk = rpc.CLAIM_CHUNK.serve(ScratchpadCore._claim_chunk)
+    claim_more = rpc.CLAIM_MORE.serve(ScratchpadCore._claim_more)
+    release_urls = rpc.RELEASE_URLS.serve(ScratchpadCore._release_urls)
+    record_batch = rpc.RECORD_BATCH.serve(ScratchpadCore._record_batch)
+    record_links = rpc.RECORD_LINKS.serve(ScratchpadCore._record_links)
+    claim_resources = rpc.CLAIM_RESOURCES.serve(ScratchpadCore._claim_resources)
+    record_resources = rpc.RECORD_RESOURCES.serve(ScratchpadCore._record_resources)
+    release_resources = rpc.RELEASE_RESOURCES.serve(ScratchpadCore._release_resources)
+    claim_external = rpc.CLAIM_EXTERNAL.serve(ScratchpadCore._claim_external)
+    record_external = rpc.RECORD_EXTERNAL.serve(ScratchpadCore._record_external)
+    release_external = rpc.RELEASE_EXTERNAL.serve(ScratchpadCore._release_external)
+    stop_external = rpc.STOP_EXTERNAL.serve(ScratchpadCore._stop_external)
+    stats = rpc.STATS.serve(ScratchpadCore._stats)
+    prepare_resume = rpc.PREPARE_RESUME.serve(ScratchpadCore._prepare_resume)
+    recent_pages = rpc.RECENT_PAGES.serve(ScratchpadCore._recent_pages)
+    run_finalize_checks = rpc.RUN_FINALIZE_CHECKS.serve(FinalizeQueries._run_finalize_checks)
 
 
 def _leased_urls(rows: list[SqlRow]) -> tuple[LeasedUrl, ...]:
