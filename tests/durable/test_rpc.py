@@ -1,21 +1,33 @@
 """The scratchpad's RPC table (durable.rpc.METHODS) is the one declaration of its surface: the
 Durable Object serves exactly its rows, `bindings.ScratchpadStub` (what mypy checks callers
 against) declares exactly its rows with each row's wire argument, and the typed client wraps
-every row with the row's answer. A method added to one of them and not to the table, or with
-another request or response type, fails here."""
+every row with the row's answer, sending each call through its own row as plain JSON. A method
+added to one of them and not to the table, or with another request or response type, fails here."""
 
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any, get_type_hints
 
 import pytest
 
+from audit.external_links import ExternalStop
 from common.bindings import ScratchpadStub
 from common.wire import JsonObject
 from durable import rpc
 from durable.client import Scratchpad
+from durable.finalize import FinalizeOptions
+from durable.records import (
+    CrawlConfig,
+    LinkBatch,
+    RecordBatch,
+    ResourceCheck,
+    SiteFactKind,
+    SiteFactsRequest,
+    SitemapBlockedRequest,
+)
 from durable.scratchpad import ScratchpadMethods
 
 ROWS = {method.name: method for method in rpc.METHODS}
@@ -88,3 +100,80 @@ def test_the_client_answers_each_row_with_its_record(name: str) -> None:
     client_method = public_functions(Scratchpad)[name]
 
     assert get_type_hints(client_method)["return"] == ROWS[name].response
+
+
+class Sent(Exception):
+    """What the client handed the stub: the method's name and its arguments."""
+
+    def __init__(self, name: str, arguments: tuple[object, ...]) -> None:
+        super().__init__(name)
+        self.name, self.arguments = name, arguments
+
+
+class RecordingStub:
+    """A stub that stops each call at the wire, so the test sees exactly what would cross."""
+
+    def __getattr__(self, name: str) -> Callable[..., Awaitable[JsonObject]]:
+        async def send(*arguments: object) -> JsonObject:
+            raise Sent(name, arguments)
+
+        return send
+
+
+FINALIZE = FinalizeOptions("a1", "https://a.test/", crawl_completed=True)
+BATCH = RecordBatch(crawled=("https://a.test/",))
+# Each client method's call, and the JSON the Durable Object receives for it (the shapes the
+# Pyodide tier's scratchpad.test.mjs sends too).
+CALLS: dict[str, tuple[tuple[object, ...], tuple[object, ...]]] = {
+    "destroy": ((), ()),
+    "save_crawl_config": (
+        (CrawlConfig("https://a.test/", "x"),),
+        ({"final_url": "https://a.test/", "robots_txt": "x"},),
+    ),
+    "crawl_config": ((), ()),
+    "seed_start": (("https://a.test/",), ("https://a.test/",)),
+    "seed_sitemap_urls": ((("https://a.test/s",),), (["https://a.test/s"],)),
+    "note_sitemap_blocked": ((("https://a.test/b",),), (["https://a.test/b"],)),
+    "sitemap_blocked_urls": ((SitemapBlockedRequest("u", 5),), ({"after": "u", "limit": 5},)),
+    "site_facts": (
+        (SiteFactsRequest(SiteFactKind.COOKIE, "v", 9),),
+        ({"kind": "cookie", "after": "v", "limit": 9},),
+    ),
+    "claim_chunk": ((3, 20), ({"chunk_no": 3, "limit": 20},)),
+    "claim_more": ((3, 5), ({"chunk_no": 3, "limit": 5},)),
+    "release_urls": ((["https://a.test/r"],), (["https://a.test/r"],)),
+    # Large records cross as their JSON text (common.wire.JsonRecord.to_json_text).
+    "record_batch": ((BATCH,), (BATCH.to_json_text(),)),
+    "record_links": ((LinkBatch(),), (LinkBatch().to_json_text(),)),
+    "claim_resources": ((4, 10), ({"chunk_no": 4, "limit": 10},)),
+    "record_resources": (
+        ([ResourceCheck("https://a.test/x.png", 404, "ok")],),
+        ([{"url": "https://a.test/x.png", "status_code": 404, "fetch_class": "ok"}],),
+    ),
+    "release_resources": ((("https://a.test/x.png",),), (["https://a.test/x.png"],)),
+    "claim_external": ((1, 5, 100), ({"lease_no": 1, "limit": 5, "budget": 100},)),
+    "record_external": (([],), ([],)),
+    "release_external": ((["https://b.test/"],), (["https://b.test/"],)),
+    "stop_external": ((ExternalStop.TIME_BUDGET,), ("time-budget",)),
+    "stats": ((), ()),
+    "prepare_resume": ((), ()),
+    "recent_pages": ((7,), ({"limit": 7},)),
+    "run_finalize_checks": ((FINALIZE,), (FINALIZE.to_dict(),)),
+}
+
+
+def test_every_row_has_a_call_here() -> None:
+    assert set(CALLS) == set(ROWS)
+
+
+@pytest.mark.parametrize("name", sorted(ROWS))
+async def test_the_client_sends_each_call_through_its_own_row_as_json(name: str) -> None:
+    arguments, expected = CALLS[name]
+    pad = Scratchpad(RecordingStub())  # type: ignore[arg-type]  # stops calls at the wire
+
+    with pytest.raises(Sent) as sent:
+        await getattr(pad, name)(*arguments)
+
+    assert sent.value.name == name
+    assert sent.value.arguments == expected
+    assert json.loads(json.dumps(sent.value.arguments)) == list(expected)  # plain JSON, no tuples
