@@ -351,7 +351,7 @@ HOT_SPOTS = (
         "transactionSync",
     ),
     ("  D1 page and issue rows", "auditdb/repository.py", "write_crawled_pages"),
-    ("  scratchpad record_batch", "durable/scratchpad.py", "record_batch"),
+    ("  scratchpad record_batch", "durable/scratchpad.py", "_record_batch"),
     ("finalize", "workflow/finalize.py", "finalize_audit"),
 )
 

@@ -27,7 +27,6 @@ from api.http import ApiRequest
 from common import ports
 from common.bindings import Env, MessageBatch, WorkflowEvent, WorkflowStep
 from common.wire import JsonObject
-from durable.finalize import FinalizeQueries
 from durable.scratchpad import ScratchpadMethods
 from service.monitor_runs import consume_batch
 from service.scheduled import run_scheduled
@@ -228,7 +227,7 @@ class SiteAuditWorkflow(WorkflowEntrypoint):
 
 # The SDK's __init_subclass__ (which wraps the class for the runtime) is untyped, and it types
 # `ctx` as its own DurableObjectContext where the core states what it uses as a Protocol.
-class AuditScratchpad(DurableObject, ScratchpadMethods, FinalizeQueries):  # type: ignore[no-untyped-call, misc]
+class AuditScratchpad(DurableObject, ScratchpadMethods):  # type: ignore[no-untyped-call, misc]
     def __init__(self, ctx: object, env: object) -> None:
         super().__init__(ctx, env)
         self.open_scratchpad()

@@ -69,9 +69,10 @@ class DurableObjectId(Protocol):
 class ScratchpadStub(Protocol):
     """The AuditScratchpad's RPC surface as a caller sees it: JSON in, JSON out.
 
-    Callers go through `durable.client.Scratchpad`, which turns these into typed records
-    (`durable.records`, `durable.finalize`); the Durable Object side is
-    `durable.scratchpad.ScratchpadMethods` and `durable.finalize.FinalizeQueries`.
+    One method per row of `durable.rpc.METHODS` (the table sits above this package; a test holds
+    this Protocol to it), the argument as the row's codec sends it. Callers go through
+    `durable.client.Scratchpad`, which converts through the rows; the Durable Object side is
+    `durable.scratchpad.ScratchpadMethods`.
     """
 
     def destroy(self) -> Awaitable[JsonObject]: ...
@@ -96,9 +97,10 @@ class ScratchpadStub(Protocol):
 
     def release_urls(self, urls: list[str]) -> Awaitable[JsonObject]: ...
 
-    def record_batch(self, batch: str) -> Awaitable[JsonObject]: ...
+    # JSON text as sent; the object accepts the record's object too (older senders).
+    def record_batch(self, batch: str | JsonObject) -> Awaitable[JsonObject]: ...
 
-    def record_links(self, batch: str) -> Awaitable[JsonObject]: ...
+    def record_links(self, batch: str | JsonObject) -> Awaitable[JsonObject]: ...
 
     def claim_resources(self, request: JsonObject) -> Awaitable[JsonObject]: ...
 

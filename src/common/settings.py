@@ -57,7 +57,7 @@ class CrawlSettings:
     default_max_pages: int = 50
     min_max_pages: int = 1
     max_max_pages: int = 100_000
-    # What the scratchpad stores of link edges (counted as `durable.scratchpad._link_bytes`:
+    # What the scratchpad stores of link edges (counted as `durable.links.edge_bytes`:
     # ~350 bytes an edge of two 70-character URLs) before it stops writing them and finalize
     # skips the checks that need the whole link graph. 100,000 pages of 50 stored edges are
     # ~1.75 GB; 6 GiB leaves 4 GB of a Durable Object's 10 GB for the frontier and page rows.

@@ -45,7 +45,7 @@ __all__ = ["RECORD_EVERY_S", "BatchOutcome", "check_external_url", "check_extern
 # each second), a few scratchpad writes a second at most.
 RECORD_EVERY_S = 1.0
 
-type Record = Callable[[list[ExternalCheck]], Awaitable[None]]
+type Record = Callable[[list[ExternalCheck]], Awaitable[object]]
 
 
 async def check_external_url(

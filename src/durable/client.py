@@ -1,8 +1,10 @@
 """`Scratchpad`: the typed caller side of the AuditScratchpad Durable Object.
 
 Wraps the RPC stub (`bindings.ScratchpadStub`, JSON in and out) so callers send and receive the
-records of `durable.records` and `durable.finalize`; nothing outside this module indexes a dict
-an RPC returned. One object per audit, addressed by `idFromName(audit id)`.
+records of `durable.records` and `durable.finalize`; each method is one row of `durable.rpc`,
+which converts both ways, so nothing outside that module indexes a dict an RPC returned. One
+object per audit, addressed by `idFromName(audit id)`. Beyond the table: `for_audit` and the
+paged reads to their end, `all_sitemap_blocked_urls` and `all_site_facts`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Sequence
 
 from audit.external_links import ExternalStop
 from common.bindings import Env, ScratchpadStub
+from durable import rpc
 from durable.finalize import FinalizeOptions, FinalizePage
 from durable.records import (
     BatchResult,
@@ -22,6 +25,7 @@ from durable.records import (
     ExternalCheck,
     ExternalClaim,
     ExternalClaimRequest,
+    ExternalStopped,
     FrontierStats,
     LinkBatch,
     Progress,
@@ -55,27 +59,27 @@ class Scratchpad:
     # -- lifecycle and configuration --------------------------------------------------------
 
     async def destroy(self) -> Destroyed:
-        return Destroyed.from_dict(await self.stub.destroy())
+        return await rpc.DESTROY.call(self.stub)
 
     async def save_crawl_config(self, config: CrawlConfig) -> ConfigSaved:
-        return ConfigSaved.from_dict(await self.stub.save_crawl_config(config.to_dict()))
+        return await rpc.SAVE_CRAWL_CONFIG.call(self.stub, config)
 
     async def crawl_config(self) -> CrawlConfig:
-        return CrawlConfig.from_dict(await self.stub.crawl_config())
+        return await rpc.CRAWL_CONFIG.call(self.stub)
 
     # -- seeding ----------------------------------------------------------------------------
 
     async def seed_start(self, url: str) -> SeedResult:
-        return SeedResult.from_dict(await self.stub.seed_start(url))
+        return await rpc.SEED_START.call(self.stub, url)
 
     async def seed_sitemap_urls(self, urls: Sequence[str]) -> SeedResult:
-        return SeedResult.from_dict(await self.stub.seed_sitemap_urls(list(urls)))
+        return await rpc.SEED_SITEMAP_URLS.call(self.stub, urls)
 
     async def note_sitemap_blocked(self, urls: Sequence[str]) -> SeedResult:
-        return SeedResult.from_dict(await self.stub.note_sitemap_blocked(list(urls)))
+        return await rpc.NOTE_SITEMAP_BLOCKED.call(self.stub, urls)
 
     async def sitemap_blocked_urls(self, request: SitemapBlockedRequest) -> SitemapBlockedPage:
-        return SitemapBlockedPage.from_dict(await self.stub.sitemap_blocked_urls(request.to_dict()))
+        return await rpc.SITEMAP_BLOCKED_URLS.call(self.stub, request)
 
     async def all_sitemap_blocked_urls(self) -> list[str]:
         """Every robots-blocked sitemap URL, in URL order, read page by page."""
@@ -89,7 +93,7 @@ class Scratchpad:
     # -- the crawl's security and exposure facts --------------------------------------------
 
     async def site_facts(self, request: SiteFactsRequest) -> SiteFactsPage:
-        return SiteFactsPage.from_dict(await self.stub.site_facts(request.to_dict()))
+        return await rpc.SITE_FACTS.call(self.stub, request)
 
     async def all_site_facts(self, kind: SiteFactKind) -> list[SiteFact]:
         """Every fact of `kind`, in value order, read page by page."""
@@ -103,58 +107,53 @@ class Scratchpad:
     # -- the frontier -----------------------------------------------------------------------
 
     async def claim_chunk(self, chunk_no: int, limit: int) -> Claim:
-        request = ClaimRequest(chunk_no, limit)
-        return Claim.from_dict(await self.stub.claim_chunk(request.to_dict()))
+        return await rpc.CLAIM_CHUNK.call(self.stub, ClaimRequest(chunk_no, limit))
 
     async def claim_more(self, chunk_no: int, limit: int) -> Claim:
-        request = ClaimRequest(chunk_no, limit)
-        return Claim.from_dict(await self.stub.claim_more(request.to_dict()))
+        return await rpc.CLAIM_MORE.call(self.stub, ClaimRequest(chunk_no, limit))
 
     async def release_urls(self, urls: Sequence[str]) -> ReleaseResult:
-        return ReleaseResult.from_dict(await self.stub.release_urls(list(urls)))
+        return await rpc.RELEASE_URLS.call(self.stub, urls)
 
     async def record_batch(self, batch: RecordBatch) -> BatchResult:
-        # Large: sent as one JSON string (common.wire.JsonRecord.to_json_text).
-        return BatchResult.from_dict(await self.stub.record_batch(batch.to_json_text()))
+        return await rpc.RECORD_BATCH.call(self.stub, batch)
 
     async def record_links(self, batch: LinkBatch) -> BatchResult:
-        return BatchResult.from_dict(await self.stub.record_links(batch.to_json_text()))
+        return await rpc.RECORD_LINKS.call(self.stub, batch)
 
     async def claim_resources(self, chunk_no: int, limit: int) -> ResourceClaim:
-        request = ClaimRequest(chunk_no, limit)
-        return ResourceClaim.from_dict(await self.stub.claim_resources(request.to_dict()))
+        return await rpc.CLAIM_RESOURCES.call(self.stub, ClaimRequest(chunk_no, limit))
 
-    async def record_resources(self, checks: Sequence[ResourceCheck]) -> None:
-        await self.stub.record_resources([check.to_dict() for check in checks])
+    async def record_resources(self, checks: Sequence[ResourceCheck]) -> SeedResult:
+        return await rpc.RECORD_RESOURCES.call(self.stub, checks)
 
     async def release_resources(self, urls: Sequence[str]) -> ReleaseResult:
-        return ReleaseResult.from_dict(await self.stub.release_resources(list(urls)))
+        return await rpc.RELEASE_RESOURCES.call(self.stub, urls)
 
     async def claim_external(self, lease_no: int, limit: int, budget: int) -> ExternalClaim:
         request = ExternalClaimRequest(lease_no, limit, budget)
-        return ExternalClaim.from_dict(await self.stub.claim_external(request.to_dict()))
+        return await rpc.CLAIM_EXTERNAL.call(self.stub, request)
 
-    async def record_external(self, checks: Sequence[ExternalCheck]) -> None:
-        await self.stub.record_external([check.to_dict() for check in checks])
+    async def record_external(self, checks: Sequence[ExternalCheck]) -> SeedResult:
+        return await rpc.RECORD_EXTERNAL.call(self.stub, checks)
 
     async def release_external(self, urls: Sequence[str]) -> ReleaseResult:
-        return ReleaseResult.from_dict(await self.stub.release_external(list(urls)))
+        return await rpc.RELEASE_EXTERNAL.call(self.stub, urls)
 
-    async def stop_external(self, reason: ExternalStop) -> None:
-        await self.stub.stop_external(reason.value)
+    async def stop_external(self, reason: ExternalStop) -> ExternalStopped:
+        return await rpc.STOP_EXTERNAL.call(self.stub, reason)
 
     async def stats(self) -> FrontierStats:
-        return FrontierStats.from_dict(await self.stub.stats())
+        return await rpc.STATS.call(self.stub)
 
     async def recent_pages(self, limit: int = 300) -> Progress:
         """The live progress feed: the newest crawled URLs (at most 300) and frontier counts."""
-        request = ProgressRequest(limit).to_dict()
-        return Progress.from_dict(await self.stub.recent_pages(request))
+        return await rpc.RECENT_PAGES.call(self.stub, ProgressRequest(limit))
 
     async def prepare_resume(self) -> ResumeState:
-        return ResumeState.from_dict(await self.stub.prepare_resume())
+        return await rpc.PREPARE_RESUME.call(self.stub)
 
     # -- finalize ---------------------------------------------------------------------------
 
     async def run_finalize_checks(self, options: FinalizeOptions) -> FinalizePage:
-        return FinalizePage.from_dict(await self.stub.run_finalize_checks(options.to_dict()))
+        return await rpc.RUN_FINALIZE_CHECKS.call(self.stub, options)

@@ -30,10 +30,11 @@ from enum import StrEnum
 
 from audit.external_links import ExternalOutcome, HostReach
 from common.wire import JsonValue
-from durable.records import ExternalCheck
+from durable.json_batches import stored
+from durable.records import ExternalCheck, ExternalRef
 from urls.private_hosts import parse_ip
 
-__all__ = ["SCHEMA", "STARTED_KEY", "STOP_KEY", "ExternalState", "host_rows"]
+__all__ = ["SCHEMA", "STARTED_KEY", "STOP_KEY", "STORED", "ExternalState", "host_rows", "ref_bytes"]
 
 STARTED_KEY = "external_started_ms"
 STOP_KEY = "external_stop"
@@ -106,6 +107,7 @@ ADD_REFS = (
     "INSERT OR IGNORE INTO external_refs (source_url, url) "
     "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.url') FROM json_each(?)"
 )
+STORED = stored("external_refs", "url")
 # What each check learnt of its host, OR-ed into the host's row (`WHERE true`: SQLite's upsert
 # after a SELECT needs it to parse).
 NOTE_HOSTS = (
@@ -137,6 +139,11 @@ CHECKED_UNRESOLVED = (
     f"SELECT COUNT(*) AS n FROM external_links WHERE state = {_C} "
     f"AND outcome = '{ExternalOutcome.UNRESOLVED.value}'"
 )
+
+
+def ref_bytes(ref: ExternalRef) -> int:
+    """A reference row (twice: row and target index) and, at most, the URL's own row."""
+    return 3 * (len(ref.source_url) + len(ref.url)) + 48
 
 
 def host_rows(checks: Sequence[ExternalCheck]) -> list[JsonValue]:

@@ -1,6 +1,7 @@
 """Finalize: every cross-page check as SQL inside the AuditScratchpad, read in pages.
 
-`FinalizeQueries.run_finalize_checks(options)` is the RPC method. It returns the issues of
+`FinalizeQueries._run_finalize_checks(options)` serves the RPC method `run_finalize_checks`
+(durable.rpc). It returns the issues of
 `audit.cross_page` (same issues, same order) computed from `page_mirror` and `links`.
 
 Result order: duplicate-title, duplicate-meta-description, duplicate-content, redirects,
@@ -30,6 +31,7 @@ from common import settings
 from common.bindings import SqlRow, SqlValue
 from common.wire import JsonObject, JsonRecord, JsonValue, as_str
 from durable import finalize_sections as sections
+from durable import links, page_mirror
 from durable.finalize_sections import Query, Section
 
 __all__ = [
@@ -51,11 +53,8 @@ MAX_PAGE_LIMIT = 50_000
 # returned even when it alone exceeds the budget (a very long redirect chain).
 DEFAULT_PAGE_BYTES = 1024 * 1024
 
-_INDEXES = (
-    # Already created with the schema; repeated so finalize does not depend on schema history.
-    "CREATE INDEX IF NOT EXISTS links_target_idx ON links (target_url)",
-    "CREATE INDEX IF NOT EXISTS page_mirror_redirect_idx ON page_mirror (redirect_url)",
-)
+# Already created with the schema; repeated so finalize does not depend on schema history.
+_INDEXES = (links.TARGET_INDEX, page_mirror.REDIRECT_INDEX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,9 +172,10 @@ def _page_counts(issues: list[JsonObject]) -> dict[str, int]:
 
 
 class FinalizeQueries:
-    """Mixin for the AuditScratchpad shell, beside `ScratchpadMethods` (whose helpers it uses)."""
+    """Mixin of `durable.scratchpad.ScratchpadMethods`, beside `ScratchpadCore` (whose helpers it
+    uses)."""
 
-    if TYPE_CHECKING:  # provided by ScratchpadMethods (its `_sql` reopens a destroyed object)
+    if TYPE_CHECKING:  # provided by ScratchpadCore (its `_sql` reopens a destroyed object)
 
         def _rows(self, sql: str, *bindings: SqlValue) -> list[SqlRow]: ...
 
@@ -186,20 +186,15 @@ class FinalizeQueries:
         for statement in _INDEXES:
             self._rows(statement)
 
-    def run_finalize_checks(self, options: JsonObject) -> JsonObject:
-        """One page of cross-page issues; pass `next_cursor` back as `cursor` until it is None.
-
-        options: audit_id, start_url, crawl_completed, robots_blocked_sitemap_urls (list),
-        cursor (None for the first page), limit (issues per page), max_bytes (JSON per page).
-        """
-        parsed = FinalizeOptions.from_dict(options)
+    def _run_finalize_checks(self, parsed: FinalizeOptions) -> FinalizePage:
+        """One page of cross-page issues; pass `next_cursor` back as `cursor` until it is None."""
         self._ensure_finalize_indexes()
         links_truncated = self._meta("links_truncated") == "1"
         # A missing inbound link proves nothing while the frontier or the link graph is partial.
         orphans_checked = parsed.crawl_completed and not links_truncated
         ordered = build_sections(self._rows, parsed, orphans_checked)
         issues, next_cursor = read_page(ordered, parsed.cursor, parsed.limit, parsed.max_bytes)
-        page = FinalizePage(
+        return FinalizePage(
             issues=issues,
             next_cursor=next_cursor,
             links_truncated=links_truncated,
@@ -207,4 +202,3 @@ class FinalizeQueries:
             counts=total_counts(ordered) if parsed.cursor is None else None,
             page_counts=_page_counts(issues),
         )
-        return page.to_dict()

@@ -34,6 +34,7 @@ __all__ = [
     "ExternalClaimRequest",
     "ExternalProgress",
     "ExternalRef",
+    "ExternalStopped",
     "FragmentLink",
     "FragmentTargets",
     "FrontierStats",
@@ -337,6 +338,14 @@ class ExternalCheck(JsonRecord):
     reason: str | None = None
     host: str | None = None
     reach: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalStopped(JsonRecord):
+    """Why the external checks stopped early: the first reason a step gave
+    (audit.external_links.ExternalStop's value)."""
+
+    stopped: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["SCHEMA", "ResourceState"]
+from durable.json_batches import stored
+from durable.records import ResourceRef
+
+__all__ = ["SCHEMA", "STORED", "ResourceState", "ref_bytes"]
 
 
 class ResourceState(StrEnum):
@@ -76,3 +79,9 @@ ADD_REFS = (
     "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.url'), "
     "json_extract(value, '$.kind'), json_extract(value, '$.rel') FROM json_each(?)"
 )
+STORED = stored("resource_refs", "resource_url")
+
+
+def ref_bytes(ref: ResourceRef) -> int:
+    """A reference row (twice: row and target index) and, at most, the resource's own row."""
+    return 3 * (len(ref.source_url) + len(ref.url)) + len(ref.kind) + len(ref.rel or "") + 48

@@ -1,40 +1,46 @@
 """The AuditScratchpad's schema and RPC methods, as a mixin the Durable Object shell inherits.
 
-All transient crawl state of one audit lives in the object's own SQLite storage (ADR 0009):
-- `frontier` (durable.frontier): every URL ever seen (the dedup set) and its state pending ->
-  leased -> crawled, leases keyed by chunk number so a retried `crawl-chunk-N` step re-receives
-  exactly its URLs; `frontier_counts` keeps its rows per state;
-- `links`: internal link edges for the cross-page checks, written until a storage budget trips;
-- `page_mirror`: the slim per-page facts that finalize joins against;
-- `fragment_pages`/`fragment_targets`: the fragment target keys (urls.fragment) of crawled HTML
-  pages whose set is complete, under a small integer per page so each key costs a few bytes;
-  `link_fragments`: internal links' fragments with their lookup keys. Both count towards the
-  link budget and stop, like `links`, when it trips (missing rows only hide broken fragments);
+All transient crawl state of one audit lives in the object's own SQLite storage (ADR 0009), one
+module per table group, each holding its schema and SQL:
+- `frontier` (durable.frontier, its SQL here): every URL ever seen (the dedup set) and its state
+  pending -> leased -> crawled, leases keyed by chunk number so a retried `crawl-chunk-N` step
+  re-receives exactly its URLs; `frontier_counts` keeps its rows per state;
+- `links` (durable.links): internal link edges for the cross-page checks, written until a
+  storage budget trips;
+- `page_mirror` (durable.page_mirror): the slim per-page facts that finalize joins against;
+- `fragment_pages`/`fragment_targets`/`link_fragments` (durable.fragments): the fragment targets
+  of crawled HTML pages and internal links' fragments, within the same link budget;
 - `resources`/`resource_refs` (durable.resources): internal resources to check once each, and
   the pages that reference them;
 - `external_links`/`external_refs` (durable.external_links): links to other sites to check once
-  each (the `check_external` option), and the pages that link them.
+  each (the `check_external` option), and the pages that link them;
+- `recent_pages` (durable.progress_feed): the live progress feed;
+- `site_facts` (durable.site_facts): the crawl's distinct security and exposure facts;
+- `sitemap_blocked` (durable.sitemap_blocked): sitemap URLs robots.txt disallows;
+- `scratchpad_meta` (here): configuration, the link budget's use, the external phase's clock.
 Every method is synchronous SQL inside the object, so each RPC call is atomic, and every write is
 insert-or-ignore / upsert / insert-or-replace on a stable key because workflow steps are retried.
-Batches go to SQLite as one JSON array per statement (`json_each`), not one statement per URL:
-each `exec` crosses from Python to the runtime, which is what a batch costs in Pyodide.
-RPC methods take and return JSON (durable.records' `to_dict()` form) and convert on their first
-and last line. The methods only touch `self.ctx.storage`, so they run unchanged on the local
-platform.
+Batches go to SQLite as one JSON array per statement (durable.json_batches), not one statement per
+URL. `ScratchpadCore` takes and returns records; `ScratchpadMethods`, the shell's mixin, serves
+it over RPC, one endpoint per row of `durable.rpc.METHODS`, which converts to and from JSON. The
+methods only touch `self.ctx.storage`, so they run unchanged on the local platform.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from audit.external_links import ExternalStop
 from common import ports
 from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
 from common.settings import CRAWL
-from common.wire import JsonObject, JsonValue, as_int, as_str
+from common.wire import JsonValue, as_int, as_str
 from durable import external_links as ext
+from durable import fragments, page_mirror, progress_feed, rpc, site_facts, sitemap_blocked
+from durable import links as edges
 from durable import resources as res
+from durable.finalize import FinalizeQueries
 from durable.frontier import (
     SCHEMA as FRONTIER_SCHEMA,
 )
@@ -46,6 +52,7 @@ from durable.frontier import (
     sources_of,
     target_of,
 )
+from durable.json_batches import json_arrays
 from durable.records import (
     BatchResult,
     Claim,
@@ -60,6 +67,7 @@ from durable.records import (
     ExternalClaimRequest,
     ExternalProgress,
     ExternalRef,
+    ExternalStopped,
     FragmentLink,
     FragmentTargets,
     FrontierStats,
@@ -84,127 +92,20 @@ from durable.records import (
 )
 
 CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000  # failed audits keep their state this long for resume
-# One bound JSON array per statement stays well under the 2 MB string limit of Durable Object
-# SQLite (docs/platform.md §2.3); larger batches are split.
-MAX_JSON_PARAM_BYTES = 1_000_000
 
 _SCHEMA = (
     *FRONTIER_SCHEMA,
     *res.SCHEMA,
     *ext.SCHEMA,
-    """CREATE TABLE IF NOT EXISTS links (
-        source_url TEXT NOT NULL,
-        target_url TEXT NOT NULL,
-        nofollow INTEGER NOT NULL DEFAULT 0,
-        anchor TEXT,
-        PRIMARY KEY (source_url, target_url)
-    ) WITHOUT ROWID""",
-    "CREATE INDEX IF NOT EXISTS links_target_idx ON links (target_url)",
-    """CREATE TABLE IF NOT EXISTS page_mirror (
-        url TEXT PRIMARY KEY,
-        page_id TEXT NOT NULL,
-        status_code INTEGER NOT NULL,
-        fetch_class TEXT NOT NULL,
-        final_url TEXT,
-        redirect_url TEXT,
-        is_html INTEGER NOT NULL DEFAULT 0,
-        is_indexable INTEGER NOT NULL DEFAULT 1,
-        canonical_url TEXT,
-        title TEXT,
-        meta_description TEXT,
-        content_hash TEXT,
-        word_count INTEGER NOT NULL DEFAULT 0,
-        javascript_shell INTEGER NOT NULL DEFAULT 0,
-        depth INTEGER,
-        in_sitemap INTEGER NOT NULL DEFAULT 0,
-        hreflang_json TEXT NOT NULL DEFAULT '[]'
-    )""",
-    "CREATE INDEX IF NOT EXISTS page_mirror_redirect_idx ON page_mirror (redirect_url)",
-    "CREATE TABLE IF NOT EXISTS fragment_pages (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)",
-    """CREATE TABLE IF NOT EXISTS fragment_targets (
-        page INTEGER NOT NULL,
-        key INTEGER NOT NULL,
-        PRIMARY KEY (page, key)
-    ) WITHOUT ROWID""",
-    """CREATE TABLE IF NOT EXISTS link_fragments (
-        source_url TEXT NOT NULL,
-        target_url TEXT NOT NULL,
-        fragment TEXT NOT NULL,
-        key INTEGER NOT NULL,
-        decoded_key INTEGER NOT NULL,
-        PRIMARY KEY (source_url, target_url, fragment)
-    ) WITHOUT ROWID""",
+    *edges.SCHEMA,
+    *page_mirror.SCHEMA,
+    *fragments.SCHEMA,
     "CREATE TABLE IF NOT EXISTS scratchpad_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    # Sitemap URLs that robots.txt disallows: never fetched, reported as sitemap hygiene issues.
-    "CREATE TABLE IF NOT EXISTS sitemap_blocked (url TEXT PRIMARY KEY) WITHOUT ROWID",
-    # The live progress feed: the newest PROGRESS_FEED_SIZE crawled URLs. A re-recorded URL (a
-    # retried chunk) replaces its row and so moves to the front instead of appearing twice.
-    """CREATE TABLE IF NOT EXISTS recent_pages (
-        url TEXT NOT NULL UNIQUE,
-        status_code INTEGER NOT NULL,
-        fetch_class TEXT NOT NULL,
-        response_time_ms INTEGER,
-        crawled_at TEXT NOT NULL
-    )""",
-    # Distinct facts for the security grade and the exposure checks (durable.records.SiteFact),
-    # each with the first page in URL order it was seen on.
-    """CREATE TABLE IF NOT EXISTS site_facts (
-        kind TEXT NOT NULL,
-        value TEXT NOT NULL,
-        page_url TEXT NOT NULL,
-        detail TEXT,
-        PRIMARY KEY (kind, value)
-    ) WITHOUT ROWID""",
+    *sitemap_blocked.SCHEMA,
+    *progress_feed.SCHEMA,
+    *site_facts.SCHEMA,
 )
 
-
-def _insert_json_rows(verb: str, table: str, columns: Sequence[str]) -> str:
-    """`verb` into `table` the objects of one bound JSON array, `columns` read by name (a missing
-    one is NULL), in array order: with OR REPLACE a key's last row wins, with OR IGNORE its first."""
-    values = ", ".join(f"json_extract(value, '$.{column}')" for column in columns)
-    return (
-        f"{verb} INTO {table} ({', '.join(columns)}) SELECT {values} FROM json_each(?) ORDER BY key"
-    )
-
-
-# A fact seen on several pages is kept with the first of them in URL order, whatever order the
-# pages finished in, so identical crawls report it on the same page (issue 24).
-_WRITE_SITE_FACTS = (
-    "INSERT INTO site_facts (kind, value, page_url, detail) "
-    "SELECT json_extract(value, '$.kind'), json_extract(value, '$.value'), "
-    "json_extract(value, '$.page_url'), json_extract(value, '$.detail') "
-    "FROM json_each(?) WHERE true ORDER BY key "
-    "ON CONFLICT(kind, value) DO UPDATE SET page_url = excluded.page_url, detail = excluded.detail "
-    "WHERE excluded.page_url < site_facts.page_url"
-)
-# The original system's feed kept the newest 300 crawled URLs (docs/original-system.md).
-PROGRESS_FEED_SIZE = 300
-_MIRROR_COLUMNS = (
-    "url",
-    "page_id",
-    "status_code",
-    "fetch_class",
-    "final_url",
-    "redirect_url",
-    "is_html",
-    "is_indexable",
-    "canonical_url",
-    "title",
-    "meta_description",
-    "content_hash",
-    "word_count",
-    "javascript_shell",
-    "depth",
-    "in_sitemap",
-    "hreflang_json",
-)
-# Rows of a sub-batch in one statement each (a URL given twice keeps its last row).
-_UPSERT_MIRROR = _insert_json_rows("INSERT OR REPLACE", "page_mirror", _MIRROR_COLUMNS)
-_NOTE_PROGRESS = _insert_json_rows(
-    "INSERT OR REPLACE",
-    "recent_pages",
-    ("url", "status_code", "fetch_class", "response_time_ms", "crawled_at"),
-)
 # Claim order, in levels: link-discovered URLs breadth-first (by depth), then those of unknown
 # depth (found on sitemap-only pages), then sitemap-only ones; URL order within a level. A level
 # is claimed only once every URL of the levels before it is crawled (none pending or leased): a
@@ -251,114 +152,11 @@ _SEED_SITEMAP = (
     "ORDER BY key ON CONFLICT(url) DO UPDATE SET in_sitemap = 1 WHERE in_sitemap = 0 "
     "RETURNING source"
 )
-_WRITE_LINKS = (
-    "INSERT OR IGNORE INTO links (source_url, target_url, nofollow, anchor) "
-    "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
-    "json_extract(value, '$.nofollow'), json_extract(value, '$.anchor') FROM json_each(?)"
-)
 
 
-def _stored(table: str, target: str, *, fragment: bool = False) -> str:
-    """The positions (`i`) of a batch's `{i, s, t, f}` rows that `table` already holds, matched
-    on its source_url, `target` column (and fragment): a rewritten page (a retried chunk) must
-    not spend the link budget twice on them."""
-    sql = (
-        f"SELECT json_extract(j.value, '$.i') AS i FROM json_each(?) AS j JOIN {table} AS l "
-        f"ON l.source_url = json_extract(j.value, '$.s') AND l.{target} = json_extract(j.value, '$.t')"
-    )
-    return sql + (" AND l.fragment = json_extract(j.value, '$.f')" if fragment else "")
+class ScratchpadCore:
+    """The typed implementation: records in, records out. `ScratchpadMethods` serves it over RPC."""
 
-
-_STORED_LINKS = _stored("links", "target_url")
-_STORED_EXTERNAL = _stored("external_refs", "url")
-_STORED_RESOURCES = _stored("resource_refs", "resource_url")
-_STORED_FRAGMENTS = _stored("link_fragments", "target_url", fragment=True)
-
-
-# A sub-batch's pages in three statements, whatever their number: their ids, their old target
-# sets cleared (a retried batch), their new sets from `{"u": url, "k": [keys]}` objects.
-_ADD_FRAGMENT_PAGES = "INSERT OR IGNORE INTO fragment_pages (url) SELECT value FROM json_each(?)"
-_CLEAR_TARGETS = (
-    "DELETE FROM fragment_targets WHERE page IN "
-    "(SELECT id FROM fragment_pages WHERE url IN (SELECT value FROM json_each(?)))"
-)
-_KEYS_PER_OBJECT = 20_000  # 64-bit keys: under half the bound array's MAX_JSON_PARAM_BYTES
-_WRITE_TARGETS = (
-    "INSERT OR IGNORE INTO fragment_targets (page, key) SELECT p.id, k.value "
-    "FROM json_each(?) AS j JOIN fragment_pages AS p ON p.url = json_extract(j.value, '$.u') "
-    "JOIN json_each(j.value, '$.k') AS k"
-)
-_WRITE_LINK_FRAGMENTS = (
-    "INSERT OR IGNORE INTO link_fragments (source_url, target_url, fragment, key, decoded_key) "
-    "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
-    "json_extract(value, '$.fragment'), json_extract(value, '$.key'), "
-    "json_extract(value, '$.decoded_key') FROM json_each(?)"
-)
-
-
-def _targets_bytes(targets: FragmentTargets) -> int:
-    """A page's target keys as stored (key, page id, b-tree overhead) plus its fragment_pages row."""
-    return 24 * len(targets.keys) + 2 * len(targets.url) + 32
-
-
-def _resource_bytes(ref: ResourceRef) -> int:
-    """A reference row (twice: row and target index) and, at most, the resource's own row."""
-    return 3 * (len(ref.source_url) + len(ref.url)) + len(ref.kind) + len(ref.rel or "") + 48
-
-
-def _external_bytes(ref: ExternalRef) -> int:
-    """A reference row (twice: row and target index) and, at most, the URL's own row."""
-    return 3 * (len(ref.source_url) + len(ref.url)) + 48
-
-
-def _fragment_bytes(link: FragmentLink) -> int:
-    return len(link.source_url) + len(link.target_url) + len(link.fragment) + 48
-
-
-def _link_bytes(link: LinkRow) -> int:
-    """What one stored edge costs, counted by us: the runtime's `databaseSize` cannot be used,
-    because the SDK wrapper freezes it at its first read for the life of the object. Twice the
-    text (row plus the target index) and a fixed overhead per row."""
-    text = len(link.source_url) + len(link.target_url) + len(link.anchor or "")
-    return 2 * text + 32
-
-
-def _link_param(link: LinkRow) -> JsonObject:
-    """One element of `_WRITE_LINKS`'s JSON array (its `json_extract` paths), `nofollow` as 0/1.
-    Spelled out rather than `link.to_dict()`: this runs per edge, and the generic encoder costs
-    a few microseconds more each."""
-    return {
-        "source_url": link.source_url,
-        "target_url": link.target_url,
-        "nofollow": int(link.nofollow),
-        "anchor": link.anchor,
-    }
-
-
-def json_arrays(items: Sequence[JsonValue], max_bytes: int = MAX_JSON_PARAM_BYTES) -> Iterator[str]:
-    """`items` as JSON array texts of at most about `max_bytes` each (never an empty array)."""
-    if not items:
-        return
-    # Most batches fit in one array: one encoder pass instead of one per item (json.dumps sets
-    # up its encoder on every call, which cost more than the encoding for short items).
-    whole = json.dumps(items, separators=(",", ":"))  # ASCII-only: its length is its size
-    if len(whole) <= max_bytes:
-        yield whole
-        return
-    parts: list[str] = []
-    size = 0
-    for item in items:
-        text = json.dumps(item)  # ASCII-only: its length is its size in bytes
-        if parts and size + len(text) + 1 > max_bytes:
-            yield f"[{','.join(parts)}]"
-            parts, size = [], 0
-        parts.append(text)
-        size += len(text) + 1
-    if parts:
-        yield f"[{','.join(parts)}]"
-
-
-class ScratchpadMethods:
     # The runtime's DurableObjectState (a JsProxy in Workers, local_platform's in CPython).
     ctx: DurableObjectCtx
     _destroyed: bool = False
@@ -391,21 +189,21 @@ class ScratchpadMethods:
         if await self.ctx.storage.getAlarm() is None:
             await self.ctx.storage.setAlarm(ports.now_ms() + CLEANUP_AFTER_MS)
 
-    async def destroy(self) -> JsonObject:
+    async def _destroy(self) -> Destroyed:
         """Delete the alarm, then every row: the object stops being billed for storage."""
         await self.ctx.storage.deleteAlarm()
         await self.ctx.storage.deleteAll()
         # The instance may live on in memory; a later call (a retried step) reopens the schema
         # and re-arms the cleanup alarm, so nothing it writes outlives the 7 days.
         self._destroyed = True
-        return Destroyed().to_dict()
+        return Destroyed()
 
     async def alarm(self) -> None:
-        await self.destroy()
+        await self._destroy()
 
     # -- seeding --------------------------------------------------------------------------------
 
-    def seed_start(self, url: str) -> JsonObject:
+    def _seed_start(self, url: str) -> SeedResult:
         def write() -> int:
             added = self._sql(
                 "INSERT OR IGNORE INTO frontier (url, depth, source) VALUES (?, 0, ?) "
@@ -417,66 +215,49 @@ class ScratchpadMethods:
             return len(added)
 
         inserted: int = self.ctx.storage.transactionSync(write)
-        return SeedResult(received=1, inserted=inserted).to_dict()
+        return SeedResult(received=1, inserted=inserted)
 
-    def seed_sitemap_urls(self, urls: list[str]) -> JsonObject:
+    def _seed_sitemap_urls(self, urls: Sequence[str]) -> SeedResult:
         """Upsert sitemap URLs: new ones queue as sitemap-only; known ones only gain in_sitemap."""
 
         def write() -> int:
             inserted = 0
-            for batch in json_arrays(urls):
+            for batch in json_arrays(list[JsonValue](urls)):
                 rows = self._rows(_SEED_SITEMAP, batch)
                 inserted += sum(1 for row in rows if row["source"] == FrontierSource.SITEMAP)
             self._count(FrontierState.PENDING, inserted)
             return inserted
 
         inserted: int = self.ctx.storage.transactionSync(write)
-        return SeedResult(received=len(urls), inserted=inserted).to_dict()
+        return SeedResult(received=len(urls), inserted=inserted)
 
-    def note_sitemap_blocked(self, urls: list[str]) -> JsonObject:
+    def _note_sitemap_blocked(self, urls: Sequence[str]) -> SeedResult:
         def write() -> int:
-            return sum(
-                len(
-                    self._sql(
-                        "INSERT OR IGNORE INTO sitemap_blocked (url) "
-                        "SELECT value FROM json_each(?) RETURNING 1 AS added",
-                        batch,
-                    ).toArray()
-                )
-                for batch in json_arrays(urls)
-            )
+            batches = json_arrays(list[JsonValue](urls))
+            return sum(len(self._rows(sitemap_blocked.ADD, batch)) for batch in batches)
 
         inserted: int = self.ctx.storage.transactionSync(write)
-        return SeedResult(received=len(urls), inserted=inserted).to_dict()
+        return SeedResult(received=len(urls), inserted=inserted)
 
-    def sitemap_blocked_urls(self, request: JsonObject) -> JsonObject:
-        page = SitemapBlockedRequest.from_dict(request)
-        rows = self._rows(
-            "SELECT url FROM sitemap_blocked WHERE url > ? ORDER BY url LIMIT ?",
-            page.after,
-            page.limit,
-        )
-        return SitemapBlockedPage(tuple(as_str(row["url"]) for row in rows)).to_dict()
+    def _sitemap_blocked_urls(self, page: SitemapBlockedRequest) -> SitemapBlockedPage:
+        rows = self._rows(sitemap_blocked.PAGE, page.after, page.limit)
+        return SitemapBlockedPage(tuple(as_str(row["url"]) for row in rows))
 
     # -- crawl configuration ----------------------------------------------------------------------
 
-    def save_crawl_config(self, config: JsonObject) -> JsonObject:
+    def _save_crawl_config(self, saved: CrawlConfig) -> ConfigSaved:
         """Keep discovery's results (final URL, robots.txt text) for every later chunk.
 
         Rules are re-parsed from the stored text in each step, so retries and replays use
         identical rules, and no step result has to carry up to 500 KiB of robots.txt.
         """
-        saved = CrawlConfig.from_dict(config)
 
         def write() -> None:
             self._set_meta("config:final_url", saved.final_url)
             self._set_meta("config:robots_txt", saved.robots_txt)
 
         self.ctx.storage.transactionSync(write)
-        return ConfigSaved().to_dict()
-
-    def crawl_config(self) -> JsonObject:
-        return self._crawl_config().to_dict()
+        return ConfigSaved()
 
     def _crawl_config(self) -> CrawlConfig:
         return CrawlConfig(
@@ -486,14 +267,13 @@ class ScratchpadMethods:
 
     # -- leasing --------------------------------------------------------------------------------
 
-    def claim_chunk(self, request: JsonObject) -> JsonObject:
+    def _claim_chunk(self, claim: ClaimRequest) -> Claim:
         """Lease up to `limit` pending URLs to chunk `chunk_no`; idempotent per chunk number.
 
         A retried step gets back exactly the URLs still leased to its chunk; a chunk number that
         already crawled something gets nothing new (claiming a fresh set under a used number would
         duplicate work and overrun max pages).
         """
-        claim = ClaimRequest.from_dict(request)
         leased = self._rows(
             "SELECT url, depth, in_sitemap FROM frontier WHERE chunk_no = ? AND state = ? "
             "ORDER BY rowid",
@@ -501,19 +281,19 @@ class ScratchpadMethods:
             FrontierState.LEASED.value,
         )
         if leased:
-            return Claim(_leased_urls(leased), is_retry=True).to_dict()
+            return Claim(_leased_urls(leased), is_retry=True)
         crawled = self._sql(
             "SELECT 1 AS hit FROM frontier WHERE chunk_no = ? AND state = ? LIMIT 1",
             claim.chunk_no,
             FrontierState.CRAWLED.value,
         ).toArray()
         if crawled:
-            return Claim((), is_retry=True).to_dict()
+            return Claim((), is_retry=True)
         if claim.limit <= 0:
-            return Claim((), is_retry=False).to_dict()
-        return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False).to_dict()
+            return Claim((), is_retry=False)
+        return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False)
 
-    def claim_more(self, request: JsonObject) -> JsonObject:
+    def _claim_more(self, claim: ClaimRequest) -> Claim:
         """Lease up to `limit` more pending URLs to a running chunk that has used up its claim
         (the frontier was short when it claimed: the first chunk leases only the start URL).
 
@@ -521,10 +301,9 @@ class ScratchpadMethods:
         still leased to its number back from `claim_chunk`, these included, so nothing leased here
         is lost; a repeated call leases further URLs, which the chunk or its retry crawls.
         """
-        claim = ClaimRequest.from_dict(request)
         if claim.limit <= 0:
-            return Claim((), is_retry=False).to_dict()
-        return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False).to_dict()
+            return Claim((), is_retry=False)
+        return Claim(self._lease(claim.chunk_no, claim.limit), is_retry=False)
 
     def _lease(self, chunk_no: int, limit: int) -> tuple[LeasedUrl, ...]:
         def lease() -> tuple[LeasedUrl, ...]:
@@ -536,14 +315,14 @@ class ScratchpadMethods:
         leased: tuple[LeasedUrl, ...] = self.ctx.storage.transactionSync(lease)
         return leased
 
-    def release_urls(self, urls: list[str]) -> JsonObject:
+    def _release_urls(self, urls: Sequence[str]) -> ReleaseResult:
         """Return still-leased URLs to the queue (soft-deadline leftovers)."""
         released: int = self.ctx.storage.transactionSync(
             lambda: self._move(FrontierEvent.RELEASE, urls)
         )
-        return ReleaseResult(released).to_dict()
+        return ReleaseResult(released)
 
-    def prepare_resume(self) -> JsonObject:
+    def _prepare_resume(self) -> ResumeState:
         """Make a failed audit's frontier crawlable again; returns where the next run starts.
 
         Leases of the dead run go back to pending (their chunk may never have finished), and the
@@ -569,15 +348,12 @@ class ScratchpadMethods:
 
         last_chunk: int = self.ctx.storage.transactionSync(reopen)
         pending = as_int(self._sql(res.PENDING).one()["n"])
-        state = ResumeState(self._stats(), last_chunk, self._crawl_config().configured, pending)
-        return state.to_dict()
+        return ResumeState(self._stats(), last_chunk, self._crawl_config().configured, pending)
 
     # -- recording ------------------------------------------------------------------------------
 
-    def record_batch(self, batch: str | JsonObject) -> JsonObject:
-        """Persist one crawled sub-batch (a `RecordBatch`, as JSON text) atomically; a
-        `BatchResult` back."""
-        parsed = RecordBatch.from_json_text(batch)
+    def _record_batch(self, parsed: RecordBatch) -> BatchResult:
+        """Persist one crawled sub-batch atomically."""
         # Once edges reach the budget, link edges stop being written and orphan detection is
         # skipped as unreliable.
         budget = parsed.link_budget_bytes or CRAWL.link_budget_bytes
@@ -594,13 +370,11 @@ class ScratchpadMethods:
             return links_written, self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
-        return BatchResult(self._stats(), links_written, enqueued).to_dict()
+        return BatchResult(self._stats(), links_written, enqueued)
 
-    def record_links(self, batch: str | JsonObject) -> JsonObject:
-        """Persist links a page sends while it is parsed (a `LinkBatch`, as JSON text): its edges
-        within the link budget and its URLs to enqueue, atomically; a `BatchResult` back.
-        Idempotent."""
-        parsed = LinkBatch.from_json_text(batch)
+    def _record_links(self, parsed: LinkBatch) -> BatchResult:
+        """Persist links a page sends while it is parsed: its edges within the link budget and
+        its URLs to enqueue, atomically. Idempotent."""
         budget = parsed.link_budget_bytes or CRAWL.link_budget_bytes
 
         def write() -> tuple[int, int]:
@@ -610,62 +384,48 @@ class ScratchpadMethods:
             return self._write_links(parsed.links, budget), self._enqueue(parsed.discovered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
-        return BatchResult(self._stats(), links_written, enqueued).to_dict()
+        return BatchResult(self._stats(), links_written, enqueued)
 
     def _note_progress(self, entries: Sequence[CrawledEntry]) -> None:
         for batch in json_arrays([entry.to_dict() for entry in entries]):
-            self._sql(_NOTE_PROGRESS, batch)
+            self._sql(progress_feed.NOTE, batch)
         if entries:
-            self._sql(
-                "DELETE FROM recent_pages WHERE rowid <= (SELECT MAX(rowid) FROM recent_pages) - ?",
-                PROGRESS_FEED_SIZE,
-            )
+            self._sql(progress_feed.TRIM, progress_feed.FEED_SIZE)
 
     def _write_site_facts(self, facts: Sequence[SiteFact]) -> None:
         items: list[JsonValue] = [fact.to_dict() for fact in facts]
         for batch in json_arrays(items):
-            self._sql(_WRITE_SITE_FACTS, batch)
+            self._sql(site_facts.WRITE, batch)
 
-    def site_facts(self, request: JsonObject) -> JsonObject:
-        """One page of a kind's facts (a `SiteFactsPage`), in value order after `after`."""
-        page = SiteFactsRequest.from_dict(request)
-        rows = self._rows(
-            "SELECT kind, value, page_url, detail FROM site_facts WHERE kind = ? AND value > ? "
-            "ORDER BY value LIMIT ?",
-            page.kind.value,
-            page.after,
-            page.limit,
-        )
-        return SiteFactsPage(tuple(SiteFact.from_dict(row) for row in rows)).to_dict()
+    def _site_facts(self, page: SiteFactsRequest) -> SiteFactsPage:
+        """One page of a kind's facts, in value order after `after`."""
+        rows = self._rows(site_facts.PAGE, page.kind.value, page.after, page.limit)
+        return SiteFactsPage(tuple(SiteFact.from_dict(row) for row in rows))
 
-    def recent_pages(self, request: JsonObject) -> JsonObject:
-        """The live feed (a `Progress`): newest crawled URLs first, and the frontier's counts."""
-        limit = min(max(ProgressRequest.from_dict(request).limit, 0), PROGRESS_FEED_SIZE)
-        rows = self._rows(
-            "SELECT url, status_code, fetch_class, response_time_ms, crawled_at "
-            "FROM recent_pages ORDER BY rowid DESC LIMIT ?",
-            limit,
-        )
+    def _recent_pages(self, request: ProgressRequest) -> Progress:
+        """The live feed: newest crawled URLs first, and the frontier's counts."""
+        limit = min(max(request.limit, 0), progress_feed.FEED_SIZE)
+        rows = self._rows(progress_feed.NEWEST, limit)
         recent = tuple(CrawledEntry.from_dict(row) for row in rows)
-        return Progress(recent, self._stats(), self._external_progress()).to_dict()
+        return Progress(recent, self._stats(), self._external_progress())
 
     def _upsert_mirror(self, pages: Sequence[MirrorRow]) -> None:
         for batch in json_arrays(list(pages)):
-            self._sql(_UPSERT_MIRROR, batch)
+            self._sql(page_mirror.UPSERT, batch)
 
     def _write_links(self, links: Sequence[LinkRow], budget: int) -> int:
         """Store new edges until the byte budget trips; returns how many were new and fit.
         Edges already stored (a page written again) neither count nor take budget."""
         fresh = self._unstored_links(links)
-        fitting = self._within_budget(fresh, _link_bytes, budget)
-        for batch in json_arrays([_link_param(link) for link in fitting]):
-            self._sql(_WRITE_LINKS, batch)
+        fitting = self._within_budget(fresh, edges.edge_bytes, budget)
+        for batch in json_arrays([edges.edge_param(link) for link in fitting]):
+            self._sql(edges.WRITE, batch)
         return len(fitting)
 
     def _unstored_links(self, links: Sequence[LinkRow]) -> list[LinkRow]:
         """`links` less those already stored and less repeats within `links`, in order."""
         keys = [(link.source_url, link.target_url, "") for link in links]
-        return self._unstored(links, keys, _STORED_LINKS)
+        return self._unstored(links, keys, edges.STORED)
 
     def _unstored[T](
         self, items: Sequence[T], keys: list[tuple[str, str, str]], stored_sql: str
@@ -695,30 +455,30 @@ class ScratchpadMethods:
 
         A page's set replaces what a retried batch stored for it; a set that does not fit is
         not stored at all, so a stored page always has its whole set."""
-        fitting_pages = self._within_budget(pages, _targets_bytes, budget)
+        fitting_pages = self._within_budget(pages, fragments.targets_bytes, budget)
         for urls in json_arrays([page.url for page in fitting_pages]):
-            self._sql(_ADD_FRAGMENT_PAGES, urls)
-            self._sql(_CLEAR_TARGETS, urls)
+            self._sql(fragments.ADD_PAGES, urls)
+            self._sql(fragments.CLEAR_TARGETS, urls)
         sets: list[JsonValue] = [
-            {"u": page.url, "k": list(page.keys[start : start + _KEYS_PER_OBJECT])}
+            {"u": page.url, "k": list(page.keys[start : start + fragments.KEYS_PER_OBJECT])}
             for page in fitting_pages
-            for start in range(0, len(page.keys), _KEYS_PER_OBJECT)
+            for start in range(0, len(page.keys), fragments.KEYS_PER_OBJECT)
         ]
         for batch in json_arrays(sets):
-            self._sql(_WRITE_TARGETS, batch)
+            self._sql(fragments.WRITE_TARGETS, batch)
         keys = [(link.source_url, link.target_url, link.fragment) for link in links]
-        fresh = self._unstored(links, keys, _STORED_FRAGMENTS)
-        fitting = self._within_budget(fresh, _fragment_bytes, budget)
+        fresh = self._unstored(links, keys, fragments.STORED)
+        fitting = self._within_budget(fresh, fragments.link_bytes, budget)
         for batch in json_arrays([link.to_dict() for link in fitting]):
-            self._sql(_WRITE_LINK_FRAGMENTS, batch)
+            self._sql(fragments.WRITE_LINKS, batch)
 
     def _write_resources(self, refs: Sequence[ResourceRef], budget: int) -> None:
         """Resources to check (new URLs only) and their referring pages, within the budget."""
-        self._write_checked(refs, _resource_bytes, budget, _STORED_RESOURCES, res.ADD, res.ADD_REFS)
+        self._write_checked(refs, res.ref_bytes, budget, res.STORED, res.ADD, res.ADD_REFS)
 
     def _write_external(self, refs: Sequence[ExternalRef], budget: int) -> None:
         """External URLs to check (new URLs only, in link order) and their referring pages."""
-        self._write_checked(refs, _external_bytes, budget, _STORED_EXTERNAL, ext.ADD, ext.ADD_REFS)
+        self._write_checked(refs, ext.ref_bytes, budget, ext.STORED, ext.ADD, ext.ADD_REFS)
 
     def _write_checked[R: (ResourceRef, ExternalRef)](
         self,
@@ -740,10 +500,9 @@ class ScratchpadMethods:
 
     # -- resource checks ------------------------------------------------------------------------
 
-    def claim_resources(self, request: JsonObject) -> JsonObject:
+    def _claim_resources(self, claim: ClaimRequest) -> ResourceClaim:
         """Lease up to `limit` pending resources to chunk `chunk_no`; idempotent per chunk
         number, as `claim_chunk` is. URLs the frontier holds are answered by their page."""
-        claim = ClaimRequest.from_dict(request)
 
         def lease() -> tuple[tuple[str, ...], bool]:
             self._sql(res.TO_PAGE)
@@ -757,24 +516,23 @@ class ScratchpadMethods:
 
         urls, is_retry = self.ctx.storage.transactionSync(lease)
         pending = as_int(self._sql(res.PENDING).one()["n"])
-        return ResourceClaim(urls, is_retry, pending).to_dict()
+        return ResourceClaim(urls, is_retry, pending)
 
-    def record_resources(self, checks: list[JsonObject]) -> JsonObject:
-        """Keep each resource's answer (a list of `ResourceCheck`)."""
-        items: list[JsonValue] = [ResourceCheck.from_dict(check).to_dict() for check in checks]
+    def _record_resources(self, checks: Sequence[ResourceCheck]) -> SeedResult:
+        """Keep each resource's answer."""
+        items: list[JsonValue] = [check.to_dict() for check in checks]
         return self._record_checks(res.CHECK, items)
 
-    def release_resources(self, urls: list[str]) -> JsonObject:
+    def _release_resources(self, urls: Sequence[str]) -> ReleaseResult:
         """Return leased resources a chunk did not check to the pending ones."""
         return self._release_leases(res.RELEASE, urls)
 
     # -- external link checks -------------------------------------------------------------------
 
-    def claim_external(self, request: JsonObject) -> JsonObject:
+    def _claim_external(self, claim: ExternalClaimRequest) -> ExternalClaim:
         """Lease up to `limit` pending external URLs to step `lease_no`, never more in all than
         the budget; idempotent per lease number, as `claim_resources` is. The first claim
         starts the phase's clock; every claim says what the checks learnt of host names."""
-        claim = ExternalClaimRequest.from_dict(request)
 
         def lease() -> tuple[tuple[str, ...], bool]:
             if self._meta(ext.STARTED_KEY) is None:
@@ -800,14 +558,12 @@ class ScratchpadMethods:
             started_ms=int(self._meta(ext.STARTED_KEY) or 0),
             resolved_hosts=self._hosts(ext.RESOLVED_NAMES),
             unresolved_hosts=self._hosts(ext.UNRESOLVED_NAMES),
-        ).to_dict()
+        )
 
-    def record_external(self, checks: list[JsonObject]) -> JsonObject:
-        """Keep each external URL's answer (a list of `ExternalCheck`), and what it learnt of
-        its host."""
-        parsed = [ExternalCheck.from_dict(check) for check in checks]
-        items: list[JsonValue] = [check.to_dict() for check in parsed]
-        hosts = ext.host_rows(parsed)
+    def _record_external(self, checks: Sequence[ExternalCheck]) -> SeedResult:
+        """Keep each external URL's answer, and what it learnt of its host."""
+        items: list[JsonValue] = [check.to_dict() for check in checks]
+        hosts = ext.host_rows(checks)
 
         def write() -> None:
             for batch in json_arrays(items):
@@ -816,19 +572,17 @@ class ScratchpadMethods:
                 self._sql(ext.NOTE_HOSTS, batch)
 
         self.ctx.storage.transactionSync(write)
-        return SeedResult(received=len(items), inserted=len(items)).to_dict()
+        return SeedResult(received=len(items), inserted=len(items))
 
-    def release_external(self, urls: list[str]) -> JsonObject:
+    def _release_external(self, urls: Sequence[str]) -> ReleaseResult:
         """Return leased external URLs a step did not check to the pending ones."""
         return self._release_leases(ext.RELEASE, urls)
 
-    def stop_external(self, reason: str) -> JsonObject:
-        """Note why a step stopped the external checks early (an `ExternalStop`); the first
-        reason stays."""
-        stop = ExternalStop(reason)
+    def _stop_external(self, stop: ExternalStop) -> ExternalStopped:
+        """Note why a step stopped the external checks early; the first reason stays."""
         if self._meta(ext.STOP_KEY) is None:
             self._set_meta(ext.STOP_KEY, stop.value)
-        return {"stopped": self._meta(ext.STOP_KEY)}
+        return ExternalStopped(self._meta(ext.STOP_KEY))
 
     def _hosts(self, sql: str) -> tuple[str, ...]:
         return tuple(as_str(row["host"]) for row in self._rows(sql))
@@ -847,21 +601,21 @@ class ScratchpadMethods:
     # Resources and external links share their lease life cycle (durable.resources,
     # durable.external_links): answers written in batches, unfinished leases released.
 
-    def _record_checks(self, check: str, items: list[JsonValue]) -> JsonObject:
+    def _record_checks(self, check: str, items: list[JsonValue]) -> SeedResult:
         def write() -> None:
             for batch in json_arrays(items):
                 self._sql(check, batch)
 
         self.ctx.storage.transactionSync(write)
-        return SeedResult(received=len(items), inserted=len(items)).to_dict()
+        return SeedResult(received=len(items), inserted=len(items))
 
-    def _release_leases(self, release: str, urls: list[str]) -> JsonObject:
+    def _release_leases(self, release: str, urls: Sequence[str]) -> ReleaseResult:
         def write() -> int:
             batches = json_arrays(list[JsonValue](urls))
             return sum(len(self._rows(release + " RETURNING 1 AS moved", b)) for b in batches)
 
         released: int = self.ctx.storage.transactionSync(write)
-        return ReleaseResult(released).to_dict()
+        return ReleaseResult(released)
 
     def _within_budget[T](
         self, items: Sequence[T], size_of: Callable[[T], int], budget: int
@@ -901,7 +655,7 @@ class ScratchpadMethods:
 
     # -- moves and counts -----------------------------------------------------------------------
 
-    def _move(self, event: FrontierEvent, urls: list[str] | None, *lead: int) -> int:
+    def _move(self, event: FrontierEvent, urls: Sequence[str] | None, *lead: int) -> int:
         """Apply `event` to `urls` (None: every row), one statement per allowed source state.
 
         Rows in a state the event may not leave are left alone (a release of a crawled URL is a
@@ -927,9 +681,6 @@ class ScratchpadMethods:
             self._sql("UPDATE frontier_counts SET n = n + ? WHERE state = ?", delta, state.value)
 
     # -- reading --------------------------------------------------------------------------------
-
-    def stats(self) -> JsonObject:
-        return self._stats().to_dict()
 
     def _stats(self) -> FrontierStats:
         counts = {
@@ -962,6 +713,38 @@ class ScratchpadMethods:
 
     def _set_meta(self, key: str, value: str) -> None:
         self._sql("INSERT OR REPLACE INTO scratchpad_meta (key, value) VALUES (?, ?)", key, value)
+
+
+class ScratchpadMethods(ScratchpadCore, FinalizeQueries):
+    """The AuditScratchpad's RPC methods (JSON in, JSON out), the mixin the Durable Object shell
+    inherits: one endpoint per row of `durable.rpc.METHODS`, each converting through its row, so
+    mypy checks every implementation against the row's request and response records. Not RPC:
+    `open_scratchpad` and `alarm` (durable.rpc.LOCAL_ONLY)."""
+
+    destroy = rpc.DESTROY.serve_async(ScratchpadCore._destroy)
+    save_crawl_config = rpc.SAVE_CRAWL_CONFIG.serve(ScratchpadCore._save_crawl_config)
+    crawl_config = rpc.CRAWL_CONFIG.serve(ScratchpadCore._crawl_config)
+    seed_start = rpc.SEED_START.serve(ScratchpadCore._seed_start)
+    seed_sitemap_urls = rpc.SEED_SITEMAP_URLS.serve(ScratchpadCore._seed_sitemap_urls)
+    note_sitemap_blocked = rpc.NOTE_SITEMAP_BLOCKED.serve(ScratchpadCore._note_sitemap_blocked)
+    sitemap_blocked_urls = rpc.SITEMAP_BLOCKED_URLS.serve(ScratchpadCore._sitemap_blocked_urls)
+    site_facts = rpc.SITE_FACTS.serve(ScratchpadCore._site_facts)
+    claim_chunk = rpc.CLAIM_CHUNK.serve(ScratchpadCore._claim_chunk)
+    claim_more = rpc.CLAIM_MORE.serve(ScratchpadCore._claim_more)
+    release_urls = rpc.RELEASE_URLS.serve(ScratchpadCore._release_urls)
+    record_batch = rpc.RECORD_BATCH.serve(ScratchpadCore._record_batch)
+    record_links = rpc.RECORD_LINKS.serve(ScratchpadCore._record_links)
+    claim_resources = rpc.CLAIM_RESOURCES.serve(ScratchpadCore._claim_resources)
+    record_resources = rpc.RECORD_RESOURCES.serve(ScratchpadCore._record_resources)
+    release_resources = rpc.RELEASE_RESOURCES.serve(ScratchpadCore._release_resources)
+    claim_external = rpc.CLAIM_EXTERNAL.serve(ScratchpadCore._claim_external)
+    record_external = rpc.RECORD_EXTERNAL.serve(ScratchpadCore._record_external)
+    release_external = rpc.RELEASE_EXTERNAL.serve(ScratchpadCore._release_external)
+    stop_external = rpc.STOP_EXTERNAL.serve(ScratchpadCore._stop_external)
+    stats = rpc.STATS.serve(ScratchpadCore._stats)
+    prepare_resume = rpc.PREPARE_RESUME.serve(ScratchpadCore._prepare_resume)
+    recent_pages = rpc.RECENT_PAGES.serve(ScratchpadCore._recent_pages)
+    run_finalize_checks = rpc.RUN_FINALIZE_CHECKS.serve(FinalizeQueries._run_finalize_checks)
 
 
 def _leased_urls(rows: list[SqlRow]) -> tuple[LeasedUrl, ...]:

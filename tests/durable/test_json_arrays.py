@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from durable.scratchpad import json_arrays
+from durable.json_batches import json_arrays
 
 _rows = st.lists(
     st.one_of(

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from durable.client import Scratchpad
+from durable.progress_feed import FEED_SIZE as PROGRESS_FEED_SIZE
 from durable.records import CrawledEntry, RecordBatch
-from durable.scratchpad import PROGRESS_FEED_SIZE
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from audit.cross_page import ResourceAnswer, ResourceUse, broken_resources
 from common.fetch_class import FetchClass
 from durable.client import Scratchpad
 from durable.records import LinkBatch, RecordBatch, ResourceCheck, ResourceRef
-from durable.scratchpad import _resource_bytes
+from durable.resources import ref_bytes
 
 from .test_finalize import AUDIT, finalize_all, mirror_row, page, url
 
@@ -101,7 +101,7 @@ async def test_resources_sent_early_are_kept_and_a_rewrite_takes_no_budget_again
     pad: Scratchpad,
 ) -> None:
     early = LinkBatch(resources=refs(("a", "x.png", "img"), ("a", "y.css", "link")))
-    once = sum(_resource_bytes(ref) for ref in early.resources)  # the budget they take
+    once = sum(ref_bytes(ref) for ref in early.resources)  # the budget they take
     await pad.record_links(replace(early, link_budget_bytes=once))
     await pad.record_links(replace(early, link_budget_bytes=once))  # a retried page
     assert (await pad.stats()).links_truncated is False

@@ -1,0 +1,72 @@
+"""Fragment targets and link fragments in the scratchpad, for the broken-fragment check.
+
+`fragment_pages`/`fragment_targets`: the fragment target keys (urls.fragment) of crawled HTML
+pages whose set is complete, under a small integer per page so each key costs a few bytes;
+`link_fragments`: internal links' fragments with their lookup keys (as written, and
+percent-decoded). Both count towards the link budget and stop, like `links`, when it trips
+(missing rows only hide broken fragments). A page's set replaces what a retried batch stored for
+it, so a stored page always has its whole set.
+"""
+
+from __future__ import annotations
+
+from durable.json_batches import insert_json_rows, stored
+from durable.records import FragmentLink, FragmentTargets
+
+__all__ = [
+    "ADD_PAGES",
+    "CLEAR_TARGETS",
+    "KEYS_PER_OBJECT",
+    "SCHEMA",
+    "STORED",
+    "WRITE_LINKS",
+    "WRITE_TARGETS",
+    "link_bytes",
+    "targets_bytes",
+]
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS fragment_pages (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)",
+    """CREATE TABLE IF NOT EXISTS fragment_targets (
+        page INTEGER NOT NULL,
+        key INTEGER NOT NULL,
+        PRIMARY KEY (page, key)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS link_fragments (
+        source_url TEXT NOT NULL,
+        target_url TEXT NOT NULL,
+        fragment TEXT NOT NULL,
+        key INTEGER NOT NULL,
+        decoded_key INTEGER NOT NULL,
+        PRIMARY KEY (source_url, target_url, fragment)
+    ) WITHOUT ROWID""",
+)
+# A sub-batch's pages in three statements, whatever their number: their ids, their old target
+# sets cleared (a retried batch), their new sets from `{"u": url, "k": [keys]}` objects.
+ADD_PAGES = "INSERT OR IGNORE INTO fragment_pages (url) SELECT value FROM json_each(?)"
+CLEAR_TARGETS = (
+    "DELETE FROM fragment_targets WHERE page IN "
+    "(SELECT id FROM fragment_pages WHERE url IN (SELECT value FROM json_each(?)))"
+)
+KEYS_PER_OBJECT = 20_000  # 64-bit keys: under half the bound array's MAX_JSON_PARAM_BYTES
+WRITE_TARGETS = (
+    "INSERT OR IGNORE INTO fragment_targets (page, key) SELECT p.id, k.value "
+    "FROM json_each(?) AS j JOIN fragment_pages AS p ON p.url = json_extract(j.value, '$.u') "
+    "JOIN json_each(j.value, '$.k') AS k"
+)
+WRITE_LINKS = insert_json_rows(
+    "INSERT OR IGNORE",
+    "link_fragments",
+    ("source_url", "target_url", "fragment", "key", "decoded_key"),
+    ordered=False,
+)
+STORED = stored("link_fragments", "target_url", fragment=True)
+
+
+def targets_bytes(targets: FragmentTargets) -> int:
+    """A page's target keys as stored (key, page id, b-tree overhead) plus its fragment_pages row."""
+    return 24 * len(targets.keys) + 2 * len(targets.url) + 32
+
+
+def link_bytes(link: FragmentLink) -> int:
+    return len(link.source_url) + len(link.target_url) + len(link.fragment) + 48
