@@ -28,7 +28,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "src"))
 
 from common.settings import CRAWL
-from crawl.chunk import FIRST_PERSIST_BATCH_SIZE, PERSIST_BATCH_SIZE
+from crawl.persister import FIRST_PERSIST_BATCH_SIZE, PERSIST_BATCH_SIZE
 
 CHUNK_TARGET_PAGES = CRAWL.chunk_target_pages
 from durable.client import Scratchpad

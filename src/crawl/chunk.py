@@ -10,6 +10,12 @@ chunk gets back its unfinished URLs and rewrites the same rows. (docs/original-s
 
 Fetches that get no answer at all are counted (crawl.site_health); once the site has clearly
 stopped answering, the chunk stops launching as a rate limit's stop does, and reports it.
+
+The runner composes one small object per concern, each holding its own state: the window's size
+(`crawl.window.FetchWindow`) and the fetches in flight (`crawl.in_flight`), the 429 pauses
+(`crawl.throttle.RateLimitPauses`), the lease refill (`LeaseRefill`) and the persistence pipeline
+(`crawl.persister`). The soft deadline is a value (`Deadline`) whose check changes nothing; the
+runner records `deadline_hit` itself where it stops at the deadline.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from auditdb import repository
@@ -25,12 +31,14 @@ from auditdb.records import PageRecord
 from common import ports, settings
 from common.bindings import D1Database
 from common.wire import JsonRecord
+from crawl.in_flight import InFlight
 from crawl.page_pipeline import CrawlScope, ProcessedPage
 from crawl.page_stream import PageStream
+from crawl.persister import Persister, SubBatches
 from crawl.resource_check import check_resource
 from crawl.site_health import NoAnswers, NoAnswerTally
-from crawl.throttle import RateLimitAction, decide_429, parse_retry_after
-from crawl.window import next_window, start_window, window_limits
+from crawl.throttle import RateLimitAction, RateLimitPauses, parse_retry_after
+from crawl.window import FetchWindow
 from durable.client import Scratchpad
 from durable.records import (
     BatchResult,
@@ -42,9 +50,6 @@ from durable.records import (
     ResourceCheck,
 )
 
-FIRST_PERSIST_BATCH_SIZE = 5
-PERSIST_BATCH_SIZE = 25
-MAX_QUEUED_PERSIST_BATCHES = 2
 # Resources (crawl.references) a chunk checks after its pages, within its soft deadline: a HEAD
 # costs a fraction of a page, so several per page keep up with what pages reference.
 RESOURCE_CHECKS_PER_CHUNK = 400
@@ -94,7 +99,41 @@ class ChunkIO:
     pad: Scratchpad
     db: D1Database
     http: ports.HttpClient
-    clock: Callable[[], float] = time.monotonic
+    clock: Callable[[], float] = time.monotonic  # monotonic: a deadline once passed stays passed
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """The chunk's soft deadline on its monotonic clock; checking it changes nothing."""
+
+    started: float
+    seconds: float
+
+    def passed(self, now: float) -> bool:
+        return now - self.started >= self.seconds
+
+
+@dataclass(slots=True)
+class LeaseRefill:
+    """URLs a chunk has leased against its limit, and the pages persisted when it last asked
+    for more: a new claim can only find the links of pages persisted since."""
+
+    limit: int
+    claimed: int = 0
+    asked_at: int = 0  # pages persisted when more were last asked for
+
+    def due(self, persisted: int) -> bool:
+        return self.claimed < self.limit and persisted > self.asked_at
+
+    def asked(self, persisted: int) -> None:
+        self.asked_at = persisted
+
+    @property
+    def wanted(self) -> int:
+        return self.limit - self.claimed
+
+    def leased(self, count: int) -> None:
+        self.claimed += count
 
 
 async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkReport:
@@ -103,92 +142,99 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
     runner = _ChunkRunner(scope, plan, io, is_retry=claim.is_retry)
     await runner.run(leased)
     released = await runner.release_unlaunched()
-    checked, resources_pending = await check_resources(plan, io, runner)
+    resources = ResourceRound()
+    if not runner.stopped:
+        resources = await check_resources(plan, io, runner.window.size, runner.deadline)
     stats = await io.pad.stats()
     return ChunkReport(
         chunk_no=plan.chunk_no,
-        claimed=runner.claimed,
+        claimed=runner.refill.claimed,
         is_retry=runner.is_retry,
         attempted_in_chunk=runner.finished,
         attempted=stats.crawled,
         pending=stats.pending + stats.leased,
         seen=stats.seen,
         released=released,
-        window_end=runner.window,
-        deadline_hit=runner.deadline_hit,
+        window_end=runner.window.size,
+        deadline_hit=runner.deadline_hit or resources.deadline_hit,
         links_truncated=stats.links_truncated,
-        rate_limited=runner.rate_limited,
-        cooldown_s=round(runner.cooldown_s, 3),
+        rate_limited=runner.pauses.stopped,
+        cooldown_s=round(runner.pauses.cooldown_s, 3),
         skipped=runner.skipped,
-        resources_checked=checked,
-        resources_pending=resources_pending,
+        resources_checked=resources.checked,
+        resources_pending=resources.pending,
         no_answers=runner.no_answers.counts(),
     )
 
 
-async def check_resources(plan: ChunkPlan, io: ChunkIO, runner: _ChunkRunner) -> tuple[int, int]:
-    """Check the resources leased to this chunk, `runner.window` at a time, until the soft
-    deadline; record the answers and release what was not checked. Returns (checked, pending)."""
-    if runner.stopped:
-        return 0, 0
+@dataclass(frozen=True, slots=True)
+class ResourceRound:
+    """What `check_resources` did: resources checked, unleased ones left, and whether it stopped
+    at the soft deadline."""
+
+    checked: int = 0
+    pending: int = 0
+    deadline_hit: bool = False
+
+
+async def check_resources(
+    plan: ChunkPlan, io: ChunkIO, window: int, deadline: Deadline
+) -> ResourceRound:
+    """Check the resources leased to this chunk, `window` at a time, until the soft deadline;
+    record the answers and release what was not checked."""
     claim = await io.pad.claim_resources(plan.chunk_no, RESOURCE_CHECKS_PER_CHUNK)
     queue = deque(claim.urls)
     checks: list[ResourceCheck] = []
-    in_flight: set[asyncio.Future[ResourceCheck]] = set()
+    in_flight: InFlight[ResourceCheck] = InFlight()
+    deadline_hit = False
     while queue or in_flight:
-        while queue and len(in_flight) < max(1, runner.window) and not runner.past_deadline():
-            url = queue.popleft()
-            in_flight.add(asyncio.ensure_future(check_resource(io.http, url, plan.fetch_timeout_s)))
+        while queue and len(in_flight) < max(1, window):
+            if deadline.passed(io.clock()):
+                deadline_hit = True
+                break
+            in_flight.start(check_resource(io.http, queue.popleft(), plan.fetch_timeout_s))
         if not in_flight:
             break
-        done, in_flight = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
-        checks.extend(task.result() for task in done)
+        checks.extend(await in_flight.settle())
     if checks:
         await io.pad.record_resources(checks)
     if queue:
         await io.pad.release_resources(list(queue))
-    return len(checks), claim.pending + len(queue)
+    return ResourceRound(len(checks), claim.pending + len(queue), deadline_hit)
 
 
 class _ChunkRunner:
+    """Launches, collects and persists one chunk's pages, composing one object per concern: the
+    fetch window (its size and the fetches in flight), the 429 pauses, the lease refill and the
+    persistence pipeline."""
+
     def __init__(self, scope: CrawlScope, plan: ChunkPlan, io: ChunkIO, *, is_retry: bool) -> None:
         self.scope, self.plan, self.io, self.is_retry = scope, plan, io, is_retry
-        self.limits = window_limits(is_retry=is_retry)
-        self.window = start_window(self.limits, plan.window_hint, is_retry=is_retry)
-        self.queue: deque[LeasedUrl] = deque()
-        self.in_flight: set[asyncio.Future[ProcessedPage | None]] = set()
-        self.batch: list[ProcessedPage] = []
-        self.batch_target = FIRST_PERSIST_BATCH_SIZE
-        self.persisting: asyncio.Task[None] | None = None
-        self.queued_persists = 0
-        self.finished = 0
-        self.deadline_hit = False
-        self.skipped: dict[str, int] = {}
-        self.started = io.clock()
+        self.deadline = Deadline(io.clock(), plan.soft_deadline_s)
+        self.deadline_hit = False  # set where the runner stops at the deadline
+        self.queue: deque[LeasedUrl] = deque()  # leased, not launched yet
+        self.window = FetchWindow.start(plan.window_hint, is_retry=is_retry)
+        self.in_flight: InFlight[ProcessedPage | None] = InFlight()
         # 429 handling: a pause holds every new fetch; a stop ends the chunk (see crawl.throttle).
-        self.paused_until = 0.0
-        self.cooldown_s = 0.0
-        self.consecutive_429 = 0
-        self.rate_limited = False
-        self.unrecorded: list[LeasedUrl] = []
+        self.pauses = RateLimitPauses()
+        self.unrecorded: list[LeasedUrl] = []  # stopped by rate limiting: back to the frontier
         self.no_answers = NoAnswerTally(plan.no_answer_streak)
-        # Refills (`_refill`): URLs leased so far, pages persisted, and how many were persisted
-        # when the last refill was asked for.
-        self.claimed = 0
-        self.persisted = 0
-        self.refill_mark = 0
+        self.refill = LeaseRefill(plan.limit)
+        self.batches: SubBatches[ProcessedPage] = SubBatches()
+        self.persister = Persister(self._write)
+        self.finished = 0
+        self.skipped: dict[str, int] = {}
 
     async def run(self, leased: list[LeasedUrl]) -> None:
         self.queue.extend(leased)
-        self.claimed = len(leased)
+        self.refill.leased(len(leased))
         try:
             await self._fetch_all()
-            self.queue.extend(self.unrecorded)  # stopped by rate limiting: back to the frontier
+            self.queue.extend(self.unrecorded)
             self._flush()
-            if self.persisting is not None:
-                await self.persisting
+            await self.persister.drain()
         finally:
-            await self._cancel_in_flight()
+            await self.in_flight.cancel_all()
 
     async def _fetch_all(self) -> None:
         while True:
@@ -200,10 +246,7 @@ class _ChunkRunner:
                     return
                 await self._wait_for_room()
                 continue
-            done, _ = await asyncio.wait(self.in_flight, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                self.in_flight.discard(task)
-                page = task.result()
+            for page in await self.in_flight.settle():
                 if page is not None:
                     self._finished(page)
 
@@ -216,50 +259,43 @@ class _ChunkRunner:
         (which finishes its own URLs, `crawl.window`'s retry profile)."""
         if not self.in_flight:
             self._flush()
-            await self._wait_for_persistence()
-        if (
-            self.is_retry
-            or self.claimed >= self.plan.limit
-            or self.persisted <= self.refill_mark
-            or self.stopped
-            or self.past_deadline()
-        ):
+            await self.persister.caught_up()
+        persisted = self.persister.persisted
+        if self.is_retry or not self.refill.due(persisted) or self.stopped:
             return False
-        self.refill_mark = self.persisted
-        claim = await self.io.pad.claim_more(self.plan.chunk_no, self.plan.limit - self.claimed)
-        self.claimed += len(claim.urls)
+        if self.deadline.passed(self.io.clock()):
+            self.deadline_hit = True
+            return False
+        self.refill.asked(persisted)
+        claim = await self.io.pad.claim_more(self.plan.chunk_no, self.refill.wanted)
+        self.refill.leased(len(claim.urls))
         self.queue.extend(claim.urls)
         return bool(claim.urls)
 
     def _launch_while_room(self) -> None:
-        while self.queue and len(self.in_flight) < self.window and self._may_launch():
-            leased = self.queue.popleft()
-            self.in_flight.add(asyncio.ensure_future(self._fetch(leased)))
+        while self.queue and self.window.has_room(len(self.in_flight)) and self._may_launch():
+            self.in_flight.start(self._fetch(self.queue.popleft()))
 
     @property
     def stopped(self) -> bool:
         """The site asked for more patience than an audit has, or stopped answering."""
-        return self.rate_limited or self.no_answers.stopped
+        return self.pauses.stopped or self.no_answers.stopped
 
     def _may_launch(self) -> bool:
-        if self.stopped or self.io.clock() < self.paused_until:
+        if self.stopped or self.pauses.holds(self.io.clock()):
             return False
-        if self.past_deadline():
-            return False
-        return self.queued_persists <= MAX_QUEUED_PERSIST_BATCHES
-
-    def past_deadline(self) -> bool:
-        if self.io.clock() - self.started >= self.plan.soft_deadline_s:
+        if self.deadline.passed(self.io.clock()):
             self.deadline_hit = True
-        return self.deadline_hit
+            return False
+        return self.persister.keeps_up
 
     async def _wait_for_room(self) -> None:
         """Nothing in flight but URLs left: wait out a 429 pause, or for the writer to catch up."""
-        pause = self.paused_until - self.io.clock()
+        pause = self.pauses.remaining(self.io.clock())
         if pause > 0:
             await asyncio.sleep(pause)
         else:
-            await self._wait_for_persistence()
+            await self.persister.caught_up()
 
     async def _fetch(self, leased: LeasedUrl) -> ProcessedPage | None:
         attempt = 1
@@ -267,19 +303,8 @@ class _ChunkRunner:
             # The body streams into the page as it arrives (crawl.page_stream); a page with
             # many links sends them to the scratchpad in batches while it is parsed.
             page = PageStream(self.scope, leased, self.io.pad.record_links)
-            request = ports.FetchRequest(
-                url=leased.url,
-                timeout_s=self.plan.fetch_timeout_s,
-                max_bytes=settings.CRAWL.fetch_max_bytes,
-                headers=settings.CRAWL.request_headers,
-                sink=page,
-            )
-            result = await self.io.http.fetch(request)
-            if result.status != 429:
-                self.consecutive_429 = 0
-                self.no_answers.record(leased.url, result.status, result.error)
-                return page.finish(result, retried_after_429=attempt > 1)
-            action = self._on_429(result, attempt)
+            result = await self.io.http.fetch(self._request(leased.url, page))
+            action = self._on_answer(result, attempt)
             if action is RateLimitAction.RECORD:
                 self.no_answers.record(leased.url, result.status, result.error)
                 return page.finish(result, retried_after_429=attempt > 1)
@@ -287,62 +312,42 @@ class _ChunkRunner:
                 self.unrecorded.append(leased)
                 return None
             attempt += 1
-            await asyncio.sleep(max(0.0, self.paused_until - self.io.clock()))
+            await asyncio.sleep(self.pauses.remaining(self.io.clock()))
 
-    def _on_429(self, result: ports.FetchResult, attempt: int) -> RateLimitAction:
-        self.consecutive_429 += 1
-        decision = decide_429(
-            attempt=attempt,
-            consecutive=self.consecutive_429,
-            cooldown_used_s=self.cooldown_s,
-            retry_after_s=parse_retry_after(result.header("retry-after"), ports.now_ms() / 1000),
+    def _request(self, url: str, page: PageStream) -> ports.FetchRequest:
+        return ports.FetchRequest(
+            url=url,
+            timeout_s=self.plan.fetch_timeout_s,
+            max_bytes=settings.CRAWL.fetch_max_bytes,
+            headers=settings.CRAWL.request_headers,
+            sink=page,
         )
-        if decision.action is RateLimitAction.STOP:
-            self.rate_limited = True
-        elif decision.action is RateLimitAction.RETRY:
-            resume_at = self.io.clock() + decision.delay_s
-            self.cooldown_s += max(0.0, resume_at - max(self.paused_until, self.io.clock()))
-            self.paused_until = max(self.paused_until, resume_at)
-        return decision.action
+
+    def _on_answer(self, result: ports.FetchResult, attempt: int) -> RateLimitAction:
+        """RECORD for any answer but a 429; for a 429, what the pauses decide."""
+        if result.status != 429:
+            self.pauses.answered()
+            return RateLimitAction.RECORD
+        retry_after_s = parse_retry_after(result.header("retry-after"), ports.now_ms() / 1000)
+        return self.pauses.on_429(attempt, retry_after_s, self.io.clock())
 
     def _finished(self, page: ProcessedPage) -> None:
         self.finished += 1
         for reason, count in page.skipped.items():
             self.skipped[reason] = self.skipped.get(reason, 0) + count
-        self.batch.append(page)
-        if len(self.batch) >= self.batch_target:
-            self._flush()
+        self._persist(self.batches.add(page))
 
     def _flush(self) -> None:
-        if not self.batch:
-            return
-        batch, self.batch = self.batch, []
-        self.batch_target = PERSIST_BATCH_SIZE
-        self.window = next_window(self.window, [page.outcome for page in batch], self.limits)
-        self.queued_persists += 1
-        self.persisting = asyncio.ensure_future(self._persist_after(self.persisting, batch))
+        self._persist(self.batches.take())
 
-    async def _persist_after(
-        self, previous: Awaitable[None] | None, batch: list[ProcessedPage]
-    ) -> None:
-        if previous is not None:
-            await previous
-        try:
-            await persist_batch(self.scope, self.plan, self.io, batch)
-            self.persisted += len(batch)
-        finally:
-            self.queued_persists -= 1
+    def _persist(self, batch: list[ProcessedPage] | None) -> None:
+        """Each sub-batch re-sizes the window as it goes to the writer."""
+        if batch is not None:
+            self.window.learn([page.outcome for page in batch])
+            self.persister.submit(batch)
 
-    async def _wait_for_persistence(self) -> None:
-        if self.persisting is not None:
-            await asyncio.shield(self.persisting)
-
-    async def _cancel_in_flight(self) -> None:
-        for task in self.in_flight:
-            task.cancel()
-        if self.in_flight:
-            await asyncio.gather(*self.in_flight, return_exceptions=True)
-        self.in_flight.clear()
+    async def _write(self, batch: list[ProcessedPage]) -> None:
+        await persist_batch(self.scope, self.plan, self.io, batch)
 
     async def release_unlaunched(self) -> int:
         if not self.queue:

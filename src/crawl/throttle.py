@@ -19,6 +19,7 @@ from common.retry_after import parse_retry_after
 __all__ = [
     "RateLimitAction",
     "RateLimitDecision",
+    "RateLimitPauses",
     "decide_429",
     "parse_retry_after",  # the crawl's 429 handling reads it from here
 ]
@@ -54,3 +55,46 @@ def decide_429(
     if cooldown_used_s + delay > COOLDOWN_BUDGET_S:
         return RateLimitDecision(RateLimitAction.STOP)
     return RateLimitDecision(RateLimitAction.RETRY, delay)
+
+
+@dataclass(slots=True)
+class RateLimitPauses:
+    """One chunk's 429 state, fed each answer as it comes: the pause every new fetch waits out,
+    the pausing spent so far, the 429s in a row, and whether the site made the chunk stop.
+
+    Times are the chunk's monotonic clock, passed in, so the object reads no clock of its own."""
+
+    until: float = 0.0  # no new fetch starts before this time
+    cooldown_s: float = 0.0  # pausing added up, overlaps counted once (COOLDOWN_BUDGET_S)
+    consecutive: int = 0  # 429s since the last other answer (MAX_CONSECUTIVE)
+    stopped: bool = False  # the site asked for more patience than an audit has
+
+    def answered(self) -> None:
+        """An answer other than 429 breaks the run of 429s."""
+        self.consecutive = 0
+
+    def on_429(self, attempt: int, retry_after_s: float | None, now: float) -> RateLimitAction:
+        """Decide about the 429 that ended `attempt` (1-based); a retry extends the pause."""
+        self.consecutive += 1
+        decision = decide_429(
+            attempt=attempt,
+            consecutive=self.consecutive,
+            cooldown_used_s=self.cooldown_s,
+            retry_after_s=retry_after_s,
+        )
+        if decision.action is RateLimitAction.STOP:
+            self.stopped = True
+        elif decision.action is RateLimitAction.RETRY:
+            self._pause(now + decision.delay_s, now)
+        return decision.action
+
+    def _pause(self, resume_at: float, now: float) -> None:
+        # A pause inside one already running costs only the part that outlasts it.
+        self.cooldown_s += max(0.0, resume_at - max(self.until, now))
+        self.until = max(self.until, resume_at)
+
+    def holds(self, now: float) -> bool:
+        return now < self.until
+
+    def remaining(self, now: float) -> float:
+        return max(0.0, self.until - now)

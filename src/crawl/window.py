@@ -39,6 +39,7 @@ __all__ = [
     "RETRY_WINDOW_LIMITS",
     "SLOW_RESPONSE_MS",
     "WINDOW_LIMITS",
+    "FetchWindow",
     "PageOutcome",
     "WindowLimits",
     "byte_bound",
@@ -151,3 +152,22 @@ def byte_bound(batch: Sequence[PageOutcome], limits: WindowLimits) -> int:
         return limits.maximum
     total = sum(max(0, page.html_bytes) for page in batch)
     return max(limits.minimum, limits.budget_bytes * n // max(total, MIN_ASSUMED_PAGE_BYTES * n))
+
+
+@dataclass(slots=True)
+class FetchWindow:
+    """One chunk's window: its limits and its current size, re-sized after each sub-batch."""
+
+    limits: WindowLimits
+    size: int
+
+    @classmethod
+    def start(cls, hint: int | None, *, is_retry: bool) -> FetchWindow:
+        limits = window_limits(is_retry=is_retry)
+        return cls(limits, start_window(limits, hint, is_retry=is_retry))
+
+    def has_room(self, in_flight: int) -> bool:
+        return in_flight < self.size
+
+    def learn(self, batch: Sequence[PageOutcome]) -> None:
+        self.size = next_window(self.size, batch, self.limits)

@@ -9,6 +9,7 @@ from common.wire import WireError
 from crawl.window import (
     RETRY_WINDOW_LIMITS,
     WINDOW_LIMITS,
+    FetchWindow,
     PageOutcome,
     WindowLimits,
     byte_bound,
@@ -227,3 +228,45 @@ def test_the_window_always_stays_within_its_limits(
     current: int, batch: list[PageOutcome], limits: WindowLimits
 ) -> None:
     assert limits.minimum <= next_window(current, batch, limits) <= limits.maximum
+
+
+@pytest.mark.parametrize(
+    ("hint", "is_retry", "limits", "size"),
+    [
+        (None, False, WINDOW_LIMITS, 10),
+        (25, False, WINDOW_LIMITS, 25),
+        (100, False, WINDOW_LIMITS, 40),
+        (1, False, WINDOW_LIMITS, 5),
+        (25, True, RETRY_WINDOW_LIMITS, 3),
+        (None, True, RETRY_WINDOW_LIMITS, 3),
+    ],
+)
+def test_a_chunk_window_starts_from_the_hint_within_its_profile(
+    hint: int | None, is_retry: bool, limits: WindowLimits, size: int
+) -> None:
+    assert FetchWindow.start(hint, is_retry=is_retry) == FetchWindow(limits, size)
+
+
+@pytest.mark.parametrize(("in_flight", "room"), [(0, True), (9, True), (10, False), (11, False)])
+def test_a_window_has_room_below_its_size(in_flight: int, room: bool) -> None:
+    assert FetchWindow(LIMITS, 10).has_room(in_flight) is room
+
+
+@pytest.mark.parametrize(
+    ("batches", "sizes"),
+    [
+        ([[FAST] * 25, [FAST] * 25], [15, 20]),
+        ([[BAD] * 5, [BAD] * 5], [5, 5]),
+        ([[FAST] * 25, [BAD] * 5, []], [15, 7, 7]),
+        ([[SLOWISH] * 25], [10]),
+    ],
+)
+def test_a_window_learns_from_each_sub_batch_in_turn(
+    batches: list[list[PageOutcome]], sizes: list[int]
+) -> None:
+    window = FetchWindow(LIMITS, 10)
+    learned = []
+    for batch in batches:
+        window.learn(batch)
+        learned.append(window.size)
+    assert learned == sizes
