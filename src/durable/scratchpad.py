@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from audit.external_links import ExternalStop
 from common import ports
 from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
-from common.settings import CRAWL
+from common.settings import CLEANUP_AFTER_MS, CRAWL
 from common.wire import JsonObject, JsonValue, as_int, as_str
 from durable import external_links as ext
 from durable import resources as res
@@ -83,7 +83,6 @@ from durable.records import (
     SitemapBlockedRequest,
 )
 
-CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000  # failed audits keep their state this long for resume
 # One bound JSON array per statement stays well under the 2 MB string limit of Durable Object
 # SQLite (docs/platform.md §2.3); larger batches are split.
 MAX_JSON_PARAM_BYTES = 1_000_000

@@ -26,6 +26,7 @@ from auditdb.lighthouse import LighthouseRow, StoredPayload
 from auditdb.records import AuditStatus
 from common import ports
 from common.bindings import Env, WorkflowStep
+from common.deployment import DeploymentVars
 from common.wire import JsonRecord
 from durable.client import Scratchpad
 from lighthouse.providers import configured_provider
@@ -96,7 +97,7 @@ async def _select(params: AuditParams, step: WorkflowStep, env: Env) -> Lighthou
             return LighthouseSample(LighthouseStatus.DISABLED)
         if params.options.lighthouse is LighthouseMode.NONE:
             return await _decided(env, params.audit_id, LighthouseStatus.DISABLED)
-        if configured_provider(env) is None:
+        if configured_provider(DeploymentVars.from_env(env)) is None:
             log.info("audit %s: no PSI_API_KEY, Lighthouse skipped", params.audit_id)
             return await _decided(env, params.audit_id, LighthouseStatus.SKIPPED_NO_KEY)
         config = await Scratchpad.for_audit(env, params.audit_id).crawl_config()
@@ -128,7 +129,7 @@ async def _fetch(
     params: AuditParams, step: WorkflowStep, env: Env, number: int, page: SampledPage
 ) -> PageFetched:
     async def lighthouse_fetch() -> PageFetched:
-        provider = configured_provider(env)
+        provider = configured_provider(DeploymentVars.from_env(env))
         if provider is None:  # the secret went away between the steps
             return _failed(page, "no Lighthouse provider is configured")
         answers = await run_page(provider, ports.http_client(), page.url)

@@ -23,6 +23,7 @@ from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase, AuditStatus
 from common import ports, settings
 from common.bindings import Env, WorkflowEvent, WorkflowStep
+from common.deployment import DeploymentVars
 from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode, classify_error, error_detail
 from common.wire import JsonObject, as_object
@@ -70,6 +71,8 @@ async def run_site_audit(
 ) -> JsonObject:
     params = AuditParams.from_dict(as_object(event["payload"]))
     try:
+        # The run's start (common.deployment): a bad var fails the audit, naming itself.
+        DeploymentVars.from_env(env)
         outcome = await _run_phases(params, step, env, non_retryable)
     except Exception as exc:
         await _record_failure(params, step, env, exc)
