@@ -248,7 +248,7 @@ async def delete_audit(env: Env, owner: str, audit_id: str) -> None:
     goes last: if R2 refuses (`StorageUnavailable`), the audit stays and a retry finishes the
     job. A second delete finds nothing: `AuditNotFound`, like any unknown id."""
     audit = await owned_audit(env, owner, audit_id)
-    if audit.status is AuditStatus.RUNNING:
+    if repository.is_running(audit):
         await _terminate(env, audit.workflow_instance_id or audit.id)
     await Scratchpad.for_audit(env, audit.id).destroy()
     await report_keys.delete_report(env, audit.owner, audit.id)
