@@ -26,6 +26,7 @@ from workers.workflows import NonRetryableError
 from api.http import ApiRequest
 from common import ports
 from common.bindings import Env, MessageBatch, WorkflowEvent, WorkflowStep
+from common.deployment import DeploymentVars
 from common.wire import JsonObject
 from durable.scratchpad import ScratchpadMethods
 from service.monitor_runs import consume_batch
@@ -192,10 +193,20 @@ def _env(entrypoint: WorkerEntrypoint | WorkflowEntrypoint) -> Env:
     return cast(Env, entrypoint.env)
 
 
+def _checked_env(entrypoint: WorkerEntrypoint) -> Env:
+    """`env` with the deployment's vars checked: a handler is the Worker's start (env exists
+    only there), so a bad value fails here, naming itself, before any work
+    (common.deployment)."""
+    env = _env(entrypoint)
+    DeploymentVars.from_env(env)
+    return env
+
+
 class Default(WorkerEntrypoint):
     async def fetch(self, request: Request) -> Response:
         from api.app import handle_request
 
+        env = _checked_env(self)
         api_request = ApiRequest(
             # The JS method name: the SDK's `request.method` is an HTTPMethod, and raises
             # KeyError for a method the enum cannot name (PROPFIND), which must get a 405.
@@ -204,7 +215,7 @@ class Default(WorkerEntrypoint):
             headers={name.lower(): value for name, value in request.headers.items()},
             body=await request.bytes(),
         )
-        api_response = await handle_request(api_request, _env(self))
+        api_response = await handle_request(api_request, env)
         if api_response.stream is not None:
             body = PulledBody(api_response.stream).readable()
         else:
@@ -213,11 +224,11 @@ class Default(WorkerEntrypoint):
         return Response(body, status=api_response.status, headers=api_response.headers)
 
     async def scheduled(self, controller: ScheduledController, env: object, ctx: object) -> None:
-        await run_scheduled(controller.cron, _env(self))
+        await run_scheduled(controller.cron, _checked_env(self))
 
     async def queue(self, batch: MessageBatch, env: object, ctx: object) -> None:
         # The monitor queue, the only one this Worker consumes; each message is acked or retried.
-        await consume_batch(_env(self), batch)
+        await consume_batch(_checked_env(self), batch)
 
 
 class SiteAuditWorkflow(WorkflowEntrypoint):

@@ -15,6 +15,7 @@ from api.errors import Unauthorized
 from api.http import ApiRequest
 from auditdb.keys import ApiKeyRecord
 from common.bindings import Env
+from common.deployment import DeploymentVars
 from service import keys
 
 
@@ -43,17 +44,14 @@ async def authenticated_key(request: ApiRequest, env: Env) -> ApiKeyRecord:
 
 
 def admin_enabled(env: Env) -> bool:
-    return bool(_admin_token(env))
+    return DeploymentVars.from_env(env).admin_token is not None
 
 
 def authorize_admin(request: ApiRequest, env: Env) -> None:
     token = _required_token(request)
     # compare_digest takes time independent of where the values differ; bytes, because it
     # refuses non-ASCII str.
-    if not hmac.compare_digest(token.encode(), _admin_token(env).encode()):
-        raise Unauthorized("the admin token is not valid", token_given=True)
-
-
-def _admin_token(env: Env) -> str:
     # A wrangler secret (`wrangler secret put ADMIN_TOKEN`); absent from [vars] on purpose.
-    return str(getattr(env, "ADMIN_TOKEN", "") or "")
+    admin_token = DeploymentVars.from_env(env).admin_token or ""
+    if not hmac.compare_digest(token.encode(), admin_token.encode()):
+        raise Unauthorized("the admin token is not valid", token_given=True)

@@ -20,6 +20,7 @@ import dataclasses
 from api.errors import PayloadTooLarge
 from api.http import ApiRequest, ApiResponse
 from common.bindings import Env
+from common.deployment import DeploymentVars
 
 MAX_BODY_BYTES = 64 * 1024
 PREFLIGHT_MAX_AGE_S = 7200  # Chromium's cap on Access-Control-Max-Age
@@ -40,8 +41,7 @@ def check_body_size(request: ApiRequest) -> None:
 def allowed_origin(request: ApiRequest, env: Env) -> str | None:
     """The request's Origin if the deployment lists it, else None (no CORS headers)."""
     origin = request.headers.get("origin")
-    setting = str(getattr(env, "CORS_ORIGINS", "") or "")
-    listed = {o.strip().rstrip("/") for o in setting.split(",") if o.strip()}
+    listed = DeploymentVars.from_env(env).cors_origins
     return origin if origin is not None and origin in listed else None
 
 

@@ -15,8 +15,8 @@ from enum import StrEnum
 
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
-from auditdb.records import AuditRecord, AuditStatus, IssueRecord
-from auditdb.repository import crawled_among, replace_issues_while_running
+from auditdb.records import AuditRecord, IssueRecord
+from auditdb.repository import crawled_among, is_running, replace_issues_while_running
 from common.bindings import D1Database
 from common.wire import JsonRecord, as_object, as_str
 from exposure.findings import ISSUE_OF_CHECK
@@ -88,7 +88,7 @@ async def read_exposure(db: D1Database, audit: AuditRecord) -> AuditExposure:
         summary = ExposureSummary.from_dict(as_object(json.loads(as_str(text))))
         status = ExposureStatus.NOT_CHECKED if summary.error else ExposureStatus.CHECKED
         return AuditExposure(status, summary)
-    if audit.status is AuditStatus.RUNNING:
+    if is_running(audit):
         return AuditExposure(ExposureStatus.PENDING)
     return AuditExposure(ExposureStatus.NOT_CHECKED)
 

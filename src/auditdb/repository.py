@@ -297,8 +297,11 @@ async def score_counts(db: D1Database, audit_id: str) -> dict[str, int]:
     return {**counts, "total": sum(counts.values())}
 
 
-def is_running(audit: AuditRecord) -> bool:
-    return audit.status is AuditStatus.RUNNING
+def is_running(audit: AuditRecord | None) -> bool:
+    """Whether an audit is still running: it exists (None: deleted) and no write that ends an
+    audit (completion, failure, the watchdog, its owner's cancel) has landed. The one answer the
+    workflow's phases and the service ask for."""
+    return audit is not None and audit.status is AuditStatus.RUNNING
 
 
 async def _write_rows(db: D1Database, verb: str, rows: list[JsonObject]) -> None:

@@ -17,8 +17,8 @@ from enum import StrEnum
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.rules_grade import ISSUE_OF_TEST, grade_issues, severity_for
-from auditdb.records import AuditRecord, AuditStatus, IssueRecord
-from auditdb.repository import crawled_among, replace_issues_while_running
+from auditdb.records import AuditRecord, IssueRecord
+from auditdb.repository import crawled_among, is_running, replace_issues_while_running
 from common.bindings import D1Database, D1PreparedStatement
 from common.wire import JsonRecord, as_int, as_str
 from security.grade import SecurityGrade
@@ -86,7 +86,7 @@ async def read_security(db: D1Database, audit: AuditRecord) -> AuditSecurity:
         )
     if audit.security_error is not None:
         return AuditSecurity(SecurityStatus.NOT_GRADED, reason=audit.security_error)
-    if audit.status is AuditStatus.RUNNING:
+    if is_running(audit):
         return AuditSecurity(SecurityStatus.PENDING)
     return AuditSecurity(SecurityStatus.NOT_GRADED, reason=NEVER_GRADED)
 

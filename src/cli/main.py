@@ -50,6 +50,7 @@ from cli.monitors import add_monitors_commands, run_monitors
 from cli.progress import Snapshot, progress_view
 from cli.security import add_security_commands, run_security, run_security_check
 from common import settings
+from common.deployment import DeploymentVarError
 from common.wire import as_object, as_str
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
@@ -223,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
             "exposure": run_exposure,
         }
         return asyncio.run(runners[args.command](args))
+    except DeploymentVarError as error:  # a bad `--var`, or a bad value in wrangler.toml
+        return _refuse(str(error))
     except KeyboardInterrupt:
         return 130
 

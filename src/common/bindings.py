@@ -250,7 +250,11 @@ class MessageBatch(Protocol):
 
 
 class Env(Protocol):
-    """The Worker's `env`: bindings and `[vars]` from wrangler.toml (vars arrive as strings)."""
+    """The Worker's `env`: bindings, and `[vars]` and secrets from wrangler.toml.
+
+    Vars arrive as strings and a secret not put is absent, so core code never reads them here:
+    `common.deployment.DeploymentVars.from_env` parses and checks them all, in one place.
+    """
 
     @property
     def DB(self) -> D1Database: ...  # noqa: N802 - binding names are wrangler's
@@ -266,6 +270,47 @@ class Env(Protocol):
 
     @property
     def MONITOR_QUEUE(self) -> Queue: ...  # noqa: N802
+
+    # [vars] (wrangler.toml), each parsed by DeploymentVars
+    @property
+    def ALLOW_PRIVATE_HOSTS(self) -> str: ...  # noqa: N802
+
+    @property
+    def MAX_PAGES_LIMIT(self) -> str: ...  # noqa: N802
+
+    @property
+    def CORS_ORIGINS(self) -> str: ...  # noqa: N802
+
+    @property
+    def RATE_LIMIT_REQUESTS_PER_MINUTE(self) -> str: ...  # noqa: N802
+
+    @property
+    def RATE_LIMIT_AUDITS_PER_HOUR(self) -> str: ...  # noqa: N802
+
+    @property
+    def MAX_RUNNING_AUDITS_PER_OWNER(self) -> str: ...  # noqa: N802
+
+    @property
+    def MAX_MONITORS_PER_OWNER(self) -> str: ...  # noqa: N802
+
+    @property
+    def AUDIT_RETENTION_DAYS(self) -> str: ...  # noqa: N802
+
+    @property
+    def MONITOR_RUN_RETENTION_DAYS(self) -> str: ...  # noqa: N802
+
+    @property
+    def MONITOR_RUN_CLEANUP_MAX_RUNS(self) -> str: ...  # noqa: N802
+
+    @property
+    def PSI_ENDPOINT(self) -> str: ...  # noqa: N802
+
+    # Secrets (`wrangler secret put NAME`): None where not put
+    @property
+    def PSI_API_KEY(self) -> str | None: ...  # noqa: N802
+
+    @property
+    def ADMIN_TOKEN(self) -> str | None: ...  # noqa: N802
 
 
 # -- Durable Object state and SQL storage (the AuditScratchpad's `self.ctx`) --------------------

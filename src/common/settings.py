@@ -78,6 +78,10 @@ class CrawlSettings:
 
 CRAWL = CrawlSettings()
 
+# A failed or cancelled audit's scratchpad (its frontier and crawl state) is kept this long for a
+# resume, then its Durable Object's alarm deletes it; a resume after that is refused.
+CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000
+
 
 @dataclass(frozen=True, slots=True)
 class ExposureSettings:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from audit.external_links import ExternalStop
 from common import ports
 from common.bindings import DurableObjectCtx, SqlCursor, SqlRow, SqlValue
-from common.settings import CRAWL
+from common.settings import CLEANUP_AFTER_MS, CRAWL
 from common.wire import JsonValue, as_int, as_str
 from durable import external_links as ext
 from durable import fragments, page_mirror, progress_feed, rpc, site_facts, sitemap_blocked
@@ -90,8 +90,6 @@ from durable.records import (
     SitemapBlockedPage,
     SitemapBlockedRequest,
 )
-
-CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000  # failed audits keep their state this long for resume
 
 _SCHEMA = (
     *FRONTIER_SCHEMA,

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+from common.deployment import DeploymentVars
 from lighthouse.provider import LighthouseProvider
-from lighthouse.psi import DEFAULT_ENDPOINT, PageSpeedInsights
+from lighthouse.psi import PageSpeedInsights
 
 __all__ = ["configured_provider"]
 
 
-def configured_provider(env: object) -> LighthouseProvider | None:
+def configured_provider(deployment: DeploymentVars) -> LighthouseProvider | None:
     """PageSpeed Insights when the `PSI_API_KEY` secret is set, at the `PSI_ENDPOINT` var
     (wrangler.toml; tests point it at a local double); otherwise None.
 
     A paid provider is one more branch here, chosen by its own secret."""
-    key = str(getattr(env, "PSI_API_KEY", "") or "").strip()
-    if not key:
+    if deployment.psi_api_key is None:
         return None
-    endpoint = str(getattr(env, "PSI_ENDPOINT", "") or "").strip() or DEFAULT_ENDPOINT
-    return PageSpeedInsights(endpoint=endpoint, api_key=key)
+    return PageSpeedInsights(endpoint=deployment.psi_endpoint, api_key=deployment.psi_api_key)

@@ -32,9 +32,8 @@ from common.settings import MIB
 from lighthouse.provider import ProviderAnswer
 from lighthouse.records import FieldData, FieldMetric, FieldScope, LighthouseRun, Strategy
 
-__all__ = ["CATEGORIES", "DEFAULT_ENDPOINT", "PageSpeedInsights"]
+__all__ = ["CATEGORIES", "PageSpeedInsights"]
 
-DEFAULT_ENDPOINT = "https://www.googleapis.com/pagespeedonline/v5/runPagespeed"
 # The request's `category` values and the response's `categories` ids, in the row's order.
 CATEGORIES = {
     "PERFORMANCE": "performance",

@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from common import ports
 from common.bindings import Env
+from common.deployment import DeploymentVars
 from local_platform import cli_key, workers_sdk
 from local_platform.clock import Clock, SystemClock
 from local_platform.cron import CronScheduler, ScheduledController
@@ -57,6 +58,7 @@ class LocalPlatform:
         self.state_dir = Path(self.state_dir)
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.config = tomllib.loads((self.project_root / "wrangler.toml").read_text())
+        self._bind_vars()  # first: a bad var is refused before any file is opened
         workers_sdk.install()
         ports.configure(now_ms=self.clock.now_ms)
         self.entry = importlib.import_module("entry")
@@ -73,11 +75,16 @@ class LocalPlatform:
 
     # -- construction -------------------------------------------------------------------------
 
-    def _bind_all(self, entry: ModuleType) -> None:
+    def _bind_vars(self) -> None:
+        """wrangler.toml's vars, then the overrides (the CLI's `--var`), parsed as the Worker
+        parses them at its start: a bad one is `DeploymentVarError` here, naming itself."""
         for name, value in self.config.get("vars", {}).items():
             setattr(self.env, name, str(value))
         for name, value in self.var_overrides.items():
             setattr(self.env, name, value)
+        DeploymentVars.from_env(self.core_env)
+
+    def _bind_all(self, entry: ModuleType) -> None:
         self._restrict_fetch()
         self._bind_d1()
         self._bind_durable_objects(entry)
@@ -97,7 +104,7 @@ class LocalPlatform:
         flags = self.config.get("compatibility_flags", [])
         policy = PrivateHosts.ALLOW
         if "global_fetch_strictly_public" in flags:
-            policy = PrivateHosts.from_setting(getattr(self.env, "ALLOW_PRIVATE_HOSTS", "false"))
+            policy = PrivateHosts(DeploymentVars.from_env(self.core_env).private_hosts)
         self._previous_fetch_policy = restrict_addresses(policy)
 
     def _bind_d1(self) -> None:

@@ -7,6 +7,7 @@ import logging
 from auditdb import lighthouse, rate_limits, repository
 from common import ports
 from common.bindings import Env
+from common.deployment import DeploymentVars
 from common.wire import JsonObject
 from maintenance.monitor_producer import MONITOR_CRON, enqueue_due_monitors
 from maintenance.reconcile import announce_unfinished_runs, sweep_stale_audits
@@ -15,8 +16,6 @@ log = logging.getLogger("siteaudit.scheduled")
 
 WATCHDOG_CRON = "*/15 * * * *"
 CLEANUP_CRON = "17 3 * * *"
-# Finished audits (and, by cascade, their pages and issues) are kept this long by default.
-DEFAULT_RETENTION_DAYS = 90
 CLEANUP_BATCH_LIMIT = 500
 _DAY_MS = 24 * 60 * 60 * 1000
 
@@ -41,7 +40,7 @@ async def run_scheduled(cron: str, env: Env) -> JsonObject:
 
 
 async def delete_expired_audits(env: Env) -> dict[str, int]:
-    days = _retention_days(env)
+    days = DeploymentVars.from_env(env).audit_retention_days
     cutoff = ports.iso_from_ms(ports.now_ms() - days * _DAY_MS)
     # Their Lighthouse payloads first: if R2 refuses, the audits stay (their rows name the
     # objects) and tomorrow's run tries again, so no object is orphaned.
@@ -64,10 +63,3 @@ async def delete_expired_windows(env: Env) -> int:
     ):
         deleted += batch
     return deleted
-
-
-def _retention_days(env: Env) -> int:
-    try:
-        return max(1, int(getattr(env, "AUDIT_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)))
-    except (TypeError, ValueError):
-        return DEFAULT_RETENTION_DAYS

@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass
 from enum import StrEnum
 
-from auditdb.records import AuditRecord, AuditStatus
+from auditdb.records import AuditRecord
+from auditdb.repository import is_running
 from common.failures import ErrorCode, classify_error, error_detail
 
 # startAudit inserts the row before creating the instance, so a young audit may legitimately have
@@ -53,7 +54,7 @@ class Decision:
 
 
 def decide(audit: AuditRecord, probe: InstanceProbe, now_ms: float) -> Decision:
-    if audit.status is not AuditStatus.RUNNING:
+    if not is_running(audit):
         return Decision(Verdict.LEAVE, f"audit is {audit.status}")
     if probe.lookup_error is not None:
         return _decide_lookup_error(audit, probe.lookup_error, now_ms)

@@ -40,9 +40,11 @@ from auditdb import monitors
 from auditdb.alerts import AlertRecord, AlertStatus
 from common import ports
 from common.bindings import Env
+from common.deployment import DeploymentVars
 from common.wire import JsonRecord
 from service import alerts, audits
 from service.errors import InvalidTarget
+from urls.private_hosts import PrivateHosts
 
 log = logging.getLogger("siteaudit.alerts")
 
@@ -100,8 +102,9 @@ async def _target(env: Env, alert: AlertRecord) -> tuple[str, str] | str:
         return "the monitor was deleted"
     if monitor.webhook_url is None:
         return "the monitor has no webhook_url any more"
+    policy = PrivateHosts(DeploymentVars.from_env(env).private_hosts)
     try:
-        audits.checked_start_url(monitor.webhook_url, audits.private_hosts_of(env))
+        audits.checked_start_url(monitor.webhook_url, policy)
     except InvalidTarget as exc:
         return f"webhook_url refused: {exc}"
     return monitor.webhook_url, secret

@@ -29,12 +29,12 @@ from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditOptions, AuditPhase, AuditRecord, AuditStatus
 from common import ports
 from common.bindings import Env
+from common.deployment import DeploymentVars
 from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode
-from common.settings import CRAWL, EXTERNAL
+from common.settings import CLEANUP_AFTER_MS, CRAWL, EXTERNAL
 from common.wire import JsonObject, to_json
 from durable.client import Scratchpad
-from durable.scratchpad import CLEANUP_AFTER_MS
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from maintenance.reconcile import reconcile_audit
@@ -96,9 +96,10 @@ async def create_audit(
 
     `audit_id` lets a caller that must not start the same audit twice (a monitor run,
     service.monitor_runs) choose the id; by default it is a new UUID."""
-    private_hosts = private_hosts_of(env)
+    deployment = DeploymentVars.from_env(env)
+    private_hosts = PrivateHosts(deployment.private_hosts)
     start = checked_start(request.url, private_hosts)
-    options = checked_options(request, private_hosts, max_pages_limit(env))
+    options = checked_options(request, private_hosts, deployment.max_pages_limit)
     if key_id is not None:
         # Only valid requests spend the hourly quota. The running count and the insert are two
         # statements, so two simultaneous creates can both pass at the ceiling: it bounds load,
@@ -118,11 +119,6 @@ async def create_audit(
     return audit
 
 
-def private_hosts_of(env: Env) -> PrivateHosts:
-    """The deployment's private-host policy (wrangler.toml `ALLOW_PRIVATE_HOSTS`)."""
-    return PrivateHosts.from_setting(getattr(env, "ALLOW_PRIVATE_HOSTS", "false"))
-
-
 def checked_start_url(raw: str, private_hosts: PrivateHosts) -> str:
     """The URL normalised as an audit would fetch it; `InvalidTarget` when malformed or when
     the SSRF policy refuses its host."""
@@ -140,7 +136,8 @@ def checked_start(raw: str, private_hosts: PrivateHosts) -> StartUrl:
 
 
 def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: int) -> AuditOptions:
-    """The audit's options; `InvalidOptions` past the deployment's `limit` or the crawl's ranges."""
+    """The audit's options; `InvalidOptions` past the deployment's `limit` (its
+    `MAX_PAGES_LIMIT`) or the crawl's ranges."""
     if request.max_pages > limit:
         raise InvalidOptions(f"max_pages must be at most {limit}")
     try:
@@ -174,15 +171,6 @@ def _new_audit(audit_id: str, owner: str, start: StartUrl, options: AuditOptions
         workflow_instance_id=audit_id,
         pages_total=options.max_pages,
     )
-
-
-def max_pages_limit(env: Env) -> int:
-    """The deployment's ceiling on max_pages (wrangler.toml `MAX_PAGES_LIMIT`), within the
-    crawl's own; an unreadable setting falls back to the crawl's ceiling."""
-    try:
-        return int(getattr(env, "MAX_PAGES_LIMIT", CRAWL.max_max_pages))
-    except ValueError:
-        return CRAWL.max_max_pages
 
 
 # -- read --------------------------------------------------------------------------------------
@@ -271,7 +259,7 @@ async def delete_audit(env: Env, owner: str, audit_id: str) -> None:
     goes last: if R2 refuses (`StorageUnavailable`), the audit stays and a retry finishes the
     job. A second delete finds nothing: `AuditNotFound`, like any unknown id."""
     audit = await owned_audit(env, owner, audit_id)
-    if audit.status is AuditStatus.RUNNING:
+    if repository.is_running(audit):
         await _terminate(env, audit.workflow_instance_id or audit.id)
     await Scratchpad.for_audit(env, audit.id).destroy()
     await report_keys.delete_report(env, audit.owner, audit.id)

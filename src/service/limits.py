@@ -1,6 +1,6 @@
 """Rate limits: requests per minute and audits started per hour for each API key, a ceiling on
 running audits per owner, and one on the monitors an owner keeps (checked by service.monitors).
-Settings come from wrangler.toml [vars]; 0 turns a limit off.
+Settings come from wrangler.toml [vars] (`common.deployment.DeploymentVars`); 0 turns a limit off.
 
 Each check is one atomic upsert on a fixed window (`auditdb.rate_limits`), so concurrent requests
 on several isolates count exactly; a refused request still counts, as it cost a query. A refusal
@@ -10,11 +10,11 @@ is `RateLimited` with the seconds until the window ends, which the API sends as 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from auditdb import rate_limits
 from common import ports
 from common.bindings import Env
+from common.deployment import DeploymentVars
 from service.errors import RateLimited
 
 MINUTE_MS = 60_000
@@ -23,44 +23,15 @@ HOUR_MS = 60 * MINUTE_MS
 RUNNING_RETRY_AFTER_S = 60
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    requests_per_minute: int = 120
-    audits_per_hour: int = 20
-    running_audits_per_owner: int = 3
-    monitors_per_owner: int = 20
-
-    @classmethod
-    def from_env(cls, env: Env) -> Limits:
-        defaults = cls()
-        return cls(
-            requests_per_minute=_setting(
-                env, "RATE_LIMIT_REQUESTS_PER_MINUTE", defaults.requests_per_minute
-            ),
-            audits_per_hour=_setting(env, "RATE_LIMIT_AUDITS_PER_HOUR", defaults.audits_per_hour),
-            running_audits_per_owner=_setting(
-                env, "MAX_RUNNING_AUDITS_PER_OWNER", defaults.running_audits_per_owner
-            ),
-            monitors_per_owner=_setting(env, "MAX_MONITORS_PER_OWNER", defaults.monitors_per_owner),
-        )
-
-
-def _setting(env: Env, name: str, default: int) -> int:
-    try:
-        return max(0, int(getattr(env, name, default)))
-    except (TypeError, ValueError):
-        return default  # a malformed setting must not switch a limit off
-
-
 async def charge_request(env: Env, key_id: str) -> None:
     """Count one API request of the key; refuse it past the per-minute limit."""
-    limit = Limits.from_env(env).requests_per_minute
+    limit = DeploymentVars.from_env(env).requests_per_minute
     await _charge(env, f"requests:{key_id}", MINUTE_MS, limit, "requests per minute")
 
 
 async def admit_audit(env: Env, owner: str, key_id: str) -> None:
     """Before an audit starts: the owner's running audits and the key's audits this hour."""
-    limits = Limits.from_env(env)
+    limits = DeploymentVars.from_env(env)
     ceiling = limits.running_audits_per_owner
     if ceiling and await rate_limits.running_audits(env.DB, owner) >= ceiling:
         raise RateLimited(

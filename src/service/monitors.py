@@ -28,6 +28,7 @@ from auditdb import monitors
 from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord
 from common import ports
 from common.bindings import Env
+from common.deployment import DeploymentVars
 from common.settings import CRAWL, EXTERNAL
 from lighthouse.records import LighthouseMode
 from maintenance.monitor_schedule import next_due_at
@@ -39,7 +40,6 @@ from service.errors import (
     MonitorLimitReached,
     MonitorNotFound,
 )
-from service.limits import Limits
 from service.lists import ListPage, Paging, page_of
 from urls.private_hosts import PrivateHosts
 
@@ -148,7 +148,7 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
 async def _admit(env: Env, owner: str) -> None:
     # A count and an insert: two simultaneous creates at the ceiling can both pass; it bounds
     # the scheduled load, it is not an exact quota.
-    ceiling = Limits.from_env(env).monitors_per_owner
+    ceiling = DeploymentVars.from_env(env).monitors_per_owner
     if ceiling and await monitors.count_owned(env.DB, owner) >= ceiling:
         raise MonitorLimitReached(
             f"an owner may keep at most {ceiling} monitors; delete one to add another"
@@ -175,10 +175,11 @@ def _checked_secret(secret: str) -> str:
 
 def _checked(env: Env, monitor: MonitorRecord) -> MonitorRecord:
     """The monitor with its URLs normalised; raises InvalidTarget or InvalidOptions."""
-    policy = audits.private_hosts_of(env)
+    deployment = DeploymentVars.from_env(env)
+    policy = PrivateHosts(deployment.private_hosts)
     start = audits.checked_start(monitor.url, policy)
     webhook = None if monitor.webhook_url is None else _webhook_url(monitor.webhook_url, policy)
-    audits.checked_options(audit_request(monitor), policy, audits.max_pages_limit(env))
+    audits.checked_options(audit_request(monitor), policy, deployment.max_pages_limit)
     if not 0 <= monitor.hour <= 23:
         raise InvalidOptions("hour must be between 0 and 23 (UTC)")
     if not 0 <= monitor.alert_score_drop <= 100:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from auditdb.records import AuditRecord, AuditStatus
+from auditdb.records import AuditRecord
+from auditdb.repository import is_running
 from common.bindings import Env
 from durable.client import Scratchpad
 from durable.records import CrawledEntry, ExternalProgress, FrontierStats
@@ -30,7 +31,7 @@ class AuditProgress:
 async def audit_progress(env: Env, owner: str, audit_id: str, limit: int) -> AuditProgress:
     """The audit (reconciled if it claims to run) and, while it runs, its newest crawled URLs."""
     audit = await read_audit(env, owner, audit_id)
-    if audit.status is not AuditStatus.RUNNING:
+    if not is_running(audit):
         return AuditProgress(audit, (), None)
     feed = await Scratchpad.for_audit(env, audit.id).recent_pages(min(limit, MAX_RECENT))
     return AuditProgress(audit, feed.recent, feed.stats, feed.external)

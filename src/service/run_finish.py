@@ -96,7 +96,7 @@ async def finish_run_for_audit(env: Env, audit_id: str) -> FinishResult:
     audit = await repository.get_audit(env.DB, audit_id)
     outcome = FinishOutcome.ALREADY
     if run.status is MonitorRunStatus.RUNNING:
-        if audit is not None and audit.status is AuditStatus.RUNNING:
+        if repository.is_running(audit):
             return FinishResult(audit_id, FinishOutcome.NOT_ENDED, run.id)
         if await _finish(env, run, audit):
             outcome = FinishOutcome.FINISHED

@@ -1,7 +1,8 @@
 """Monitor-run retention: the daily cleanup deletes runs past `MONITOR_RUN_RETENTION_DAYS`, with
 their audits and their R2 reports, so the history tables and the bucket stay a bounded size.
 
-Settings (wrangler.toml [vars], read like `service.limits` reads its own; 0 turns retention off):
+Settings (wrangler.toml [vars], parsed by `common.deployment.DeploymentVars`; 0 turns retention
+off):
 - `MONITOR_RUN_RETENTION_DAYS` (365): a run that started longer ago is deleted.
 - `MONITOR_RUN_CLEANUP_MAX_RUNS` (1000): at most this many runs are looked at per cron run, so
   the cron stays short whatever the backlog; the rest go the next day.
@@ -27,6 +28,7 @@ from auditdb.listing import SortKey
 from auditdb.monitors import BEFORE_ALL, ExpiredRun
 from common import ports
 from common.bindings import Env
+from common.deployment import DeploymentVars
 from common.wire import JsonRecord
 from service import report_keys
 from service.errors import StorageUnavailable
@@ -37,27 +39,6 @@ DAY_MS = 24 * 60 * 60 * 1000
 # One D1 read, one R2 bulk delete and one D1 batch per 100 runs: ten batches at the default cap,
 # far inside a cron invocation's 1,000 D1 queries (docs/scaling.md).
 BATCH_SIZE = 100
-
-
-@dataclass(frozen=True, slots=True)
-class RetentionSettings:
-    days: int = 365
-    max_runs: int = 1000
-
-    @classmethod
-    def from_env(cls, env: Env) -> RetentionSettings:
-        defaults = cls()
-        return cls(**{f: _setting(env, var, getattr(defaults, f)) for f, var in _VARS.items()})
-
-
-_VARS = {"days": "MONITOR_RUN_RETENTION_DAYS", "max_runs": "MONITOR_RUN_CLEANUP_MAX_RUNS"}
-
-
-def _setting(env: Env, name: str, default: int) -> int:
-    try:
-        return max(0, int(getattr(env, name, default)))
-    except (TypeError, ValueError):
-        return default  # a malformed setting keeps the default rather than deleting at once
 
 
 class RetentionOutcome(StrEnum):
@@ -79,19 +60,20 @@ class RetentionSummary(JsonRecord):
 
 async def expire_monitor_runs(env: Env) -> RetentionSummary:
     """One pass of the daily cleanup; logs its summary as one JSON line and returns it."""
-    summary = await _expire(env, RetentionSettings.from_env(env))
+    summary = await _expire(env, DeploymentVars.from_env(env))
     log.info(json.dumps(summary.to_dict(), sort_keys=True))
     return summary
 
 
-async def _expire(env: Env, settings: RetentionSettings) -> RetentionSummary:
-    done = RetentionSummary(RetentionOutcome.DONE, settings.days)
-    if not (settings.days and settings.max_runs):
-        return RetentionSummary(RetentionOutcome.OFF, settings.days)
-    cutoff = ports.iso_from_ms(ports.now_ms() - settings.days * DAY_MS)
+async def _expire(env: Env, deployment: DeploymentVars) -> RetentionSummary:
+    days, max_runs = deployment.run_retention_days, deployment.run_cleanup_max_runs
+    done = RetentionSummary(RetentionOutcome.DONE, days)
+    if not (days and max_runs):
+        return RetentionSummary(RetentionOutcome.OFF, days)
+    cutoff = ports.iso_from_ms(ports.now_ms() - days * DAY_MS)
     after, looked_at = BEFORE_ALL, 0
-    while looked_at < settings.max_runs:
-        limit = min(BATCH_SIZE, settings.max_runs - looked_at)
+    while looked_at < max_runs:
+        limit = min(BATCH_SIZE, max_runs - looked_at)
         batch = await monitors.read_expired_runs(env.DB, cutoff, after, limit)
         if not batch:
             return done

@@ -76,12 +76,8 @@ class PrivateHosts(StrEnum):
     LOOPBACK = "loopback"
     ALLOW = "allow"
 
-    @classmethod
-    def from_setting(cls, value: object) -> PrivateHosts:
-        text = str(value).strip().lower()
-        if text in ("1", "true", "yes", "allow"):
-            return cls.ALLOW
-        return cls.LOOPBACK if text == "loopback" else cls.DENY
+    # The deployment's setting (`ALLOW_PRIVATE_HOSTS`) is parsed into one of these values by
+    # common.deployment, which, below `urls`, names them as strings.
 
 
 @lru_cache(maxsize=1024)

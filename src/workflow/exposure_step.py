@@ -30,7 +30,7 @@ from audit.issues import DetectedIssue
 from auditdb import exposure_issues
 from auditdb.exposure_issues import ExposureSummary
 from common import settings
-from common.bindings import Env, WorkflowStep
+from common.bindings import Env
 from durable.client import Scratchpad
 from durable.records import SiteFact, SiteFactKind
 from exposure import scripts
@@ -44,6 +44,7 @@ from exposure.findings import (
     library_findings,
 )
 from workflow import step_configs
+from workflow.audit_run import AuditRun
 from workflow.params import AuditParams
 from workflow.steps import optional_step
 
@@ -52,7 +53,9 @@ log = logging.getLogger("siteaudit.workflow")
 STEP_NAME = "exposure-checks"
 
 
-async def check_exposure(params: AuditParams, step: WorkflowStep, env: Env) -> ExposureSummary:
+async def check_exposure(run: AuditRun) -> ExposureSummary:
+    params, env = run.params, run.env
+
     async def exposure_checks() -> ExposureSummary:
         return await _check(params, env)
 
@@ -60,7 +63,7 @@ async def check_exposure(params: AuditParams, step: WorkflowStep, env: Env) -> E
         await exposure_issues.record_exposure(env.DB, params.audit_id, [], summary)
 
     return await optional_step(
-        step,
+        run.step,
         STEP_NAME,
         step_configs.EXPOSURE_STEP,
         ExposureSummary,

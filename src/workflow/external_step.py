@@ -28,14 +28,14 @@ from dataclasses import dataclass
 
 from audit.external_links import ExternalStop
 from auditdb import repository
-from auditdb.records import AuditPhase, AuditStatus
+from auditdb.records import AuditPhase
 from common import ports, settings
-from common.bindings import Env, WorkflowStep
 from common.wire import JsonRecord
 from crawl.external_check import check_external_urls
 from crawl.external_links import HostNames
 from durable.client import Scratchpad
 from workflow import step_configs
+from workflow.audit_run import AuditRun
 from workflow.params import AuditParams
 from workflow.steps import durable_step
 
@@ -57,23 +57,22 @@ class ExternalReport(JsonRecord):
     stopped: ExternalStop | None = None  # the checks end here: out of time, or no DNS
 
 
-async def check_external_links(
-    params: AuditParams, step: WorkflowStep, env: Env, non_retryable: type[Exception]
-) -> None:
+async def check_external_links(run: AuditRun) -> None:
     """Run external-links-1, -2, ... until nothing is left to check or the budget is spent."""
+    params = run.params
     if not params.options.check_external:
         return
     lease_no = idle = 0
     while idle < MAX_IDLE_STEPS:
         lease_no += 1
         try:
-            report = await _external_step(params, step, env, lease_no)
+            report = await _external_step(run, lease_no)
         except Exception as exc:  # the step failed after its retry: the audit goes on
             log.info("audit %s external link checks stopped: %s", params.audit_id, exc)
             return
         if not report.running:
             # Raised outside the step, from its stored result, so a replay raises it again.
-            raise non_retryable(f"audit {params.audit_id} is no longer running")
+            raise run.non_retryable(f"audit {params.audit_id} is no longer running")
         if report.over_budget:
             log.info(
                 "audit %s: %d external URLs left unchecked past the budget of %d",
@@ -95,22 +94,19 @@ async def check_external_links(
         idle = idle + 1 if report.checked == 0 else 0
 
 
-async def _external_step(
-    params: AuditParams, step: WorkflowStep, env: Env, lease_no: int
-) -> ExternalReport:
+async def _external_step(run: AuditRun, lease_no: int) -> ExternalReport:
     async def external_links() -> ExternalReport:
         # One read per step, so a cancelled audit stops here even when the terminate never
         # reaches its instance (as each crawl chunk does).
-        audit = await repository.get_audit(env.DB, params.audit_id)
-        if audit is None or audit.status is not AuditStatus.RUNNING:
+        if not await run.still_running():
             return ExternalReport(lease_no, 0, 0, 0, running=False)
         if lease_no == 1:
-            await repository.set_phase(env.DB, params.audit_id, AuditPhase.EXTERNAL_LINKS)
-        return await run_external_step(params, Scratchpad.for_audit(env, params.audit_id), lease_no)
+            await repository.set_phase(run.env.DB, run.audit_id, AuditPhase.EXTERNAL_LINKS)
+        return await run_external_step(run.params, run.scratchpad(), lease_no)
 
     name = f"external-links-{lease_no}"
     config = step_configs.EXTERNAL_STEP
-    return await durable_step(step, name, config, ExternalReport, external_links)
+    return await durable_step(run.step, name, config, ExternalReport, external_links)
 
 
 async def run_external_step(params: AuditParams, pad: Scratchpad, lease_no: int) -> ExternalReport:

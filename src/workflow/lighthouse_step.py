@@ -21,20 +21,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from auditdb import lighthouse as store
-from auditdb import repository
 from auditdb.lighthouse import LighthouseRow, StoredPayload
-from auditdb.records import AuditStatus
 from common import ports
-from common.bindings import Env, WorkflowStep
+from common.bindings import Env
+from common.deployment import DeploymentVars
 from common.wire import JsonRecord
-from durable.client import Scratchpad
 from lighthouse.providers import configured_provider
 from lighthouse.records import LighthouseMode, LighthouseRun, LighthouseStatus, Strategy
 from lighthouse.runner import run_page
 from lighthouse.sample import SampledPage, select_sample
 from lighthouse.vitals import page_issues
 from workflow import step_configs
-from workflow.params import AuditParams
+from workflow.audit_run import AuditRun
 from workflow.steps import durable_step
 
 log = logging.getLogger("siteaudit.workflow")
@@ -76,30 +74,32 @@ class GroupStored(JsonRecord):
     issues: int
 
 
-async def run_lighthouse(params: AuditParams, step: WorkflowStep, env: Env) -> LighthouseSample:
-    sample = await _select(params, step, env)
+async def run_lighthouse(run: AuditRun) -> LighthouseSample:
+    sample = await _select(run)
     groups = [sample.pages[i : i + GROUP_SIZE] for i in range(0, len(sample.pages), GROUP_SIZE)]
     for number, group in enumerate(groups, start=1):
         first = (number - 1) * GROUP_SIZE + 1
         fetched = await asyncio.gather(
-            *(_fetch(params, step, env, first + i, page) for i, page in enumerate(group))
+            *(_fetch(run, first + i, page) for i, page in enumerate(group))
         )
-        await _persist(params, step, env, number, fetched, last=number == len(groups))
+        await _persist(run, number, fetched, last=number == len(groups))
     return sample
 
 
-async def _select(params: AuditParams, step: WorkflowStep, env: Env) -> LighthouseSample:
+async def _select(run: AuditRun) -> LighthouseSample:
+    params, env = run.params, run.env
+
     async def select_lighthouse_sample() -> LighthouseSample:
-        if not await _still_running(env, params.audit_id):
+        if not await run.still_running():
             # Cancelled (or deleted) while the terminate had not reached this instance: spend no
             # provider quota on it. Nothing is written: every audit write is status-guarded.
             return LighthouseSample(LighthouseStatus.DISABLED)
         if params.options.lighthouse is LighthouseMode.NONE:
             return await _decided(env, params.audit_id, LighthouseStatus.DISABLED)
-        if configured_provider(env) is None:
+        if configured_provider(DeploymentVars.from_env(env)) is None:
             log.info("audit %s: no PSI_API_KEY, Lighthouse skipped", params.audit_id)
             return await _decided(env, params.audit_id, LighthouseStatus.SKIPPED_NO_KEY)
-        config = await Scratchpad.for_audit(env, params.audit_id).crawl_config()
+        config = await run.scratchpad().crawl_config()
         pages = await store.crawled_pages(env.DB, params.audit_id)
         sample = select_sample(
             pages, config.final_url or params.start_url, params.options.lighthouse_pages
@@ -110,13 +110,8 @@ async def _select(params: AuditParams, step: WorkflowStep, env: Env) -> Lighthou
         return LighthouseSample(LighthouseStatus.RUNNING, todo)
 
     return await durable_step(
-        step, SELECT_STEP, step_configs.DB_STEP, LighthouseSample, select_lighthouse_sample
+        run.step, SELECT_STEP, step_configs.DB_STEP, LighthouseSample, select_lighthouse_sample
     )
-
-
-async def _still_running(env: Env, audit_id: str) -> bool:
-    audit = await repository.get_audit(env.DB, audit_id)
-    return audit is not None and audit.status is AuditStatus.RUNNING
 
 
 async def _decided(env: Env, audit_id: str, status: LighthouseStatus) -> LighthouseSample:
@@ -124,30 +119,28 @@ async def _decided(env: Env, audit_id: str, status: LighthouseStatus) -> Lightho
     return LighthouseSample(status)
 
 
-async def _fetch(
-    params: AuditParams, step: WorkflowStep, env: Env, number: int, page: SampledPage
-) -> PageFetched:
+async def _fetch(run: AuditRun, number: int, page: SampledPage) -> PageFetched:
     async def lighthouse_fetch() -> PageFetched:
-        provider = configured_provider(env)
+        provider = configured_provider(DeploymentVars.from_env(run.env))
         if provider is None:  # the secret went away between the steps
             return _failed(page, "no Lighthouse provider is configured")
         answers = await run_page(provider, ports.http_client(), page.url)
         runs = [
-            FetchedRun(a.run, await _store_payload(env, params.audit_id, page, a.run, a.payload))
+            FetchedRun(a.run, await _store_payload(run.env, run.audit_id, page, a.run, a.payload))
             for a in answers
         ]
         return PageFetched(page, runs)
 
     try:
         return await durable_step(
-            step,
+            run.step,
             f"lighthouse-fetch-{number}",
             step_configs.LIGHTHOUSE_FETCH_STEP,
             PageFetched,
             lighthouse_fetch,
         )
     except Exception as exc:  # the step's timeout: two error rows, the audit goes on
-        log.warning("audit %s: lighthouse-fetch-%d failed: %s", params.audit_id, number, exc)
+        log.warning("audit %s: lighthouse-fetch-%d failed: %s", run.audit_id, number, exc)
         return _failed(page, f"lighthouse step failed: {exc}")
 
 
@@ -175,16 +168,10 @@ async def _store_payload(
 
 
 async def _persist(
-    params: AuditParams,
-    step: WorkflowStep,
-    env: Env,
-    number: int,
-    fetched: Sequence[PageFetched],
-    *,
-    last: bool,
+    run: AuditRun, number: int, fetched: Sequence[PageFetched], *, last: bool
 ) -> GroupStored:
     async def lighthouse_persist() -> GroupStored:
-        audit_id = params.audit_id
+        audit_id = run.audit_id
         rows = [
             LighthouseRow.of(audit_id, item.page, r.run, r.stored)
             for item in fetched
@@ -195,12 +182,12 @@ async def _persist(
             for item in fetched
             for issue in page_issues(item.page.url, [r.run for r in item.runs])
         ]
-        await store.record_group(env.DB, audit_id, rows, issues, last=last)
+        await store.record_group(run.env.DB, audit_id, rows, issues, last=last)
         failed = sum(not row.run.ok for row in rows)
         return GroupStored(len(rows), failed, len(issues))
 
     return await durable_step(
-        step,
+        run.step,
         f"lighthouse-persist-{number}",
         step_configs.LIGHTHOUSE_PERSIST_STEP,
         GroupStored,

@@ -17,7 +17,6 @@ import logging
 from dataclasses import dataclass
 
 from auditdb import security_grades
-from common.bindings import Env, WorkflowStep
 from common.wire import JsonRecord
 from durable.client import Scratchpad
 from durable.records import SiteFact, SiteFactKind
@@ -26,6 +25,7 @@ from security.grade import SecurityGrade, grade_site
 from security.observe import observe_site
 from security.results import SriResult, TestName, TestOutcome, outcome
 from workflow import step_configs
+from workflow.audit_run import AuditRun
 from workflow.params import AuditParams
 from workflow.steps import durable_step
 
@@ -45,9 +45,11 @@ class SecurityGraded(JsonRecord):
     reason: str | None = None
 
 
-async def grade_start_url(params: AuditParams, step: WorkflowStep, env: Env) -> SecurityGraded:
+async def grade_start_url(run: AuditRun) -> SecurityGraded:
+    params, env = run.params, run.env
+
     async def security_grade() -> SecurityGraded:
-        pad = Scratchpad.for_audit(env, params.audit_id)
+        pad = run.scratchpad()
         try:
             grade = await _grade(params, pad)
         except Exception as exc:
@@ -63,7 +65,7 @@ async def grade_start_url(params: AuditParams, step: WorkflowStep, env: Env) -> 
         return SecurityGraded(True, str(grade.grade), grade.score, issues)
 
     return await durable_step(
-        step, STEP_NAME, step_configs.SECURITY_STEP, SecurityGraded, security_grade
+        run.step, STEP_NAME, step_configs.SECURITY_STEP, SecurityGraded, security_grade
     )
 
 

@@ -4,9 +4,10 @@ phase made of durable steps.
 
 `run_site_audit` is what `SiteAuditWorkflow.run` delegates to. It never imports the platform: the
 shell passes the SDK's `step`, the Worker's `env` and the NonRetryableError class to raise for
-failures a retry cannot fix. Step names are durable checkpoint keys and step results carry only
-counters; all crawl state lives in the audit's scratchpad Durable Object. Code outside steps runs
-again on every replay, so it only reads step results.
+failures a retry cannot fix, which every phase receives together with the parameters as one
+`AuditRun`. Step names are durable checkpoint keys and step results carry only counters; all crawl
+state lives in the audit's scratchpad Durable Object. Code outside steps runs again on every
+replay, so it only reads step results.
 
 A start URL that cannot be audited (no answer, an HTTP error, not HTML: crawl.start_verdict) is
 decided once, inside `discover-urls`, and returned in its result rather than raised, so the step is
@@ -20,9 +21,10 @@ from dataclasses import dataclass
 
 from auditdb import repository
 from auditdb.queue_messages import announce_audit_end
-from auditdb.records import AuditPhase, AuditStatus
+from auditdb.records import AuditPhase
 from common import ports, settings
 from common.bindings import Env, WorkflowEvent, WorkflowStep
+from common.deployment import DeploymentVars
 from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode, classify_error, error_detail
 from common.wire import JsonObject, as_object
@@ -35,6 +37,7 @@ from crawl.start_verdict import StartFailure
 from crawl.url_policy import UrlPolicy
 from durable.client import Scratchpad
 from workflow import step_configs
+from workflow.audit_run import AuditRun
 from workflow.exposure_step import check_exposure
 from workflow.external_step import check_external_links
 from workflow.finalize import finalize_audit
@@ -68,11 +71,13 @@ class StartFailed(Exception):
 async def run_site_audit(
     event: WorkflowEvent, step: WorkflowStep, env: Env, non_retryable: type[Exception]
 ) -> JsonObject:
-    params = AuditParams.from_dict(as_object(event["payload"]))
+    run = AuditRun(AuditParams.from_dict(as_object(event["payload"])), step, env, non_retryable)
     try:
-        outcome = await _run_phases(params, step, env, non_retryable)
+        # The run's start (common.deployment): a bad var fails the audit, naming itself.
+        DeploymentVars.from_env(env)
+        outcome = await _run_phases(run)
     except Exception as exc:
-        await _record_failure(params, step, env, exc)
+        await _record_failure(run, exc)
         raise
     return outcome.to_dict()
 
@@ -102,24 +107,22 @@ async def crawl_scope(params: AuditParams, pad: Scratchpad) -> CrawlScope:
     )
 
 
-async def _run_phases(
-    params: AuditParams, step: WorkflowStep, env: Env, non_retryable: type[Exception]
-) -> AuditOutcome:
-    await _validate_context(params, step, env, non_retryable)
-    if params.resume:
-        start = await _prepare_resume(params, step, env, non_retryable)
+async def _run_phases(run: AuditRun) -> AuditOutcome:
+    await _validate_context(run)
+    if run.params.resume:
+        start = await _prepare_resume(run)
     else:
-        discovery = await _discover(params, step, env)
+        discovery = await _discover(run)
         if discovery.start_failure is not None:
             raise StartFailed(discovery.start_failure)
         start = CrawlStart(attempted=0, pending=discovery.seeded, last_chunk=0)
-    crawl = await _crawl(params, step, env, start, non_retryable)
-    await check_timing(params, step, env, crawl)
-    await check_external_links(params, step, env, non_retryable)
-    await grade_start_url(params, step, env)
-    await check_exposure(params, step, env)
-    await run_lighthouse(params, step, env)
-    summary = await _finalize(params, step, env, crawl)
+    crawl = await _crawl(run, start)
+    await check_timing(run, crawl)
+    await check_external_links(run)
+    await grade_start_url(run)
+    await check_exposure(run)
+    await run_lighthouse(run)
+    summary = await _finalize(run, crawl)
     return AuditOutcome(
         pages_crawled=summary.pages_crawled,
         cross_page_issues=summary.cross_page_issues,
@@ -129,52 +132,39 @@ async def _run_phases(
     )
 
 
-async def _prepare_resume(
-    params: AuditParams, step: WorkflowStep, env: Env, non_retryable: type[Exception]
-) -> CrawlStart:
+async def _prepare_resume(run: AuditRun) -> CrawlStart:
     async def prepare_resume() -> CrawlStart:
-        state = await Scratchpad.for_audit(env, params.audit_id).prepare_resume()
+        state = await run.scratchpad().prepare_resume()
         if not state.configured:
-            raise non_retryable(f"audit {params.audit_id} has no crawl state left to resume")
-        await repository.set_phase(env.DB, params.audit_id, AuditPhase.CRAWLING)
+            raise run.non_retryable(f"audit {run.audit_id} has no crawl state left to resume")
+        await repository.set_phase(run.env.DB, run.audit_id, AuditPhase.CRAWLING)
         return CrawlStart(
             state.stats.crawled, state.stats.pending, state.last_chunk, state.resources_pending
         )
 
     return await durable_step(
-        step, "prepare-resume", step_configs.DB_STEP, CrawlStart, prepare_resume
+        run.step, "prepare-resume", step_configs.DB_STEP, CrawlStart, prepare_resume
     )
 
 
-async def _validate_context(
-    params: AuditParams, step: WorkflowStep, env: Env, non_retryable: type[Exception]
-) -> None:
+async def _validate_context(run: AuditRun) -> None:
     async def validate_context() -> ContextChecked:
-        await _check_running(params, env, non_retryable)
+        await run.require_running()
         return ContextChecked()
 
     await durable_step(
-        step, "validate-context", step_configs.DB_STEP, ContextChecked, validate_context
+        run.step, "validate-context", step_configs.DB_STEP, ContextChecked, validate_context
     )
 
 
-async def _check_running(params: AuditParams, env: Env, non_retryable: type[Exception]) -> None:
-    """Refuse to go on for an audit that is gone or no longer running: its owner cancelled it
-    and the terminate has not reached this instance (or failed). The failure that follows is
-    recorded by a guarded write, so the cancel stands."""
-    audit = await repository.get_audit(env.DB, params.audit_id)
-    if audit is None:
-        raise non_retryable(f"audit {params.audit_id} does not exist")
-    if audit.status is not AuditStatus.RUNNING:
-        raise non_retryable(f"audit {params.audit_id} is {audit.status}, not running")
+async def _discover(run: AuditRun) -> DiscoveryReport:
+    params, env = run.params, run.env
 
-
-async def _discover(params: AuditParams, step: WorkflowStep, env: Env) -> DiscoveryReport:
     async def discover_urls() -> DiscoveryReport:
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.DISCOVERY)
         report = await discover(
             ports.http_client(),
-            Scratchpad.for_audit(env, params.audit_id),
+            run.scratchpad(),
             start_url=params.start_url,
             policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
             max_pages=params.options.max_pages,
@@ -193,17 +183,11 @@ async def _discover(params: AuditParams, step: WorkflowStep, env: Env) -> Discov
         return report
 
     return await durable_step(
-        step, "discover-urls", step_configs.DISCOVERY_STEP, DiscoveryReport, discover_urls
+        run.step, "discover-urls", step_configs.DISCOVERY_STEP, DiscoveryReport, discover_urls
     )
 
 
-async def _crawl(
-    params: AuditParams,
-    step: WorkflowStep,
-    env: Env,
-    start: CrawlStart,
-    non_retryable: type[Exception],
-) -> CrawlSummary:
+async def _crawl(run: AuditRun, start: CrawlStart) -> CrawlSummary:
     attempted, pending, chunk_no = start.attempted, start.pending, start.last_chunk
     resources = start.resources_pending
     hint: int | None = None
@@ -212,12 +196,12 @@ async def _crawl(
     no_answers = NoAnswers()
     # Chunks go on while pages may be crawled or resources wait for their check
     # (crawl.references); a resource-only chunk claims no pages.
-    while ((pending > 0 and attempted < params.options.max_pages) or resources > 0) and (
+    while ((pending > 0 and attempted < run.params.options.max_pages) or resources > 0) and (
         idle < MAX_IDLE_CHUNKS
     ):
         chunk_no += 1
         window = ChunkWindow(attempted, hint, no_answers.streak)
-        report = await _crawl_chunk(params, step, env, non_retryable, chunk_no, window)
+        report = await _crawl_chunk(run, chunk_no, window)
         attempted, pending, hint = report.attempted, report.pending, report.window_end
         resources = report.resources_pending
         links_truncated = links_truncated or report.links_truncated
@@ -249,19 +233,14 @@ class ChunkWindow:
     no_answer_streak: int
 
 
-async def _crawl_chunk(
-    params: AuditParams,
-    step: WorkflowStep,
-    env: Env,
-    non_retryable: type[Exception],
-    chunk_no: int,
-    window: ChunkWindow,
-) -> ChunkReport:
+async def _crawl_chunk(run: AuditRun, chunk_no: int, window: ChunkWindow) -> ChunkReport:
+    params = run.params
+
     async def crawl_chunk() -> ChunkReport:
         # One read per chunk, so a cancelled audit stops within a chunk even when the terminate
         # never reaches its instance.
-        await _check_running(params, env, non_retryable)
-        pad = Scratchpad.for_audit(env, params.audit_id)
+        await run.require_running()
+        pad = run.scratchpad()
         scope = await crawl_scope(params, pad)
         plan = ChunkPlan(
             chunk_no=chunk_no,
@@ -273,22 +252,23 @@ async def _crawl_chunk(
             fetch_timeout_s=params.options.fetch_timeout_s,
             no_answer_streak=window.no_answer_streak,
         )
-        io = ChunkIO(pad=pad, db=env.DB, http=ports.http_client())
+        io = ChunkIO(pad=pad, db=run.env.DB, http=ports.http_client())
         return await run_chunk(scope, plan, io)
 
     name = f"crawl-chunk-{chunk_no}"
-    return await durable_step(step, name, step_configs.CRAWL_CHUNK_STEP, ChunkReport, crawl_chunk)
+    config = step_configs.CRAWL_CHUNK_STEP
+    return await durable_step(run.step, name, config, ChunkReport, crawl_chunk)
 
 
-async def _finalize(
-    params: AuditParams, step: WorkflowStep, env: Env, crawl: CrawlSummary
-) -> FinalizeSummary:
+async def _finalize(run: AuditRun, crawl: CrawlSummary) -> FinalizeSummary:
+    params = run.params
+
     async def finalize() -> FinalizeSummary:
-        pad = Scratchpad.for_audit(env, params.audit_id)
+        pad = run.scratchpad()
         final_url = (await pad.crawl_config()).final_url or params.start_url
         stopped = stopped_responding(crawl.no_answers, final_url)
         return await finalize_audit(
-            env,
+            run.env,
             pad,
             params.audit_id,
             start_url=final_url,
@@ -299,7 +279,7 @@ async def _finalize(
         )
 
     return await durable_step(
-        step, "finalize", step_configs.FINALIZE_STEP, FinalizeSummary, finalize
+        run.step, "finalize", step_configs.FINALIZE_STEP, FinalizeSummary, finalize
     )
 
 
@@ -312,10 +292,9 @@ def failure_of(exc: Exception) -> tuple[ErrorCode, str | None]:
     return classify_error(message), error_detail(message)
 
 
-async def _record_failure(
-    params: AuditParams, step: WorkflowStep, env: Env, exc: Exception
-) -> None:
+async def _record_failure(run: AuditRun, exc: Exception) -> None:
     code, detail = failure_of(exc)
+    params, env = run.params, run.env
 
     async def mark_failed() -> FailureRecorded:
         audit = await repository.get_audit(env.DB, params.audit_id)
@@ -340,4 +319,4 @@ async def _record_failure(
         await announce_audit_end(env, params.audit_id)  # its monitor run, if any, is finished
         return FailureRecorded(changed)
 
-    await durable_step(step, "mark-failed", step_configs.DB_STEP, FailureRecorded, mark_failed)
+    await durable_step(run.step, "mark-failed", step_configs.DB_STEP, FailureRecorded, mark_failed)

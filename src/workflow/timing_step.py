@@ -25,9 +25,10 @@ from auditdb import repository
 from auditdb import timing as timing_db
 from auditdb.timing import TimingSummary
 from common import ports, settings
-from common.bindings import Env, WorkflowStep
+from common.bindings import Env
 from crawl.remeasure import measure_all
 from workflow import step_configs
+from workflow.audit_run import AuditRun
 from workflow.params import AuditParams
 from workflow.steps import CrawlSummary, optional_step
 
@@ -47,9 +48,9 @@ def _skipped(crawl: CrawlSummary) -> str | None:
     return STOPPED_ANSWERING if crawl.no_answers.stopped else None
 
 
-async def check_timing(
-    params: AuditParams, step: WorkflowStep, env: Env, crawl: CrawlSummary
-) -> TimingSummary:
+async def check_timing(run: AuditRun, crawl: CrawlSummary) -> TimingSummary:
+    params, env = run.params, run.env
+
     async def timing_check() -> TimingSummary:
         return await measure_and_judge(params, env, crawl)
 
@@ -57,7 +58,7 @@ async def check_timing(
         await timing_db.record_timing(env.DB, params.audit_id, [], {}, summary)
 
     return await optional_step(
-        step,
+        run.step,
         STEP_NAME,
         step_configs.TIMING_STEP,
         TimingSummary,

@@ -21,6 +21,7 @@ from durable.records import ExternalRef, RecordBatch
 from tests.crawl_flow.test_retry_idempotency import FailingAt, InjectedFault
 from tests.support.site_server import Reply, Site, serve_site
 from urls.private_hosts import PrivateHosts
+from workflow.audit_run import AuditRun
 from workflow.external_step import check_external_links, run_external_step
 from workflow.params import AuditParams
 
@@ -125,11 +126,12 @@ async def test_the_steps_run_with_the_option_and_stop_a_cancelled_audit(
     await repository.insert_audit(platform.env.DB, dataclasses.replace(record, status=status))
     steps = Steps()
     params = AuditParams(audit_id, START, options)
+    run = AuditRun(params, steps, platform.env, Stop)
     if raises:
         with pytest.raises(Stop, match="no longer running"):
-            await check_external_links(params, steps, platform.env, Stop)
+            await check_external_links(run)
     else:
-        await check_external_links(params, steps, platform.env, Stop)
+        await check_external_links(run)
     assert steps.names == names
 
 

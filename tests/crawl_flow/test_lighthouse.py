@@ -23,6 +23,7 @@ from tests.crawl_flow.test_audit_crawl import audit_site, page
 from tests.support.platform_vars import TEST_VARS
 from tests.support.psi_double import Behaviour, Field, Lab, PsiDouble, serve_psi
 from tests.support.site_server import Site, serve_site
+from workflow.audit_run import AuditRun
 
 
 @pytest.fixture
@@ -259,10 +260,10 @@ async def test_an_audit_cancelled_before_the_phase_calls_no_provider(
 ) -> None:
     real = site_audit.grade_start_url
 
-    async def grade_then_cancel(params: Any, step: Any, env: Any) -> Any:
+    async def grade_then_cancel(run: AuditRun) -> Any:
         # the owner's cancel lands, but its terminate never reaches the instance
-        await repository.cancel_audit(env.DB, params.audit_id, finished_at=ports.iso_now())
-        return await real(params, step, env)
+        await repository.cancel_audit(run.env.DB, run.audit_id, finished_at=ports.iso_now())
+        return await real(run)
 
     monkeypatch.setattr(site_audit, "grade_start_url", grade_then_cancel)
     status, body = await keyed.request("POST", "/api/audits", {"url": site.url("/")})

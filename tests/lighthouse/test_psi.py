@@ -7,6 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from common.deployment import DeploymentVars
 from common.ports import FetchResult
 from lighthouse.provider import LighthouseProvider
 from lighthouse.providers import configured_provider
@@ -144,7 +145,7 @@ def test_the_configured_provider_needs_a_key(
     holder = Env()
     for name, value in env.items():
         setattr(holder, name, value)
-    provider = configured_provider(holder)
+    provider = configured_provider(DeploymentVars.from_env(holder))  # type: ignore[arg-type]
     if expected is None:
         assert provider is None
     else:

@@ -20,7 +20,6 @@ from service.report_keys import REPORTS_PREFIX, report_key
 from service.run_retention import (
     BATCH_SIZE,
     RetentionOutcome,
-    RetentionSettings,
     expire_monitor_runs,
 )
 from tests.support.monitor_runs import insert_runs
@@ -171,27 +170,6 @@ async def test_a_zero_setting_turns_retention_off(local: Any, days: str, max_run
 
     assert (await expire_monitor_runs(local.env)).outcome is RetentionOutcome.OFF
     assert await count(local, "monitor_runs") == 2
-
-
-@pytest.mark.parametrize(
-    ("vars_", "expected"),
-    [
-        ({}, RetentionSettings(365, 1000)),
-        ({"MONITOR_RUN_RETENTION_DAYS": "30"}, RetentionSettings(30, 1000)),
-        ({"MONITOR_RUN_CLEANUP_MAX_RUNS": "250"}, RetentionSettings(365, 250)),
-        ({"MONITOR_RUN_RETENTION_DAYS": "a year"}, RetentionSettings(365, 1000)),
-        ({"MONITOR_RUN_RETENTION_DAYS": "-5"}, RetentionSettings(0, 1000)),
-    ],
-)
-def test_settings_come_from_the_vars(vars_: dict[str, str], expected: RetentionSettings) -> None:
-    class Vars:
-        pass
-
-    env = Vars()
-    for name, value in vars_.items():
-        setattr(env, name, value)
-
-    assert RetentionSettings.from_env(env) == expected  # type: ignore[arg-type]
 
 
 async def test_daily_runs_and_cleanups_keep_every_table_bounded(local: Any, caplog: Any) -> None:

@@ -105,18 +105,3 @@ def test_non_addresses_are_not_parsed_as_ip(host: str) -> None:
 def test_private_host_settings(host: str, deny: bool, loopback: bool, allow: bool) -> None:
     refused = [host_refused(host, setting) for setting in PrivateHosts]
     assert refused == [deny, loopback, allow]
-
-
-@pytest.mark.parametrize(
-    ("setting", "expected"),
-    [
-        ("true", PrivateHosts.ALLOW),
-        ("TRUE", PrivateHosts.ALLOW),
-        ("loopback", PrivateHosts.LOOPBACK),
-        ("false", PrivateHosts.DENY),
-        ("", PrivateHosts.DENY),
-        ("nonsense", PrivateHosts.DENY),
-    ],
-)
-def test_private_host_setting_parsing(setting: str, expected: PrivateHosts) -> None:
-    assert PrivateHosts.from_setting(setting) is expected

@@ -1,0 +1,53 @@
+"""One run of the audit workflow as its phases see it: the instance's parameters, the SDK's `step`,
+the Worker's `env`, and the error class to raise for failures a retry cannot fix.
+
+Every phase takes an `AuditRun` instead of threading those four values through its signature;
+the shell (entry.py) builds none of it, `run_site_audit` does, once per run (and again on every
+replay, since code outside steps runs again: the record holds nothing a replay could change).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from auditdb import repository
+from auditdb.records import AuditRecord
+from common.bindings import Env, WorkflowStep
+from durable.client import Scratchpad
+from workflow.params import AuditParams
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRun:
+    params: AuditParams
+    step: WorkflowStep
+    env: Env
+    non_retryable: type[Exception]
+
+    @property
+    def audit_id(self) -> str:
+        return self.params.audit_id
+
+    def scratchpad(self) -> Scratchpad:
+        return Scratchpad.for_audit(self.env, self.audit_id)
+
+    async def still_running(self) -> bool:
+        """Whether the audit is still running (`repository.is_running`): its owner may have
+        cancelled or deleted it while the terminate had not reached this instance (or failed)."""
+        return repository.is_running(await self._audit())
+
+    async def require_running(self) -> None:
+        """`still_running`, or `non_retryable` naming what the audit became. The failure that
+        follows is recorded by a guarded write, so the cancel stands."""
+        audit = await self._audit()
+        if not repository.is_running(audit):
+            raise self.non_retryable(_not_running(self.audit_id, audit))
+
+    async def _audit(self) -> AuditRecord | None:
+        return await repository.get_audit(self.env.DB, self.audit_id)
+
+
+def _not_running(audit_id: str, audit: AuditRecord | None) -> str:
+    if audit is None:
+        return f"audit {audit_id} does not exist"
+    return f"audit {audit_id} is {audit.status}, not running"
