@@ -20,11 +20,11 @@ import xmlschema
 
 from cli.main import main
 from service.exports import ISSUE_COLUMNS
+from tests.cli.test_resume import routes as slow_routes
 from tests.support.cli_process import ROOT, audit_killed_midway, cli
 from tests.support.site_server import Reply, html_page, serve_site
-from tests.test_cli_resume import routes as slow_routes
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 SARIF = jsonschema.Draft4Validator(
     json.loads((DATA / "sarif" / "sarif-schema-2.1.0.json").read_text()),
     format_checker=jsonschema.FormatChecker(),

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.test_resume import PAGES, routes
 from tests.support.cli_process import ROOT, audit_killed_midway, cli
 from tests.support.site_server import serve_site
-from tests.test_cli_resume import PAGES, routes
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
