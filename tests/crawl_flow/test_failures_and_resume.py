@@ -81,9 +81,9 @@ async def test_an_oom_kill_mid_chunk_is_classified_and_a_resume_finishes_the_aud
             platform.engine.faults.kill(audit_id, "oom")
         return await real_fetch(request)
 
-    outbound_http.fetch = fetch_then_kill
-    await platform.wait_for_workflow(audit_id, timeout_s=60)
-    outbound_http.fetch = real_fetch
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(outbound_http, "fetch", fetch_then_kill)
+        await platform.wait_for_workflow(audit_id, timeout_s=60)
 
     _, body = await platform.request("GET", f"/api/audits/{audit_id}")  # lazy reconcile
     audit = body["audit"]
