@@ -41,7 +41,7 @@ class Collect:
         self.fed += len(chunk)
         self.changed.set()
 
-    async def holds(self, size: int) -> None:
+    async def fed_at_least(self, size: int) -> None:
         """Until `size` bytes have been fed."""
         while self.fed < size:
             self.changed.clear()
@@ -108,7 +108,7 @@ async def test_a_timeout_mid_body_ends_the_exchange_with_what_arrived_fed(
     with serve_site({"/stall": StreamReply(first_part_then(rest))}) as site:
         try:
             exchange = asyncio.ensure_future(fetch(site.url("/stall"), sink, timeout_s=30))
-            await sink.holds(len(FIRST))
+            await sink.fed_at_least(len(FIRST))
             clock.advance(30)  # the timeout passes with the rest of the body still held
             result = await exchange
         finally:
