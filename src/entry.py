@@ -89,11 +89,13 @@ class _Unhurried:
         self.sink, self.limit = sink, limit
 
     async def feed(self, chunk: bytes) -> None:
-        begun = time.monotonic()
+        # Measured on the clock the deadline is on: asyncio.timeout's is the loop's `time()`.
+        clock = asyncio.get_running_loop().time
+        begun = clock()
         await self.sink.feed(chunk)
         deadline = self.limit.when()
         if deadline is not None:
-            self.limit.reschedule(deadline + time.monotonic() - begun)
+            self.limit.reschedule(deadline + clock() - begun)
 
 
 async def _each_chunk(

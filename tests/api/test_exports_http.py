@@ -191,6 +191,7 @@ async def test_a_client_that_stops_reading_cancels_the_export_and_the_server_kee
     api: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     finished: list[str] = []
+    closed = asyncio.Event()
     original = exports.export_rows
 
     async def watched(*args: Any) -> AsyncIterator[bytes]:
@@ -199,17 +200,16 @@ async def test_a_client_that_stops_reading_cancels_the_export_and_the_server_kee
                 yield chunk
         finally:
             finished.append("closed")
+            closed.set()
 
     monkeypatch.setattr(exports, "export_rows", watched)
     async with api.stream("GET", f"/api/audits/{AUDIT}/issues.ndjson") as response:
         assert response.status_code == 200
         first = await anext(response.aiter_raw())
         assert first.startswith(b"{")
-    # The connection is gone; the server notices on its next write and closes the export.
-    for _ in range(200):
-        if finished:
-            break
-        await asyncio.sleep(0.01)
+    # The connection is gone; the server notices on its next write and closes the export. (The
+    # limit only ends a broken test: the export closing is the event waited for.)
+    await asyncio.wait_for(closed.wait(), timeout=60)
     assert finished == ["closed"]
     again = await api.get(f"/api/audits/{AUDIT}/pages?limit=1")
     assert again.status_code == 200 and len(again.json()["pages"]) == 1

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -35,14 +34,10 @@ MAX_PAGES = 300
 
 
 @pytest.fixture(autouse=True)
-def short_external_timeout() -> Iterator[None]:
+def short_external_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     """The other site's slow page must time out in a second, not in the product's 10 s."""
-    saved = settings.EXTERNAL
-    settings.EXTERNAL = dataclasses.replace(saved, timeout_s=EXTERNAL_TIMEOUT_S)
-    try:
-        yield
-    finally:
-        settings.EXTERNAL = saved
+    external = dataclasses.replace(settings.EXTERNAL, timeout_s=EXTERNAL_TIMEOUT_S)
+    monkeypatch.setattr(settings, "EXTERNAL", external)
 
 
 async def audit(platform: Any, url: str) -> dict[str, Any]:
@@ -182,15 +177,14 @@ def _stop_fixtures() -> Any:
     return RATE_LIMIT_STOP_FIXTURES
 
 
-async def test_external_urls_past_the_budget_are_reported_unchecked(platform: Any) -> None:
-    saved = settings.EXTERNAL
-    settings.EXTERNAL = dataclasses.replace(saved, budget_urls=EXTERNAL_BUDGET_URLS)
-    try:
-        with serve_external_budget() as site:
-            report = await audit(platform, site.start_url)
-            checked = len(site.external.requests)
-    finally:
-        settings.EXTERNAL = saved
+async def test_external_urls_past_the_budget_are_reported_unchecked(
+    platform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    external = dataclasses.replace(settings.EXTERNAL, budget_urls=EXTERNAL_BUDGET_URLS)
+    monkeypatch.setattr(settings, "EXTERNAL", external)
+    with serve_external_budget() as site:
+        report = await audit(platform, site.start_url)
+        checked = len(site.external.requests)
 
     found = issue_set(report)
     assert found == expected_issues(site.origin, fixtures=EXTERNAL_BUDGET_FIXTURES)

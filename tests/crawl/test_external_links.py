@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
-from collections.abc import Iterator
 
 import pytest
 
@@ -302,14 +301,14 @@ def test_a_check_follows_redirects_hop_by_hop_under_the_ssrf_policy(
     assert http.requests == requests
 
 
+def external_settings(monkeypatch: pytest.MonkeyPatch, **changes: object) -> None:
+    """`settings.EXTERNAL` with `changes`, for the rest of the test (monkeypatch puts it back)."""
+    monkeypatch.setattr(settings, "EXTERNAL", dataclasses.replace(settings.EXTERNAL, **changes))
+
+
 @pytest.fixture
-def few_hops() -> Iterator[None]:
-    saved = settings.EXTERNAL
-    settings.EXTERNAL = dataclasses.replace(saved, max_hops=3, host_spacing_s=0.0)
-    try:
-        yield
-    finally:
-        settings.EXTERNAL = saved
+def few_hops(monkeypatch: pytest.MonkeyPatch) -> None:
+    external_settings(monkeypatch, max_hops=3, host_spacing_s=0.0)
 
 
 def test_a_batch_keeps_two_requests_per_host_and_checks_each_url_once(few_hops: None) -> None:
@@ -343,7 +342,9 @@ def test_a_batch_past_its_deadline_hands_back_what_it_did_not_launch(few_hops: N
     assert batch.unlaunched == urls[2:]
 
 
-def test_answers_are_recorded_as_they_come_for_the_progress_feed(few_hops: None) -> None:
+def test_answers_are_recorded_as_they_come_for_the_progress_feed(
+    few_hops: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     urls = [f"https://{host}.test/" for host in "abcdefgh"]
     now = [0.0]
     http = ScriptedHttp({("HEAD", url): (200, None) for url in urls}, delay_s=0.01)
@@ -355,7 +356,7 @@ def test_answers_are_recorded_as_they_come_for_the_progress_feed(few_hops: None)
         return result
 
     http.fetch = slow_fetch  # type: ignore[method-assign]
-    settings.EXTERNAL = dataclasses.replace(settings.EXTERNAL, concurrency=1)
+    external_settings(monkeypatch, concurrency=1)
     recorded: list[list[str]] = []
 
     async def record(checks: list[ExternalCheck]) -> None:
@@ -371,21 +372,29 @@ def test_answers_are_recorded_as_they_come_for_the_progress_feed(few_hops: None)
     assert sorted(c.url for c in batch.checks) == sorted(urls)
 
 
-def test_requests_to_one_host_are_spaced(few_hops: None) -> None:
+def test_requests_to_one_host_are_spaced(few_hops: None, monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    settings.EXTERNAL = dataclasses.replace(settings.EXTERNAL, host_spacing_s=0.05)
+    external_settings(monkeypatch, host_spacing_s=0.05)
     urls = [f"https://a.test/{n}" for n in range(4)] + ["https://b.test/0"]
     starts: dict[str, list[float]] = {}
     http = ScriptedHttp({("HEAD", url): (200, None) for url in urls})
     inner = http.fetch
+    # A request's start is read on the batch's own clock: the batch's last reading, the one it
+    # launched the request at. The wall time from a launch to the request's first step is the
+    # loop's (and the machine's load), not the batch's spacing.
+    last_reading = [0.0]
+
+    def clock() -> float:
+        last_reading[0] = time.monotonic()
+        return last_reading[0]
 
     async def timed_fetch(request: ports.FetchRequest) -> ports.FetchResult:
-        starts.setdefault(request.url.split("/")[2], []).append(time.monotonic())
+        starts.setdefault(request.url.split("/")[2], []).append(last_reading[0])
         return await inner(request)
 
     http.fetch = timed_fetch  # type: ignore[method-assign]
-    asyncio.run(check_external_urls(http, urls, PrivateHosts.DENY, 1.0, deadline_s=30))
+    asyncio.run(check_external_urls(http, urls, PrivateHosts.DENY, 1.0, deadline_s=30, clock=clock))
     gaps = [b - a for a, b in itertools.pairwise(starts["a.test"])]
     assert len(gaps) == 3 and min(gaps) >= 0.045, gaps
     assert starts["b.test"][0] - starts["a.test"][0] < 0.045  # another host does not wait

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -30,13 +29,10 @@ START = "https://site.test/"
 
 
 @pytest.fixture(autouse=True)
-def no_spacing() -> Iterator[None]:
-    saved = settings.EXTERNAL
-    settings.EXTERNAL = dataclasses.replace(saved, host_spacing_s=0.0)
-    try:
-        yield
-    finally:
-        settings.EXTERNAL = saved
+def no_spacing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(
+        settings, "EXTERNAL", dataclasses.replace(settings.EXTERNAL, host_spacing_s=0.0)
+    )
 
 
 def other_site() -> dict[str, Reply]:
@@ -196,9 +192,9 @@ async def test_a_dead_name_is_broken_when_other_names_resolve(platform: Any) -> 
 
 
 async def test_past_its_time_budget_the_phase_stops_and_reports_the_rest_unchecked(
-    platform: Any, ports_clock: list[float]
+    platform: Any, ports_clock: list[float], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings.EXTERNAL = dataclasses.replace(settings.EXTERNAL, step_urls=1)
+    monkeypatch.setattr(settings, "EXTERNAL", dataclasses.replace(settings.EXTERNAL, step_urls=1))
     with serve_site(other_site()) as other:
         targets = [other.url(f"/fine?{n}") for n in range(3)]
         options = dataclasses.replace(LOOPBACK, external_budget_s=5.0)
@@ -210,11 +206,8 @@ async def test_past_its_time_budget_the_phase_stops_and_reports_the_rest_uncheck
         import workflow.external_step as step_module
 
         inner = step_module.check_external_urls
-        step_module.check_external_urls = tick  # type: ignore[assignment]
-        try:
-            reports, issues = await run_steps(platform, targets, options)
-        finally:
-            step_module.check_external_urls = inner  # type: ignore[assignment]
+        monkeypatch.setattr(step_module, "check_external_urls", tick)
+        reports, issues = await run_steps(platform, targets, options)
     assert [(r.checked, r.stopped) for r in reports] == [(1, None), (1, ExternalStop.TIME_BUDGET)]
     (note,) = issues
     assert note["issue_type"] == "external-links-unchecked"

@@ -3,6 +3,7 @@ the pages crawled before it stay visible, and a failed audit can be finished by 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -13,6 +14,7 @@ import crawl.chunk
 import workflow.site_audit as site_audit
 from cli.report import full_report
 from common import settings
+from tests.support.loop_clock import loop_clock
 from tests.support.site_server import Reply, Site, html_page, serve_site
 from workflow import step_configs
 
@@ -81,9 +83,9 @@ async def test_an_oom_kill_mid_chunk_is_classified_and_a_resume_finishes_the_aud
             platform.engine.faults.kill(audit_id, "oom")
         return await real_fetch(request)
 
-    outbound_http.fetch = fetch_then_kill
-    await platform.wait_for_workflow(audit_id, timeout_s=60)
-    outbound_http.fetch = real_fetch
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(outbound_http, "fetch", fetch_then_kill)
+        await platform.wait_for_workflow(audit_id, timeout_s=60)
 
     _, body = await platform.request("GET", f"/api/audits/{audit_id}")  # lazy reconcile
     audit = body["audit"]
@@ -137,13 +139,13 @@ async def test_a_step_that_keeps_timing_out_fails_the_audit_as_step_timeout(
         "CRAWL_CHUNK_STEP",
         {"retries": {"limit": 1, "delay": 0, "backoff": "constant"}, "timeout": "1 second"},
     )
-    real_run_chunk = site_audit.run_chunk
+    clock = loop_clock(monkeypatch)
 
     async def stuck(*args: Any) -> Any:
-        import asyncio
-
-        await asyncio.sleep(30)
-        return await real_run_chunk(*args)
+        # The chunk outlasts its step: the step's second passes on the loop's clock, which its
+        # timeout reads, and the chunk never ends.
+        clock.advance(1.0)
+        await asyncio.Event().wait()
 
     monkeypatch.setattr(site_audit, "run_chunk", stuck)
     audit_id = await start(platform, site)

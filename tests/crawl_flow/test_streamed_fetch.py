@@ -1,35 +1,51 @@
 """The Workers shell's HTTP client (entry.WorkersHttpClient) streaming a body into a sink, here
 over the local platform's fetch (h11): every byte arrives in order, the cap cuts exactly, a
-timeout mid-body ends the exchange, and the sink's own time is not charged to the timeout."""
+timeout mid-body ends the exchange, and the sink's own time is not charged to the timeout.
+
+The timeout tests move the loop's clock (tests/support/loop_clock.py) instead of racing real
+pauses against a real timeout: the server holds the rest of a body on an event, and the sink's
+time passes on the clock the timeout reads."""
 
 from __future__ import annotations
 
-import itertools
-import time
-from collections.abc import Iterator
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from common import ports
+from tests.support.loop_clock import LoopClock, loop_clock
 from tests.support.site_server import StreamReply, serve_site
 
 BODY = bytes(range(256)) * 12  # 3 KiB, every byte value
 
 
 class Collect:
-    def __init__(self, delay_s: float = 0.0, wants: int = 1 << 30) -> None:
-        self.delay_s, self.wants = delay_s, wants
+    def __init__(self, wants: int = 1 << 30, busy: tuple[LoopClock, float] | None = None) -> None:
+        self.wants, self.busy = wants, busy
         self.opened: tuple[int, dict[str, str]] | None = None
         self.chunks: list[bytes] = []
+        self.fed = 0
+        self.changed = asyncio.Event()
 
     def open(self, status: int, headers: dict[str, str]) -> int:
         self.opened = (status, headers)
         return self.wants
 
     async def feed(self, chunk: bytes) -> None:
-        if self.delay_s:
-            time.sleep(self.delay_s)  # CPU-bound work, as parsing is: it blocks the loop
+        if self.busy is not None:
+            clock, seconds = self.busy
+            clock.advance(seconds)  # CPU-bound work, as parsing is: no await, the loop is held
         self.chunks.append(chunk)
+        self.fed += len(chunk)
+        self.changed.set()
+
+    async def fed_at_least(self, size: int) -> None:
+        """Until `size` bytes have been fed."""
+        while self.fed < size:
+            self.changed.clear()
+            await self.changed.wait()
 
 
 def pieces(size: int) -> StreamReply:
@@ -71,24 +87,43 @@ async def test_the_sink_may_want_less_than_the_cap() -> None:
     assert (result.status, result.truncated, b"".join(sink.chunks)) == (200, True, BODY[:1000])
 
 
-def stalls() -> Iterator[bytes]:
-    yield b"<title>first part</title>"
-    yield from itertools.repeat(b"x", 3)  # one byte a second
+FIRST = b"<title>first part</title>"
 
 
-async def test_a_timeout_mid_body_ends_the_exchange_with_what_arrived_fed() -> None:
-    sink = Collect()
-    with serve_site({"/stall": StreamReply(stalls, pause_s=1.0)}) as site:
-        result = await fetch(site.url("/stall"), sink, timeout_s=0.5)
+def first_part_then(rest: threading.Event) -> Callable[[], Iterator[bytes]]:
+    """The first part at once; the rest only once `rest` is set."""
 
-    assert (result.status, result.error) == (0, "timed out after 0.5 s")
-    assert b"".join(sink.chunks) == b"<title>first part</title>"
+    def pieces() -> Iterator[bytes]:
+        yield FIRST
+        rest.wait()
+        yield b"x"
+
+    return pieces
 
 
-async def test_the_sinks_own_time_is_not_charged_to_the_timeout() -> None:
-    sink = Collect(delay_s=0.3)  # four chunks: 1.2 s of parsing against a 0.8 s timeout
+async def test_a_timeout_mid_body_ends_the_exchange_with_what_arrived_fed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock, sink, rest = loop_clock(monkeypatch), Collect(), threading.Event()
+    with serve_site({"/stall": StreamReply(first_part_then(rest))}) as site:
+        try:
+            exchange = asyncio.ensure_future(fetch(site.url("/stall"), sink, timeout_s=30))
+            await sink.fed_at_least(len(FIRST))
+            clock.advance(30)  # the timeout passes with the rest of the body still held
+            result = await exchange
+        finally:
+            rest.set()
+
+    assert (result.status, result.error) == (0, "timed out after 30 s")
+    assert b"".join(sink.chunks) == FIRST
+
+
+async def test_the_sinks_own_time_is_not_charged_to_the_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sink = Collect(busy=(loop_clock(monkeypatch), 10.0))  # 40 s of parsing against a 5 s timeout
     reply = StreamReply(lambda: iter([b"a" * 10] * 4), pause_s=0.05)
     with serve_site({"/slow-to-parse": reply}) as site:
-        result = await fetch(site.url("/slow-to-parse"), sink, timeout_s=0.8)
+        result = await fetch(site.url("/slow-to-parse"), sink, timeout_s=5.0)
 
     assert (result.status, b"".join(sink.chunks)) == (200, b"a" * 40)

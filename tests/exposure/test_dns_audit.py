@@ -39,14 +39,11 @@ GOOD_ZONE: Zone = {
 @contextmanager
 def serving(zone: Zone, **changes: object) -> Iterator[None]:
     """The DoH double answering `zone`, installed as the resolver for the block."""
-    with doh_double(zone) as site:
-        previous = settings.EXPOSURE
+    with doh_double(zone) as site, pytest.MonkeyPatch.context() as patch:
         url = site.url("/dns-query")
-        settings.EXPOSURE = dataclasses.replace(previous, doh_resolver_url=url, **changes)  # type: ignore[arg-type]
-        try:
-            yield
-        finally:
-            settings.EXPOSURE = previous
+        exposure = dataclasses.replace(settings.EXPOSURE, doh_resolver_url=url, **changes)  # type: ignore[arg-type]
+        patch.setattr(settings, "EXPOSURE", exposure)
+        yield
 
 
 @pytest.mark.usefixtures("fetch_pool_closed")  # DoH lookups use the test loop's fetch pool
@@ -75,18 +72,15 @@ async def test_a_domain_with_nothing_published() -> None:
 
 @pytest.mark.usefixtures("fetch_pool_closed")  # DoH lookups use the test loop's fetch pool
 async def test_an_unreachable_resolver_means_the_checks_did_not_run(
-    outbound_http: Any,
+    outbound_http: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Our resolver failing is not the site's DNS failing: no record is called missing, the
     report says the checks did not run and why, and nothing past the first round is asked."""
     with doh_double({}) as site:
         url = site.url("/dns-query")  # the server is gone when it is asked: refused
-    previous = settings.EXPOSURE
-    settings.EXPOSURE = dataclasses.replace(previous, doh_resolver_url=url, doh_timeout_s=2.0)
-    try:
-        report = await check_domain("example.com")
-    finally:
-        settings.EXPOSURE = previous
+    exposure = dataclasses.replace(settings.EXPOSURE, doh_resolver_url=url, doh_timeout_s=2.0)
+    monkeypatch.setattr(settings, "EXPOSURE", exposure)
+    report = await check_domain("example.com")
     assert report.unchecked is not None
     assert report.unchecked.startswith(
         f"the DNS-over-HTTPS resolver {url} answered none of 3 questions (the connection was "
@@ -112,13 +106,10 @@ async def test_a_resolver_answering_errors_only_means_the_checks_did_not_run() -
 @contextmanager
 def _erring_resolver() -> Iterator[None]:
     """A resolver that answers 404 to every question."""
-    with serve_site({}) as site:
-        previous = settings.EXPOSURE
-        settings.EXPOSURE = dataclasses.replace(previous, doh_resolver_url=site.url("/gone"))
-        try:
-            yield
-        finally:
-            settings.EXPOSURE = previous
+    with serve_site({}) as site, pytest.MonkeyPatch.context() as patch:
+        exposure = dataclasses.replace(settings.EXPOSURE, doh_resolver_url=site.url("/gone"))
+        patch.setattr(settings, "EXPOSURE", exposure)
+        yield
 
 
 FAILED = failed_answer("example.com", RecordType.TXT, "timed out after 5 s")

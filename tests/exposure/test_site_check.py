@@ -33,15 +33,10 @@ FIXED = library_site(
 
 
 async def _check(routes: dict[str, object], **changes: int) -> object:
-    previous = settings.EXPOSURE
-    settings.EXPOSURE = dataclasses.replace(previous, **changes)  # type: ignore[arg-type]
-    try:
-        with serve_site(routes) as site:  # type: ignore[arg-type]
-            return await check_site(
-                site.url("/"), private_hosts=PrivateHosts.LOOPBACK, check_dns=False
-            )
-    finally:
-        settings.EXPOSURE = previous
+    exposure = dataclasses.replace(settings.EXPOSURE, **changes)  # type: ignore[arg-type]
+    with pytest.MonkeyPatch.context() as patch, serve_site(routes) as site:  # type: ignore[arg-type]
+        patch.setattr(settings, "EXPOSURE", exposure)
+        return await check_site(site.url("/"), private_hosts=PrivateHosts.LOOPBACK, check_dns=False)
 
 
 async def test_vulnerable_libraries_are_found_by_url_and_by_content() -> None:

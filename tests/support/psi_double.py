@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -49,13 +48,14 @@ class Field:
 
 @dataclass(frozen=True)
 class Behaviour:
+    # slow: answers only once the double is released (`PsiDouble.release`, at the latest when
+    # `serve_psi` ends), so a test decides when, or whether, the caller's timeout comes first.
     kind: str = "ok"  # ok | unreachable | rate_limited | server_error | slow | runtime_error
     lab: Lab = field(default_factory=Lab)
     field_url: Field | None = None
     field_origin: Field | None = None
     times: int = 1  # rate_limited: 429s before answering ok
     retry_after: str = "1"
-    delay_s: float = 0.0  # slow: how long before answering
 
 
 @dataclass(frozen=True)
@@ -209,6 +209,8 @@ class PsiDouble:
         self.default = default or Behaviour()
         self.calls: list[Call] = []
         self._lock = threading.Lock()
+        self._asked = threading.Condition(self._lock)
+        self.release = threading.Event()
         self._limited: dict[tuple[str, str], int] = {}
         self.endpoint = ""
 
@@ -222,6 +224,7 @@ class PsiDouble:
             behaviour = self.behaviours.get(urlsplit(url).path, self.default)
             seen = self._limited.get((url, strategy), 0)
             self._limited[(url, strategy)] = seen + 1
+            self._asked.notify_all()
         if behaviour.kind == "unreachable":
             return Reply(400, error_body(400, UNREACHABLE, "INVALID_ARGUMENT"), _JSON)
         if behaviour.kind == "server_error":
@@ -230,11 +233,17 @@ class PsiDouble:
             headers = {**_JSON, "retry-after": behaviour.retry_after}
             return Reply(429, error_body(429, QUOTA, "RESOURCE_EXHAUSTED"), headers)
         if behaviour.kind == "slow":
-            time.sleep(behaviour.delay_s)
+            self.release.wait()
         return Reply(200, json.dumps(psi_response(url, strategy, behaviour)).encode(), _JSON)
 
     def calls_for(self, url: str) -> list[Call]:
         return [call for call in self.calls if call.url == url]
+
+    def wait_for_calls(self, count: int, limit_s: float = 60.0) -> bool:
+        """Block until `count` calls have arrived (True), or `limit_s` has passed (False): the
+        limit only ends a test that is broken, it is no part of what a test checks."""
+        with self._asked:
+            return self._asked.wait_for(lambda: len(self.calls) >= count, limit_s)
 
 
 @contextmanager
@@ -242,4 +251,7 @@ def serve_psi(double: PsiDouble | None = None) -> Iterator[PsiDouble]:
     psi = double or PsiDouble()
     with serve_site({PATH: psi.answer}) as site:
         psi.endpoint = site.url(PATH)
-        yield psi
+        try:
+            yield psi
+        finally:
+            psi.release.set()

@@ -15,8 +15,8 @@ import html5lib
 import pytest
 
 from tests.badseo.failing_sites import closed_port
+from tests.cli.test_formats import JUNIT, SARIF, run
 from tests.support.site_server import Reply, html_page, serve_site
-from tests.test_cli_formats import JUNIT, SARIF, run
 
 MEANING = "the site could not be connected to (site_connection_failed)"
 SITE = {"/": Reply(body=html_page("Home of the site that was down", "<h1>Home</h1>"))}

@@ -20,11 +20,11 @@ import xmlschema
 
 from cli.main import main
 from service.exports import ISSUE_COLUMNS
+from tests.support.chain_site import Chain
 from tests.support.cli_process import ROOT, audit_killed_midway, cli
 from tests.support.site_server import Reply, html_page, serve_site
-from tests.test_cli_resume import routes as slow_routes
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 SARIF = jsonschema.Draft4Validator(
     json.loads((DATA / "sarif" / "sarif-schema-2.1.0.json").read_text()),
     format_checker=jsonschema.FormatChecker(),
@@ -232,8 +232,10 @@ def test_an_unknown_baseline_is_refused_before_any_crawl(audited: Audited) -> No
 
 def test_an_audit_that_did_not_complete_exits_3_with_its_partial_report(tmp_path: Path) -> None:
     state, out = tmp_path / "state", tmp_path / "partial.sarif"
-    with serve_site(slow_routes()) as site:
-        audit_id = audit_killed_midway(state, site.url("/"), min_pages=3)
+    chain = Chain()
+    with serve_site(chain.routes()) as site:
+        with chain.held():
+            audit_id = audit_killed_midway(state, site.url("/"), min_pages=3)
         running = run(state, "report", audit_id)
         assert run(state, "cancel", audit_id).returncode == 0
     done = run(

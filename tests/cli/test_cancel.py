@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.chain_site import PAGES, Chain
 from tests.support.cli_process import ROOT, audit_killed_midway, cli
 from tests.support.site_server import serve_site
-from tests.test_cli_resume import PAGES, routes
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -21,10 +21,12 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.slow
 def test_cancel_keeps_the_partial_audit_and_resume_finishes_it(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    with serve_site(routes()) as site:
+    chain = Chain()
+    with serve_site(chain.routes()) as site:
         # The audit's own process is stopped outright mid-crawl, so the audit is still running
         # when `cancel` (a process of its own) reaches it.
-        audit_id = audit_killed_midway(state, site.url("/"), min_pages=4)
+        with chain.held():
+            audit_id = audit_killed_midway(state, site.url("/"), min_pages=4)
 
         cancelled = run("--state-dir", str(state), "cancel", audit_id)
         again = run("--state-dir", str(state), "cancel", audit_id)

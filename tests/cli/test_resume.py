@@ -5,27 +5,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 from pathlib import Path
 
+from tests.support.chain_site import PAGES, Chain
 from tests.support.cli_process import ROOT, audit_killed_midway, cli
-from tests.support.site_server import Reply, SiteRequest, html_page, serve_site
-
-PAGES = 30
-
-
-def slow_page(i: int) -> object:
-    def reply(request: SiteRequest) -> Reply:
-        time.sleep(0.15)  # slow enough that the crawl is caught half-way
-        return Reply(body=html_page(f"Page {i} of the slow site", f"<a href='/p{i + 1}'>next</a>"))
-
-    return reply
-
-
-def routes() -> dict[str, object]:
-    table: dict[str, object] = {f"/p{i}": slow_page(i) for i in range(PAGES)}
-    table["/"] = Reply(body=html_page("Home of the slow site", "<a href='/p0'>start</a>"))
-    return table
+from tests.support.site_server import serve_site
 
 
 def comparable(report: dict) -> tuple:
@@ -37,7 +21,8 @@ def comparable(report: dict) -> tuple:
 
 
 def test_a_sigkilled_audit_is_finished_by_resume(tmp_path: Path) -> None:
-    with serve_site(routes()) as site:
+    chain = Chain()
+    with serve_site(chain.routes()) as site:
         baseline = subprocess.run(
             cli(
                 "--state-dir",
@@ -56,7 +41,8 @@ def test_a_sigkilled_audit_is_finished_by_resume(tmp_path: Path) -> None:
         assert baseline.returncode == 0, baseline.stderr
 
         state = tmp_path / "b"
-        audit_id = audit_killed_midway(state, site.url("/"), min_pages=8)
+        with chain.held():
+            audit_id = audit_killed_midway(state, site.url("/"), min_pages=8)
 
         resumed = subprocess.run(
             cli(
