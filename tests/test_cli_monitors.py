@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from cli.monitors import _run_row
+from tests.support.cli_process import siteaudit
 from tests.support.site_server import Site
-from tests.test_cli import siteaudit
 
 
 def test_add_list_run_due_and_remove(small_site: Site, tmp_path: Path) -> None:

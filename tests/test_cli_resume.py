@@ -9,12 +9,12 @@ import time
 from pathlib import Path
 
 from tests.support.cli_process import ROOT, audit_killed_midway, cli
-from tests.support.site_server import Reply, SiteRequest, html_page, serve_site
+from tests.support.site_server import Reply, Route, SiteRequest, html_page, serve_site
 
 PAGES = 30
 
 
-def slow_page(i: int) -> object:
+def slow_page(i: int) -> Route:
     def reply(request: SiteRequest) -> Reply:
         time.sleep(0.15)  # slow enough that the crawl is caught half-way
         return Reply(body=html_page(f"Page {i} of the slow site", f"<a href='/p{i + 1}'>next</a>"))
@@ -22,8 +22,8 @@ def slow_page(i: int) -> object:
     return reply
 
 
-def routes() -> dict[str, object]:
-    table: dict[str, object] = {f"/p{i}": slow_page(i) for i in range(PAGES)}
+def routes() -> dict[str, Route]:
+    table: dict[str, Route] = {f"/p{i}": slow_page(i) for i in range(PAGES)}
     table["/"] = Reply(body=html_page("Home of the slow site", "<a href='/p0'>start</a>"))
     return table
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import pytest
 
@@ -204,7 +204,7 @@ class ScriptedHttp:
     """Answers (status, location) per (method, url); records requests and the peak concurrency
     per host."""
 
-    answers: dict[tuple[str, str], tuple[int, str | None]]
+    answers: Mapping[tuple[str, str], tuple[int, str | None]]
     delay_s: float = 0.0
     unresolvable: frozenset[str] = frozenset()  # host names that do not resolve
     requests: list[tuple[str, str]] = dataclasses.field(default_factory=list)
@@ -226,8 +226,8 @@ class ScriptedHttp:
             return ports.FetchResult(request.url, 0, {}, b"", False, 1.0, error)
         status, location = self.answers.get((request.method, request.url), (0, None))
         headers = {} if location is None else {"location": location}
-        error = "timed out after 1 s" if status == 0 else None
-        return ports.FetchResult(request.url, status, headers, b"", False, 1.0, error)
+        timeout = "timed out after 1 s" if status == 0 else None
+        return ports.FetchResult(request.url, status, headers, b"", False, 1.0, timeout)
 
 
 NO_NAME = "[Errno -2] Name or service not known"

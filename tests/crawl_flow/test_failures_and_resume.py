@@ -13,6 +13,9 @@ import crawl.chunk
 import workflow.site_audit as site_audit
 from cli.report import full_report
 from common import settings
+from local_platform.runtime import LocalPlatform
+from local_platform.workflow_faults import KillKind
+from tests.support.loopback_http import LoopbackOnlyHttp
 from tests.support.site_server import Reply, Site, html_page, serve_site
 from workflow import step_configs
 
@@ -32,7 +35,7 @@ def site() -> Iterator[Site]:
 
 
 @pytest.fixture(autouse=True)
-def small_chunks_fast_retries(monkeypatch: Any) -> None:
+def small_chunks_fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         settings, "CRAWL", replace(settings.CRAWL, chunk_target_pages=5)
     )  # several chunks on a small site
@@ -43,13 +46,13 @@ def small_chunks_fast_retries(monkeypatch: Any) -> None:
         )
 
 
-async def start(platform: Any, site: Site) -> str:
+async def start(platform: LocalPlatform, site: Site) -> str:
     status, body = await platform.request("POST", "/api/audits", {"url": site.url("/")})
     assert status == 201
     return body["audit"]["id"]
 
 
-async def report_of(platform: Any, audit_id: str) -> dict[str, Any]:
+async def report_of(platform: LocalPlatform, audit_id: str) -> dict[str, Any]:
     return await full_report(platform, audit_id)
 
 
@@ -66,7 +69,7 @@ def comparable(report: dict[str, Any]) -> tuple[Any, ...]:
 
 
 async def test_an_oom_kill_mid_chunk_is_classified_and_a_resume_finishes_the_audit(
-    platform: Any, site: Site, outbound_http: Any
+    platform: LocalPlatform, site: Site, outbound_http: LoopbackOnlyHttp
 ) -> None:
     baseline_id = await start(platform, site)
     await platform.wait_for_workflow(baseline_id, timeout_s=60)
@@ -81,9 +84,9 @@ async def test_an_oom_kill_mid_chunk_is_classified_and_a_resume_finishes_the_aud
             platform.engine.faults.kill(audit_id, "oom")
         return await real_fetch(request)
 
-    outbound_http.fetch = fetch_then_kill
+    outbound_http.fetch = fetch_then_kill  # type: ignore[method-assign]  # for the first run only
     await platform.wait_for_workflow(audit_id, timeout_s=60)
-    outbound_http.fetch = real_fetch
+    outbound_http.fetch = real_fetch  # type: ignore[method-assign]
 
     _, body = await platform.request("GET", f"/api/audits/{audit_id}")  # lazy reconcile
     audit = body["audit"]
@@ -111,7 +114,7 @@ async def test_an_oom_kill_mid_chunk_is_classified_and_a_resume_finishes_the_aud
     [("oom", "oom"), ("cpu", "cpu_limit")],
 )
 async def test_platform_kills_are_classified_and_keep_partial_results(
-    platform: Any, site: Site, kind: str, code: str
+    platform: LocalPlatform, site: Site, kind: KillKind, code: str
 ) -> None:
     audit_id = await start(platform, site)
     platform.engine.faults.kill(audit_id, kind, at_step="crawl-chunk-3")
@@ -130,14 +133,14 @@ async def test_platform_kills_are_classified_and_keep_partial_results(
 
 
 async def test_a_step_that_keeps_timing_out_fails_the_audit_as_step_timeout(
-    platform: Any, site: Site, monkeypatch: Any
+    platform: LocalPlatform, site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(
         step_configs,
         "CRAWL_CHUNK_STEP",
         {"retries": {"limit": 1, "delay": 0, "backoff": "constant"}, "timeout": "1 second"},
     )
-    real_run_chunk = site_audit.run_chunk
+    real_run_chunk = site_audit.run_chunk  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
 
     async def stuck(*args: Any) -> Any:
         import asyncio
@@ -158,7 +161,7 @@ async def test_a_step_that_keeps_timing_out_fails_the_audit_as_step_timeout(
 
 
 async def test_an_oversized_step_output_fails_as_step_output_too_large(
-    platform: Any, site: Site, monkeypatch: Any
+    platform: LocalPlatform, site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real_to_dict = crawl.chunk.ChunkReport.to_dict
     monkeypatch.setattr(
@@ -174,9 +177,9 @@ async def test_an_oversized_step_output_fails_as_step_output_too_large(
 
 
 async def test_a_persistent_d1_error_fails_as_db_error_and_keeps_partial_results(
-    platform: Any, site: Site, monkeypatch: Any
+    platform: LocalPlatform, site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_run_chunk = site_audit.run_chunk
+    real_run_chunk = site_audit.run_chunk  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
 
     async def run_chunk(scope: Any, plan: Any, io: Any) -> Any:
         if plan.chunk_no == 3:
@@ -204,7 +207,7 @@ async def test_a_persistent_d1_error_fails_as_db_error_and_keeps_partial_results
 
 @pytest.mark.parametrize("status", ["running", "completed"])
 async def test_only_failed_or_cancelled_audits_can_be_resumed(
-    platform: Any, site: Site, status: str
+    platform: LocalPlatform, site: Site, status: str
 ) -> None:
     audit_id = await start(platform, site)
     if status == "completed":
@@ -214,7 +217,9 @@ async def test_only_failed_or_cancelled_audits_can_be_resumed(
     await platform.wait_for_workflow(audit_id, timeout_s=60)
 
 
-async def test_resuming_an_expired_audit_is_refused_clearly(platform: Any, site: Site) -> None:
+async def test_resuming_an_expired_audit_is_refused_clearly(
+    platform: LocalPlatform, site: Site
+) -> None:
     audit_id = await start(platform, site)
     await platform.wait_for_workflow(audit_id, timeout_s=60)
     from auditdb import repository
