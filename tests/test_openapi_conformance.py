@@ -130,7 +130,8 @@ def test_every_operation_answers_as_documented(small_site: Site, tmp_path: Path)
     with serving(state) as base:
         target = Target(base, key, small_site)
         schema = schemathesis.openapi.from_url(f"{base}/api/openapi.json")
-        operations = [result.ok() for result in schema.get_all_operations()]
+        # An Err (an operation it could not load) has no ok(): the test fails here.
+        operations = [result.ok() for result in schema.get_all_operations()]  # type: ignore[union-attr]
         # schemathesis leaves out the operation that serves the document it was loaded from.
         expected = set(DOCUMENTED) - {("GET", "/api/openapi.json")}
         assert {(op.method.upper(), op.path) for op in operations} == expected

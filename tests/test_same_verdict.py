@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from cli.report import full_report
+from local_platform.runtime import LocalPlatform
 
 DOCS = Path("/usr/share/doc/postgresql-doc-15/html")
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +74,7 @@ def served_manual() -> Iterator[str]:
             server.wait(timeout=10)
 
 
-async def audit(platform: Any, url: str) -> dict[str, Any]:
+async def audit(platform: LocalPlatform, url: str) -> dict[str, Any]:
     request = {"url": url, "max_pages": MAX_PAGES, "check_external": False, "lighthouse": "none"}
     status, body = await platform.request("POST", "/api/audits", request)
     assert status == 201, body
@@ -105,7 +106,7 @@ def scores(report: dict[str, Any]) -> str:
     return json.dumps(verdict, sort_keys=True).replace(report["audit"]["final_url"], "")
 
 
-async def test_five_audits_of_an_unchanged_site_under_load_agree(platform: Any) -> None:
+async def test_five_audits_of_an_unchanged_site_under_load_agree(platform: LocalPlatform) -> None:
     reports = []
     with served_manual() as start_url, burning_cpu(BURNERS):
         origin = start_url.removesuffix("/index.html")

@@ -6,20 +6,24 @@ platform, and the audit runs as a SiteAuditWorkflow instance whose id is the aud
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from local_platform.runtime import LocalPlatform
 from tests.support.site_server import Site
 
 
-async def start_audit(platform: Any, url: str, **options: Any) -> str:
+async def start_audit(platform: LocalPlatform, url: str, **options: Any) -> str:
     status, body = await platform.request("POST", "/api/audits", {"url": url, **options})
     assert status == 201, body
     return body["audit"]["id"]
 
 
-async def test_an_audit_runs_from_the_api_to_d1_and_back(platform: Any, small_site: Site) -> None:
+async def test_an_audit_runs_from_the_api_to_d1_and_back(
+    platform: LocalPlatform, small_site: Site
+) -> None:
     audit_id = await start_audit(platform, small_site.url("/"))
 
     await platform.wait_for_workflow(audit_id, timeout_s=30)
@@ -34,7 +38,9 @@ async def test_an_audit_runs_from_the_api_to_d1_and_back(platform: Any, small_si
     assert (await instance.status())["status"] == "complete"
 
 
-async def test_crawled_pages_are_recorded_as_audit_pages(platform: Any, small_site: Site) -> None:
+async def test_crawled_pages_are_recorded_as_audit_pages(
+    platform: LocalPlatform, small_site: Site
+) -> None:
     audit_id = await start_audit(platform, small_site.url("/"))
     await platform.wait_for_workflow(audit_id, timeout_s=30)
 
@@ -52,7 +58,9 @@ async def test_crawled_pages_are_recorded_as_audit_pages(platform: Any, small_si
     assert home["title"] == "Home of the small site" and home["h1_count"] == 1
 
 
-async def test_the_audit_list_shows_the_newest_first(platform: Any, small_site: Site) -> None:
+async def test_the_audit_list_shows_the_newest_first(
+    platform: LocalPlatform, small_site: Site
+) -> None:
     first = await start_audit(platform, small_site.url("/"))
     second = await start_audit(platform, small_site.url("/about"))
     for audit_id in (first, second):
@@ -87,7 +95,7 @@ async def test_the_audit_list_shows_the_newest_first(platform: Any, small_site: 
     ],
 )
 async def test_errors_are_json_with_a_clear_message(
-    platform: Any, method: str, path: str, payload: Any, status: int, code: str
+    platform: LocalPlatform, method: str, path: str, payload: Any, status: int, code: str
 ) -> None:
     got_status, body = await platform.request(method, path, payload)
 
@@ -95,7 +103,7 @@ async def test_errors_are_json_with_a_clear_message(
     assert body["error"]["message"]
 
 
-async def test_malformed_json_is_a_400(platform: Any) -> None:
+async def test_malformed_json_is_a_400(platform: LocalPlatform) -> None:
     from local_platform.http import Request
 
     key = await platform.local_key()
@@ -111,9 +119,7 @@ async def test_malformed_json_is_a_400(platform: Any) -> None:
     assert (await response.json())["error"]["code"] == "invalid_json"
 
 
-async def test_private_hosts_are_refused_unless_allowed(tmp_path: Any) -> None:
-    from local_platform.runtime import LocalPlatform
-
+async def test_private_hosts_are_refused_unless_allowed(tmp_path: Path) -> None:
     strict = LocalPlatform(tmp_path / "strict")
     try:
         status, body = await strict.request("POST", "/api/audits", {"url": "http://127.0.0.1:9/"})
@@ -135,7 +141,7 @@ async def test_private_hosts_are_refused_unless_allowed(tmp_path: Any) -> None:
     ],
 )
 async def test_crawl_options_are_validated_at_the_edge(
-    platform: Any, payload: dict[str, Any]
+    platform: LocalPlatform, payload: dict[str, Any]
 ) -> None:
     status, body = await platform.request("POST", "/api/audits", payload)
     assert (status, body["error"]["code"]) == (400, "invalid_request")

@@ -15,7 +15,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from common import ports
 from common.bindings import Env
@@ -40,6 +40,14 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 class LocalEnv:
     """The Worker's `env`: bindings and vars as attributes, like the SDK's env wrapper."""
+
+    if TYPE_CHECKING:
+        # The attributes are set from wrangler.toml at run time (and by tests), so mypy cannot
+        # see them: it takes each as `Any`, which also lets the platform's `env` stand for the
+        # core's `Env`.
+        def __getattr__(self, name: str) -> Any: ...
+
+        def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __repr__(self) -> str:
         return f"LocalEnv({', '.join(sorted(vars(self)))})"

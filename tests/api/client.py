@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import httpx
 
 from api.app import handle_request
 from api.http import ApiRequest, ApiResponse
+from common.bindings import Env
 from local_platform.http_server import serve
+from local_platform.runtime import LocalPlatform
 
 
 async def send(
-    env: Any,
+    env: Env,
     method: str,
     path: str,
     token: str | None = None,
@@ -30,7 +31,7 @@ async def send(
 
 
 @asynccontextmanager
-async def served(platform: Any) -> AsyncIterator[httpx.AsyncClient]:
+async def served(platform: LocalPlatform) -> AsyncIterator[httpx.AsyncClient]:
     """An httpx client of the platform's Worker (`Default.fetch`) behind the local HTTP server,
     sending the CLI's own API key."""
     server = await serve(platform.fetch, port=0)

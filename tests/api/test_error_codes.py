@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -20,8 +20,10 @@ from api.errors import ApiErrorCode
 from api.http import ApiRequest
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
+from common.bindings import Env, R2Bucket, Workflow
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
+from local_platform.runtime import LocalPlatform
 from service import keys
 from service.audits import LOCAL_OWNER
 
@@ -42,8 +44,9 @@ class WorkflowDownEnv:
 
     def __init__(self, env: Any, key: str) -> None:
         self._env = env
-        self.SITE_AUDIT_WORKFLOW = RefusingWorkflow()
-        self.REPORTS = RefusingBucket()
+        # Doubles of only the methods these requests reach, standing for the whole bindings.
+        self.SITE_AUDIT_WORKFLOW = cast(Workflow, RefusingWorkflow())
+        self.REPORTS = cast(R2Bucket, RefusingBucket())
         self.key = key  # the test's API key (not a binding)
 
     def __getattr__(self, name: str) -> Any:
@@ -54,7 +57,7 @@ def iso_days_ago(days: float) -> str:
     return (datetime.now(UTC) - timedelta(days=days)).isoformat().replace("+00:00", "Z")
 
 
-async def seed(env: Any, audit_id: str, status: str, days_old: float = 0) -> None:
+async def seed(env: Env, audit_id: str, status: str, days_old: float = 0) -> None:
     started = iso_days_ago(days_old)
     record = AuditRecord(
         id=audit_id,
@@ -71,7 +74,7 @@ async def seed(env: Any, audit_id: str, status: str, days_old: float = 0) -> Non
 
 
 @pytest.fixture
-async def env(platform: Any) -> WorkflowDownEnv:
+async def env(platform: LocalPlatform) -> WorkflowDownEnv:
     base = platform.env
     await seed(base, "done", "completed")
     await seed(base, "expired", "failed", days_old=8)

@@ -41,8 +41,8 @@ from service.errors import (
 )
 
 
-def subclasses(cls: type) -> set[type]:
-    found: set[type] = set()
+def subclasses[E](cls: type[E]) -> set[type[E]]:
+    found: set[type[E]] = set()
     for sub in cls.__subclasses__():
         found |= {sub} | subclasses(sub)
     return found

@@ -24,6 +24,7 @@ from api.http import ApiResponse, stream_response
 from audit.catalogue import IssueType
 from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from local_platform.runtime import LocalPlatform
 from service import exports, keys
 from service.audits import LOCAL_OWNER
 from tests.api.client import served
@@ -50,7 +51,9 @@ def page(n: int) -> PageRecord:
 
 
 @pytest.fixture
-async def api(platform: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[httpx.AsyncClient]:
+async def api(
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[httpx.AsyncClient]:
     env = platform.env
     monkeypatch.setattr(env, "CORS_ORIGINS", LISTED_ORIGIN, raising=False)
     await repository.insert_audit(
@@ -162,13 +165,13 @@ async def test_an_export_is_a_streamed_download_with_every_hardening_header(
     assert response.headers["access-control-allow-origin"] == LISTED_ORIGIN
 
 
-async def stranger(api: httpx.AsyncClient, platform: Any) -> dict[str, str]:
+async def stranger(api: httpx.AsyncClient, platform: LocalPlatform) -> dict[str, str]:
     return {"authorization": f"Bearer {(await keys.create_key(platform.env, 'stranger')).secret}"}
 
 
 @pytest.mark.parametrize("path", ["pages.csv", "issues.ndjson"])
 async def test_refusals_are_json_errors_before_any_row(
-    api: httpx.AsyncClient, platform: Any, path: str
+    api: httpx.AsyncClient, platform: LocalPlatform, path: str
 ) -> None:
     other = await stranger(api, platform)
     cases = [

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from api.hardening import MAX_BODY_BYTES
+from local_platform.runtime import LocalEnv, LocalPlatform
 from service import keys
 from tests.api.client import send
 
@@ -15,14 +14,14 @@ PREFLIGHT = {"origin": LISTED, "access-control-request-method": "GET"}
 
 
 @pytest.fixture
-def env(platform: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+def env(platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch) -> LocalEnv:
     setting = f"{LISTED}, https://other.example/"
     monkeypatch.setattr(platform.env, "CORS_ORIGINS", setting, raising=False)
     return platform.env
 
 
 @pytest.fixture
-async def key(env: Any) -> str:
+async def key(env: LocalEnv) -> str:
     return (await keys.create_key(env, "acme")).secret
 
 
@@ -37,7 +36,7 @@ async def key(env: Any) -> str:
     ],
 )
 async def test_every_response_says_nosniff_and_no_store(
-    env: Any, key: str, method: str, path: str, authorized: bool, status: int
+    env: LocalEnv, key: str, method: str, path: str, authorized: bool, status: int
 ) -> None:
     response = await send(env, method, path, key if authorized else None)
 
@@ -47,28 +46,28 @@ async def test_every_response_says_nosniff_and_no_store(
 
 
 @pytest.mark.parametrize("size", [MAX_BODY_BYTES + 1, 1_000_000])
-async def test_a_body_over_64_kib_is_a_413_before_authentication(env: Any, size: int) -> None:
+async def test_a_body_over_64_kib_is_a_413_before_authentication(env: LocalEnv, size: int) -> None:
     response = await send(env, "POST", "/api/audits", body=b"x" * size)
 
     assert (response.status, response.json()["error"]["code"]) == (413, "payload_too_large")
     assert response.headers["cache-control"] == "no-store"
 
 
-async def test_a_declared_length_over_the_limit_is_a_413(env: Any, key: str) -> None:
+async def test_a_declared_length_over_the_limit_is_a_413(env: LocalEnv, key: str) -> None:
     declared = {"content-length": str(MAX_BODY_BYTES + 1)}
     response = await send(env, "POST", "/api/audits", key, b"{}", declared)
 
     assert response.status == 413
 
 
-async def test_a_body_at_the_limit_is_read(env: Any, key: str) -> None:
+async def test_a_body_at_the_limit_is_read(env: LocalEnv, key: str) -> None:
     body = b"[" + b" " * (MAX_BODY_BYTES - 2) + b"]"
     response = await send(env, "POST", "/api/audits", key, body)
 
     assert (response.status, response.json()["error"]["code"]) == (400, "invalid_request")
 
 
-async def test_a_listed_origins_preflight_is_answered_without_a_key(env: Any) -> None:
+async def test_a_listed_origins_preflight_is_answered_without_a_key(env: LocalEnv) -> None:
     response = await send(env, "OPTIONS", "/api/audits/x/issues", headers=PREFLIGHT)
 
     assert (response.status, response.body) == (204, b"")
@@ -84,7 +83,7 @@ async def test_a_listed_origins_preflight_is_answered_without_a_key(env: Any) ->
     assert response.headers["vary"] == "Origin"
 
 
-async def test_a_listed_origin_gets_cors_headers_on_every_response(env: Any, key: str) -> None:
+async def test_a_listed_origin_gets_cors_headers_on_every_response(env: LocalEnv, key: str) -> None:
     for token, status in [(key, 200), (None, 401)]:
         response = await send(env, "GET", "/api/audits", token, headers={"origin": LISTED})
         assert response.status == status
@@ -95,7 +94,7 @@ async def test_a_listed_origin_gets_cors_headers_on_every_response(env: Any, key
 @pytest.mark.parametrize(
     "origin", ["https://evil.example", "https://dashboard.example.evil", "null"]
 )
-async def test_unlisted_origins_get_no_cors_headers(env: Any, key: str, origin: str) -> None:
+async def test_unlisted_origins_get_no_cors_headers(env: LocalEnv, key: str, origin: str) -> None:
     preflight = await send(env, "OPTIONS", "/api/audits", headers={**PREFLIGHT, "origin": origin})
     simple = await send(env, "GET", "/api/audits", key, headers={"origin": origin})
 
@@ -106,7 +105,7 @@ async def test_unlisted_origins_get_no_cors_headers(env: Any, key: str, origin: 
 
 
 async def test_a_listed_origin_with_a_trailing_slash_in_the_setting_matches(
-    env: Any, key: str
+    env: LocalEnv, key: str
 ) -> None:
     origin = "https://other.example"
     response = await send(env, "GET", "/api/audits", key, headers={"origin": origin})
@@ -115,7 +114,7 @@ async def test_a_listed_origin_with_a_trailing_slash_in_the_setting_matches(
 
 
 async def test_no_setting_means_no_cors(
-    env: Any, key: str, monkeypatch: pytest.MonkeyPatch
+    env: LocalEnv, key: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(env, "CORS_ORIGINS", "")
     response = await send(env, "OPTIONS", "/api/audits", headers=PREFLIGHT)
@@ -136,7 +135,7 @@ async def test_no_setting_means_no_cors(
     ],
 )
 async def test_unknown_json_fields_are_refused_by_name(
-    env: Any, key: str, path: str, body: bytes, named: str
+    env: LocalEnv, key: str, path: str, body: bytes, named: str
 ) -> None:
     response = await send(env, "POST", path, key, body, {"content-type": "application/json"})
     error = response.json()["error"]

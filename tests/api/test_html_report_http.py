@@ -4,7 +4,6 @@ the Worker's `Default.fetch` behind the local HTTP server, read by httpx."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 import httpx
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from api import webapp
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from local_platform.runtime import LocalPlatform
 from service import html_report
 from service.audits import LOCAL_OWNER
 from tests.api.client import served
@@ -22,7 +22,7 @@ HOSTILE_TITLE = "<script>alert(1)</script>"
 
 
 @pytest.fixture
-async def client(platform: Any) -> AsyncIterator[httpx.AsyncClient]:
+async def client(platform: LocalPlatform) -> AsyncIterator[httpx.AsyncClient]:
     env = platform.env
     record = AuditRecord(
         AUDIT, SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, status=AuditStatus.COMPLETED
@@ -39,7 +39,7 @@ async def client(platform: Any) -> AsyncIterator[httpx.AsyncClient]:
 
 
 async def test_the_html_report_is_the_one_the_cli_writes(
-    platform: Any, client: httpx.AsyncClient
+    platform: LocalPlatform, client: httpx.AsyncClient
 ) -> None:
     response = await client.get(f"/api/audits/{AUDIT}/report.html")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -12,6 +11,7 @@ from api.http import ApiRequest, ApiResponse
 from audit.catalogue import IssueType
 from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from local_platform.runtime import LocalPlatform
 from service.audits import LOCAL_OWNER
 
 AUDIT = "audit-1"
@@ -19,7 +19,7 @@ TYPES = [IssueType.MISSING_TITLE, IssueType.THIN_CONTENT, IssueType.BROKEN_INTER
 
 
 @pytest.fixture
-async def seeded(platform: Any) -> Any:
+async def seeded(platform: LocalPlatform) -> LocalPlatform:
     db = platform.env.DB
     await repository.insert_audit(
         db, AuditRecord(AUDIT, "https://a.test/", "2026-12-01T00:00:00.000Z", owner=LOCAL_OWNER)
@@ -45,12 +45,12 @@ async def seeded(platform: Any) -> Any:
     return platform
 
 
-async def get(platform: Any, path: str) -> ApiResponse:
+async def get(platform: LocalPlatform, path: str) -> ApiResponse:
     headers = {"authorization": f"Bearer {await platform.local_key()}"}  # owner LOCAL_OWNER
     return await handle_request(ApiRequest("GET", f"https://api.test{path}", headers), platform.env)
 
 
-async def test_a_list_page_links_to_the_next_with_the_same_filters(seeded: Any) -> None:
+async def test_a_list_page_links_to_the_next_with_the_same_filters(seeded: LocalPlatform) -> None:
     path = f"/api/audits/{AUDIT}/issues"
     response = await get(seeded, f"{path}?type=thin-content&type=broken-internal-link&limit=4")
 
@@ -68,7 +68,7 @@ async def test_a_list_page_links_to_the_next_with_the_same_filters(seeded: Any) 
 
 
 async def test_following_next_cursor_reads_every_row_once_and_the_last_page_says_so(
-    seeded: Any,
+    seeded: LocalPlatform,
 ) -> None:
     seen: list[str] = []
     url = f"/api/audits/{AUDIT}/pages?status=2xx&limit=7"
@@ -84,7 +84,7 @@ async def test_following_next_cursor_reads_every_row_once_and_the_last_page_says
     assert seen == [f"https://a.test/{n:02d}" for n in range(25) if n % 5]
 
 
-async def test_audits_list_pages_too(seeded: Any) -> None:
+async def test_audits_list_pages_too(seeded: LocalPlatform) -> None:
     response = await get(seeded, "/api/audits?limit=1")
 
     assert response.json()["audits"][0]["id"] == AUDIT
@@ -102,19 +102,23 @@ async def test_audits_list_pages_too(seeded: Any) -> None:
         "/issues?colour=red",
     ],
 )
-async def test_bad_query_parameters_are_400_invalid_request(seeded: Any, query: str) -> None:
+async def test_bad_query_parameters_are_400_invalid_request(
+    seeded: LocalPlatform, query: str
+) -> None:
     response = await get(seeded, f"/api/audits/{AUDIT}{query}")
 
     assert response.status == 400
     assert response.json()["error"]["code"] == "invalid_request"
 
 
-async def test_an_unknown_audit_is_404_before_its_query_is_used(seeded: Any) -> None:
+async def test_an_unknown_audit_is_404_before_its_query_is_used(seeded: LocalPlatform) -> None:
     response = await get(seeded, "/api/audits/nope/issues?type=missing-title")
     assert response.status == 404
 
 
-async def test_the_report_summarises_and_links_instead_of_embedding_rows(seeded: Any) -> None:
+async def test_the_report_summarises_and_links_instead_of_embedding_rows(
+    seeded: LocalPlatform,
+) -> None:
     response = await get(seeded, f"/api/audits/{AUDIT}/report")
 
     body = response.json()

@@ -10,17 +10,18 @@ import pytest
 from auditdb.listing import ListKind, encode_cursor
 from auditdb.monitors import MonitorRunRecord, MonitorRunStatus
 from common.failures import ErrorCode
+from local_platform.runtime import LocalPlatform
 from service import keys
 from tests.api.client import send
 from tests.support.monitor_runs import insert_runs
 
 
 @pytest.fixture
-async def key(platform: Any) -> str:
+async def key(platform: LocalPlatform) -> str:
     return (await keys.create_key(platform.env, "alpha")).secret
 
 
-async def new_monitor(platform: Any, key: str, url: str) -> str:
+async def new_monitor(platform: LocalPlatform, key: str, url: str) -> str:
     body = json.dumps({"url": url}).encode()
     created = await send(platform.env, "POST", "/api/monitors", key, body)
     return str(created.json()["monitor"]["id"])
@@ -36,7 +37,9 @@ def run(monitor_id: str, n: int, *, started: str | None = None, **fields: Any) -
     )
 
 
-async def test_runs_come_newest_first_in_pages_with_a_link(platform: Any, key: str) -> None:
+async def test_runs_come_newest_first_in_pages_with_a_link(
+    platform: LocalPlatform, key: str
+) -> None:
     monitor = await new_monitor(platform, key, "https://a.example")
     await insert_runs(platform.env, [run(monitor, n) for n in range(5)])
     path = f"/api/monitors/{monitor}/runs"
@@ -59,7 +62,7 @@ async def test_runs_come_newest_first_in_pages_with_a_link(platform: Any, key: s
 
 
 async def test_equal_start_times_are_ordered_by_id_and_split_exactly(
-    platform: Any, key: str
+    platform: LocalPlatform, key: str
 ) -> None:
     monitor = await new_monitor(platform, key, "https://a.example")
     same = "2026-11-20T06:00:00.000Z"
@@ -74,7 +77,7 @@ async def test_equal_start_times_are_ordered_by_id_and_split_exactly(
 
 
 async def test_a_run_shows_its_record_and_whether_a_report_was_stored(
-    platform: Any, key: str
+    platform: LocalPlatform, key: str
 ) -> None:
     monitor = await new_monitor(platform, key, "https://a.example")
     stored = run(
@@ -113,7 +116,7 @@ async def test_a_run_shows_its_record_and_whether_a_report_was_stored(
     ],
 )  # fmt: skip
 async def test_a_failed_run_carries_its_code_and_a_sentence_for_its_owner(
-    platform: Any, key: str, code: ErrorCode, detail: str, reason: str
+    platform: LocalPlatform, key: str, code: ErrorCode, detail: str, reason: str
 ) -> None:
     monitor = await new_monitor(platform, key, "https://a.example")
     failed = run(monitor, 0, status=MonitorRunStatus.FAILED, error_code=code, error_detail=detail)
@@ -128,7 +131,7 @@ async def test_a_failed_run_carries_its_code_and_a_sentence_for_its_owner(
     )
 
 
-async def test_only_the_monitors_own_runs_are_listed(platform: Any, key: str) -> None:
+async def test_only_the_monitors_own_runs_are_listed(platform: LocalPlatform, key: str) -> None:
     mine, other = [await new_monitor(platform, key, f"https://{h}.example") for h in "ab"]
     await insert_runs(platform.env, [run(mine, 0), run(other, 1), run(other, 2)])
 
@@ -138,7 +141,9 @@ async def test_only_the_monitors_own_runs_are_listed(platform: Any, key: str) ->
     assert answer.json()["next_cursor"] is None
 
 
-async def test_a_monitor_without_runs_has_an_empty_history(platform: Any, key: str) -> None:
+async def test_a_monitor_without_runs_has_an_empty_history(
+    platform: LocalPlatform, key: str
+) -> None:
     monitor = await new_monitor(platform, key, "https://a.example")
 
     answer = await send(platform.env, "GET", f"/api/monitors/{monitor}/runs", key)
@@ -156,7 +161,9 @@ async def test_a_monitor_without_runs_has_an_empty_history(platform: Any, key: s
         (f"cursor={encode_cursor(ListKind.MONITORS, ('2026-11-01', 'm1'))}", "'cursor'"),
     ],
 )
-async def test_bad_queries_are_refused(platform: Any, key: str, query: str, detail: str) -> None:
+async def test_bad_queries_are_refused(
+    platform: LocalPlatform, key: str, query: str, detail: str
+) -> None:
     monitor = await new_monitor(platform, key, "https://a.example")
 
     answer = await send(platform.env, "GET", f"/api/monitors/{monitor}/runs?{query}", key)
@@ -165,7 +172,7 @@ async def test_bad_queries_are_refused(platform: Any, key: str, query: str, deta
     assert detail in answer.json()["error"]["message"]
 
 
-async def test_an_unknown_monitor_is_not_found(platform: Any, key: str) -> None:
+async def test_an_unknown_monitor_is_not_found(platform: LocalPlatform, key: str) -> None:
     answer = await send(platform.env, "GET", "/api/monitors/nope/runs", key)
 
     assert (answer.status, answer.json()["error"]["code"]) == (404, "not_found")

@@ -7,20 +7,21 @@ from typing import Any
 
 import pytest
 
+from local_platform.runtime import LocalPlatform
 from service import keys
 from tests.api.client import send
 
 
 @pytest.fixture
-async def key(platform: Any) -> str:
+async def key(platform: LocalPlatform) -> str:
     return (await keys.create_key(platform.env, "alpha")).secret
 
 
-async def post(platform: Any, key: str, body: object) -> Any:
+async def post(platform: LocalPlatform, key: str, body: object) -> Any:
     return await send(platform.env, "POST", "/api/monitors", key, json.dumps(body).encode())
 
 
-async def test_create_shows_the_secret_once(platform: Any, key: str) -> None:
+async def test_create_shows_the_secret_once(platform: LocalPlatform, key: str) -> None:
     created = await post(
         platform, key, {"url": "example.com", "frequency": "weekly", "hour": 6, "max_pages": 20}
     )
@@ -72,7 +73,7 @@ async def test_create_shows_the_secret_once(platform: Any, key: str) -> None:
     ],
 )
 async def test_create_refuses_bad_bodies(
-    platform: Any, key: str, body: dict[str, Any], status: int, code: str, detail: str
+    platform: LocalPlatform, key: str, body: dict[str, Any], status: int, code: str, detail: str
 ) -> None:
     platform.env.ALLOW_PRIVATE_HOSTS = "false"
     response = await post(platform, key, body)
@@ -84,7 +85,7 @@ async def test_create_refuses_bad_bodies(
 
 
 async def test_patch_changes_the_given_fields_and_refuses_meaningless_nulls(
-    platform: Any, key: str
+    platform: LocalPlatform, key: str
 ) -> None:
     monitor = (await post(platform, key, {"url": "https://example.com", "max_depth": 3})).json()
     path = f"/api/monitors/{monitor['monitor']['id']}"
@@ -103,7 +104,7 @@ async def test_patch_changes_the_given_fields_and_refuses_meaningless_nulls(
     assert read.json() == changed.json()
 
 
-async def test_the_list_pages_with_a_cursor_and_a_link(platform: Any, key: str) -> None:
+async def test_the_list_pages_with_a_cursor_and_a_link(platform: LocalPlatform, key: str) -> None:
     ids = [(await post(platform, key, {"url": f"https://e{i}.example"})).json() for i in range(3)]
     first = await send(platform.env, "GET", "/api/monitors?limit=2", key)
     cursor = first.json()["next_cursor"]
@@ -119,7 +120,7 @@ async def test_the_list_pages_with_a_cursor_and_a_link(platform: Any, key: str) 
     assert foreign.status == 400  # a monitors cursor is no audits cursor
 
 
-async def test_delete_then_404(platform: Any, key: str) -> None:
+async def test_delete_then_404(platform: LocalPlatform, key: str) -> None:
     monitor = (await post(platform, key, {"url": "https://example.com"})).json()["monitor"]
     path = f"/api/monitors/{monitor['id']}"
 
@@ -129,7 +130,9 @@ async def test_delete_then_404(platform: Any, key: str) -> None:
         assert (gone.status, gone.json()["error"]["code"]) == (404, "not_found")
 
 
-async def test_past_the_owners_monitor_limit_is_a_conflict(platform: Any, key: str) -> None:
+async def test_past_the_owners_monitor_limit_is_a_conflict(
+    platform: LocalPlatform, key: str
+) -> None:
     platform.env.MAX_MONITORS_PER_OWNER = "1"
     assert (await post(platform, key, {"url": "https://a.example"})).status == 201
 

@@ -25,6 +25,7 @@ from auditdb.listing import ListKind
 from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditOptions, AuditRecord, IssueRecord, PageRecord
 from durable.records import CrawledEntry, FrontierStats
+from local_platform.runtime import LocalEnv, LocalPlatform
 from service import keys
 from service.compare import AuditComparison
 from service.lists import TopIssue
@@ -176,7 +177,7 @@ NOW = "2026-12-01T00:00:00.000Z"
 
 
 @pytest.fixture
-async def seeded(platform: Any) -> tuple[Any, str]:
+async def seeded(platform: LocalPlatform) -> tuple[LocalEnv, str]:
     env = platform.env
     key = (await keys.create_key(env, "acme")).secret
     audit = AuditRecord("audit-1", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="acme")
@@ -201,7 +202,7 @@ def example(schema: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("kind", list(ListKind))
 async def test_the_documented_parameters_are_accepted_and_no_others(
-    document: dict[str, Any], seeded: tuple[Any, str], kind: ListKind
+    document: dict[str, Any], seeded: tuple[LocalEnv, str], kind: ListKind
 ) -> None:
     env, key = seeded
     path = LISTS[kind].format(audit_id="audit-1", monitor_id="monitor-1")
@@ -260,7 +261,7 @@ def test_admin_operations_ask_for_the_admin_token(
 
 @pytest.mark.parametrize("admin_token", [None, ADMIN_TOKEN])
 async def test_the_document_is_served_without_a_key(
-    platform: Any, monkeypatch: pytest.MonkeyPatch, admin_token: str | None
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch, admin_token: str | None
 ) -> None:
     monkeypatch.setattr(platform.env, "ADMIN_TOKEN", admin_token, raising=False)
 
@@ -285,7 +286,7 @@ def documented_statuses(method: str, path: str) -> set[int]:
 
 @pytest.mark.parametrize(("method", "path"), sorted(OPERATIONS))
 async def test_refusals_before_routing_are_documented_for_every_operation(
-    seeded: tuple[Any, str], monkeypatch: pytest.MonkeyPatch, method: str, path: str
+    seeded: tuple[LocalEnv, str], monkeypatch: pytest.MonkeyPatch, method: str, path: str
 ) -> None:
     """No key, a wrong one, and (for the admin routes) a deployment without ADMIN_TOKEN: each
     answer is a status the operation documents."""
@@ -304,7 +305,7 @@ async def test_refusals_before_routing_are_documented_for_every_operation(
 )
 async def test_the_documented_owner_pattern_is_the_one_the_service_applies(
     document: dict[str, Any],
-    platform: Any,
+    platform: LocalPlatform,
     monkeypatch: pytest.MonkeyPatch,
     owner: str,
     accepted: bool,

@@ -16,6 +16,7 @@ from api.routes import ROUTES
 from api.routing import Access
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
+from local_platform.runtime import LocalPlatform
 from service import keys
 from service.monitors import CreateMonitor, create_monitor
 from tests.api.client import send
@@ -93,7 +94,7 @@ def test_the_matrix_covers_every_route_on_one_monitor() -> None:
 
 
 @pytest.fixture
-async def owners(platform: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+async def owners(platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     env = platform.env
     monkeypatch.setattr(env, "ADMIN_TOKEN", ADMIN_TOKEN, raising=False)
     found: dict[str, Any] = {"env": env}

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus
 from common import ports
 from durable.client import Scratchpad
 from durable.records import CrawledEntry, ExternalCheck, ExternalRef, RecordBatch
+from local_platform.runtime import LocalPlatform
 
 
-async def audit(platform: Any, audit_id: str, status: AuditStatus) -> None:
+async def audit(platform: LocalPlatform, audit_id: str, status: AuditStatus) -> None:
     now = ports.iso_now()  # started just now: a status read's reconcile leaves it running
     record = AuditRecord(audit_id, "https://a.test/", now, started_at=now, status=status)
     await repository.insert_audit(platform.env.DB, record)
@@ -21,7 +20,7 @@ def entry(n: int) -> CrawledEntry:
     return CrawledEntry(f"https://a.test/{n}", 200, "ok", 12, "2026-12-01T00:00:00.000Z")
 
 
-async def test_a_running_audit_shows_its_newest_pages_and_frontier(platform: Any) -> None:
+async def test_a_running_audit_shows_its_newest_pages_and_frontier(platform: LocalPlatform) -> None:
     await audit(platform, "run-1", AuditStatus.RUNNING)
     pad = Scratchpad.for_audit(platform.env, "run-1")
     await pad.seed_sitemap_urls([f"https://a.test/{n}" for n in range(5)])
@@ -44,7 +43,7 @@ async def test_a_running_audit_shows_its_newest_pages_and_frontier(platform: Any
     assert body["external"] is None  # no links to other sites found
 
 
-async def test_a_running_audit_shows_its_external_checks(platform: Any) -> None:
+async def test_a_running_audit_shows_its_external_checks(platform: LocalPlatform) -> None:
     await audit(platform, "run-3", AuditStatus.RUNNING)
     pad = Scratchpad.for_audit(platform.env, "run-3")
     refs = tuple(ExternalRef("https://a.test/", f"https://{n}.invalid/") for n in "xyz")
@@ -66,7 +65,7 @@ async def test_a_running_audit_shows_its_external_checks(platform: Any) -> None:
 
 
 async def test_an_ended_audit_has_no_feed_and_its_scratchpad_is_not_recreated(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     await audit(platform, "done-1", AuditStatus.COMPLETED)
     status, body = await platform.request("GET", "/api/audits/done-1/progress")
@@ -75,7 +74,7 @@ async def test_an_ended_audit_has_no_feed_and_its_scratchpad_is_not_recreated(
     assert not list((platform.state_dir / "durable_objects").glob("**/*.sqlite"))
 
 
-async def test_bad_limits_and_unknown_audits(platform: Any) -> None:
+async def test_bad_limits_and_unknown_audits(platform: LocalPlatform) -> None:
     await audit(platform, "run-2", AuditStatus.RUNNING)
     for query in ("limit=0", "limit=301", "limit=x"):
         status, body = await platform.request("GET", f"/api/audits/run-2/progress?{query}")

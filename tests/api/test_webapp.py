@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path, PurePosixPath
-from typing import Any
 from xml.etree.ElementTree import Element
 
 import html5lib
@@ -15,6 +14,7 @@ import pytest
 from api import webapp
 from api.routes import ROUTES
 from api.routing import match
+from local_platform.runtime import LocalPlatform
 from security.grade import Grade, grade_response
 from security.observed import response_from_input
 from service import html_report, page_table
@@ -24,7 +24,9 @@ PATHS = list(webapp.FILES)
 ROOT = Path(__file__).parents[2]
 
 
-async def test_the_page_grades_a_plus_on_the_services_own_security_grade(platform: Any) -> None:
+async def test_the_page_grades_a_plus_on_the_services_own_security_grade(
+    platform: LocalPlatform,
+) -> None:
     page = await send(platform.env, "GET", "/")
     # What `siteaudit security-check --response FILE` reads: the response as deployed (https).
     observed = {
@@ -38,7 +40,9 @@ async def test_the_page_grades_a_plus_on_the_services_own_security_grade(platfor
 
     failing = [t.test for t in graded.tests if not t.passed]
     assert (graded.grade, failing) == (Grade.A_PLUS, [])
-    assert graded.summary()["tests"]["content-security-policy"]["result"] == (
+    tests = graded.summary()["tests"]
+    assert isinstance(tests, dict)
+    assert tests["content-security-policy"]["result"] == (
         "csp-implemented-with-no-unsafe-default-src-none"
     )
 
@@ -53,7 +57,7 @@ async def test_the_page_grades_a_plus_on_the_services_own_security_grade(platfor
     ],
 )
 async def test_each_file_is_served_without_a_key_with_every_security_header(
-    platform: Any, path: str, media_type: str, marker: bytes
+    platform: LocalPlatform, path: str, media_type: str, marker: bytes
 ) -> None:
     response = await send(platform.env, "GET", path)
 
@@ -90,7 +94,7 @@ def test_the_files_carry_no_inline_script_style_or_handler(path: str) -> None:
 
 
 @pytest.mark.parametrize("path", PATHS)
-async def test_a_matching_etag_is_a_304_without_a_body(platform: Any, path: str) -> None:
+async def test_a_matching_etag_is_a_304_without_a_body(platform: LocalPlatform, path: str) -> None:
     first = await send(platform.env, "GET", path)
     etag = first.headers["etag"]
 
@@ -115,7 +119,7 @@ def test_if_none_match_uses_the_weak_comparison(header: str, matches: bool) -> N
     assert webapp.etag_matches(header, '"abc"') is matches
 
 
-async def test_head_answers_like_get(platform: Any) -> None:
+async def test_head_answers_like_get(platform: LocalPlatform) -> None:
     get = await send(platform.env, "GET", "/")
     head = await send(platform.env, "HEAD", "/")
 
@@ -124,7 +128,7 @@ async def test_head_answers_like_get(platform: Any) -> None:
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE"])
-async def test_other_methods_are_a_405(platform: Any, method: str) -> None:
+async def test_other_methods_are_a_405(platform: LocalPlatform, method: str) -> None:
     response = await send(platform.env, method, "/app.js")
 
     assert (response.status, response.headers["allow"]) == (405, "GET, HEAD")
@@ -133,7 +137,7 @@ async def test_other_methods_are_a_405(platform: Any, method: str) -> None:
 @pytest.mark.parametrize(
     "path", ["/index.html", "/app", "/static/app.js", "/app.js/", "/../app.js"]
 )
-async def test_nothing_else_outside_the_api_is_served(platform: Any, path: str) -> None:
+async def test_nothing_else_outside_the_api_is_served(platform: LocalPlatform, path: str) -> None:
     response = await send(platform.env, "GET", path)
 
     assert response.status == 404

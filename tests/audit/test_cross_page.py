@@ -1,7 +1,6 @@
 """Cross-page checks: the executable specification the scratchpad SQL is tested against."""
 
 import pytest
-from audit_builders import URL, observe
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -24,6 +23,7 @@ from audit.cross_page import (
 from audit.issue_ids import page_id
 from common.fetch_class import FetchClass
 from parse.facts import Hreflang, Script, UrlRef
+from tests.audit.audit_builders import URL, observe
 
 T = IssueType
 
@@ -158,6 +158,7 @@ def test_every_cycle_yields_exactly_one_loop_issue_per_head_or_cycle(graph):
     cycles = set()
     for issue in loops:
         hops = issue.details["hops"]
+        assert isinstance(hops, list)
         assert hops[-1] in hops[:-1]  # the repeated URL closes the list
         cycle_start = hops.index(hops[-1])
         cycles.add(frozenset(hops[cycle_start:]))

@@ -1,8 +1,6 @@
 """PageObservation: lossless round trip, derived fields, and the JavaScript text helpers."""
 
 import pytest
-from audit_builders import observe
-from audit_strategies import observations
 from hypothesis import given, settings
 
 from audit.page import PageObservation
@@ -10,6 +8,8 @@ from audit.page_rules import run_page_rules
 from audit.text import is_absolute_url, js_length, js_trim
 from local_platform.rpc import crossing
 from parse.facts import Heading, UrlRef
+from tests.audit.audit_builders import observe
+from tests.audit.audit_strategies import observations
 
 
 @settings(max_examples=200)

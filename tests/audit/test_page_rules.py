@@ -5,12 +5,12 @@ short-circuit needs) so it reads as a specification of one rule at its boundary.
 """
 
 import pytest
-from audit_builders import URL, link, observe
 
 from audit.catalogue import IssueType
 from audit.page_rules import field_page_issues, original_page_issues, run_page_rules
 from common.fetch_class import FetchClass
 from parse.facts import Heading, Image, JsonLd, MixedContent, Script, UrlRef
+from tests.audit.audit_builders import URL, link, observe
 
 T = IssueType
 

@@ -3,17 +3,17 @@ without loading every URL of the audit."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from auditdb import repository
 from auditdb.records import AuditRecord, PageRecord
+from common.bindings import Env
+from local_platform.runtime import LocalPlatform
 
 NOW = "2026-12-01T00:00:00.000Z"
 
 
-async def seed(env: Any, audit_id: str, urls: list[str]) -> None:
+async def seed(env: Env, audit_id: str, urls: list[str]) -> None:
     await repository.insert_audit(env.DB, AuditRecord(audit_id, "https://a.test/", NOW))
     pages = [PageRecord(f"{audit_id}-{n}", audit_id, url, NOW) for n, url in enumerate(urls)]
     await repository.write_crawled_pages(env.DB, pages, [])
@@ -21,7 +21,7 @@ async def seed(env: Any, audit_id: str, urls: list[str]) -> None:
 
 @pytest.mark.parametrize("batch", [1, 2, 500])
 async def test_crawled_among_answers_for_the_audit_only_in_any_batch_size(
-    platform: Any, monkeypatch: pytest.MonkeyPatch, batch: int
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch, batch: int
 ) -> None:
     monkeypatch.setattr(repository, "_URL_LOOKUP_BATCH", batch)
     env = platform.env
@@ -39,7 +39,7 @@ async def test_crawled_among_answers_for_the_audit_only_in_any_batch_size(
     assert await repository.count_crawled_pages(env.DB, "none") == 0
 
 
-async def test_the_lookup_seeks_the_audit_and_url_index(platform: Any) -> None:
+async def test_the_lookup_seeks_the_audit_and_url_index(platform: LocalPlatform) -> None:
     plan = (
         await platform.env.DB.prepare("EXPLAIN QUERY PLAN " + repository._CRAWLED_AMONG_SQL)
         .bind("a-1", '["https://a.test/"]')

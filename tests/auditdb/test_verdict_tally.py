@@ -17,8 +17,10 @@ from audit.score import is_scored
 from audit.verdict import Tally, TypeTally, importance
 from auditdb import repository, verdict
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from common.bindings import D1Database
 from common.fetch_class import FetchClass
 from local_platform.d1 import LocalD1Database
+from tests.support.local_d1 import as_d1
 
 NOW = "2026-12-01T00:00:00.000Z"
 URLS = [f"https://a.test/{n}" for n in range(8)]
@@ -75,7 +77,7 @@ def expected_tally(page_rows: list[PageRecord], issue_rows: list[IssueRecord]) -
 
 
 async def _seed(
-    db: LocalD1Database, audit_id: str, pages: list[PageRecord], issues: list[IssueRecord]
+    db: D1Database, audit_id: str, pages: list[PageRecord], issues: list[IssueRecord]
 ) -> None:
     await repository.insert_audit(db, AuditRecord(audit_id, URLS[0], NOW))
     await repository.write_crawled_pages(db, pages, issues)
@@ -114,9 +116,9 @@ def test_the_tally_follows_the_verdicts_definition(
         )
         for n, (url, type_, severity, modifier) in enumerate(issues)
     ]
-    asyncio.run(_seed(migrated_d1, audit_id, page_rows, issue_rows))
+    asyncio.run(_seed(as_d1(migrated_d1), audit_id, page_rows, issue_rows))
 
-    tally = asyncio.run(verdict.tally(migrated_d1, audit_id, 42))
+    tally = asyncio.run(verdict.tally(as_d1(migrated_d1), audit_id, 42))
 
     expected = expected_tally(page_rows, issue_rows)
     assert_same_types(tally, expected)
@@ -141,8 +143,8 @@ def test_the_stored_tally_reads_back_and_a_missing_one_reads_as_none(
     migrated_d1: LocalD1Database,
 ) -> None:
     audit_id = f"a{next(_ids)}"
-    asyncio.run(_seed(migrated_d1, audit_id, [], []))
-    assert asyncio.run(verdict.tally_of_audit(migrated_d1, audit_id)) is None
+    asyncio.run(_seed(as_d1(migrated_d1), audit_id, [], []))
+    assert asyncio.run(verdict.tally_of_audit(as_d1(migrated_d1), audit_id)) is None
     stored = Tally(3, 2, 90, None, (TypeTally("missing-h1", Severity.WARNING, 2, 2, 60),))
 
     async def store() -> None:
@@ -153,4 +155,4 @@ def test_the_stored_tally_reads_back_and_a_missing_one_reads_as_none(
         )
 
     asyncio.run(store())
-    assert asyncio.run(verdict.tally_of_audit(migrated_d1, audit_id)) == stored
+    assert asyncio.run(verdict.tally_of_audit(as_d1(migrated_d1), audit_id)) == stored

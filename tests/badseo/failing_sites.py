@@ -35,7 +35,7 @@ from tests.badseo.site import (
     page,
     routes,
 )
-from tests.support.site_server import Reply, SiteRequest, serve_site
+from tests.support.site_server import Reply, SiteRequest, StreamReply, serve_site
 
 __all__ = [
     "DOWN_ANSWERED",
@@ -136,7 +136,7 @@ class Outage:
         self.down = False
 
     def guard(self, route: Route) -> Route:
-        def serve(request: SiteRequest) -> Reply:
+        def serve(request: SiteRequest) -> Reply | StreamReply:
             self._pass(request.path)
             return route(request)
 

@@ -209,7 +209,7 @@ class _TlsServer(_SiteHTTPServer):
         except OSError:
             return  # a client that does not trust the CA, or hung up mid-handshake
         with wrapped:
-            super().finish_request(wrapped, client_address)  # type: ignore[arg-type]
+            super().finish_request(wrapped, client_address)
 
 
 @dataclass

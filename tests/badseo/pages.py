@@ -318,7 +318,7 @@ class RateLimited(Handler):
     _count: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def __call__(self, request: SiteRequest) -> Reply:
+    def __call__(self, request: SiteRequest) -> Reply | StreamReply:
         with self._lock:
             self._count += 1
             limited = self.limit is None or self._count <= self.limit

@@ -58,7 +58,7 @@ from tests.badseo.pages import (
     Status,
     origin_of,
 )
-from tests.support.site_server import Reply, Site, SiteRequest, serve_site
+from tests.support.site_server import Reply, Site, SiteRequest, StreamReply, serve_site
 
 __all__ = [
     "CLEAN_PATHS",
@@ -1481,7 +1481,7 @@ def sitemap_paths(fixtures: Sequence[Fixture] = FIXTURES) -> list[str]:
 
 # ------------------------------------------------------------------------------- server
 
-Route = Callable[[SiteRequest], Reply]
+Route = Callable[[SiteRequest], Reply | StreamReply]
 
 ROBOTS_TXT = (
     "# badseo: siteaudit has its own group, so the * group does not apply to it (RFC 9309).\n"

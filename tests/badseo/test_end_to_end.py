@@ -11,6 +11,7 @@ import pytest
 from audit.external_links import DNS_PROBE_HOSTS
 from cli.report import full_report
 from common import settings
+from local_platform.runtime import LocalPlatform
 from tests.badseo.site import (
     DEAD_NAME_FIXTURES,
     EXTERNAL_BUDGET_FIXTURES,
@@ -29,6 +30,7 @@ from tests.badseo.site import (
     serve_rate_limit_stop,
     serve_slow_site,
 )
+from tests.support.loopback_http import LoopbackOnlyHttp
 
 MAX_PAGES = 300
 
@@ -40,7 +42,7 @@ def short_external_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(settings, "EXTERNAL", external)
 
 
-async def audit(platform: Any, url: str) -> dict[str, Any]:
+async def audit(platform: LocalPlatform, url: str) -> dict[str, Any]:
     request = {"url": url, "max_pages": MAX_PAGES, "check_external": True}
     status, body = await platform.request("POST", "/api/audits", request)
     assert status == 201, body
@@ -62,7 +64,7 @@ def diff(found: set[tuple[str, str]], expected: set[tuple[str, str]], origin: st
 
 
 async def test_the_audit_reports_exactly_the_golden_issues(
-    platform: Any, outbound_http: Any
+    platform: LocalPlatform, outbound_http: LoopbackOnlyHttp
 ) -> None:
     with serve_badseo() as site:
         report = await audit(platform, site.start_url)
@@ -147,7 +149,9 @@ BROKEN_RESOURCES = {
 }
 
 
-async def test_a_site_that_asks_for_hours_of_patience_stops_the_crawl(platform: Any) -> None:
+async def test_a_site_that_asks_for_hours_of_patience_stops_the_crawl(
+    platform: LocalPlatform,
+) -> None:
     with serve_rate_limit_stop() as site:
         report = await audit(platform, site.start_url)
 
@@ -157,7 +161,7 @@ async def test_a_site_that_asks_for_hours_of_patience_stops_the_crawl(platform: 
     assert found == expected, diff(found, expected, site.origin)
 
 
-async def test_a_site_slow_as_a_whole_is_one_finding(platform: Any) -> None:
+async def test_a_site_slow_as_a_whole_is_one_finding(platform: LocalPlatform) -> None:
     """Both pages of the slow variant wait 1.55 s: measured again after the crawl, the site's
     median is over the threshold, so its start page gets slow-site, and no page gets
     slow-response, none being that much slower than the site."""
@@ -178,7 +182,7 @@ def _stop_fixtures() -> Any:
 
 
 async def test_external_urls_past_the_budget_are_reported_unchecked(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     external = dataclasses.replace(settings.EXTERNAL, budget_urls=EXTERNAL_BUDGET_URLS)
     monkeypatch.setattr(settings, "EXTERNAL", external)
@@ -202,7 +206,7 @@ async def test_external_urls_past_the_budget_are_reported_unchecked(
 
 
 async def test_without_dns_the_external_checks_stop_early_and_say_so_once(
-    platform: Any, outbound_http: Any
+    platform: LocalPlatform, outbound_http: LoopbackOnlyHttp
 ) -> None:
     """The README's first command where no outside name resolves: a small site linking other
     sites is audited, its external checks stop after one wave, no link is called broken, and
@@ -230,7 +234,7 @@ async def test_without_dns_the_external_checks_stop_early_and_say_so_once(
     assert DNS_PROBE_HOSTS <= len(asked) <= settings.EXTERNAL.concurrency < NO_DNS_NAMES
 
 
-async def test_a_dead_name_is_broken_where_other_names_resolve(platform: Any) -> None:
+async def test_a_dead_name_is_broken_where_other_names_resolve(platform: LocalPlatform) -> None:
     with serve_dead_name() as site:
         report = await audit(platform, site.start_url)
     assert issue_set(report) == expected_issues(site.origin, fixtures=DEAD_NAME_FIXTURES)

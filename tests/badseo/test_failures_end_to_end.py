@@ -4,11 +4,10 @@ part-way completes with exactly one critical finding, and its crawl stops early.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from audit.catalogue import SITE_DOWN_STREAK
+from local_platform.runtime import LocalPlatform
 from tests.badseo.failing_sites import (
     DOWN_ANSWERED,
     DOWN_PAGES,
@@ -24,7 +23,7 @@ from tests.badseo.test_end_to_end import audit, diff, issue_set
 
 @pytest.mark.parametrize("case", START_FAILURES, ids=lambda case: case.name)
 async def test_a_start_url_that_cannot_be_audited_fails_the_audit_once_with_a_sentence(
-    platform: Any, case: StartFailureCase
+    platform: LocalPlatform, case: StartFailureCase
 ) -> None:
     if case.path is None:
         start_url, requested = f"http://127.0.0.1:{closed_port()}/", None
@@ -47,11 +46,11 @@ async def test_a_start_url_that_cannot_be_audited_fails_the_audit_once_with_a_se
     assert (record["pages_crawled"], report["pages"], report["issues"]) == (0, [], [])
     # Decided once: the start URL and the robots.txt asked for beside it, no retry, no sitemap.
     if requested is not None:
-        assert requested == sorted([case.path, "/robots.txt"])
+        assert case.path is not None and requested == sorted([case.path, "/robots.txt"])
 
 
 async def test_a_site_that_stops_answering_part_way_ends_with_one_critical_finding(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     with serve_stops_answering() as site:
         report = await audit(platform, site.start_url)

@@ -3,9 +3,8 @@ are exactly golden_https.json, which covers the catalogue's four https-only issu
 
 from __future__ import annotations
 
-from typing import Any
-
 from local_platform.fetch import trust_ca_file
+from local_platform.runtime import LocalPlatform
 from tests.badseo import golden
 from tests.badseo.https_site import (
     HOST,
@@ -27,7 +26,7 @@ def _diff(found: set[tuple[str, str]], expected: set[tuple[str, str]]) -> str:
 
 
 async def test_the_https_variant_reports_exactly_its_golden_issues(
-    platform: Any, https_badseo: HttpsSite
+    platform: LocalPlatform, https_badseo: HttpsSite
 ) -> None:
     trust_ca_file(https_badseo.ca_file)  # this event loop's fetches: the platform's crawl runs here
     report = await audit(platform, https_badseo.start_url)
@@ -57,7 +56,7 @@ async def test_the_https_variant_reports_exactly_its_golden_issues(
 
 
 async def test_a_bare_host_whose_https_answers_is_audited_over_https(
-    platform: Any, https_badseo: HttpsSite
+    platform: LocalPlatform, https_badseo: HttpsSite
 ) -> None:
     trust_ca_file(https_badseo.ca_file)
     status, body = await platform.request("POST", "/api/audits", {"url": HOST, "max_pages": 1})

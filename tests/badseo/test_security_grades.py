@@ -6,12 +6,12 @@ import argparse
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from cli.security import run_security
 from local_platform.fetch import trust_ca_file
+from local_platform.runtime import LocalPlatform
 from security.grade import Grade
 from tests.badseo.security_sites import GRADE_VARIANTS, GradeSite, GradeVariant, serve_grade_sites
 from tests.badseo.site import serve_badseo
@@ -32,7 +32,7 @@ def test_there_is_a_variant_per_grade() -> None:
 async def test_siteaudit_security_grades_the_variant(
     variant: GradeVariant,
     grade_site: GradeSite,
-    platform: Any,
+    platform: LocalPlatform,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     trust_ca_file(grade_site.ca_file)
@@ -47,7 +47,10 @@ async def test_siteaudit_security_grades_the_variant(
 
 
 async def test_the_table_names_grade_and_tests(
-    grade_site: GradeSite, platform: Any, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    grade_site: GradeSite,
+    platform: LocalPlatform,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
     trust_ca_file(grade_site.ca_file)
     args = argparse.Namespace(

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from cli.report import full_report
+from local_platform.runtime import LocalPlatform
 from tests.badseo.site import TEMPLATE_FIXTURES, TEMPLATE_PAGES, expected_issues, serve_template
 
 
-async def audit_template_site(platform: Any) -> tuple[dict[str, Any], str]:
+async def audit_template_site(platform: LocalPlatform) -> tuple[dict[str, Any], str]:
     with serve_template() as site:
         status, body = await platform.request("POST", "/api/audits", {"url": site.start_url})
         assert status == 201, body
@@ -24,7 +25,7 @@ async def audit_template_site(platform: Any) -> tuple[dict[str, Any], str]:
         return await full_report(platform, audit_id), site.origin
 
 
-async def test_the_template_sites_faults_are_one_finding_each(platform: Any) -> None:
+async def test_the_template_sites_faults_are_one_finding_each(platform: LocalPlatform) -> None:
     report, origin = await audit_template_site(platform)
 
     issues = {(i["issue_type"], i["page_url"]) for i in report["issues"]}
@@ -49,7 +50,7 @@ async def test_the_template_sites_faults_are_one_finding_each(platform: Any) -> 
     assert len(report["issues"]) == 3 * TEMPLATE_PAGES + 4
 
 
-async def test_the_headline_agrees_with_the_details_and_says_why(platform: Any) -> None:
+async def test_the_headline_agrees_with_the_details_and_says_why(platform: LocalPlatform) -> None:
     report, _ = await audit_template_site(platform)
 
     scores = report["scores"]

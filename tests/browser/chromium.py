@@ -20,10 +20,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Route, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    ConsoleMessage,
+    Page,
+    Request,
+    Route,
+    ViewportSize,
+    sync_playwright,
+)
 
 SCREENSHOTS = "SITEAUDIT_SCREENSHOTS"
-VIEWPORT = {"width": 1280, "height": 900}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
 
 # Runs in every document before its own scripts: CSP violations become a list the test reads,
 # whether or not the browser also prints them to the console.

@@ -22,6 +22,7 @@ from cli.main import main
 from service.exports import ISSUE_COLUMNS
 from tests.support.chain_site import Chain
 from tests.support.cli_process import ROOT, audit_killed_midway, cli
+from tests.support.elements import attr, find
 from tests.support.site_server import Reply, html_page, serve_site
 
 DATA = Path(__file__).parents[1] / "data"
@@ -117,12 +118,12 @@ def test_report_writes_junit_to_stdout_alone_with_the_gate_as_a_testcase(audited
     assert done.returncode == 1
     JUNIT.validate(done.stdout)
     root = ET.fromstring(done.stdout)
-    checks = {c.get("name"): c for c in root.find("testsuite").findall("testcase")}
+    checks = {c.get("name"): c for c in find(root, "testsuite").findall("testcase")}
     assert checks["fail-on critical"].find("failure") is not None
     assert checks["fail-on score<0"].find("failure") is None
     assert checks["audit completed"].find("error") is None
     failed_suites = {
-        s.get("name").split(":")[0]
+        attr(s, "name").split(":")[0]
         for s in root.findall("testsuite")[1:]
         if s.get("failures") != "0"
     }

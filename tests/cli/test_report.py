@@ -14,6 +14,7 @@ from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from cli import report as cli_report
 from cli.report import format_summary, full_report, json_report_chunks
 from common.wire import JsonObject
+from local_platform.runtime import LocalPlatform
 from service.audits import LOCAL_OWNER
 
 
@@ -219,7 +220,7 @@ def test_no_lighthouse_line_before_the_phase() -> None:
     assert "lighthouse" not in format_summary(report("completed"))
 
 
-async def seed(platform: Any, audit_id: str, pages: int) -> None:
+async def seed(platform: LocalPlatform, audit_id: str, pages: int) -> None:
     now = "2026-12-01T00:00:00.000Z"
     await repository.insert_audit(
         platform.env.DB, AuditRecord(audit_id, "https://a.test/", now, owner=LOCAL_OWNER)
@@ -237,7 +238,7 @@ async def seed(platform: Any, audit_id: str, pages: int) -> None:
 
 @pytest.mark.parametrize(("pages", "page_size"), [(0, 1000), (1, 1000), (7, 3), (9, 3)])
 async def test_the_streamed_json_report_is_the_whole_report_byte_for_byte(
-    platform: Any, monkeypatch: pytest.MonkeyPatch, pages: int, page_size: int
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch, pages: int, page_size: int
 ) -> None:
     monkeypatch.setattr(cli_report, "LIST_PAGE_SIZE", page_size)
     await seed(platform, "x-1", pages)

@@ -16,6 +16,7 @@ import pytest
 
 from tests.badseo.failing_sites import closed_port
 from tests.cli.test_formats import JUNIT, SARIF, run
+from tests.support.elements import attr, find
 from tests.support.site_server import Reply, html_page, serve_site
 
 MEANING = "the site could not be connected to (site_connection_failed)"
@@ -94,13 +95,13 @@ def test_junit_fails_the_audit_completed_testcase_and_every_gate_condition(down:
 
     assert done.returncode == 3
     JUNIT.validate(done.stdout)
-    suite = ET.fromstring(done.stdout).find("testsuite")
+    suite = find(ET.fromstring(done.stdout), "testsuite")
     checks = {c.get("name"): c for c in suite.findall("testcase")}
     completed = checks["audit completed"].find("failure")
-    assert completed is not None and down.sentence in completed.get("message")
+    assert completed is not None and down.sentence in attr(completed, "message")
     for name in ("fail-on critical", "fail-on score<50"):
         failure = checks[name].find("failure")
-        assert failure is not None and down.sentence in failure.get("message")
+        assert failure is not None and down.sentence in attr(failure, "message")
 
 
 def test_the_html_report_opens_with_the_failure(down: Down, tmp_path: Path) -> None:

@@ -77,7 +77,10 @@ GOOD = [
 
 @pytest.mark.parametrize(("name", "raw", "field", "expected"), GOOD)
 def test_a_good_value_sets_its_field_and_nothing_else(
-    name: str, raw: object, field: str, expected: object
+    name: str,
+    raw: object,
+    field: str,
+    expected: Any,  # each field's own type, from the table
 ) -> None:
     deployment = parsed(**{name: raw})
     assert getattr(deployment, field) == expected

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -203,7 +205,7 @@ class ScriptedHttp:
     """Answers (status, location) per (method, url); records requests and the peak concurrency
     per host."""
 
-    answers: dict[tuple[str, str], tuple[int, str | None]]
+    answers: Mapping[tuple[str, str], tuple[int, str | None]]
     delay_s: float = 0.0
     unresolvable: frozenset[str] = frozenset()  # host names that do not resolve
     requests: list[tuple[str, str]] = dataclasses.field(default_factory=list)
@@ -225,8 +227,8 @@ class ScriptedHttp:
             return ports.FetchResult(request.url, 0, {}, b"", False, 1.0, error)
         status, location = self.answers.get((request.method, request.url), (0, None))
         headers = {} if location is None else {"location": location}
-        error = "timed out after 1 s" if status == 0 else None
-        return ports.FetchResult(request.url, status, headers, b"", False, 1.0, error)
+        timeout = "timed out after 1 s" if status == 0 else None
+        return ports.FetchResult(request.url, status, headers, b"", False, 1.0, timeout)
 
 
 NO_NAME = "[Errno -2] Name or service not known"
@@ -301,7 +303,7 @@ def test_a_check_follows_redirects_hop_by_hop_under_the_ssrf_policy(
     assert http.requests == requests
 
 
-def external_settings(monkeypatch: pytest.MonkeyPatch, **changes: object) -> None:
+def external_settings(monkeypatch: pytest.MonkeyPatch, **changes: Any) -> None:
     """`settings.EXTERNAL` with `changes`, for the rest of the test (monkeypatch puts it back)."""
     monkeypatch.setattr(settings, "EXTERNAL", dataclasses.replace(settings.EXTERNAL, **changes))
 

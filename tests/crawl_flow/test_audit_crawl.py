@@ -6,6 +6,8 @@ from collections import Counter
 from typing import Any
 
 from cli.report import full_report
+from local_platform.runtime import LocalPlatform
+from tests.support.loopback_http import LoopbackOnlyHttp
 from tests.support.site_server import Reply, html_page, serve_site
 
 
@@ -14,7 +16,7 @@ def page(title: str, *links: str, extra: str = "") -> Reply:
     return Reply(body=html_page(title, f"<h1>{title}</h1>{anchors}{extra}"))
 
 
-async def audit_site(platform: Any, url: str, **options: Any) -> dict[str, Any]:
+async def audit_site(platform: LocalPlatform, url: str, **options: Any) -> dict[str, Any]:
     status, body = await platform.request("POST", "/api/audits", {"url": url, **options})
     assert status == 201, body
     audit_id = body["audit"]["id"]
@@ -27,7 +29,7 @@ def paths(report: dict[str, Any], origin: str) -> set[str]:
     return {p["url"].removeprefix(origin) for p in report["pages"]}
 
 
-async def test_every_linked_page_is_crawled_once(platform: Any) -> None:
+async def test_every_linked_page_is_crawled_once(platform: LocalPlatform) -> None:
     routes = {f"/p{i}": page(f"Page number {i}", f"/p{(i + 1) % 30}", "/") for i in range(30)}
     routes["/"] = page("Home page", "/p0", "/p15#section", "/p15?")
     with serve_site(routes) as site:
@@ -42,7 +44,7 @@ async def test_every_linked_page_is_crawled_once(platform: Any) -> None:
     assert report["audit"]["pages_crawled"] == len(report["pages"])
 
 
-async def test_max_pages_bounds_the_crawl(platform: Any) -> None:
+async def test_max_pages_bounds_the_crawl(platform: LocalPlatform) -> None:
     routes = {f"/p{i}": page(f"Page number {i}", f"/p{i + 1}") for i in range(40)}
     routes["/"] = page("Home page", "/p0")
     with serve_site(routes) as site:
@@ -52,7 +54,7 @@ async def test_max_pages_bounds_the_crawl(platform: Any) -> None:
     assert len(report["pages"]) == 12
 
 
-async def test_robots_and_sitemaps_shape_the_frontier(platform: Any) -> None:
+async def test_robots_and_sitemaps_shape_the_frontier(platform: LocalPlatform) -> None:
     routes = {
         "/": page("Home page", "/a", "/private/secret"),
         "/a": page("Page A"),
@@ -92,7 +94,9 @@ def robots_reply(disallow: str) -> Reply:
     return Reply(body=body, headers={"content-type": "text/plain"})
 
 
-async def test_robots_txt_is_read_once_while_the_start_url_is_resolved(platform: Any) -> None:
+async def test_robots_txt_is_read_once_while_the_start_url_is_resolved(
+    platform: LocalPlatform,
+) -> None:
     routes = {"/": page("Home page", "/a", "/b"), "/a": page("Page A"), "/b": page("Page B")}
     routes["/robots.txt"] = robots_reply("/b")
     with serve_site(routes) as site:
@@ -104,7 +108,7 @@ async def test_robots_txt_is_read_once_while_the_start_url_is_resolved(platform:
 
 
 async def test_a_start_url_that_leaves_its_origin_takes_the_final_origins_robots(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     final_routes = {"/": page("Home page", "/a", "/b"), "/a": page("Page A"), "/b": page("Page B")}
     final_routes["/robots.txt"] = robots_reply("/a")
@@ -118,7 +122,7 @@ async def test_a_start_url_that_leaves_its_origin_takes_the_final_origins_robots
     assert final.url("/a") not in {p["url"] for p in report["pages"]}
 
 
-async def test_redirects_and_broken_links_become_cross_page_issues(platform: Any) -> None:
+async def test_redirects_and_broken_links_become_cross_page_issues(platform: LocalPlatform) -> None:
     routes = {
         "/": page("Home page", "/old", "/missing"),
         "/old": Reply(301, b"", {"location": "/older"}),
@@ -137,7 +141,7 @@ async def test_redirects_and_broken_links_become_cross_page_issues(platform: Any
 
 
 async def test_a_redirect_to_a_private_address_is_never_followed(
-    platform: Any, outbound_http: Any
+    platform: LocalPlatform, outbound_http: LoopbackOnlyHttp
 ) -> None:
     routes = {
         "/": page("Home page", "/go", "http://10.0.0.1/internal", "http://2130706433:8080/"),

@@ -15,6 +15,7 @@ import workflow.site_audit as site_audit
 from auditdb import repository
 from common import ports, settings
 from durable.client import Scratchpad
+from local_platform.runtime import LocalPlatform
 from maintenance.scheduled import WATCHDOG_CRON
 from tests.support.site_server import Reply, Site, html_page, serve_site
 from workflow import step_configs
@@ -38,21 +39,21 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(settings, "CRAWL", replace(settings.CRAWL, chunk_target_pages=4))
 
 
-async def start(platform: Any, site: Site) -> str:
+async def start(platform: LocalPlatform, site: Site) -> str:
     status, body = await platform.request("POST", "/api/audits", {"url": site.url("/")})
     assert status == 201
     return str(body["audit"]["id"])
 
 
-async def page_count(platform: Any, audit_id: str) -> int:
+async def page_count(platform: LocalPlatform, audit_id: str) -> int:
     return await repository.count_crawled_pages(platform.env.DB, audit_id)
 
 
-async def crawl_state_kept(platform: Any, audit_id: str) -> bool:
+async def crawl_state_kept(platform: LocalPlatform, audit_id: str) -> bool:
     return (await Scratchpad.for_audit(platform.env, audit_id).crawl_config()).configured
 
 
-async def resume_to_the_end(platform: Any, audit_id: str) -> dict[str, Any]:
+async def resume_to_the_end(platform: LocalPlatform, audit_id: str) -> dict[str, Any]:
     status, body = await platform.request("POST", f"/api/audits/{audit_id}/resume")
     assert (status, body["audit"]["status"]) == (202, "running")
     await platform.wait_for_workflow(f"{audit_id}-r1", timeout_s=60)
@@ -60,10 +61,10 @@ async def resume_to_the_end(platform: Any, audit_id: str) -> dict[str, Any]:
 
 
 async def test_a_cancel_mid_crawl_stops_the_workflow_keeps_the_pages_and_resumes(
-    platform: Any, hub_site: Site, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, hub_site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reached, hold = asyncio.Event(), asyncio.Event()
-    real_run_chunk = site_audit.run_chunk
+    real_run_chunk = site_audit.run_chunk  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
 
     async def run_chunk(scope: Any, plan: Any, io: Any) -> Any:
         if plan.chunk_no == 3 and not hold.is_set():
@@ -105,9 +106,9 @@ async def test_a_cancel_mid_crawl_stops_the_workflow_keeps_the_pages_and_resumes
 
 
 async def test_a_cancel_that_lands_during_finalize_stands_and_the_crawl_state_stays(
-    platform: Any, hub_site: Site, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, hub_site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_finalize = site_audit.finalize_audit
+    real_finalize = site_audit.finalize_audit  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
     cancel_first = True
 
     async def finalize_after_a_cancel(env: Any, pad: Any, audit_id: str, **options: Any) -> Any:
@@ -137,7 +138,7 @@ async def test_a_cancel_that_lands_during_finalize_stands_and_the_crawl_state_st
 
 
 async def test_a_cancel_that_lands_before_the_workflow_fails_stands(
-    platform: Any, hub_site: Site, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, hub_site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def cancel_then_fail(env: Any, pad: Any, audit_id: str, **options: Any) -> Any:
         await repository.cancel_audit(env.DB, audit_id, finished_at=ports.iso_now())
@@ -174,10 +175,10 @@ class UnreachableInstances:
 
 
 async def test_a_cancel_whose_terminate_fails_still_stands_and_the_crawl_stops_at_a_chunk(
-    platform: Any, hub_site: Site, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, hub_site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reached, go_on = asyncio.Event(), asyncio.Event()
-    real_run_chunk = site_audit.run_chunk
+    real_run_chunk = site_audit.run_chunk  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
     chunks: list[int] = []
 
     async def run_chunk(scope: Any, plan: Any, io: Any) -> Any:

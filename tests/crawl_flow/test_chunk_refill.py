@@ -13,6 +13,7 @@ import pytest
 import workflow.site_audit as site_audit
 from common import settings
 from crawl.chunk import ChunkReport
+from local_platform.runtime import LocalPlatform
 from tests.support.site_server import Reply, Site, html_page, serve_site
 
 CHAIN = 12  # pages after the home page, each linking only the next
@@ -31,10 +32,10 @@ def site() -> Iterator[Site]:
 
 
 @pytest.fixture
-def reports(monkeypatch: Any) -> list[ChunkReport]:
+def reports(monkeypatch: pytest.MonkeyPatch) -> list[ChunkReport]:
     monkeypatch.setattr(settings, "CRAWL", replace(settings.CRAWL, chunk_target_pages=5))
     seen: list[ChunkReport] = []
-    real_run_chunk = site_audit.run_chunk
+    real_run_chunk = site_audit.run_chunk  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
 
     async def run_chunk(scope: Any, plan: Any, io: Any) -> ChunkReport:
         report = await real_run_chunk(scope, plan, io)
@@ -45,7 +46,7 @@ def reports(monkeypatch: Any) -> list[ChunkReport]:
     return seen
 
 
-async def audit(platform: Any, site: Site, **options: Any) -> dict[str, Any]:
+async def audit(platform: LocalPlatform, site: Site, **options: Any) -> dict[str, Any]:
     status, body = await platform.request("POST", "/api/audits", {"url": site.url("/"), **options})
     assert status == 201, body
     audit_id = body["audit"]["id"]
@@ -59,7 +60,7 @@ def crawled_per_chunk(reports: list[ChunkReport]) -> list[tuple[int, int, int]]:
 
 
 async def test_chunks_fill_up_to_their_limit_as_links_reach_the_frontier(
-    platform: Any, site: Site, reports: list[ChunkReport]
+    platform: LocalPlatform, site: Site, reports: list[ChunkReport]
 ) -> None:
     got = await audit(platform, site)
 
@@ -69,7 +70,7 @@ async def test_chunks_fill_up_to_their_limit_as_links_reach_the_frontier(
 
 
 async def test_refills_never_take_a_chunk_past_max_pages(
-    platform: Any, site: Site, reports: list[ChunkReport]
+    platform: LocalPlatform, site: Site, reports: list[ChunkReport]
 ) -> None:
     got = await audit(platform, site, max_pages=7)
 

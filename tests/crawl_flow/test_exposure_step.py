@@ -18,7 +18,9 @@ from auditdb import repository
 from auditdb.exposure_issues import ExposureSummary
 from cli.report import format_summary
 from common import settings
+from exposure import scripts
 from exposure.dns_records import RecordType
+from local_platform.runtime import LocalPlatform
 from service.audits import LOCAL_OWNER
 from service.exports import Export
 from service.html_report import export_html
@@ -58,7 +60,7 @@ def routes() -> dict[str, Reply]:
 
 
 async def test_an_audit_reports_libraries_and_disclosures_where_the_crawl_saw_them(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     with serve_site(routes()) as site:
         report = await audit_site(platform, site.url("/"))
@@ -125,12 +127,12 @@ async def body_of(pending: Awaitable[Export]) -> bytes:
 
 
 async def test_checks_that_break_leave_the_audit_completed(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("resolver on fire")
 
-    monkeypatch.setattr(exposure_step.scripts, "scan_contents", broken)
+    monkeypatch.setattr(scripts, "scan_contents", broken)
     with serve_site(routes()) as site:
         report = await audit_site(platform, site.url("/"))
 
@@ -142,7 +144,7 @@ async def test_checks_that_break_leave_the_audit_completed(
 
 
 async def test_dns_and_email_checks_ask_the_configured_resolver(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The DoH double answers for the fixture's host, as if 127.0.0.1 were a domain name (an IP
     literal is skipped otherwise): a permissive SPF, no DMARC, MTA-STS or CAA, signed answers."""
@@ -165,7 +167,7 @@ async def test_dns_and_email_checks_ask_the_configured_resolver(
 
 
 async def test_a_resolver_that_answers_nothing_means_dns_was_not_checked(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every DoH question fails (the resolver cannot be reached): no per-record issue, one note,
     and the summary says `dns_checked: false` with the error."""
@@ -193,7 +195,7 @@ async def test_a_resolver_that_answers_nothing_means_dns_was_not_checked(
 
 
 async def test_an_ip_literal_host_skips_dns_and_says_why(
-    platform: Any, caplog: pytest.LogCaptureFixture
+    platform: LocalPlatform, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="siteaudit.workflow")
     with serve_site({"/": page("Home")}) as site:
@@ -207,18 +209,18 @@ async def test_an_ip_literal_host_skips_dns_and_says_why(
 
 
 async def test_a_cancel_while_the_checks_run_leaves_no_exposure_issues(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The owner cancels while scripts are being read: the step's batch, every statement
     guarded by `status = 'running'`, writes nothing into the cancelled audit."""
-    scan = exposure_step.scripts.scan_contents
+    scan = scripts.scan_contents
 
     async def cancelled_meanwhile(*args: Any, **kwargs: Any) -> Any:
         (running,) = await repository.list_running_before(platform.env.DB, "9999", 10)
         assert await repository.cancel_audit(platform.env.DB, running.id, finished_at="t")
         return await scan(*args, **kwargs)
 
-    monkeypatch.setattr(exposure_step.scripts, "scan_contents", cancelled_meanwhile)
+    monkeypatch.setattr(scripts, "scan_contents", cancelled_meanwhile)
     with serve_site(routes()) as site:
         report = await audit_site(platform, site.url("/"))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -14,10 +15,13 @@ from audit.external_links import ExternalStop
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord, AuditStatus
 from common import settings
+from common.wire import JsonValue
 from durable.client import Scratchpad
 from durable.finalize import FinalizeOptions, FinalizePage
-from durable.records import ExternalRef, RecordBatch
+from durable.records import ExternalRef, MirrorRow, RecordBatch
+from local_platform.runtime import LocalPlatform
 from tests.crawl_flow.test_retry_idempotency import FailingAt, InjectedFault
+from tests.support.loopback_http import LoopbackOnlyHttp
 from tests.support.site_server import Reply, Site, serve_site
 from urls.private_hosts import PrivateHosts
 from workflow.audit_run import AuditRun
@@ -42,10 +46,10 @@ def other_site() -> dict[str, Reply]:
     }
 
 
-async def audit_external(platform: Any, other: Site, fail_at: int | None) -> list[Any]:
+async def audit_external(platform: LocalPlatform, other: Site, fail_at: int | None) -> list[Any]:
     pad = Scratchpad(platform.env.AUDIT_SCRATCHPAD.getByName(f"external-step-{next(_names)}"))
     pages = [f"{START}{name}" for name in ("a", "b")]
-    mirror = tuple(
+    mirror: tuple[MirrorRow, ...] = tuple(
         {"url": url, "page_id": f"id-{url[-1]}", "status_code": 200, "fetch_class": "ok"}
         for url in pages
     )
@@ -73,7 +77,9 @@ async def audit_external(platform: Any, other: Site, fail_at: int | None) -> lis
 # The step awaits the scratchpad for its claim and to record the answers (it has nothing to
 # release: every URL is launched well before the soft deadline); a fault at each.
 @pytest.mark.parametrize("fail_at", [1, 2])
-async def test_a_retried_step_ends_like_an_uninterrupted_one(platform: Any, fail_at: int) -> None:
+async def test_a_retried_step_ends_like_an_uninterrupted_one(
+    platform: LocalPlatform, fail_at: int
+) -> None:
     with serve_site(other_site()) as other:
         clean = await audit_external(platform, other, None)
         retried = await audit_external(platform, other, fail_at)
@@ -88,11 +94,19 @@ class Steps:
     """A workflow `step` that runs each body at once and records the step names."""
 
     def __init__(self) -> None:
-        self.names: list[str] = []
+        self.names: list[str | None] = []
 
-    def do(self, name: str, config: Any = None) -> Any:
-        def decorate(body: Any) -> Any:
-            async def run() -> Any:
+    def do(
+        self,
+        name: str | None = None,
+        *,
+        concurrent: bool = False,
+        config: dict[str, JsonValue] | None = None,
+    ) -> Callable[[Callable[..., Awaitable[JsonValue]]], Callable[[], Awaitable[JsonValue]]]:
+        def decorate(
+            body: Callable[..., Awaitable[JsonValue]],
+        ) -> Callable[[], Awaitable[JsonValue]]:
+            async def run() -> JsonValue:
                 self.names.append(name)
                 return await body()
 
@@ -114,7 +128,11 @@ class Stop(Exception):
     ],
 )
 async def test_the_steps_run_with_the_option_and_stop_a_cancelled_audit(
-    platform: Any, status: AuditStatus, check_external: bool, names: list[str], raises: bool
+    platform: LocalPlatform,
+    status: AuditStatus,
+    check_external: bool,
+    names: list[str],
+    raises: bool,
 ) -> None:
     options = AuditOptions(check_external=check_external)
     audit_id = f"audit-{next(_names)}"
@@ -135,11 +153,13 @@ async def test_the_steps_run_with_the_option_and_stop_a_cancelled_audit(
 
 
 async def run_steps(
-    platform: Any, targets: list[str], options: AuditOptions
+    platform: LocalPlatform, targets: list[str], options: AuditOptions
 ) -> tuple[Any, list[Any]]:
     """Every external-links step over one page linking `targets`, then finalize's issues."""
     pad = Scratchpad(platform.env.AUDIT_SCRATCHPAD.getByName(f"external-step-{next(_names)}"))
-    mirror = ({"url": START, "page_id": "id-start", "status_code": 200, "fetch_class": "ok"},)
+    mirror: tuple[MirrorRow, ...] = (
+        {"url": START, "page_id": "id-start", "status_code": 200, "fetch_class": "ok"},
+    )
     refs = tuple(ExternalRef(START, target) for target in targets)
     await pad.record_batch(RecordBatch(pages=mirror, external=refs))
     params = AuditParams("audit-x", START, options)
@@ -159,7 +179,7 @@ DEAD_NAMES = [f"https://dead{n}.invalid/page{k}" for n in range(30) for k in ran
 
 
 async def test_without_dns_the_checks_stop_with_one_note_and_no_broken_link(
-    platform: Any, outbound_http: Any
+    platform: LocalPlatform, outbound_http: LoopbackOnlyHttp
 ) -> None:
     with serve_site(other_site()) as other:
         # The other site is an IP literal: it answers (a 404 is still broken: an answer from its
@@ -179,7 +199,7 @@ async def test_without_dns_the_checks_stop_with_one_note_and_no_broken_link(
     assert note["details"]["hostNamesResolved"] == 0
 
 
-async def test_a_dead_name_is_broken_when_other_names_resolve(platform: Any) -> None:
+async def test_a_dead_name_is_broken_when_other_names_resolve(platform: LocalPlatform) -> None:
     with serve_site(other_site()) as other:
         # `localhost` is a name that resolves here (the hosts file, not DNS): the dead one is the
         # site's broken link.
@@ -192,7 +212,7 @@ async def test_a_dead_name_is_broken_when_other_names_resolve(platform: Any) -> 
 
 
 async def test_past_its_time_budget_the_phase_stops_and_reports_the_rest_unchecked(
-    platform: Any, ports_clock: list[float], monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, ports_clock: list[float], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(settings, "EXTERNAL", dataclasses.replace(settings.EXTERNAL, step_urls=1))
     with serve_site(other_site()) as other:
@@ -205,7 +225,7 @@ async def test_past_its_time_budget_the_phase_stops_and_reports_the_rest_uncheck
 
         import workflow.external_step as step_module
 
-        inner = step_module.check_external_urls
+        inner = step_module.check_external_urls  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
         monkeypatch.setattr(step_module, "check_external_urls", tick)
         reports, issues = await run_steps(platform, targets, options)
     assert [(r.checked, r.stopped) for r in reports] == [(1, None), (1, ExternalStop.TIME_BUDGET)]

@@ -14,7 +14,10 @@ import crawl.chunk
 import workflow.site_audit as site_audit
 from cli.report import full_report
 from common import settings
+from local_platform.runtime import LocalPlatform
+from local_platform.workflow_faults import KillKind
 from tests.support.loop_clock import loop_clock
+from tests.support.loopback_http import LoopbackOnlyHttp
 from tests.support.site_server import Reply, Site, html_page, serve_site
 from workflow import step_configs
 
@@ -34,7 +37,7 @@ def site() -> Iterator[Site]:
 
 
 @pytest.fixture(autouse=True)
-def small_chunks_fast_retries(monkeypatch: Any) -> None:
+def small_chunks_fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         settings, "CRAWL", replace(settings.CRAWL, chunk_target_pages=5)
     )  # several chunks on a small site
@@ -45,13 +48,13 @@ def small_chunks_fast_retries(monkeypatch: Any) -> None:
         )
 
 
-async def start(platform: Any, site: Site) -> str:
+async def start(platform: LocalPlatform, site: Site) -> str:
     status, body = await platform.request("POST", "/api/audits", {"url": site.url("/")})
     assert status == 201
     return body["audit"]["id"]
 
 
-async def report_of(platform: Any, audit_id: str) -> dict[str, Any]:
+async def report_of(platform: LocalPlatform, audit_id: str) -> dict[str, Any]:
     return await full_report(platform, audit_id)
 
 
@@ -68,7 +71,7 @@ def comparable(report: dict[str, Any]) -> tuple[Any, ...]:
 
 
 async def test_an_oom_kill_mid_chunk_is_classified_and_a_resume_finishes_the_audit(
-    platform: Any, site: Site, outbound_http: Any
+    platform: LocalPlatform, site: Site, outbound_http: LoopbackOnlyHttp
 ) -> None:
     baseline_id = await start(platform, site)
     await platform.wait_for_workflow(baseline_id, timeout_s=60)
@@ -113,7 +116,7 @@ async def test_an_oom_kill_mid_chunk_is_classified_and_a_resume_finishes_the_aud
     [("oom", "oom"), ("cpu", "cpu_limit")],
 )
 async def test_platform_kills_are_classified_and_keep_partial_results(
-    platform: Any, site: Site, kind: str, code: str
+    platform: LocalPlatform, site: Site, kind: KillKind, code: str
 ) -> None:
     audit_id = await start(platform, site)
     platform.engine.faults.kill(audit_id, kind, at_step="crawl-chunk-3")
@@ -132,7 +135,7 @@ async def test_platform_kills_are_classified_and_keep_partial_results(
 
 
 async def test_a_step_that_keeps_timing_out_fails_the_audit_as_step_timeout(
-    platform: Any, site: Site, monkeypatch: Any
+    platform: LocalPlatform, site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(
         step_configs,
@@ -160,7 +163,7 @@ async def test_a_step_that_keeps_timing_out_fails_the_audit_as_step_timeout(
 
 
 async def test_an_oversized_step_output_fails_as_step_output_too_large(
-    platform: Any, site: Site, monkeypatch: Any
+    platform: LocalPlatform, site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real_to_dict = crawl.chunk.ChunkReport.to_dict
     monkeypatch.setattr(
@@ -176,9 +179,9 @@ async def test_an_oversized_step_output_fails_as_step_output_too_large(
 
 
 async def test_a_persistent_d1_error_fails_as_db_error_and_keeps_partial_results(
-    platform: Any, site: Site, monkeypatch: Any
+    platform: LocalPlatform, site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_run_chunk = site_audit.run_chunk
+    real_run_chunk = site_audit.run_chunk  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
 
     async def run_chunk(scope: Any, plan: Any, io: Any) -> Any:
         if plan.chunk_no == 3:
@@ -206,7 +209,7 @@ async def test_a_persistent_d1_error_fails_as_db_error_and_keeps_partial_results
 
 @pytest.mark.parametrize("status", ["running", "completed"])
 async def test_only_failed_or_cancelled_audits_can_be_resumed(
-    platform: Any, site: Site, status: str
+    platform: LocalPlatform, site: Site, status: str
 ) -> None:
     audit_id = await start(platform, site)
     if status == "completed":
@@ -216,7 +219,9 @@ async def test_only_failed_or_cancelled_audits_can_be_resumed(
     await platform.wait_for_workflow(audit_id, timeout_s=60)
 
 
-async def test_resuming_an_expired_audit_is_refused_clearly(platform: Any, site: Site) -> None:
+async def test_resuming_an_expired_audit_is_refused_clearly(
+    platform: LocalPlatform, site: Site
+) -> None:
     audit_id = await start(platform, site)
     await platform.wait_for_workflow(audit_id, timeout_s=60)
     from auditdb import repository

@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from cli.report import full_report
+from local_platform.runtime import LocalPlatform
+from tests.support.loopback_http import LoopbackOnlyHttp
 from tests.support.site_server import Reply, StreamReply, html_page, serve_site
 
 # Generous for loopback: the fixture server's threads, the scratchpad and the parsing of every
@@ -97,7 +99,9 @@ def hostile_discovery_routes() -> dict[str, Any]:
     }
 
 
-async def test_a_hostile_site_is_audited_to_completion(platform: Any, outbound_http: Any) -> None:
+async def test_a_hostile_site_is_audited_to_completion(
+    platform: LocalPlatform, outbound_http: LoopbackOnlyHttp
+) -> None:
     with serve_site(hostile_routes()) as site:
         status, body = await platform.request(
             "POST",
@@ -107,7 +111,7 @@ async def test_a_hostile_site_is_audited_to_completion(platform: Any, outbound_h
         assert status == 201
         audit_id = body["audit"]["id"]
         await platform.wait_for_workflow(audit_id, timeout_s=120)
-        report = await full_report(platform, audit_id)
+        report: dict[str, Any] = await full_report(platform, audit_id)
 
     assert report["audit"]["status"] == "completed", report["audit"]
     pages = {p["url"].removeprefix(site.origin): p for p in report["pages"]}
@@ -130,14 +134,14 @@ async def test_a_hostile_site_is_audited_to_completion(platform: Any, outbound_h
 
 
 async def test_what_a_truncated_sitemap_listed_before_breaking_is_crawled(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     routes = {"/": page("Home", "<h1>Home</h1>"), **hostile_discovery_routes()}
     with serve_site(routes) as site:
         status, body = await platform.request("POST", "/api/audits", {"url": site.url("/")})
         assert status == 201
         await platform.wait_for_workflow(body["audit"]["id"], timeout_s=60)
-        report = await full_report(platform, body["audit"]["id"])
+        report: dict[str, Any] = await full_report(platform, body["audit"]["id"])
 
     assert report["audit"]["status"] == "completed", report["audit"]
     assert {p["url"].removeprefix(site.origin) for p in report["pages"]} == {"/", "/from-broken"}

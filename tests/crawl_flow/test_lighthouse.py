@@ -56,7 +56,7 @@ def site() -> Iterator[Site]:
         yield served
 
 
-async def lighthouse_rows(platform: Any, audit_id: str) -> list[dict[str, Any]]:
+async def lighthouse_rows(platform: LocalPlatform, audit_id: str) -> list[dict[str, Any]]:
     status, body = await platform.request("GET", f"/api/audits/{audit_id}/lighthouse?limit=100")
     assert status == 200, body
     return body["lighthouse"]
@@ -146,7 +146,7 @@ async def test_an_audit_runs_the_sample_and_stores_rows_and_payloads(
 
 
 async def test_without_a_key_the_audit_completes_as_before_and_says_skipped(
-    platform: Any, site: Site
+    platform: LocalPlatform, site: Site
 ) -> None:
     report = await audit_site(platform, site.url("/"))
     audit = report["audit"]
@@ -199,7 +199,7 @@ async def test_a_process_killed_mid_phase_replays_without_calling_the_provider_a
         try:
             assert await second.engine.resume_incomplete() == [audit_id]
             await second.wait_for_workflow(audit_id, timeout_s=60)
-            report = await full_report(second, audit_id)
+            report: dict[str, Any] = await full_report(second, audit_id)
             rows = await lighthouse_rows(second, audit_id)
         finally:
             await second.close()
@@ -258,7 +258,7 @@ async def test_deleting_the_audit_deletes_its_payloads(
 async def test_an_audit_cancelled_before_the_phase_calls_no_provider(
     keyed: LocalPlatform, psi: PsiDouble, site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = site_audit.grade_start_url
+    real = site_audit.grade_start_url  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
 
     async def grade_then_cancel(run: AuditRun) -> Any:
         # the owner's cancel lands, but its terminate never reaches the instance

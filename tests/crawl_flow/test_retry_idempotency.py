@@ -9,6 +9,7 @@ produce the same D1 rows and issues as a run without the failure, for every k.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import workflow.site_audit as site_audit
 from cli.report import full_report
 from crawl.chunk import ChunkIO
 from local_platform.clock import ManualClock
+from local_platform.runtime import LocalPlatform
 from tests.support.platform_vars import TEST_VARS
 from tests.support.site_server import Reply, Site, html_page, serve_site
 
@@ -78,9 +80,9 @@ def site_routes() -> dict[str, Reply]:
 class FaultyChunks:
     """Installs a chunk runner whose collaborators fail at the current fault's await point."""
 
-    def __init__(self, monkeypatch: Any) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.fault = FailingAt(None)
-        real_run_chunk = site_audit.run_chunk
+        real_run_chunk = site_audit.run_chunk  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
 
         async def run_chunk(scope: Any, plan: Any, io: ChunkIO) -> Any:
             fault = self.fault
@@ -96,7 +98,7 @@ class FaultyChunks:
 
 
 async def audit_with_fault(
-    platform: Any, chunks: FaultyChunks, site: Site, fail_at: int | None
+    platform: LocalPlatform, chunks: FaultyChunks, site: Site, fail_at: int | None
 ) -> tuple[Any, int]:
     chunks.fault = FailingAt(fail_at)
     status, body = await platform.request("POST", "/api/audits", {"url": site.url("/")})
@@ -108,9 +110,7 @@ async def audit_with_fault(
 
 
 @pytest.fixture
-async def clocked(tmp_path: Path) -> Any:
-    from local_platform.runtime import LocalPlatform
-
+async def clocked(tmp_path: Path) -> AsyncIterator[LocalPlatform]:
     # A manual clock makes the step's 10 s retry delay instant.
     platform = LocalPlatform(tmp_path / "state", clock=ManualClock(), var_overrides=TEST_VARS)
     yield platform
@@ -144,7 +144,7 @@ def _comparable(report: dict[str, Any]) -> Any:
 
 
 async def test_every_await_point_of_a_chunk_survives_a_retry(
-    clocked: Any, monkeypatch: Any
+    clocked: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     chunks = FaultyChunks(monkeypatch)
     with serve_site(site_routes()) as site:

@@ -9,6 +9,7 @@ import pytest
 
 from auditdb import repository
 from cli.report import format_summary
+from local_platform.runtime import LocalPlatform
 from tests.crawl_flow.test_audit_crawl import audit_site, page
 from tests.support.site_server import Reply, html_page, serve_site
 from workflow import security_step
@@ -25,7 +26,9 @@ def security_issues(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {i["issue_type"]: i for i in report["issues"] if i["issue_type"].startswith("security-")}
 
 
-async def test_an_audit_grades_its_start_url_and_reports_the_failing_tests(platform: Any) -> None:
+async def test_an_audit_grades_its_start_url_and_reports_the_failing_tests(
+    platform: LocalPlatform,
+) -> None:
     home = Reply(body=html_page("Home", "<h1>Home</h1><a href='/a'>A</a>"), headers=HEADERS)
     with serve_site({"/": home, "/a": page("Page A")}) as site:
         report = await audit_site(platform, site.url("/"))
@@ -68,7 +71,7 @@ async def test_an_audit_grades_its_start_url_and_reports_the_failing_tests(platf
 
 
 async def test_a_step_that_cannot_grade_leaves_the_audit_completed_and_not_graded(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def broken(url: str, **_: Any) -> Any:
         raise RuntimeError(f"cannot observe {url}")
@@ -97,11 +100,11 @@ async def test_a_step_that_cannot_grade_leaves_the_audit_completed_and_not_grade
 
 
 async def test_a_cancel_while_the_site_is_observed_leaves_no_grade_behind(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The owner cancels while the step fetches the site: the step's batch, guarded by
     `status = 'running'` in every statement, writes neither the columns nor the issues."""
-    observe = security_step.observe_site
+    observe = security_step.observe_site  # type: ignore[attr-defined]  # the name where the workflow looks it up and the test patches it
 
     async def cancelled_meanwhile(url: str, **kwargs: Any) -> Any:
         site = await observe(url, **kwargs)
@@ -127,7 +130,7 @@ async def test_a_cancel_while_the_site_is_observed_leaves_no_grade_behind(
 
 
 async def test_a_cancel_while_grading_fails_leaves_no_reason_behind(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def cancelled_then_broken(url: str, **_: Any) -> Any:
         running = await repository.list_running_before(platform.env.DB, "9999", 10)
@@ -143,7 +146,9 @@ async def test_a_cancel_while_grading_fails_leaves_no_reason_behind(
     assert security_issues(report) == {}
 
 
-async def test_what_the_crawl_saw_on_an_inner_page_lowers_the_grade(platform: Any) -> None:
+async def test_what_the_crawl_saw_on_an_inner_page_lowers_the_grade(
+    platform: LocalPlatform,
+) -> None:
     """The start page is clean; an inner page sets a cookie without Secure and loads a
     cross-origin script without integrity. The Observatory's single-response grade of the start
     URL is C+ (60); the audit's grade takes both tests' worse outcomes, on the inner page."""

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from auditdb import monitors as table
+from local_platform.runtime import LocalPlatform
 from maintenance.monitor_producer import MonitorDue
 from service import monitors
 from service.audits import LOCAL_OWNER
@@ -43,7 +44,7 @@ def fell_back_note(site: Site) -> str:
     return f"no scheme given: https://{host}/ did not connect (TLS failed), auditing http://{host}/"
 
 
-async def audit_of(platform: Any, audit_id: str, resume: int = 0) -> dict[str, Any]:
+async def audit_of(platform: LocalPlatform, audit_id: str, resume: int = 0) -> dict[str, Any]:
     """The audit once its workflow instance (`resume`: the n-th resume's) has ended."""
     instance = f"{audit_id}-r{resume}" if resume else audit_id
     await platform.wait_for_workflow(instance, timeout_s=60)
@@ -54,7 +55,7 @@ async def audit_of(platform: Any, audit_id: str, resume: int = 0) -> dict[str, A
 
 
 async def test_the_api_reads_a_bare_host_of_a_plain_http_site_as_http(
-    platform: Any, plain_http: Site
+    platform: LocalPlatform, plain_http: Site
 ) -> None:
     status, body = await platform.request("POST", "/api/audits", {"url": bare(plain_http)})
     assert status == 201
@@ -71,7 +72,9 @@ async def test_the_api_reads_a_bare_host_of_a_plain_http_site_as_http(
     assert audit["pages_crawled"] == len(ROUTES)
 
 
-async def test_a_url_with_a_scheme_is_never_switched(platform: Any, plain_http: Site) -> None:
+async def test_a_url_with_a_scheme_is_never_switched(
+    platform: LocalPlatform, plain_http: Site
+) -> None:
     url = f"https://{bare(plain_http)}/"
     status, body = await platform.request("POST", "/api/audits", {"url": url})
     assert status == 201 and body["audit"]["scheme_assumed"] is False
@@ -82,7 +85,9 @@ async def test_a_url_with_a_scheme_is_never_switched(platform: Any, plain_http: 
     assert audit["error_detail"].startswith(f"{url} could not be reached securely")
 
 
-async def test_mcp_reads_a_bare_host_by_the_same_rule(platform: Any, plain_http: Site) -> None:
+async def test_mcp_reads_a_bare_host_by_the_same_rule(
+    platform: LocalPlatform, plain_http: Site
+) -> None:
     started = (await tool(platform, "run_site_audit", url=bare(plain_http)))["structuredContent"]
     assert started["audit"]["scheme_assumed"] is True
     await platform.wait_for_workflow(started["audit"]["id"], timeout_s=60)
@@ -92,7 +97,9 @@ async def test_mcp_reads_a_bare_host_by_the_same_rule(platform: Any, plain_http:
     assert fell_back_note(plain_http) in status["content"][0]["text"]
 
 
-async def test_mcp_shows_the_sentence_of_an_audit_the_site_made_fail(platform: Any) -> None:
+async def test_mcp_shows_the_sentence_of_an_audit_the_site_made_fail(
+    platform: LocalPlatform,
+) -> None:
     url = f"http://127.0.0.1:{closed_port()}/"
     started = (await tool(platform, "run_site_audit", url=url))["structuredContent"]
     await platform.wait_for_workflow(started["audit"]["id"], timeout_s=60)
@@ -108,7 +115,7 @@ async def test_mcp_shows_the_sentence_of_an_audit_the_site_made_fail(platform: A
 
 
 async def test_each_run_of_a_monitor_made_with_a_bare_host_applies_the_rule(
-    platform: Any, plain_http: Site
+    platform: LocalPlatform, plain_http: Site
 ) -> None:
     env = platform.env
     created = await monitors.create_monitor(
@@ -135,7 +142,7 @@ async def test_each_run_of_a_monitor_made_with_a_bare_host_applies_the_rule(
 
 
 async def test_a_resume_audits_a_start_url_that_failed_again_from_the_start(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     port = closed_port()
     status, body = await platform.request(

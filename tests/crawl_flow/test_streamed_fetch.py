@@ -52,7 +52,7 @@ def pieces(size: int) -> StreamReply:
     return StreamReply(lambda: (BODY[i : i + size] for i in range(0, len(BODY), size)))
 
 
-async def fetch(url: str, sink: Collect, *, max_bytes: int = 1 << 20, timeout_s: float = 5.0):  # type: ignore[no-untyped-def]
+async def fetch(url: str, sink: Collect, *, max_bytes: int = 1 << 20, timeout_s: float = 5.0):
     request = ports.FetchRequest(url, timeout_s, max_bytes, sink=sink)
     return await ports.http_client().fetch(request)
 

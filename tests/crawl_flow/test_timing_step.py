@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -17,6 +17,7 @@ from auditdb import timing as timing_db
 from auditdb.records import AuditRecord, PageRecord
 from common import ports, settings
 from crawl.site_health import NoAnswers
+from local_platform.runtime import LocalEnv, LocalPlatform
 from workflow.params import AuditParams
 from workflow.steps import CrawlSummary
 from workflow.timing_step import RATE_LIMITED, STOPPED_ANSWERING, measure_and_judge
@@ -49,8 +50,11 @@ class TimedHttp:
         return ports.FetchResult(request.url, 200, {"content-type": "text/html"}, b"", False, ms)
 
 
+type Answering = Callable[[Mapping[str, list[int | None]]], TimedHttp]
+
+
 @pytest.fixture
-def answering() -> Iterator[Any]:
+def answering() -> Iterator[Answering]:
     """Install a `TimedHttp` for the test's measurements: `answering(times)` returns it."""
     saved = ports.http_client()
 
@@ -66,7 +70,7 @@ def answering() -> Iterator[Any]:
 
 
 async def seed(
-    env: Any, crawl_ms: Mapping[str, int], depth: Mapping[str, int] | None = None
+    env: LocalEnv, crawl_ms: Mapping[str, int], depth: Mapping[str, int] | None = None
 ) -> None:
     """An audit whose crawl measured each path of `crawl_ms` at that time (depth 1, "/" at 0)."""
     audit = AuditRecord("t1", f"{ORIGIN}/", "2026-12-01T00:00:00.000Z", owner="alpha")
@@ -88,7 +92,7 @@ async def seed(
 
 
 async def verdict(
-    env: Any, crawl: CrawlSummary = CRAWLED
+    env: LocalEnv, crawl: CrawlSummary = CRAWLED
 ) -> tuple[timing_db.TimingSummary, list[tuple[str, str, dict[str, Any]]]]:
     params = AuditParams("t1", f"{ORIGIN}/")
     summary = await measure_and_judge(params, env, crawl)
@@ -103,7 +107,7 @@ async def verdict(
     return summary, issues
 
 
-async def page_times(env: Any) -> dict[str, int]:
+async def page_times(env: LocalEnv) -> dict[str, int]:
     rows = await env.DB.prepare("SELECT url, response_time_ms FROM audit_pages").all()
     return {r["url"].removeprefix(ORIGIN): r["response_time_ms"] for r in rows["results"]}
 
@@ -112,7 +116,7 @@ SHALLOW = {"/": 30, **{f"/p{i}": 40 for i in range(8)}}  # the nine pages the sa
 
 
 async def test_only_pages_slow_again_when_measured_quietly_are_flagged(
-    platform: Any, answering: Any
+    platform: LocalPlatform, answering: Answering
 ) -> None:
     """Pages the crawl measured slow, deeper than the sample: one slow every time, one slow
     only in the crawl's crowd, one that does not answer in time now (slow too). Pages the crawl
@@ -145,7 +149,9 @@ async def test_only_pages_slow_again_when_measured_quietly_are_flagged(
     assert all(times[path] == FAST for path in SHALLOW)
 
 
-async def test_a_sampled_page_is_not_measured_twice(platform: Any, answering: Any) -> None:
+async def test_a_sampled_page_is_not_measured_twice(
+    platform: LocalPlatform, answering: Answering
+) -> None:
     await seed(platform.env, {"/": 30, "/slow": 2500, "/blip": 1600})
     http = answering({"/slow": [1700]})
 
@@ -156,7 +162,7 @@ async def test_a_sampled_page_is_not_measured_twice(platform: Any, answering: An
 
 
 async def test_a_site_slow_as_a_whole_is_one_finding_and_pages_are_judged_beyond_its_median(
-    platform: Any, answering: Any
+    platform: LocalPlatform, answering: Answering
 ) -> None:
     crawl = {"/": 1700, **{f"/p{i}": 1800 for i in range(9)}, "/worst": 4000, "/bad": 3500}
     await seed(platform.env, crawl, depth={"/worst": 2, "/bad": 2})
@@ -176,7 +182,7 @@ async def test_a_site_slow_as_a_whole_is_one_finding_and_pages_are_judged_beyond
 
 
 async def test_a_crawl_with_no_page_over_the_threshold_asks_the_site_nothing(
-    platform: Any, answering: Any
+    platform: LocalPlatform, answering: Answering
 ) -> None:
     await seed(platform.env, {"/": 30, "/a": 1500})
     http = answering({})
@@ -186,7 +192,9 @@ async def test_a_crawl_with_no_page_over_the_threshold_asks_the_site_nothing(
     assert (issues, http.requested, summary.sampled, summary.candidates) == ([], [], 0, 0)
 
 
-async def test_a_rate_limited_crawl_is_not_measured_again(platform: Any, answering: Any) -> None:
+async def test_a_rate_limited_crawl_is_not_measured_again(
+    platform: LocalPlatform, answering: Answering
+) -> None:
     await seed(platform.env, {"/": 30, "/slow": 2500})
     http = answering({})
 
@@ -196,7 +204,7 @@ async def test_a_rate_limited_crawl_is_not_measured_again(platform: Any, answeri
 
 
 async def test_a_crawl_the_breaker_stopped_is_not_measured_again(
-    platform: Any, answering: Any
+    platform: LocalPlatform, answering: Answering
 ) -> None:
     await seed(platform.env, {"/": 30, "/slow": 2500})
     http = answering({})
@@ -208,7 +216,7 @@ async def test_a_crawl_the_breaker_stopped_is_not_measured_again(
 
 
 async def test_pages_left_when_the_budget_runs_out_are_unconfirmed_never_flagged(
-    platform: Any, answering: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, answering: Answering, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(settings, "TIMING", dataclasses.replace(settings.TIMING, soft_deadline_s=0))
     await seed(platform.env, {"/": 30, "/slow": 2500})
@@ -225,7 +233,9 @@ async def test_pages_left_when_the_budget_runs_out_are_unconfirmed_never_flagged
     )
 
 
-async def test_a_second_run_of_the_step_replaces_its_issues(platform: Any, answering: Any) -> None:
+async def test_a_second_run_of_the_step_replaces_its_issues(
+    platform: LocalPlatform, answering: Answering
+) -> None:
     """A retried or resumed step leaves no stale row: the page slow in the first run and fast in
     the second is no longer flagged."""
     await seed(platform.env, {"/": 30, "/slow": 2500}, depth={"/slow": 2})

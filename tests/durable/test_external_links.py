@@ -5,7 +5,6 @@ budget, answers, resume, and the finalize sections against their specification
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 import pytest
 
@@ -13,6 +12,7 @@ from audit.external_links import ExternalAnswer, ExternalStop, ExternalUse, exte
 from audit.external_links import ExternalOutcome as O
 from durable.client import Scratchpad
 from durable.records import ExternalCheck, ExternalProgress, ExternalRef, RecordBatch
+from local_platform.runtime import LocalPlatform
 
 from .test_finalize import AUDIT, START, finalize_all, mirror_row, page, url
 
@@ -21,7 +21,7 @@ X = "https://other.test"
 
 
 @pytest.fixture
-def pad(platform: Any) -> Scratchpad:
+def pad(platform: LocalPlatform) -> Scratchpad:
     return Scratchpad(platform.env.AUDIT_SCRATCHPAD.getByName(f"external-{next(_names)}"))
 
 

@@ -31,6 +31,7 @@ from audit.cross_page import (
 from audit.issue_ids import page_id
 from common.fetch_class import FetchClass
 from durable.finalize import FinalizeOptions, FinalizePage
+from local_platform.runtime import LocalPlatform
 
 AUDIT = "audit-f"
 START = "https://a.test/"
@@ -139,7 +140,7 @@ def of_type(issues: list[dict[str, Any]], *types: IssueType) -> list[tuple[str, 
 
 
 @pytest.fixture
-def pad(platform: Any) -> Any:
+def pad(platform: LocalPlatform) -> Any:
     return platform.env.AUDIT_SCRATCHPAD.getByName(f"finalize-{next(_names)}")
 
 
@@ -449,6 +450,7 @@ async def test_pages_concatenate_to_the_full_result_and_counts_are_totals(pad: A
     assert paged == whole == specification(pages)
     assert all(len(p.issues) <= 7 for p in parts) and len(parts) > 1
     assert parts[0].counts == single.counts and all(p.counts is None for p in parts[1:])
+    assert single.counts is not None
     assert {k: v for k, v in single.counts.items() if v} == Counter(i["issue_type"] for i in whole)
     assert sum(sum(p.page_counts.values()) for p in parts) == len(whole)
 
@@ -471,7 +473,7 @@ async def test_an_unknown_cursor_is_refused(pad: Any) -> None:
 
 async def test_an_empty_scratchpad_finalizes_to_nothing(pad: Any) -> None:
     issues, [only] = await finalize_all(pad)
-    assert issues == [] and only.next_cursor is None
+    assert issues == [] and only.next_cursor is None and only.counts is not None
     assert set(only.counts.values()) == {0}
 
 

@@ -12,6 +12,7 @@ import pytest
 from audit.catalogue import IssueType
 from audit.cross_page import FragmentRef, broken_fragments
 from durable.records import FragmentLink, FragmentTargets, RecordBatch
+from local_platform.runtime import LocalPlatform
 from urls.fragment import fragment_key, fragment_keys
 
 from .test_finalize import AUDIT, finalize_all, mirror_row, page, url
@@ -20,7 +21,7 @@ _names = itertools.count()
 
 
 @pytest.fixture
-def pad(platform: Any) -> Any:
+def pad(platform: LocalPlatform) -> Any:
     return platform.env.AUDIT_SCRATCHPAD.getByName(f"fragments-{next(_names)}")
 
 

@@ -8,6 +8,7 @@ scratchpad; `run_finalize_checks`, read page by page, must equal `audit.cross_pa
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from typing import Any
 
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from audit.cross_page import CrawledPage, HreflangLink, LinkEdge
 from common.fetch_class import FetchClass
+from local_platform.runtime import LocalPlatform
 from tests.durable.test_finalize import AUDIT, finalize_all, specification, url, write_crawl
 
 # A small URL space makes collisions (duplicates, cycles, return links) likely; "ghost" is never
@@ -80,7 +82,9 @@ crawls = st.fixed_dictionaries(
 _objects = itertools.count()
 
 
-async def finalize_random_crawl(local: Any, crawl: dict[str, Any]) -> list[dict[str, Any]]:
+async def finalize_random_crawl(
+    local: LocalPlatform, crawl: dict[str, Any]
+) -> list[dict[str, Any]]:
     pad = local.env.AUDIT_SCRATCHPAD.getByName(f"prop-{next(_objects)}")
     await write_crawl(pad, crawl["pages"], crawl["edges"], truncate=crawl["truncate"], batch_size=5)
     issues, _ = await finalize_all(
@@ -96,7 +100,9 @@ async def finalize_random_crawl(local: Any, crawl: dict[str, Any]) -> list[dict[
 
 @settings(max_examples=100, deadline=None)
 @given(crawl=crawls)
-def test_finalize_sql_equals_the_specification(runner: Any, crawl: dict[str, Any]) -> None:
+def test_finalize_sql_equals_the_specification(
+    runner: tuple[asyncio.AbstractEventLoop, LocalPlatform], crawl: dict[str, Any]
+) -> None:
     loop, local = runner
     issues = loop.run_until_complete(finalize_random_crawl(local, crawl))
 

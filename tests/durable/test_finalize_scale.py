@@ -13,6 +13,7 @@ import pytest
 
 from audit.cross_page import CrawledPage, HreflangLink, LinkEdge
 from common.fetch_class import FetchClass
+from local_platform.runtime import LocalPlatform
 from tests.durable.test_finalize import finalize_all, specification, write_crawl
 
 SITE = "https://big.test/"
@@ -60,7 +61,7 @@ def synthetic_crawl(
 
 
 @pytest.fixture
-def pad(platform: Any) -> Any:
+def pad(platform: LocalPlatform) -> Any:
     return platform.env.AUDIT_SCRATCHPAD.getByName("finalize-scale")
 
 
@@ -72,6 +73,7 @@ async def test_twenty_thousand_pages_and_a_hundred_thousand_links(pad: Any) -> N
     issues, parts = await finalize_all(pad, start_url=_url(0))
 
     assert issues == specification(pages, edges, start_url=_url(0))
+    assert parts[0].counts is not None
     assert sum(parts[0].counts.values()) == len(issues)
     assert parts[0].counts["broken-internal-link"] > 2000  # no cap hides a referrer
 

@@ -11,6 +11,7 @@ level barrier (durable.scratchpad._LEASE_LEVEL).
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections import Counter
 from typing import Any
@@ -21,12 +22,13 @@ from hypothesis import strategies as st
 from durable.client import Scratchpad
 from durable.frontier import INITIAL_STATE, FrontierEvent, FrontierState, next_state
 from durable.records import DiscoveredUrl, FrontierStats, RecordBatch
+from local_platform.runtime import LocalPlatform
 
 URLS = [f"https://a.test/{i}" for i in range(8)]
 some_urls = st.lists(st.sampled_from(URLS), max_size=6)
 chunks = st.integers(min_value=1, max_value=4)
 claims = st.tuples(st.just("claim"), chunks, st.integers(min_value=0, max_value=5))
-operations = st.tuples(
+operations: st.SearchStrategy[Any] = st.tuples(
     st.tuples(st.just("discover"), st.lists(st.sampled_from(URLS), min_size=3, max_size=8)),
 ).map(list) | st.just([])
 operations = st.tuples(
@@ -154,7 +156,9 @@ _objects = itertools.count()
 
 @settings(max_examples=100, deadline=None)
 @given(ops=operations)
-def test_frontier_follows_the_table_and_counts_stay_exact(runner: Any, ops: list[Any]) -> None:
+def test_frontier_follows_the_table_and_counts_stay_exact(
+    runner: tuple[asyncio.AbstractEventLoop, LocalPlatform], ops: list[Any]
+) -> None:
     loop, local = runner
 
     async def run() -> None:

@@ -7,6 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from common.wire import JsonValue
 from durable.json_batches import json_arrays
 
 _rows = st.lists(
@@ -21,7 +22,7 @@ _rows = st.lists(
 
 @given(_rows, st.integers(min_value=1, max_value=400))
 def test_arrays_hold_every_item_in_order_each_within_the_bound(
-    items: list[object], max_bytes: int
+    items: list[JsonValue], max_bytes: int
 ) -> None:
     arrays = list(json_arrays(items, max_bytes))
     assert [item for array in arrays for item in json.loads(array)] == items

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from durable.client import Scratchpad
 from durable.progress_feed import FEED_SIZE as PROGRESS_FEED_SIZE
 from durable.records import CrawledEntry, RecordBatch
+from local_platform.runtime import LocalPlatform
 
 
 @pytest.fixture
-def pad(platform: Any) -> Scratchpad:
+def pad(platform: LocalPlatform) -> Scratchpad:
     return Scratchpad.for_audit(platform.env, "audit-feed")
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol, Self
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from common.wire import JsonObject
 from durable.finalize import FinalizeOptions, FinalizePage
 from durable.records import (
     BatchResult,
@@ -58,7 +60,17 @@ fragment_links = st.builds(FragmentLink, urls, urls, texts, counts, counts)
 resource_refs = st.builds(ResourceRef, urls, urls, texts, st.none() | texts)
 fragment_targets = st.builds(FragmentTargets, urls, st.lists(counts, max_size=4).map(tuple))
 
-RECORDS = {
+
+class WireRecord(Protocol):
+    """What crosses RPC: a record with its `to_dict()`/`from_dict()` pair."""
+
+    def to_dict(self) -> JsonObject: ...
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Self: ...
+
+
+RECORDS: dict[str, st.SearchStrategy[WireRecord]] = {
     "FrontierStats": stats,
     "LeasedUrl": leased,
     "ClaimRequest": st.builds(ClaimRequest, counts, counts),

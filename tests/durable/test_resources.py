@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
-from typing import Any
 
 import pytest
 
@@ -14,6 +13,7 @@ from common.fetch_class import FetchClass
 from durable.client import Scratchpad
 from durable.records import LinkBatch, RecordBatch, ResourceCheck, ResourceRef
 from durable.resources import ref_bytes
+from local_platform.runtime import LocalPlatform
 
 from .test_finalize import AUDIT, finalize_all, mirror_row, page, url
 
@@ -21,7 +21,7 @@ _names = itertools.count()
 
 
 @pytest.fixture
-def pad(platform: Any) -> Scratchpad:
+def pad(platform: LocalPlatform) -> Scratchpad:
     return Scratchpad(platform.env.AUDIT_SCRATCHPAD.getByName(f"resources-{next(_names)}"))
 
 

@@ -169,7 +169,7 @@ def test_every_row_has_a_call_here() -> None:
 @pytest.mark.parametrize("name", sorted(ROWS))
 async def test_the_client_sends_each_call_through_its_own_row_as_json(name: str) -> None:
     arguments, expected = CALLS[name]
-    pad = Scratchpad(RecordingStub())  # type: ignore[arg-type]  # stops calls at the wire
+    pad = Scratchpad(RecordingStub())  # stops calls at the wire
 
     with pytest.raises(Sent) as sent:
         await getattr(pad, name)(*arguments)

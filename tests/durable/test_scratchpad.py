@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
-from typing import Any
 
 import pytest
 
@@ -20,12 +19,13 @@ from durable.records import (
     SiteFact,
     SiteFactKind,
 )
+from local_platform.runtime import LocalPlatform
 
 DAY_MS = 24 * 60 * 60 * 1000
 
 
 @pytest.fixture
-def pad(platform: Any) -> Scratchpad:
+def pad(platform: LocalPlatform) -> Scratchpad:
     return Scratchpad.for_audit(platform.env, "audit-1")
 
 
@@ -198,7 +198,7 @@ async def test_links_stop_at_the_storage_budget_and_stay_stopped(pad: Scratchpad
     assert (later.links_written, later.stats.links_truncated) == (0, True)
 
 
-def link_bytes(platform: Any) -> int:
+def link_bytes(platform: LocalPlatform) -> int:
     """The budget spent so far, as the scratchpad counts it (read from its SQLite file)."""
     namespace = platform.env.AUDIT_SCRATCHPAD
     path = namespace.storage_path(namespace.idFromName("audit-1"))
@@ -212,7 +212,7 @@ def edges_of(source: str, count: int) -> tuple[LinkRow, ...]:
 
 
 async def test_writing_a_pages_links_again_stores_and_spends_nothing_more(
-    platform: Any, pad: Scratchpad
+    platform: LocalPlatform, pad: Scratchpad
 ) -> None:
     links = edges_of("https://a.test/", 3_000)
     found = tuple(DiscoveredUrl(link.target_url, 1) for link in links)
@@ -230,7 +230,7 @@ async def test_writing_a_pages_links_again_stores_and_spends_nothing_more(
 
 
 async def test_repeats_within_one_write_are_stored_and_counted_once(
-    platform: Any, pad: Scratchpad
+    platform: LocalPlatform, pad: Scratchpad
 ) -> None:
     link = LinkRow("https://a.test/", "https://a.test/t")
 
@@ -254,7 +254,7 @@ async def test_a_budget_tripped_mid_page_keeps_what_fit_and_flags_the_graph(
 
 
 async def test_construction_arms_a_seven_day_cleanup_alarm_that_destroys(
-    platform: Any, pad: Scratchpad
+    platform: LocalPlatform, pad: Scratchpad
 ) -> None:
     await pad.seed_start("https://a.test/")
     namespace = platform.env.AUDIT_SCRATCHPAD
@@ -276,7 +276,7 @@ async def test_destroy_removes_all_state(pad: Scratchpad) -> None:
 
 
 async def test_a_call_after_destroy_reopens_with_a_fresh_cleanup_alarm(
-    platform: Any, pad: Scratchpad
+    platform: LocalPlatform, pad: Scratchpad
 ) -> None:
     await pad.destroy()
     assert platform.env.AUDIT_SCRATCHPAD.next_alarm_ms() is None
@@ -358,7 +358,7 @@ async def test_batches_larger_than_one_json_parameter_are_split(pad: Scratchpad)
 
 
 async def test_an_object_from_before_the_per_state_counts_counts_its_rows_once(
-    platform: Any, pad: Scratchpad
+    platform: LocalPlatform, pad: Scratchpad
 ) -> None:
     await pad.seed_sitemap_urls([f"https://a.test/{i}" for i in range(5)])
     first = await pad.claim_chunk(1, 3)

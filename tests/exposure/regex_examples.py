@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 import string
-from re import _constants as c  # type: ignore[attr-defined]
-from re import _parser  # type: ignore[attr-defined]
+from re import _constants as c
+from re import _parser
+from typing import Any
 
 from exposure.jsregex import translate
 
@@ -28,13 +29,14 @@ def example(js_source: str, version: str) -> str:
     return text.replace(MARKER, version)
 
 
-def _emit(items: object, groups: dict[int, str]) -> str:
-    return "".join(_one(op, arg, groups) for op, arg in items)  # type: ignore[attr-defined]
+# re._parser's operands differ per opcode (a code point, a tuple, a subpattern): `Any` is their type.
+def _emit(items: Any, groups: dict[int, str]) -> str:
+    return "".join(_one(op, arg, groups) for op, arg in items)
 
 
-def _one(op: object, arg: object, groups: dict[int, str]) -> str:
+def _one(op: object, arg: Any, groups: dict[int, str]) -> str:
     if op is c.LITERAL:
-        return chr(arg)  # type: ignore[arg-type]
+        return chr(arg)
     if op is c.NOT_LITERAL:
         return next(ch for ch in _CANDIDATES if ord(ch) != arg)
     if op is c.ANY:
@@ -42,31 +44,31 @@ def _one(op: object, arg: object, groups: dict[int, str]) -> str:
     if op is c.IN:
         return _member(arg)
     if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
-        low, _high, item = arg  # type: ignore[misc]
+        low, _high, item = arg
         return _emit(item, groups) * low if low else ""
     if op is c.SUBPATTERN:
-        group, _add, _del, item = arg  # type: ignore[misc]
+        group, _add, _del, item = arg
         text = _emit(item, groups)
         if group is not None:
             groups[group] = text
         return text
     if op is c.BRANCH:
-        return _emit(arg[1][0], groups)  # type: ignore[index]
+        return _emit(arg[1][0], groups)
     if op is c.GROUPREF:
-        return groups[arg]  # type: ignore[index]
+        return groups[arg]
     if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
         return ""  # anchors and look-arounds: the examples are checked by matching afterwards
     raise ValueError(f"no example for {op}")
 
 
-def _member(items: object) -> str:
+def _member(items: Any) -> str:
     pattern = re.compile(_class_source(items), re.ASCII)
     return next(ch for ch in _CANDIDATES if pattern.fullmatch(ch))
 
 
-def _class_source(items: object) -> str:
+def _class_source(items: Any) -> str:
     parts, negate = [], False
-    for op, arg in items:  # type: ignore[attr-defined]
+    for op, arg in items:
         if op is c.NEGATE:
             negate = True
         elif op is c.LITERAL:

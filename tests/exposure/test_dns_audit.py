@@ -16,6 +16,7 @@ from exposure.domain_checks import DmarcPolicy
 from exposure.findings import Check, domain_findings
 from exposure.spf import SpfProblem
 from tests.exposure.dns_helpers import Zone, body, doh_double, quoted, txt
+from tests.support.loopback_http import LoopbackOnlyHttp
 from tests.support.site_server import serve_site
 
 TXT, CAA, A = RecordType.TXT, RecordType.CAA, RecordType.A
@@ -72,7 +73,7 @@ async def test_a_domain_with_nothing_published() -> None:
 
 @pytest.mark.usefixtures("fetch_pool_closed")  # DoH lookups use the test loop's fetch pool
 async def test_an_unreachable_resolver_means_the_checks_did_not_run(
-    outbound_http: Any, monkeypatch: pytest.MonkeyPatch
+    outbound_http: LoopbackOnlyHttp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Our resolver failing is not the site's DNS failing: no record is called missing, the
     report says the checks did not run and why, and nothing past the first round is asked."""

@@ -35,7 +35,7 @@ def test_compact_copy_carries_the_notice_and_every_library() -> None:
     names = {library.name for library in repo.libraries}
     assert names == set(upstream()) - {"retire-example", "dont check"}
     assert sum(len(library.vulnerabilities) for library in repo.libraries) == sum(
-        len(body["vulnerabilities"])  # type: ignore[arg-type]
+        len(body["vulnerabilities"])
         for name, body in upstream().items()
         if name != "retire-example"
     )

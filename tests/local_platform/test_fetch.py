@@ -8,9 +8,10 @@ import socket
 import sys
 import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from http import HTTPMethod
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 import pytest
 
@@ -56,7 +57,9 @@ class _Handler(BaseHTTPRequestHandler):
         path, _, query = self.path.partition("?")
         getattr(self, "route_" + path.strip("/").replace("-", "_"), self.route_missing)(query, body)
 
-    def _send(self, status: int, body: bytes = b"", headers: list[tuple[str, str]] = ()) -> None:
+    def _send(
+        self, status: int, body: bytes = b"", headers: Sequence[tuple[str, str]] = ()
+    ) -> None:
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
@@ -142,15 +145,27 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     disable_nagle_algorithm = True
 
-    def handle_error(self, request: object, client_address: object) -> None:
+    def handle_error(
+        self, request: socket.socket | tuple[bytes, socket.socket], client_address: Any
+    ) -> None:
         # A client that drops a kept-alive or half-read connection is part of these tests.
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
 
 
+def fresh_handler() -> type[_Handler]:
+    """A handler class of one server's own: its own release event and request log."""
+
+    class Handler(_Handler):
+        release_rest = threading.Event()
+        log = []  # noqa: RUF012 - the handler threads append to it
+
+    return Handler
+
+
 @pytest.fixture
 def server() -> Iterator[tuple[str, type[_Handler]]]:
-    handler = type("Handler", (_Handler,), {"release_rest": threading.Event(), "log": []})
+    handler = fresh_handler()
     httpd = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, args=(0.01,), daemon=True)
     thread.start()
@@ -162,7 +177,7 @@ def server() -> Iterator[tuple[str, type[_Handler]]]:
 
 
 @pytest.fixture(autouse=True)
-async def _close_client() -> None:
+async def _close_client() -> AsyncIterator[None]:
     yield
     await aclose_shared_client()
 
@@ -300,6 +315,7 @@ async def test_duplicate_headers_are_joined_except_set_cookie(server) -> None:
 async def test_streamed_body_is_read_incrementally(server) -> None:
     base, handler = server
     response = await fetch(f"{base}/stream")
+    assert response.body is not None
     chunks = aiter(response.body)
     first = await anext(chunks)
     # The server holds the rest back until told, so this chunk cannot come from a whole read.
@@ -313,9 +329,11 @@ async def test_body_reader_interface(server) -> None:
     base, handler = server
     handler.release_rest.set()
     response = await fetch(f"{base}/stream")
+    assert response.body is not None
     reader = response.body.getReader()
     received = b""
     while not (result := await reader.read()).done:
+        assert result.value is not None
         received += result.value.to_bytes()
     assert received == b"".join(CHUNKS)
 
@@ -331,6 +349,7 @@ async def test_content_encoding_is_decoded(server, encoding: str) -> None:
 async def test_body_cancelled_after_n_bytes_releases_the_connection(server) -> None:
     base, _ = server
     response = await fetch(f"{base}/big")
+    assert response.body is not None
     received = 0
     async for chunk in response.body:
         received += len(chunk.to_bytes())
@@ -375,7 +394,8 @@ async def test_js_style_options_dict_is_refused() -> None:
     with pytest.raises(
         TypeError, match=r"^fetch\(\) takes 1 positional argument but 2 were given$"
     ):
-        await fetch("http://127.0.0.1:1/", {"method": "POST"})  # type: ignore[misc]
+        # The JavaScript-style call, which must be refused.
+        await fetch("http://127.0.0.1:1/", {"method": "POST"})  # type: ignore[call-arg, arg-type]
 
 
 @pytest.mark.parametrize("url", ["ftp://example.com/", "/relative", "not a url"])
@@ -410,7 +430,7 @@ def tls_server() -> Iterator[tuple[str, object]]:
     ca.issue_cert("127.0.0.1").configure_cert(context)
 
     class TlsServer(_Server):
-        def finish_request(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        def finish_request(self, request, client_address) -> None:
             try:
                 tls = context.wrap_socket(request, server_side=True)
             except OSError:
@@ -418,7 +438,7 @@ def tls_server() -> Iterator[tuple[str, object]]:
             with tls:
                 super().finish_request(tls, client_address)
 
-    handler = type("Handler", (_Handler,), {"release_rest": threading.Event(), "log": []})
+    handler = fresh_handler()
     httpd = TlsServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, args=(0.01,), daemon=True)
     thread.start()
@@ -435,7 +455,7 @@ async def test_a_private_ca_is_refused_until_trusted(tls_server, tmp_path) -> No
     with pytest.raises(FetchError, match="CERTIFICATE_VERIFY_FAILED"):
         await fetch(f"{base}/status?200")
     ca_file = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))  # type: ignore[attr-defined]
+    ca.cert_pem.write_to_path(str(ca_file))
     trust_ca_file(ca_file)
     response = await fetch(f"{base}/status?200")
     assert (response.status, await response.text()) == (200, "status 200")
@@ -446,7 +466,7 @@ async def test_trusting_a_ca_still_checks_the_host_name(tls_server, tmp_path) ->
 
     base, ca = tls_server
     ca_file = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))  # type: ignore[attr-defined]
+    ca.cert_pem.write_to_path(str(ca_file))
     trust_ca_file(ca_file)
     # The certificate names 127.0.0.1 only; "localhost" reaches the same listener but is not in it.
     with pytest.raises(FetchError, match=r"CERTIFICATE_VERIFY_FAILED|match"):
@@ -458,7 +478,7 @@ async def test_trust_ends_with_the_loops_pool(tls_server, tmp_path) -> None:
 
     base, ca = tls_server
     ca_file = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))  # type: ignore[attr-defined]
+    ca.cert_pem.write_to_path(str(ca_file))
     trust_ca_file(ca_file)
     await (await fetch(f"{base}/status?200")).bytes()
     await aclose_shared_client()

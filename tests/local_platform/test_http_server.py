@@ -20,7 +20,7 @@ async def app(request: Request) -> Response:
     path = request.url.split("/", 3)[3].partition("?")[0]
     if path == "echo":
         body = await request.bytes()
-        return Response.json(
+        return Response.from_json(
             {
                 "method": request.js_object.method,
                 "url": request.url,

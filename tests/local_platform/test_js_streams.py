@@ -15,7 +15,7 @@ import pytest
 
 from local_platform import js_streams, workers_sdk
 from local_platform.errors import JsException
-from local_platform.http import BodyUsedError, Response
+from local_platform.http import BodyUsedError, Response, _Reader
 
 workers_sdk.install()
 from entry import PulledBody  # noqa: E402  (the local `workers`, `js` and `pyodide` first)
@@ -61,15 +61,22 @@ async def test_the_whole_body_reads_back_and_the_proxies_are_released() -> None:
     assert source.closed and destroyed(body)
 
 
+async def read_bytes(reader: _Reader) -> bytes:
+    """The next chunk, which the test expects to be there."""
+    result = await reader.read()
+    assert result.value is not None
+    return result.value.to_bytes()
+
+
 async def test_each_read_pulls_one_chunk_and_nothing_runs_ahead() -> None:
     source = Source([b"a", b"b", b"c"])
     _, response = streamed(source)
     reader = response.body.getReader()  # type: ignore[union-attr]
 
     assert source.produced == 0
-    assert (await reader.read()).value.to_bytes() == b"a"
+    assert await read_bytes(reader) == b"a"
     assert source.produced == 1
-    assert (await reader.read()).value.to_bytes() == b"b"
+    assert await read_bytes(reader) == b"b"
     assert source.produced == 2
 
 
@@ -108,7 +115,7 @@ async def test_an_iterator_that_fails_cuts_the_stream() -> None:
     source = Source([b"a", b"b", b"c"], fail_at=1)
     body, response = streamed(source)
     reader = response.body.getReader()  # type: ignore[union-attr]
-    assert (await reader.read()).value.to_bytes() == b"a"
+    assert await read_bytes(reader) == b"a"
 
     with pytest.raises(RuntimeError, match="D1 went away"):
         await reader.read()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -21,7 +23,7 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def broker(tmp_path, clock) -> QueueBroker:
+def broker(tmp_path, clock) -> Iterator[QueueBroker]:
     broker = QueueBroker(
         tmp_path / "queues.sqlite",
         clock=clock,
@@ -44,7 +46,7 @@ class Recorder:
     """A consumer handler that records each batch and applies a per-call policy."""
 
     def __init__(self, policy=None) -> None:
-        self.batches: list[list[tuple[str, object, int]]] = []
+        self.batches: list[list[tuple[str, Any, int]]] = []  # (id, body as sent, attempts)
         self.policy = policy
 
     async def __call__(self, batch: MessageBatch) -> None:
@@ -91,7 +93,7 @@ async def test_bodies_cross_like_the_platform(broker, body, content_type, receiv
 
 async def test_message_fields(broker) -> None:
     await broker.producer("plain").send("x")
-    seen = []
+    seen: list[tuple[str, dt.datetime]] = []
 
     async def handler(batch: MessageBatch) -> None:
         seen.extend((batch.queue, m.timestamp) for m in batch.messages)

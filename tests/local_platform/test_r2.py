@@ -121,7 +121,8 @@ async def test_keys_never_escape_the_directory(tmp_path, key: str) -> None:
     root = tmp_path / "bucket"
     bucket = LocalR2Bucket(root)
     await bucket.put(key, "data")
-    assert await (await bucket.get(key)).text() == "data"
+    stored = await bucket.get(key)
+    assert stored is not None and await stored.text() == "data"
     files = [os.path.join(d, f) for d, _, names in os.walk(tmp_path) for f in names]
     assert all(path.startswith(str(root) + os.sep) for path in files)
     assert [o.key for o in (await bucket.list()).objects] == [key]
@@ -144,7 +145,8 @@ async def test_custom_metadata_over_8192_bytes_is_refused(bucket) -> None:
 
 async def test_objects_survive_a_new_bucket_instance(tmp_path) -> None:
     await LocalR2Bucket(tmp_path).put("persist", "kept")
-    assert await (await LocalR2Bucket(tmp_path).get("persist")).text() == "kept"
+    kept = await LocalR2Bucket(tmp_path).get("persist")
+    assert kept is not None and await kept.text() == "kept"
 
 
 async def test_no_temporary_files_are_left_behind(tmp_path) -> None:

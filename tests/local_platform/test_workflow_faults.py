@@ -34,17 +34,17 @@ def audit_body(calls: Counter[str]) -> Any:
 
     async def body(event: Any, step: Any) -> Any:
         @step.do("discover")
-        async def discover():  # type: ignore[no-untyped-def]
+        async def discover():
             calls["discover"] += 1
             return {"seeded": 2, "at": dt.datetime(2026, 1, 1), "blob": b"\x00\x01"}
 
         @step.do("crawl")
-        async def crawl(discover):  # type: ignore[no-untyped-def]
+        async def crawl(discover):
             calls["crawl"] += 1
             return discover["seeded"] * 10
 
         @step.do("finalize")
-        async def finalize(crawl):  # type: ignore[no-untyped-def]
+        async def finalize(crawl):
             calls["finalize"] += 1
             return crawl + 1
 
@@ -92,7 +92,7 @@ async def test_close_leaves_running_instances_for_the_next_engine(
 
     async def body(event: Any, step: Any) -> str:
         @step.do("first")
-        async def first_step():  # type: ignore[no-untyped-def]
+        async def first_step():
             calls["first"] += 1
 
         await first_step()
@@ -121,7 +121,7 @@ async def test_failed_step_replays_its_error_without_running(
 
     async def body(event: Any, step: Any) -> str:
         @step.do("doomed", config={"retries": {"limit": 0, "delay": 0}})
-        async def doomed():  # type: ignore[no-untyped-def]
+        async def doomed():
             calls["doomed"] += 1
             raise ValueError("nope")
 
@@ -283,13 +283,13 @@ async def test_sleep_is_not_repeated_on_replay(db_path: Path, clock: ManualClock
 
 # -- value storage and durations ------------------------------------------------------------------
 
-_crossed = st.recursive(
+_crossed: st.SearchStrategy[Any] = st.recursive(
     st.none()
     | st.booleans()
     | st.integers()
     | st.floats()
     | st.text()
-    | st.binary().map(memoryview)
+    | st.binary().map(lambda b: memoryview(b))
     | st.datetimes(min_value=dt.datetime(1971, 1, 1)),
     lambda inner: (
         st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4).map(JsDict)

@@ -48,7 +48,7 @@ async def test_each_await_is_a_new_occurrence(engine: WorkflowEngine) -> None:
 
     async def body(event: Any, step: Any) -> list[Any]:
         @step.do("page")
-        async def page(ctx):  # type: ignore[no-untyped-def]
+        async def page(ctx):
             counts.append(ctx["step"]["count"])
             return ctx["step"]["count"]
 
@@ -64,7 +64,7 @@ async def test_name_defaults_to_function_name(engine: WorkflowEngine) -> None:
 
     async def body(event: Any, step: Any) -> None:
         @step.do()
-        async def discover_urls(ctx):  # type: ignore[no-untyped-def]
+        async def discover_urls(ctx):
             names.append(ctx["step"]["name"])
 
         await discover_urls()
@@ -78,18 +78,18 @@ async def test_dependencies_are_injected_and_memoized(engine: WorkflowEngine) ->
 
     async def body(event: Any, step: Any) -> Any:
         @step.do("seed")
-        async def seed():  # type: ignore[no-untyped-def]
+        async def seed():
             calls["seed"] += 1
             return {"n": 2}
 
         @step.do("double")
-        async def double(seed, ctx):  # type: ignore[no-untyped-def]
+        async def double(seed, ctx):
             calls["double"] += 1
             assert type(seed) is JsDict and ctx["step"]["name"] == "double"
             return seed["n"] * 2
 
         @step.do("triple")
-        async def triple(seed):  # type: ignore[no-untyped-def]
+        async def triple(seed):
             return seed["n"] * 3
 
         return [await double(), await triple()]
@@ -100,7 +100,7 @@ async def test_dependencies_are_injected_and_memoized(engine: WorkflowEngine) ->
 
 
 async def test_unknown_parameter_is_a_type_error(engine: WorkflowEngine) -> None:
-    async def needs_url(url):  # type: ignore[no-untyped-def]
+    async def needs_url(url):
         return url
 
     raised = await outcome_of(engine, needs_url)
@@ -109,7 +109,7 @@ async def test_unknown_parameter_is_a_type_error(engine: WorkflowEngine) -> None
 
 
 async def test_ctx_holds_step_attempt_and_resolved_config(engine: WorkflowEngine) -> None:
-    async def show(ctx):  # type: ignore[no-untyped-def]
+    async def show(ctx):
         return ctx
 
     ctx = await outcome_of(engine, show, {"retries": {"limit": 2, "delay": "5 seconds"}})
@@ -125,7 +125,7 @@ async def test_ctx_holds_step_attempt_and_resolved_config(engine: WorkflowEngine
 
 
 async def test_default_config_is_production_docs(engine: WorkflowEngine) -> None:
-    async def show(ctx):  # type: ignore[no-untyped-def]
+    async def show(ctx):
         return ctx["config"]
 
     assert await outcome_of(engine, show) == {
@@ -146,7 +146,7 @@ async def test_default_config_is_production_docs(engine: WorkflowEngine) -> None
 async def test_result_is_what_crosses_the_boundary_even_first_time(
     engine: WorkflowEngine, value: Any, expected: Any
 ) -> None:
-    async def give():  # type: ignore[no-untyped-def]
+    async def give():
         return value
 
     got = await outcome_of(engine, give)
@@ -160,7 +160,7 @@ async def test_result_is_what_crosses_the_boundary_even_first_time(
 
 
 def failing(times: int, attempts: list[int]) -> Any:
-    async def fn(ctx):  # type: ignore[no-untyped-def]
+    async def fn(ctx):
         attempts.append(ctx["attempt"])
         if len(attempts) <= times:
             raise RuntimeError(f"flaky {len(attempts)}")
@@ -224,7 +224,7 @@ async def test_limit_counts_retries_after_the_first_attempt(
 async def test_non_retryable_error_is_not_retried(engine: WorkflowEngine) -> None:
     attempts: list[int] = []
 
-    async def fn(ctx):  # type: ignore[no-untyped-def]
+    async def fn(ctx):
         attempts.append(ctx["attempt"])
         raise NonRetryableError("robots.txt forbids the start url")
 
@@ -237,7 +237,7 @@ async def test_non_retryable_error_is_not_retried(engine: WorkflowEngine) -> Non
 async def test_uncaught_non_retryable_error_errors_the_instance(engine: WorkflowEngine) -> None:
     async def body(event: Any, step: Any) -> None:
         @step.do("s")
-        async def s():  # type: ignore[no-untyped-def]
+        async def s():
             raise NonRetryableError("stop")
 
         await s()
@@ -265,7 +265,7 @@ async def test_uncaught_non_retryable_error_errors_the_instance(engine: Workflow
 async def test_exhausted_step_raises_what_the_sdk_maps(
     engine: WorkflowEngine, exc: Exception, expected_type: type, expected_text: str
 ) -> None:
-    async def fn():  # type: ignore[no-untyped-def]
+    async def fn():
         raise exc
 
     raised = await outcome_of(engine, fn, NO_RETRY)
@@ -274,7 +274,7 @@ async def test_exhausted_step_raises_what_the_sdk_maps(
 
 
 async def test_python_errors_reach_js_as_python_error_tracebacks(engine: WorkflowEngine) -> None:
-    async def fn():  # type: ignore[no-untyped-def]
+    async def fn():
         raise RuntimeError("boom")
 
     raised = await outcome_of(engine, fn, NO_RETRY)
@@ -285,7 +285,7 @@ async def test_python_errors_reach_js_as_python_error_tracebacks(engine: Workflo
 async def test_timeout_fails_the_attempt_with_classifiable_text(engine: WorkflowEngine) -> None:
     attempts: list[int] = []
 
-    async def hangs(ctx):  # type: ignore[no-untyped-def]
+    async def hangs(ctx):
         attempts.append(ctx["attempt"])
         await asyncio.Event().wait()
 
@@ -298,7 +298,7 @@ async def test_timeout_fails_the_attempt_with_classifiable_text(engine: Workflow
 async def test_output_over_one_mib_fails_without_retry(engine: WorkflowEngine) -> None:
     attempts: list[int] = []
 
-    async def big(ctx):  # type: ignore[no-untyped-def]
+    async def big(ctx):
         attempts.append(ctx["attempt"])
         return "x" * (1 << 20)
 
@@ -309,7 +309,7 @@ async def test_output_over_one_mib_fails_without_retry(engine: WorkflowEngine) -
 
 
 async def test_output_just_under_the_cap_is_stored(engine: WorkflowEngine) -> None:
-    async def big():  # type: ignore[no-untyped-def]
+    async def big():
         return "x" * ((1 << 20) - 5)  # a string costs 5 bytes of header plus its UTF-8
 
     assert len(await outcome_of(engine, big)) == (1 << 20) - 5
@@ -318,7 +318,7 @@ async def test_output_just_under_the_cap_is_stored(engine: WorkflowEngine) -> No
 async def test_tuple_result_is_a_failed_attempt(engine: WorkflowEngine) -> None:
     attempts: list[int] = []
 
-    async def pair(ctx):  # type: ignore[no-untyped-def]
+    async def pair(ctx):
         attempts.append(ctx["attempt"])
         return (1, 2)
 
@@ -334,7 +334,7 @@ async def test_step_name_length_limit(engine: WorkflowEngine, length: int, ok: b
 
     async def body(event: Any, step: Any) -> None:
         @step.do("n" * length)
-        async def s():  # type: ignore[no-untyped-def]
+        async def s():
             return 1
 
         try:

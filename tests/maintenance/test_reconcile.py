@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,23 +14,22 @@ from auditdb import repository
 from auditdb.records import AuditRecord
 from local_platform.clock import ManualClock
 from maintenance.scheduled import CLEANUP_CRON, WATCHDOG_CRON
+from tests.support.manual_platform import ManualPlatform
 
 MINUTE_S = 60
 
 
 @pytest.fixture
-async def clocked(tmp_path: Any) -> Any:
-    from local_platform.runtime import LocalPlatform
-
+async def clocked(tmp_path: Path) -> AsyncIterator[ManualPlatform]:
     clock = ManualClock(start_ms=1_795_000_000_000)
-    local = LocalPlatform(
+    local = ManualPlatform(
         tmp_path / "state", clock=clock, var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"}
     )
     yield local
     await local.close()
 
 
-async def running_audit(local: Any, audit_id: str) -> AuditRecord:
+async def running_audit(local: ManualPlatform, audit_id: str) -> AuditRecord:
     from common import ports
 
     record = AuditRecord(
@@ -42,11 +43,13 @@ async def running_audit(local: Any, audit_id: str) -> AuditRecord:
     return record
 
 
-async def status_of(local: Any, audit_id: str) -> dict[str, Any]:
+async def status_of(local: ManualPlatform, audit_id: str) -> dict[str, Any]:
     return (await repository.get_audit(local.env.DB, audit_id)).to_dict()  # type: ignore[union-attr]
 
 
-async def test_the_sweep_fails_audits_whose_instance_was_killed(clocked: Any, caplog: Any) -> None:
+async def test_the_sweep_fails_audits_whose_instance_was_killed(
+    clocked: ManualPlatform, caplog: pytest.LogCaptureFixture
+) -> None:
     await running_audit(clocked, "killed")
     await clocked.env.SITE_AUDIT_WORKFLOW.create(
         id="killed", params={"audit_id": "killed", "start_url": "https://a.test/"}
@@ -73,7 +76,7 @@ async def test_the_sweep_fails_audits_whose_instance_was_killed(clocked: Any, ca
     }
 
 
-async def test_a_lost_instance_fails_only_after_the_grace_period(clocked: Any) -> None:
+async def test_a_lost_instance_fails_only_after_the_grace_period(clocked: ManualPlatform) -> None:
     await running_audit(clocked, "lost")
 
     clocked.clock.advance(9 * MINUTE_S)
@@ -86,7 +89,7 @@ async def test_a_lost_instance_fails_only_after_the_grace_period(clocked: Any) -
 
 
 async def test_a_transient_binding_error_never_fails_a_live_audit(
-    clocked: Any, monkeypatch: Any
+    clocked: ManualPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await running_audit(clocked, "live")
     clocked.clock.advance(60 * MINUTE_S)
@@ -100,7 +103,9 @@ async def test_a_transient_binding_error_never_fails_a_live_audit(
     assert (await status_of(clocked, "live"))["status"] == "running"
 
 
-async def test_one_bad_audit_never_stops_the_sweep(clocked: Any, monkeypatch: Any) -> None:
+async def test_one_bad_audit_never_stops_the_sweep(
+    clocked: ManualPlatform, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for audit_id in ("first", "second"):
         await running_audit(clocked, audit_id)
         clocked.clock.advance(1)
@@ -119,7 +124,7 @@ async def test_one_bad_audit_never_stops_the_sweep(clocked: Any, monkeypatch: An
     assert (await status_of(clocked, "second"))["error_code"] == "instance_lost"
 
 
-async def test_daily_cleanup_deletes_only_expired_finished_audits(clocked: Any) -> None:
+async def test_daily_cleanup_deletes_only_expired_finished_audits(clocked: ManualPlatform) -> None:
     old = await running_audit(clocked, "old")
     await repository.fail_audit(
         clocked.env.DB,
@@ -137,7 +142,7 @@ async def test_daily_cleanup_deletes_only_expired_finished_audits(clocked: Any) 
     assert await repository.get_audit(clocked.env.DB, "current") is not None
 
 
-async def test_the_platform_tick_fires_the_watchdog_cron(clocked: Any) -> None:
+async def test_the_platform_tick_fires_the_watchdog_cron(clocked: ManualPlatform) -> None:
     await running_audit(clocked, "zombie")
     await clocked.tick()  # arms the cron schedule at the current time
     clocked.clock.advance(30 * MINUTE_S)
@@ -147,7 +152,9 @@ async def test_the_platform_tick_fires_the_watchdog_cron(clocked: Any) -> None:
     assert (await status_of(clocked, "zombie"))["error_code"] == "instance_lost"
 
 
-async def test_the_sweep_and_the_status_read_leave_a_cancelled_audit_alone(clocked: Any) -> None:
+async def test_the_sweep_and_the_status_read_leave_a_cancelled_audit_alone(
+    clocked: ManualPlatform,
+) -> None:
     from service.audits import cancel_audit, read_audit
 
     # No instance behind either audit: past the grace period, a running one is instance_lost.
@@ -164,7 +171,7 @@ async def test_the_sweep_and_the_status_read_leave_a_cancelled_audit_alone(clock
     assert (stopped["status"], stopped["error_code"]) == ("cancelled", None)
 
 
-async def expired_with_a_payload(local: Any, audit_id: str) -> str:
+async def expired_with_a_payload(local: ManualPlatform, audit_id: str) -> str:
     """A finished, expired audit with one page and one stored Lighthouse payload; its key."""
     from auditdb import lighthouse
     from lighthouse.records import LighthouseRun, Strategy
@@ -195,7 +202,9 @@ async def expired_with_a_payload(local: Any, audit_id: str) -> str:
     return key
 
 
-async def test_daily_cleanup_deletes_expired_audits_lighthouse_payloads_first(clocked: Any) -> None:
+async def test_daily_cleanup_deletes_expired_audits_lighthouse_payloads_first(
+    clocked: ManualPlatform,
+) -> None:
     key = await expired_with_a_payload(clocked, "old")
 
     clocked.env.REPORTS.faults.fail_next("delete")

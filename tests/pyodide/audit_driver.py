@@ -40,7 +40,7 @@ def tolerate_load() -> None:
     from audit import timing
     from common import settings
 
-    timing.SLOW_RESPONSE_MS = PARITY_SLOW_RESPONSE_MS  # type: ignore[misc]
+    timing.SLOW_RESPONSE_MS = PARITY_SLOW_RESPONSE_MS  # type: ignore[attr-defined]  # set where it is read
     settings.EXTERNAL = dataclasses.replace(settings.EXTERNAL, timeout_s=PARITY_EXTERNAL_TIMEOUT_S)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from security.grade import SecurityGrade, grade_site
 from security.observed import ObservedSite, response_from_input, site_of_response
 from security.results import TestName, TestOutcome
@@ -22,7 +24,7 @@ BEST_HEADERS: dict[str, str] = {
 
 
 def response(
-    headers: dict[str, str | list[str]] | None = None,
+    headers: Mapping[str, str | list[str]] | None = None,
     *,
     url: str = HTTPS,
     html: str | None = None,

@@ -152,7 +152,7 @@ COOKIES: list[Row] = [
 
 
 def cors(headers: dict[str, str]) -> dict[str, object]:
-    return response(headers)  # type: ignore[arg-type]
+    return response(headers)
 
 
 PROBE = "https://http-observatory.security.mozilla.org"

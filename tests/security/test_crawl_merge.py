@@ -21,6 +21,7 @@ from security.results import (
     SriResult,
     TestName,
     TestOutcome,
+    XFrameOptionsResult,
     outcome,
 )
 from tests.security.cases import BEST_HEADERS, graded, response
@@ -150,8 +151,8 @@ def test_a_tie_keeps_the_earlier_sighting_and_the_scan_keeps_its_own_tie() -> No
 
 def test_only_cookies_and_sri_are_merged() -> None:
     other = PageSighting(
-        PAGE, outcome(TestName.X_FRAME_OPTIONS, "x-frame-options-not-implemented", False)
-    )  # type: ignore[arg-type]
+        PAGE, outcome(TestName.X_FRAME_OPTIONS, XFrameOptionsResult.NOT_IMPLEMENTED, False)
+    )
     assert merge_sightings(BEST, [other]) == BEST
 
 

@@ -7,6 +7,7 @@ from collections.abc import AsyncGenerator, Iterable
 from audit.catalogue import Severity
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord
 from auditdb.summary import IssueCounts, TypeCount
+from common.wire import JsonValue
 
 
 def audit(status: str = "completed", **fields: object) -> AuditRecord:
@@ -25,7 +26,7 @@ def audit(status: str = "completed", **fields: object) -> AuditRecord:
 
 
 def issue(
-    issue_type: str, severity: str, page_url: str, key: str = "", **details: object
+    issue_type: str, severity: str, page_url: str, key: str = "", **details: JsonValue
 ) -> IssueRecord:
     return IssueRecord(
         id=f"{issue_type}|{page_url}|{key}",

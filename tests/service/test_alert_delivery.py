@@ -11,7 +11,6 @@ import json
 import tomllib
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -30,18 +29,19 @@ from tests.service.run_helpers import (
     new_monitor,
     record_run,
 )
+from tests.support.manual_platform import ManualPlatform
 from tests.support.webhook_receiver import Receiver, closed_port, serve_receiver
 
 SLOT = "2026-12-07T10:00:00.000Z"
 
 
 @pytest.fixture
-async def local(tmp_path: Path) -> AsyncIterator[Any]:
+async def local(tmp_path: Path) -> AsyncIterator[ManualPlatform]:
     async for platform in manual_platform(tmp_path):
         yield platform
 
 
-async def pending_alert(local: Any, webhook_url: str) -> tuple[str, str, AlertPayload]:
+async def pending_alert(local: ManualPlatform, webhook_url: str) -> tuple[str, str, AlertPayload]:
     """A finished run with a pending alert, and the alert message on the queue:
     (run id, the monitor's secret, the payload)."""
     monitor, secret = await new_monitor(local.env, "https://site.test/", webhook_url)
@@ -66,14 +66,16 @@ async def pending_alert(local: Any, webhook_url: str) -> tuple[str, str, AlertPa
     return run.id, secret, payload
 
 
-def assert_signed(local: Any, receiver: Receiver, secret: str, payload: AlertPayload) -> None:
+def assert_signed(
+    local: ManualPlatform, receiver: Receiver, secret: str, payload: AlertPayload
+) -> None:
     for delivery in receiver.deliveries:
         alerts.verify(secret, delivery.headers, delivery.body, now=local.clock.now_ms() / 1000)
         assert delivery.headers["webhook-id"] == payload.delivery_id
         assert json.loads(delivery.body) == payload.to_dict()
 
 
-async def test_an_alert_is_posted_signed_and_recorded_as_delivered(local: Any) -> None:
+async def test_an_alert_is_posted_signed_and_recorded_as_delivered(local: ManualPlatform) -> None:
     with serve_receiver([204]) as receiver:
         run_id, secret, payload = await pending_alert(local, receiver.url)
         await local.drain_queue(QUEUE)
@@ -89,7 +91,7 @@ async def test_an_alert_is_posted_signed_and_recorded_as_delivered(local: Any) -
     )
 
 
-async def test_a_message_delivered_twice_posts_one_alert(local: Any) -> None:
+async def test_a_message_delivered_twice_posts_one_alert(local: ManualPlatform) -> None:
     with serve_receiver() as receiver:
         run_id, _, _ = await pending_alert(local, receiver.url)
         await queue_messages.send(local.env.MONITOR_QUEUE, AlertDue(run_id))  # sent twice...
@@ -102,7 +104,7 @@ async def test_a_message_delivered_twice_posts_one_alert(local: Any) -> None:
 
 
 async def test_a_failing_receiver_is_retried_with_back_off_then_delivered_once(
-    local: Any,
+    local: ManualPlatform,
 ) -> None:
     with serve_receiver([500, 200]) as receiver:
         run_id, secret, payload = await pending_alert(local, receiver.url)
@@ -134,7 +136,7 @@ async def test_a_failing_receiver_is_retried_with_back_off_then_delivered_once(
 
 
 async def test_a_receiver_down_past_every_retry_fails_the_alert_and_records_why(
-    local: Any,
+    local: ManualPlatform,
 ) -> None:
     run_id, _, _ = await pending_alert(local, f"http://127.0.0.1:{closed_port()}/hooks")
 
@@ -150,7 +152,7 @@ async def test_a_receiver_down_past_every_retry_fails_the_alert_and_records_why(
     assert local.broker.pending(QUEUE) == local.broker.pending(DLQ) == 0
 
 
-async def test_a_webhook_the_policy_now_refuses_is_not_contacted(local: Any) -> None:
+async def test_a_webhook_the_policy_now_refuses_is_not_contacted(local: ManualPlatform) -> None:
     with serve_receiver() as receiver:
         run_id, _, _ = await pending_alert(local, receiver.url)
         local.env.ALLOW_PRIVATE_HOSTS = "false"

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from local_platform.runtime import LocalPlatform
 from service.alerts import (
     ALERT_TYPE,
     AlertDecision,
@@ -129,7 +130,9 @@ def test_a_score_drop_threshold_must_be_positive(score_drop: float) -> None:
 # -- the payload -------------------------------------------------------------------------------
 
 
-async def test_the_payload_names_the_new_critical_issues_of_the_comparison(platform: Any) -> None:
+async def test_the_payload_names_the_new_critical_issues_of_the_comparison(
+    platform: LocalPlatform,
+) -> None:
     env = platform.env
     await seed(env, "before", BEFORE, 80.0)
     await seed(env, "after", AFTER, 65.5)

@@ -9,6 +9,7 @@ import pytest
 from auditdb import repository
 from auditdb.listing import AuditFilter, read_audits
 from auditdb.records import AuditRecord, AuditStatus
+from local_platform.runtime import LocalPlatform
 from service.audits import CreateAudit, create_audit, read_audit, resume_audit
 from service.errors import (
     AuditNotFound,
@@ -36,7 +37,7 @@ OWNER = "local"
     ],
 )
 async def test_create_refuses_before_writing_anything(
-    platform: Any, request_: CreateAudit, error: type[ServiceError], detail: str
+    platform: LocalPlatform, request_: CreateAudit, error: type[ServiceError], detail: str
 ) -> None:
     with pytest.raises(error, match=detail):
         await create_audit(platform.env, OWNER, request_)
@@ -52,7 +53,7 @@ async def test_create_refuses_before_writing_anything(
     ],
 )
 async def test_an_invalid_target_says_what_is_wrong(
-    platform: Any, url: str, problem: TargetProblem
+    platform: LocalPlatform, url: str, problem: TargetProblem
 ) -> None:
     with pytest.raises(InvalidTarget) as caught:
         await create_audit(platform.env, OWNER, CreateAudit(url, 10))
@@ -60,14 +61,14 @@ async def test_an_invalid_target_says_what_is_wrong(
 
 
 @pytest.mark.parametrize("operation", [read_audit, resume_audit])
-async def test_an_unknown_id_is_not_found(platform: Any, operation: Any) -> None:
+async def test_an_unknown_id_is_not_found(platform: LocalPlatform, operation: Any) -> None:
     with pytest.raises(AuditNotFound, match="no audit with id nope"):
         await operation(platform.env, OWNER, "nope")
 
 
 @pytest.mark.parametrize("operation", [read_audit, resume_audit])
 async def test_another_owners_audit_is_not_found_like_an_unknown_one(
-    platform: Any, operation: Any
+    platform: LocalPlatform, operation: Any
 ) -> None:
     audit = AuditRecord(
         "a-1",

@@ -13,15 +13,17 @@ import pytest
 from auditdb import rate_limits, repository
 from auditdb.records import AuditPhase, AuditRecord, AuditStatus, PageRecord
 from common import ports
+from common.bindings import Env
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
+from local_platform.runtime import LocalPlatform
 from service.audits import cancel_audit, resume_audit
 from service.errors import AuditNotFound, NotCancellable, WorkflowUnavailable
 
 OWNER = "alpha"
 
 
-async def running(env: Any, audit_id: str = "a-1", pages: int = 2) -> AuditRecord:
+async def running(env: Env, audit_id: str = "a-1", pages: int = 2) -> AuditRecord:
     """A running audit (started now: the lazy reconcile leaves it alone) with a few pages and a
     configured scratchpad, and no workflow instance behind it."""
     now = ports.iso_now()
@@ -38,18 +40,18 @@ async def running(env: Any, audit_id: str = "a-1", pages: int = 2) -> AuditRecor
     return audit
 
 
-async def ended(env: Any, audit_id: str, status: AuditStatus) -> None:
+async def ended(env: Env, audit_id: str, status: AuditStatus) -> None:
     await env.DB.prepare("UPDATE audits SET status = ? WHERE id = ?").bind(status, audit_id).run()
 
 
-async def read(env: Any, audit_id: str = "a-1") -> AuditRecord:
+async def read(env: Env, audit_id: str = "a-1") -> AuditRecord:
     audit = await repository.get_audit(env.DB, audit_id)
     assert audit is not None
     return audit
 
 
 async def test_a_running_audit_is_cancelled_and_keeps_its_pages_and_crawl_state(
-    platform: Any, caplog: pytest.LogCaptureFixture
+    platform: LocalPlatform, caplog: pytest.LogCaptureFixture
 ) -> None:
     env = platform.env
     await running(env)
@@ -71,7 +73,7 @@ async def test_a_running_audit_is_cancelled_and_keeps_its_pages_and_crawl_state(
     assert [(line["status"], line["pages"]) for line in lines] == [("cancelled", 2)]
 
 
-async def test_a_cancelled_audit_no_longer_counts_as_running(platform: Any) -> None:
+async def test_a_cancelled_audit_no_longer_counts_as_running(platform: LocalPlatform) -> None:
     env = platform.env
     await running(env, "a-1")
     await running(env, "a-2")
@@ -84,7 +86,9 @@ async def test_a_cancelled_audit_no_longer_counts_as_running(platform: Any) -> N
 @pytest.mark.parametrize(
     "status", [AuditStatus.COMPLETED, AuditStatus.FAILED, AuditStatus.CANCELLED]
 )
-async def test_only_a_running_audit_can_be_cancelled(platform: Any, status: AuditStatus) -> None:
+async def test_only_a_running_audit_can_be_cancelled(
+    platform: LocalPlatform, status: AuditStatus
+) -> None:
     env = platform.env
     await running(env)
     await ended(env, "a-1", status)
@@ -97,7 +101,7 @@ async def test_only_a_running_audit_can_be_cancelled(platform: Any, status: Audi
 
 @pytest.mark.parametrize(("owner", "audit_id"), [("beta", "a-1"), (OWNER, "nope")])
 async def test_another_owners_audit_is_not_found_like_an_unknown_one(
-    platform: Any, owner: str, audit_id: str
+    platform: LocalPlatform, owner: str, audit_id: str
 ) -> None:
     await running(platform.env)
 
@@ -111,7 +115,7 @@ async def test_another_owners_audit_is_not_found_like_an_unknown_one(
 
 
 async def test_a_completion_that_lands_between_the_cancels_read_and_write_wins(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     env = platform.env
     await running(env)
@@ -138,7 +142,7 @@ async def test_a_completion_that_lands_between_the_cancels_read_and_write_wins(
 
 
 async def test_the_workflows_completion_or_failure_after_a_cancel_changes_nothing(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     env = platform.env
     await running(env)
@@ -174,7 +178,7 @@ class RefusingWorkflow:
 
 
 async def test_a_resume_the_binding_refuses_leaves_the_audit_cancelled(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     env = platform.env
     await running(env)

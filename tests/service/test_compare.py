@@ -10,6 +10,7 @@ from audit.catalogue import IssueType, severity_of
 from audit.issues import DetectedIssue
 from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from local_platform.runtime import LocalEnv, LocalPlatform
 from service.compare import ScoreChange, compare_audits
 from service.errors import AuditNotFound
 from tests.support.site_server import Reply, html_page, serve_site
@@ -33,7 +34,7 @@ AFTER = [
 
 
 async def seed(
-    env: Any,
+    env: LocalEnv,
     audit_id: str,
     issues: list[tuple[str, IssueType, str | None]],
     score: float | None,
@@ -59,13 +60,13 @@ def identities(issues: list[IssueRecord]) -> list[tuple[str, str, str]]:
 
 
 @pytest.fixture
-async def env(platform: Any) -> Any:
+async def env(platform: LocalPlatform) -> LocalEnv:
     await seed(platform.env, "before", BEFORE, 80.0)
     await seed(platform.env, "after", AFTER, 65.5)
     return platform.env
 
 
-async def test_issues_are_matched_by_type_page_and_dedupe_key(env: Any) -> None:
+async def test_issues_are_matched_by_type_page_and_dedupe_key(env: LocalEnv) -> None:
     got = await compare_audits(env, "alpha", "before", "after")
 
     assert identities(got.new_issues.issues) == [
@@ -83,7 +84,7 @@ async def test_issues_are_matched_by_type_page_and_dedupe_key(env: Any) -> None:
     assert {i.audit_id for i in got.unchanged_issues.issues} == {"after"}
 
 
-async def test_counts_by_severity_add_up_to_each_audits_issues(env: Any) -> None:
+async def test_counts_by_severity_add_up_to_each_audits_issues(env: LocalEnv) -> None:
     got = await compare_audits(env, "alpha", "before", "after")
 
     def by_severity(rows: list[tuple[str, IssueType, str | None]]) -> dict[str, int]:
@@ -98,7 +99,7 @@ async def test_counts_by_severity_add_up_to_each_audits_issues(env: Any) -> None
     assert (got.new_issues.total, got.fixed_issues.total, got.unchanged_issues.total) == (2, 2, 2)
 
 
-async def test_score_change_and_pages_added_and_removed(env: Any) -> None:
+async def test_score_change_and_pages_added_and_removed(env: LocalEnv) -> None:
     got = await compare_audits(env, "alpha", "before", "after")
 
     assert got.health_score == ScoreChange(80.0, 65.5, -14.5)
@@ -106,7 +107,7 @@ async def test_score_change_and_pages_added_and_removed(env: Any) -> None:
     assert (got.before.id, got.after.id) == ("before", "after")
 
 
-async def test_the_reverse_comparison_swaps_new_and_fixed(env: Any) -> None:
+async def test_the_reverse_comparison_swaps_new_and_fixed(env: LocalEnv) -> None:
     forward = await compare_audits(env, "alpha", "before", "after")
     backward = await compare_audits(env, "alpha", "after", "before")
 
@@ -116,7 +117,7 @@ async def test_the_reverse_comparison_swaps_new_and_fixed(env: Any) -> None:
     assert backward.health_score == ScoreChange(65.5, 80.0, 14.5)
 
 
-async def test_an_audit_compared_with_itself_has_only_unchanged_issues(env: Any) -> None:
+async def test_an_audit_compared_with_itself_has_only_unchanged_issues(env: LocalEnv) -> None:
     got = await compare_audits(env, "alpha", "after", "after")
 
     assert (got.new_issues.total, got.fixed_issues.total) == (0, 0)
@@ -131,7 +132,7 @@ def test_score_change(before: float | None, after: float | None, delta: float | 
     assert ScoreChange.of(before, after).delta == delta
 
 
-async def test_lists_are_capped_and_keep_their_totals(env: Any) -> None:
+async def test_lists_are_capped_and_keep_their_totals(env: LocalEnv) -> None:
     got = await compare_audits(env, "alpha", "before", "after", limit=1)
 
     assert (len(got.new_issues.issues), got.new_issues.total, got.new_issues.truncated) == (
@@ -144,7 +145,7 @@ async def test_lists_are_capped_and_keep_their_totals(env: Any) -> None:
 
 @pytest.mark.parametrize(("before", "after"), [("theirs", "after"), ("before", "theirs")])
 async def test_another_owners_audit_on_either_side_is_not_found(
-    env: Any, before: str, after: str
+    env: LocalEnv, before: str, after: str
 ) -> None:
     await seed(env, "theirs", AFTER, 90.0, owner="beta")
 
@@ -174,7 +175,7 @@ def make_worse(routes: dict[str, Any]) -> None:
     routes["/d"] = Reply(body=html_page("Page D of the changing site", f"<h1>D</h1>{nav}"))
 
 
-async def run_audit(platform: Any, url: str) -> str:
+async def run_audit(platform: LocalPlatform, url: str) -> str:
     status, body = await platform.request("POST", "/api/audits", {"url": url, "max_pages": 20})
     assert status == 201, body
     audit_id: str = body["audit"]["id"]
@@ -182,7 +183,7 @@ async def run_audit(platform: Any, url: str) -> str:
     return audit_id
 
 
-async def audits_of_a_site_that_gets_worse(platform: Any) -> tuple[str, str, str]:
+async def audits_of_a_site_that_gets_worse(platform: LocalPlatform) -> tuple[str, str, str]:
     routes = healthy_routes()
     with serve_site(routes) as site:
         before = await run_audit(platform, site.url("/"))
@@ -191,7 +192,7 @@ async def audits_of_a_site_that_gets_worse(platform: Any) -> tuple[str, str, str
     return before, after, site.origin
 
 
-async def test_a_site_that_gets_worse_between_two_real_audits(platform: Any) -> None:
+async def test_a_site_that_gets_worse_between_two_real_audits(platform: LocalPlatform) -> None:
     before, after, origin = await audits_of_a_site_that_gets_worse(platform)
 
     status, body = await platform.request("GET", f"/api/audits/{before}/compare/{after}")

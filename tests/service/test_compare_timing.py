@@ -10,7 +10,6 @@ newer one, or where the newer one has no figure. Anything between is neither new
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
@@ -18,6 +17,8 @@ from audit.catalogue import IssueType
 from audit.issues import DetectedIssue
 from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from common.bindings import Env
+from local_platform.runtime import LocalPlatform
 from service.compare import compare_audits
 
 ORIGIN = "https://a.test"
@@ -28,7 +29,7 @@ PAGE, START = f"{ORIGIN}/p", f"{ORIGIN}/"
 Side = tuple[bool, int | None]
 
 
-async def seed(env: Any, audit_id: str, issue_type: IssueType, side: Side) -> None:
+async def seed(env: Env, audit_id: str, issue_type: IssueType, side: Side) -> None:
     flagged, figure = side
     audit = AuditRecord(audit_id, START, "2026-12-01T00:00:00.000Z", owner="alpha")
     await repository.insert_audit(env.DB, audit)
@@ -72,7 +73,11 @@ CASES = [
 @pytest.mark.parametrize("issue_type", [IssueType.SLOW_RESPONSE, IssueType.SLOW_SITE])
 @pytest.mark.parametrize(("before", "after", "expected"), CASES)
 async def test_timing_issues_are_new_or_fixed_only_outside_the_band(
-    platform: Any, issue_type: IssueType, before: Side, after: Side, expected: tuple[int, int, int]
+    platform: LocalPlatform,
+    issue_type: IssueType,
+    before: Side,
+    after: Side,
+    expected: tuple[int, int, int],
 ) -> None:
     await seed(platform.env, "before", issue_type, before)
     await seed(platform.env, "after", issue_type, after)

@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
+from local_platform.runtime import LocalPlatform
 from service.audits import delete_audit
 from service.errors import AuditNotFound, StorageUnavailable
 from service.report_keys import report_key
 from tests.support.site_server import Site
 
 
-async def count(platform: Any, table: str, audit_id: str) -> int:
+async def count(platform: LocalPlatform, table: str, audit_id: str) -> int:
     sql = f"SELECT COUNT(*) AS n FROM {table} WHERE audit_id = ?"
     row = await platform.env.DB.prepare(sql).bind(audit_id).first()
     return int(row["n"])
 
 
-async def test_a_finished_audit_is_deleted_with_its_rows_and_crawl_state(platform: Any) -> None:
+async def test_a_finished_audit_is_deleted_with_its_rows_and_crawl_state(
+    platform: LocalPlatform,
+) -> None:
     env = platform.env
     audit = AuditRecord("a-1", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
     await repository.insert_audit(env.DB, audit)
@@ -45,7 +46,7 @@ async def test_a_finished_audit_is_deleted_with_its_rows_and_crawl_state(platfor
 
 
 async def test_the_audits_report_object_goes_too_and_a_failing_r2_keeps_the_audit(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     env = platform.env
     audit = AuditRecord("a-3", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
@@ -64,7 +65,9 @@ async def test_the_audits_report_object_goes_too_and_a_failing_r2_keeps_the_audi
     assert await env.REPORTS.head(key) is None
 
 
-async def test_an_audit_without_a_report_object_deletes_all_the_same(platform: Any) -> None:
+async def test_an_audit_without_a_report_object_deletes_all_the_same(
+    platform: LocalPlatform,
+) -> None:
     env = platform.env
     audit = AuditRecord("a-4", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
     await repository.insert_audit(env.DB, audit)
@@ -74,7 +77,7 @@ async def test_an_audit_without_a_report_object_deletes_all_the_same(platform: A
     assert await repository.get_audit(env.DB, "a-4") is None
 
 
-async def test_another_owner_cannot_delete(platform: Any) -> None:
+async def test_another_owner_cannot_delete(platform: LocalPlatform) -> None:
     env = platform.env
     await repository.insert_audit(
         env.DB, AuditRecord("a-2", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
@@ -84,7 +87,7 @@ async def test_another_owner_cannot_delete(platform: Any) -> None:
     assert await repository.get_audit(env.DB, "a-2") is not None
 
 
-async def test_a_running_audit_is_stopped_first(platform: Any, small_site: Site) -> None:
+async def test_a_running_audit_is_stopped_first(platform: LocalPlatform, small_site: Site) -> None:
     status, body = await platform.request(
         "POST", "/api/audits", {"url": small_site.url("/"), "max_pages": 5}
     )

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from local_platform.runtime import LocalEnv, LocalPlatform
 from service.exports import (
     ISSUE_COLUMNS,
     PAGE_COLUMNS,
@@ -60,7 +61,7 @@ def test_any_text_survives_a_csv_reader_with_formulas_neutralised(values: list[s
 
 
 @pytest.fixture
-async def seeded(platform: Any) -> Any:
+async def seeded(platform: LocalPlatform) -> LocalEnv:
     env = platform.env
     await repository.insert_audit(
         env.DB, AuditRecord("x-1", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
@@ -81,7 +82,7 @@ async def chunks(source: Any, columns: Any, fmt: ExportFormat) -> list[bytes]:
     return [chunk async for chunk in export_rows(source, columns, fmt)]
 
 
-async def test_pages_as_csv_one_chunk_per_page_of_rows(seeded: Any) -> None:
+async def test_pages_as_csv_one_chunk_per_page_of_rows(seeded: LocalEnv) -> None:
     got = await chunks(
         iter_pages(seeded, "alpha", "x-1", page_size=10), PAGE_COLUMNS, ExportFormat.CSV
     )
@@ -91,7 +92,7 @@ async def test_pages_as_csv_one_chunk_per_page_of_rows(seeded: Any) -> None:
     assert rows[0]["title"] == "'=cmd0,x" and rows[0]["heading_order"] == "[]"
 
 
-async def test_issues_as_ndjson(seeded: Any) -> None:
+async def test_issues_as_ndjson(seeded: LocalEnv) -> None:
     got = await chunks(
         iter_issues(seeded, "alpha", "x-1", page_size=7), ISSUE_COLUMNS, ExportFormat.NDJSON
     )

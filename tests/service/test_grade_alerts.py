@@ -17,7 +17,8 @@ import pytest
 
 from auditdb.alerts import get_alert
 from service.monitors import CreateMonitor, create_monitor
-from tests.service.run_helpers import OWNER, QUEUE, manual_platform, run_row, start_run
+from tests.service.run_helpers import OWNER, QUEUE, audit_of, manual_platform, run_row, start_run
+from tests.support.manual_platform import ManualPlatform
 from tests.support.site_server import Reply, html_page, serve_site
 
 GOOD_HEADERS = {
@@ -31,7 +32,7 @@ SLOTS = ("2026-12-07T10:00:00.000Z", "2026-12-08T10:00:00.000Z")
 
 
 @pytest.fixture
-async def local(tmp_path: Path) -> AsyncIterator[Any]:
+async def local(tmp_path: Path) -> AsyncIterator[ManualPlatform]:
     async for platform in manual_platform(tmp_path):
         yield platform
 
@@ -40,9 +41,9 @@ def home(headers: dict[str, str]) -> Reply:
     return Reply(body=html_page("Graded home", "<h1>Graded home</h1>"), headers=headers)
 
 
-async def finished_run(local: Any, monitor: Any, n: int) -> Any:
+async def finished_run(local: ManualPlatform, monitor: Any, n: int) -> Any:
     run = await start_run(local, monitor, n, SLOTS[n - 1])
-    await local.wait_for_workflow(run.audit_id, timeout_s=60)
+    await local.wait_for_workflow(audit_of(run), timeout_s=60)
     await local.drain_queue(QUEUE)
     return await run_row(local.env, run.id)
 
@@ -58,7 +59,7 @@ async def finished_run(local: Any, monitor: Any, n: int) -> Any:
     ],
 )
 async def test_a_site_whose_headers_get_worse_alerts_with_the_grade_before_and_after(
-    local: Any, grade_drop: bool, reasons: list[str]
+    local: ManualPlatform, grade_drop: bool, reasons: list[str]
 ) -> None:
     with serve_site({"/": home(GOOD_HEADERS)}) as site:
         request = CreateMonitor(

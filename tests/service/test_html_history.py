@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 from xml.etree.ElementTree import Element
 
 import pytest
@@ -16,19 +15,22 @@ from auditdb import monitors as table
 from auditdb import repository
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from common.bindings import Env
 from common.failures import ErrorCode
 from service.html_report import export_html
 from service.run_finish import finish_run_for_audit
 from service.run_history import NotCompared, run_history
 from tests.service.html_doc import parse
 from tests.service.run_helpers import OWNER, manual_platform, new_monitor
+from tests.support.elements import attr, find
+from tests.support.manual_platform import ManualPlatform
 
 SITE = "https://shop.test/"
 DOWN = (ErrorCode.SITE_HTTP_ERROR, "The start URL answered HTTP 503 (Service Unavailable).")
 
 
 @pytest.fixture
-async def local(tmp_path: Path) -> AsyncIterator[Any]:
+async def local(tmp_path: Path) -> AsyncIterator[ManualPlatform]:
     async for platform in manual_platform(tmp_path):
         yield platform
 
@@ -38,7 +40,7 @@ def day(n: int) -> str:
 
 
 async def audited_run(
-    env: Any,
+    env: Env,
     monitor: MonitorRecord,
     n: int,
     issues: list[tuple[str, str]],
@@ -76,7 +78,7 @@ async def audited_run(
     return run
 
 
-async def report(env: Any, audit_id: str) -> Element:
+async def report(env: Env, audit_id: str) -> Element:
     export = await export_html(env, OWNER, audit_id)
     return parse(b"".join([chunk async for chunk in export.chunks]).decode())
 
@@ -107,7 +109,7 @@ async def test_a_run_shows_its_history_and_what_changed_since_the_previous_run(l
     root = await report(env, "audit-3")
     history = section(root, "history-h")
 
-    runs = history.find(".//table[@class='runs']/tbody").findall("tr")
+    runs = find(history, ".//table[@class='runs']/tbody").findall("tr")
     started = [text(tr.find("th")) for tr in runs]
     assert started == [  # newest first
         "2026-12-03 10:00 UTC (this report)",
@@ -121,11 +123,11 @@ async def test_a_run_shows_its_history_and_what_changed_since_the_previous_run(l
         ["completed", "70", ""],
     ]
     assert [c[6:] for c in cells] == [["1", "1"], ["", ""], ["", ""]]  # new, fixed
-    svg = history.find(".//svg")
-    label = svg.get("aria-label")
+    svg = find(history, ".//svg")
+    label = attr(svg, "aria-label")
     assert "Health score 70 at 2026-12-01, 82.5 at 2026-12-03" in label
     assert "Security score 75 at 2026-12-03" in label
-    dots = [c for c in svg.iter("circle") if "series-health" in c.get("class")]
+    dots = [c for c in svg.iter("circle") if "series-health" in attr(c, "class")]
     assert len(dots) == 2  # the failed run has no score: a gap, not a zero
 
     changes = text(section(history, "changes-h"))

@@ -20,6 +20,9 @@ from audit.verdict import Tally, TypeTally, judge
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from auditdb.summary import IssueCounts
+from common.wire import JsonValue
+from local_platform.runtime import LocalPlatform
+from service import page_table
 from service.audits import LOCAL_OWNER
 from service.html_report import (
     PAGES_PER_TYPE,
@@ -34,6 +37,7 @@ from service.issue_locating import locating_detail
 from service.page_table import LINK_REL, TABLE_ROWS, status_class
 from service.verdict import AuditVerdict
 from tests.service.html_doc import parse
+from tests.support.elements import attr, find, text
 
 SITE = "https://shop.test/"
 HOSTILE_TITLE = "<script>alert('title')</script>"
@@ -58,7 +62,9 @@ def issue(n: int, url: str, issue_type: str = "missing-title", severity: str = "
     return IssueRecord(f"i{n:05d}", "a1", url, issue_type, severity, None, **kw)
 
 
-async def render(platform: Any, pages: list[PageRecord], issues: list[IssueRecord]) -> str:
+async def render(
+    platform: LocalPlatform, pages: list[PageRecord], issues: list[IssueRecord]
+) -> str:
     env = platform.core_env
     audit = AuditRecord(
         "a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, status=AuditStatus.COMPLETED
@@ -79,7 +85,7 @@ def island(root: Element) -> list[list[Any]]:
     """The page table's data island, parsed as the report's script parses it."""
     (data,) = [s for s in root.iter("script") if s.get("type") == "application/json"]
     assert data.get("id") == "page-data"
-    return json.loads(data.text)["rows"]
+    return json.loads(text(data))["rows"]
 
 
 # Statuses, depths and response times of the seeded audit, and the bars they must make (with the
@@ -109,7 +115,7 @@ EXPECTED_BARS = {
 
 
 @pytest.fixture
-async def seeded(platform: Any) -> tuple[str, Element]:
+async def seeded(platform: LocalPlatform) -> tuple[str, Element]:
     pages = [page(n, s, d, ms) for n, (s, d, ms) in enumerate(SEEDED)]
     pages.append(page(90, title=HOSTILE_TITLE, url=HOSTILE_URL))
     issues = [
@@ -126,15 +132,15 @@ def charts(root: Element) -> dict[str, dict[str, int]]:
     """Each chart's bars read from its fallback table, checked against its SVG."""
     found = {}
     for figure in root.iter("figure"):
-        chart = figure.get("aria-labelledby").removesuffix("-caption")
-        svg = figure.find("svg")
-        assert svg.get("role") == "img" and svg.find("title").text
+        chart = attr(figure, "aria-labelledby").removesuffix("-caption")
+        svg = find(figure, "svg")
+        assert svg.get("role") == "img" and find(svg, "title").text
         rows = {
-            row.find("th").text: int(row.find("td").text.replace(",", ""))
-            for row in figure.find(".//tbody").iter("tr")
+            text(find(row, "th")): int(text(find(row, "td")).replace(",", ""))
+            for row in find(figure, ".//tbody").iter("tr")
         }
-        assert len([r for r in svg.iter("rect") if "bar" in r.get("class")]) == len(rows)
-        assert all(f"{label}: {n}" in svg.get("aria-label") for label, n in rows.items())
+        assert len([r for r in svg.iter("rect") if "bar" in attr(r, "class")]) == len(rows)
+        assert all(f"{label}: {n}" in attr(svg, "aria-label") for label, n in rows.items())
         found[chart] = rows
     return found
 
@@ -181,7 +187,7 @@ async def test_the_csp_forbids_everything_but_its_own_hashed_style_and_script(se
     order = list(root.iter())
     assert order.index(meta) < min(order.index(el) for el in styles + scripts)  # policy first
     assert policy["style-src"].split() == [csp_hash(s.text) for s in styles]
-    assert policy["script-src"].split() == [csp_hash(s.text) for s in scripts]
+    assert policy["script-src"].split() == [csp_hash(text(s)) for s in scripts]
     assert not [el.tag for el in root.iter() if el.get("style") is not None]
 
 
@@ -202,28 +208,28 @@ async def test_issues_are_grouped_by_severity_with_catalogue_texts(seeded) -> No
     assert "siteaudit report a1 --format csv" in unknown
 
 
-async def test_the_caps_hold_for_a_large_audit(platform: Any) -> None:
+async def test_the_caps_hold_for_a_large_audit(platform: LocalPlatform) -> None:
     size = TABLE_ROWS + 30
     pages = [page(n) for n in range(size)]
     issues = [issue(n, p.url) for n, p in enumerate(pages)]
     text = await render(platform, pages, issues)
     root = parse(text)
 
-    rows = root.find(".//table[@id='pages']/tbody").findall("tr")
+    rows = find(root, ".//table[@id='pages']/tbody").findall("tr")
     assert len(rows) == TABLE_ROWS
-    assert rows[0].find("td/a").text == f"{SITE}00000"  # by URL
+    assert find(rows[0], "td/a").text == f"{SITE}00000"  # by URL
     assert [row[0] for row in island(root)] == [p.url for p in pages]  # under DATA_ROWS: all
     assert f"The first {TABLE_ROWS} of {size} pages by URL" in text
     assert "/api/audits/a1/pages.csv" not in text  # only named when the island is capped
-    article = root.find(".//article[@id='type-missing-title']")
+    article = find(root, ".//article[@id='type-missing-title']")
     assert len(article.findall(".//li")) == PAGES_PER_TYPE
     assert f"and {size - PAGES_PER_TYPE} more" in "".join(article.itertext())
 
 
-async def test_an_audit_without_pages_or_issues_still_renders(platform: Any) -> None:
+async def test_an_audit_without_pages_or_issues_still_renders(platform: LocalPlatform) -> None:
     root = parse(await render(platform, [], []))
     assert "No issues found." in "".join(root.itertext())
-    assert root.find(".//table[@id='pages']/tbody").findall("tr") == []
+    assert find(root, ".//table[@id='pages']/tbody").findall("tr") == []
     assert island(root) == []
 
 
@@ -321,10 +327,8 @@ def test_the_locating_detail(key: str, details: dict, line: str) -> None:
 def test_no_style_attribute_or_external_url_hides_in_the_constant_parts() -> None:
     from service import html_report
 
-    assert not re.search(r"url\(|@import|https?://", html_report.STYLE + html_report.SCRIPT)
-    assert (
-        "innerHTML" not in html_report.SCRIPT and "setAttribute('style'" not in html_report.SCRIPT
-    )
+    assert not re.search(r"url\(|@import|https?://", html_report.STYLE + page_table.SCRIPT)
+    assert "innerHTML" not in page_table.SCRIPT and "setAttribute('style'" not in page_table.SCRIPT
 
 
 # Characters HTML cannot carry at all (NUL, lone surrogates, C0/C1 controls but tab/newline) are
@@ -351,10 +355,10 @@ async def test_any_title_and_url_come_back_as_the_same_text_and_add_no_element(t
     chunks = [c async for c in html_chunks(audit, IssueCounts(()), stats, nothing())]
     root = parse(b"".join(chunks).decode())
 
-    (row,) = root.find(".//table[@id='pages']/tbody")
+    (row,) = find(root, ".//table[@id='pages']/tbody")
     cells = ["".join(td.itertext()) for td in row]
     assert cells[0] == SITE + path and cells[4] == title
-    assert row[0].find("a").get("href") == SITE + path
+    assert find(row[0], "a").get("href") == SITE + path
     assert len(executable(root)) == 1
     ((url, *_, linkable),) = island(root)  # the data island gives back the same text
     assert (url, _[3], linkable) == (SITE + path, title, 1)
@@ -374,7 +378,7 @@ async def test_any_title_and_url_come_back_as_the_same_text_and_add_no_element(t
 async def test_the_security_grade_sits_beside_the_health_score(fields, shown) -> None:
     audit = AuditRecord("a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, **fields)
     chunks = [c async for c in html_chunks(audit, IssueCounts(()), PageStats(), nothing())]
-    section = parse(b"".join(chunks).decode()).find(".//section[@class='score']")
+    section = find(parse(b"".join(chunks).decode()), ".//section[@class='score']")
 
     assert shown in " ".join(" ".join(section.itertext()).split())
 
@@ -399,7 +403,7 @@ async def test_an_audit_the_site_made_fail_opens_with_a_banner_saying_why(fields
         "a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, status=status, **fields
     )
     chunks = [c async for c in html_chunks(audit, IssueCounts(()), PageStats(), nothing())]
-    main = parse(b"".join(chunks).decode()).find(".//main")
+    main = find(parse(b"".join(chunks).decode()), ".//main")
     first = main[0]
 
     if banner is None:
@@ -414,7 +418,7 @@ async def test_the_scheme_of_a_url_given_without_one_is_among_the_facts() -> Non
     note = "no scheme given: https://shop.test/ did not connect (TLS failed), auditing http://shop.test/"
     audit = AuditRecord("a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, scheme_note=note)
     chunks = [c async for c in html_chunks(audit, IssueCounts(()), PageStats(), nothing())]
-    facts = parse(b"".join(chunks).decode()).find(".//dl[@class='facts']")
+    facts = find(parse(b"".join(chunks).decode()), ".//dl[@class='facts']")
 
     assert f"Scheme {note}" in " ".join(" ".join(facts.itertext()).split())
 
@@ -486,15 +490,15 @@ def test_what_to_fix_first_lists_the_scores_and_the_actions_in_rank_order() -> N
     root = verdict_root(AuditVerdict(judged.scores, actions))
 
     (section,) = root.iter("section")
-    assert section.find("h2").text == "What to fix first"
+    assert find(section, "h2").text == "What to fix first"
     (categories,) = [ul for ul in section.iter("ul") if ul.get("class") == "categories"]
     assert len(categories.findall("li")) == 5
     items = [li for ol in section.iter("ol") for li in ol.findall("li")]
-    assert [li.find("a").get("href") for li in items] == [
+    assert [find(li, "a").get("href") for li in items] == [
         "#type-missing-viewport",
         "#type-broken-internal-link",
     ]
-    assert items[0].find("span[@class='gain']").text == "+5.0 points"  # 25% of 20 on-page points
+    assert find(items[0], "span[@class='gain']").text == "+5.0 points"  # 25% of 20 on-page points
     # An example page is the crawled site's text: escaped, a link only as the page table makes it.
     assert HOSTILE_URL in "".join(items[0].itertext())
     assert not list(root.iter("script"))
@@ -512,7 +516,7 @@ def test_what_to_fix_first_lists_the_scores_and_the_actions_in_rank_order() -> N
 )
 def test_without_a_verdict_the_section_says_why(verdict: AuditVerdict | None, text: str) -> None:
     (section,) = verdict_root(verdict).iter("section")
-    assert section.find("p").text == text
+    assert find(section, "p").text == text
 
 
 @pytest.mark.parametrize(
@@ -535,7 +539,11 @@ def test_a_checks_own_sentence_leads_and_empty_values_say_nothing(details: dict,
 
 
 def test_what_an_exposure_check_found_leads_its_detail() -> None:
-    details = {"subject": "jquery 1.12.4", "url": "https://a.test/js/app.js", "severity": "medium"}
+    details: dict[str, JsonValue] = {
+        "subject": "jquery 1.12.4",
+        "url": "https://a.test/js/app.js",
+        "severity": "medium",
+    }
     row = IssueRecord("i", "a1", "https://a.test/", "exposure-vulnerable-js-library", "warning",
                       None, details)  # fmt: skip
     assert locating_detail(row) == "Found jquery 1.12.4; at https://a.test/js/app.js."

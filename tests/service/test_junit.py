@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from audit.catalogue import Severity
 from service.junit import Check, junit_chunks
 from tests.service.report_records import ISSUES, audit, counts_of, issue, joined, pages_of
+from tests.support.elements import attr, find
+from tests.support.elements import text as text_of
 
 XSD = xmlschema.XMLSchema(Path(__file__).parents[1] / "data" / "junit" / "junit-10.xsd")
 CRIT, WARN = Severity.CRITICAL, Severity.WARNING
@@ -73,12 +75,12 @@ async def test_issues_fail_exactly_at_the_failing_severities(failing, failed_typ
     root = ET.fromstring(await report_of(failing=failing))
     issue_suites = root.findall("testsuite")[1:]
 
-    failed = {s.get("name").split(":")[0] for s in issue_suites if s.get("failures") != "0"}
+    failed = {attr(s, "name").split(":")[0] for s in issue_suites if s.get("failures") != "0"}
     assert failed == failed_types
     for suite in issue_suites:
         cases = suite.findall("testcase")
-        assert int(suite.get("tests")) == len(cases)
-        assert int(suite.get("failures")) == sum(c.find("failure") is not None for c in cases)
+        assert int(attr(suite, "tests")) == len(cases)
+        assert int(attr(suite, "failures")) == sum(c.find("failure") is not None for c in cases)
         passing = [c for c in cases if c.find("failure") is None]
         assert all(c.findtext("system-out") for c in passing)  # listed, with what was found
     expected_failures = sum(1 for i in ISSUES if i.severity in failing) + 1  # + the failed check
@@ -92,7 +94,7 @@ async def test_issues_fail_exactly_at_the_failing_severities(failing, failed_typ
 async def test_a_failure_names_the_page_and_says_why_and_how_to_fix():
     root = ET.fromstring(await report_of())
     case = root.findall("testsuite")[1].findall("testcase")[0]
-    failure = case.find("failure")
+    failure = find(case, "failure")
 
     assert case.get("classname") == "siteaudit.broken-internal-link"
     assert case.get("name") == "https://www.shop.test/ -> https://www.shop.test/gone"
@@ -100,9 +102,9 @@ async def test_a_failure_names_the_page_and_says_why_and_how_to_fix():
         "Broken internal link (critical): https://www.shop.test/ -> https://www.shop.test/gone"
     )
     assert failure.get("type") == "critical"
-    assert "How to fix: " in failure.text
-    assert "Details: Links to https://www.shop.test/gone; answers 404." in failure.text
-    assert "docs/issues.md#broken-internal-link" in failure.text
+    assert "How to fix: " in text_of(failure)
+    assert "Details: Links to https://www.shop.test/gone; answers 404." in text_of(failure)
+    assert "docs/issues.md#broken-internal-link" in text_of(failure)
 
 
 async def test_the_checks_suite_carries_the_audit_and_each_checks_outcome():
@@ -150,7 +152,7 @@ async def test_any_crawled_text_keeps_the_report_well_formed_and_readable(text):
 
     XSD.validate(report.decode())
     root = ET.fromstring(report)
-    case = root.findall("testsuite")[1].find("testcase")
+    case = find(root.findall("testsuite")[1], "testcase")
     target = f" -> {xml_safe(text)}" if text else ""
     assert case.get("name") == f"https://www.shop.test/{xml_safe(text)}{target}"
-    assert root.find("testsuite/testcase/failure").get("message") == xml_safe(text or "x")
+    assert find(root, "testsuite/testcase/failure").get("message") == xml_safe(text or "x")

@@ -12,7 +12,7 @@ import pytest
 
 from auditdb import keys as key_table
 from local_platform.clock import ManualClock
-from local_platform.runtime import LocalPlatform
+from local_platform.runtime import LocalEnv, LocalPlatform
 from service import keys
 from service.errors import InvalidKeyFields, KeyNotFound, NotAuthenticated
 
@@ -23,7 +23,7 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def env(tmp_path: Path, clock: ManualClock) -> AsyncIterator[Any]:
+async def env(tmp_path: Path, clock: ManualClock) -> AsyncIterator[LocalEnv]:
     local = LocalPlatform(tmp_path / "state", clock=clock)
     try:
         yield local.env
@@ -31,11 +31,11 @@ async def env(tmp_path: Path, clock: ManualClock) -> AsyncIterator[Any]:
         await local.close()
 
 
-async def rows(env: Any) -> list[dict[str, Any]]:
+async def rows(env: LocalEnv) -> list[dict[str, Any]]:
     return (await env.DB.prepare("SELECT * FROM api_keys").all())["results"]
 
 
-async def test_a_key_is_32_random_bytes_shown_once_and_stored_as_its_hash(env: Any) -> None:
+async def test_a_key_is_32_random_bytes_shown_once_and_stored_as_its_hash(env: LocalEnv) -> None:
     created = await keys.create_key(env, "acme", "ci")
 
     secret = created.secret
@@ -51,13 +51,13 @@ async def test_a_key_is_32_random_bytes_shown_once_and_stored_as_its_hash(env: A
     ("owner", "name"),
     [("", ""), ("has space", ""), ("-dash-first", ""), ("x" * 101, ""), ("ok", "n" * 101)],
 )
-async def test_owner_and_name_are_checked(env: Any, owner: str, name: str) -> None:
+async def test_owner_and_name_are_checked(env: LocalEnv, owner: str, name: str) -> None:
     with pytest.raises(InvalidKeyFields):
         await keys.create_key(env, owner, name)
     assert await rows(env) == []
 
 
-async def test_authenticate_returns_the_live_key(env: Any) -> None:
+async def test_authenticate_returns_the_live_key(env: LocalEnv) -> None:
     created = await keys.create_key(env, "acme")
 
     assert (await keys.authenticate(env, created.secret)).id == created.key.id
@@ -67,14 +67,14 @@ async def test_authenticate_returns_the_live_key(env: Any) -> None:
     "presented",
     ["", "sa_", "sa_short", "xx_" + "A" * 43, "sa_" + "A" * 42 + "!", "sa_" + "A" * 43],
 )
-async def test_malformed_or_unknown_keys_are_refused(env: Any, presented: str) -> None:
+async def test_malformed_or_unknown_keys_are_refused(env: LocalEnv, presented: str) -> None:
     await keys.create_key(env, "acme")
     with pytest.raises(NotAuthenticated):
         await keys.authenticate(env, presented)
 
 
 async def test_a_revoked_key_is_refused_and_revoking_twice_keeps_the_first_date(
-    env: Any, clock: ManualClock
+    env: LocalEnv, clock: ManualClock
 ) -> None:
     created = await keys.create_key(env, "acme")
     await keys.revoke_key(env, created.key.id)
@@ -88,12 +88,12 @@ async def test_a_revoked_key_is_refused_and_revoking_twice_keeps_the_first_date(
     assert first.revoked and again.revoked_at == first.revoked_at
 
 
-async def test_revoking_an_unknown_id_is_refused(env: Any) -> None:
+async def test_revoking_an_unknown_id_is_refused(env: LocalEnv) -> None:
     with pytest.raises(KeyNotFound, match="no API key with id key_x"):
         await keys.revoke_key(env, "key_x")
 
 
-async def test_keys_are_listed_newest_first(env: Any, clock: ManualClock) -> None:
+async def test_keys_are_listed_newest_first(env: LocalEnv, clock: ManualClock) -> None:
     old = await keys.create_key(env, "a")
     clock.advance(1)
     new = await keys.create_key(env, "b")
@@ -102,7 +102,7 @@ async def test_keys_are_listed_newest_first(env: Any, clock: ManualClock) -> Non
 
 
 async def test_last_used_at_is_written_at_most_once_a_minute(
-    env: Any, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+    env: LocalEnv, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     created = await keys.create_key(env, "acme")
     writes: list[bool] = []
@@ -124,7 +124,7 @@ async def test_last_used_at_is_written_at_most_once_a_minute(
     assert used[0] == used[1] == used[2] != used[3] == used[4] != used[5]
 
 
-async def test_concurrent_first_uses_write_last_used_at_once(env: Any) -> None:
+async def test_concurrent_first_uses_write_last_used_at_once(env: LocalEnv) -> None:
     created = await keys.create_key(env, "acme")
     stale_before = "2000-01-01T00:00:00.000Z"
 

@@ -8,7 +8,7 @@ import asyncio
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,23 +18,26 @@ from audit.catalogue import IssueType, Severity
 from auditdb import repository
 from auditdb.listing import AuditFilter, IssueFilter, PageFilter, SortKey
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from common.bindings import D1Database, Env
 from local_platform.d1 import LocalD1Database
 from service import lists
 from service.errors import AuditNotFound
 from service.lists import Paging
+from tests.support.local_d1 import as_d1
 
 OWNER = "owner-1"
 _ids = itertools.count()
 
 
 @dataclass
-class Env:
-    DB: LocalD1Database
+class OnlyDb:
+    DB: D1Database
 
 
 @pytest.fixture(scope="module")
 def env(migrated_d1: LocalD1Database) -> Env:
-    return Env(migrated_d1)
+    # The list queries read only env.DB: no other binding is needed.
+    return cast(Env, OnlyDb(as_d1(migrated_d1)))
 
 
 def run(coroutine: Any) -> Any:
@@ -52,7 +55,7 @@ async def new_audit(env: Env, owner: str = OWNER, **fields: Any) -> str:
         created_at="2026-12-01T00:00:00.000Z",
         owner=owner,
     )
-    audit = AuditRecord(**{**{f: getattr(audit, f) for f in audit.__slots__}, **fields})  # type: ignore[attr-defined]
+    audit = AuditRecord(**{**{f: getattr(audit, f) for f in audit.__slots__}, **fields})
     await repository.insert_audit(env.DB, audit)
     return audit.id
 
@@ -147,11 +150,11 @@ def page_matches(f: PageFilter, issues: list[IssueRecord]) -> Callable[[PageReco
 
 
 async def all_issues(env: Env, audit_id: str) -> list[IssueRecord]:
-    return [i async for chunk in lists.iter_issues(env, OWNER, audit_id) for i in chunk]  # type: ignore[arg-type]
+    return [i async for chunk in lists.iter_issues(env, OWNER, audit_id) for i in chunk]
 
 
 async def all_pages(env: Env, audit_id: str) -> list[PageRecord]:
-    return [p async for chunk in lists.iter_pages(env, OWNER, audit_id) for p in chunk]  # type: ignore[arg-type]
+    return [p async for chunk in lists.iter_pages(env, OWNER, audit_id) for p in chunk]
 
 
 MAX_FETCHES = 200  # more than any example needs: a cursor that does not advance fails, not hangs
@@ -192,7 +195,7 @@ def test_issue_pages_concatenate_to_the_ordered_filtered_list(
         stored = await all_issues(env, audit_id)
         expected = sorted(filter(issue_matches(f), stored), key=issue_key)
 
-        got = await page_through(lambda p: lists.list_issues(env, OWNER, audit_id, f, p), limit)  # type: ignore[arg-type]
+        got = await page_through(lambda p: lists.list_issues(env, OWNER, audit_id, f, p), limit)
 
         assert [i.id for i in got] == [i.id for i in expected]
 
@@ -218,7 +221,7 @@ def test_page_pages_concatenate_to_the_ordered_filtered_list(
             filter(page_matches(f, stored_issues), stored), key=lambda p: (p.url, p.id)
         )
 
-        got = await page_through(lambda p: lists.list_pages(env, OWNER, audit_id, f, p), limit)  # type: ignore[arg-type]
+        got = await page_through(lambda p: lists.list_pages(env, OWNER, audit_id, f, p), limit)
 
         assert [p.id for p in got] == [p.id for p in expected]
 
@@ -300,7 +303,7 @@ def test_audit_pages_concatenate_newest_first(
             and (f.url_contains is None or f.url_contains in url)
         ]
 
-        got = await page_through(lambda p: lists.list_audits(env, owner, f, p), limit)  # type: ignore[arg-type]
+        got = await page_through(lambda p: lists.list_audits(env, owner, f, p), limit)
 
         assert [a.id for a in got] == expected
 
@@ -339,9 +342,9 @@ def test_an_export_walk_of_25000_rows_holds_one_page_at_a_time(env: Env) -> None
         await insert_many(env, audit_id, 25_000)
         for walk in (lists.iter_pages, lists.iter_issues):
             sizes, last, total = [], None, 0
-            async for chunk in walk(env, OWNER, audit_id, page_size=1000):  # type: ignore[operator, arg-type]
+            async for chunk in walk(env, OWNER, audit_id, page_size=1000):
                 sizes.append(len(chunk))
-                urls = [getattr(row, "url", None) or row.page_url for row in chunk]
+                urls = [row.url if isinstance(row, PageRecord) else row.page_url for row in chunk]
                 assert urls == sorted(urls) and (last is None or last < urls[0])
                 last, total = urls[-1], total + len(chunk)
             assert total == 25_000 and max(sizes) == 1000 and len(sizes) == 25
@@ -353,9 +356,9 @@ def test_another_owners_audit_cannot_be_listed_or_walked(env: Env) -> None:
     async def check() -> None:
         audit_id = await new_audit(env, "someone-else")
         with pytest.raises(AuditNotFound):
-            await lists.list_pages(env, OWNER, audit_id, PageFilter(), Paging())  # type: ignore[arg-type]
+            await lists.list_pages(env, OWNER, audit_id, PageFilter(), Paging())
         with pytest.raises(AuditNotFound):
-            await lists.iter_issues(env, OWNER, audit_id).__anext__()  # type: ignore[arg-type]
+            await lists.iter_issues(env, OWNER, audit_id).__anext__()
 
     run(check())
 

@@ -23,6 +23,7 @@ from maintenance.monitor_producer import MonitorDue
 from service import alerts
 from service.monitor_runs import RunOutcome, run_monitor
 from tests.service.run_helpers import QUEUE, alert_row, count, manual_platform, new_monitor
+from tests.support.manual_platform import ManualPlatform
 from tests.support.site_server import Reply, html_page, serve_site
 from tests.support.webhook_receiver import serve_receiver
 
@@ -30,7 +31,7 @@ DAY_S = 24 * 3600
 
 
 @pytest.fixture
-async def local(tmp_path: Path) -> AsyncIterator[Any]:
+async def local(tmp_path: Path) -> AsyncIterator[ManualPlatform]:
     async for platform in manual_platform(tmp_path):
         yield platform
 
@@ -44,7 +45,7 @@ def healthy_site() -> dict[str, Any]:
     }  # fmt: skip
 
 
-async def run_once(local: Any, monitor_id: str) -> str:
+async def run_once(local: ManualPlatform, monitor_id: str) -> str:
     """One scheduled run, every queue message delivered twice; returns the run's audit id."""
     monitor = await table.get_monitor(local.env.DB, monitor_id)
     assert monitor is not None
@@ -56,7 +57,7 @@ async def run_once(local: Any, monitor_id: str) -> str:
     return result.audit_id
 
 
-async def test_a_site_that_gets_worse_alerts_the_webhook_once(local: Any) -> None:
+async def test_a_site_that_gets_worse_alerts_the_webhook_once(local: ManualPlatform) -> None:
     routes = healthy_site()
     with serve_site(routes) as site, serve_receiver() as receiver:
         monitor, secret = await new_monitor(local.env, site.url("/"), receiver.url)

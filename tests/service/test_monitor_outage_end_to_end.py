@@ -35,6 +35,7 @@ from service import alerts
 from service.monitor_runs import run_audit_id
 from tests.service.run_helpers import DAY_S, QUEUE, manual_platform, new_monitor
 from tests.service.test_monitor_alert_end_to_end import healthy_site, run_once
+from tests.support.manual_platform import ManualPlatform
 from tests.support.site_server import serve_site
 from tests.support.webhook_receiver import serve_receiver
 
@@ -44,7 +45,7 @@ REFUSED = (
 
 
 @pytest.fixture
-async def local(tmp_path: Path) -> AsyncIterator[Any]:
+async def local(tmp_path: Path) -> AsyncIterator[ManualPlatform]:
     async for platform in manual_platform(tmp_path):
         yield platform
 
@@ -52,11 +53,11 @@ async def local(tmp_path: Path) -> AsyncIterator[Any]:
 type MiddleRun = Callable[[Any, str], Awaitable[str]]
 
 
-async def audit_the_closed_port(local: Any, monitor_id: str) -> str:
+async def audit_the_closed_port(local: ManualPlatform, monitor_id: str) -> str:
     return await run_once(local, monitor_id)
 
 
-async def fail_the_audit_as_the_site(local: Any, monitor_id: str) -> str:
+async def fail_the_audit_as_the_site(local: ManualPlatform, monitor_id: str) -> str:
     """Run the monitor, its audit stopped before its first step, then failed as the start-URL
     work fails an audit whose site does not answer."""
     monitor = await table.get_monitor(local.env.DB, monitor_id)
@@ -78,7 +79,9 @@ async def fail_the_audit_as_the_site(local: Any, monitor_id: str) -> str:
     return audit_id
 
 
-async def down_and_back(local: Any, middle: MiddleRun) -> tuple[list[str], list[dict[str, Any]]]:
+async def down_and_back(
+    local: ManualPlatform, middle: MiddleRun
+) -> tuple[list[str], list[dict[str, Any]]]:
     """Three daily runs: the site up, down (nothing listens on its port), up again on the same
     port. Returns the runs' audit ids and the payloads received, each signature verified."""
     routes = healthy_site()
@@ -100,7 +103,7 @@ async def down_and_back(local: Any, middle: MiddleRun) -> tuple[list[str], list[
 
 
 async def assert_down_then_recovered(
-    local: Any, audits: list[str], payloads: list[dict[str, Any]]
+    local: ManualPlatform, audits: list[str], payloads: list[dict[str, Any]]
 ) -> None:
     runs = [await run_finish.run_of_audit(local.env.DB, audit_id) for audit_id in audits]
     assert all(run is not None for run in runs)
@@ -124,14 +127,16 @@ async def assert_down_then_recovered(
     assert recovered["previous_run_id"] == first.id
 
 
-async def test_a_site_that_goes_down_and_comes_back_alerts_once_each_way(local: Any) -> None:
+async def test_a_site_that_goes_down_and_comes_back_alerts_once_each_way(
+    local: ManualPlatform,
+) -> None:
     audits, payloads = await down_and_back(local, audit_the_closed_port)
 
     await assert_down_then_recovered(local, audits, payloads)
 
 
 async def test_an_audit_failed_by_the_site_alerts_once_and_the_next_good_run_recovers(
-    local: Any,
+    local: ManualPlatform,
 ) -> None:
     audits, payloads = await down_and_back(local, fail_the_audit_as_the_site)
 

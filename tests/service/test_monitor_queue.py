@@ -23,13 +23,16 @@ from auditdb import repository
 from auditdb.monitors import Frequency, MonitorRunStatus
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import PageRecord
+from common.bindings import Env
 from local_platform.clock import ManualClock
 from local_platform.errors import JsException
 from local_platform.queues import Message, MessageBatch
+from local_platform.runtime import LocalEnv
 from maintenance import monitor_producer
 from maintenance.monitor_producer import MonitorDue, enqueue_due_monitors
 from service.monitor_runs import RunOutcome, consume_batch, run_audit_id, run_monitor
 from service.monitors import CreateMonitor, UpdateMonitor, create_monitor, update_monitor
+from tests.support.manual_platform import ManualPlatform
 from tests.support.platform_vars import TEST_VARS
 
 QUEUE = "siteaudit-monitor"
@@ -73,12 +76,17 @@ class CountingQueue:
         await self.inner.sendBatch(messages)
 
 
-@pytest.fixture
-async def local(tmp_path: Path) -> AsyncIterator[Any]:
-    from local_platform.runtime import LocalPlatform
+class QueuePlatform(ManualPlatform):
+    """The platform with the workflow binding recorded and the producer's batches counted."""
 
+    workflow: RecordingWorkflow
+    queue: CountingQueue
+
+
+@pytest.fixture
+async def local(tmp_path: Path) -> AsyncIterator[QueuePlatform]:
     vars_ = {**TEST_VARS, "MAX_MONITORS_PER_OWNER": "0"}
-    platform = LocalPlatform(tmp_path / "state", clock=ManualClock(MONDAY_10), var_overrides=vars_)
+    platform = QueuePlatform(tmp_path / "state", clock=ManualClock(MONDAY_10), var_overrides=vars_)
     platform.workflow = RecordingWorkflow()
     platform.env.SITE_AUDIT_WORKFLOW = platform.workflow
     platform.queue = CountingQueue(platform.env.MONITOR_QUEUE)
@@ -89,7 +97,9 @@ async def local(tmp_path: Path) -> AsyncIterator[Any]:
         await platform.close()
 
 
-async def add_monitors(local: Any, n: int, frequency: Frequency = Frequency.DAILY) -> list[str]:
+async def add_monitors(
+    local: QueuePlatform, n: int, frequency: Frequency = Frequency.DAILY
+) -> list[str]:
     return [
         (
             await create_monitor(
@@ -100,14 +110,14 @@ async def add_monitors(local: Any, n: int, frequency: Frequency = Frequency.DAIL
     ]
 
 
-async def runs(local: Any) -> list[tuple[str, str | None, str]]:
+async def runs(local: QueuePlatform) -> list[tuple[str, str | None, str]]:
     result = await local.env.DB.prepare(
         "SELECT monitor_id, audit_id, status FROM monitor_runs ORDER BY monitor_id"
     ).all()
     return [(r["monitor_id"], r["audit_id"], r["status"]) for r in result["results"]]
 
 
-def assert_each_ran_once(local: Any, ids: list[str], recorded: list[Any]) -> None:
+def assert_each_ran_once(local: QueuePlatform, ids: list[str], recorded: list[Any]) -> None:
     assert sorted(monitor_id for monitor_id, _, _ in recorded) == sorted(ids)
     assert sorted(local.workflow.created) == sorted(audit for _, audit, _ in recorded)
     assert {status for _, _, status in recorded} == {"running"}
@@ -116,7 +126,7 @@ def assert_each_ran_once(local: Any, ids: list[str], recorded: list[Any]) -> Non
 # -- the producer --------------------------------------------------------------------------------
 
 
-async def test_the_producer_sends_at_most_100_messages_a_call(local: Any) -> None:
+async def test_the_producer_sends_at_most_100_messages_a_call(local: QueuePlatform) -> None:
     ids = await add_monitors(local, 250)
 
     summary = await enqueue_due_monitors(local.env)
@@ -127,7 +137,7 @@ async def test_the_producer_sends_at_most_100_messages_a_call(local: Any) -> Non
 
 
 async def test_the_producer_stays_within_the_batch_byte_limit(
-    local: Any, monkeypatch: pytest.MonkeyPatch
+    local: QueuePlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ids = await add_monitors(local, 40)
     body = MonitorDue(ids[0], "2026-12-07T10:00:00.000Z").to_dict()
@@ -140,7 +150,7 @@ async def test_the_producer_stays_within_the_batch_byte_limit(
 
 
 async def test_the_producer_pages_through_every_due_monitor_once(
-    local: Any, monkeypatch: pytest.MonkeyPatch
+    local: QueuePlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ids = await add_monitors(local, 20)
     monkeypatch.setattr(monitor_producer, "DUE_PAGE_SIZE", 7)
@@ -156,7 +166,7 @@ async def test_the_producer_pages_through_every_due_monitor_once(
 
 
 async def test_a_new_schedule_applies_from_the_next_slot_once_a_monitor_has_run(
-    local: Any,
+    local: QueuePlatform,
 ) -> None:
     env = local.env
     [ran, fresh] = await add_monitors(local, 2)
@@ -170,7 +180,9 @@ async def test_a_new_schedule_applies_from_the_next_slot_once_a_monitor_has_run(
     assert kept.next_due_at == "2026-12-07T10:00:00.000Z"  # its baseline run is still to come
 
 
-async def test_only_active_due_unclaimed_and_not_recent_monitors_are_sent(local: Any) -> None:
+async def test_only_active_due_unclaimed_and_not_recent_monitors_are_sent(
+    local: QueuePlatform,
+) -> None:
     env = local.env
     due, inactive, later, claimed, recent = await add_monitors(local, 5)
     await update_monitor(env, "owner1", inactive, UpdateMonitor(is_active=False))
@@ -188,7 +200,7 @@ async def test_only_active_due_unclaimed_and_not_recent_monitors_are_sent(local:
     assert delivered == [due]
 
 
-async def _set(env: Any, monitor_id: str, **columns: str) -> None:
+async def _set(env: Env, monitor_id: str, **columns: str) -> None:
     for column, value in columns.items():
         await (
             env.DB.prepare(f"UPDATE monitors SET {column} = ? WHERE id = ?")
@@ -201,7 +213,7 @@ async def _set(env: Any, monitor_id: str, **columns: str) -> None:
 
 
 async def test_a_run_starts_the_audit_records_the_run_and_moves_to_the_next_slot(
-    local: Any,
+    local: QueuePlatform,
 ) -> None:
     [monitor_id] = await add_monitors(local, 1, Frequency.WEEKLY)
     await enqueue_due_monitors(local.env)
@@ -227,7 +239,7 @@ async def test_a_run_starts_the_audit_records_the_run_and_moves_to_the_next_slot
     assert local.broker.pending(QUEUE) == 0
 
 
-async def test_every_message_delivered_twice_runs_each_monitor_once(local: Any) -> None:
+async def test_every_message_delivered_twice_runs_each_monitor_once(local: QueuePlatform) -> None:
     ids = await add_monitors(local, 60)
     await enqueue_due_monitors(local.env)
     local.broker.faults.duplicate_next(QUEUE, 60)
@@ -238,7 +250,7 @@ async def test_every_message_delivered_twice_runs_each_monitor_once(local: Any) 
     assert local.broker.pending(QUEUE) == local.broker.pending(DLQ) == 0
 
 
-async def test_interleaved_deliveries_of_one_message_run_it_once(local: Any) -> None:
+async def test_interleaved_deliveries_of_one_message_run_it_once(local: QueuePlatform) -> None:
     ids = await add_monitors(local, 10)
     due = [MonitorDue(i, "2026-12-07T10:00:00.000Z") for i in ids]
 
@@ -260,7 +272,9 @@ async def test_interleaved_deliveries_of_one_message_run_it_once(local: Any) -> 
     assert_each_ran_once(local, ids, await runs(local))
 
 
-async def test_a_failing_message_is_retried_alone_and_runs_when_it_can(local: Any) -> None:
+async def test_a_failing_message_is_retried_alone_and_runs_when_it_can(
+    local: QueuePlatform,
+) -> None:
     ids = await add_monitors(local, 5)
     failing = run_audit_id(ids[2], "2026-12-07T10:00:00.000Z")
     local.workflow.fail_ids.add(failing)
@@ -275,7 +289,9 @@ async def test_a_failing_message_is_retried_alone_and_runs_when_it_can(local: An
     assert_each_ran_once(local, ids, await runs(local))
 
 
-async def test_a_message_that_always_fails_ends_in_the_dead_letter_queue(local: Any) -> None:
+async def test_a_message_that_always_fails_ends_in_the_dead_letter_queue(
+    local: QueuePlatform,
+) -> None:
     ids = await add_monitors(local, 3)
     local.workflow.fail_ids.add(run_audit_id(ids[0], "2026-12-07T10:00:00.000Z"))
     await enqueue_due_monitors(local.env)
@@ -285,10 +301,11 @@ async def test_a_message_that_always_fails_ends_in_the_dead_letter_queue(local: 
     assert len(await runs(local)) == 2
     assert (local.broker.pending(QUEUE), local.broker.pending(DLQ)) == (0, 1)
     monitor = await table.get_monitor(local.env.DB, ids[0])
+    assert monitor is not None
     assert (monitor.lock_until, monitor.last_run_at) == (None, None)  # claim given back: still due
 
 
-async def test_a_consumer_killed_mid_batch_loses_and_repeats_no_run(local: Any) -> None:
+async def test_a_consumer_killed_mid_batch_loses_and_repeats_no_run(local: QueuePlatform) -> None:
     ids = await add_monitors(local, 30)
     victim = ids[7]
     local.workflow.kill_after.add(run_audit_id(victim, "2026-12-07T10:00:00.000Z"))
@@ -309,7 +326,7 @@ async def test_a_consumer_killed_mid_batch_loses_and_repeats_no_run(local: Any) 
     assert_each_ran_once(local, ids, await runs(local))
 
 
-async def test_a_run_the_deployment_now_refuses_is_recorded_as_failed(local: Any) -> None:
+async def test_a_run_the_deployment_now_refuses_is_recorded_as_failed(local: QueuePlatform) -> None:
     env = local.env
     monitor_id = (
         await create_monitor(env, "o", CreateMonitor("http://127.0.0.1:9/", hour=10))
@@ -336,7 +353,7 @@ async def test_a_run_the_deployment_now_refuses_is_recorded_as_failed(local: Any
     ],
 )
 async def test_a_monitor_that_ran_recently_is_not_claimed_again(
-    local: Any, frequency: Frequency, hours_later: int, runs_again: bool
+    local: QueuePlatform, frequency: Frequency, hours_later: int, runs_again: bool
 ) -> None:
     [monitor_id] = await add_monitors(local, 1, frequency)
     first = await run_monitor(local.env, MonitorDue(monitor_id, "2026-12-07T10:00:00.000Z"))
@@ -350,7 +367,7 @@ async def test_a_monitor_that_ran_recently_is_not_claimed_again(
     assert (again.outcome is RunOutcome.STARTED) is runs_again
 
 
-async def test_a_stale_message_changes_nothing(local: Any) -> None:
+async def test_a_stale_message_changes_nothing(local: QueuePlatform) -> None:
     env = local.env
     [monitor_id] = await add_monitors(local, 1)
     await _set(env, monitor_id, next_due_at="2026-12-08T10:00:00.000Z")  # rescheduled since
@@ -364,7 +381,7 @@ async def test_a_stale_message_changes_nothing(local: Any) -> None:
 
 
 @pytest.mark.slow
-async def test_done_when_1000_due_monitors_each_run_once(local: Any) -> None:
+async def test_done_when_1000_due_monitors_each_run_once(local: QueuePlatform) -> None:
     ids = await add_monitors(local, 1000)
     local.workflow.kill_after.add(run_audit_id(ids[412], "2026-12-07T10:00:00.000Z"))
 
@@ -396,7 +413,7 @@ async def test_done_when_1000_due_monitors_each_run_once(local: Any) -> None:
     assert local.broker.pending(QUEUE) == local.broker.pending(DLQ) == 0
 
 
-async def end_audit(env: Any, audit_id: str) -> None:
+async def end_audit(env: Env, audit_id: str) -> None:
     page = PageRecord(f"{audit_id}-p", audit_id, "https://site.example/", "2026-12-07", 200)
     await repository.write_crawled_pages(env.DB, [page], [])
     counts = {"total": 0, "critical": 0, "warning": 0, "info": 0}
@@ -407,7 +424,7 @@ async def end_audit(env: Any, audit_id: str) -> None:
     assert await announce_audit_end(env, audit_id)
 
 
-async def stored_reports(env: Any) -> int:
+async def stored_reports(env: LocalEnv) -> int:
     total, cursor = 0, None
     while True:
         listed = await env.REPORTS.list(prefix="reports/", cursor=cursor)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-from typing import Any
 
 import pytest
 
 from auditdb import monitors as table
 from auditdb.monitors import Frequency
 from lighthouse.records import LighthouseMode
+from local_platform.runtime import LocalPlatform
 from service.errors import (
     InvalidOptions,
     InvalidTarget,
@@ -64,7 +64,7 @@ SECRET = "whsec_" + base64.b64encode(bytes(range(32))).decode()
     ],
 )
 async def test_create_refuses_before_writing_anything(
-    platform: Any, request_: CreateMonitor, error: type[ServiceError], detail: str
+    platform: LocalPlatform, request_: CreateMonitor, error: type[ServiceError], detail: str
 ) -> None:
     env = platform.env
     env.ALLOW_PRIVATE_HOSTS = "false"
@@ -74,7 +74,7 @@ async def test_create_refuses_before_writing_anything(
     assert await table.count_owned(env.DB, OWNER) == 0
 
 
-async def test_a_blocked_webhook_is_a_blocked_target(platform: Any) -> None:
+async def test_a_blocked_webhook_is_a_blocked_target(platform: LocalPlatform) -> None:
     platform.env.ALLOW_PRIVATE_HOSTS = "false"
     request = CreateMonitor("https://example.com", webhook_url="http://127.0.0.1:9/")
     with pytest.raises(InvalidTarget) as caught:
@@ -82,7 +82,9 @@ async def test_a_blocked_webhook_is_a_blocked_target(platform: Any) -> None:
     assert caught.value.problem is TargetProblem.BLOCKED
 
 
-async def test_create_normalises_generates_a_secret_and_is_due_at_once(platform: Any) -> None:
+async def test_create_normalises_generates_a_secret_and_is_due_at_once(
+    platform: LocalPlatform,
+) -> None:
     env = platform.env
     request = CreateMonitor(
         "Example.COM/shop", Frequency.WEEKLY, 6, webhook_url="hooks.example/in", max_pages=30
@@ -103,14 +105,14 @@ async def test_create_normalises_generates_a_secret_and_is_due_at_once(platform:
     assert await get_monitor(env, OWNER, monitor.id) == monitor
 
 
-async def test_a_given_secret_is_kept(platform: Any) -> None:
+async def test_a_given_secret_is_kept(platform: LocalPlatform) -> None:
     created = await create_monitor(
         platform.env, OWNER, CreateMonitor("https://example.com", webhook_secret=SECRET)
     )
     assert created.webhook_secret == SECRET
 
 
-async def test_another_owner_sees_nothing(platform: Any) -> None:
+async def test_another_owner_sees_nothing(platform: LocalPlatform) -> None:
     env = platform.env
     monitor = (await create_monitor(env, OWNER, CreateMonitor("https://example.com"))).monitor
 
@@ -125,7 +127,7 @@ async def test_another_owner_sees_nothing(platform: Any) -> None:
     assert await get_monitor(env, OWNER, monitor.id) == monitor
 
 
-async def test_list_pages_newest_first(platform: Any) -> None:
+async def test_list_pages_newest_first(platform: LocalPlatform) -> None:
     env = platform.env
     ids = [
         (await create_monitor(env, OWNER, CreateMonitor(f"https://e{i}.example"))).monitor.id
@@ -145,7 +147,7 @@ async def test_list_pages_newest_first(platform: Any) -> None:
     assert created == sorted(created, reverse=True)
 
 
-async def test_an_owner_keeps_at_most_the_configured_number(platform: Any) -> None:
+async def test_an_owner_keeps_at_most_the_configured_number(platform: LocalPlatform) -> None:
     env = platform.env
     env.MAX_MONITORS_PER_OWNER = "2"
     for i in range(2):
@@ -156,7 +158,9 @@ async def test_an_owner_keeps_at_most_the_configured_number(platform: Any) -> No
     await create_monitor(env, "beta", CreateMonitor("https://e3.example"))  # per owner
 
 
-async def test_update_changes_only_the_given_fields_and_checks_them(platform: Any) -> None:
+async def test_update_changes_only_the_given_fields_and_checks_them(
+    platform: LocalPlatform,
+) -> None:
     env = platform.env
     env.ALLOW_PRIVATE_HOSTS = "false"
     created = await create_monitor(
@@ -175,7 +179,7 @@ async def test_update_changes_only_the_given_fields_and_checks_them(platform: An
     assert await table.webhook_secret(env.DB, monitor.id) == created.webhook_secret
 
 
-async def test_a_new_secret_replaces_the_old_one(platform: Any) -> None:
+async def test_a_new_secret_replaces_the_old_one(platform: LocalPlatform) -> None:
     env = platform.env
     monitor = (await create_monitor(env, OWNER, CreateMonitor("https://example.com"))).monitor
 
@@ -184,7 +188,7 @@ async def test_a_new_secret_replaces_the_old_one(platform: Any) -> None:
     assert await table.webhook_secret(env.DB, monitor.id) == SECRET
 
 
-async def test_delete_then_delete_again(platform: Any) -> None:
+async def test_delete_then_delete_again(platform: LocalPlatform) -> None:
     env = platform.env
     monitor = (await create_monitor(env, OWNER, CreateMonitor("https://example.com"))).monitor
 
@@ -194,7 +198,9 @@ async def test_delete_then_delete_again(platform: Any) -> None:
         await delete_monitor(env, OWNER, monitor.id)
 
 
-async def test_the_lighthouse_option_is_stored_updated_and_given_to_each_run(platform: Any) -> None:
+async def test_the_lighthouse_option_is_stored_updated_and_given_to_each_run(
+    platform: LocalPlatform,
+) -> None:
     env = platform.env
     env.ALLOW_PRIVATE_HOSTS = "false"
     created = await create_monitor(
@@ -214,7 +220,7 @@ async def test_the_lighthouse_option_is_stored_updated_and_given_to_each_run(pla
 
 
 async def test_the_check_external_option_is_stored_updated_and_given_to_each_run(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     env = platform.env
     env.ALLOW_PRIVATE_HOSTS = "false"
@@ -234,7 +240,7 @@ async def test_the_check_external_option_is_stored_updated_and_given_to_each_run
 
 
 async def test_the_external_time_budget_is_stored_updated_and_given_to_each_run(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     env = platform.env
     env.ALLOW_PRIVATE_HOSTS = "false"

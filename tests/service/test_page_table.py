@@ -25,6 +25,7 @@ from service.page_table import (
     table_chunks,
 )
 from tests.service.html_doc import parse
+from tests.support.elements import find
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),
@@ -126,7 +127,7 @@ def test_the_table_is_accessible_and_its_controls_wait_for_the_script() -> None:
     assert by_id["page-shown"].get("aria-live") == "polite"
     options = [o.get("value") for o in by_id["page-class"].iter("option")]
     assert options == ["", "2xx", "4xx"]
-    assert len(root.find(".//table[@id='pages']/tbody")) == 3
+    assert len(find(root, ".//table[@id='pages']/tbody")) == 3
 
 
 def test_the_script_uses_the_same_caps_and_ids_as_the_markup() -> None:

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from common.bindings import Env
+from local_platform.runtime import LocalPlatform
 from service.errors import AuditNotFound
 from service.lists import EXPORT_PAGE_SIZE
 from service.report_keys import owner_prefix, report_key
@@ -31,7 +33,7 @@ ISSUES_PER_PAGE = EXPORT_PAGE_SIZE // 2 + 7  # more issues than one keyset page 
 
 
 async def seed(
-    env: Any,
+    env: Env,
     audit_id: str = "a-1",
     owner: str = "alpha",
     pages: int = PAGES,
@@ -65,7 +67,7 @@ async def seed(
     return found
 
 
-async def stored_and_read(env: Any) -> tuple[AuditRecord, StoredReport, ReportBody]:
+async def stored_and_read(env: Env) -> tuple[AuditRecord, StoredReport, ReportBody]:
     """A seeded audit, its stored report, and the report as read back from R2."""
     audit = await seed(env)
     stored = await store_report(env, audit)
@@ -80,7 +82,9 @@ def document(body: bytes) -> dict[str, Any]:
     return loaded
 
 
-async def test_the_document_holds_the_audit_its_summary_and_every_row(platform: Any) -> None:
+async def test_the_document_holds_the_audit_its_summary_and_every_row(
+    platform: LocalPlatform,
+) -> None:
     audit = await seed(platform.env)
 
     got = document(await build_report(platform.env, audit))
@@ -97,7 +101,9 @@ async def test_the_document_holds_the_audit_its_summary_and_every_row(platform: 
     assert got["issues"][0]["dedupe_key"].startswith("https://a.test/gone/")
 
 
-async def test_an_audit_without_rows_is_a_document_with_empty_lists(platform: Any) -> None:
+async def test_an_audit_without_rows_is_a_document_with_empty_lists(
+    platform: LocalPlatform,
+) -> None:
     audit = AuditRecord("empty", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
     await repository.insert_audit(platform.env.DB, audit)
 
@@ -106,7 +112,7 @@ async def test_an_audit_without_rows_is_a_document_with_empty_lists(platform: An
     assert (got["issues"], got["pages"], got["summary"]["issues_total"]) == ([], [], 0)
 
 
-async def test_a_stored_report_is_read_back_from_r2(platform: Any) -> None:
+async def test_a_stored_report_is_read_back_from_r2(platform: LocalPlatform) -> None:
     env = platform.env
     audit = await seed(env)
 
@@ -121,7 +127,7 @@ async def test_a_stored_report_is_read_back_from_r2(platform: Any) -> None:
 
 
 async def test_without_an_object_the_report_is_rebuilt_from_d1_and_equals_the_stored_one(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     env = platform.env
     audit, stored, from_r2 = await stored_and_read(env)
@@ -135,7 +141,7 @@ async def test_without_an_object_the_report_is_rebuilt_from_d1_and_equals_the_st
 
 
 async def test_a_failing_put_stores_nothing_logs_and_does_not_raise(
-    platform: Any, caplog: pytest.LogCaptureFixture
+    platform: LocalPlatform, caplog: pytest.LogCaptureFixture
 ) -> None:
     env = platform.env
     audit = await seed(env)
@@ -153,7 +159,7 @@ async def test_a_failing_put_stores_nothing_logs_and_does_not_raise(
 
 
 async def test_a_failing_get_falls_back_to_d1(
-    platform: Any, caplog: pytest.LogCaptureFixture
+    platform: LocalPlatform, caplog: pytest.LogCaptureFixture
 ) -> None:
     env = platform.env
     audit, _, from_r2 = await stored_and_read(env)
@@ -167,7 +173,7 @@ async def test_a_failing_get_falls_back_to_d1(
     assert (await read_report(env, "alpha", audit.id)).source is ReportSource.R2
 
 
-async def test_another_owner_reads_nothing_and_r2_is_not_asked(platform: Any) -> None:
+async def test_another_owner_reads_nothing_and_r2_is_not_asked(platform: LocalPlatform) -> None:
     env = platform.env
     audit = await seed(env)
     await store_report(env, audit)

@@ -19,6 +19,7 @@ from auditdb import repository
 from auditdb.monitors import MonitorRecord, MonitorRunRecord, MonitorRunStatus
 from auditdb.queue_messages import announce_audit_end
 from common import ports
+from common.bindings import Env
 from common.failures import ErrorCode
 from service import alerts, audits
 from service.alerts import AlertReason
@@ -37,6 +38,7 @@ from tests.service.run_helpers import (
     run_row,
     seed_running_audit,
 )
+from tests.support.manual_platform import ManualPlatform
 from tests.support.site_server import Site
 from tests.support.webhook_receiver import Receiver, serve_receiver
 
@@ -50,7 +52,7 @@ A, B = "https://site.test/a", "https://site.test/b"
 
 
 @pytest.fixture
-async def local(tmp_path: Path) -> AsyncIterator[Any]:
+async def local(tmp_path: Path) -> AsyncIterator[ManualPlatform]:
     async for platform in manual_platform(tmp_path):
         yield platform
 
@@ -62,7 +64,7 @@ def receiver() -> Iterator[Receiver]:
 
 
 async def fail_audit(
-    env: Any,
+    env: Env,
     audit_id: str,
     code: ErrorCode = ErrorCode.SITE_CONNECTION_FAILED,
     detail: str = REFUSED,
@@ -81,7 +83,7 @@ async def fail_audit(
     await announce_audit_end(env, audit_id)
 
 
-async def repeat_everything(local: Any, audit_id: str) -> None:
+async def repeat_everything(local: ManualPlatform, audit_id: str) -> None:
     """Every repeat at-least-once delivery and the backstops can make: the announcement again,
     each queue message delivered twice, the finish called directly, the watchdog's sweep."""
     await announce_audit_end(local.env, audit_id)
@@ -96,7 +98,7 @@ async def repeat_everything(local: Any, audit_id: str) -> None:
     await local.drain_queue(QUEUE)
 
 
-def delivered(local: Any, receiver: Receiver, secret: str) -> list[dict[str, Any]]:
+def delivered(local: ManualPlatform, receiver: Receiver, secret: str) -> list[dict[str, Any]]:
     """The payloads the receiver got, each checked as docs/alerts.md tells receivers to, at the
     moment it arrived (the platform's clock moves on between runs; it stands still meanwhile)."""
     for delivery in receiver.deliveries:
@@ -106,13 +108,13 @@ def delivered(local: Any, receiver: Receiver, secret: str) -> list[dict[str, Any
     return [json.loads(delivery.body) for delivery in receiver.deliveries]
 
 
-async def alert_rows(local: Any, monitor: MonitorRecord) -> int:
+async def alert_rows(local: ManualPlatform, monitor: MonitorRecord) -> int:
     return await count(
         local.env, "SELECT COUNT(*) AS n FROM alerts WHERE monitor_id = ?", monitor.id
     )
 
 
-async def running_run(local: Any, monitor: MonitorRecord, n: int) -> MonitorRunRecord:
+async def running_run(local: ManualPlatform, monitor: MonitorRecord, n: int) -> MonitorRunRecord:
     """Run n of the monitor, a day after the clock, its audit running with no instance."""
     local.clock.advance(DAY_S)
     run = await record_run(local.env, monitor, n, run_day(n))
@@ -122,7 +124,10 @@ async def running_run(local: Any, monitor: MonitorRecord, n: int) -> MonitorRunR
 
 
 async def failed_run(
-    local: Any, monitor: MonitorRecord, n: int, code: ErrorCode = ErrorCode.SITE_CONNECTION_FAILED
+    local: ManualPlatform,
+    monitor: MonitorRecord,
+    n: int,
+    code: ErrorCode = ErrorCode.SITE_CONNECTION_FAILED,
 ) -> MonitorRunRecord:
     """Run n of the monitor, its audit failed with `code` (announced, not yet delivered)."""
     run = await running_run(local, monitor, n)
@@ -131,7 +136,7 @@ async def failed_run(
     return run
 
 
-async def watched_monitor(local: Any, receiver: Receiver) -> tuple[MonitorRecord, str]:
+async def watched_monitor(local: ManualPlatform, receiver: Receiver) -> tuple[MonitorRecord, str]:
     return await new_monitor(local.env, "https://site.test/", receiver.url)
 
 
@@ -139,7 +144,7 @@ async def watched_monitor(local: Any, receiver: Receiver) -> tuple[MonitorRecord
 
 
 async def test_a_site_failure_posts_exactly_one_signed_site_unreachable_alert(
-    local: Any, receiver: Receiver
+    local: ManualPlatform, receiver: Receiver
 ) -> None:
     monitor, secret = await watched_monitor(local, receiver)
     first = await completed_run(local, monitor, 1, 90.0, [A])
@@ -173,7 +178,7 @@ async def test_a_site_failure_posts_exactly_one_signed_site_unreachable_alert(
 
 
 async def test_a_run_the_watchdog_fails_is_blamed_on_us_once(
-    local: Any, receiver: Receiver
+    local: ManualPlatform, receiver: Receiver
 ) -> None:
     monitor, secret = await watched_monitor(local, receiver)
     run = await running_run(local, monitor, 1)  # its instance never existed: lost
@@ -202,7 +207,7 @@ async def test_a_run_the_watchdog_fails_is_blamed_on_us_once(
 
 
 async def test_a_run_the_workflow_fails_is_blamed_on_us_without_its_internal_text(
-    local: Any, receiver: Receiver, small_site: Site
+    local: ManualPlatform, receiver: Receiver, small_site: Site
 ) -> None:
     monitor, secret = await new_monitor(local.env, small_site.url("/"), receiver.url)
     run = await record_run(local.env, monitor, 1, run_day(1))
@@ -224,7 +229,7 @@ async def test_a_run_the_workflow_fails_is_blamed_on_us_without_its_internal_tex
     assert "D1_ERROR" not in payload["failure"]["detail"]
 
 
-async def test_a_cancelled_run_posts_nothing(local: Any, receiver: Receiver) -> None:
+async def test_a_cancelled_run_posts_nothing(local: ManualPlatform, receiver: Receiver) -> None:
     monitor, _ = await watched_monitor(local, receiver)
     run = await running_run(local, monitor, 1)
     assert run.audit_id is not None
@@ -239,7 +244,7 @@ async def test_a_cancelled_run_posts_nothing(local: Any, receiver: Receiver) -> 
 
 @pytest.mark.parametrize("announced", [True, False], ids=["deleted", "deleted-unannounced"])
 async def test_a_run_whose_audit_is_deleted_fails_without_an_alert(
-    local: Any, receiver: Receiver, announced: bool
+    local: ManualPlatform, receiver: Receiver, announced: bool
 ) -> None:
     monitor, _ = await watched_monitor(local, receiver)
     run = await running_run(local, monitor, 1)
@@ -263,7 +268,7 @@ async def test_a_run_whose_audit_is_deleted_fails_without_an_alert(
 
 
 async def test_an_outage_alerts_each_failed_run_then_one_recovery_compared_with_before_it(
-    local: Any, receiver: Receiver
+    local: ManualPlatform, receiver: Receiver
 ) -> None:
     monitor, secret = await watched_monitor(local, receiver)
     first = await completed_run(local, monitor, 1, 90.0, [A, B])
@@ -319,7 +324,7 @@ SITE_DOWN, OURS = ErrorCode.SITE_CONNECTION_FAILED, ErrorCode.OOM
     ],
 )  # fmt: skip
 async def test_what_the_runs_after_a_completed_one_alert(
-    local: Any,
+    local: ManualPlatform,
     receiver: Receiver,
     failures: list[ErrorCode],
     back: tuple[float, list[str]],
@@ -345,7 +350,7 @@ async def test_what_the_runs_after_a_completed_one_alert(
 
 
 async def test_a_monitor_without_a_webhook_records_the_failure_and_posts_nothing(
-    local: Any,
+    local: ManualPlatform,
 ) -> None:
     monitor, _ = await new_monitor(local.env, "https://site.test/")
 

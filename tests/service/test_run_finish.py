@@ -27,6 +27,7 @@ from service.run_finish import AUDIT_DELETED, FinishOutcome, finish_run_for_audi
 from tests.service.run_helpers import (
     OWNER,
     QUEUE,
+    audit_of,
     completed_run,
     count,
     manual_platform,
@@ -36,6 +37,7 @@ from tests.service.run_helpers import (
     seed_running_audit,
     start_run,
 )
+from tests.support.manual_platform import ManualPlatform
 from tests.support.site_server import Site
 
 SLOT = "2026-12-07T10:00:00.000Z"
@@ -43,12 +45,12 @@ WATCHDOG = "*/15 * * * *"
 
 
 @pytest.fixture
-async def local(tmp_path: Path) -> AsyncIterator[Any]:
+async def local(tmp_path: Path) -> AsyncIterator[ManualPlatform]:
     async for platform in manual_platform(tmp_path):
         yield platform
 
 
-async def pending_messages(local: Any) -> list[dict[str, Any]]:
+async def pending_messages(local: ManualPlatform) -> list[dict[str, Any]]:
     seen: list[dict[str, Any]] = []
 
     async def peek(batch: Any) -> None:
@@ -61,16 +63,16 @@ async def pending_messages(local: Any) -> list[dict[str, Any]]:
 
 
 async def test_a_completed_audit_finishes_its_run_with_counts_and_a_report(
-    local: Any, small_site: Site
+    local: ManualPlatform, small_site: Site
 ) -> None:
     monitor, _ = await new_monitor(local.env, small_site.url("/"))
     run = await start_run(local, monitor, 1, SLOT)
-    await local.wait_for_workflow(run.audit_id, timeout_s=60)
+    await local.wait_for_workflow(audit_of(run), timeout_s=60)
 
-    assert await pending_messages(local) == [AuditEnded(run.audit_id).to_dict()]
+    assert await pending_messages(local) == [AuditEnded(audit_of(run)).to_dict()]
     await local.drain_queue(QUEUE)
 
-    audit = await repository.get_audit(local.env.DB, run.audit_id)
+    audit = await repository.get_audit(local.env.DB, audit_of(run))
     finished = await run_row(local.env, run.id)
     assert audit is not None and finished.status is MonitorRunStatus.COMPLETED
     assert (finished.finished_at, finished.health_score) == (audit.finished_at, audit.health_score)
@@ -84,7 +86,7 @@ async def test_a_completed_audit_finishes_its_run_with_counts_and_a_report(
     # The run carries its audit's security grade (a plain-http site: F here).
     assert (finished.grade, finished.security_score) == (audit.security_grade, audit.security_score)
     assert finished.grade is not None
-    assert finished.r2_key == report_key(OWNER, run.audit_id)
+    assert finished.r2_key == report_key(OWNER, audit_of(run))
     stored = await local.env.REPORTS.get(finished.r2_key)
     body = bytes(await stored.arrayBuffer())
     assert finished.report_bytes == len(body)
@@ -92,7 +94,7 @@ async def test_a_completed_audit_finishes_its_run_with_counts_and_a_report(
 
 
 async def test_an_audit_the_workflow_fails_finishes_its_run_as_failed(
-    local: Any, small_site: Site
+    local: ManualPlatform, small_site: Site
 ) -> None:
     monitor, _ = await new_monitor(local.env, small_site.url("/"))
     run = await record_run(local.env, monitor, 1, SLOT)
@@ -100,7 +102,7 @@ async def test_an_audit_the_workflow_fails_finishes_its_run_as_failed(
     await audits.create_audit(
         local.env, OWNER, audits.CreateAudit(small_site.url("/"), 5), audit_id=run.audit_id
     )
-    await local.wait_for_workflow(run.audit_id, timeout_s=60)
+    await local.wait_for_workflow(audit_of(run), timeout_s=60)
 
     await local.drain_queue(QUEUE)
 
@@ -108,47 +110,49 @@ async def test_an_audit_the_workflow_fails_finishes_its_run_as_failed(
     assert finished.status is MonitorRunStatus.FAILED
     assert "boom" in (finished.error_detail or "")
     assert finished.health_score is None and finished.new_issues is None
-    assert finished.r2_key == report_key(OWNER, run.audit_id)  # the partial audit's report
+    assert finished.r2_key == report_key(OWNER, audit_of(run))  # the partial audit's report
 
 
-async def test_an_audit_the_watchdog_fails_finishes_its_run_as_failed(local: Any) -> None:
+async def test_an_audit_the_watchdog_fails_finishes_its_run_as_failed(
+    local: ManualPlatform,
+) -> None:
     monitor, _ = await new_monitor(local.env, "https://site.test/")
     run = await record_run(local.env, monitor, 1, SLOT)
-    await seed_running_audit(local.env, run.audit_id, SLOT)  # its instance never existed
+    await seed_running_audit(local.env, audit_of(run), SLOT)  # its instance never existed
     local.clock.advance(20 * 60)
 
     await local.scheduled(WATCHDOG)
     await local.drain_queue(QUEUE)
 
-    audit = await repository.get_audit(local.env.DB, run.audit_id)
+    audit = await repository.get_audit(local.env.DB, audit_of(run))
     finished = await run_row(local.env, run.id)
     assert audit is not None and audit.error_code == "instance_lost"
     assert (finished.status, finished.error_detail) == (MonitorRunStatus.FAILED, audit.error_detail)
 
 
-async def test_a_cancelled_audit_finishes_its_run_as_cancelled(local: Any) -> None:
+async def test_a_cancelled_audit_finishes_its_run_as_cancelled(local: ManualPlatform) -> None:
     monitor, _ = await new_monitor(local.env, "https://site.test/")
     run = await record_run(local.env, monitor, 1, SLOT)
-    await seed_running_audit(local.env, run.audit_id, SLOT)
+    await seed_running_audit(local.env, audit_of(run), SLOT)
 
-    await audits.cancel_audit(local.env, OWNER, run.audit_id)
+    await audits.cancel_audit(local.env, OWNER, audit_of(run))
     await local.drain_queue(QUEUE)
 
     finished = await run_row(local.env, run.id)
     assert finished.status is MonitorRunStatus.CANCELLED
-    assert finished.r2_key == report_key(OWNER, run.audit_id)
+    assert finished.r2_key == report_key(OWNER, audit_of(run))
 
 
-async def test_finishing_twice_changes_nothing_the_second_time(local: Any) -> None:
+async def test_finishing_twice_changes_nothing_the_second_time(local: ManualPlatform) -> None:
     monitor, _ = await new_monitor(local.env, "https://site.test/")
     run = await record_run(local.env, monitor, 1, SLOT)
-    await seed_running_audit(local.env, run.audit_id, SLOT)
-    await repository.cancel_audit(local.env.DB, run.audit_id, finished_at=SLOT)
+    await seed_running_audit(local.env, audit_of(run), SLOT)
+    await repository.cancel_audit(local.env.DB, audit_of(run), finished_at=SLOT)
 
-    first = await finish_run_for_audit(local.env, run.audit_id)
+    first = await finish_run_for_audit(local.env, audit_of(run))
     row = await run_row(local.env, run.id)
     local.clock.advance(60)
-    second = await finish_run_for_audit(local.env, run.audit_id)
+    second = await finish_run_for_audit(local.env, audit_of(run))
 
     assert (first.outcome, second.outcome) == (FinishOutcome.FINISHED, FinishOutcome.ALREADY)
     assert await run_row(local.env, run.id) == row
@@ -159,12 +163,12 @@ async def test_finishing_twice_changes_nothing_the_second_time(local: Any) -> No
     [("no run", FinishOutcome.NO_RUN), ("still running", FinishOutcome.NOT_ENDED)],
 )
 async def test_an_audit_without_a_run_or_still_running_is_left_alone(
-    local: Any, setup: str, outcome: FinishOutcome
+    local: ManualPlatform, setup: str, outcome: FinishOutcome
 ) -> None:
     monitor, _ = await new_monitor(local.env, "https://site.test/")
     audit_id = "plain-audit"
     if setup == "still running":
-        audit_id = (await record_run(local.env, monitor, 1, SLOT)).audit_id
+        audit_id = audit_of(await record_run(local.env, monitor, 1, SLOT))
     await seed_running_audit(local.env, audit_id, SLOT)
 
     assert (await finish_run_for_audit(local.env, audit_id)).outcome is outcome
@@ -172,15 +176,15 @@ async def test_an_audit_without_a_run_or_still_running_is_left_alone(
 
 
 async def test_an_r2_put_failing_leaves_the_run_finished_without_a_report(
-    local: Any, caplog: pytest.LogCaptureFixture
+    local: ManualPlatform, caplog: pytest.LogCaptureFixture
 ) -> None:
     monitor, _ = await new_monitor(local.env, "https://site.test/")
     run = await record_run(local.env, monitor, 1, SLOT)
-    await seed_running_audit(local.env, run.audit_id, SLOT)
+    await seed_running_audit(local.env, audit_of(run), SLOT)
     local.env.REPORTS.faults.fail_next("put")
 
     with caplog.at_level(logging.WARNING, logger="siteaudit.reports"):
-        await audits.cancel_audit(local.env, OWNER, run.audit_id)
+        await audits.cancel_audit(local.env, OWNER, audit_of(run))
         await local.drain_queue(QUEUE)
 
     finished = await run_row(local.env, run.id)
@@ -191,7 +195,7 @@ async def test_an_r2_put_failing_leaves_the_run_finished_without_a_report(
 
 
 async def test_a_run_recorded_after_its_audit_ended_is_finished_at_once(
-    local: Any, small_site: Site
+    local: ManualPlatform, small_site: Site
 ) -> None:
     # A consumer started the audit and died before recording the run; the audit completed
     # meanwhile and announced nothing, as no run referenced it yet.
@@ -213,7 +217,7 @@ async def test_a_run_recorded_after_its_audit_ended_is_finished_at_once(
     assert finished == 1  # ...and finishes it there and then
 
 
-async def _start_without_run(local: Any, monitor: Any, due: MonitorDue) -> str:
+async def _start_without_run(local: ManualPlatform, monitor: Any, due: MonitorDue) -> str:
     from service.monitor_runs import run_audit_id
     from service.monitors import audit_request
 
@@ -222,11 +226,13 @@ async def _start_without_run(local: Any, monitor: Any, due: MonitorDue) -> str:
     return audit_id
 
 
-async def test_the_watchdog_announces_a_run_whose_announcement_was_lost(local: Any) -> None:
+async def test_the_watchdog_announces_a_run_whose_announcement_was_lost(
+    local: ManualPlatform,
+) -> None:
     monitor, _ = await new_monitor(local.env, "https://site.test/")
     run = await record_run(local.env, monitor, 1, SLOT)
-    await seed_running_audit(local.env, run.audit_id, SLOT)
-    await repository.cancel_audit(local.env.DB, run.audit_id, finished_at=SLOT)  # no announce
+    await seed_running_audit(local.env, audit_of(run), SLOT)
+    await repository.cancel_audit(local.env.DB, audit_of(run), finished_at=SLOT)  # no announce
 
     await local.scheduled(WATCHDOG)
     await local.drain_queue(QUEUE)
@@ -234,11 +240,11 @@ async def test_the_watchdog_announces_a_run_whose_announcement_was_lost(local: A
     assert (await run_row(local.env, run.id)).status is MonitorRunStatus.CANCELLED
 
 
-async def test_a_run_whose_audit_was_deleted_is_finished_as_failed(local: Any) -> None:
+async def test_a_run_whose_audit_was_deleted_is_finished_as_failed(local: ManualPlatform) -> None:
     monitor, _ = await new_monitor(local.env, "https://site.test/")
     run = await record_run(local.env, monitor, 1, SLOT)
 
-    result = await finish_run_for_audit(local.env, run.audit_id)
+    result = await finish_run_for_audit(local.env, audit_of(run))
 
     finished = await run_row(local.env, run.id)
     assert result.outcome is FinishOutcome.FINISHED
@@ -283,7 +289,7 @@ A, B = "https://site.test/a", "https://site.test/b"
     ],
 )
 async def test_a_completed_run_alerts_as_the_monitors_settings_say(
-    local: Any,
+    local: ManualPlatform,
     settings: dict[str, Any],
     before: tuple[float, list[str]],
     after: tuple[float, list[str]],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +22,7 @@ from service.run_retention import (
     RetentionOutcome,
     expire_monitor_runs,
 )
+from tests.support.manual_platform import ManualPlatform
 from tests.support.monitor_runs import insert_runs
 
 DAY_S = 24 * 3600
@@ -29,20 +30,18 @@ OWNER = "alpha"
 
 
 @pytest.fixture
-async def local(tmp_path: Any) -> AsyncIterator[Any]:
-    from local_platform.runtime import LocalPlatform
-
-    platform = LocalPlatform(tmp_path / "state", clock=ManualClock(start_ms=1_795_000_000_000))
+async def local(tmp_path: Path) -> AsyncIterator[ManualPlatform]:
+    platform = ManualPlatform(tmp_path / "state", clock=ManualClock(start_ms=1_795_000_000_000))
     yield platform
     await platform.close()
 
 
-async def new_monitor(local: Any) -> str:
+async def new_monitor(local: ManualPlatform) -> str:
     created = await create_monitor(local.env, OWNER, CreateMonitor("https://a.example/"))
     return created.monitor.id
 
 
-async def finished_audit(local: Any, audit_id: str, finished_at: str) -> None:
+async def finished_audit(local: ManualPlatform, audit_id: str, finished_at: str) -> None:
     audit = AuditRecord(id=audit_id, owner=OWNER, start_url="https://a.example/",
                         created_at=finished_at)  # fmt: skip
     await repository.insert_audit(local.env.DB, audit)
@@ -61,7 +60,13 @@ async def finished_audit(local: Any, audit_id: str, finished_at: str) -> None:
 
 
 async def runs_days_ago(
-    local: Any, monitor_id: str, days: float, count: int, *, prefix: str = "", report: bool = True
+    local: ManualPlatform,
+    monitor_id: str,
+    days: float,
+    count: int,
+    *,
+    prefix: str = "",
+    report: bool = True,
 ) -> list[str]:
     """`count` finished runs that started `days` ago, each with an audit (one page) and, when
     `report`, its R2 object; returns the audit ids."""
@@ -82,12 +87,12 @@ async def runs_days_ago(
     return audit_ids
 
 
-async def count(local: Any, table: str) -> int:
+async def count(local: ManualPlatform, table: str) -> int:
     row = await local.env.DB.prepare(f"SELECT COUNT(*) AS n FROM {table}").first()
     return int(row["n"])
 
 
-async def stored_reports(local: Any) -> set[str]:
+async def stored_reports(local: ManualPlatform) -> set[str]:
     listed = await local.env.REPORTS.list(prefix=REPORTS_PREFIX)
     assert not listed["truncated"]
     return {obj.key for obj in listed["objects"]}
@@ -97,7 +102,7 @@ def keys_of(audit_ids: list[str]) -> set[str]:
     return {report_key(OWNER, audit_id) for audit_id in audit_ids}
 
 
-async def test_runs_past_retention_go_with_their_audits_and_reports(local: Any) -> None:
+async def test_runs_past_retention_go_with_their_audits_and_reports(local: ManualPlatform) -> None:
     monitor = await new_monitor(local)
     old = await runs_days_ago(local, monitor, 400, 3)
     kept = await runs_days_ago(local, monitor, 10, 2)
@@ -116,7 +121,7 @@ async def test_runs_past_retention_go_with_their_audits_and_reports(local: Any) 
     assert await count(local, "audit_pages") == 3  # the deleted audits' pages cascaded
 
 
-async def test_a_pass_stops_at_its_cap_and_the_next_one_goes_on(local: Any) -> None:
+async def test_a_pass_stops_at_its_cap_and_the_next_one_goes_on(local: ManualPlatform) -> None:
     local.env.MONITOR_RUN_CLEANUP_MAX_RUNS = str(BATCH_SIZE + 50)
     monitor = await new_monitor(local)
     await runs_days_ago(local, monitor, 400, BATCH_SIZE * 2 + 10)
@@ -132,7 +137,7 @@ async def test_a_pass_stops_at_its_cap_and_the_next_one_goes_on(local: Any) -> N
     assert await stored_reports(local) == set()
 
 
-async def test_r2_refusing_leaves_the_rows_for_the_next_day(local: Any) -> None:
+async def test_r2_refusing_leaves_the_rows_for_the_next_day(local: ManualPlatform) -> None:
     monitor = await new_monitor(local)
     old = await runs_days_ago(local, monitor, 400, 3)
     local.env.REPORTS.faults.fail_next("delete")
@@ -147,7 +152,7 @@ async def test_r2_refusing_leaves_the_rows_for_the_next_day(local: Any) -> None:
     assert await stored_reports(local) == set()
 
 
-async def test_runs_without_an_audit_or_a_report_are_deleted_too(local: Any) -> None:
+async def test_runs_without_an_audit_or_a_report_are_deleted_too(local: ManualPlatform) -> None:
     monitor = await new_monitor(local)
     await runs_days_ago(local, monitor, 400, 2, report=False)
     started = ports.iso_from_ms(ports.now_ms() - 400 * DAY_S * 1000)
@@ -164,7 +169,9 @@ async def test_runs_without_an_audit_or_a_report_are_deleted_too(local: Any) -> 
 @pytest.mark.parametrize(
     ("days", "max_runs"), [("0", "1000"), ("365", "0")], ids=["no retention", "no cleanup"]
 )
-async def test_a_zero_setting_turns_retention_off(local: Any, days: str, max_runs: str) -> None:
+async def test_a_zero_setting_turns_retention_off(
+    local: ManualPlatform, days: str, max_runs: str
+) -> None:
     local.env.MONITOR_RUN_RETENTION_DAYS, local.env.MONITOR_RUN_CLEANUP_MAX_RUNS = days, max_runs
     await runs_days_ago(local, await new_monitor(local), 4000, 2)
 
@@ -172,7 +179,9 @@ async def test_a_zero_setting_turns_retention_off(local: Any, days: str, max_run
     assert await count(local, "monitor_runs") == 2
 
 
-async def test_daily_runs_and_cleanups_keep_every_table_bounded(local: Any, caplog: Any) -> None:
+async def test_daily_runs_and_cleanups_keep_every_table_bounded(
+    local: ManualPlatform, caplog: pytest.LogCaptureFixture
+) -> None:
     local.env.MONITOR_RUN_RETENTION_DAYS = "3"
     monitors = [await new_monitor(local) for _ in range(2)]
     sizes = []
@@ -190,7 +199,9 @@ async def test_daily_runs_and_cleanups_keep_every_table_bounded(local: Any, capl
     assert sum('"event": "monitor_run_retention"' in r.message for r in caplog.records) == 8
 
 
-async def test_the_ad_hoc_cleanup_leaves_a_runs_audit_to_run_retention(local: Any) -> None:
+async def test_the_ad_hoc_cleanup_leaves_a_runs_audit_to_run_retention(
+    local: ManualPlatform,
+) -> None:
     monitor = await new_monitor(local)
     kept = await runs_days_ago(local, monitor, 200, 1)  # past AUDIT_RETENTION_DAYS, not 365
     await finished_audit(local, "ad-hoc", ports.iso_from_ms(ports.now_ms() - 200 * DAY_S * 1000))
@@ -202,7 +213,7 @@ async def test_the_ad_hoc_cleanup_leaves_a_runs_audit_to_run_retention(local: An
     assert await stored_reports(local) == keys_of(kept)
 
 
-async def test_expired_runs_take_their_audits_lighthouse_payloads(local: Any) -> None:
+async def test_expired_runs_take_their_audits_lighthouse_payloads(local: ManualPlatform) -> None:
     from auditdb import lighthouse
     from lighthouse.records import LighthouseRun, Strategy
     from lighthouse.sample import SampledPage

@@ -7,6 +7,7 @@ import pytest
 
 from service.svg_charts import LineChart, Series, render_line_chart, segments, x_label_indexes
 from tests.service.html_doc import parse
+from tests.support.elements import find
 
 
 @pytest.mark.parametrize(
@@ -44,7 +45,7 @@ def chart(*values: float | None) -> LineChart:
 
 
 def svg_of(line: LineChart):
-    figure = parse(f"<!DOCTYPE html><title>t</title>{render_line_chart(line)}").find(".//figure")
+    figure = find(parse(f"<!DOCTYPE html><title>t</title>{render_line_chart(line)}"), ".//figure")
     return figure, figure.find("svg")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from local_platform.runtime import LocalPlatform
 from tests.support.site_server import Reply, html_page, serve_site
 
 # Six pages from one template that forgets the viewport; the home page also links to a page that
@@ -26,7 +27,7 @@ def routes() -> dict[str, Reply]:
     return site
 
 
-async def audit_actions(platform: Any) -> tuple[dict[str, Any], dict[str, Any], str]:
+async def audit_actions(platform: LocalPlatform) -> tuple[dict[str, Any], dict[str, Any], str]:
     with serve_site(routes()) as site:
         status, body = await platform.request("POST", "/api/audits", {"url": site.url("/")})
         assert status == 201, body
@@ -39,7 +40,7 @@ async def audit_actions(platform: Any) -> tuple[dict[str, Any], dict[str, Any], 
 
 
 async def test_a_template_fault_is_one_site_wide_finding_and_the_score_agrees(
-    platform: Any,
+    platform: LocalPlatform,
 ) -> None:
     verdict, audit, origin = await audit_actions(platform)
     actions = {action["issue_type"]: action for action in verdict["actions"]}
@@ -76,7 +77,7 @@ async def test_a_template_fault_is_one_site_wide_finding_and_the_score_agrees(
     assert [a["rank"] for a in verdict["actions"]] == list(range(1, len(gains) + 1))
 
 
-async def test_the_report_carries_the_same_verdict(platform: Any) -> None:
+async def test_the_report_carries_the_same_verdict(platform: LocalPlatform) -> None:
     verdict, audit, _ = await audit_actions(platform)
     status, report = await platform.request("GET", f"/api/audits/{audit['id']}/report")
 

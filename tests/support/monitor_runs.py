@@ -6,12 +6,11 @@ it fills the rest), so a test states the exact history it reads back.
 
 from __future__ import annotations
 
-from typing import Any
-
 from auditdb.monitors import MonitorRunRecord
+from local_platform.runtime import LocalEnv
 
 
-async def insert_runs(env: Any, runs: list[MonitorRunRecord]) -> None:
+async def insert_runs(env: LocalEnv, runs: list[MonitorRunRecord]) -> None:
     for run in runs:
         row = run.to_dict()
         columns = ", ".join(row)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import cast
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ class Site:
     @property
     def origin(self) -> str:
         host, port = self.server.server_address[:2]
+        assert isinstance(host, str)  # bound to an IPv4 address given as text
         return f"http://{host}:{port}"
 
     def url(self, path: str) -> str:
@@ -155,10 +157,14 @@ class Site:
 
 
 @contextmanager
-def serve_site(routes: dict[str, Route], host: str = "127.0.0.1", port: int = 0) -> Iterator[Site]:
+def serve_site[R: Route](
+    routes: dict[str, R], host: str = "127.0.0.1", port: int = 0
+) -> Iterator[Site]:
     """`routes` on `host` (a loopback address) at `port` (0: a free one)."""
     server = _SiteHTTPServer((host, port), _Handler)
-    server.routes = routes
+    # The server reads the very dict the test built (a test may add routes while the site runs),
+    # whatever narrower kind of route its values were inferred as.
+    server.routes = cast(dict[str, Route], routes)
     server.log = []
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

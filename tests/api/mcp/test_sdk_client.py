@@ -22,6 +22,7 @@ import pytest
 from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from mcp.types import TextContent
 
 from tests.badseo.site import BadSeoSite, serve_badseo
 from tests.support.cli_process import running_serve, siteaudit
@@ -172,7 +173,7 @@ async def _check_actions(client: ClientSession, audit_id: str) -> None:
 async def test_refusals_are_tool_errors_the_client_can_read(server: Server) -> None:
     async with session(server) as client:
         await client.initialize()
-        cases = [
+        cases: list[tuple[str, dict[str, Any], str]] = [
             ("get_audit_status", {"audit_id": "no-such-audit"}, "no audit with id no-such-audit"),
             ("run_site_audit", {"url": "ftp://example.test/"}, "http and https"),
             ("get_audit_issues", {"limit": 5000}, "limit must be an integer from 1 to 1000"),
@@ -180,7 +181,8 @@ async def test_refusals_are_tool_errors_the_client_can_read(server: Server) -> N
         for tool, arguments, text in cases:
             result = await client.call_tool(tool, arguments)
             assert result.is_error, (tool, result)
-            assert text in result.content[0].text  # type: ignore[union-attr]
+            content = result.content[0]
+            assert isinstance(content, TextContent) and text in content.text
 
 
 async def test_a_wrong_key_is_a_401_with_a_bearer_challenge(server: Server) -> None:

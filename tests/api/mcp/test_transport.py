@@ -14,6 +14,7 @@ from audit.catalogue import IssueType, descriptor
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from common import ports
+from local_platform.runtime import LocalPlatform
 from service import keys
 from service.audits import LOCAL_OWNER
 from tests.api.client import send
@@ -23,21 +24,26 @@ PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
 
 
 async def post(
-    platform: Any, message: object, headers: dict[str, str] | None = None, key: str | None = None
+    platform: LocalPlatform,
+    message: object,
+    headers: dict[str, str] | None = None,
+    key: str | None = None,
 ) -> ApiResponse:
     raw = message if isinstance(message, bytes) else json.dumps(message).encode()
     token = key or await platform.local_key()
     return await send(platform.env, "POST", "/mcp", token, raw, {**JSON, **(headers or {})})
 
 
-async def rpc(platform: Any, method: str, params: dict[str, Any] | None = None, **kw: Any) -> Any:
+async def rpc(
+    platform: LocalPlatform, method: str, params: dict[str, Any] | None = None, **kw: Any
+) -> Any:
     message = {"jsonrpc": "2.0", "id": "r1", "method": method, "params": params or {}}
     response = await post(platform, message, **kw)
     assert response.status == 200, response.body
     return response.json()
 
 
-async def tool(platform: Any, name: str, key: str | None = None, **arguments: Any) -> Any:
+async def tool(platform: LocalPlatform, name: str, key: str | None = None, **arguments: Any) -> Any:
     return (await rpc(platform, "tools/call", {"name": name, "arguments": arguments}, key=key))[
         "result"
     ]
@@ -47,7 +53,7 @@ async def tool(platform: Any, name: str, key: str | None = None, **arguments: An
 
 
 @pytest.mark.parametrize("method", ["GET", "DELETE", "PUT"])
-async def test_only_post_is_served_and_405_says_so(platform: Any, method: str) -> None:
+async def test_only_post_is_served_and_405_says_so(platform: LocalPlatform, method: str) -> None:
     response = await send(platform.env, method, "/mcp", await platform.local_key())
     assert (response.status, response.headers["allow"]) == (405, "POST")
 
@@ -66,7 +72,7 @@ async def test_only_post_is_served_and_405_says_so(platform: Any, method: str) -
     ],
 )
 async def test_transport_refusals_are_http_errors_with_a_json_rpc_body(
-    platform: Any, headers: dict[str, str], body: object, status: int, code: int
+    platform: LocalPlatform, headers: dict[str, str], body: object, status: int, code: int
 ) -> None:
     response = await post(platform, body, headers)
     assert response.status == status
@@ -74,7 +80,9 @@ async def test_transport_refusals_are_http_errors_with_a_json_rpc_body(
     assert response.json()["error"]["code"] == code
 
 
-async def test_an_unsupported_version_header_names_the_supported_ones(platform: Any) -> None:
+async def test_an_unsupported_version_header_names_the_supported_ones(
+    platform: LocalPlatform,
+) -> None:
     response = await post(platform, PING, {"mcp-protocol-version": "2099-01-01"})
     assert response.json()["error"]["data"] == {"supported": list(SUPPORTED_VERSIONS)}
 
@@ -90,7 +98,7 @@ async def test_an_unsupported_version_header_names_the_supported_ones(platform: 
         {"content-type": "application/json; charset=utf-8"},
     ],
 )
-async def test_acceptable_requests(platform: Any, headers: dict[str, str]) -> None:
+async def test_acceptable_requests(platform: LocalPlatform, headers: dict[str, str]) -> None:
     response = await post(platform, PING, headers)
     assert response.status == 200
     assert response.json() == {"jsonrpc": "2.0", "id": 1, "result": {}}
@@ -106,13 +114,13 @@ async def test_acceptable_requests(platform: Any, headers: dict[str, str]) -> No
     ],
 )
 async def test_notifications_and_responses_are_accepted_without_a_body(
-    platform: Any, message: object
+    platform: LocalPlatform, message: object
 ) -> None:
     response = await post(platform, message)
     assert (response.status, response.body) == (202, b"")
 
 
-async def test_no_key_or_a_wrong_key_is_the_apis_401(platform: Any) -> None:
+async def test_no_key_or_a_wrong_key_is_the_apis_401(platform: LocalPlatform) -> None:
     missing = await send(platform.env, "POST", "/mcp", None, json.dumps(PING).encode(), JSON)
     wrong = await post(platform, PING, key="sa_not-a-key")
     assert (missing.status, wrong.status) == (401, 401)
@@ -121,7 +129,7 @@ async def test_no_key_or_a_wrong_key_is_the_apis_401(platform: Any) -> None:
 
 
 async def test_an_unlisted_origin_is_403_before_anything_else(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(platform.env, "CORS_ORIGINS", "https://app.test", raising=False)
     evil = {**JSON, "origin": "https://evil.test"}
@@ -134,7 +142,7 @@ async def test_an_unlisted_origin_is_403_before_anything_else(
 
 
 async def test_a_listed_origin_gets_its_preflight(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(platform.env, "CORS_ORIGINS", "https://app.test", raising=False)
     preflight = {"origin": "https://app.test", "access-control-request-method": "POST"}
@@ -144,7 +152,7 @@ async def test_a_listed_origin_gets_its_preflight(
 
 
 async def test_every_mcp_request_is_charged_like_an_api_request(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(platform.env, "RATE_LIMIT_REQUESTS_PER_MINUTE", "2", raising=False)
     key = (await keys.create_key(platform.env, "acme")).secret
@@ -170,7 +178,7 @@ async def test_every_mcp_request_is_charged_like_an_api_request(
     ],
 )
 async def test_protocol_errors_answer_the_request_id(
-    platform: Any, method: str, params: dict[str, Any], code: int
+    platform: LocalPlatform, method: str, params: dict[str, Any], code: int
 ) -> None:
     answer = await rpc(platform, method, params)
     assert answer["id"] == "r1" and "result" not in answer
@@ -188,9 +196,9 @@ async def test_protocol_errors_answer_the_request_id(
     ],
 )
 async def test_initialize_negotiates_the_version(
-    platform: Any, requested: str | None, agreed: str
+    platform: LocalPlatform, requested: str | None, agreed: str
 ) -> None:
-    params = {"capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    params: dict[str, object] = {"capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
     if requested is not None:
         params["protocolVersion"] = requested
     # The version header is not checked on initialize: negotiation happens in the body.
@@ -202,7 +210,7 @@ async def test_initialize_negotiates_the_version(
     assert result["serverInfo"]["name"] == "siteaudit"
 
 
-async def test_tools_list_describes_the_five_tools(platform: Any) -> None:
+async def test_tools_list_describes_the_five_tools(platform: LocalPlatform) -> None:
     listed = (await rpc(platform, "tools/list"))["result"]["tools"]
     assert [(t["name"], t["annotations"]["readOnlyHint"]) for t in listed] == [
         ("run_site_audit", False),
@@ -222,7 +230,7 @@ COUNTS = dict(zip(TYPES, (25, 16, 8), strict=True))  # page n carries TYPES[: 1 
 
 
 @pytest.fixture
-async def seeded(platform: Any) -> Any:
+async def seeded(platform: LocalPlatform) -> LocalPlatform:
     """25 pages (every fifth a 404) and 1-3 issues on each, for the CLI's owner."""
     db = platform.env.DB
     now = ports.iso_now()
@@ -255,7 +263,7 @@ def structured(result: Any) -> Any:
     return result["structuredContent"]
 
 
-async def test_issues_come_with_a_summary_per_type_and_how_to_fix(seeded: Any) -> None:
+async def test_issues_come_with_a_summary_per_type_and_how_to_fix(seeded: LocalPlatform) -> None:
     found = structured(await tool(seeded, "get_audit_issues", audit_id=AUDIT, limit=5))
 
     assert found["audit_id"] == AUDIT and found["total"] == sum(COUNTS.values()) == 49
@@ -283,7 +291,7 @@ async def test_issues_come_with_a_summary_per_type_and_how_to_fix(seeded: Any) -
     ],
 )
 async def test_issue_filters_narrow_the_rows_and_the_summary(
-    seeded: Any, arguments: dict[str, Any], total: int | None, types: set[str] | None
+    seeded: LocalPlatform, arguments: dict[str, Any], total: int | None, types: set[str] | None
 ) -> None:
     found = structured(await tool(seeded, "get_audit_issues", audit_id=AUDIT, **arguments))
     expected = {
@@ -312,7 +320,7 @@ async def test_issue_filters_narrow_the_rows_and_the_summary(
     ],
 )
 async def test_pages_filter_and_total_counts_every_kept_page(
-    seeded: Any, arguments: dict[str, Any], total: int
+    seeded: LocalPlatform, arguments: dict[str, Any], total: int
 ) -> None:
     found = structured(await tool(seeded, "get_audit_pages", audit_id=AUDIT, limit=3, **arguments))
     assert found["total"] == total
@@ -321,7 +329,7 @@ async def test_pages_filter_and_total_counts_every_kept_page(
     assert urls == sorted(urls)
 
 
-async def test_without_an_audit_id_the_newest_audit_is_read(seeded: Any) -> None:
+async def test_without_an_audit_id_the_newest_audit_is_read(seeded: LocalPlatform) -> None:
     status = structured(await tool(seeded, "get_audit_status"))
     pages = structured(await tool(seeded, "get_audit_pages", limit=1))
     assert (status["audit"]["id"], pages["audit_id"]) == (AUDIT, AUDIT)
@@ -334,7 +342,9 @@ def refusal(result: Any) -> str:
     return text
 
 
-async def test_another_owners_audit_is_refused_exactly_as_an_unknown_one(seeded: Any) -> None:
+async def test_another_owners_audit_is_refused_exactly_as_an_unknown_one(
+    seeded: LocalPlatform,
+) -> None:
     other = (await keys.create_key(seeded.env, "someone-else")).secret
     for name in ("get_audit_status", "get_audit_issues", "get_audit_pages", "get_audit_actions"):
         theirs = refusal(await tool(seeded, name, key=other, audit_id=AUDIT))
@@ -357,14 +367,14 @@ async def test_another_owners_audit_is_refused_exactly_as_an_unknown_one(seeded:
     ],
 )
 async def test_run_site_audit_refusals_are_readable(
-    platform: Any, arguments: dict[str, Any], text: str
+    platform: LocalPlatform, arguments: dict[str, Any], text: str
 ) -> None:
     assert text in refusal(await tool(platform, "run_site_audit", **arguments))
     assert await repository.get_owned_audit(platform.env.DB, LOCAL_OWNER, "any") is None
 
 
 async def test_the_deployments_limits_refuse_as_tool_errors(
-    platform: Any, monkeypatch: pytest.MonkeyPatch
+    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(platform.env, "MAX_PAGES_LIMIT", "20", raising=False)
     monkeypatch.setattr(platform.env, "MAX_RUNNING_AUDITS_PER_OWNER", "1", raising=False)
@@ -379,7 +389,7 @@ async def test_the_deployments_limits_refuse_as_tool_errors(
 
 
 async def test_run_site_audit_starts_audits_without_lighthouse(
-    platform: Any, small_site: Any
+    platform: LocalPlatform, small_site: Any
 ) -> None:
     started = structured(
         await tool(platform, "run_site_audit", url=small_site.url("/"), max_pages=2)
@@ -390,7 +400,9 @@ async def test_run_site_audit_starts_audits_without_lighthouse(
     assert audit is not None and audit.lighthouse_status == "disabled"
 
 
-async def test_actions_say_why_there_is_no_verdict_for_an_audit_without_one(seeded: Any) -> None:
+async def test_actions_say_why_there_is_no_verdict_for_an_audit_without_one(
+    seeded: LocalPlatform,
+) -> None:
     # The seeded audit was written completed without a finalize: it has no stored tally.
     found = structured(await tool(seeded, "get_audit_actions", audit_id=AUDIT))
     assert (found["scores"], found["actions"], found["total"]) == (None, [], 0)

@@ -99,7 +99,7 @@ async def d1_result_shapes(env: Any) -> None:
     assert written.meta.changed_db is True  # JsDict: attribute access
     read = await env.DB.prepare("SELECT id, name FROM d1_shapes").all()
     assert read["results"] == [{"id": 1, "name": "a"}] and isinstance(read["results"][0], dict)
-    assert read["results"][0].name == "a"
+    assert read["results"][0].name == "a"  # type: ignore[attr-defined]  # JsDict, as above
 
 
 @env_check
@@ -177,7 +177,8 @@ async def sql_row_shapes(storage: Any) -> None:
     rows = sql.exec("SELECT * FROM t").toArray()
     assert isinstance(rows, list) and len(rows) == 1
     row = rows[0]
-    assert isinstance(row, dict) and row.name == "a" and row["gone"] is None
+    # A JsDict: a dict with attribute access, which mypy cannot see.
+    assert isinstance(row, dict) and row.name == "a" and row["gone"] is None  # type: ignore[attr-defined]
     assert row["score"] == 2 and type(row["score"]) is int
     assert isinstance(row["data"], memoryview) and bytes(row["data"]) == b"\x01\x02"
     assert [dict(r) for r in sql.exec("SELECT id, name FROM t")] == [{"id": 1, "name": "a"}]
