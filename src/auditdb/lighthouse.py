@@ -160,9 +160,12 @@ def _percentile(data: FieldData | None, name: str) -> float | None:
     return None if metric is None else float(metric.percentile)
 
 
+# The frontier's order (depth, then URL; pages reached only through the sitemap last), as
+# auditdb.timing reads it: the order fetches finish in varies from run to run, and the first page
+# of a template must not (identical crawls sample the same pages).
 _PAGES_SQL = (
     "SELECT id, url, status_code, fetch_class FROM audit_pages WHERE audit_id = ? "
-    "ORDER BY crawled_at, rowid"
+    "ORDER BY crawl_depth IS NULL, crawl_depth, url"
 )
 _START_SQL = (
     "UPDATE audits SET current_phase = 'lighthouse', lighthouse_status = 'running', "

@@ -3,8 +3,9 @@
 Pure: pages in, sample out. Eligible pages answered 2xx with fetch class `ok` (a challenge page
 can answer 200, so the status alone is not enough). The start URL's page always comes first,
 found by a canonical key (https, no `www.`, lowercase host, sorted query, no fragment) and, failing
-that, by the same key without a trailing slash. Then, in crawl order, the first page of each URL
-template, a template being the host and the path with its variable segments collapsed:
+that, by the same key without a trailing slash. Then, in the frontier's order (depth, then URL),
+the first page of each URL template, a template being the host and the path with its variable
+segments collapsed:
 
     all digits -> :id      a UUID -> :uuid      YYYY-MM-DD -> :date
     three or more hyphen-separated parts (an article slug) -> :slug
