@@ -36,11 +36,14 @@ OWN_NOT_200 = {
 def _on_one_audit(template: str) -> list[str]:
     """`template` with each of its audit ids in turn as `{id}`, the others the asking owner's own
     audit: both positions of a comparison are tried."""
-    names = re.findall(r"\{(\w+)\}", template)
-    return [
-        re.sub(r"\{(\w+)\}", lambda m, n=name: "{id}" if m[1] == n else "alpha-audit", template)
-        for name in names
-    ]
+    parts = re.split(r"\{\w+\}", template)  # literal, literal, ...: one more than the ids
+    variants = []
+    for position in range(len(parts) - 1):
+        ids = ["{id}" if i == position else "alpha-audit" for i in range(len(parts) - 1)]
+        variants.append(
+            "".join(part + ident for part, ident in zip(parts, [*ids, ""], strict=True))
+        )
+    return variants
 
 
 # Read from the route table, so a new route on one audit joins the matrix by itself.
