@@ -94,7 +94,9 @@ async def _resolved_addresses(host: str, port: int) -> list[str]:
         infos = await asyncio.get_running_loop().getaddrinfo(
             host.strip("[]"), port, type=socket.SOCK_STREAM
         )
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
+        # UnicodeError: the stdlib's IDNA 2003 codec refuses an empty or long label (`http://./`,
+        # `http://a..b/`), which the URL Standard accepts; no DNS name answers to them either.
         raise HttpClientError(f"cannot resolve {host}: {exc}") from exc
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
@@ -221,7 +223,9 @@ def _origin_and_target(url: str) -> tuple[Origin, str]:
     scheme = parts.scheme.lower()
     host = parts.hostname or ""
     port = parts.port or (443 if scheme == "https" else 80)
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # An empty query is sent as "?", as a browser's fetch sends it: `/a?` is not `/a`.
+    has_query = bool(parts.query) or url.partition("#")[0].endswith("?")
+    target = (parts.path or "/") + (f"?{parts.query}" if has_query else "")
     return (scheme, host, port), target
 
 

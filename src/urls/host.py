@@ -30,6 +30,7 @@ _FORBIDDEN_HOST = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
 _FORBIDDEN_DOMAIN = _FORBIDDEN_HOST | frozenset(map(chr, range(0x20))) | {"%", "\x7f"}
 _PLAIN_ASCII_DOMAIN = re.compile(r"[A-Za-z0-9\-_.]+")  # no forbidden code point, no percent
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_RTL_CLASSES = frozenset({"R", "AL", "AN"})  # RFC 5893 §1.4: what makes a Bidi domain name
 
 
 class InvalidHost(ValueError):
@@ -68,17 +69,29 @@ def _domain_to_ascii(domain: str) -> str:
         mapped = idna.uts46_remap(domain, std3_rules=False, transitional=False)
     except idna.IDNAError as exc:
         raise InvalidHost(str(exc)) from None
-    return ".".join(_label_to_ascii(label) for label in mapped.split("."))
+    labels = mapped.split(".")
+    unicode_labels = [_label_to_unicode(label) for label in labels]
+    _check_bidi_domain(unicode_labels)
+    return ".".join(_label_to_ascii(label) for label in labels)
+
+
+def _label_to_unicode(label: str) -> str:
+    """UTS #46 §4 Processing, step 4: the label decoded from punycode when it is an A-label, and
+    checked against the validity criteria (§4.1) when it is not plain ASCII."""
+    if label[:4].lower() == "xn--":
+        if not label.isascii():
+            raise InvalidHost(f"{label!r} is punycode with non-ASCII code points")
+        unicode = _decode_punycode(label[4:])
+        _check_label(unicode)
+        return unicode
+    if not label.isascii():
+        _check_label(label)
+    return label
 
 
 def _label_to_ascii(label: str) -> str:
     if label.isascii():
-        if label[:4].lower() != "xn--":
-            return label
-        unicode = _decode_punycode(label[4:])
-        _check_label(unicode)
-        return label
-    _check_label(label)
+        return label  # ASCII as written, or an A-label that `_label_to_unicode` checked
     return "xn--" + label.encode("punycode").decode("ascii")
 
 
@@ -89,13 +102,22 @@ def _decode_punycode(encoded: str) -> str:
         raise InvalidHost(f"invalid punycode xn--{encoded}") from None
     if not decoded or decoded.isascii():
         raise InvalidHost(f"xn--{encoded} does not encode a non-ASCII label")
-    if idna.uts46_remap(decoded, std3_rules=False, transitional=False) != decoded:
+    # Validity criteria 4 to 6 (UTS #46 §4.1): no "xn--" prefix and no "." in the decoded label,
+    # and only code points whose status is valid or deviation (mapping leaves them unchanged).
+    if decoded[:4].lower() == "xn--" or "." in decoded:
+        raise InvalidHost(f"xn--{encoded} decodes to {decoded!r}, not a label")
+    try:
+        remapped = idna.uts46_remap(decoded, std3_rules=False, transitional=False)
+    except idna.IDNAError as exc:
+        raise InvalidHost(f"xn--{encoded}: {exc}") from None
+    if remapped != decoded:
         raise InvalidHost(f"xn--{encoded} decodes to a label that is not in mapped form")
     return decoded
 
 
 def _check_label(label: str) -> None:
-    """UTS #46 §4.1 validity criteria, with CheckHyphens off and CheckBidi/CheckJoiners on."""
+    """UTS #46 §4.1 validity criteria, with CheckHyphens off and CheckJoiners on (CheckBidi is
+    a property of the whole domain: `_check_bidi_domain`)."""
     if unicodedata.normalize("NFC", label) != label:
         raise InvalidHost(f"{label!r} is not in NFC")
     if unicodedata.category(label[0]).startswith("M"):
@@ -106,7 +128,24 @@ def _check_label(label: str) -> None:
                 label, position
             ):
                 raise InvalidHost(f"joiner not allowed in {label!r}")
-        idna_core.check_bidi(label)
+    except idna.IDNAError as exc:
+        raise InvalidHost(str(exc)) from None
+
+
+def _check_bidi_domain(labels: list[str]) -> None:
+    """UTS #46 §4.1 CheckBidi: in a Bidi domain name (one with a character of bidi class R, AL or
+    AN anywhere, RFC 5893 §1.4), every label must satisfy RFC 5893 §2, the left-to-right ones
+    too: `\u05d0.1a` is refused for its "1a", which begins with a European number."""
+    if all(label.isascii() for label in labels):
+        return  # ASCII has no R, AL or AN character: not a Bidi domain name
+    if not any(
+        _RTL_CLASSES.intersection(map(unicodedata.bidirectional, label)) for label in labels
+    ):
+        return
+    try:
+        for label in labels:
+            if label:
+                idna_core.check_bidi(label, check_ltr=True)
     except idna.IDNAError as exc:
         raise InvalidHost(str(exc)) from None
 

@@ -8,18 +8,26 @@ spelling the frontier stores and dedupes on, or None when the URL cannot or must
 1. Parse exactly as a browser does (`urls.parser`, the WHATWG URL Standard's basic URL parser):
    input clean-up (C0 controls and spaces stripped, tabs and newlines removed, `\\` read as `/`),
    resolution against the base (`http:foo` against an http base is relative, `?` empties the
-   query), lowercase scheme and host, UTS #46 IDNA to punycode, every IPv4 spelling to dotted
-   decimal ("ends in a number"), IPv6 compressed, default ports removed, dot segments removed in
-   any `%2e` spelling, and what a browser percent-encodes encoded (path, special-query and
-   userinfo sets; non-ASCII as UTF-8). A URL the standard rejects is None.
-2. http(s) only, and a host DNS can name: an IP address, or labels of `[a-z0-9_-]{1,63}` of at
-   most 253 characters (RFC 1035 §2.3.4, `_` as hosts use it). The standard accepts `a..b`, 64
-   character labels and `!` in hosts; no fetch could reach them.
-3. RFC 3986 §6.2.2 on top: percent-encodings of unreserved characters decoded, all other hex
-   uppercased, a stray `%` written `%25`.
-4. The fragment is dropped (never sent to servers). An empty query (`/a?`) is dropped too, as
-   Scrapy's `canonicalize_url` does; RFC 3986 §6.2.3 calls that scheme-specific, and no server
-   we know of distinguishes the two.
+   query), lowercase scheme and host, hosts through the standard's host parser (UTS #46 IDNA to
+   punycode, forbidden domain code points, every IPv4 spelling to dotted decimal, IPv6
+   compressed), default ports removed, dot segments removed in any `%2e` spelling, and what a
+   browser percent-encodes encoded (path, special-query and userinfo sets; non-ASCII as UTF-8).
+   A URL the standard rejects is None, and nothing the standard accepts is: a host such as
+   `http://./` or `http://a..b/` is a URL whose fetch fails (DNS), not a malformed one.
+2. http(s) only: the crawler fetches nothing else.
+3. `canonical`: the identity-preserving steps below, and nothing else.
+
+The identity-preserving steps (`canonical`; tests/urls/test_wpt.py applies exactly these to the
+URL Standard's expected hrefs) change the spelling, never the request a server receives:
+
+* The fragment is dropped: it is never sent (RFC 9110 §4.2.4).
+* In the userinfo, path and query, RFC 3986 §6.2.2: the hex digits of a valid `%XX` uppercased
+  (§6.2.2.1) and a `%XX` of an unreserved character decoded (§6.2.2.2); a stray `%` is kept as
+  written (`urls.percent.normalise_percent_encoding`).
+
+Everything else is the browser's spelling: an empty query (`/a?`) is kept, since `?` is part of
+the request target (RFC 3986 §6.2.3: delimiters of empty components are not removed unless the
+scheme says so, and RFC 9110 does not); `/a?` and `/a` are two URLs, as for a browser.
 
 Decisions
 ---------
@@ -42,7 +50,6 @@ Decisions
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -52,6 +59,7 @@ from urls.percent import PATH_SET, SPECIAL_QUERY_SET, USERINFO_SET, normalise_pe
 __all__ = [
     "DEFAULT_PORTS",
     "UrlParts",
+    "canonical",
     "normalise_percent_encoding",
     "normalise_request_target",
     "normalise_url",
@@ -64,8 +72,6 @@ __all__ = [
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
-_DNS_HOST = re.compile(r"(?:[a-z0-9_\-]{1,63}\.)*[a-z0-9_\-]{1,63}\.?")
-_MAX_HOST_LENGTH = 253  # RFC 1035 §2.3.4, without the optional trailing dot
 # A robots.txt pattern or request target is compared with normalised URLs: "#" and "?" in it are
 # its own characters, not delimiters to encode.
 _TARGET_PATH_SET = PATH_SET - {"#", "?"}
@@ -100,7 +106,7 @@ class UrlParts:
 
     @property
     def request_target(self) -> str:
-        return self.path + ("?" + self.query if self.query else "")
+        return self.path + ("" if self.query is None else "?" + self.query)
 
     def unsplit(self) -> str:
         userinfo = "" if self.userinfo is None else self.userinfo + "@"
@@ -130,19 +136,26 @@ def split_url(href: str, base: str | None = None) -> UrlParts | None:
     """
     base_url = None if base is None else _maybe_parse(base, None)
     url = _maybe_parse(href, base_url)
-    if url is None or url.scheme not in DEFAULT_PORTS or not _dns_host(url.host):
+    if url is None or url.scheme not in DEFAULT_PORTS:
         return None
+    return canonical(url)
+
+
+def canonical(url: Url) -> UrlParts:
+    """A parsed http(s) URL after the identity-preserving steps of the module docstring (the
+    fragment dropped; RFC 3986 §6.2.2 percent-encoding normalisation), and only those."""
     userinfo = None
     if url.username or url.password:
         password = ":" + _normalise_userinfo(url.password) if url.password else ""
         userinfo = _normalise_userinfo(url.username) + password
+    query = None if url.query is None else normalise_percent_encoding(url.query, SPECIAL_QUERY_SET)
     return UrlParts(
         scheme=url.scheme,
         userinfo=userinfo,
         host=url.host,
         port=url.port,
         path=normalise_percent_encoding(url.path),
-        query=normalise_percent_encoding(url.query, SPECIAL_QUERY_SET) if url.query else None,
+        query=query,
     )
 
 
@@ -155,13 +168,6 @@ def _maybe_parse(text: str, base: Url | None) -> Url | None:
 
 def _normalise_userinfo(text: str) -> str:
     return normalise_percent_encoding(text, USERINFO_SET)
-
-
-def _dns_host(host: str) -> bool:
-    """Step 2: an IP address (the parser serialises any IPv4 in dotted decimal) or a DNS name."""
-    if host.startswith("[") or host[-1:].isdigit():
-        return True  # a domain ending in a number is an IPv4 address, or the parser refused it
-    return len(host.removesuffix(".")) <= _MAX_HOST_LENGTH and bool(_DNS_HOST.fullmatch(host))
 
 
 def same_site(a: str, b: str) -> bool:

@@ -28,6 +28,7 @@ USERINFO_SET = PATH_SET | frozenset("/:;=@[\\]^|")
 
 _PERCENT = re.compile(r"%([0-9A-Fa-f]{2})?")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_HEX_DIGITS = frozenset("0123456789ABCDEFabcdef")
 
 
 def percent_encode(text: str, encode_set: frozenset[str]) -> str:
@@ -45,22 +46,35 @@ def _encode_char(char: str, encode_set: frozenset[str]) -> str:
 
 
 def normalise_percent_encoding(text: str, encode_set: frozenset[str] = PATH_SET) -> str:
-    """RFC 3986 §6.2.2.1–2 on top of `percent_encode`: decode %XX of unreserved characters,
-    uppercase other %XX, and percent-encode what a browser would (the code points in
-    `encode_set` and all non-ASCII, as UTF-8).
+    """RFC 3986 §6.2.2 on top of `percent_encode`: the hex digits of a valid `%XX` uppercased
+    (§6.2.2.1), a `%XX` of an unreserved character decoded (§6.2.2.2), and what a browser
+    percent-encodes encoded (the code points in `encode_set` and all non-ASCII, as UTF-8).
 
-    A `%` not followed by two hex digits becomes `%25`: lenient servers read a stray `%` literally,
-    which `%25` also means, and leaving it bare would let `%%41` turn into `%A` + ... on a second
-    pass (the normalisation must be idempotent).
+    Nothing else changes: each form names the same resource as the text, so the request a server
+    receives is the one the page asked for. A `%` not followed by two hex digits is kept as written,
+    as browsers send it (URL Standard, "percent-encoded bytes": the parser leaves it alone); writing
+    it `%25` would request a different resource. An unreserved hex digit is not decoded right
+    after such a stray `%` (or a stray `%` and one hex digit): `%%41B` decoded would read `%AB`,
+    one byte where the page sent three, so `%41` stays. That also keeps the normalisation
+    idempotent.
     """
     if "%" in text:
-        text = _PERCENT.sub(_fix_percent, text)
+        text = _PERCENT.sub(_normalise_escape, text)
     return percent_encode(text, encode_set)
 
 
-def _fix_percent(match: re.Match[str]) -> str:
+def _normalise_escape(match: re.Match[str]) -> str:
     hex_digits = match.group(1)
     if hex_digits is None:
-        return "%25"
+        return "%"  # a stray "%": kept
     char = chr(int(hex_digits, 16))
-    return char if char in _UNRESERVED else "%" + hex_digits.upper()
+    if char in _UNRESERVED and not (char in _HEX_DIGITS and _after_stray_percent(match)):
+        return char
+    return "%" + hex_digits.upper()
+
+
+def _after_stray_percent(match: re.Match[str]) -> bool:
+    """Whether the escape follows `%` or `%h` in the text: a `%` there is stray (two hex digits
+    do not follow it), and a decoded hex digit would complete it into a new escape."""
+    before = match.string[max(0, match.start() - 2) : match.start()]
+    return before[-1:] == "%" or (before[:1] == "%" and before[1:] in _HEX_DIGITS)

@@ -106,9 +106,13 @@ def is_loopback_host(host: str) -> bool:
 
 def is_blocked_host(host: str) -> bool:
     """True when a host must not be fetched by an audit of a public site."""
+    if not host.strip():
+        return True
     host = normalise_host(host)
     if not host:
-        return True
+        # Only dots (`http://./`, a valid URL): the DNS root, which names no address of any kind;
+        # its fetch fails to resolve, and says so, rather than being called private here.
+        return False
     if host in _BLOCKED_NAMES or host.endswith(_BLOCKED_SUFFIXES):
         return True
     address = parse_ip(host)

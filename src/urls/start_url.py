@@ -4,7 +4,10 @@ The text is read as a browser's address bar would read a URL typed without a sch
 is assumed, and `StartUrl.scheme_assumed` records it, so that the audit's discovery falls back to
 `http://` when https cannot connect (crawl.start_verdict), as browsers do. Then the URL Standard's
 parser reads it. Rejections carry a `StartUrlRejection` reason, which the API answers with as its
-error code.
+error code: INVALID_URL for what the URL Standard refuses ("url is malformed: ..." with the
+parser's reason) or a scheme other than http(s), TARGET_BLOCKED for what the private-host policy
+refuses. A valid URL whose host cannot be fetched (it does not resolve) is neither: the audit
+starts, and its start fetch reports the failure.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NoReturn
 
-from urls.normalise import split_url
 from urls.parser import InvalidUrl, UnsupportedScheme, Url, parse_url
 from urls.private_hosts import PrivateHosts, host_refused
 
@@ -55,8 +57,11 @@ class StartUrl:
 
 
 def normalise_start_url(raw: str, *, private_hosts: PrivateHosts) -> str:
-    """The start URL as the audit will fetch it: http(s), no userinfo or fragment, a fetchable
-    host the private-host policy allows. Raises StartUrlError."""
+    """The start URL as the audit will fetch it: http(s), no userinfo or fragment, a host the URL
+    Standard accepts and the private-host policy allows. Raises StartUrlError.
+
+    Whether the host resolves is the fetch's question, not this one: `http://./` is a valid URL,
+    so it is accepted here and its audit fails with the DNS error (crawl.start_verdict)."""
     return read_start_url(raw, private_hosts=private_hosts).url
 
 
@@ -72,10 +77,8 @@ def read_start_url(raw: str, *, private_hosts: PrivateHosts) -> StartUrl:
             "audited",
         )
     port = "" if url.port is None else f":{url.port}"
-    start = f"{url.scheme}://{url.host}{port}{url.path}" + (f"?{url.query}" if url.query else "")
-    if split_url(start) is None:
-        raise StartUrlError(StartUrlRejection.INVALID_URL, "url has no valid host")
-    return StartUrl(start, scheme_assumed=assumed)
+    query = "" if url.query is None else f"?{url.query}"
+    return StartUrl(f"{url.scheme}://{url.host}{port}{url.path}{query}", scheme_assumed=assumed)
 
 
 def _parse_start_url(raw: str) -> tuple[Url, bool]:

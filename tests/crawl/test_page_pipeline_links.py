@@ -24,8 +24,8 @@ def processed(body: str, depth: int = 0) -> ProcessedPage:
 def test_each_distinct_target_is_judged_once_refused_or_enqueued() -> None:
     page = processed(
         '<a href="/a">A</a><a href="https://other.test/x">X</a><a href="/a#f">A again</a>'
-        '<a href="/private/p">P</a><a href="https://other.test/x?">X again</a>'
-        '<iframe src="/frame"></iframe><a href="/private/p?">P again</a><area href="/a">'
+        '<a href="/private/p">P</a><a href="https://other.test/x#y">X again</a>'
+        '<iframe src="/frame"></iframe><a href="/private/p#z">P again</a><area href="/a">'
         '<link rel=next href="/next">'
     )
     assert [(d.url, d.depth) for d in page.discovered] == [

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from common.net_failure import NetFailure, classify_net_failure
 from local_platform.fetch import FetchError, aclose_shared_client, fetch, restrict_addresses
 from local_platform.runtime import LocalPlatform
 from urls.private_hosts import PrivateHosts
@@ -140,3 +141,16 @@ async def test_a_platform_applies_allow_private_hosts_and_restores_on_close(
     finally:
         await local.close()
     assert (await fetch(f"http://loopback.test:{port}/")).status == 200  # unrestricted again
+
+
+@pytest.mark.usefixtures("policy")
+@pytest.mark.parametrize("url", ["http://./", "http://foo.09../", "http://a..b/"])
+async def test_a_valid_url_whose_host_names_nothing_fails_to_resolve(
+    resolver: list[str], url: str
+) -> None:
+    # Valid URLs (the URL Standard accepts these hosts); the stdlib's IDNA codec refuses their
+    # empty labels before any DNS query is sent, and that is a resolution failure like any other.
+    restrict_addresses(PrivateHosts.DENY)
+    with pytest.raises(FetchError) as caught:
+        await fetch(url)
+    assert classify_net_failure(str(caught.value)) is NetFailure.DNS

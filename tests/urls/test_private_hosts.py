@@ -68,6 +68,12 @@ def test_public_hosts_are_allowed(host: str) -> None:
     assert not is_blocked_host(host)
 
 
+@pytest.mark.parametrize("host", [".", ".."])
+def test_the_dns_root_is_no_private_address(host: str) -> None:
+    # `http://./` is a valid URL; its fetch fails to resolve, which is the error it gets.
+    assert not host_refused(host, PrivateHosts.DENY)
+
+
 @pytest.mark.parametrize(
     ("spelling", "address"),
     [

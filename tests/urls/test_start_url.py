@@ -13,6 +13,11 @@ from urls.start_url import StartUrl, StartUrlError, normalise_start_url, read_st
         ("  HTTP://Example.COM/a?b=1#frag ", "http://example.com/a?b=1"),
         ("https://example.com:8443", "https://example.com:8443/"),
         ("https://[2606:4700::1111]/", "https://[2606:4700::1111]/"),
+        # Valid URLs whose host resolves nowhere: accepted, their fetch fails (a DNS error).
+        ("http://./", "http://./"),
+        ("http://foo.09..", "http://foo.09../"),
+        ("https://a..b/x?", "https://a..b/x?"),
+        ("https://example.com/foo%2zbar", "https://example.com/foo%2zbar"),
     ],
 )
 def test_normalisation(raw: str, expected: str) -> None:
@@ -62,3 +67,20 @@ def test_a_text_without_a_scheme_is_read_as_https_and_says_so(
     raw: str, url: str, assumed: bool
 ) -> None:
     assert read_start_url(raw, private_hosts=PrivateHosts.ALLOW) == StartUrl(url, assumed)
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("http://a.b.c.xn--pokxncvks/", "url is malformed: xn--pokxncvks decodes to a label"),
+        ("http://xn--a/", "url is malformed: xn--a"),
+        ("https://exa mple.com/", "url is malformed: forbidden code point"),
+        ("http://10.0.0.1/", "10.0.0.1 is a private, loopback"),
+    ],
+)
+def test_a_refusal_says_whether_the_url_is_malformed_or_its_target_blocked(
+    raw: str, message: str
+) -> None:
+    with pytest.raises(StartUrlError) as caught:
+        normalise_start_url(raw, private_hosts=PrivateHosts.DENY)
+    assert str(caught.value).startswith(message)
