@@ -9,6 +9,7 @@
     siteaudit delete ID [--state-dir DIR]
     siteaudit compare A B [--limit N] [--state-dir DIR]
     siteaudit serve [--port N] [--var NAME:VALUE ...] [--state-dir DIR]
+    siteaudit demo [--port N] [--max-pages N] [--format F] [--output FILE] [--keep-serving]
     siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] [--lighthouse M]
                            [--check-external] [--external-budget SECONDS]
@@ -43,6 +44,7 @@ from typing import TYPE_CHECKING
 
 from cli.compare import format_comparison
 from cli.deliver import Delivery, ExitStatus, OutputFormat, Refused, check_baselines, deliver
+from cli.demo import add_demo_command, run_demo
 from cli.exposure import add_exposure_command, run_exposure
 from cli.gate import CONDITIONS_HELP, GateSyntaxError, parse_fail_on
 from cli.keys import add_keys_commands, has_user_key, run_keys
@@ -146,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME:VALUE",
         help="override a wrangler.toml [vars] setting, like `wrangler dev --var` (repeatable)",
     )
+    add_demo_command(commands)
     add_keys_commands(commands)
     add_monitors_commands(commands)
     add_security_commands(commands)
@@ -218,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
             "delete": run_delete,
             "compare": run_compare,
             "serve": run_serve,
+            "demo": lambda demo_args: run_demo(demo_args, run_audit),
             "keys": run_keys,
             "monitors": run_monitors_command,
             "security": run_security_command,

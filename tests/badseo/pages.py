@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Self
 
+from demo.shop import head_tags
 from tests.support.site_server import Reply, SiteRequest, StreamReply
 
 __all__ = [
@@ -156,16 +157,8 @@ class PageSpec:
 
 
 def _head(spec: PageSpec, origin: str) -> str:
-    parts = ['<meta charset="utf-8">']
-    if spec.title_text is not None:
-        parts.append(f"<title>{escape(spec.title_text)}</title>")
-    if spec.description_text is not None:
-        parts.append(f'<meta name="description" content="{escape(spec.description_text)}">')
-    if spec.viewport:
-        parts.append('<meta name="viewport" content="width=device-width, initial-scale=1">')
-    if spec.canonical is not None:
-        href = spec.canonical.replace("{origin}", origin)
-        parts.append(f'<link rel="canonical" href="{escape(href)}">')
+    canonical = None if spec.canonical is None else spec.canonical.replace("{origin}", origin)
+    parts = head_tags(spec.title_text, spec.description_text, spec.viewport, canonical)
     parts.append(spec.head.replace("{origin}", origin))
     return "".join(parts)
 
