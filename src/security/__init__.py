@@ -8,7 +8,8 @@ the sources test by test and what is uncertain.
 
 Layout (pure, no I/O, except `observe`, which fetches through `common.ports`):
 `results` (test names, result ids, the score table), `observed` (what was fetched: records),
-`html_scan` (meta and script tags), `csp` (the policy parser), `checks_*` (the tests),
+`html_scan` (meta and script tags), `csp` (the policy parser), `structured_field`
+(RFC 8941/9651 Items: COOP and COEP values), `checks_*` (the tests),
 `grade` (score and letter), `site_names` (HSTS preload list, Public Suffix List), `observe`
 (fetch a site the way the Observatory does).
 """

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from security.csp import ParsedCsp, parse_csp, parse_csp_meta
+from security.csp import ParsedCsp, parse_csp, parse_csp_meta, split_policies
 from security.html_scan import HtmlFacts
 from security.observed import ObservedResponse
 from security.results import CspResult, TestName, TestOutcome, outcome
@@ -34,6 +34,18 @@ _PASSING = frozenset(
 )
 
 
+# The Observatory's Policy booleans that mirror a check: set when the check fires, even when an
+# earlier check already decided the result.
+_FLAG_OF_RESULT = {
+    CspResult.UNSAFE_INLINE: "unsafe_inline",
+    CspResult.INSECURE_SCHEME: "insecure_scheme_active",
+    CspResult.UNSAFE_EVAL: "unsafe_eval",
+    CspResult.INSECURE_SCHEME_IN_PASSIVE_CONTENT_ONLY: "insecure_scheme_passive",
+    CspResult.UNSAFE_INLINE_IN_STYLE_SRC_ONLY: "unsafe_inline_style",
+    CspResult.NO_UNSAFE_DEFAULT_SRC_NONE: "default_none",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class CspVerdict:
     """The CSP test's outcome and the effective policy (`data`, read by x-frame-options)."""
@@ -46,21 +58,25 @@ class CspVerdict:
 def content_security_policy(response: ObservedResponse | None, html: HtmlFacts) -> CspVerdict:
     if response is None:
         return CspVerdict(_result(CspResult.NOT_IMPLEMENTED))
-    headers = response.values("content-security-policy")
-    combined = parse_csp(headers + html.csp_meta)
+    # Header fields combined with "," (RFC 9110 §5.3) are several policies (splitCspHeaders).
+    headers = split_policies(response.values("content-security-policy"))
+    metas = split_policies(html.csp_meta)
+    counted: dict[str, object] = {"num_policies": len(headers) + len(metas)}
+    combined = parse_csp(headers + metas)
     if combined.invalid is not None:
-        return CspVerdict(_result(CspResult.HEADER_INVALID, {"reason": combined.invalid}))
+        return CspVerdict(
+            _result(CspResult.HEADER_INVALID, {**counted, "reason": combined.invalid})
+        )
     header_only = _or_empty(parse_csp(headers))
-    meta_only = _or_empty(parse_csp_meta(html.csp_meta))
+    meta_only = _or_empty(parse_csp_meta(metas))
     if not header_only.directives and not meta_only.directives:
         # Report-Only is a header only; it never enforces anything.
         if response.first("content-security-policy-report-only"):
-            return CspVerdict(_result(CspResult.NOT_IMPLEMENTED_BUT_REPORTING_ENABLED))
-        return CspVerdict(_result(CspResult.NOT_IMPLEMENTED))
+            return CspVerdict(_result(CspResult.NOT_IMPLEMENTED_BUT_REPORTING_ENABLED, counted))
+        return CspVerdict(_result(CspResult.NOT_IMPLEMENTED, counted))
     https = response.url.lower().startswith("https:")
-    return _evaluate(
-        combined, header_only, https, {"http": bool(headers), "meta": bool(html.csp_meta)}
-    )
+    seen = {"http": bool(headers), "meta": bool(metas)}
+    return _evaluate(combined, header_only, https, seen, counted)
 
 
 def _or_empty(parsed: ParsedCsp) -> ParsedCsp:
@@ -77,7 +93,11 @@ def _has_nonce_or_hash(sources: set[str]) -> bool:
 
 
 def _evaluate(
-    parsed: ParsedCsp, header_only: ParsedCsp, https: bool, seen: dict[str, bool]
+    parsed: ParsedCsp,
+    header_only: ParsedCsp,
+    https: bool,
+    seen: dict[str, bool],
+    counted: dict[str, object],
 ) -> CspVerdict:
     csp = parsed.directives
     default = csp.get("default-src")
@@ -101,6 +121,7 @@ def _evaluate(
         result = CspResult.DUPLICATE_DIRECTIVES
     flags = {
         **seen,
+        **{flag: found in results for found, flag in _FLAG_OF_RESULT.items()},
         "strict_dynamic": strict_dynamic,
         "anti_clickjacking": not (frame_ancestors & DANGEROUSLY_BROAD),
         "insecure_base_uri": bool(base_uri & BROAD_OR_UNSAFE_INLINE),
@@ -108,7 +129,7 @@ def _evaluate(
         "unsafe_objects": bool(object_src & DANGEROUSLY_BROAD),
     }
     data = {directive: sorted(sources) for directive, sources in csp.items()}
-    details = {"policy": data, **flags}
+    details = {"policy": data, **counted, **flags}
     return CspVerdict(_result(result, details), data, flags)
 
 

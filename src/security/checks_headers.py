@@ -8,8 +8,7 @@ Ports of mdn/mdn-http-observatory `src/analyzer/tests/cors.js`, `referrer-policy
 
 from __future__ import annotations
 
-import re
-
+from common.js_string import js_trim
 from common.wire import JsonValue
 from security.checks_csp import CspVerdict
 from security.html_scan import HtmlFacts
@@ -26,6 +25,7 @@ from security.results import (
     XFrameOptionsResult,
     outcome,
 )
+from security.structured_field import token_of
 
 _PRIVATE_POLICIES = (
     "no-referrer",
@@ -39,8 +39,6 @@ _UNSAFE_POLICIES = (
     "unsafe-url",
     "no-referrer-when-downgrade",
 )
-# RFC 8941 sf-token; COOP and COEP are structured-field tokens with optional parameters.
-_SF_TOKEN = re.compile(r"[A-Za-z*][A-Za-z0-9:/!#$%&'*+\-.^_`|~]*")
 
 
 def cross_origin_resource_sharing(site: ObservedSite) -> TestOutcome:
@@ -117,9 +115,9 @@ _CORP = {
 def cross_origin_resource_policy(response: ObservedResponse | None) -> TestOutcome:
     name = TestName.CROSS_ORIGIN_RESOURCE_POLICY
     header = response.first("cross-origin-resource-policy") if response else None
-    if not header:
+    value = js_trim(header[:256]).lower() if header else ""
+    if not value:  # a blank header is falsy once trimmed: not set
         return outcome(name, CorpResult.NOT_IMPLEMENTED, True)
-    value = header[:256].strip().lower()
     result = _CORP.get(value, CorpResult.HEADER_INVALID)
     return outcome(name, result, result is not CorpResult.HEADER_INVALID, {"value": value})
 
@@ -135,17 +133,6 @@ _COEP = {
     "credentialless": CoepResult.CREDENTIALLESS,
     "unsafe-none": CoepResult.UNSAFE_NONE,
 }
-
-
-def structured_token(value: str) -> str | None:
-    """The token of a structured-field item with parameters (`same-origin; report-to="x"`).
-
-    The Observatory's parseStructuredFieldToken keeps the bare token and ignores parameters,
-    even a malformed one (its tests accept `same-origin; report-to`); a quoted string, an inner
-    list or anything else that is not a token gives None.
-    """
-    item = value.split(";", 1)[0].strip(" \t")
-    return item if _SF_TOKEN.fullmatch(item) else None
 
 
 def cross_origin_opener_policy(response: ObservedResponse | None) -> TestOutcome:
@@ -165,12 +152,17 @@ def cross_origin_embedder_policy(response: ObservedResponse | None) -> TestOutco
 def _isolation_header[R: (CoopResult, CoepResult)](
     response: ObservedResponse | None, name: TestName, table: dict[str, R], missing: R, invalid: R
 ) -> TestOutcome:
-    """COOP and COEP: more than one header is invalid; a known token maps to its result."""
+    """COOP and COEP: more than one header is invalid; a known token maps to its result.
+
+    The value (trimmed as JavaScript trims) must be one structured-field Item whose bare item
+    is a Token (security.structured_field): parameters are allowed and ignored, a malformed one
+    makes the whole value invalid, as does a quoted string (parseStructuredFieldToken).
+    """
     values = response.values(name.value) if response else []
     if not values or values == [""]:  # an empty header is falsy in the JavaScript: not set
         return outcome(name, missing, True)
     if len(values) > 1:
         return outcome(name, invalid, False, {"values": values})
-    value = values[0][:1024].strip()
-    result = table.get(structured_token(value) or "", invalid)
+    value = js_trim(values[0][:1024])
+    result = table.get(token_of(value) or "", invalid)
     return outcome(name, result, result is not invalid, {"value": value})

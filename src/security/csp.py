@@ -7,6 +7,12 @@ which are only noted; a `-src` directive without sources means `'none'`; with se
 source counts only if every policy allows it (compared path by path). Where the JavaScript throws,
 `parse_csp` returns a `ParsedCsp` whose `invalid` says why, so any header string parses.
 
+Several policies may arrive in one field value: RFC 9110 §5.3 lets a recipient combine repeated
+`Content-Security-Policy` fields into one, comma-separated, and CSP3 §2.2 (parse a serialized
+CSP list) splits on commas, which no directive value contains. `split_policies` is the test's
+splitCspHeaders (`src/analyzer/tests/csp.js`): each value split on "," and trimmed, for header
+values and meta contents alike, before the list reaches `parse_csp`.
+
 One known divergence: the JavaScript sorts sources with `Intl.Collator("en")`, this port by code
 point; the order only decides which of two adjacent sources is dropped as superfluous.
 """
@@ -17,6 +23,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+
+from common.js_string import js_split_whitespace, js_trim
 
 # cspParser.js: "img-src" is the shortest directive the test accepts; shorter policies are invalid.
 _SHORTEST_POLICY = len("img-src") - 1
@@ -44,9 +52,14 @@ class _Source:
     keep: bool
 
 
+def split_policies(values: Sequence[str]) -> list[str]:
+    """The policies of header values or meta contents: each split on "," and trimmed."""
+    return [js_trim(policy) for value in values for policy in value.split(",")]
+
+
 def parse_csp(policies: Sequence[str]) -> ParsedCsp:
     """Parse header policies (parseCsp); `invalid` is set where the Observatory throws."""
-    clean = [re.sub(r"[\r\n]", "", policy).strip() for policy in policies]
+    clean = [js_trim(re.sub(r"[\r\n]", "", policy)) for policy in policies]
     if not clean:
         return ParsedCsp()
     for policy in clean:
@@ -75,8 +88,8 @@ def _parse(policies: list[str], count: int) -> ParsedCsp:
     for index, policy in enumerate(policies):
         seen: set[str] = set()
         for entry in policy.split(";"):
-            words = entry.strip().split()
-            if not words:
+            words = js_split_whitespace(js_trim(entry))
+            if not words[0]:
                 continue
             directive = words[0].lower()
             if directive in seen:
@@ -97,7 +110,7 @@ def _parse(policies: list[str], count: int) -> ParsedCsp:
 
 def _combine(earlier: list[_Source], directive: str, raw: list[str], index: int) -> list[_Source]:
     keep = index == 0
-    values = [_Source(source.strip().lower(), index, keep) for source in raw]
+    values = [_Source(js_trim(source).lower(), index, keep) for source in raw]
     if not values and directive.endswith("-src"):
         values = [_Source("'none'", index, keep)]
     combined = values if index == 0 else earlier + values

@@ -1,7 +1,8 @@
 """Each test as a table: inputs -> result id, pass, score modifier.
 
-The CSP rows are the Observatory's own cases (mdn/mdn-http-observatory `test/csp.test.js`);
-the others follow `test/*.test.js` of the same repository and the tests' sources. A meta-test
+The CSP rows start with the Observatory's own cases (mdn/mdn-http-observatory `test/csp.test.js`,
+ported in observatory_cases.py); the others follow `test/*.test.js` of the same repository and the
+tests' sources. A meta-test
 checks that every result id of every test appears in these tables.
 """
 
@@ -33,6 +34,7 @@ from security.results import (
     XFrameOptionsResult,
 )
 from tests.security.cases import HTTP, outcome_of, response
+from tests.security.observatory_cases import CSP_CASES, csp_input
 
 type Row = tuple[dict[str, object], str, bool, int]
 HTML: dict[str, str | list[str]] = {"content-type": "text/html; charset=utf-8"}
@@ -42,78 +44,32 @@ def csp(value: str | list[str], **kw: object) -> dict[str, object]:
     return response({"content-security-policy": value}, **kw)  # type: ignore[arg-type]
 
 
+# Upstream's own test/csp.test.js cases that assert a result and a pass (observatory_cases.py),
+# then cases of ours: each also goes through `security-check` below.
 CSP: list[Row] = [
-    (response(), CspResult.NOT_IMPLEMENTED, False, -25),
-    *[(csp(v), CspResult.HEADER_INVALID, False, -25) for v in (
-        "  ", "\r\n", "", "defa", "default-src 'none'; default-src 'none'",
-        "default-src 'none'; img-src 'self'; default-src 'none'",
-        "default-src 'none'; script-src 'strict-dynamic'",  # strict-dynamic without nonce/hash
-    )],
-    *[(csp(v), CspResult.UNSAFE_INLINE, False, -20) for v in (
-        "default-src 'none'; script-src https://*", "default-src 'none'; script-src 'unsafe-inline'",
-        "script-src 'unsafe-inline'", "script-src data:", "script-src http:", "script-src ftp:",
-        "default-src 'unsafe-inline'", "default-src 'UNSAFE-INLINE'", "upgrade-insecure-requests",
-        "script-src 'none'", "script-src https:", "script-src https://mozilla.org https:",
-        "default-src https://mozilla.org https:", "default-src 'none'; script-src *",
-        "default-src *; script-src *; object-src 'none'",
-        "default-src 'none'; script-src 'none'; object-src *",
-        "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'",
-        "default-src 'none'; script-src 'unsafe-inline' http:", "object-src https:; script-src 'none'",
-    )],
-    *[(csp(v), CspResult.INSECURE_SCHEME, False, -20) for v in (
-        "default-src http://mozilla.org", "default-src 'none'; script-src http://mozilla.org",
-        "default-src 'none'; script-src ftp://mozilla.org",
-    )],
-    (csp("default-src 'none'; script-src 'unsafe-eval'"), CspResult.UNSAFE_EVAL, False, -10),
-    *[(csp(v), CspResult.INSECURE_SCHEME_IN_PASSIVE_CONTENT_ONLY, True, -10) for v in (
-        "default-src 'none'; img-src http://mozilla.org", "default-src 'self'; img-src ftp:",
-        "default-src 'self'; img-src http:",
-        "default-src 'none'; img-src https:; media-src http://mozilla.org",
-        "default-src 'none'; img-src http: https:; script-src 'self'; style-src 'self'",
-        "default-src 'none'; img-src 'none'; media-src http:; script-src 'self'; style-src 'unsafe-inline'",
-    )],
-    *[(csp(v), CspResult.UNSAFE_INLINE_IN_STYLE_SRC_ONLY, True, 0) for v in (
-        "object-src 'none'; script-src 'none'; style-src 'unsafe-inline'",
-        "default-src 'none'; script-src https://mozilla.org; style-src 'unsafe-inline'",
-        "default-src 'unsafe-inline'; script-src https://mozilla.org",
-        "default-src 'none';;; ;;;style-src 'self' 'unsafe-inline'",
-        "default-src 'none'; style-src data:", "default-src 'none'; style-src *",
-        "default-src 'none'; style-src https:",
-        "default-src 'none'; style-src 'unsafe-inline'; "
-        "script-src 'sha256-hqBEA/HXB3aJU2FgOnYN8rkAgEVgyfi3Vs1j2/XMPBB=' 'unsafe-inline'",
-    )],
-    *[(csp(v), CspResult.NO_UNSAFE, True, 5) for v in (
-        "default-src https://mozilla.org", "default-src https://mozilla.org;;; ;;;script-src 'none'",
-        "object-src 'none'; script-src https://mozilla.org; style-src https://mozilla.org; upgrade-insecure-requests;",
-        "object-src 'none'; script-src 'strict-dynamic' 'nonce-abc' 'unsafe-inline'; style-src 'none'",
-        "object-src 'none'; style-src 'self';script-src 'sha256-hqBEA/HXB3aJU2FgOnYN8rkAgEVgyfi3Vs1j2/XMPBA='",
-        "object-src 'none'; script-src 'unsafe-inline' 'nonce-abc123' 'unsafe-inline'; style-src 'none'",
-        "default-src https://mozilla.org; style-src 'unsafe-inline' 'nonce-abc123' 'unsafe-inline'",
-    )],
-    *[(csp(v), CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10) for v in (
-        "default-src", "default-src 'none'; script-src 'strict-dynamic' 'nonce-abc123' 'unsafe-inline'",
-        "default-src 'none'; script-src https://mozilla.org; style-src https://mozilla.org; upgrade-insecure-requests;",
-        "default-src 'none'; object-src https://mozilla.org",
-        "default-src 'none'; script-src 'strict-dynamic' 'sha256-abc123' https://*",
-        ["default-src http:", "default-src https:"],  # two header policies agreeing on nothing
-    )],
-    # a header and a meta policy combine; a meta policy alone counts too
-    (response({**HTML, "content-security-policy": "default-src http:"},
-              html="<meta http-equiv='Content-Security-Policy' content='default-src https:'>"),
-     CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10),
-    (response(HTML, html="<meta http-equiv=content-security-policy content=\"default-src 'none'\">"),
+    *[(csp_input(c), c.result, c.passed, c.modifier) for c in CSP_CASES
+      if c.result is not None and c.passed is not None and c.modifier is not None],
+    (csp("\r\n"), CspResult.HEADER_INVALID, False, -25),  # an older csp.test.js's case
+    (csp(["default-src http:", "default-src https:"]),  # two header policies agreeing on nothing
      CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10),
     # meta tags count only in a response declared as HTML
     (response(html="<meta http-equiv=content-security-policy content=\"default-src 'none'\">"),
-     CspResult.NOT_IMPLEMENTED, False, -25),
-    # frame-ancestors alone in a meta tag is not a policy
-    (response(HTML, html="<meta http-equiv=content-security-policy content=\"frame-ancestors 'none'\">"),
      CspResult.NOT_IMPLEMENTED, False, -25),
     # http: sources are insecure only on an https page
     (csp("default-src 'none'; img-src http:", url=HTTP, redirects=[]), CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10),
     (response({"content-security-policy-report-only": "default-src 'none'; report-to /_/csp"}),
      CspResult.NOT_IMPLEMENTED_BUT_REPORTING_ENABLED, False, -25),
     (csp("default-src 'none'; report-uri /a; report-uri /b"), CspResult.DUPLICATE_DIRECTIVES, True, 0),
+    # Header fields combined with "," (RFC 9110 §5.3) are several policies, each enforced
+    # (issue 26): the header and the meta path alike; the restrictions of all apply.
+    (csp("default-src 'none'; script-src 'self', default-src 'none'; script-src 'self'"),
+     CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10),
+    (csp("default-src 'none'; style-src 'self' 'unsafe-inline', default-src 'none'; style-src 'self'"),
+     CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10),
+    (response(HTML, html="<meta http-equiv=content-security-policy "
+                         "content=\"default-src 'none'; script-src 'self', default-src 'none'; script-src 'self'\">"),
+     CspResult.NO_UNSAFE_DEFAULT_SRC_NONE, True, 10),
+    (csp("default-src 'none',"), CspResult.HEADER_INVALID, False, -25),  # an empty policy
 ]  # fmt: skip
 
 
@@ -278,9 +234,15 @@ CORP: list[Row] = [
     (header("cross-origin-resource-policy", "Same-Site"), CorpResult.SAME_SITE, True, 10),
     (header("cross-origin-resource-policy", "cross-origin"), CorpResult.CROSS_ORIGIN, True, 0),
     (header("cross-origin-resource-policy", "same-origin-please"), CorpResult.HEADER_INVALID, False, -5),
+    # CORP is compared whole, not parsed as a structured field: any parameter is invalid.
+    (header("cross-origin-resource-policy", "same-origin; report-to=corp endpoint"),
+     CorpResult.HEADER_INVALID, False, -5),
+    (header("cross-origin-resource-policy", "same-origin; report-to"), CorpResult.HEADER_INVALID, False, -5),
+    (header("cross-origin-resource-policy", "  "), CorpResult.NOT_IMPLEMENTED, True, 0),  # blank once trimmed
 ]  # fmt: skip
 
-# test/cross-origin-opener-policy.test.js: tokens with parameters are accepted, even a bad one.
+# test/cross-origin-opener-policy.test.js: one structured-field Item (RFC 8941) whose bare item is
+# a token; parameters are ignored, but a malformed one makes the whole value invalid.
 COOP: list[Row] = [
     (response(), CoopResult.NOT_IMPLEMENTED, True, 0),
     (header("cross-origin-opener-policy", "same-origin"), CoopResult.SAME_ORIGIN, True, 10),
@@ -290,6 +252,9 @@ COOP: list[Row] = [
     (header("cross-origin-opener-policy", "noopener-allow-popups"), CoopResult.NOOPENER_ALLOW_POPUPS, True, 10),
     (header("cross-origin-opener-policy", "unsafe-none"), CoopResult.UNSAFE_NONE, True, 0),
     (header("cross-origin-opener-policy", "same-site"), CoopResult.HEADER_INVALID, False, -5),
+    (header("cross-origin-opener-policy", "same-origin; report-to=coop endpoint"),
+     CoopResult.HEADER_INVALID, False, -5),
+    (header("cross-origin-opener-policy", "same-origin;Report-To"), CoopResult.HEADER_INVALID, False, -5),
     (header("cross-origin-opener-policy", '"same-origin"'), CoopResult.HEADER_INVALID, False, -5),
     (header("cross-origin-opener-policy", ["same-origin", "unsafe-none"]), CoopResult.HEADER_INVALID, False, -5),
 ]  # fmt: skip
@@ -301,6 +266,9 @@ COEP: list[Row] = [
     (header("cross-origin-embedder-policy", "credentialless"), CoepResult.CREDENTIALLESS, True, 10),
     (header("cross-origin-embedder-policy", "unsafe-none"), CoepResult.UNSAFE_NONE, True, 0),
     (header("cross-origin-embedder-policy", "require-cors"), CoepResult.HEADER_INVALID, False, -5),
+    (header("cross-origin-embedder-policy", "require-corp; report-to=coep endpoint"),
+     CoepResult.HEADER_INVALID, False, -5),
+    (header("cross-origin-embedder-policy", "require-corp ;report-to"), CoepResult.HEADER_INVALID, False, -5),
     (header("cross-origin-embedder-policy", ["require-corp", "credentialless"]), CoepResult.HEADER_INVALID, False, -5),
 ]  # fmt: skip
 
