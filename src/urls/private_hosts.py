@@ -1,9 +1,28 @@
-"""Which hosts an audit may never fetch: private, loopback, link-local, CGNAT, metadata.
+"""Which hosts an audit may never fetch: every non-public address, and names of local services.
 
-Checked on the start URL and on every redirect hop before anything is fetched. Host spellings that
-resolve to the same address (decimal, octal and hex IPv4, IPv4-mapped IPv6) are normalised first,
-so `http://2130706433/` is as private as `http://127.0.0.1/`. No DNS is done here (the Workers
-runtime's `global_fetch_strictly_public` flag is the backstop for names resolving privately).
+This is the one SSRF decision. `host_refused` answers it for the start URL and the webhook URL at
+the API (and again when an alert is delivered), for every link the crawl would follow, for every
+redirect hop before it is requested, and, on the local platform, for the address a name resolved
+to just before connecting (local_platform.fetch). Host spellings that reach the same address
+(decimal, octal and hex IPv4; IPv6 forms that carry an IPv4) are judged as that address, so
+`http://2130706433/` and `http://[::ffff:0:7f00:1]/` are as private as `http://127.0.0.1/`. No DNS
+is done here: in production the Workers runtime's `global_fetch_strictly_public` flag is the
+backstop for names resolving privately; locally, the connect-time check is.
+
+The policy, as data (urls.special_purpose, urls.embedded_ipv4):
+- An IPv4 address is public only outside every row of the IANA IPv4 Special-Purpose Address
+  Registry and outside multicast `224.0.0.0/4`.
+- An IPv6 address that carries an IPv4 address (IPv4-mapped, IPv4-translated, IPv4-compatible,
+  NAT64, 6to4, Teredo) is public only if every IPv4 address it carries is; the NAT64 local-use
+  prefix carries none that can be read and is refused.
+- Any other IPv6 address is public only inside global unicast `2000::/3` and outside every row
+  of the IANA IPv6 Special-Purpose Address Registry.
+
+Every registry row is refused, including the few marked globally reachable (PCP and TURN anycast,
+AS112, AMT, ORCHIDv2, drone identifiers, the NAT64 well-known prefix itself): each is anycast or
+protocol infrastructure, never a website an audit or a webhook should reach, and a deployment
+that audits one has no reason to. Embedded forms are the exception the registries leave room for
+(Teredo and 6to4 are N/A there): they are judged by the IPv4 they carry.
 """
 
 from __future__ import annotations
@@ -12,7 +31,14 @@ import ipaddress
 from enum import StrEnum
 from functools import lru_cache
 
+from urls.embedded_ipv4 import carried_ipv4, embedding_of
 from urls.host import InvalidHost, parse_ipv4
+from urls.special_purpose import (
+    IPV4_MULTICAST,
+    IPV4_SPECIAL_PURPOSE,
+    IPV6_GLOBAL_UNICAST,
+    IPV6_SPECIAL_PURPOSE,
+)
 
 __all__ = [
     "PrivateHosts",
@@ -20,6 +46,7 @@ __all__ = [
     "is_blocked_host",
     "is_loopback_host",
     "is_private_address",
+    "is_public_address",
     "normalise_host",
     "parse_ip",
 ]
@@ -28,9 +55,11 @@ _BLOCKED_NAMES = frozenset(
     {"localhost", "metadata", "metadata.google.internal", "instance-data", "metadata.azure.com"}
 )
 _BLOCKED_SUFFIXES = (".localhost", ".local", ".localdomain", ".internal", ".home.arpa")
-_CGNAT = ipaddress.ip_network("100.64.0.0/10")
-_BENCHMARK = ipaddress.ip_network("198.18.0.0/15")
-_ALIBABA_METADATA = ipaddress.ip_address("100.100.100.200")
+_IPV4_REFUSED = (
+    *(network for row in IPV4_SPECIAL_PURPOSE for network in row.networks()),
+    IPV4_MULTICAST,
+)
+_IPV6_REFUSED = tuple(network for row in IPV6_SPECIAL_PURPOSE for network in row.networks())
 
 
 def normalise_host(host: str) -> str:
@@ -55,17 +84,22 @@ def parse_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return None
 
 
+def is_public_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether an audit may reach `address`: the policy in this module's docstring."""
+    if isinstance(address, ipaddress.IPv4Address):
+        return not any(address in network for network in _IPV4_REFUSED)
+    form = embedding_of(address)
+    if form is not None:
+        carried = carried_ipv4(form, address)
+        return carried is not None and all(map(is_public_address, carried))
+    return address in IPV6_GLOBAL_UNICAST and not any(
+        address in network for network in _IPV6_REFUSED
+    )
+
+
 def is_private_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    """Not a public unicast address (IPv4-mapped and 6to4 addresses judged by their IPv4)."""
-    if isinstance(address, ipaddress.IPv6Address):
-        mapped = address.ipv4_mapped or address.sixtofour
-        if mapped is not None:
-            return is_private_address(mapped)
-    if isinstance(address, ipaddress.IPv4Address) and (
-        address in _CGNAT or address in _BENCHMARK or address == _ALIBABA_METADATA
-    ):
-        return True
-    return not address.is_global or address.is_multicast
+    """Not public (`is_public_address`): private, loopback, link-local, reserved, special."""
+    return not is_public_address(address)
 
 
 class PrivateHosts(StrEnum):
@@ -94,7 +128,14 @@ def host_refused(host: str, private_hosts: PrivateHosts) -> bool:
 
 
 def is_loopback_host(host: str) -> bool:
-    """`localhost` names and loopback addresses in any spelling."""
+    """`localhost` names and this host's loopback addresses in any spelling.
+
+    An IPv4-mapped address of 127.0.0.0/8 counts (a dual-stack socket delivers `::ffff:127.0.0.1`
+    to 127.0.0.1); the other forms that carry a loopback IPv4 do not, in the LOOPBACK setting as
+    in DENY: a NAT64 gateway, a 6to4 relay or a Teredo server would deliver them to its own
+    loopback, not this host's, and the IPv4-compatible and -translated forms are no way to reach
+    127.0.0.1 on any current stack.
+    """
     host = normalise_host(host)
     if host == "localhost" or host.endswith(".localhost"):
         return True

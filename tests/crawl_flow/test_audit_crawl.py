@@ -161,3 +161,22 @@ async def test_a_redirect_to_a_private_address_is_never_followed(
     # Only the site itself was asked: over http, and over https by the security grade.
     host = site.origin.removeprefix("http://")
     assert all(url.split("://", 1)[1].startswith(host + "/") for url in outbound_http.urls)
+
+
+async def test_a_start_url_redirecting_to_an_embedded_loopback_address_is_refused_at_the_hop(
+    platform: LocalPlatform, outbound_http: LoopbackOnlyHttp
+) -> None:
+    # `::ffff:0:7f00:1` is 127.0.0.1 in the IPv4-translated form (RFC 6145). The platform allows
+    # loopback hosts, but only as themselves (urls.private_hosts), so the hop is not followed.
+    routes = {"/": Reply(302, b"", {"location": "http://[::ffff:0:7f00:1]/"})}
+    with serve_site(routes) as site:
+        report = await audit_site(platform, site.url("/"))
+
+    audit = report["audit"]
+    assert (audit["status"], audit["final_url"]) == ("completed", site.url("/"))
+    home = next(p for p in report["pages"] if p["url"] == site.url("/"))
+    assert (home["status_code"], home["redirect_url"]) == (302, "http://[::ffff:0:7f00:1]/")
+    # The security grade follows the same redirect by itself, and refuses the same hop.
+    assert audit["security_error"] == "http://[::ffff:0:7f00:1]/: a private or reserved address"
+    host = site.origin.removeprefix("http://")
+    assert all(url.split("://", 1)[1].startswith(host + "/") for url in outbound_http.urls)

@@ -54,6 +54,11 @@ RESOLVES = {
     "private.test": ["10.1.2.3"],
     "metadata.test": ["169.254.169.254"],
     "mixed.test": ["10.1.2.3", "127.0.0.1"],
+    # IPv6 answers that embed a private IPv4 (issue 26): NAT64 (RFC 6052) to the metadata
+    # address, an IPv4-translated (RFC 6145) and an IPv4-compatible (RFC 4291) loopback.
+    "nat64-metadata.test": ["64:ff9b::a9fe:a9fe"],
+    "translated-loopback.test": ["::ffff:0:7f00:1"],
+    "compatible-loopback.test": ["::7f00:1"],
 }
 
 
@@ -67,14 +72,30 @@ async def resolver(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[list[str]]:
         asked.append(host)
         if host not in RESOLVES:
             return await real(host, port, *args, **kwargs)
-        return [
-            (socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))
-            for address in RESOLVES[host]
-        ]
+        return [_answer(address, port) for address in RESOLVES[host]]
 
     monkeypatch.setattr(loop, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(asyncio, "open_connection", _loopback_only(asyncio.open_connection))
     yield asked
     await aclose_shared_client()
+
+
+def _loopback_only(open_connection: Any) -> Any:
+    """`asyncio.open_connection` that refuses any address but 127.0.0.1: should the policy let a
+    pinned answer through, the test fails here instead of sending a packet to it."""
+
+    async def guarded(host: str, port: int, **kwargs: Any) -> Any:
+        if host != "127.0.0.1":
+            raise OSError(f"the test refuses to connect to {host}")
+        return await open_connection(host, port, **kwargs)
+
+    return guarded
+
+
+def _answer(address: str, port: Any) -> tuple[Any, ...]:
+    if ":" in address:
+        return (socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, port, 0, 0))
+    return (socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))
 
 
 @pytest.fixture
@@ -97,6 +118,11 @@ def policy() -> Iterator[None]:
         (PrivateHosts.LOOPBACK, "metadata.test", False),
         (PrivateHosts.LOOPBACK, "mixed.test", True),  # connects to the allowed address only
         (PrivateHosts.ALLOW, "loopback.test", True),
+        (PrivateHosts.DENY, "nat64-metadata.test", False),
+        (PrivateHosts.DENY, "translated-loopback.test", False),
+        (PrivateHosts.DENY, "compatible-loopback.test", False),
+        (PrivateHosts.LOOPBACK, "nat64-metadata.test", False),
+        (PrivateHosts.LOOPBACK, "translated-loopback.test", False),  # not this host's loopback
     ],
 )
 async def test_the_resolved_address_is_checked_before_connecting(

@@ -164,6 +164,22 @@ async def test_a_webhook_the_policy_now_refuses_is_not_contacted(local: ManualPl
     assert (alert.last_error or "").startswith("webhook_url refused")
 
 
+@pytest.mark.parametrize("host", ["[::ffff:0:7f00:1]", "[64:ff9b::7f00:1]", "[::7f00:1]"])
+async def test_a_webhook_carrying_a_loopback_ipv4_is_refused_at_delivery(
+    local: ManualPlatform, monkeypatch: pytest.MonkeyPatch, host: str
+) -> None:
+    # Stored while every host was allowed; at delivery the deployment allows loopback only,
+    # and these forms of 127.0.0.1 are not this host's loopback (urls.private_hosts).
+    monkeypatch.setattr(local.env, "ALLOW_PRIVATE_HOSTS", "true")
+    run_id, _, _ = await pending_alert(local, f"http://{host}:{closed_port()}/hooks")
+    monkeypatch.setattr(local.env, "ALLOW_PRIVATE_HOSTS", "loopback")
+    await local.drain_queue(QUEUE)
+
+    alert = await alert_row(local.env, run_id)
+    assert alert is not None and alert.status is AlertStatus.FAILED
+    assert (alert.last_error or "").startswith("webhook_url refused")
+
+
 def test_the_last_attempt_is_one_the_queue_delivers() -> None:
     config = tomllib.loads((Path(__file__).resolve().parents[2] / "wrangler.toml").read_text())
     [consumer] = config["queues"]["consumers"]
