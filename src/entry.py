@@ -24,6 +24,7 @@ from workers import (
 from workers.workflows import NonRetryableError
 
 from api.http import ApiRequest
+from api.json_body import MAX_BODY_BYTES
 from common import ports
 from common.bindings import Env, MessageBatch, WorkflowEvent, WorkflowStep
 from common.deployment import DeploymentVars
@@ -71,7 +72,14 @@ class WorkersHttpClient:
         return ports.FetchResult(request.url, response.status, headers, body, truncated, elapsed_ms)
 
 
-async def _read_capped(response: Response, max_bytes: int) -> tuple[bytes, bool]:
+class _Streamed(Protocol):
+    """A request or response of the SDK: `body` is its JS ReadableStream, or null."""
+
+    @property
+    def body(self) -> Any: ...  # Any: a js.ReadableStream, which the runtime alone types
+
+
+async def _read_capped(response: _Streamed, max_bytes: int) -> tuple[bytes, bool]:
     chunks: list[bytes] = []
 
     async def keep(data: bytes) -> None:
@@ -99,7 +107,7 @@ class _Unhurried:
 
 
 async def _each_chunk(
-    response: Response, max_bytes: int, take: Callable[[bytes], Awaitable[None]]
+    response: _Streamed, max_bytes: int, take: Callable[[bytes], Awaitable[None]]
 ) -> bool:
     """Hand each network chunk of the body to `take` until `max_bytes`; True if cut there."""
     if response.body is None:
@@ -204,6 +212,17 @@ def _checked_env(entrypoint: WorkerEntrypoint) -> Env:
     return env
 
 
+async def _request_body(request: Request) -> bytes:
+    """The body, read no further than one byte past the API's limit: `handle_request` refuses a
+    larger one with 413 whatever it holds (api.hardening), so the rest is never buffered. A body
+    whose Content-Length is already over the limit is not read at all."""
+    declared = request.headers.get("content-length") or ""
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return b""  # the declared length alone gets the 413
+    body, _ = await _read_capped(request, MAX_BODY_BYTES + 1)
+    return body
+
+
 class Default(WorkerEntrypoint):
     async def fetch(self, request: Request) -> Response:
         from api.app import handle_request
@@ -215,7 +234,7 @@ class Default(WorkerEntrypoint):
             method=request.js_object.method,
             url=request.url,
             headers={name.lower(): value for name, value in request.headers.items()},
-            body=await request.bytes(),
+            body=await _request_body(request),
         )
         api_response = await handle_request(api_request, env)
         if api_response.stream is not None:

@@ -7,7 +7,9 @@ Every /api/ request but the public routes (the OpenAPI document) carries `Author
 the admin token for the admin routes; anything else is a 401 before routing, so an
 unauthenticated caller learns nothing about ids.
 
-Each handler (`api/handlers/`) parses its request, calls the service and renders the result; it
+Before a handler runs, the query string is checked against the parameters its operation
+declares (`Operation.query`, which the OpenAPI document lists too): any other name is a 400,
+on every route alike. Each handler (`api/handlers/`) parses its request, calls the service and renders the result; it
 never builds an error response. Errors are raised (`api.errors` from parsing and routing,
 `service.errors` from the service) and `handle_request` alone turns them into
 `{"error": {"code", "message"}}` with 400, 401, 404, 405, 409, 410, 413 or 503, and gives every
@@ -31,6 +33,7 @@ from api.errors import (
 )
 from api.http import ApiRequest, ApiResponse, error_response
 from api.mcp import transport as mcp
+from api.queries import Query
 from api.routes import ROUTES
 from api.routing import Access, Call, Found, match, with_access
 from auditdb.keys import ApiKeyRecord
@@ -99,12 +102,14 @@ async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
         found = None
     if found is None:
         raise NotFound(f"no route for {path}")
-    handlers, args = found
-    handler = handlers.get(request.method.upper())
-    if handler is None:
+    routes, args = found
+    route = routes.get(request.method.upper())
+    if route is None:
         message = f"{request.method} is not allowed on {path}"
-        raise MethodNotAllowed(message, allow=list(handlers))
-    return await handler(Call(request, env, args, owner, key_id))
+        raise MethodNotAllowed(message, allow=list(routes))
+    # One rule for every route: a query parameter its operation does not declare is a 400.
+    Query.of(request.url).check_names(route.operation.query)
+    return await route.handler(Call(request, env, args, owner, key_id))
 
 
 async def _charged_key(request: ApiRequest, env: Env) -> ApiKeyRecord:

@@ -19,10 +19,10 @@ import dataclasses
 
 from api.errors import PayloadTooLarge
 from api.http import ApiRequest, ApiResponse
+from api.json_body import MAX_BODY_BYTES as MAX_BODY_BYTES  # the one limit, re-exported
 from common.bindings import Env
 from common.deployment import DeploymentVars
 
-MAX_BODY_BYTES = 64 * 1024
 PREFLIGHT_MAX_AGE_S = 7200  # Chromium's cap on Access-Control-Max-Age
 _ALLOW_METHODS = "GET, POST, PATCH, DELETE"
 _ALLOW_HEADERS = "Authorization, Content-Type, MCP-Protocol-Version"  # the last for /mcp

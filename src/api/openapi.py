@@ -377,6 +377,12 @@ def _component_schemas(documented: Collection[Operation]) -> dict[str, Any]:
     return schemas
 
 
+def errors(operation: Operation) -> list[int]:
+    """The error statuses an operation documents: its own, and 400 on every one, since
+    `api.app` refuses a query parameter the operation does not declare on every route."""
+    return sorted({400, *operation.errors})
+
+
 def _operation(route: Route) -> dict[str, Any]:
     operation = route.operation
     parameters = _path_parameters(route) + [_query(p) for p in operation.query]
@@ -387,7 +393,7 @@ def _operation(route: Route) -> dict[str, Any]:
             str(operation.status): _success(operation),
             **{
                 str(status): {"$ref": f"#/components/responses/{status}"}
-                for status in operation.errors
+                for status in errors(operation)
             },
         },
     }
@@ -454,7 +460,7 @@ def _query(parameter: Parameter) -> dict[str, Any]:
 
 
 def _error_statuses(documented: Mapping[tuple[str, str], Operation]) -> list[int]:
-    return sorted({status for operation in documented.values() for status in operation.errors})
+    return sorted({status for operation in documented.values() for status in errors(operation)})
 
 
 def error_codes(status: int) -> list[str]:

@@ -8,10 +8,11 @@
 
 Every refusal is a `BadRequest` with code `invalid_request` whose message names the parameter:
 an unknown parameter, a repeated one that is not repeatable, an empty value, or a value outside
-the closed vocabularies (`AuditStatus`, `IssueType`, `Severity`).
+the closed vocabularies (`AuditStatus`, `IssueType`, `Severity`) or an integer range.
 
-`PARAMETERS` describes what each list accepts; the parsers check names against it and the
-OpenAPI document (`api.openapi`) lists exactly these, so the two cannot disagree.
+`PARAMETERS` describes what each list accepts; the route table (`api.routes`) declares them on
+each operation, `api.app` refuses any other name on every route (`Query.check_names`) and the
+OpenAPI document (`api.openapi`) lists exactly these, so the three cannot disagree.
 """
 
 from __future__ import annotations
@@ -108,12 +109,14 @@ class Query:
     def of(cls, url: str) -> Query:
         return cls(tuple(parse_qsl(urlsplit(url).query, keep_blank_values=True)))
 
-    def check_names(self, kind: ListKind, *, paging: bool = True) -> None:
-        accepted = (*PARAMETERS[kind], *PAGING) if paging else PARAMETERS[kind]
-        known = {parameter.name for parameter in accepted}
+    def check_names(self, accepted: Iterable[Parameter]) -> None:
+        """Refuse a name not among `accepted` (a route's `Operation.query`; `api.app` checks
+        every request so, before its handler runs)."""
+        known = sorted({parameter.name for parameter in accepted})
+        expected = f"expected one of {known}" if known else "this route takes none"
         for name, _ in self.items:
             if name not in known:
-                raise _bad(f"unknown query parameter {name!r}; expected one of {sorted(known)}")
+                raise _bad(f"unknown query parameter {name!r}; {expected}")
 
     def all(self, name: str) -> list[str]:
         values = [value for key, value in self.items if key == name]
@@ -137,8 +140,7 @@ class Query:
 
 
 def parse_paging(query: Query, kind: ListKind) -> Paging:
-    raw_limit = query.one("limit")
-    limit = DEFAULT_LIMIT if raw_limit is None else _limit(raw_limit)
+    limit = integer(query, "limit", DEFAULT_LIMIT, (1, MAX_LIMIT))
     cursor = query.one("cursor")
     try:
         after: SortKey | None = None if cursor is None else decode_cursor(kind, cursor)
@@ -151,28 +153,31 @@ def next_cursor(kind: ListKind, after: SortKey | None) -> str | None:
     return None if after is None else encode_cursor(kind, after)
 
 
-def _limit(raw: str) -> int:
-    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
-        raise _bad(f"query parameter 'limit' must be an integer from 1 to {MAX_LIMIT}")
+def integer(query: Query, name: str, default: int, bounds: tuple[int, int]) -> int:
+    """A parameter given at most once, as ASCII digits, within `bounds` (inclusive)."""
+    raw = query.one(name)
+    if raw is None:
+        return default
+    low, high = bounds
+    # Digits only: int() would also take "+5", " 5", "5_0" and fullwidth digits.
+    if not raw.isascii() or not raw.isdigit() or not low <= int(raw) <= high:
+        raise _bad(f"query parameter {name!r} must be an integer from {low} to {high}")
     return int(raw)
 
 
 def parse_audit_filter(query: Query) -> AuditFilter:
-    query.check_names(ListKind.AUDITS)
     status = _maybe(query.one("status"), "status", AuditStatus)
     return AuditFilter(status=status, url_contains=query.one("url"))
 
 
-def parse_page_filter(query: Query, *, paging: bool = True) -> PageFilter:
-    query.check_names(ListKind.PAGES, paging=paging)
+def parse_page_filter(query: Query) -> PageFilter:
     code, status_class = _status(query.one("status"))
     indexable = _maybe(query.one("indexable"), "indexable", _boolean)
     has_issue = _maybe(query.one("has_issue"), "has_issue", IssueType)
     return PageFilter(code, status_class, indexable, has_issue, query.one("url"))
 
 
-def parse_issue_filter(query: Query, *, paging: bool = True) -> IssueFilter:
-    query.check_names(ListKind.ISSUES, paging=paging)
+def parse_issue_filter(query: Query) -> IssueFilter:
     types = tuple(dict.fromkeys(_value("type", IssueType, raw) for raw in query.all("type")))
     if len(types) > MAX_TYPES:
         raise _bad(f"query parameter 'type' may name at most {MAX_TYPES} issue types")

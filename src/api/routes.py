@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from api import queries
+from api import auth, queries
 from api.handlers import audits, keys, lists, monitors
 from api.http import ApiResponse
 from api.queries import Parameter
 from api.routing import Access, Call, Operation, Route, Schema
 from auditdb.listing import ListKind
+from common.bindings import Env
 from service import compare, progress
 from service.exports import ExportFormat
 
@@ -24,8 +25,16 @@ from service.exports import ExportFormat
 async def get_openapi(call: Call) -> ApiResponse:
     from api.openapi import document_bytes  # pydantic: loaded when the document is asked for
 
-    body = document_bytes(ROUTES)
+    body = document_bytes(deployed_routes(call.env))
     return ApiResponse(200, body, {"content-type": "application/json; charset=utf-8"})
+
+
+def deployed_routes(env: Env) -> tuple[Route, ...]:
+    """The routes this deployment answers: the admin routes only where ADMIN_TOKEN is set
+    (`api.app` answers 404 for them otherwise), so the document lists no route that is not."""
+    if auth.admin_enabled(env):
+        return ROUTES
+    return tuple(route for route in ROUTES if route.access is not Access.ADMIN)
 
 
 _CSV, _NDJSON = "text/csv", "application/x-ndjson"

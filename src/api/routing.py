@@ -135,16 +135,16 @@ def compile_template(template: str) -> re.Pattern[str]:
     return re.compile(regex)
 
 
-Found = tuple[dict[str, Handler], dict[str, str]]
+Found = tuple[dict[str, Route], dict[str, str]]
 
 
 def match(routes: Sequence[Route], path: str) -> Found | None:
-    """The handlers, by method, of the first template `path` matches, and its path parameters;
+    """The routes, by method, of the first template `path` matches, and its path parameters;
     the methods keep the table's order (a 405's Allow header lists them so)."""
     for route in routes:
         if (found := route.pattern.fullmatch(path)) is not None:
             same = (other for other in routes if other.template == route.template)
-            return {other.method: other.handler for other in same}, found.groupdict()
+            return {other.method: other for other in same}, found.groupdict()
     return None
 
 

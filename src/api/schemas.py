@@ -1,12 +1,18 @@
 """Request bodies validated with pydantic, which stays at this edge of the system.
 
+Bodies are read by `api.json_body` (size, nesting, strict JSON), then validated in pydantic's
+strict mode (https://docs.pydantic.dev/latest/concepts/strict_mode/): a number field takes a
+JSON number and nothing else (not "10", not true), a string or boolean field only its own type.
+The one exception is a closed vocabulary (`Field(strict=False)`): strict mode would want the
+enum member itself, which JSON cannot carry, so an enum field takes its value's string (and only
+a value of the vocabulary). JSON has one number type, so 30 is accepted where seconds are wanted.
+
 pydantic-core has no Pyodide wheel on PyPI, so everything past the API layer is plain dataclasses
 and loads in the Pyodide test tier; this module is covered by the CPython tests.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Self
 
 from pydantic import (
@@ -18,7 +24,9 @@ from pydantic import (
     model_validator,
 )
 
-from api.errors import ApiErrorCode, BadRequest
+from api import json_body
+from api.errors import ApiError, ApiErrorCode, BadRequest, PayloadTooLarge
+from api.json_body import BodyProblem, UnreadableBody
 from auditdb.monitors import Frequency
 from auditdb.records import MAX_LIGHTHOUSE_PAGES
 from common.settings import CRAWL, EXTERNAL
@@ -28,6 +36,7 @@ from service import keys
 from service.audits import CreateAudit
 from service.monitors import CreateMonitor, UpdateMonitor
 
+_STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
 # The time the external link checks may take in all (docs/external-links.md, "Politeness and
 # budgets"): what is left when it runs out is reported unchecked, never broken.
 EXTERNAL_BUDGET_FIELD = Field(
@@ -40,7 +49,7 @@ EXTERNAL_BUDGET_FIELD = Field(
 
 
 class CreateAuditBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _STRICT
 
     url: str = Field(min_length=1, max_length=2048)
     max_pages: int = Field(
@@ -62,7 +71,7 @@ class CreateAuditBody(BaseModel):
     )
     # Lighthouse on a sample of the pages (docs/lighthouse.md): `none` turns the phase off; the
     # deployment's PSI_API_KEY decides whether `auto` runs (without it the audit says skipped).
-    lighthouse: LighthouseMode = LighthouseMode.AUTO
+    lighthouse: LighthouseMode = Field(default=LighthouseMode.AUTO, strict=False)
     lighthouse_pages: int = Field(default=DEFAULT_SAMPLE_PAGES, ge=1, le=MAX_LIGHTHOUSE_PAGES)
     # Check each distinct link to another site once (docs/external-links.md). Off by default
     # here: each audit then sends requests to third-party sites its caller did not name, which
@@ -100,10 +109,10 @@ def url_patterns(patterns: list[str]) -> list[str]:
 class CreateMonitorBody(BaseModel):
     """POST /api/monitors."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _STRICT
 
     url: str = Field(min_length=1, max_length=2048)
-    frequency: Frequency = Frequency.DAILY
+    frequency: Frequency = Field(default=Frequency.DAILY, strict=False)
     hour: int | None = Field(default=None, ge=0, le=23)
     max_pages: int = Field(
         default=CRAWL.default_max_pages, ge=CRAWL.min_max_pages, le=CRAWL.max_max_pages
@@ -117,7 +126,7 @@ class CreateMonitorBody(BaseModel):
     alert_on_grade_drop: bool = True
     alert_on_new_critical: bool = True
     is_active: bool = True
-    lighthouse: LighthouseMode = LighthouseMode.AUTO
+    lighthouse: LighthouseMode = Field(default=LighthouseMode.AUTO, strict=False)
     check_external: bool = False  # each run's audit option, off by default as for audits
     external_budget_s: float = EXTERNAL_BUDGET_FIELD
 
@@ -136,10 +145,10 @@ class UpdateMonitorBody(BaseModel):
     """PATCH /api/monitors/{id}: the fields given change, the others stay. `null` is a value
     only for `max_depth` (no limit) and `webhook_url` (no webhook); elsewhere it is refused."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _STRICT
 
     url: str | None = Field(default=None, min_length=1, max_length=2048)
-    frequency: Frequency | None = None
+    frequency: Frequency | None = Field(default=None, strict=False)
     hour: int | None = Field(default=None, ge=0, le=23)
     max_pages: int | None = Field(default=None, ge=CRAWL.min_max_pages, le=CRAWL.max_max_pages)
     max_depth: int | None = Field(default=None, ge=0, le=1000)
@@ -151,7 +160,7 @@ class UpdateMonitorBody(BaseModel):
     alert_on_grade_drop: bool | None = None
     alert_on_new_critical: bool | None = None
     is_active: bool | None = None
-    lighthouse: LighthouseMode | None = None
+    lighthouse: LighthouseMode | None = Field(default=None, strict=False)
     check_external: bool | None = None
     external_budget_s: float | None = Field(
         default=None, ge=EXTERNAL.min_budget_s, le=EXTERNAL.max_budget_s
@@ -184,7 +193,7 @@ class CreateKeyBody(BaseModel):
     """POST /api/keys. The owner's and name's rules are the service's (`service.keys`), shared
     with `siteaudit keys create`; this checks the shape."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _STRICT
 
     # The pattern is documented (OpenAPI) but checked by the service, whose message says why.
     owner: str = Field(
@@ -213,13 +222,20 @@ def parse_create_key_body(raw: bytes) -> CreateKeyBody:
     return _validated(CreateKeyBody, raw, '{"owner": "..."}')
 
 
+_BODY_ERRORS: dict[BodyProblem, type[ApiError]] = {
+    BodyProblem.TOO_LARGE: PayloadTooLarge,
+    BodyProblem.TOO_DEEP: BadRequest,
+    BodyProblem.NOT_JSON: BadRequest,
+}
+
+
 def _validated[M: BaseModel](model: type[M], raw: bytes, example: str) -> M:
     try:
-        data = json.loads(raw or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise BadRequest(
-            f"request body is not valid JSON: {exc}", ApiErrorCode.INVALID_JSON
-        ) from exc
+        data = json_body.loads(raw or b"null")
+    except UnreadableBody as exc:
+        error = _BODY_ERRORS[exc.problem]
+        code = ApiErrorCode.INVALID_JSON if error is BadRequest else None
+        raise error(f"request {exc.message.removeprefix('the ')}", code) from exc
     if not isinstance(data, dict):
         raise BadRequest(f"request body must be a JSON object like {example}")
     try:

@@ -68,6 +68,14 @@ _SORT_TYPES: dict[ListKind, tuple[type, ...]] = {
 }
 
 
+# JavaScript's Number.MAX_SAFE_INTEGER (ECMA-262 §21.1.2.6): D1 passes numbers through JavaScript,
+# so an integer beyond it cannot be bound exactly.
+MAX_SAFE_INTEGER = 2**53 - 1
+# A bound on the text a forged cursor can have bound to SQL; real sort keys (ids, timestamps,
+# page URLs) are shorter.
+MAX_CURSOR_TEXT = 16 * 1024
+
+
 class InvalidCursor(ValueError):
     """A cursor this list did not hand out (edited, truncated, or from another list)."""
 
@@ -121,7 +129,24 @@ def decode_cursor(kind: ListKind, cursor: str) -> SortKey:
         or not all(type(v) is t for v, t in zip(value[1:], types, strict=True))
     ):
         raise InvalidCursor(f"cursor is not one of the {kind} list's")
+    for field in value[1:]:
+        _check_in_range(field)
     return tuple(value[1:])
+
+
+def _check_in_range(field: str | int) -> None:
+    """A cursor's field as D1 can bind it: an integer D1 holds exactly (it refuses a bigint,
+    `D1_TYPE_ERROR`), a string that encodes as UTF-8 and no longer than any sort key can be."""
+    if isinstance(field, int):
+        if not -MAX_SAFE_INTEGER <= field <= MAX_SAFE_INTEGER:
+            raise InvalidCursor(f"cursor holds an integer outside ±{MAX_SAFE_INTEGER}")
+        return
+    if len(field) > MAX_CURSOR_TEXT:
+        raise InvalidCursor(f"cursor holds a text longer than {MAX_CURSOR_TEXT}")
+    try:
+        field.encode()
+    except UnicodeEncodeError:
+        raise InvalidCursor("cursor holds a text that is not Unicode (a lone surrogate)") from None
 
 
 # -- statements ----------------------------------------------------------------------------------

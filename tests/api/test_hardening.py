@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from api.hardening import MAX_BODY_BYTES
+from local_platform.http import BodyStream, Request
 from local_platform.runtime import LocalEnv, LocalPlatform
 from service import keys
 from tests.api.client import send
@@ -141,3 +144,43 @@ async def test_unknown_json_fields_are_refused_by_name(
     error = response.json()["error"]
     assert (response.status, error["code"]) == (400, "invalid_request")
     assert f"{named}: Extra inputs are not permitted" in error["message"]
+
+
+async def test_the_worker_reads_a_body_without_a_length_only_up_to_the_limit(
+    platform: LocalPlatform,
+) -> None:
+    """A chunked body declares no length to check first: the Worker shell (entry.py) stops
+    reading one byte past the limit, and the request is a 413."""
+    pulled: list[int] = []
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for index in range(100):  # 100 x 16 KiB: far over the limit
+            pulled.append(index)
+            yield b"x" * 16 * 1024
+
+    request = Request("http://siteaudit.local/api/audits", method="POST", body=BodyStream(chunks()))
+    response = await platform.fetch(request)
+
+    assert response.status == 413
+    assert len(pulled) <= MAX_BODY_BYTES // (16 * 1024) + 1
+
+
+async def test_the_worker_does_not_read_a_body_declared_over_the_limit(
+    platform: LocalPlatform,
+) -> None:
+    pulled: list[int] = []
+
+    async def chunks() -> AsyncIterator[bytes]:
+        pulled.append(0)
+        yield b"{}"
+
+    declared = {"content-length": str(MAX_BODY_BYTES + 1)}
+    request = Request(
+        "http://siteaudit.local/api/audits",
+        method="POST",
+        headers=declared,
+        body=BodyStream(chunks()),
+    )
+    response = await platform.fetch(request)
+
+    assert (response.status, pulled) == (413, [])

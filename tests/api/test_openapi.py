@@ -17,8 +17,8 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 from api import openapi, queries
 from api.errors import ApiErrorCode
 from api.http import ApiResponse
-from api.routes import ROUTES
-from api.routing import Call, Operation, Route, Schema
+from api.routes import ROUTES, deployed_routes
+from api.routing import Access, Call, Operation, Route, Schema
 from auditdb import monitors, repository
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind
@@ -270,13 +270,46 @@ async def test_the_document_is_served_without_a_key(
 
     assert first.status == again.status == 200
     assert first.body == again.body
-    assert openapi.document_bytes(ROUTES) is openapi.document_bytes(ROUTES)  # once per isolate
-    assert first.json() == json.loads(json.dumps(openapi.document(ROUTES)))
+    routes = deployed_routes(platform.env)
+    assert openapi.document_bytes(routes) is openapi.document_bytes(routes)  # once per isolate
+    assert first.json() == json.loads(json.dumps(openapi.document(routes)))
     assert first.headers["content-type"] == "application/json; charset=utf-8"
     assert first.headers["x-content-type-options"] == "nosniff"
     assert "/api/openapi.json" in first.json()["paths"]
     refused = await send(platform.env, "POST", "/api/openapi.json")
     assert (refused.status, refused.headers["allow"]) == (405, "GET")
+
+
+@pytest.mark.parametrize(
+    ("admin_token", "listed"), [(None, False), ("", False), (ADMIN_TOKEN, True)]
+)
+async def test_the_admin_routes_are_documented_only_where_they_exist(
+    platform: LocalPlatform,
+    monkeypatch: pytest.MonkeyPatch,
+    admin_token: str | None,
+    listed: bool,
+) -> None:
+    monkeypatch.setattr(platform.env, "ADMIN_TOKEN", admin_token, raising=False)
+
+    paths = (await send(platform.env, "GET", "/api/openapi.json")).json()["paths"]
+
+    admin = {route.template for route in ROUTES if route.access is Access.ADMIN}
+    assert admin == {"/api/keys", "/api/keys/{key_id}"}
+    assert (admin <= set(paths)) is listed and (admin & set(paths) == set()) is not listed
+    assert set(paths) >= {route.template for route in ROUTES if route.access is not Access.ADMIN}
+    # and the routes answer accordingly: 404 to a valid API key where they are not listed
+    token = ADMIN_TOKEN if listed else (await keys.create_key(platform.env, "acme")).secret
+    for path in admin:
+        answered = await send(platform.env, "GET", path.format(key_id="key_0"), token)
+        assert (answered.status == 404) is not listed
+
+
+def test_every_operation_documents_the_400_for_an_undeclared_query_parameter(
+    document: dict[str, Any],
+) -> None:
+    for item in document["paths"].values():
+        for operation in item.values():
+            assert "400" in operation["responses"], operation["operationId"]
 
 
 def documented_statuses(method: str, path: str) -> set[int]:

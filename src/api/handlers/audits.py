@@ -4,9 +4,8 @@ report, what to fix first, and its comparison with another audit."""
 from __future__ import annotations
 
 from api import queries
-from api.errors import BadRequest
 from api.handlers.render import list_response
-from api.http import ApiRequest, ApiResponse, json_response
+from api.http import ApiResponse, json_response
 from api.queries import Query
 from api.routing import Call
 from api.views import audit_summary
@@ -56,9 +55,8 @@ async def resume_audit(call: Call) -> ApiResponse:
 
 
 async def get_progress(call: Call) -> ApiResponse:
-    limit = _int_param(
-        call.request, "limit", default=progress.MAX_RECENT, low=1, high=progress.MAX_RECENT
-    )
+    query = Query.of(call.request.url)
+    limit = queries.integer(query, "limit", progress.MAX_RECENT, (1, progress.MAX_RECENT))
     found = await progress.audit_progress(call.env, call.owner, call.args["audit_id"], limit)
     return json_response(
         {
@@ -107,23 +105,9 @@ async def get_report(call: Call) -> ApiResponse:
 
 async def compare_audits(call: Call) -> ApiResponse:
     """`limit` caps each list (1-1000, default 100); every list carries its total."""
-    limit = _int_param(
-        call.request, "limit", default=compare.DEFAULT_LIMIT, low=1, high=compare.MAX_LIMIT
-    )
+    query = Query.of(call.request.url)
+    limit = queries.integer(query, "limit", compare.DEFAULT_LIMIT, (1, compare.MAX_LIMIT))
     found = await compare.compare_audits(
         call.env, call.owner, call.args["audit_id"], call.args["other_id"], limit
     )
     return json_response({"comparison": found.to_dict()})
-
-
-def _int_param(request: ApiRequest, name: str, *, default: int, low: int, high: int) -> int:
-    values = request.query.get(name)
-    if not values:
-        return default
-    try:
-        value = int(values[-1])
-    except ValueError:
-        raise BadRequest(f"{name} must be an integer, not {values[-1]!r}") from None
-    if not low <= value <= high:
-        raise BadRequest(f"{name} must be between {low} and {high}")
-    return value

@@ -58,7 +58,6 @@ async def _filtered[F, R: _Row](
 
 async def get_lighthouse(call: Call) -> ApiResponse:
     query = Query.of(call.request.url)
-    query.check_names(ListKind.LIGHTHOUSE)
     paging = queries.parse_paging(query, ListKind.LIGHTHOUSE)
     page = await lists.list_lighthouse(call.env, call.owner, call.args["audit_id"], paging)
     items = [row.to_dict() for row in page.items]
@@ -66,13 +65,13 @@ async def get_lighthouse(call: Call) -> ApiResponse:
 
 
 async def export_pages(call: Call, fmt: ExportFormat) -> ApiResponse:
-    filter_ = queries.parse_page_filter(Query.of(call.request.url), paging=False)
+    filter_ = queries.parse_page_filter(Query.of(call.request.url))
     found = await exports.export_pages(call.env, call.owner, call.args["audit_id"], filter_, fmt)
     return stream_response(found.chunks, found.media_type, found.file_name)
 
 
 async def export_issues(call: Call, fmt: ExportFormat) -> ApiResponse:
-    filter_ = queries.parse_issue_filter(Query.of(call.request.url), paging=False)
+    filter_ = queries.parse_issue_filter(Query.of(call.request.url))
     found = await exports.export_issues(call.env, call.owner, call.args["audit_id"], filter_, fmt)
     return stream_response(found.chunks, found.media_type, found.file_name)
 

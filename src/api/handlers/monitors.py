@@ -24,7 +24,6 @@ async def create_monitor(call: Call) -> ApiResponse:
 
 async def list_monitors(call: Call) -> ApiResponse:
     query = Query.of(call.request.url)
-    query.check_names(ListKind.MONITORS)
     paging = queries.parse_paging(query, ListKind.MONITORS)
     page = await monitors.list_monitors(call.env, call.owner, paging)
     items = [monitor_summary(m) for m in page.items]
@@ -52,7 +51,6 @@ async def delete_monitor(call: Call) -> ApiResponse:
 
 async def list_monitor_runs(call: Call) -> ApiResponse:
     query = Query.of(call.request.url)
-    query.check_names(ListKind.RUNS)
     paging = queries.parse_paging(query, ListKind.RUNS)
     page = await monitors.list_runs(call.env, call.owner, call.args["monitor_id"], paging)
     items = [run_summary(run) for run in page.items]

@@ -12,10 +12,11 @@ batching (an array is an Invalid Request). Errors found before an id could be re
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from api import json_body
+from api.json_body import UnreadableBody
 from common.wire import JsonObject, JsonValue
 
 JSONRPC = "2.0"
@@ -81,10 +82,12 @@ type Message = Request | Notification | Reply
 
 
 def parse_message(body: bytes) -> Message:
+    """The body's one message; a body `api.json_body` refuses (too large, too deep, not strict
+    JSON) is a parse error, as the REST routes answer it with 400 invalid_json."""
     try:
-        value = json.loads(body, parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: [[[[...
-        raise JsonRpcError(ErrorCode.PARSE_ERROR, f"the body is not valid JSON: {exc}") from exc
+        value = json_body.loads(body)
+    except UnreadableBody as exc:
+        raise JsonRpcError(ErrorCode.PARSE_ERROR, exc.message) from exc
     if isinstance(value, list):
         raise JsonRpcError(
             ErrorCode.INVALID_REQUEST, "send one JSON-RPC message per request; batches are not used"
@@ -92,11 +95,6 @@ def parse_message(body: bytes) -> Message:
     if not isinstance(value, dict):
         raise JsonRpcError(ErrorCode.INVALID_REQUEST, "a JSON-RPC message is a JSON object")
     return _message(value)
-
-
-def _no_constant(name: str) -> object:
-    # Python's json reads NaN and Infinity, which JSON (RFC 8259 §6) does not have.
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def _message(value: JsonObject) -> Message:
