@@ -28,7 +28,7 @@ from auditdb.records import AuditStatus
 
 class TargetProblem(StrEnum):
     MALFORMED = "malformed"
-    BLOCKED = "blocked"  # a private, loopback, link-local or metadata host (the SSRF policy)
+    BLOCKED = "blocked"  # not a public host (urls.private_hosts: the SSRF policy)
 
 
 class ServiceError(Exception):

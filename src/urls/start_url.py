@@ -73,8 +73,8 @@ def read_start_url(raw: str, *, private_hosts: PrivateHosts) -> StartUrl:
     if host_refused(url.host, private_hosts):
         raise StartUrlError(
             StartUrlRejection.TARGET_BLOCKED,
-            f"{url.host} is a private, loopback, link-local or metadata address and cannot be "
-            "audited",
+            f"{url.host} is not a public address (private, loopback, link-local, metadata or "
+            "another special-purpose address of the IANA registries) and cannot be audited",
         )
     port = "" if url.port is None else f":{url.port}"
     query = "" if url.query is None else f"?{url.query}"

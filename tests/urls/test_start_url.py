@@ -75,7 +75,7 @@ def test_a_text_without_a_scheme_is_read_as_https_and_says_so(
         ("http://a.b.c.xn--pokxncvks/", "url is malformed: xn--pokxncvks decodes to a label"),
         ("http://xn--a/", "url is malformed: xn--a"),
         ("https://exa mple.com/", "url is malformed: forbidden code point"),
-        ("http://10.0.0.1/", "10.0.0.1 is a private, loopback"),
+        ("http://10.0.0.1/", "10.0.0.1 is not a public address"),
     ],
 )
 def test_a_refusal_says_whether_the_url_is_malformed_or_its_target_blocked(
