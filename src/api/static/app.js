@@ -96,6 +96,15 @@ async function signIn(event) {
   $("new-audit-h").focus();
 }
 
+// `siteaudit serve` prints a sign-in link, `/#key=<key>`: a fragment never reaches a server
+// (RFC 3986 §3.5). The key moves to session storage and leaves the address bar and the history.
+function keyFromLink() {
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (!key) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  sessionStorage.setItem(KEY_NAME, key.trim());
+}
+
 function signOut(reason) {
   stopWatching();
   sessionStorage.removeItem(KEY_NAME);
@@ -527,6 +536,7 @@ function start() {
   $("monitor-form").addEventListener("submit", guarded(createMonitor));
   $("more-monitors").addEventListener("click", guarded(() => loadMonitors(true)));
   $("more-runs").addEventListener("click", guarded(() => loadRuns(runsOf.monitor, true)));
+  keyFromLink();
   if (sessionStorage.getItem(KEY_NAME)) guarded(showWorkspace)();
 }
 
