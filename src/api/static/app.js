@@ -263,9 +263,10 @@ async function poll(id) {
   }
 }
 
-function showProgress({ audit, frontier, external, recent }) {
+function showProgress({ audit, frontier, external, pages_expected, recent }) {
   const crawled = frontier ? frontier.crawled : audit.pages_crawled;
-  const found = Math.max(frontier ? frontier.seen : audit.pages_total, crawled, 1);
+  // The API caps the pages expected at the audit's max_pages (service/progress.py).
+  const found = Math.max(pages_expected ?? audit.pages_total, crawled, 1);
   const bar = $("progress-bar");
   bar.max = found;
   bar.value = crawled;
