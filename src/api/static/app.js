@@ -388,6 +388,9 @@ function showComparison(c) {
     ["Pages removed", c.pages_removed.total],
   ];
   $("compare-summary").replaceChildren(...facts.flatMap(([k, v]) => [element("dt", k), element("dd", v)]));
+  // Audits of two different sites: the API still compares them, and says why it means little.
+  $("compare-warning").textContent = c.warning ? `Warning: ${c.warning}.` : "";
+  $("compare-warning").hidden = !c.warning;
   const issue = (i) => element("li", `${i.severity} ${i.issue_type}: ${i.page_url}`);
   fillList("compare-new", c.new_issues.issues.map(issue), c.new_issues);
   fillList("compare-fixed", c.fixed_issues.issues.map(issue), c.fixed_issues);
