@@ -32,7 +32,7 @@ class LocalKey:
 
 
 CLI = LocalKey("cli-key", "siteaudit cli (local platform)")
-APP = LocalKey("app-key", "siteaudit serve (web app sign-in link)")
+APP = LocalKey("app-key", "web app sign-in link (local platform)")
 CLI_KEY_NAME = CLI.name
 
 
