@@ -63,6 +63,7 @@ from service.issue_locating import locating_detail, type_title
 from service.lists import Paging, issue_counts, iter_pages, list_issues
 from service.page_table import (
     LINK_ATTRS,
+    NOT_LINKED,
     SCRIPT,
     TABLE_ROWS,
     island_chunks,
@@ -319,7 +320,7 @@ def charts(counts: IssueCounts, stats: PageStats) -> list[Chart]:
 
 def _depth_label(depth: int | None) -> str:
     if depth is None:
-        return "unknown"
+        return NOT_LINKED
     return f"{depth}+" if depth >= DEPTH_BARS else str(depth)
 
 

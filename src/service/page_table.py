@@ -40,6 +40,10 @@ LINK_REL = "noopener noreferrer nofollow"
 # navigate nowhere, and a report opened as a file keeps its place either way.
 LINK_ATTRS = f'rel="{LINK_REL}" target="_blank"'
 COLUMNS = ("URL", "Status", "Depth", "Response ms", "Title", "Indexable", "Words")
+# The depth of a page no link from the start page reaches (only a sitemap lists it, or only such
+# pages link to it): the frontier gives every page links reach its link distance
+# (durable/scratchpad.py, `_ENQUEUE_LINKS`), so a missing depth means "not linked", not unknown.
+NOT_LINKED = "not linked"
 NUMERIC = frozenset({1, 2, 3, 6})  # column indexes shown right-aligned
 # What JSON may hold but a script element's text may not (see the module docstring).
 _SCRIPT_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
@@ -61,7 +65,9 @@ td.textContent=value===null?'':String(value);tr.appendChild(td);return td;}
 function row(r){var tr=document.createElement('tr'),td=cell(tr,r[8]?'':r[0]);
 if(r[8]){var a=document.createElement('a');a.href=r[0];a.rel='LINK_REL';a.target='_blank';
 a.textContent=r[0];td.appendChild(a);}
-cell(tr,r[1],1);cell(tr,r[2],1);cell(tr,r[3],1);cell(tr,r[4]);cell(tr,r[5]?'yes':'no');cell(tr,r[6],1);return tr;}
+cell(tr,r[1],1);
+cell(tr,r[2]===null?'NOT_LINKED':r[2],1);cell(tr,r[3],1);
+cell(tr,r[4]);cell(tr,r[5]?'yes':'no');cell(tr,r[6],1);return tr;}
 function render(){var n=view.length,pages=Math.max(1,Math.ceil(n/size));if(page>=pages)page=pages-1;
 var from=page*size,frag=document.createDocumentFragment();
 view.slice(from,from+size).forEach(function(r){frag.appendChild(row(r));});body.replaceChildren(frag);
@@ -81,7 +87,12 @@ prev.addEventListener('click',function(){page--;render();});
 next.addEventListener('click',function(){page++;render();});
 $('page-controls').hidden=false;$('page-pager').hidden=false;render();
 })();
-""".replace("TABLE_ROWS", str(TABLE_ROWS)).replace("LINK_REL", LINK_REL)
+"""
+SCRIPT = (
+    SCRIPT.replace("TABLE_ROWS", str(TABLE_ROWS))
+    .replace("LINK_REL", LINK_REL)
+    .replace("NOT_LINKED", NOT_LINKED)
+)
 
 
 def is_web_url(url: str) -> bool:
@@ -201,7 +212,9 @@ def _row(page: PageRecord) -> str:
     cells = island_row(page)
     shown = [
         link(page.url),
-        *(escape("" if v is None else str(v)) for v in cells[1:5]),
+        str(page.status_code),
+        NOT_LINKED if page.crawl_depth is None else str(page.crawl_depth),
+        *(escape("" if v is None else str(v)) for v in cells[3:5]),
         "yes" if page.is_indexable else "no",
         str(page.word_count),
     ]

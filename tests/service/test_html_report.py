@@ -101,7 +101,7 @@ SEEDED = [
 ]
 EXPECTED_BARS = {
     "status": {"2xx": 4, "3xx": 1, "4xx": 2, "no response": 1},
-    "depth": {"0": 1, "1": 4, "2": 1, "10+": 1, "unknown": 1},
+    "depth": {"0": 1, "1": 4, "2": 1, "10+": 1, "not linked": 1},
     "time": {
         "< 200 ms": 2,
         "200-599 ms": 1,

@@ -63,6 +63,7 @@ async def get_progress(call: Call) -> ApiResponse:
             "audit": audit_summary(found.audit),
             "frontier": None if found.frontier is None else found.frontier.to_dict(),
             "external": None if found.external is None else found.external.to_dict(),
+            "pages_expected": found.pages_expected,
             "recent": [entry.to_dict() for entry in found.recent],
         }
     )

@@ -96,6 +96,15 @@ async function signIn(event) {
   $("new-audit-h").focus();
 }
 
+// `siteaudit serve` prints a sign-in link, `/#key=<key>`: a fragment never reaches a server
+// (RFC 3986 §3.5). The key moves to session storage and leaves the address bar and the history.
+function keyFromLink() {
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (!key) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  sessionStorage.setItem(KEY_NAME, key.trim());
+}
+
 function signOut(reason) {
   stopWatching();
   sessionStorage.removeItem(KEY_NAME);
@@ -254,9 +263,10 @@ async function poll(id) {
   }
 }
 
-function showProgress({ audit, frontier, external, recent }) {
+function showProgress({ audit, frontier, external, pages_expected, recent }) {
   const crawled = frontier ? frontier.crawled : audit.pages_crawled;
-  const found = Math.max(frontier ? frontier.seen : audit.pages_total, crawled, 1);
+  // The API caps the pages expected at the audit's max_pages (service/progress.py).
+  const found = Math.max(pages_expected ?? audit.pages_total, crawled, 1);
   const bar = $("progress-bar");
   bar.max = found;
   bar.value = crawled;
@@ -378,6 +388,9 @@ function showComparison(c) {
     ["Pages removed", c.pages_removed.total],
   ];
   $("compare-summary").replaceChildren(...facts.flatMap(([k, v]) => [element("dt", k), element("dd", v)]));
+  // Audits of two different sites: the API still compares them, and says why it means little.
+  $("compare-warning").textContent = c.warning ? `Warning: ${c.warning}.` : "";
+  $("compare-warning").hidden = !c.warning;
   const issue = (i) => element("li", `${i.severity} ${i.issue_type}: ${i.page_url}`);
   fillList("compare-new", c.new_issues.issues.map(issue), c.new_issues);
   fillList("compare-fixed", c.fixed_issues.issues.map(issue), c.fixed_issues);
@@ -527,6 +540,7 @@ function start() {
   $("monitor-form").addEventListener("submit", guarded(createMonitor));
   $("more-monitors").addEventListener("click", guarded(() => loadMonitors(true)));
   $("more-runs").addEventListener("click", guarded(() => loadRuns(runsOf.monitor, true)));
+  keyFromLink();
   if (sessionStorage.getItem(KEY_NAME)) guarded(showWorkspace)();
 }
 
