@@ -94,11 +94,11 @@ a{color:#0b57d0}a:focus,button:focus,input:focus,summary:focus{outline:3px solid
 .score-value{font-size:3rem;font-weight:700}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(36rem,1fr));gap:1rem}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,24rem),1fr));gap:1rem}
 figure.chart{margin:0;padding:1rem;background:var(--panel);border:1px solid var(--line)}
 figcaption{font-weight:600;margin-bottom:.5rem}
 svg{max-width:100%;height:auto}
-.axis{font-size:12px;fill:#1a1a1a}
+.axis{font-size:12px;fill:#1a1a1a}.axis.label{font-size:13px}
 .bar.tone-neutral{fill:#3b5b92}.bar.tone-good{fill:#1e7b34}.bar.tone-warn{fill:#a35c00}.bar.tone-bad{fill:#b3261e}
 .issue{border-top:1px solid var(--line);padding:.5rem 0}
 .count{font-weight:400;color:var(--muted)}
@@ -127,6 +127,9 @@ table.runs{margin:1rem 0}table.runs td{overflow-wrap:normal}caption{text-align:l
 th button::after{content:" \\2195";content:" \\2195"/""}
 th[aria-sort=ascending] button::after{content:" \\25B2";content:" \\25B2"/""}
 th[aria-sort=descending] button::after{content:" \\25BC";content:" \\25BC"/""}
+@media print{header,main,footer{max-width:none;padding:0}.charts{display:block}
+figure.chart{break-inside:avoid;margin:0 0 1rem;border:0;padding:0}svg{max-width:100%}
+a{color:inherit}}
 """
 
 
