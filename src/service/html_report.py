@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import math
 from collections import Counter
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import aclosing
@@ -77,6 +78,7 @@ from service.verdict import AuditVerdict, verdict_of
 
 MEDIA_TYPE = "text/html; charset=utf-8"
 PAGES_PER_TYPE = 20  # affected pages shown per issue type
+FIX_FIRST = 5  # ranked actions on the first screen; the issue groups hold every one
 ISSUE_TYPE_BARS = 15  # issue types charted; the rest are summed into one bar
 DEPTH_BARS = 10  # depths 0..9 each get a bar; deeper pages share "10+"
 # Response time buckets (upper bounds, ms): Lighthouse calls a server response under 600 ms good
@@ -88,12 +90,21 @@ TONES = {Severity.CRITICAL: Tone.BAD, Severity.WARNING: Tone.WARN, Severity.INFO
 STYLE = """
 :root{color-scheme:light;--ink:#1a1a1a;--muted:#4a4a4a;--line:#c8c8c8;--bg:#fff;--panel:#f4f5f7}
 body{font:16px/1.5 system-ui,sans-serif;color:var(--ink);background:var(--bg);margin:0}
-header,main,footer{max-width:72rem;margin:0 auto;padding:1rem 1.5rem}
+header,main,footer{max-width:72rem;margin:0 auto;padding:.5rem 1.5rem}h1{margin:.5rem 0}
 a{color:#0b57d0}a:focus,button:focus,input:focus,summary:focus{outline:3px solid #0b57d0;outline-offset:2px}
-.score{display:flex;gap:2rem;flex-wrap:wrap;align-items:center}
-.score-value{font-size:3rem;font-weight:700}
+.headline{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,18rem),1fr));gap:1rem}
+.card{display:grid;grid-template-columns:88px 1fr;grid-template-rows:auto 1fr;gap:0 1rem;
+align-items:center;background:var(--panel);border:1px solid var(--line);padding:.75rem 1rem}
+.card h3{grid-column:1/-1;margin:0 0 .5rem}.card .meaning{margin:0}
+.grade{font-size:2.5rem;font-weight:700;line-height:88px;margin:0;text-align:center;width:88px}
+.gauges{display:flex;flex-wrap:wrap;gap:1rem 1.5rem;padding:0;margin:0;list-style:none}
+.gauges li{display:flex;flex-direction:column;align-items:center;width:7rem;text-align:center}
+.track{fill:none;stroke:#dfe1e5;stroke-width:8}.arc{fill:none;stroke-width:8}
+.arc.tone-good{stroke:#1e7b34}.arc.tone-warn{stroke:#a35c00}.arc.tone-bad{stroke:#b3261e}
+.arc.tone-neutral{stroke:#3b5b92}.gauge-value{font-size:19px;font-weight:700;fill:#1a1a1a}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
+.wide{overflow-x:auto;position:relative}h1,main p,main li{overflow-wrap:anywhere}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,24rem),1fr));gap:1rem}
 figure.chart{margin:0;padding:1rem;background:var(--panel);border:1px solid var(--line)}
 figcaption{font-weight:600;margin-bottom:.5rem}
@@ -114,10 +125,8 @@ th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 [hidden]{display:none!important}
 .verdict{border-bottom:1px solid var(--line)}
-.categories{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;padding:0;list-style:none}
-.categories li{background:var(--panel);padding:.25rem .75rem;border:1px solid var(--line)}
-ol.actions{padding-left:2rem}ol.actions>li{margin:.75rem 0}
-.gain{font-weight:700}.scope{color:var(--muted)}
+ol.actions{padding-left:2rem}ol.actions>li{margin:.5rem 0}ol.actions p{margin:.25rem 0}
+.gain{font-weight:700}.scope,.where{color:var(--muted)}
 .controls{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.5rem 0}
 input,select,button{font:inherit}
 .grid{stroke:#c8c8c8}.line{fill:none;stroke-width:2}.line.series-security{stroke-dasharray:6 4}
@@ -200,13 +209,11 @@ async def html_chunks(
     verdict: AuditVerdict | None = None,
 ) -> AsyncGenerator[bytes]:
     """The document as encoded chunks: head, the failure banner (when the site could not be
-    audited), what to fix first, history and charts, one chunk per finding, the page table, then
-    its data island one chunk per batch of `rows` (None: the kept rows)."""
+    audited), the verdict and what to fix first, the facts, one chunk per finding, the page table
+    and its data island one chunk per batch of `rows` (None: the kept rows), the charts, the
+    history and the Lighthouse section."""
     opening = _head(audit) + _failure(audit) + verdict_section(audit, verdict)
     yield (opening + _overview(audit, counts, stats)).encode()
-    if history is not None:
-        yield history_section(history, audit.id).encode()
-    yield _charts(counts, stats).encode()
     yield b'<section aria-labelledby="issues-h"><h2 id="issues-h">Issues</h2>'
     if not counts.rows:
         yield b"<p>No issues found.</p>"
@@ -218,12 +225,15 @@ async def html_chunks(
             severity = group.count.severity
         yield _issue_type(audit.id, group).encode()
     yield ((_close_severity() if severity else "") + "</section>").encode()
-    yield vitals_section(audit, vitals, link).encode()  # service/html_vitals.py
     classes = [c for c in STATUS_CLASSES if stats.status_classes[c]]
     for text in table_chunks(audit.id, stats.total, classes, stats.first):
         yield text.encode()
     async for text in island_chunks(kept_rows(stats.first) if rows is None else rows):
         yield text.encode()
+    yield _charts(counts, stats).encode()
+    if history is not None:
+        yield history_section(history, audit.id).encode()
+    yield vitals_section(audit, vitals, link).encode()  # service/html_vitals.py
     yield _tail().encode()
 
 
@@ -252,7 +262,7 @@ def _failure(audit: AuditRecord) -> str:
 
 
 def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
-    score = "n/a" if audit.health_score is None else f"{audit.health_score:.0f}"
+    """The audit's facts, below the verdict (whose cards hold the score and the grade)."""
     by_severity = counts.by_severity
     facts = [
         ("Site", link(audit.final_url or audit.start_url)),
@@ -265,25 +275,8 @@ def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
     ]
     rows = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     return (
-        '<section aria-labelledby="score-h" class="score">'
-        f'<div><h2 id="score-h">Health score</h2><p class="score-value">{score}'
-        '<span class="visually-hidden"> out of 100</span></p></div>'
-        f"{_grade(audit)}"
+        '<section aria-labelledby="facts-h" class="about"><h2 id="facts-h">About this audit</h2>'
         f'<dl class="facts">{rows}</dl></section>'
-    )
-
-
-def _grade(audit: AuditRecord) -> str:
-    """The start URL's security grade (docs/security.md), or why there is none."""
-    if audit.security_grade is None:
-        reason = audit.security_error or "not graded yet"
-        return (
-            f'<div><h2 id="grade-h">Security grade</h2><p>not graded ({escape(reason)})</p></div>'
-        )
-    score = "" if audit.security_score is None else f" ({audit.security_score}/100)"
-    return (
-        '<div><h2 id="grade-h">Security grade</h2>'
-        f'<p class="score-value">{escape(audit.security_grade)}</p><p>{escape(score)}</p></div>'
     )
 
 
@@ -420,34 +413,116 @@ def _where(action: Action) -> str:
     return f"{action.pages:,} {noun}{site_wide}"
 
 
-# -- what to fix first -------------------------------------------------------------------------
+# -- the first screen: the verdict and what to fix first ------------------------------------------
 
 
 def verdict_section(audit: AuditRecord, verdict: AuditVerdict | None) -> str:
-    """The first thing on screen: the scores and the ranked actions, or why there are none."""
-    heading = (
-        '<section aria-labelledby="fix-h" class="verdict"><h2 id="fix-h">What to fix first</h2>'
-    )
+    """The first thing on screen: the overall score and the security grade side by side, each with
+    a sentence of what it means, the category scores as gauges, and the first `FIX_FIRST` ranked
+    actions (audit.verdict's order); or why there is no verdict. Nothing after a site failure:
+    the banner above says why there is nothing to fix on the site."""
     if audit.site_failure is not None:
-        return ""  # the failure banner above says why there is nothing to fix on the site
-    if verdict is None or verdict.scores is None:
+        return ""
+    heading = '<section aria-labelledby="fix-h" class="verdict"><h2 id="fix-h">Verdict</h2>'
+    scores = None if verdict is None else verdict.scores
+    overall = audit.health_score if scores is None else scores.overall
+    headline = f'<div class="headline">{_overall_card(overall)}{_grade_card(audit)}</div>'
+    if verdict is None or scores is None:
         note = "no verdict" if verdict is None or verdict.note is None else verdict.note
-        return f"{heading}<p>{escape(note)}</p></section>"
-    scores = verdict.scores
-    overall = "n/a" if scores.overall is None else f"{scores.overall:g}"
-    categories = "".join(
-        f"<li>{escape(c.label)}: <strong>{'n/a' if c.score is None else f'{c.score:g}'}</strong>"
-        f'<span class="visually-hidden"> out of 100</span></li>'
+        return f'{heading}{headline}<p class="why-none">{escape(note)}</p></section>'
+    gauges = "".join(
+        f"<li>{gauge(c.score, c.label)}<span>{escape(c.label)}</span></li>"
         for c in scores.categories
     )
     notes = "".join(f'<p class="note">{escape(note)}</p>' for note in scores.notes)
-    actions = "".join(_action_item(action) for action in verdict.actions)
-    listed = f'<ol class="actions">{actions}</ol>' if actions else "<p>Nothing to fix.</p>"
     return (
-        f"{heading}<p>Overall score <strong>{overall}</strong> of 100 "
-        f'(<a href="#score-h">the audit\'s facts</a>)</p>'
-        f'<ul class="categories">{categories}</ul>{notes}{listed}</section>'
+        f'{heading}{headline}<h3 id="categories-h">Scores by category</h3>'
+        f'<ul class="gauges" aria-labelledby="categories-h">{gauges}</ul>{notes}'
+        f"{fix_first(verdict.actions)}</section>"
     )
+
+
+def score_band(score: float | None) -> Tone:
+    """Lighthouse's colour bands for a 0-100 score: 90 and up good, 50-89 needs work, below 50
+    poor (Lighthouse docs, "How the Performance score is calculated", colour-coding)."""
+    if score is None:
+        return Tone.NEUTRAL
+    return Tone.GOOD if score >= 90 else Tone.WARN if score >= 50 else Tone.BAD
+
+
+BAND_WORDS = {
+    Tone.GOOD: "Good",
+    Tone.WARN: "Needs work",
+    Tone.BAD: "Poor",
+    Tone.NEUTRAL: "Not scored",
+}
+GAUGE_RADIUS = 36  # px; the circle's length is 2 pi r, the arc drawn is the score's share of it
+
+
+def gauge(score: float | None, label: str) -> str:
+    """A score as a ring filled in proportion, the number in its middle (as Lighthouse's gauges),
+    coloured by its band; one image whose name says it all."""
+    shown = "n/a" if score is None else f"{score:g}"
+    length = 2 * math.pi * GAUGE_RADIUS
+    filled = 0.0 if score is None else length * min(max(score, 0.0), 100.0) / 100
+    spoken = escape(f"{label}: {shown}" + ("" if score is None else " out of 100"))
+    return (
+        f'<svg class="gauge" role="img" aria-label="{spoken}" width="88" height="88" '
+        'viewBox="0 0 88 88" xmlns="http://www.w3.org/2000/svg">'
+        f'<circle class="track" cx="44" cy="44" r="{GAUGE_RADIUS}"/>'
+        f'<circle class="arc tone-{score_band(score)}" cx="44" cy="44" r="{GAUGE_RADIUS}" '
+        f'stroke-dasharray="{filled:.1f} {length:.1f}" transform="rotate(-90 44 44)"/>'
+        f'<text class="gauge-value" x="44" y="44" text-anchor="middle" '
+        f'dominant-baseline="central">{shown}</text></svg>'
+    )
+
+
+def _overall_card(overall: float | None) -> str:
+    band = score_band(overall)
+    meaning = (
+        "No page could be scored, so there is no overall score."
+        if overall is None
+        else f"{BAND_WORDS[band]}: the five category scores below, weighted into one number "
+        "out of 100 (90 and up is good, under 50 poor); each fix below says what it adds."
+    )
+    return (
+        f'<div class="card"><h3 id="score-h">Overall score</h3>{gauge(overall, "Overall score")}'
+        f'<p class="meaning">{escape(meaning)}</p></div>'
+    )
+
+
+def _grade_card(audit: AuditRecord) -> str:
+    """The start URL's security grade (docs/security.md), or why there is none."""
+    if audit.security_grade is None:
+        letter, reason = "–", audit.security_error or "not graded yet"
+        meaning = f"Not graded ({reason})."
+    else:
+        letter = audit.security_grade
+        score = "" if audit.security_score is None else f" ({audit.security_score}/100)"
+        meaning = (
+            f"Security grade {letter}{score}: Mozilla HTTP Observatory's A+ to F grade of the "
+            "start page's security headers and redirects; the fixes below name what it lacks."
+        )
+    return (
+        '<div class="card"><h3 id="grade-h">Security grade</h3>'
+        f'<p class="grade" aria-hidden="true">{escape(letter)}</p>'
+        f'<p class="meaning">{escape(meaning)}</p></div>'
+    )
+
+
+def fix_first(actions: Sequence[Action]) -> str:
+    """The first `FIX_FIRST` actions in the verdict's rank: what each is worth and where it is,
+    linked to its issue group below; then how many more the issue groups hold."""
+    if not actions:
+        return '<h3 id="first-h">Fix first</h3><p>Nothing to fix.</p>'
+    items = "".join(_action_item(action) for action in actions[:FIX_FIRST])
+    more = len(actions) - FIX_FIRST
+    rest = (
+        f'<p><a href="#issues-h">{more:,} more findings</a> in the issue groups below.</p>'
+        if more > 0
+        else ""
+    )
+    return f'<h3 id="first-h">Fix first</h3><ol class="actions">{items}</ol>{rest}'
 
 
 def _action_item(action: Action) -> str:
@@ -457,9 +532,10 @@ def _action_item(action: Action) -> str:
     if action.detail:
         pages = f"<p>{escape(action.detail)}</p>{pages}"
     return (
-        f'<li><span class="sev-{action.severity}">{escape(str(action.severity))}</span> '
+        f'<li><a href="#type-{escape(action.issue_type)}">{escape(action.summary)}</a> '
         f'<span class="gain">{escape(gain)}</span> '
-        f'<a href="#type-{escape(action.issue_type)}">{escape(action.summary)}</a>'
+        f'<span class="where">{_where(action)}</span> '
+        f'<span class="sev-{action.severity}">{escape(str(action.severity))}</span>'
         f"<p><strong>Fix:</strong> {escape(action.fix)}</p>{pages}</li>"
     )
 

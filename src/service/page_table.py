@@ -131,12 +131,14 @@ def table_chunks(
     yield (
         '<section aria-labelledby="pages-h"><h2 id="pages-h">Pages</h2>'
         f'<p class="note">{_note(audit_id, total)}</p>{_controls(classes, len(first))}'
+        # Seven columns do not fit a phone: the table scrolls sideways in its own focusable box.
+        '<div class="wide" tabindex="0" role="region" aria-labelledby="pages-h">'
         '<table id="pages"><caption class="visually-hidden">Pages of the audit</caption>'
         f"<thead><tr>{_heads()}</tr></thead><tbody>"
     )
     yield "".join(_row(p) for p in first)
     yield (
-        '</tbody></table><p id="page-pager" hidden><button type="button" id="page-prev">'
+        '</tbody></table></div><p id="page-pager" hidden><button type="button" id="page-prev">'
         'Previous page</button> <button type="button" id="page-next">Next page</button></p>'
     )
 

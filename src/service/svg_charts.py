@@ -24,6 +24,7 @@ CHART_WIDTH = 360  # px of the view box
 BAR_AREA = 290  # px of the longest bar
 COUNT_WIDTH = CHART_WIDTH - BAR_AREA  # px right of the bars, for the counts
 LABEL_LINE = 16  # px per line of a label
+LABEL_LEFT = 2  # px: room for a glyph that overhangs its origin ("J" draws left of it)
 LABEL_CHARS = 40  # characters per label line: 13 px system-ui averages under 8 px a character
 BAR_HEIGHT = 16
 ROW_GAP = 8  # px between one bar and the next label
@@ -99,7 +100,7 @@ def _row(top: int, bar: Bar, largest: int) -> tuple[str, int]:
     """One bar below its label, starting at `top`; and where the next row starts."""
     lines = label_lines(bar.label)
     text = "".join(
-        f'<tspan x="0" y="{top + LABEL_LINE * (n + 1) - 4}">{escape(line)}</tspan>'
+        f'<tspan x="{LABEL_LEFT}" y="{top + LABEL_LINE * (n + 1) - 4}">{escape(line)}</tspan>'
         for n, line in enumerate(lines)
     )
     y = top + LABEL_LINE * len(lines) + 2

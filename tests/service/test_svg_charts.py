@@ -11,6 +11,7 @@ from service.svg_charts import (
     BAR_AREA,
     CHART_WIDTH,
     LABEL_CHARS,
+    LABEL_LEFT,
     Bar,
     Chart,
     LineChart,
@@ -119,7 +120,7 @@ def test_every_bar_label_is_shown_whole_on_lines_that_fit_the_chart() -> None:
     assert [s.replace(" ", "") for s in shown] == [label.replace(" ", "") for label in LONG_LABELS]
     for t in labels:
         for span in t.iter("tspan"):
-            assert span.get("x") == "0"  # starts at the left edge, grows right
+            assert span.get("x") == str(LABEL_LEFT)  # starts at the left edge, grows right
             assert len(span.text or "") <= LABEL_CHARS
     assert "…" not in "".join(svg.itertext())
 
