@@ -42,7 +42,7 @@ import base64
 import hashlib
 import math
 from collections import Counter
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from html import escape
@@ -59,9 +59,17 @@ from common.failures import site_failure_code
 from service.audits import owned_audit
 from service.exports import Export
 from service.html_history import history_section
+from service.html_pages import (
+    PAGE_VIEWS,
+    PageIssues,
+    Structure,
+    page_section,
+    pages_intro,
+    structure_section,
+)
 from service.html_vitals import vitals_section
 from service.issue_locating import locating_detail, type_title
-from service.lists import Paging, issue_counts, iter_pages, list_issues
+from service.lists import Paging, issue_counts, iter_issues, iter_pages, list_issues
 from service.page_table import (
     LINK_ATTRS,
     SCRIPT,
@@ -77,6 +85,7 @@ from service.svg_charts import Bar, Chart, Tone, render_chart
 from service.verdict import AuditVerdict, verdict_of
 
 MEDIA_TYPE = "text/html; charset=utf-8"
+type PageRef = Callable[[str], str]  # a page URL as the report shows it: a link, maybe its view
 PAGES_PER_TYPE = 20  # affected pages shown per issue type
 FIX_FIRST = 5  # ranked actions on the first screen; the issue groups hold every one
 ISSUE_TYPE_BARS = 15  # issue types charted; the rest are summed into one bar
@@ -104,7 +113,10 @@ align-items:center;background:var(--panel);border:1px solid var(--line);padding:
 .arc.tone-neutral{stroke:#3b5b92}.gauge-value{font-size:19px;font-weight:700;fill:#1a1a1a}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
-.wide{overflow-x:auto;position:relative}h1,main p,main li{overflow-wrap:anywhere}
+.wide{overflow-x:auto;position:relative}a.view{font-size:.875rem;white-space:nowrap}
+details.page{border-top:1px solid var(--line);padding:.25rem 0}details.page>summary{overflow-wrap:anywhere}
+details.page dl{margin:.5rem 0 .5rem 1rem}details.page ul{margin:0;padding-left:1.25rem}
+ul.tree{padding-left:1rem}ul.tree ul{padding-left:1.5rem}h1,main p,main li{overflow-wrap:anywhere}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,24rem),1fr));gap:1rem}
 figure.chart{margin:0;padding:1rem;background:var(--panel);border:1px solid var(--line)}
 figcaption{font-weight:600;margin-bottom:.5rem}
@@ -159,7 +171,8 @@ CSP = (
 
 @dataclass(slots=True)
 class PageStats:
-    """The charts' counts over every page, and the first `keep` pages for the table."""
+    """The charts' counts over every page, the first `keep` pages for the table, the pages that
+    get a per-URL section and the site's directories (service.html_pages)."""
 
     keep: int = TABLE_ROWS
     total: int = 0
@@ -167,10 +180,15 @@ class PageStats:
     depths: Counter[int | None] = field(default_factory=Counter)
     times: Counter[str] = field(default_factory=Counter)
     first: list[PageRecord] = field(default_factory=list)
+    index: PageIssues = field(default_factory=PageIssues)  # the pages in view, their issue types
+    structure: Structure = field(default_factory=Structure)
 
     def add(self, rows: Iterable[PageRecord]) -> None:
         for page in rows:
             self.total += 1
+            if len(self.index.in_view) < PAGE_VIEWS:
+                self.index.in_view.add(page.url)
+            self.structure.add_pages((page,))
             self.status_classes[status_class(page.status_code)] += 1
             depth = page.crawl_depth
             self.depths[None if depth is None else min(depth, DEPTH_BARS)] += 1
@@ -207,12 +225,14 @@ async def html_chunks(
     history: RunHistory | None = None,
     vitals: Sequence[LighthouseRow] = (),
     verdict: AuditVerdict | None = None,
+    views: AsyncGenerator[list[PageRecord]] | None = None,
 ) -> AsyncGenerator[bytes]:
     """The document as encoded chunks: head, the failure banner (when the site could not be
     audited), the verdict and what to fix first, the facts, one chunk per finding, the page table
     and its data island one chunk per batch of `rows` (None: the kept rows), the charts, the
     history and the Lighthouse section."""
-    opening = _head(audit) + _failure(audit) + verdict_section(audit, verdict)
+    ref = stats.index.ref
+    opening = _head(audit) + _failure(audit) + verdict_section(audit, verdict, ref)
     yield (opening + _overview(audit, counts, stats)).encode()
     yield b'<section aria-labelledby="issues-h"><h2 id="issues-h">Issues</h2>'
     if not counts.rows:
@@ -223,18 +243,37 @@ async def html_chunks(
         if group.count.severity != severity:
             yield ((_close_severity() if severity else "") + _open_severity(group, totals)).encode()
             severity = group.count.severity
-        yield _issue_type(audit.id, group).encode()
+        yield _issue_type(audit.id, group, ref).encode()
     yield ((_close_severity() if severity else "") + "</section>").encode()
+    yield structure_section(stats.structure).encode()
     classes = [c for c in STATUS_CLASSES if stats.status_classes[c]]
     for text in table_chunks(audit.id, stats.total, classes, stats.first):
         yield text.encode()
     async for text in island_chunks(kept_rows(stats.first) if rows is None else rows):
         yield text.encode()
+    async for text in _page_views(stats, kept_rows(stats.first) if views is None else views):
+        yield text.encode()
     yield _charts(counts, stats).encode()
     if history is not None:
         yield history_section(history, audit.id).encode()
-    yield vitals_section(audit, vitals, link).encode()  # service/html_vitals.py
+    yield vitals_section(audit, vitals, ref).encode()  # service/html_vitals.py
     yield _tail().encode()
+
+
+async def _page_views(
+    stats: PageStats, batches: AsyncGenerator[list[PageRecord]]
+) -> AsyncGenerator[str]:
+    """The per-URL sections of the first `PAGE_VIEWS` pages, one chunk per batch."""
+    yield pages_intro(stats.total)
+    left = PAGE_VIEWS
+    async with aclosing(batches) as walk:
+        async for batch in walk:
+            rows = batch[:left]
+            yield "".join(page_section(p, stats.index.types.get(p.url, ())) for p in rows)
+            left -= len(rows)
+            if left <= 0:
+                break
+    yield "</section>"
 
 
 def _head(audit: AuditRecord) -> str:
@@ -359,21 +398,23 @@ def _close_severity() -> str:
     return "</section>"
 
 
-def _issue_type(audit_id: str, group: IssueGroup) -> str:
+def _issue_type(audit_id: str, group: IssueGroup, ref: PageRef = link) -> str:
     count = group.count
     d = maybe_descriptor(count.issue_type)
     more = count.count - len(group.rows)
     title = escape(type_title(count.issue_type))
     if group.action is not None:
-        return _finding(audit_id, group, group.action, d, more)
+        return _finding(audit_id, group, group.action, d, more, ref)
     return (
         f'<article class="issue" id="type-{escape(count.issue_type)}">'
         f'<h4>{title} <span class="count">{count.count:,}</span></h4>{_describe(d)}'
-        f"{_affected_block(audit_id, group.rows, more, '')}</article>"
+        f"{_affected_block(audit_id, group.rows, more, '', ref)}</article>"
     )
 
 
-def _affected_block(audit_id: str, rows: Sequence[IssueRecord], more: int, of: str) -> str:
+def _affected_block(
+    audit_id: str, rows: Sequence[IssueRecord], more: int, of: str, ref: PageRef
+) -> str:
     """The first affected pages, then how many more `of` what, and the command that lists them."""
     rest = (
         f'<p class="note">and {more:,} more{of} (every issue: <code>siteaudit report '
@@ -381,13 +422,18 @@ def _affected_block(audit_id: str, rows: Sequence[IssueRecord], more: int, of: s
         if more > 0
         else ""
     )
-    items = "".join(_affected(row) for row in rows)
+    items = "".join(_affected(row, ref) for row in rows)
     listed = f'<ul class="affected">{items}</ul>' if items else ""
     return f"<h5>Affected pages</h5>{listed}{rest}"
 
 
 def _finding(
-    audit_id: str, group: IssueGroup, action: Action, d: IssueDescriptor | None, more: int
+    audit_id: str,
+    group: IssueGroup,
+    action: Action,
+    d: IssueDescriptor | None,
+    more: int,
+    ref: PageRef,
 ) -> str:
     """A finding: its lead type's texts, where it is, and the first rows of its widest type."""
     of = f" rows of {escape(type_title(group.count.issue_type))}"
@@ -401,7 +447,7 @@ def _finding(
         f'<article class="issue" id="type-{escape(action.issue_type)}">'
         f'<h4>{escape(action.title)} <span class="count">{_where(action)}</span></h4>'
         f"<p>{escape(action.summary)}</p>{also}{_describe(d)}"
-        f"{_affected_block(audit_id, group.rows, more, of)}</article>"
+        f"{_affected_block(audit_id, group.rows, more, of, ref)}</article>"
     )
 
 
@@ -416,7 +462,7 @@ def _where(action: Action) -> str:
 # -- the first screen: the verdict and what to fix first ------------------------------------------
 
 
-def verdict_section(audit: AuditRecord, verdict: AuditVerdict | None) -> str:
+def verdict_section(audit: AuditRecord, verdict: AuditVerdict | None, ref: PageRef = link) -> str:
     """The first thing on screen: the overall score and the security grade side by side, each with
     a sentence of what it means, the category scores as gauges, and the first `FIX_FIRST` ranked
     actions (audit.verdict's order); or why there is no verdict. Nothing after a site failure:
@@ -438,7 +484,7 @@ def verdict_section(audit: AuditRecord, verdict: AuditVerdict | None) -> str:
     return (
         f'{heading}{headline}<h3 id="categories-h">Scores by category</h3>'
         f'<ul class="gauges" aria-labelledby="categories-h">{gauges}</ul>{notes}'
-        f"{fix_first(verdict.actions)}</section>"
+        f"{fix_first(verdict.actions, ref)}</section>"
     )
 
 
@@ -510,12 +556,12 @@ def _grade_card(audit: AuditRecord) -> str:
     )
 
 
-def fix_first(actions: Sequence[Action]) -> str:
+def fix_first(actions: Sequence[Action], ref: PageRef = link) -> str:
     """The first `FIX_FIRST` actions in the verdict's rank: what each is worth and where it is,
     linked to its issue group below; then how many more the issue groups hold."""
     if not actions:
         return '<h3 id="first-h">Fix first</h3><p>Nothing to fix.</p>'
-    items = "".join(_action_item(action) for action in actions[:FIX_FIRST])
+    items = "".join(_action_item(action, ref) for action in actions[:FIX_FIRST])
     more = len(actions) - FIX_FIRST
     rest = (
         f'<p><a href="#issues-h">{more:,} more findings</a> in the issue groups below.</p>'
@@ -525,9 +571,9 @@ def fix_first(actions: Sequence[Action]) -> str:
     return f'<h3 id="first-h">Fix first</h3><ol class="actions">{items}</ol>{rest}'
 
 
-def _action_item(action: Action) -> str:
+def _action_item(action: Action, ref: PageRef) -> str:
     gain = gain_phrase(action)
-    examples = ", ".join(link(url) for url in action.example_pages)
+    examples = ", ".join(ref(url) for url in action.example_pages)
     pages = f'<p class="note">For example: {examples}</p>' if examples else ""
     if action.detail:
         pages = f"<p>{escape(action.detail)}</p>{pages}"
@@ -551,10 +597,10 @@ def _describe(d: IssueDescriptor | None) -> str:
     )
 
 
-def _affected(issue: IssueRecord) -> str:
+def _affected(issue: IssueRecord, ref: PageRef) -> str:
     detail = locating_detail(issue)
     extra = f' <span class="detail">{escape(detail)}</span>' if detail else ""
-    return f"<li>{link(issue.page_url)}{extra}</li>"
+    return f"<li>{ref(issue.page_url)}{extra}</li>"
 
 
 def _tail() -> str:
@@ -629,6 +675,10 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
     audit = await owned_audit(env, owner, audit_id)
     counts = await issue_counts(env, owner, audit.id)
     stats = await page_stats(env, owner, audit.id)
+    async with aclosing(iter_issues(env, owner, audit.id)) as issues:
+        async for batch in issues:  # the issue types of the pages in view, issues by directory
+            stats.index.add(batch)
+            stats.structure.add_issues(batch)
     history = await run_history(env, audit)
     verdict = await verdict_of(env, audit)
     if verdict.actions:
@@ -637,5 +687,6 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
         groups = issue_groups(env, owner, audit.id, counts.rows, PAGES_PER_TYPE)
     rows = iter_pages(env, owner, audit.id)
     vitals = await lighthouse.list_results(env.DB, audit.id, limit=2 * MAX_LIGHTHOUSE_PAGES)
-    chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals, verdict)
+    views = iter_pages(env, owner, audit.id)
+    chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals, verdict, views)
     return Export(f"siteaudit-{audit.id}.html", MEDIA_TYPE, chunks)

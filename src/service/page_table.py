@@ -24,6 +24,7 @@ so the renderer holds one page of rows, not the island (bench/html_report_memory
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import AsyncGenerator, Iterable
 from contextlib import aclosing
@@ -45,7 +46,8 @@ NUMERIC = frozenset({1, 2, 3, 6})  # column indexes shown right-aligned
 _SCRIPT_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 # The enhancement. Each row of the island is [url, status, depth, ms, title, indexable, words,
-# status class, linkable] (`island_row`); a null depth or time sorts last either way.
+# status class, linkable, the id of its per-URL section] (`island_row`); a null depth or time
+# sorts last either way.
 SCRIPT = """
 (function(){
 var data=document.getElementById('page-data'),table=document.getElementById('pages');
@@ -61,6 +63,8 @@ td.textContent=value===null?'':String(value);tr.appendChild(td);return td;}
 function row(r){var tr=document.createElement('tr'),td=cell(tr,r[8]?'':r[0]);
 if(r[8]){var a=document.createElement('a');a.href=r[0];a.rel='LINK_REL';a.target='_blank';
 a.textContent=r[0];td.appendChild(a);}
+var v=document.createElement('a');v.href='#'+r[9];v.className='view';v.textContent='page view';
+td.appendChild(document.createTextNode(' '));td.appendChild(v);
 cell(tr,r[1],1);cell(tr,r[2],1);cell(tr,r[3],1);cell(tr,r[4]);cell(tr,r[5]?'yes':'no');cell(tr,r[6],1);return tr;}
 function render(){var n=view.length,pages=Math.max(1,Math.ceil(n/size));if(page>=pages)page=pages-1;
 var from=page*size,frag=document.createDocumentFragment();
@@ -100,6 +104,17 @@ def link(url: str) -> str:
     return escape(url)
 
 
+def page_anchor(url: str) -> str:
+    """The id of a page's per-URL section (service.html_pages): stable, unique per URL, and safe
+    as an id and a fragment."""
+    return "u-" + hashlib.sha256(url.encode()).hexdigest()[:16]
+
+
+def view_link(url: str) -> str:
+    """The link to a page's per-URL section."""
+    return f'<a class="view" href="#{page_anchor(url)}">page view</a>'
+
+
 def status_class(code: int) -> str:
     return f"{code // 100}xx" if 100 <= code <= 599 else "no response"
 
@@ -116,6 +131,7 @@ def island_row(page: PageRecord) -> list[JsonValue]:
         page.word_count,
         status_class(page.status_code),
         1 if is_web_url(page.url) else 0,
+        page_anchor(page.url),
     ]
 
 
@@ -202,7 +218,7 @@ def _heads() -> str:
 def _row(page: PageRecord) -> str:
     cells = island_row(page)
     shown = [
-        link(page.url),
+        f"{link(page.url)} {view_link(page.url)}",
         *(escape("" if v is None else str(v)) for v in cells[1:5]),
         "yes" if page.is_indexable else "no",
         str(page.word_count),

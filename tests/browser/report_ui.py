@@ -28,7 +28,8 @@ def open_a_chart(report: Report) -> None:
 def page_column(report: Report, index: int) -> list[str]:
     """The page table's column `index` (1-based), shown rows only, top to bottom."""
     cells = report.locator(f"#pages tbody tr:not([hidden]) td:nth-child({index})")
-    return [text.strip() for text in cells.all_inner_texts()]
+    # A URL cell ends with the link to the page's own section.
+    return [text.strip().removesuffix(" page view") for text in cells.all_inner_texts()]
 
 
 def sort_pages_by_status(report: Report, rows: int) -> None:

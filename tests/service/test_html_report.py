@@ -158,7 +158,11 @@ async def test_the_document_loads_nothing_and_links_only_with_rel_nofollow(seede
     assert not {"link", "img", "iframe", "object", "embed", "form", "base"} & {
         el.tag for el in root.iter()
     }
-    linked = [el for el in root.iter() if el.get("href") is not None]
+    hrefs = [el for el in root.iter() if el.get("href") is not None]
+    linked = [el for el in hrefs if not el.get("href").startswith("#")]
+    # In-document links (to a page's view, an issue group) land on an element of the report.
+    ids = {el.get("id") for el in root.iter() if el.get("id")}
+    assert {el.get("href")[1:] for el in hrefs if el not in linked} <= ids
     assert {el.tag for el in linked} == {"a"}
     assert {el.get("rel") for el in linked} == {LINK_REL}
     assert {el.get("target") for el in linked} == {"_blank"}  # never the web app's frame
@@ -170,7 +174,7 @@ async def test_hostile_titles_urls_and_details_stay_text(seeded) -> None:
     text, root = seeded
     assert len(executable(root)) == 1  # the report's own
     assert not [(el.tag, name) for el in root.iter() for name in el.attrib if name.startswith("on")]
-    cells = ["".join(td.itertext()) for td in root.iter("td")]
+    cells = ["".join(td.itertext()).removesuffix(" page view") for td in root.iter("td")]
     assert HOSTILE_TITLE in cells and HOSTILE_URL in cells
     assert any(HOSTILE_DETAIL in "".join(li.itertext()) for li in root.iter("li"))
     assert "javascript:" not in {el.get("href", "")[:11] for el in root.iter("a")}
@@ -360,11 +364,13 @@ async def test_any_title_and_url_come_back_as_the_same_text_and_add_no_element(t
 
     (row,) = find(root, ".//table[@id='pages']/tbody")
     cells = ["".join(td.itertext()) for td in row]
-    assert cells[0] == SITE + path and cells[4] == title
+    assert cells[0] == SITE + path + " page view" and cells[4] == title
     assert find(row[0], "a").get("href") == SITE + path
     assert len(executable(root)) == 1
-    ((url, *_, linkable),) = island(root)  # the data island gives back the same text
+    ((url, *_, linkable, anchor),) = island(root)  # the data island gives back the same text
     assert (url, _[3], linkable) == (SITE + path, title, 1)
+    view = find(root, f".//details[@id='{anchor}']")  # and the page's own section
+    assert "".join(find(view, "summary").itertext()) == SITE + path
     text = b"".join(chunks).decode()
     data = text[text.index('<script type="application/json"') :]
     assert "<" not in data[data.index(">") + 1 : data.index("</script>")]
