@@ -405,10 +405,20 @@ def _issue_type(audit_id: str, group: IssueGroup, ref: PageRef = link) -> str:
     title = escape(type_title(count.issue_type))
     if group.action is not None:
         return _finding(audit_id, group, group.action, d, more, ref)
+    body = _describe(d) + _affected_block(audit_id, group.rows, more, "", ref)
     return (
         f'<article class="issue" id="type-{escape(count.issue_type)}">'
-        f'<h4>{title} <span class="count">{count.count:,}</span></h4>{_describe(d)}'
-        f"{_affected_block(audit_id, group.rows, more, '', ref)}</article>"
+        f'<h4>{title} <span class="count">{count.count:,}</span></h4>'
+        f"{_expandable(title, body)}</article>"
+    )
+
+
+def _expandable(title: str, body: str) -> str:
+    """An issue group's texts and pages, closed until asked for (or linked to: the script opens
+    a group whose anchor is followed)."""
+    return (
+        f'<details class="more"><summary>{title}: what it means, how to fix it, the affected '
+        f"pages</summary>{body}</details>"
     )
 
 
@@ -446,8 +456,9 @@ def _finding(
     return (
         f'<article class="issue" id="type-{escape(action.issue_type)}">'
         f'<h4>{escape(action.title)} <span class="count">{_where(action)}</span></h4>'
-        f"<p>{escape(action.summary)}</p>{also}{_describe(d)}"
-        f"{_affected_block(audit_id, group.rows, more, of, ref)}</article>"
+        f"<p>{escape(action.summary)}</p>{also}"
+        f"{_expandable(escape(action.title), _describe(d) + _affected_block(audit_id, group.rows, more, of, ref))}"
+        "</article>"
     )
 
 

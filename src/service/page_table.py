@@ -45,11 +45,15 @@ NUMERIC = frozenset({1, 2, 3, 6})  # column indexes shown right-aligned
 # What JSON may hold but a script element's text may not (see the module docstring).
 _SCRIPT_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
-# The enhancement. Each row of the island is [url, status, depth, ms, title, indexable, words,
-# status class, linkable, the id of its per-URL section] (`island_row`); a null depth or time
-# sorts last either way.
+# The enhancement. First, following a link to a page's section or an issue group opens it (a
+# fragment that names a closed <details>, or an article holding one). Each row of the island is
+# [url, status, depth, ms, title, indexable, words, status class, linkable, the id of its per-URL
+# section] (`island_row`); a null depth or time sorts last either way.
 SCRIPT = """
 (function(){
+function reveal(){var t=location.hash&&document.getElementById(decodeURIComponent(location.hash.slice(1)));
+var d=t&&(t.tagName==='DETAILS'?t:t.querySelector('details'));if(d){d.open=true;t.scrollIntoView();}}
+window.addEventListener('hashchange',reveal);reveal();
 var data=document.getElementById('page-data'),table=document.getElementById('pages');
 if(!data||!table||!table.replaceChildren)return;
 var rows=JSON.parse(data.textContent).rows,view=rows.slice(),page=0,col=0,asc=true,size=TABLE_ROWS;

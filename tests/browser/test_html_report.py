@@ -72,6 +72,22 @@ def test_the_report_opens_offline_and_sorts_filters_and_charts(
         a, b = score.bounding_box(), grade.bounding_box()
         assert a and b and (a["y"], a["height"]) == (b["y"], b["height"])  # aligned, same height
         screenshot(page, "report", tmp_path)
+
+        # A fix-first action leads to its issue group, opened; a "page view" link beside a URL to
+        # that page's own section, opened, with its status, depth, outlinks and issues.
+        target = fixes.first.get_attribute("href") or ""
+        fixes.first.click()
+        group = page.locator(f"[id='{target[1:]}']")
+        expect(group.locator("details.more")).to_have_js_property("open", True)
+        expect(group).to_be_in_viewport()
+        view = page.locator("article.issue details[open] a.view").first
+        target = view.get_attribute("href") or ""
+        view.click()
+        section = page.locator(f"[id='{target[1:]}']")
+        expect(section).to_have_js_property("open", True)
+        expect(section).to_be_in_viewport()
+        for fact in ("Status", "Depth", "Outlinks", "Issues"):
+            expect(section.locator("dt", has_text=fact)).to_be_visible()
         # The stylesheet applied (its hash matched the CSP): hidden labels are out of the flow.
         position = "e => getComputedStyle(e).position"
         assert page.locator(".visually-hidden").first.evaluate(position) == "absolute"
