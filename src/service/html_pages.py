@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 from audit.catalogue import Severity, maybe_descriptor
 from auditdb.records import IssueRecord, PageRecord
 from service.issue_locating import type_title
-from service.page_table import DATA_ROWS, link, page_anchor, view_link
+from service.page_table import DATA_ROWS, LINK_ATTRS, is_web_url, link, page_anchor, view_link
 
 PAGE_VIEWS = DATA_ROWS  # pages with a per-URL section: those the data island holds
 DIRECTORIES = 500  # directories counted in the site structure
@@ -66,7 +66,7 @@ class PageIssues:
 def depth_text(page: PageRecord) -> str:
     """The crawl depth, or why there is none: a page the sitemap alone led to is not linked."""
     if page.crawl_depth is not None:
-        return f"{page.crawl_depth} (clicks from the start page)"
+        return str(page.crawl_depth)
     if page.in_sitemap:
         return "not linked (found in the sitemap only)"
     return "unknown"
@@ -92,16 +92,22 @@ def page_section(page: PageRecord, types: Iterable[str]) -> str:
             "Outlinks",
             f"{page.internal_link_count:,} internal, {page.external_link_count:,} other sites",
         ),
-        ("Inlinks", "not kept after the crawl (see the Pages section's note)"),
         *([("Redirects to", link(page.redirect_url))] if page.redirect_url else []),
         (f"Issues ({len(found)})", issues),
-        ("Open", link(page.url)),
+        ("Open", _open(page.url)),
     ]
     rows = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     return (
         f'<details class="page" id="{page_anchor(page.url)}"><summary>{escape(page.url)}</summary>'
         f'<dl class="facts">{rows}</dl></details>'
     )
+
+
+def _open(url: str) -> str:
+    """The page's own link, short: its URL is the section's summary already."""
+    if not is_web_url(url):
+        return "not a web address"
+    return f'<a href="{escape(url)}" {LINK_ATTRS}>the page on the site</a>'
 
 
 def _severity(issue_type: str) -> str:
@@ -114,9 +120,10 @@ def pages_intro(total: int) -> str:
     beyond = f" (the first {shown:,} of {total:,} by URL)" if total > shown else ""
     return (
         '<section aria-labelledby="views-h"><h2 id="views-h">Page by page</h2>'
-        f'<p class="note">Each page{beyond}: its status, depth, outlinks and issues. A page\'s '
-        "inlinks and their anchor texts are not in the report: the link graph is kept only "
-        "while the audit crawls.</p>"
+        f'<p class="note">Each page{beyond}: its status, crawl depth (clicks from the start page; '
+        '"not linked" for a page only the sitemap led to), outlinks and issues. Inlinks and their '
+        "anchor texts are not in the report: the audit keeps its link graph only while it "
+        "crawls.</p>"
     )
 
 

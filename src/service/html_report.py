@@ -1,25 +1,29 @@
 """One audit as a single self-contained HTML file that opens offline, written in chunks.
 
-What the file holds, in order (docs/issues.md for the catalogue texts it quotes):
-* what to fix first (service.verdict, docs/scoring.md): the overall score and the five category
-  scores, the notes that explain them, then every finding as an action ranked by the points
-  fixing it adds, with its scope, pages affected, how to fix it and example pages; or why the
-  audit has no verdict;
-* the health score, the security grade and the audit's facts (site, status, pages, when);
+What the file holds, in order (docs/manual/reports.md; docs/issues.md for the catalogue texts):
+* the verdict (service.verdict, docs/scoring.md), the first screen: the overall score as a gauge
+  and the security grade in two cards of one height, each with a sentence of what it means; the
+  five category scores as gauges and the notes that explain them; the verdict's first
+  `FIX_FIRST` actions in its rank ("Fix first"), with the points each adds, where it is and
+  example pages; or why the audit has no verdict;
+* the audit's facts (site, status, pages, when);
+* the findings grouped by severity, most pages first (one per fix: a grade test and its
+  per-page header rows are one finding), each with its title, where it is and its summary, and a
+  details element with its explanation, fix and at most `PAGES_PER_TYPE` affected pages with the
+  detail that locates the problem (the link target, the duplicate group, the redirect chain:
+  service.issue_locating), then "and N more";
+* the site structure and the per-URL view (service.html_pages), around the page table
+  (service.page_table): the first `TABLE_ROWS` pages by URL as a plain table, and up to
+  `DATA_ROWS` pages in a JSON data island that a small inline script pages, sorts and filters,
+  with the commands that list every page; then a section per page. Every page URL shown is
+  followed by a link to its section;
+* four inline SVG charts (service/svg_charts.py): status code classes, crawl depth, response time,
+  issues by type, each with its numbers as a table;
 * for an audit that is a monitor's run (service.run_history, rendered by service.html_history):
   the monitor's scores over its last `HISTORY_RUNS` runs as a line chart with a table of the runs,
   and the new and fixed issues since the previous completed run;
-* four inline SVG charts (service/svg_charts.py): status code classes, crawl depth, response time,
-  issues by type, each with its numbers as a table;
-* the findings grouped by severity, most pages first (one per fix: a grade test and its
-  per-page header rows are one finding), each with its title, explanation, fix, pages affected
-  and at most `PAGES_PER_TYPE` of them with the detail that locates the problem (the link target,
-  the duplicate group, the redirect chain: service.issue_locating), then "and N more";
 * the Lighthouse section (service/html_vitals.py): a row per sampled page, mobile beside desktop,
-  or why Lighthouse did not run;
-* the page table (service.page_table): the first `TABLE_ROWS` pages by URL as a plain table, and
-  up to `DATA_ROWS` pages in a JSON data island that a small inline script pages, sorts and
-  filters, with the commands that list every page.
+  or why Lighthouse did not run.
 
 Everything from a crawled site (URLs, titles, details) is hostile text: it is escaped on the way
 out (`html.escape` with quotes), and a page URL becomes a link only when it is http(s), with
@@ -30,10 +34,13 @@ injected script would not run even if escaping failed. There is no `style` attri
 because the policy allows none.
 
 Memory: one walk of the pages (keyset pages of `EXPORT_PAGE_SIZE` rows) folds them into the
-charts' counts and keeps the first `TABLE_ROWS`; a second walk, stopped after `DATA_ROWS` rows,
-writes the data island one keyset page at a time; the issues are read `PAGES_PER_TYPE` rows per
-type, the history `HISTORY_RUNS` runs and `CHANGES_LISTED` changes. So the renderer holds at most
-one keyset page of rows whatever the audit's size (bench/html_report_memory.py).
+charts' counts and the directories, keeps the first `TABLE_ROWS` and the URLs of the first
+`PAGE_VIEWS`; one walk of the issues keeps those pages' issue types and counts issues by
+directory; a second walk of the pages, stopped after `DATA_ROWS` rows, writes the data island one
+keyset page at a time, and a third the per-URL sections; the issues are read `PAGES_PER_TYPE` rows
+per type, the history `HISTORY_RUNS` runs and `CHANGES_LISTED` changes. So the renderer holds one
+keyset page of rows and at most `PAGE_VIEWS` URLs whatever the audit's size
+(bench/html_report_memory.py).
 """
 
 from __future__ import annotations

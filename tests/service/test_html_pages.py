@@ -65,7 +65,7 @@ async def test_every_page_has_a_section_with_status_depth_outlinks_and_issues(re
     assert sections == [page_anchor(p.url) for p in sorted(pages, key=lambda p: p.url)]
     blog = view(report, pages[1].url)
     assert blog["Status"] == "200"
-    assert blog["Depth"] == "1 (clicks from the start page)"
+    assert blog["Depth"] == "1"
     assert blog["Outlinks"] == "4 internal, 1 other sites"
     assert blog["Issues (2)"] == "Missing titleMissing H1"  # the critical one first
     links = [
@@ -150,8 +150,8 @@ def test_the_structure_stays_bounded_and_counts_every_page(paths: list[list[str]
 @pytest.mark.parametrize(
     ("depth", "in_sitemap", "text"),
     [
-        (0, False, "0 (clicks from the start page)"),
-        (3, True, "3 (clicks from the start page)"),
+        (0, False, "0"),
+        (3, True, "3"),
         (None, True, "not linked (found in the sitemap only)"),
         (None, False, "unknown"),
     ],
