@@ -24,6 +24,7 @@ so the renderer holds one page of rows, not the island (bench/html_report_memory
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import AsyncGenerator, Iterable
 from contextlib import aclosing
@@ -48,10 +49,15 @@ NUMERIC = frozenset({1, 2, 3, 6})  # column indexes shown right-aligned
 # What JSON may hold but a script element's text may not (see the module docstring).
 _SCRIPT_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
-# The enhancement. Each row of the island is [url, status, depth, ms, title, indexable, words,
-# status class, linkable] (`island_row`); a null depth or time sorts last either way.
+# The enhancement. First, following a link to a page's section or an issue group opens it (a
+# fragment that names a closed <details>, or an article holding one). Each row of the island is
+# [url, status, depth, ms, title, indexable, words, status class, linkable, the id of its per-URL
+# section] (`island_row`); a null depth or time sorts last either way.
 SCRIPT = """
 (function(){
+function reveal(){var t=location.hash&&document.getElementById(decodeURIComponent(location.hash.slice(1)));
+var d=t&&(t.tagName==='DETAILS'?t:t.querySelector('details'));if(d){d.open=true;t.scrollIntoView();}}
+window.addEventListener('hashchange',reveal);reveal();
 var data=document.getElementById('page-data'),table=document.getElementById('pages');
 if(!data||!table||!table.replaceChildren)return;
 var rows=JSON.parse(data.textContent).rows,view=rows.slice(),page=0,col=0,asc=true,size=TABLE_ROWS;
@@ -65,6 +71,8 @@ td.textContent=value===null?'':String(value);tr.appendChild(td);return td;}
 function row(r){var tr=document.createElement('tr'),td=cell(tr,r[8]?'':r[0]);
 if(r[8]){var a=document.createElement('a');a.href=r[0];a.rel='LINK_REL';a.target='_blank';
 a.textContent=r[0];td.appendChild(a);}
+var v=document.createElement('a');v.href='#'+r[9];v.className='view';v.textContent='page view';
+td.appendChild(document.createTextNode(' '));td.appendChild(v);
 cell(tr,r[1],1);
 cell(tr,r[2]===null?'NOT_LINKED':r[2],1);cell(tr,r[3],1);
 cell(tr,r[4]);cell(tr,r[5]?'yes':'no');cell(tr,r[6],1);return tr;}
@@ -111,6 +119,17 @@ def link(url: str) -> str:
     return escape(url)
 
 
+def page_anchor(url: str) -> str:
+    """The id of a page's per-URL section (service.html_pages): stable, unique per URL, and safe
+    as an id and a fragment."""
+    return "u-" + hashlib.sha256(url.encode()).hexdigest()[:16]
+
+
+def view_link(url: str) -> str:
+    """The link to a page's per-URL section."""
+    return f'<a class="view" href="#{page_anchor(url)}">page view</a>'
+
+
 def status_class(code: int) -> str:
     return f"{code // 100}xx" if 100 <= code <= 599 else "no response"
 
@@ -127,6 +146,7 @@ def island_row(page: PageRecord) -> list[JsonValue]:
         page.word_count,
         status_class(page.status_code),
         1 if is_web_url(page.url) else 0,
+        page_anchor(page.url),
     ]
 
 
@@ -142,12 +162,14 @@ def table_chunks(
     yield (
         '<section aria-labelledby="pages-h"><h2 id="pages-h">Pages</h2>'
         f'<p class="note">{_note(audit_id, total)}</p>{_controls(classes, len(first))}'
+        # Seven columns do not fit a phone: the table scrolls sideways in its own focusable box.
+        '<div class="wide" tabindex="0" role="region" aria-labelledby="pages-h">'
         '<table id="pages"><caption class="visually-hidden">Pages of the audit</caption>'
         f"<thead><tr>{_heads()}</tr></thead><tbody>"
     )
     yield "".join(_row(p) for p in first)
     yield (
-        '</tbody></table><p id="page-pager" hidden><button type="button" id="page-prev">'
+        '</tbody></table></div><p id="page-pager" hidden><button type="button" id="page-prev">'
         'Previous page</button> <button type="button" id="page-next">Next page</button></p>'
     )
 
@@ -211,7 +233,7 @@ def _heads() -> str:
 def _row(page: PageRecord) -> str:
     cells = island_row(page)
     shown = [
-        link(page.url),
+        f"{link(page.url)} {view_link(page.url)}",
         str(page.status_code),
         NOT_LINKED if page.crawl_depth is None else str(page.crawl_depth),
         *(escape("" if v is None else str(v)) for v in cells[3:5]),

@@ -76,11 +76,9 @@ def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
         finished.click()
         report = page.frame_locator("#report-frame")
         expect(report.locator("figure.chart")).to_have_count(CHARTS)
-        # What to fix first is the report's first section: the scores, then the ranked actions.
-        expect(report.locator("main > section").first.locator("h2")).to_have_text(
-            "What to fix first"
-        )
-        expect(report.locator("ul.categories li")).to_have_count(5)
+        # The verdict is the report's first section: the scores, then the ranked actions.
+        expect(report.locator("main > section").first.locator("h2")).to_have_text("Verdict")
+        expect(report.locator("ul.gauges li")).to_have_count(5)
         expect(report.locator("ol.actions > li").first).to_contain_text("critical")
         page.locator("#progress").evaluate("section => section.scrollIntoView()")
         screenshot(page, "app", tmp_path)  # the finished audit above its report
