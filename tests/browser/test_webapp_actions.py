@@ -26,7 +26,7 @@ SLOW_PAGES = 6
 def slow_page(n: int) -> StreamReply:
     body = html_page(f"Slow page {n}", f"<h1>Slow page {n}</h1><a href='/'>Home</a>")
     half = len(body) // 2
-    return StreamReply(lambda: iter([body[:half], body[half:]]), pause_s=0.8)
+    return StreamReply(lambda: iter([body[:half], body[half:]]), pause_s=1.5)
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +93,7 @@ def test_a_user_cancels_resumes_reruns_and_deletes_audits(
         expect(status_of(page, first)).to_have_text("cancelled")
         expect(page.locator("#progress-text")).to_contain_text("Audit cancelled")
         expect(row_button(audit_row(page, first), "Delete")).to_be_visible()
+        expect(row_button(audit_row(page, first), "Resume")).to_be_focused()
 
         # Resume, from the list: it runs again and finishes.
         row_button(audit_row(page, first), "Resume").click()
@@ -112,7 +113,7 @@ def test_a_user_cancels_resumes_reruns_and_deletes_audits(
         page.locator("#progress").get_by_role("button", name="Cancel audit").click()
         expect(status_of(page, second)).to_have_text("cancelled")
         section = page.locator("#progress")
-        expect(section.get_by_role("button", name="Resume audit")).to_be_visible()
+        expect(section.get_by_role("button", name="Resume audit")).to_be_focused()
         section.get_by_role("button", name="Re-run audit").click()
         expect(page.locator("#audits-table tbody tr")).to_have_count(3)
         third = page.locator("#audits-table tbody tr").first.get_attribute("data-audit-id")
@@ -204,6 +205,7 @@ def test_a_user_edits_pauses_runs_charts_and_deletes_a_monitor(
         row_button(row, "Run now").click()
         expect(page.locator("#notice")).to_contain_text(f"Run of the monitor of {url} started")
         expect(page.locator("#monitor-runs-table tbody tr")).to_have_count(len(SCORES) + 1)
+        expect(page.locator("#monitor-runs-h")).to_be_focused()
         expect(page.locator("#audits-table tbody tr th", has_text=url).first).to_be_visible()
 
         # Delete: the monitor and its shown runs go.

@@ -226,11 +226,18 @@ function auditRow(audit) {
 const resumable = (status) => status === "failed" || status === "cancelled";
 
 async function cancelAudit(id) {
+  const fromSection = document.activeElement === $("cancel-audit");
   await json(auditPath(id, "/cancel"), { method: "POST" });
   notify(`Audit ${id} cancelled; its results so far are kept.`);
   await loadAudits();
   if (watching?.id === id) await poll(id);
+  // The button pressed is gone: the focus goes to what can follow, resuming the audit.
+  const resume = fromSection ? $("resume-audit") : auditButton(id, "resume");
+  resume?.focus();
 }
+
+const auditButton = (id, action) =>
+  document.querySelector(`#audits-table tr[data-audit-id="${CSS.escape(id)}"] [data-action="${action}"]`);
 
 async function resumeAudit(id) {
   await json(auditPath(id, "/resume"), { method: "POST" });
@@ -627,7 +634,7 @@ async function runNow(monitor) {
   const run = await json(runNowPath(monitor.id), { method: "POST" });
   notify(`Run of the monitor of ${monitor.url} started (audit ${run.audit_id ?? "refused"}).`);
   await Promise.all([loadMonitors(), loadAudits()]);
-  await loadRuns(monitor);
+  await showRuns(monitor); // the new run is the first of the runs shown, and the focus goes there
 }
 
 // After a change: the list, and the runs shown if they are this monitor's.
