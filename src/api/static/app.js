@@ -503,8 +503,8 @@ function showComparison(c) {
       "the changes below compare two sites, not one site over time.";
   const delta = score.delta === null ? "n/a" : `${score.delta > 0 ? "+" : ""}${score.delta}`;
   const facts = [
-    ["Older audit", `${c.before.start_url} (${c.before.id})`],
-    ["Newer audit", `${c.after.start_url} (${c.after.id})`],
+    ["Older audit", [urlNode(c.before.start_url), ` (${c.before.id})`]],
+    ["Newer audit", [urlNode(c.after.start_url), ` (${c.after.id})`]],
     ["Health score", `${score.before ?? "n/a"} → ${score.after ?? "n/a"} (${delta})`],
     ["New issues", c.new_issues.total],
     ["Fixed issues", c.fixed_issues.total],
@@ -512,7 +512,12 @@ function showComparison(c) {
     ["Pages added", c.pages_added.total],
     ["Pages removed", c.pages_removed.total],
   ];
-  $("compare-summary").replaceChildren(...facts.flatMap(([k, v]) => [element("dt", k), element("dd", v)]));
+  const dd = (value) => {
+    const node = element("dd");
+    node.append(...(Array.isArray(value) ? value : [String(value)]));
+    return node;
+  };
+  $("compare-summary").replaceChildren(...facts.flatMap(([k, v]) => [element("dt", k), dd(v)]));
   const withUrl = (text, url) => {
     const item = element("li", text);
     item.append(urlNode(url));
@@ -666,7 +671,9 @@ async function loadRuns(monitor, more = false) {
 // scale. An SVG line chart made with DOM calls (the page's policy allows no inline markup); its
 // title says what it shows in words, and the table under it holds every value.
 const SVG_NS = "http://www.w3.org/2000/svg";
-const CHART = { width: 640, height: 200, left: 40, right: 16, top: 12, bottom: 28 };
+// In viewBox units; the chart scales to its box (at most 40rem wide), so the axis labels stay
+// readable on a 375 px screen too.
+const CHART = { width: 480, height: 180, left: 40, right: 12, top: 12, bottom: 30 };
 
 function svg(tag, attributes = {}, text) {
   const node = document.createElementNS(SVG_NS, tag);
