@@ -158,7 +158,7 @@ ROUTES: tuple[Route, ...] = (
             "delete a finished audit with its results (a running one: 409, cancel it first)",
             204,
             None,
-            (400, *_PER_AUDIT, 503),
+            (*_PER_AUDIT, 409, 503),
         ),
     ),
     Route(
