@@ -334,7 +334,17 @@ async def run_cancel(args: argparse.Namespace) -> int:
 
 
 async def run_delete(args: argparse.Namespace) -> int:
-    status, body = await _request_once(args, "DELETE", f"/api/audits/{args.audit_id}")
+    path = f"/api/audits/{args.audit_id}"
+    platform = _platform(args)
+    try:
+        status, body = await platform.request("DELETE", path)
+        if status == 409:
+            # The API refuses to delete a running audit; the command stops it first, as it says.
+            # A 409 on the cancel means the audit ended meanwhile: the delete goes through.
+            await platform.request("POST", f"{path}/cancel")
+            status, body = await platform.request("DELETE", path)
+    finally:
+        await platform.close()
     if status != 204:
         return _refused(body)
     print(f"deleted {args.audit_id}")

@@ -1,4 +1,4 @@
-"""The audit routes: start, read, list, cancel, resume and delete an audit; its progress, its
+"""The audit routes: start, read, list, cancel, resume, re-run and delete an audit; its progress, its
 report, what to fix first, and its comparison with another audit."""
 
 from __future__ import annotations
@@ -52,6 +52,12 @@ async def cancel_audit(call: Call) -> ApiResponse:
 async def resume_audit(call: Call) -> ApiResponse:
     audit = await audits.resume_audit(call.env, call.owner, call.args["audit_id"])
     return json_response({"audit": audit_summary(audit)}, 202)
+
+
+async def rerun_audit(call: Call) -> ApiResponse:
+    audit = await audits.rerun_audit(call.env, call.owner, call.args["audit_id"], call.key_id)
+    location = {"location": f"/api/audits/{audit.id}"}
+    return json_response({"audit": audit_summary(audit)}, 201, location)
 
 
 async def get_progress(call: Call) -> ApiResponse:
