@@ -244,7 +244,9 @@ def test_comparing_audits_of_two_different_sites_warns(browser: Browser, worker:
         page.get_by_label("Newer audit").select_option("site-b-1")
         page.get_by_role("button", name="Compare", exact=True).click()
         expect(warning).to_be_visible()
-        expect(warning).to_contain_text("different sites (https://a.example/ and https://b.example/)")
+        expect(warning).to_contain_text(
+            "different sites (https://a.example/ and https://b.example/)"
+        )
 
         page.get_by_label("Newer audit").select_option("site-a-2")
         page.get_by_role("button", name="Compare", exact=True).click()
