@@ -43,7 +43,6 @@ from cli.gate import Condition, GateFacts, NewIssuesSince, Verdict, decide, fail
 from cli.gate import summary_line as gate_line
 from cli.report import format_summary, json_report_chunks
 from common.wire import JsonObject, as_int, as_object
-from service.audits import LOCAL_OWNER
 from service.exports import ExportFormat, export_issues
 from service.html_report import export_html
 from service.junit import Check, export_junit
@@ -194,18 +193,18 @@ async def _write(
         case OutputFormat.CSV:
             env = platform.core_env
             export = await export_issues(
-                env, LOCAL_OWNER, audit.id, IssueFilter(), ExportFormat.CSV
+                env, audit.owner, audit.id, IssueFilter(), ExportFormat.CSV
             )
             await _write_chunks(delivery.output, export.chunks)
         case OutputFormat.SARIF:
-            export = await export_sarif(platform.core_env, LOCAL_OWNER, audit.id, _version())
+            export = await export_sarif(platform.core_env, audit.owner, audit.id, _version())
             await _write_chunks(delivery.output, export.chunks)
         case OutputFormat.JUNIT:
             failing = failing_severities(delivery.conditions)
-            export = await export_junit(platform.core_env, LOCAL_OWNER, audit.id, failing, checks)
+            export = await export_junit(platform.core_env, audit.owner, audit.id, failing, checks)
             await _write_chunks(delivery.output, export.chunks)
         case OutputFormat.HTML:
-            export = await export_html(platform.core_env, LOCAL_OWNER, audit.id)
+            export = await export_html(platform.core_env, audit.owner, audit.id)
             await _write_chunks(delivery.output, export.chunks)
     if delivery.output is not None:
         print(format_summary(report))

@@ -25,8 +25,9 @@ or comma-separated: critical, warning, score<N, new-issues-since=ID); `--json FI
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `report`,
-`cancel` and `delete` call the API as the owner "local", with the key the local platform keeps for
-the CLI (local_platform.cli_key); `serve` answers only requests that bring a key, prints the web
+`cancel` and `delete` call the API with a key the local platform keeps for the CLI
+(local_platform.cli_key): `audit` as the owner "local", the others as the owner of the audit they
+name (the CLI operates on every audit of its state dir); `serve` answers only requests that bring a key, prints the web
 app's address and a sign-in link with a key of the owner "local" (so the app shows the CLI's
 audits), and serves the admin routes (/api/keys) when ADMIN_TOKEN is set in its environment.
 `keys create` makes a key for the owner "local" unless `--owner` names another. Lighthouse
@@ -308,6 +309,7 @@ def _announce(audit_id: str, delivery: Delivery) -> None:
 async def run_report(args: argparse.Namespace) -> int:
     platform = _platform(args)
     try:
+        await platform.act_for_audit(args.audit_id)
         status, body = await platform.request("GET", f"/api/audits/{args.audit_id}")
         if status != 200:
             return _refused(body)
@@ -337,6 +339,7 @@ async def run_delete(args: argparse.Namespace) -> int:
     path = f"/api/audits/{args.audit_id}"
     platform = _platform(args)
     try:
+        await platform.act_for_audit(args.audit_id)
         status, body = await platform.request("DELETE", path)
         if status == 409:
             # The API refuses to delete a running audit; the command stops it first, as it says.
@@ -352,9 +355,11 @@ async def run_delete(args: argparse.Namespace) -> int:
 
 
 async def _request_once(args: argparse.Namespace, method: str, path: str) -> tuple[int, object]:
-    """One API request on a platform opened for it and closed again."""
+    """One API request, as the owner of `args.audit_id`, on a platform opened for it and closed
+    again."""
     platform = _platform(args)
     try:
+        await platform.act_for_audit(args.audit_id)
         return await platform.request(method, path)
     finally:
         await platform.close()
@@ -363,6 +368,7 @@ async def _request_once(args: argparse.Namespace, method: str, path: str) -> tup
 async def run_compare(args: argparse.Namespace) -> int:
     platform = _platform(args)
     try:
+        await platform.act_for_audit(args.before_id)
         path = f"/api/audits/{args.before_id}/compare/{args.after_id}?limit={args.limit}"
         status, body = await platform.request("GET", path)
         if status != 200:
@@ -394,6 +400,7 @@ async def run_resume(args: argparse.Namespace) -> int:
     engine: replay it. A failed or cancelled audit is resumed through the API (a new instance)."""
     platform = _platform(args)
     try:
+        await platform.act_for_audit(args.audit_id)
         await check_baselines(platform, args.delivery.conditions)
         status, body = await platform.request("GET", f"/api/audits/{args.audit_id}")
         if status != 200:

@@ -1,4 +1,4 @@
-"""The API keys the local platform keeps for its owner "local", in the state directory.
+"""The API keys the local platform keeps for its owners, in the state directory.
 
 `siteaudit audit|resume` (and tests) call the Worker's API in-process through
 `LocalPlatform.request`, which authenticates like any other caller, with the CLI's key. `siteaudit
@@ -9,10 +9,16 @@ own credential; the D1 table, as everywhere, holds only its hash. Holding the st
 already means holding the database itself, so the files give nothing more away. A key that no
 longer authenticates (revoked with `siteaudit keys revoke`, or a fresh database) is replaced by a
 new one.
+
+The CLI is the operator of its state directory: `report`, `resume`, `cancel`, `delete` and
+`compare` act on any audit in it, as the audit's owner (`for_owner`), so the hints the report
+and the app print (`siteaudit report <id> --format csv`) work for an audit that a key of another
+owner started from the app.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,10 +31,11 @@ from service.errors import NotAuthenticated
 
 @dataclass(frozen=True, slots=True)
 class LocalKey:
-    """Where a key of the owner "local" is kept, and the name `keys list` shows for it."""
+    """Where a key is kept, the name `keys list` shows for it, and whose key it is."""
 
     file: str
     name: str
+    owner: str = LOCAL_OWNER
 
 
 CLI = LocalKey("cli-key", "siteaudit cli (local platform)")
@@ -36,16 +43,26 @@ APP = LocalKey("app-key", "web app sign-in link (local platform)")
 CLI_KEY_NAME = CLI.name
 
 
+def for_owner(owner: str) -> LocalKey:
+    """The CLI's key for acting as `owner` (its own for "local"); the file name is a hash, so
+    any owner name makes a safe one."""
+    if owner == LOCAL_OWNER:
+        return CLI
+    digest = hashlib.sha256(owner.encode()).hexdigest()[:16]
+    name = f"siteaudit cli acting for {owner}"[: keys.MAX_NAME_CHARS]
+    return LocalKey(f"cli-key-{digest}", name, owner)
+
+
 async def load_or_create(env: Env, state_dir: Path, which: LocalKey = CLI) -> str:
     path = state_dir / which.file
     if path.exists():
         secret = path.read_text().strip()
         try:
-            await keys.authenticate(env, secret)
-            return secret
+            if (await keys.authenticate(env, secret)).owner == which.owner:
+                return secret
         except NotAuthenticated:
             pass  # revoked, or the database was reset: make a new one
-    created = await keys.create_key(env, LOCAL_OWNER, which.name)
+    created = await keys.create_key(env, which.owner, which.name)
     _write_private(path, created.secret)
     return created.secret
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
+from auditdb import repository
 from common import ports
 from common.bindings import Env
 from common.deployment import DeploymentVars
@@ -176,6 +177,15 @@ class LocalPlatform:
         if self._local_key is None:
             self._local_key = await cli_key.load_or_create(self.core_env, self.state_dir)
         return self._local_key
+
+    async def act_for_audit(self, audit_id: str) -> None:
+        """Call the API as the owner of `audit_id` from now on (`cli_key.for_owner`): the CLI
+        operates on every audit of its state dir. An unknown id keeps the CLI's own key, so the
+        API answers it as it answers any caller."""
+        audit = await repository.get_audit(self.core_env.DB, audit_id)
+        if audit is not None:
+            which = cli_key.for_owner(audit.owner)
+            self._local_key = await cli_key.load_or_create(self.core_env, self.state_dir, which)
 
     async def request(
         self,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,6 +140,8 @@ class World:
     newer: str
     killed: str  # still `running`: its process was killed mid-crawl
     cancelled: str
+    elsewhere: str  # started in the app of `siteaudit serve` with a key of another owner
+    doomed: str  # the same, for `delete`
 
 
 @pytest.fixture(scope="module")
@@ -147,13 +150,24 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     chain = Chain()
     with serve_site(chain.routes()) as site, serve_site({"/": Reply(body=b"")}) as resolver:
         completed, newer = (_audit(state, site) for _ in range(2))
+        # Before the killed audit: `serve` resumes a killed run's workflow when it starts.
+        elsewhere = _audit_in_the_app(state, site, owner="alice")
+        doomed = _audit_in_the_app(state, site, owner="bob")
         with chain.held():
             killed = audit_killed_midway(state, site.url("/"), min_pages=3)
         with chain.held():
             cancelled = audit_killed_midway(state, site.url("/"), min_pages=3)
         assert siteaudit("cancel", cancelled, state_dir=state).returncode == 0
         yield World(
-            state, site.url("/"), resolver.url("/dns-query"), completed, newer, killed, cancelled
+            state,
+            site.url("/"),
+            resolver.url("/dns-query"),
+            completed,
+            newer,
+            killed,
+            cancelled,
+            elsewhere,
+            doomed,
         )
 
 
@@ -170,6 +184,44 @@ def test_the_report_of_a_killed_audit_and_of_a_cancelled_one_show_their_hints(
     assert f"`siteaudit resume {world.killed}`" in running.stderr
     cancelled = siteaudit("report", world.cancelled, state_dir=world.state)
     assert f"`siteaudit resume {world.cancelled}` finishes it" in cancelled.stdout
+
+
+def _audit_in_the_app(state: Path, site: Site, owner: str) -> str:
+    """An audit a key of `owner` (made with `keys create --owner`) starts through the API of
+    `siteaudit serve`, as the web app does; returns its id once it has ended."""
+    made = siteaudit("keys", "create", "--owner", owner, state_dir=state)
+    assert made.returncode == 0, made.stderr
+    auth = {"authorization": f"Bearer {made.stdout.splitlines()[1]}"}
+    with serving(state) as banner:
+        started = httpx.post(banner.api, json={"url": site.url("/")}, headers=auth, timeout=30)
+        assert started.status_code == 201, started.text
+        audit_id = str(started.json()["audit"]["id"])
+        for _ in range(600):
+            got = httpx.get(f"{banner.api}/{audit_id}", headers=auth, timeout=30)
+            if got.json()["audit"]["status"] != "running":
+                return audit_id
+            time.sleep(0.1)
+    raise AssertionError(f"the app's audit {audit_id} never ended")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("report", "{id}", "--format", "csv"),
+        ("report", "{id}", "--format", "json"),
+        ("compare", "{id}", "{id}"),
+        ("delete", "{id}"),
+    ],
+    ids=" ".join,
+)
+def test_the_cli_acts_on_an_audit_another_owner_started_in_the_app(
+    argv: tuple[str, ...], world: World
+) -> None:
+    """The report's hints name `siteaudit report <id>` for every audit, whoever's key started it:
+    the CLI operates on every audit of its state dir, as the audit's owner."""
+    audit_id = world.doomed if argv[0] == "delete" else world.elsewhere
+    done = siteaudit(*(a.replace("{id}", audit_id) for a in argv), state_dir=world.state)
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.parametrize("hint", HINTS, ids=lambda h: f"{h.where}:{h.text}")
