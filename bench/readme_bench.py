@@ -33,9 +33,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from child_process import run_measured
+from child_process import run_measured  # bench/ is on sys.path (script folder)
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = (("uv", "sync", "--frozen"), ("uv", "run", "siteaudit", "demo"))
