@@ -28,7 +28,6 @@ import re
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
