@@ -48,9 +48,7 @@ async def _pages(platform: LocalPlatform, audit_id: str) -> list[dict[str, Any]]
     pages: list[dict[str, Any]] = []
     cursor = ""
     while True:
-        _, body = await platform.request(
-            "GET", f"/api/audits/{audit_id}/pages?limit=1000{cursor}"
-        )
+        _, body = await platform.request("GET", f"/api/audits/{audit_id}/pages?limit=1000{cursor}")
         pages.extend(body["pages"])
         if not body.get("next_cursor"):
             return pages
