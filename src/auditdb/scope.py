@@ -24,7 +24,7 @@ site); what the crawl does with each field is in `crawl.scope_rules` (subdomains
 * `subdomains`: also crawl other hosts under the start host's registrable domain (the Public
   Suffix List's eTLD+1); by default only the start host and its `www.` twin, as before.
 * `mode` with `urls` or `sitemap_url`: `list` audits exactly the given URLs (or those a sitemap
-  lists) without following links (docs/manual/list-mode.md).
+  lists) without following links (docs/manual/scope.md).
 """
 
 from __future__ import annotations

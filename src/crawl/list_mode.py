@@ -5,7 +5,7 @@ The crawl then fetches them through the same chunks and per-page rules as any au
 no link (crawl.page_links, `follow_links`): a listed page's redirect is the one target it adds
 (the same page, moved), so the redirect checks see where it lands. What a list cannot tell
 (orphan pages, crawl depth, sitemap coverage of the site) is not checked, and the report says so
-(docs/manual/list-mode.md).
+(docs/manual/scope.md).
 
 Each listed URL is normalised and loses the parameters the audit strips, as crawled links do, and
 goes through the audit's URL policy: off-site URLs were refused by the service already; a URL that

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from api.mcp.tools import TOOLS, Caller, run_site_audit
+from api.mcp.tools import TOOLS, Caller, CallerTools, run_site_audit
 from cli.main import build_parser
 from cli.scope import read_url_list, scope_fields
 from local_platform.runtime import LocalPlatform
@@ -244,6 +244,23 @@ async def test_the_mcp_tool_keeps_each_option(
     assert isinstance(audit, dict)
     assert _stored(audit, field, where) == value
     await platform.wait_for_workflow(str(audit["id"]), timeout_s=30)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "sentence"),
+    [
+        ({}, 'arguments.url is required (only mode "list" may leave it out)'),
+        ({"url": "https://example.com/", "user_agent": "a\tb "}, "user_agent must be a valid"),
+        ({"mode": "list"}, "either urls (a non-empty list) or sitemap_url"),
+    ],
+)
+async def test_the_mcp_tool_refuses_with_a_sentence(
+    platform: LocalPlatform, arguments: dict[str, Any], sentence: str
+) -> None:
+    tools = CallerTools(Caller(platform.core_env, "local", "k1"))
+    result = await tools.call("run_site_audit", arguments)
+    assert result["isError"] is True
+    assert sentence in result["content"][0]["text"]
 
 
 # -- monitors ----------------------------------------------------------------------------------
