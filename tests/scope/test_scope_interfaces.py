@@ -258,7 +258,7 @@ async def test_the_mcp_tool_refuses_with_a_sentence(
     platform: LocalPlatform, arguments: dict[str, Any], sentence: str
 ) -> None:
     tools = CallerTools(Caller(platform.core_env, "local", "k1"))
-    result = await tools.call("run_site_audit", arguments)
+    result: Any = await tools.call("run_site_audit", arguments)
     assert result["isError"] is True
     assert sentence in result["content"][0]["text"]
 
