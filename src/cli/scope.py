@@ -96,19 +96,25 @@ def _list_text(name: str) -> str:
 def scope_fields(args: argparse.Namespace) -> JsonObject:
     """The request fields of the flags given; a flag left out leaves its field out (the API's
     default). An unreadable list file raises OSError."""
+    # A command built without these flags (`siteaudit demo`'s audit) sends none of them.
+    given = vars(args)
     fields: JsonObject = {}
     optional = {
-        "max_depth": args.max_depth,
-        "user_agent": args.user_agent,
-        "rate_per_s": args.rate,
-        "concurrency": args.concurrency,
+        "max_depth": given.get("max_depth"),
+        "user_agent": given.get("user_agent"),
+        "rate_per_s": given.get("rate"),
+        "concurrency": given.get("concurrency"),
     }
     fields.update({name: value for name, value in optional.items() if value is not None})
-    repeated = {"include": args.include, "exclude": args.exclude, "strip_params": args.strip_param}
+    repeated = {
+        "include": given.get("include"),
+        "exclude": given.get("exclude"),
+        "strip_params": given.get("strip_param"),
+    }
     fields.update({name: list(value) for name, value in repeated.items() if value})
-    if args.subdomains:
+    if given.get("subdomains"):
         fields["subdomains"] = True
-    list_file, sitemap = getattr(args, "list_file", None), getattr(args, "list_sitemap", None)
+    list_file, sitemap = given.get("list_file"), given.get("list_sitemap")
     if list_file is not None:
         fields.update(mode="list", urls=read_url_list(_list_text(list_file)))
     elif sitemap is not None:
