@@ -42,6 +42,7 @@ from durable.records import CrawledEntry, ExternalProgress, FrontierStats
 from service.audits import AuditOutcome
 from service.compare import AuditComparison
 from service.lists import TopIssue
+from service.scope_report import ScopeSummary
 
 OPENAPI_VERSION = "3.1.0"
 API_VERSION = "1.0.0"
@@ -208,6 +209,8 @@ class Report(_Exact):
     security: record_model(AuditSecurity, "AuditSecurity")  # type: ignore[valid-type]
     exposure: record_model(AuditExposure, "AuditExposure")  # type: ignore[valid-type]
     timing: record_model(TimingSummary, "TimingSummary") | None  # type: ignore[valid-type]
+    # The scope the audit ran with, and what it did not check (service.scope_report).
+    scope: record_model(ScopeSummary, "ScopeSummary")  # type: ignore[valid-type]
     links: ReportLinks
 
 

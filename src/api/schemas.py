@@ -29,12 +29,22 @@ from api.errors import ApiError, ApiErrorCode, BadRequest, PayloadTooLarge
 from api.json_body import BodyProblem, UnreadableBody
 from auditdb.monitors import Frequency
 from auditdb.records import MAX_LIGHTHOUSE_PAGES
+from auditdb.scope import (
+    MAX_CONCURRENCY,
+    MAX_LIST_URLS,
+    MAX_RATE_PER_S,
+    MAX_STRIP_PARAMS,
+    MAX_USER_AGENT_CHARS,
+    AuditMode,
+    ScopeOptions,
+)
 from common.settings import CRAWL, EXTERNAL
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from service import keys
 from service.audits import CreateAudit
 from service.monitors import CreateMonitor, UpdateMonitor
+from service.scope_checks import list_start_url
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
 # The time the external link checks may take in all (docs/external-links.md, "Politeness and
@@ -48,10 +58,68 @@ EXTERNAL_BUDGET_FIELD = Field(
 )
 
 
-class CreateAuditBody(BaseModel):
+class ScopeFields(BaseModel):
+    """The scope and speed options and list mode (issue 28; auditdb.scope.ScopeOptions checks
+    them as a whole, and its sentence is the 400's message)."""
+
     model_config = _STRICT
 
-    url: str = Field(min_length=1, max_length=2048)
+    user_agent: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_USER_AGENT_CHARS,
+        description="the User-Agent header sent instead of siteaudit's; robots.txt groups are "
+        "still matched on the product token `siteaudit` (RFC 9309 §2.2.1)",
+    )
+    rate_per_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=MAX_RATE_PER_S,
+        description="at most this many requests a second to one host; it can only lower the "
+        "pace (a robots.txt Crawl-delay still holds)",
+    )
+    concurrency: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_CONCURRENCY,
+        description="at most this many page fetches in flight",
+    )
+    strip_params: list[str] = Field(
+        default_factory=list,
+        max_length=MAX_STRIP_PARAMS,
+        description="query parameters removed from every URL before it is deduplicated: names "
+        "or globs (`sessionid`, `utm_*`)",
+    )
+    subdomains: bool = Field(
+        default=False,
+        description="also crawl other hosts under the start host's registrable domain",
+    )
+    mode: AuditMode = Field(
+        default=AuditMode.CRAWL,
+        strict=False,
+        description="`list`: audit exactly `urls` (or the URLs `sitemap_url` lists) without "
+        "following links",
+    )
+    urls: list[str] = Field(default_factory=list, max_length=MAX_LIST_URLS)
+    sitemap_url: str | None = Field(default=None, min_length=1, max_length=2048)
+
+    @model_validator(mode="after")
+    def _scope_checked(self) -> Self:
+        self.scope()  # ScopeOptions' ValueError becomes the 400's sentence
+        return self
+
+    def scope(self) -> ScopeOptions:
+        return ScopeOptions(**{name: getattr(self, name) for name in _SCOPE_FIELDS})
+
+
+_SCOPE_FIELDS = tuple(ScopeFields.model_fields)
+
+
+class CreateAuditBody(ScopeFields):
+    model_config = _STRICT
+
+    # Required, except in list mode: the list's first URL (or its sitemap's site) by default.
+    url: str | None = Field(default=None, min_length=1, max_length=2048)
     max_pages: int = Field(
         default=CRAWL.default_max_pages, ge=CRAWL.min_max_pages, le=CRAWL.max_max_pages
     )
@@ -79,9 +147,16 @@ class CreateAuditBody(BaseModel):
     check_external: bool = False
     external_budget_s: float = EXTERNAL_BUDGET_FIELD
 
+    @model_validator(mode="after")
+    def _url_or_list(self) -> Self:
+        if self.url is None and self.mode is not AuditMode.LIST:
+            raise ValueError('url is required (only mode "list" may leave it out)')
+        return self
+
     def to_request(self) -> CreateAudit:
+        scope = self.scope()
         return CreateAudit(
-            url=self.url,
+            url=self.url or list_start_url(scope) or "",
             max_pages=self.max_pages,
             max_depth=self.max_depth,
             include=tuple(self.include),
@@ -91,6 +166,7 @@ class CreateAuditBody(BaseModel):
             lighthouse_pages=self.lighthouse_pages,
             check_external=self.check_external,
             external_budget_s=self.external_budget_s,
+            scope=scope,
         )
 
 
@@ -106,7 +182,7 @@ def url_patterns(patterns: list[str]) -> list[str]:
 # MAX_PAGES_LIMIT, the secret's form); these check types and ranges.
 
 
-class CreateMonitorBody(BaseModel):
+class CreateMonitorBody(ScopeFields):
     """POST /api/monitors."""
 
     model_config = _STRICT
@@ -136,9 +212,9 @@ class CreateMonitorBody(BaseModel):
         return url_patterns(patterns)
 
     def to_request(self) -> CreateMonitor:
-        fields = self.model_dump()
+        fields = self.model_dump(exclude=set(_SCOPE_FIELDS))
         fields["include"], fields["exclude"] = tuple(self.include), tuple(self.exclude)
-        return CreateMonitor(**fields)
+        return CreateMonitor(**fields, scope=self.scope())
 
 
 class UpdateMonitorBody(BaseModel):
@@ -165,6 +241,16 @@ class UpdateMonitorBody(BaseModel):
     external_budget_s: float | None = Field(
         default=None, ge=EXTERNAL.min_budget_s, le=EXTERNAL.max_budget_s
     )
+    # -- scope and speed, list mode (ScopeFields'; the monitor's whole scope is checked after
+    # the change, by the service) --
+    user_agent: str | None = Field(default=None, min_length=1, max_length=MAX_USER_AGENT_CHARS)
+    rate_per_s: float | None = Field(default=None, gt=0, le=MAX_RATE_PER_S)
+    concurrency: int | None = Field(default=None, ge=1, le=MAX_CONCURRENCY)
+    strip_params: list[str] | None = Field(default=None, max_length=MAX_STRIP_PARAMS)
+    subdomains: bool | None = None
+    mode: AuditMode | None = Field(default=None, strict=False)
+    urls: list[str] | None = Field(default=None, max_length=MAX_LIST_URLS)
+    sitemap_url: str | None = Field(default=None, min_length=1, max_length=2048)
 
     @field_validator("include", "exclude")
     @classmethod
@@ -183,10 +269,17 @@ class UpdateMonitorBody(BaseModel):
         for name in ("include", "exclude"):
             if name in given:
                 given[name] = tuple(given[name])
+        scope = {name: given.pop(name) for name in _SCOPE_FIELDS if name in given}
+        if scope:
+            given["scope"] = scope
         return UpdateMonitor(**given)
 
 
-_NULLABLE = frozenset({"max_depth", "webhook_url"})
+# null clears a scope option back to its default (no own User-Agent, rate or concurrency; no
+# sitemap), as for max_depth and webhook_url.
+_NULLABLE = frozenset(
+    {"max_depth", "webhook_url", "user_agent", "rate_per_s", "concurrency", "sitemap_url"}
+)
 
 
 class CreateKeyBody(BaseModel):

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Self
 
 from auditdb.listing import SortKey, Statement
+from auditdb.scope import ScopeOptions
 from common.bindings import D1Database
 from common.failures import ErrorCode
 from common.settings import EXTERNAL
@@ -62,12 +63,15 @@ class MonitorRecord(JsonRecord):
     # `url` was given without a scheme: each run's audit tries https, then http (migration 0017)
     scheme_assumed: bool = False
     external_budget_s: float = EXTERNAL.default_budget_s  # each run's audit option (0019)
+    # -- each run's scope and speed options, list mode (issue 28; auditdb.scope; 0022) --
+    scope: ScopeOptions = field(default_factory=ScopeOptions)
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
         data = dict(row)
         data["include"] = json.loads(as_str(data.pop("include_json", "[]")))
         data["exclude"] = json.loads(as_str(data.pop("exclude_json", "[]")))
+        data["scope"] = json.loads(as_str(data.pop("scope_json", None) or "{}"))
         return cls.from_dict(data)
 
 
@@ -112,8 +116,8 @@ class RecencyCutoffs:
 _INSERT = (
     "INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, max_depth, include_json, "
     "exclude_json, webhook_url, lighthouse, check_external, scheme_assumed, external_budget_s, "
-    "webhook_secret, alert_score_drop, alert_on_grade_drop, alert_on_new_critical, is_active, "
-    f"next_due_at, created_at) VALUES ({', '.join('?' * 21)})"
+    "scope_json, webhook_secret, alert_score_drop, alert_on_grade_drop, alert_on_new_critical, "
+    f"is_active, next_due_at, created_at) VALUES ({', '.join('?' * 22)})"
 )
 GET_OWNED_SQL = "SELECT * FROM monitors WHERE id = ? AND owner = ?"
 GET_SQL = "SELECT * FROM monitors WHERE id = ?"
@@ -124,7 +128,7 @@ DELETE_OWNED_SQL = "DELETE FROM monitors WHERE id = ? AND owner = ?"
 UPDATE_OWNED_SQL = (
     "UPDATE monitors SET url = ?, frequency = ?, hour = ?, max_pages = ?, max_depth = ?, "
     "include_json = ?, exclude_json = ?, webhook_url = ?, lighthouse = ?, check_external = ?, "
-    "scheme_assumed = ?, external_budget_s = ?, webhook_secret = COALESCE(?, webhook_secret), "
+    "scheme_assumed = ?, external_budget_s = ?, scope_json = ?, webhook_secret = COALESCE(?, webhook_secret), "
     "alert_score_drop = ?, alert_on_grade_drop = ?, alert_on_new_critical = ?, is_active = ?, "
     "next_due_at = ? "
     "WHERE id = ? AND owner = ?"
@@ -145,6 +149,7 @@ def _settings(monitor: MonitorRecord) -> list[str | int | float | None]:
         int(monitor.check_external),
         int(monitor.scheme_assumed),
         monitor.external_budget_s,
+        json.dumps(monitor.scope.to_dict()),
     ]
 
 

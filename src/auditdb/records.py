@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Self
 
 from audit.issues import DetectedIssue
+from auditdb.scope import ScopeOptions
 from common.failures import site_failure_code
 from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject, JsonRecord, JsonValue
@@ -62,6 +63,8 @@ class AuditOptions(JsonRecord):
     check_external: bool = False
     # Seconds the external checks may take in all; what is left is reported unchecked.
     external_budget_s: float = EXTERNAL.default_budget_s
+    # -- scope and speed, list mode (issue 28, items 3 and 4; auditdb.scope) --
+    scope: ScopeOptions = field(default_factory=ScopeOptions)
 
     def __post_init__(self) -> None:
         low_s, high_s = EXTERNAL.min_budget_s, EXTERNAL.max_budget_s

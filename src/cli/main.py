@@ -2,7 +2,8 @@
 
     siteaudit audit URL [--max-pages N] [--lighthouse auto|none] [--lighthouse-pages N]
                         [--no-check-external] [--external-budget SECONDS]
-                        [--allow-private-hosts] [REPORT OPTIONS] [--state-dir DIR]
+                        [SCOPE OPTIONS] [--allow-private-hosts] [REPORT OPTIONS] [--state-dir DIR]
+    siteaudit audit [URL] --list FILE|- | --list-sitemap URL [...the same options]
     siteaudit resume ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit report ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit cancel ID [--state-dir DIR]
@@ -18,6 +19,9 @@
     siteaudit security-check --response FILE
     siteaudit security URL [--json] [--allow-private-hosts]
     siteaudit exposure URL [--json] [--no-dns] [--resolver URL] [--allow-private-hosts]
+
+SCOPE OPTIONS (cli/scope.py): --max-depth N, --include/--exclude PATTERN, --user-agent UA,
+--rate N, --concurrency N, --strip-param NAME, --subdomains; list mode: --list, --list-sitemap.
 
 REPORT OPTIONS: --format text|json|csv|junit|sarif, --output FILE, --fail-on CONDITION (repeatable
 or comma-separated: critical, warning, score<N, new-issues-since=ID); `--json FILE` is short for
@@ -53,10 +57,11 @@ from cli.gate import CONDITIONS_HELP, GateSyntaxError, parse_fail_on
 from cli.keys import add_keys_commands, run_keys
 from cli.monitors import add_monitors_commands, run_monitors
 from cli.progress import Snapshot, progress_view
+from cli.scope import add_scope_arguments, scope_fields
 from cli.security import add_security_commands, run_security, run_security_check
 from common import settings
 from common.deployment import DeploymentVarError
-from common.wire import as_object, as_str
+from common.wire import JsonObject, as_object, as_str
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from service.audits import LOCAL_OWNER
@@ -79,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     audit = commands.add_parser("audit", help="audit a site and print a summary")
-    audit.add_argument("url")
+    audit.add_argument("url", nargs="?", help="the start URL (optional with --list)")
     audit.add_argument("--max-pages", type=int, default=50)
     audit.add_argument(
         "--lighthouse",
@@ -112,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="allow private, loopback and link-local hosts (local test sites)",
     )
+    add_scope_arguments(audit)
     add_report_arguments(audit)
     resume = commands.add_parser(
         "resume",
@@ -273,21 +279,24 @@ def _refuse(message: str) -> int:
 
 
 async def run_audit(args: argparse.Namespace) -> int:
+    try:
+        scope = scope_fields(args)
+    except OSError as error:
+        return _refuse(f"cannot read the URL list: {error}")
+    request: JsonObject = {
+        "max_pages": args.max_pages,
+        "lighthouse": args.lighthouse,
+        "lighthouse_pages": args.lighthouse_pages,
+        "check_external": args.check_external,
+        "external_budget_s": args.external_budget,
+        **scope,
+    }
+    if args.url is not None:
+        request["url"] = args.url
     platform = _platform(args)
     try:
         await check_baselines(platform, args.delivery.conditions)
-        status, body = await platform.request(
-            "POST",
-            "/api/audits",
-            {
-                "url": args.url,
-                "max_pages": args.max_pages,
-                "lighthouse": args.lighthouse,
-                "lighthouse_pages": args.lighthouse_pages,
-                "check_external": args.check_external,
-                "external_budget_s": args.external_budget,
-            },
-        )
+        status, body = await platform.request("POST", "/api/audits", request)
         if status != 201:
             return _refused(body)
         audit_id = body["audit"]["id"]

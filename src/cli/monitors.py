@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditdb import alerts, monitors, repository, run_finish
 from auditdb.monitors import Frequency
+from cli.scope import add_scope_arguments, scope_fields
 from common import ports, settings
 from common.bindings import MessageBatch
 from common.wire import JsonObject, as_list, as_object, as_str
@@ -64,6 +65,7 @@ def add_monitors_commands(commands: Subcommands) -> None:
         help="time each run's checks of links to other sites may take (default: %(default)g)",
     )
     add.add_argument("--allow-private-hosts", action="store_true")
+    add_scope_arguments(add)
     actions.add_parser("list", help="your monitors, newest first")
     runs = actions.add_parser("runs", help="a monitor's runs, newest first")
     runs.add_argument("monitor_id")
@@ -97,7 +99,12 @@ async def run_monitors(platform: LocalPlatform, args: argparse.Namespace, refuse
 
 
 async def _add(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse) -> int:
+    try:
+        scope = scope_fields(args)
+    except OSError as error:
+        return refuse({"error": {"message": f"cannot read the URL list: {error}"}})
     body: JsonObject = {
+        **scope,
         "url": args.url,
         "frequency": args.frequency,
         "max_pages": args.max_pages,

@@ -69,8 +69,13 @@ class CrawlSettings:
 
     @property
     def request_headers(self) -> dict[str, str]:
+        return self.headers_for(None)
+
+    def headers_for(self, user_agent: str | None) -> dict[str, str]:
+        """The crawl's request headers, with an audit's own User-Agent (auditdb.scope) if it
+        has one; robots.txt is still matched on our product token (crawl.robots)."""
         return {
-            "user-agent": self.user_agent,
+            "user-agent": user_agent or self.user_agent,
             "accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
             "accept-language": "en;q=0.9,*;q=0.5",
         }

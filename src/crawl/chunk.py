@@ -31,14 +31,17 @@ from auditdb.records import PageRecord
 from common import ports, settings
 from common.bindings import D1Database
 from common.wire import JsonRecord
+from crawl.discovery import fetch_robots
+from crawl.host_robots import HostRobots
 from crawl.in_flight import InFlight
+from crawl.pacing import HostPacer, capped_limits
 from crawl.page_pipeline import CrawlScope, ProcessedPage
 from crawl.page_stream import PageStream
 from crawl.persister import Persister, SubBatches
 from crawl.resource_check import check_resource
 from crawl.site_health import NoAnswers, NoAnswerTally
 from crawl.throttle import RateLimitAction, RateLimitPauses, parse_retry_after
-from crawl.window import FetchWindow
+from crawl.window import FetchWindow, start_window, window_limits
 from durable.client import Scratchpad
 from durable.records import (
     BatchResult,
@@ -67,6 +70,14 @@ class ChunkPlan:
     fetch_timeout_s: float = settings.CRAWL.fetch_timeout_s
     max_pages: int = 50
     no_answer_streak: int = 0  # fetches in a row without an answer when the last chunk ended
+    # -- speed options (auditdb.scope, crawl.pacing) --
+    user_agent: str | None = None  # sent instead of ours (settings.CrawlSettings.headers_for)
+    rate_per_s: float | None = None  # the effective rate per host (crawl.pacing.effective_rate)
+    concurrency: int | None = None  # at most this many fetches in flight
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return settings.CRAWL.headers_for(self.user_agent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +155,9 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
     released = await runner.release_unlaunched()
     resources = ResourceRound()
     if not runner.stopped:
-        resources = await check_resources(plan, io, runner.window.size, runner.deadline)
+        resources = await check_resources(
+            plan, io, runner.window.size, runner.deadline, runner.pacer
+        )
     stats = await io.pad.stats()
     return ChunkReport(
         chunk_no=plan.chunk_no,
@@ -160,7 +173,7 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
         links_truncated=stats.links_truncated,
         rate_limited=runner.pauses.stopped,
         cooldown_s=round(runner.pauses.cooldown_s, 3),
-        skipped=runner.skipped,
+        skipped=_summed(runner.skipped, runner.host_robots.counts()),
         resources_checked=resources.checked,
         resources_pending=resources.pending,
         no_answers=runner.no_answers.counts(),
@@ -178,10 +191,16 @@ class ResourceRound:
 
 
 async def check_resources(
-    plan: ChunkPlan, io: ChunkIO, window: int, deadline: Deadline
+    plan: ChunkPlan,
+    io: ChunkIO,
+    window: int,
+    deadline: Deadline,
+    pacer: HostPacer | None = None,
 ) -> ResourceRound:
-    """Check the resources leased to this chunk, `window` at a time, until the soft deadline;
-    record the answers and release what was not checked."""
+    """Check the resources leased to this chunk, `window` at a time, until the soft deadline,
+    at the audit's rate per host (`pacer`); record the answers and release what was not
+    checked."""
+    pacer = pacer or HostPacer()
     claim = await io.pad.claim_resources(plan.chunk_no, RESOURCE_CHECKS_PER_CHUNK)
     queue = deque(claim.urls)
     checks: list[ResourceCheck] = []
@@ -192,10 +211,18 @@ async def check_resources(
             if deadline.passed(io.clock()):
                 deadline_hit = True
                 break
-            in_flight.start(check_resource(io.http, queue.popleft(), plan.fetch_timeout_s))
+            if pacer.wait_s(queue[0], io.clock()) > 0:
+                break
+            pacer.started(queue[0], io.clock())
+            in_flight.start(
+                check_resource(io.http, queue.popleft(), plan.fetch_timeout_s, plan.headers)
+            )
         if not in_flight:
-            break
-        checks.extend(await in_flight.settle())
+            if deadline_hit or not queue:
+                break
+            await asyncio.sleep(pacer.wait_s(queue[0], io.clock()))
+            continue
+        checks.extend(await in_flight.settle(_pace_s(pacer, queue, io.clock())))
     if checks:
         await io.pad.record_resources(checks)
     if queue:
@@ -213,7 +240,11 @@ class _ChunkRunner:
         self.deadline = Deadline(io.clock(), plan.soft_deadline_s)
         self.deadline_hit = False  # set where the runner stops at the deadline
         self.queue: deque[LeasedUrl] = deque()  # leased, not launched yet
-        self.window = FetchWindow.start(plan.window_hint, is_retry=is_retry)
+        limits = capped_limits(window_limits(is_retry=is_retry), plan.concurrency)
+        self.window = FetchWindow(limits, start_window(limits, plan.window_hint, is_retry=is_retry))
+        self.pacer = HostPacer(plan.rate_per_s)  # the audit's rate per host (crawl.pacing)
+        # Hosts only the `subdomains` option brings in: their own robots.txt (crawl.host_robots).
+        self.host_robots = HostRobots(scope.policy, self._read_robots)
         self.in_flight: InFlight[ProcessedPage | None] = InFlight()
         # 429 handling: a pause holds every new fetch; a stop ends the chunk (see crawl.throttle).
         self.pauses = RateLimitPauses()
@@ -246,7 +277,7 @@ class _ChunkRunner:
                     return
                 await self._wait_for_room()
                 continue
-            for page in await self.in_flight.settle():
+            for page in await self.in_flight.settle(_pace_s(self.pacer, self.queue, self._now())):
                 if page is not None:
                     self._finished(page)
 
@@ -274,7 +305,12 @@ class _ChunkRunner:
 
     def _launch_while_room(self) -> None:
         while self.queue and self.window.has_room(len(self.in_flight)) and self._may_launch():
-            self.in_flight.start(self._fetch(self.queue.popleft()))
+            leased = self.queue.popleft()
+            self.pacer.started(leased.url, self._now())
+            self.in_flight.start(self._fetch(leased))
+
+    def _now(self) -> float:
+        return self.io.clock()
 
     @property
     def stopped(self) -> bool:
@@ -284,6 +320,8 @@ class _ChunkRunner:
     def _may_launch(self) -> bool:
         if self.stopped or self.pauses.holds(self.io.clock()):
             return False
+        if self.queue and self.pacer.wait_s(self.queue[0].url, self._now()) > 0:
+            return False
         if self.deadline.passed(self.io.clock()):
             self.deadline_hit = True
             return False
@@ -292,6 +330,8 @@ class _ChunkRunner:
     async def _wait_for_room(self) -> None:
         """Nothing in flight but URLs left: wait out a 429 pause, or for the writer to catch up."""
         pause = self.pauses.remaining(self.io.clock())
+        if self.queue:
+            pause = max(pause, self.pacer.wait_s(self.queue[0].url, self._now()))
         if pause > 0:
             await asyncio.sleep(pause)
         else:
@@ -302,7 +342,7 @@ class _ChunkRunner:
         while True:
             # The body streams into the page as it arrives (crawl.page_stream); a page with
             # many links sends them to the scratchpad in batches while it is parsed.
-            page = PageStream(self.scope, leased, self.io.pad.record_links)
+            page = PageStream(self.scope, leased, self._record_links)
             result = await self.io.http.fetch(self._request(leased.url, page))
             action = self._on_answer(result, attempt)
             if action is RateLimitAction.RECORD:
@@ -313,13 +353,14 @@ class _ChunkRunner:
                 return None
             attempt += 1
             await asyncio.sleep(self.pauses.remaining(self.io.clock()))
+            self.pacer.started(leased.url, self._now())
 
     def _request(self, url: str, page: PageStream) -> ports.FetchRequest:
         return ports.FetchRequest(
             url=url,
             timeout_s=self.plan.fetch_timeout_s,
             max_bytes=settings.CRAWL.fetch_max_bytes,
-            headers=settings.CRAWL.request_headers,
+            headers=self.plan.headers,
             sink=page,
         )
 
@@ -347,7 +388,17 @@ class _ChunkRunner:
             self.persister.submit(batch)
 
     async def _write(self, batch: list[ProcessedPage]) -> None:
-        await persist_batch(self.scope, self.plan, self.io, batch)
+        await persist_batch(self.scope, self.plan, self.io, batch, self.host_robots)
+
+    async def _read_robots(self, origin: str) -> str:
+        policy = self.scope.policy
+        read = fetch_robots(
+            self.io.http, origin, private_hosts=policy.private_hosts, headers=self.plan.headers
+        )
+        return (await read)[1]
+
+    async def _record_links(self, batch: LinkBatch) -> object:
+        return await self.io.pad.record_links(await self.host_robots.batch(batch))
 
     async def release_unlaunched(self) -> int:
         if not self.queue:
@@ -358,7 +409,11 @@ class _ChunkRunner:
 
 
 async def persist_batch(
-    scope: CrawlScope, plan: ChunkPlan, io: ChunkIO, batch: list[ProcessedPage]
+    scope: CrawlScope,
+    plan: ChunkPlan,
+    io: ChunkIO,
+    batch: list[ProcessedPage],
+    host_robots: HostRobots | None = None,
 ) -> BatchResult:
     """Write one sub-batch: page rows and issues to D1, then the scratchpad, then progress.
 
@@ -371,6 +426,8 @@ async def persist_batch(
         io.db, [page.record for page in batch], [issue for page in batch for issue in page.issues]
     )
     discovered = _first_of_each(item for page in batch for item in page.discovered)
+    if host_robots is not None:
+        discovered = await host_robots.keep(discovered)
     while len(discovered) > MAX_DISCOVERED_PER_BATCH:
         extra, discovered = (
             discovered[:MAX_DISCOVERED_PER_BATCH],
@@ -398,6 +455,20 @@ async def persist_batch(
         io.db, scope.audit_id, stats.crawled, min(stats.seen, plan.max_pages)
     )
     return result
+
+
+def _summed(first: dict[str, int], second: dict[str, int]) -> dict[str, int]:
+    return {key: first.get(key, 0) + second.get(key, 0) for key in first.keys() | second.keys()}
+
+
+def _pace_s(pacer: HostPacer, queue: deque[LeasedUrl] | deque[str], now: float) -> float | None:
+    """How long to wait for a fetch to settle before the pacer lets the next URL go: None (as
+    long as it takes) when nothing waits for the pacer."""
+    if not queue:
+        return None
+    head = queue[0]
+    wait = pacer.wait_s(head if isinstance(head, str) else head.url, now)
+    return wait if wait > 0 else None
 
 
 def _first_of_each(items: Iterable[DiscoveredUrl]) -> list[DiscoveredUrl]:

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from common import ports, settings
 from common.wire import JsonRecord
+from crawl.host_robots import HostRobots
 from crawl.redirects import FollowedFetch, fetch_following
 from crawl.robots import MAX_ROBOTS_BYTES, RobotsRules
+from crawl.scope_rules import SiteRule
 from crawl.sitemaps import (
     MAX_SITEMAP_BYTES,
     SEED_RPC_BATCH,
@@ -26,7 +28,7 @@ from crawl.start_verdict import StartFailure, falls_back, http_twin, judge_start
 from crawl.url_policy import Decision, UrlPolicy
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
-from urls.normalise import normalise_url, origin_of, same_site
+from urls.normalise import normalise_url, origin_of
 from urls.private_hosts import PrivateHosts
 
 # Sitemaps can be 10 MiB each and are read whole; two at a time bounds the memory they take.
@@ -55,6 +57,7 @@ class DiscoveryReport(JsonRecord):
     start_allowed: bool
     start_failure: StartFailure | None = None  # set: nothing was seeded, the audit fails
     scheme_note: str | None = None
+    list_refused: int = 0  # list mode: listed URLs the URL policy or robots.txt left out
 
     @classmethod
     def failed(cls, start: StartResolution) -> DiscoveryReport:
@@ -75,7 +78,12 @@ class DiscoveryReport(JsonRecord):
 
 
 async def resolve_start(
-    http: ports.HttpClient, url: str, *, private_hosts: PrivateHosts, scheme_assumed: bool = False
+    http: ports.HttpClient,
+    url: str,
+    *,
+    private_hosts: PrivateHosts,
+    scheme_assumed: bool = False,
+    headers: dict[str, str] | None = None,
 ) -> StartResolution:
     """Follow the start URL's redirects (each hop re-validated) to the page the site really serves,
     and judge it (`crawl.start_verdict`): a start URL that gets no answer, an HTTP error or no
@@ -86,14 +94,14 @@ async def resolve_start(
     URL typed without a scheme (`scheme_assumed`) is tried over https, then over http when https
     could not connect.
     """
-    followed = await _follow_start(http, url, private_hosts)
+    followed = await _follow_start(http, url, private_hosts, headers)
     note = None
     if scheme_assumed and url.startswith("https://"):
         fell_back = falls_back(followed)
         note = scheme_note(url, fell_back)
         if fell_back is not None:
             url = http_twin(url)
-            followed = await _follow_start(http, url, private_hosts)
+            followed = await _follow_start(http, url, private_hosts, headers)
     return StartResolution(
         followed.final_url,
         len(followed.hops) - 1,
@@ -104,7 +112,7 @@ async def resolve_start(
 
 
 async def _follow_start(
-    http: ports.HttpClient, url: str, private_hosts: PrivateHosts
+    http: ports.HttpClient, url: str, private_hosts: PrivateHosts, headers: dict[str, str] | None
 ) -> FollowedFetch:
     return await fetch_following(
         http,
@@ -112,12 +120,16 @@ async def _follow_start(
         private_hosts=private_hosts,
         timeout_s=settings.CRAWL.start_probe_timeout_s,
         max_bytes=0,
-        headers=settings.CRAWL.request_headers,
+        headers=headers or settings.CRAWL.request_headers,
     )
 
 
 async def fetch_robots(
-    http: ports.HttpClient, origin: str, *, private_hosts: PrivateHosts
+    http: ports.HttpClient,
+    origin: str,
+    *,
+    private_hosts: PrivateHosts,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, str]:
     """(status, text) of robots.txt; only a 2xx body counts, cut to the RFC 9309 minimum of 500 KiB.
 
@@ -130,7 +142,7 @@ async def fetch_robots(
         private_hosts=private_hosts,
         timeout_s=settings.CRAWL.robots_timeout_s,
         max_bytes=MAX_ROBOTS_BYTES,
-        headers=settings.CRAWL.request_headers,
+        headers=headers or settings.CRAWL.request_headers,
     )
     result = followed.result
     if not 200 <= result.status < 300:
@@ -139,29 +151,47 @@ async def fetch_robots(
 
 
 async def _robots_of(
-    http: ports.HttpClient, origin: str | None, *, private_hosts: PrivateHosts
+    http: ports.HttpClient,
+    origin: str | None,
+    *,
+    private_hosts: PrivateHosts,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, str] | None:
-    return None if origin is None else await fetch_robots(http, origin, private_hosts=private_hosts)
+    if origin is None:
+        return None
+    return await fetch_robots(http, origin, private_hosts=private_hosts, headers=headers)
 
 
 async def walk_sitemaps(
-    http: ports.HttpClient, walk: SitemapWalk, *, private_hosts: PrivateHosts, site: str
+    http: ports.HttpClient,
+    walk: SitemapWalk,
+    *,
+    private_hosts: PrivateHosts,
+    site: str | SiteRule,
+    headers: dict[str, str] | None = None,
 ) -> None:
-    """Fetch what the sans-IO walk asks for, a few documents at a time, until it is done."""
+    """Fetch what the sans-IO walk asks for, a few documents at a time, until it is done;
+    `site` is the start URL, or the audit's site rule (crawl.scope_rules), documents stay on."""
+    rule = site if isinstance(site, SiteRule) else SiteRule.of(site)
     while not walk.done:
         requests = walk.next_requests(SITEMAP_CONCURRENCY)
         if not requests:
             return
         await asyncio.gather(
             *(
-                _fetch_sitemap(http, walk, request.url, private_hosts=private_hosts, site=site)
+                _fetch_sitemap(http, walk, request.url, private_hosts, rule, headers)
                 for request in requests
             )
         )
 
 
 async def _fetch_sitemap(
-    http: ports.HttpClient, walk: SitemapWalk, url: str, *, private_hosts: PrivateHosts, site: str
+    http: ports.HttpClient,
+    walk: SitemapWalk,
+    url: str,
+    private_hosts: PrivateHosts,
+    site: SiteRule,
+    headers: dict[str, str] | None,
 ) -> None:
     followed = await fetch_following(
         http,
@@ -169,8 +199,8 @@ async def _fetch_sitemap(
         private_hosts=private_hosts,
         timeout_s=settings.CRAWL.sitemap_timeout_s,
         max_bytes=MAX_SITEMAP_BYTES + 1,
-        headers=settings.CRAWL.request_headers,
-        stay_on=lambda target: same_site(target, site),
+        headers=headers or settings.CRAWL.request_headers,
+        stay_on=site.covers_url,
     )
     result = followed.result
     if result.status == 0:
@@ -194,24 +224,32 @@ async def discover(
     max_pages: int,
     private_hosts: PrivateHosts,
     scheme_assumed: bool = False,
+    headers: dict[str, str] | None = None,
 ) -> DiscoveryReport:
     """Run discovery and seed `pad` (the audit's scratchpad), or stop at a start URL that cannot
     be audited (`DiscoveryReport.start_failure`: nothing is stored then).
 
-    `policy_for(final_url, robots_rules)` builds the audit's URL policy once the origin is known.
+    `policy_for(final_url, robots_rules)` builds the audit's URL policy once the origin is known;
+    `headers` are the audit's request headers (its User-Agent, auditdb.scope).
     """
     # robots.txt of the start URL's origin is asked for while its redirects are followed: most
     # start URLs do not leave their origin, and then its answer is the one needed.
     guessed = origin_of(start_url)
     start, early = await asyncio.gather(
-        resolve_start(http, start_url, private_hosts=private_hosts, scheme_assumed=scheme_assumed),
-        _robots_of(http, guessed, private_hosts=private_hosts),
+        resolve_start(
+            http,
+            start_url,
+            private_hosts=private_hosts,
+            scheme_assumed=scheme_assumed,
+            headers=headers,
+        ),
+        _robots_of(http, guessed, private_hosts=private_hosts, headers=headers),
     )
     if start.failure is not None:
         return DiscoveryReport.failed(start)
     origin = origin_of(start.final_url) or start.final_url
     if early is None or origin != guessed:
-        early = await fetch_robots(http, origin, private_hosts=private_hosts)
+        early = await fetch_robots(http, origin, private_hosts=private_hosts, headers=headers)
     robots_status, robots_text = early
     rules = RobotsRules.from_text(robots_text)
     await pad.save_crawl_config(CrawlConfig(final_url=start.final_url, robots_txt=robots_text))
@@ -220,13 +258,14 @@ async def discover(
     if start_allowed:
         await pad.seed_start(start.final_url)
     walk = SitemapWalk(
-        normalise_url,
-        lambda url: same_site(url, start.final_url),
+        lambda url, base: _stripped(policy, normalise_url(url, base)),
+        policy.site.covers_url,
         max_urls=discovered_url_cap(max_pages),
     )
     walk.add_seeds(sitemap_seeds(origin, rules.sitemaps), origin)
-    await walk_sitemaps(http, walk, private_hosts=private_hosts, site=start.final_url)
-    seeded, blocked = await _seed_sitemap_urls(pad, walk, policy)
+    await walk_sitemaps(http, walk, private_hosts=private_hosts, site=policy.site, headers=headers)
+    robots_of_hosts = host_robots_of(http, policy, private_hosts, headers)
+    seeded, blocked = await seed_sitemap_urls(pad, walk, policy, robots_of_hosts)
     summary = walk.summary()
     return DiscoveryReport(
         final_url=start.final_url,
@@ -242,14 +281,32 @@ async def discover(
     )
 
 
-async def _seed_sitemap_urls(
-    pad: Scratchpad, walk: SitemapWalk, policy: UrlPolicy
+def host_robots_of(
+    http: ports.HttpClient,
+    policy: UrlPolicy,
+    private_hosts: PrivateHosts,
+    headers: dict[str, str] | None,
+) -> HostRobots:
+    """The robots.txt reader for hosts only the `subdomains` option brings in."""
+
+    async def read(origin: str) -> str:
+        return (await fetch_robots(http, origin, private_hosts=private_hosts, headers=headers))[1]
+
+    return HostRobots(policy, read)
+
+
+async def seed_sitemap_urls(
+    pad: Scratchpad, walk: SitemapWalk, policy: UrlPolicy, host_robots: HostRobots
 ) -> tuple[int, int]:
+    """Seed what the walk collected that the policy (and each host's robots.txt) allows;
+    (seeded, robots-blocked), the blocked noted for the sitemap-url-blocked check."""
     seeded = blocked = 0
     while batch := walk.drain_urls(SEED_RPC_BATCH):
         allowed, disallowed = [], []
         for url in batch:
             decision = policy.decide(url, None)
+            if decision is Decision.ALLOWED and not await host_robots.allows(url):
+                decision = Decision.ROBOTS_DISALLOWED
             if decision is Decision.ALLOWED:
                 allowed.append(url)
             elif decision is Decision.ROBOTS_DISALLOWED:
@@ -260,3 +317,8 @@ async def _seed_sitemap_urls(
             await pad.note_sitemap_blocked(disallowed)
             blocked += len(disallowed)
     return seeded, blocked
+
+
+def _stripped(policy: UrlPolicy, url: str | None) -> str | None:
+    """A sitemap entry without the query parameters the audit strips (crawl.scope_rules)."""
+    return None if url is None else policy.stripped(url)

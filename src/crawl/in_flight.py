@@ -24,9 +24,12 @@ class InFlight[T]:
     def start(self, work: Awaitable[T]) -> None:
         self._tasks.add(asyncio.ensure_future(work))
 
-    async def settle(self) -> Iterator[T]:
-        """Wait until at least one task has finished; then the results of those that have."""
-        done, _ = await asyncio.wait(self._tasks, return_when=asyncio.FIRST_COMPLETED)
+    async def settle(self, timeout_s: float | None = None) -> Iterator[T]:
+        """Wait until at least one task has finished, or `timeout_s` has passed (then possibly
+        none has: the owner paces its launches, crawl.pacing); the results of those that have."""
+        done, _ = await asyncio.wait(
+            self._tasks, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
+        )
         return self._take(done)
 
     def _take(self, done: set[asyncio.Future[T]]) -> Iterator[T]:

@@ -9,7 +9,11 @@ cross-page checks (and, with a fragment, a `FragmentLink` for the broken-fragmen
 target and fragment; a bare `#fragment` link gives only that), other sites' targets
 `ExternalRef`s when the audit checks external links, targets the URL policy allows become
 `DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by the
-policy's reason; internal resources become `ResourceRef`s to check. Rows wait here until
+policy's reason; internal resources become `ResourceRef`s to check. In list mode
+(`follow_links` false, auditdb.scope) no link is followed: edges, fragments, resources and
+external links are kept for the per-page and cross-page checks, but only a page's redirect (the
+same page, moved) is enqueued; the rest are counted as `not_followed`. Every target first loses
+the query parameters the audit strips (crawl.scope_rules), so the frontier dedupes on what is left. Rows wait here until
 `take()`; the page stream takes them whenever `LINK_BATCH_ROWS` are ready, so memory holds one
 batch of rows and, per distinct target, a few 64-bit hashes in compact tables (common.seen: 16
 to 32 bytes each), whatever the page's link count. Sans-IO.
@@ -31,21 +35,27 @@ from durable.records import (
     ResourceRef,
 )
 from parse.facts import Link, Reference, ReferenceKind
-from urls.normalise import UrlParts, normalise_url, same_site, same_site_parts, split_url
+from urls.normalise import UrlParts, normalise_url, split_url
 
 # Rows (edges plus URLs to enqueue) sent to the scratchpad at once while a page is parsed: about
 # 300 KB of JSON, far under an RPC message's 32 MiB, and few calls even for 100,000 links.
 LINK_BATCH_ROWS = 2_000
+NOT_FOLLOWED = "not_followed"  # a link in list mode, counted with the policy's reasons
 _HTML_SPACE = " \t\n\r\f"  # what parse.builder strips before telling a bare #fragment link
 
 
 class PageLinks:
     def __init__(
-        self, policy: UrlPolicy, leased: LeasedUrl, *, check_external: bool = False
+        self,
+        policy: UrlPolicy,
+        leased: LeasedUrl,
+        *,
+        check_external: bool = False,
+        follow_links: bool = True,
     ) -> None:
         self.policy, self.leased, self.check_external = policy, leased, check_external
+        self.follow_links = follow_links
         self.child_depth = None if leased.depth is None else leased.depth + 1
-        self._site = split_url(leased.url)
         self._edges = SeenHashes()  # targets judged as edges
         self._found = SeenHashes()  # targets judged as discovery candidates
         self._fragments = SeenHashes()  # "target#fragment" of internal links' fragments
@@ -76,7 +86,7 @@ class PageLinks:
             self.external += not internal
             if parts is None:
                 continue
-            target = parts.unsplit()
+            target = self.policy.stripped(parts.unsplit())
             if internal:
                 self._edge(target, link.nofollow, link.text or None)
                 if "#" in link.href.raw:
@@ -96,6 +106,7 @@ class PageLinks:
             target = ref.href.url and normalise_url(ref.href.url)
             if not target:
                 continue
+            target = self.policy.stripped(target)
             if is_page_link(ref):
                 self._page_link(target, ref.kind)
             elif is_resource(ref):
@@ -104,7 +115,7 @@ class PageLinks:
     def _page_link(self, target: str, kind: ReferenceKind) -> None:
         self.add_edge(target)
         self.add_candidate(target, self.child_depth)
-        external = not same_site(target, self.leased.url)
+        external = not self.policy.site.covers_url(target)
         if self.check_external and kind is ReferenceKind.AREA and external:
             self.add_external(target)
 
@@ -131,11 +142,11 @@ class PageLinks:
             self.external_refs.append(ExternalRef(self.leased.url, target))
 
     def _on_site(self, parts: UrlParts) -> bool:
-        return self._site is not None and same_site_parts(parts, self._site)
+        return self.policy.site.covers(parts)
 
     def add_edge(self, target: str) -> None:
         """A normalised page link target without anchor text: stored once if on the site."""
-        if same_site(target, self.leased.url):
+        if self.policy.site.covers_url(target):
             self._edge(target, False, None)
 
     def _edge(self, target: str, nofollow: bool, anchor: str | None) -> None:
@@ -144,6 +155,14 @@ class PageLinks:
 
     def add_candidate(self, target: str, depth: int | None) -> None:
         """A normalised URL to crawl, if the policy allows it (the page itself never)."""
+        if not self.follow_links:
+            self.skipped[NOT_FOLLOWED] = self.skipped.get(NOT_FOLLOWED, 0) + 1
+            return
+        self.add_moved(target, depth)
+
+    def add_moved(self, target: str, depth: int | None) -> None:
+        """The page's redirect target: followed in list mode too (the same page, moved)."""
+        target = self.policy.stripped(target)
         if target == self.leased.url or not self._found.add(target):
             return
         decision = self.policy.decide(target, depth)

@@ -50,6 +50,7 @@ class CrawlScope:
     policy: UrlPolicy
     site_is_https: bool
     check_external: bool = False  # keep links to other sites for the external-links steps
+    follow_links: bool = True  # false in list mode (auditdb.scope): only redirects are followed
 
     @property
     def site_host(self) -> str:
@@ -301,7 +302,7 @@ def other_links(links: PageLinks, obs: PageObservation) -> None:
     if obs.redirect_url:
         target = normalise_url(obs.redirect_url)
         if target is not None:
-            links.add_candidate(target, obs.crawl_depth)
+            links.add_moved(target, obs.crawl_depth)
     facts = obs.facts
     if facts is None:
         return

@@ -62,7 +62,12 @@ class PageStream:
         self._head_ok: bool | None = None  # the classifier's verdict, once it has its head
 
     def _new_links(self) -> PageLinks:
-        return PageLinks(self.scope.policy, self.leased, check_external=self.scope.check_external)
+        return PageLinks(
+            self.scope.policy,
+            self.leased,
+            check_external=self.scope.check_external,
+            follow_links=self.scope.follow_links,
+        )
 
     def open(self, status: int, headers: dict[str, str]) -> int:
         """Ready the parse for a 2xx HTML body; answers how much of the body to read: all the

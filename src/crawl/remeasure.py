@@ -33,13 +33,16 @@ class _Dropped:
         return None
 
 
-async def measure(http: ports.HttpClient, url: str, timeout_s: float) -> int | None:
-    """Milliseconds from the request's start to the response headers of one GET of `url`."""
+async def measure(
+    http: ports.HttpClient, url: str, timeout_s: float, user_agent: str | None = None
+) -> int | None:
+    """Milliseconds from the request's start to the response headers of one GET of `url`, sent
+    with the audit's User-Agent (auditdb.scope; ours by default)."""
     request = ports.FetchRequest(
         url,
         timeout_s,
         settings.CRAWL.whole_body_max_bytes,
-        settings.CRAWL.request_headers,
+        settings.CRAWL.headers_for(user_agent),
         sink=_Dropped(),
     )
     result = await http.fetch(request)
@@ -58,6 +61,7 @@ async def measure_all(
     concurrency: int,
     deadline: float | None = None,
     clock: Callable[[], float] = time.monotonic,
+    user_agent: str | None = None,
 ) -> dict[str, int | None]:
     """Each of `urls` measured once, in order, `concurrency` at a time; none started at or after
     `deadline` (on `clock`), so the answer may hold fewer URLs than asked."""
@@ -67,7 +71,7 @@ async def measure_all(
     async def worker() -> None:
         while queue and (deadline is None or clock() < deadline):
             url = queue.pop()
-            times[url] = await measure(http, url, timeout_s)
+            times[url] = await measure(http, url, timeout_s, user_agent)
 
     await asyncio.gather(*(worker() for _ in range(max(1, concurrency))))
     return {url: times[url] for url in urls if url in times}

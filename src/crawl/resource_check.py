@@ -20,9 +20,15 @@ GET_MAX_BYTES = 16 * 1024
 HEAD_REFUSED = frozenset({405, 501})
 
 
-async def head_or_get(http: ports.HttpClient, url: str, timeout_s: float) -> ports.FetchResult:
-    """One answer for `url` (redirects not followed): HEAD, or a capped GET where it is refused."""
-    headers = {**settings.CRAWL.request_headers, "accept": "*/*"}
+async def head_or_get(
+    http: ports.HttpClient,
+    url: str,
+    timeout_s: float,
+    base_headers: dict[str, str] | None = None,
+) -> ports.FetchResult:
+    """One answer for `url` (redirects not followed): HEAD, or a capped GET where it is refused.
+    `base_headers`: the audit's (its User-Agent), the crawl's by default."""
+    headers = {**(base_headers or settings.CRAWL.request_headers), "accept": "*/*"}
     head = ports.FetchRequest(url, timeout_s, GET_MAX_BYTES, headers, method="HEAD")
     result = await http.fetch(head)
     if result.status in HEAD_REFUSED:
@@ -30,8 +36,13 @@ async def head_or_get(http: ports.HttpClient, url: str, timeout_s: float) -> por
     return result
 
 
-async def check_resource(http: ports.HttpClient, url: str, timeout_s: float) -> ResourceCheck:
-    result = await head_or_get(http, url, timeout_s)
+async def check_resource(
+    http: ports.HttpClient,
+    url: str,
+    timeout_s: float,
+    headers: dict[str, str] | None = None,
+) -> ResourceCheck:
+    result = await head_or_get(http, url, timeout_s, headers)
     body_head = result.body[: settings.CRAWL.body_head_chars].decode("latin-1")
     fetch_class = classify_fetch(result.status, result.headers, body_head)
     return ResourceCheck(url, result.status, fetch_class.value)

@@ -10,13 +10,17 @@ fails names the reason, so a URL is counted once, under the most important reaso
    the deployment allows private hosts (local development). Checked before `off_site` so an SSRF
    attempt is visible as one even when it also leaves the site.
 3. `off_site` — not the audited site (`urls.normalise.same_site` against the audit's *final*
-   start URL, after start redirects, so apex→www sites do not dead-end; original §4.1).
+   start URL, after start redirects, so apex→www sites do not dead-end; original §4.1), or with
+   the audit's `subdomains` option any host under its registrable domain (crawl.scope_rules).
 4. `reserved_path` — `/cdn-cgi/…` is Cloudflare's own namespace on every zone (e-mail
    protection, challenge scripts), never site content; crawling it produced false "broken
    links" (docs/field.md §5.2) and the original excluded it in its newest URL policy.
 5. `excluded`, then `not_included` — the user's patterns; an exclusion beats an inclusion.
 6. `too_deep` — more clicks from the start URL than allowed (unknown depth is never too deep).
-7. `robots_disallowed` — robots.txt for our product token (`crawl.robots`).
+7. `robots_disallowed` — robots.txt for our product token (`crawl.robots`): the start URL's for
+   the start host and its `www.` twin; another host's own (`host_robots`, by origin) for a host
+   the `subdomains` option brings in. Such a host's robots.txt not read yet allows for now: the
+   crawl reads it before it enqueues the URL (crawl.host_robots).
 
 Pattern syntax (include/exclude): robots.txt path patterns, so users write what they already know
 from robots.txt and Google's documentation. A pattern is matched against the URL's path and
@@ -28,11 +32,14 @@ URL gets no exemption: include patterns that do not match it leave only sitemap 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 
 from crawl.robots import RobotsRules, pattern_matches
-from urls.normalise import UrlParts, normalise_request_target, same_site_parts, split_url
+from crawl.scope_rules import SiteRule, strip_url
+from urls.normalise import UrlParts, normalise_request_target, split_url
 from urls.private_hosts import PrivateHosts, host_refused
 
 __all__ = ["RESERVED_PATH_PREFIX", "Decision", "UrlPolicy"]
@@ -65,7 +72,12 @@ class UrlPolicy:
     max_depth: int | None = None
     private_hosts: PrivateHosts = PrivateHosts.DENY
     robots: RobotsRules | None = None
+    # -- scope options (auditdb.scope.ScopeOptions; crawl.scope_rules) --
+    subdomains: bool = False
+    strip_params: tuple[str, ...] = ()
+    host_robots: Mapping[str, RobotsRules] = field(default_factory=lambda: MappingProxyType({}))
     _start: UrlParts = field(init=False, repr=False, compare=False)
+    _site: SiteRule = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         start = split_url(self.start_url)
@@ -75,6 +87,7 @@ class UrlPolicy:
             raise ValueError(f"max_depth must be >= 0, not {self.max_depth}")
         object.__setattr__(self, "start_url", start.unsplit())
         object.__setattr__(self, "_start", start)
+        object.__setattr__(self, "_site", SiteRule(start, self.subdomains))
         object.__setattr__(self, "include", _patterns(self.include))
         object.__setattr__(self, "exclude", _patterns(self.exclude))
 
@@ -85,12 +98,29 @@ class UrlPolicy:
         if parts is None:
             return Decision.MALFORMED if _looks_http(url) else Decision.NOT_HTTP
         target = parts.request_target
-        return self._scope(parts) or self._config(target, depth) or self._robots(target)
+        return self._scope(parts) or self._config(target, depth) or self._robots(parts)
+
+    def stripped(self, url: str) -> str:
+        """A normalised URL without the query parameters the audit strips."""
+        return strip_url(url, self.strip_params)
+
+    @property
+    def site(self) -> SiteRule:
+        """The audited site's host rule (with subdomains when the audit asked)."""
+        return self._site
+
+    def needs_host_robots(self, url: str) -> str | None:
+        """The origin whose robots.txt must be read before `url` is enqueued: a host that the
+        `subdomains` option brings in, not read yet. None otherwise."""
+        parts = split_url(url)
+        if parts is None or not self._site.other_host(parts):
+            return None
+        return None if parts.origin in self.host_robots else parts.origin
 
     def _scope(self, parts: UrlParts) -> Decision | None:
         if host_refused(parts.host, self.private_hosts):
             return Decision.BLOCKED_HOST
-        if not same_site_parts(self._start, parts):
+        if not self._site.covers(parts):
             return Decision.OFF_SITE
         if parts.path.startswith(RESERVED_PATH_PREFIX) or parts.path == RESERVED_PATH_PREFIX[:-1]:
             return Decision.RESERVED_PATH
@@ -105,8 +135,11 @@ class UrlPolicy:
             return Decision.TOO_DEEP
         return None
 
-    def _robots(self, target: str) -> Decision:
-        if self.robots is not None and not self.robots.allows_target(target):
+    def _robots(self, parts: UrlParts) -> Decision:
+        robots = self.robots
+        if self._site.other_host(parts):
+            robots = self.host_robots.get(parts.origin)
+        if robots is not None and not robots.allows_target(parts.request_target):
             return Decision.ROBOTS_DISALLOWED
         return Decision.ALLOWED
 

@@ -67,6 +67,9 @@ class FinalizeOptions(JsonRecord):
     limit: int = DEFAULT_PAGE_LIMIT
     max_bytes: int = DEFAULT_PAGE_BYTES
     external_budget_s: float = settings.EXTERNAL.default_budget_s  # for the unchecked note
+    # A list audit (auditdb.scope) follows no link: a page nothing in the list links to is not
+    # an orphan of the site, so orphan pages are not checked.
+    list_mode: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.limit <= MAX_PAGE_LIMIT:
@@ -191,7 +194,7 @@ class FinalizeQueries:
         self._ensure_finalize_indexes()
         links_truncated = self._meta("links_truncated") == "1"
         # A missing inbound link proves nothing while the frontier or the link graph is partial.
-        orphans_checked = parsed.crawl_completed and not links_truncated
+        orphans_checked = parsed.crawl_completed and not links_truncated and not parsed.list_mode
         ordered = build_sections(self._rows, parsed, orphans_checked)
         issues, next_cursor = read_page(ordered, parsed.cursor, parsed.limit, parsed.max_bytes)
         return FinalizePage(

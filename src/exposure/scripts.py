@@ -54,9 +54,11 @@ async def scan_contents(
     budget_bytes: int,
     private_hosts: PrivateHosts = PrivateHosts.DENY,
     max_scripts: int | None = None,
+    user_agent: str | None = None,
 ) -> ContentScan:
     """Read the same-site scripts the URL did not identify: at most `budget_bytes` in all and
-    `max_scripts` fetches (None: no limit); the rest are listed as skipped."""
+    `max_scripts` fetches (None: no limit); the rest are listed as skipped. `user_agent`: the
+    audit's own (auditdb.scope), ours by default."""
     findings: list[LibraryFinding] = []
     scanned: list[str] = []
     skipped: list[str] = []
@@ -71,7 +73,7 @@ async def scan_contents(
             skipped.append(url)
             continue
         fetched += 1
-        body = await _fetch(url, min(remaining, settings.EXPOSURE.script_max_bytes))
+        body = await _fetch(url, min(remaining, settings.EXPOSURE.script_max_bytes), user_agent)
         if body is None:
             skipped.append(url)
             continue
@@ -81,12 +83,12 @@ async def scan_contents(
     return ContentScan(tuple(findings), used, tuple(scanned), tuple(skipped))
 
 
-async def _fetch(url: str, max_bytes: int) -> bytes | None:
+async def _fetch(url: str, max_bytes: int, user_agent: str | None) -> bytes | None:
     request = ports.FetchRequest(
         url=url,
         timeout_s=settings.EXPOSURE.script_timeout_s,
         max_bytes=max_bytes,
-        headers={"user-agent": settings.CRAWL.user_agent, "accept": "*/*"},
+        headers={"user-agent": user_agent or settings.CRAWL.user_agent, "accept": "*/*"},
     )
     result = await ports.http_client().fetch(request)
     # A script cut at the cap is still scanned: version banners open the file.

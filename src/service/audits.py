@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import logging
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from auditdb import repository
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditOptions, AuditPhase, AuditRecord, AuditStatus
+from auditdb.scope import ScopeOptions
 from common import ports
 from common.bindings import Env
 from common.deployment import DeploymentVars
@@ -39,7 +40,7 @@ from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
-from service import limits, report_keys
+from service import limits, report_keys, scope_checks
 from service.errors import (
     AuditNotFound,
     InvalidOptions,
@@ -79,6 +80,8 @@ class CreateAudit:
     # a URL typed without a scheme here is recognised on its own (urls.start_url).
     scheme_assumed: bool = False
     external_budget_s: float = EXTERNAL.default_budget_s
+    # -- scope and speed, list mode (issue 28; auditdb.scope, service.scope_checks) --
+    scope: ScopeOptions = field(default_factory=ScopeOptions)
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -100,7 +103,7 @@ async def create_audit(
     deployment = DeploymentVars.from_env(env)
     private_hosts = PrivateHosts(deployment.private_hosts)
     start = checked_start(request.url, private_hosts)
-    options = checked_options(request, private_hosts, deployment.max_pages_limit)
+    options = checked_options(request, private_hosts, deployment.max_pages_limit, start.url)
     if key_id is not None:
         # Only valid requests spend the hourly quota. The running count and the insert are two
         # statements, so two simultaneous creates can both pass at the ceiling: it bounds load,
@@ -136,14 +139,18 @@ def checked_start(raw: str, private_hosts: PrivateHosts) -> StartUrl:
         raise InvalidTarget(problem, str(exc)) from exc
 
 
-def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: int) -> AuditOptions:
+def checked_options(
+    request: CreateAudit, private_hosts: PrivateHosts, limit: int, start_url: str | None = None
+) -> AuditOptions:
     """The audit's options; `InvalidOptions` past the deployment's `limit` (its
-    `MAX_PAGES_LIMIT`) or the crawl's ranges."""
+    `MAX_PAGES_LIMIT`) or the crawl's ranges, or for a listed URL off the site of `start_url`
+    (the start URL as checked; `request.url` by default) or refused by the address policy."""
     if request.max_pages > limit:
         raise InvalidOptions(f"max_pages must be at most {limit}")
+    scope = scope_checks.checked_list(request.scope, start_url or request.url, private_hosts)
     try:
         return AuditOptions(
-            max_pages=request.max_pages,
+            max_pages=scope_checks.list_page_budget(scope, request.max_pages, limit),
             max_depth=request.max_depth,
             include_patterns=list(request.include),
             exclude_patterns=list(request.exclude),
@@ -153,6 +160,7 @@ def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: in
             lighthouse_pages=request.lighthouse_pages,
             check_external=request.check_external,
             external_budget_s=request.external_budget_s,
+            scope=scope,
         )
     except ValueError as exc:  # AuditOptions checks its own ranges
         raise InvalidOptions(str(exc)) from exc
@@ -305,6 +313,7 @@ def same_request(audit: AuditRecord) -> CreateAudit:
         check_external=options.check_external,
         scheme_assumed=audit.scheme_assumed,
         external_budget_s=options.external_budget_s,
+        scope=options.scope,
     )
 
 

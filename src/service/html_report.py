@@ -89,6 +89,7 @@ from service.page_table import (
     table_chunks,
 )
 from service.run_history import RunHistory, run_history
+from service.scope_report import scope_summary
 from service.svg_charts import Bar, Chart, Tone, render_chart
 from service.verdict import AuditVerdict, verdict_of
 
@@ -319,12 +320,22 @@ def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
         ("Issues", ", ".join(f"{by_severity[s]:,} {s}" for s in Severity)),
         ("Finished", escape(audit.finished_at or "not finished")),
         *([("Scheme", escape(audit.scheme_note))] if audit.scheme_note else []),
+        *_scope_facts(audit),
     ]
     rows = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     return (
         '<section aria-labelledby="facts-h" class="about"><h2 id="facts-h">About this audit</h2>'
         f'<dl class="facts">{rows}</dl></section>'
     )
+
+
+def _scope_facts(audit: AuditRecord) -> list[tuple[str, str]]:
+    """The scope the audit ran with (service.scope_report), when not every default."""
+    scope = scope_summary(audit.options)
+    facts = [("Scope", escape(fact)) for fact in scope.facts]
+    if scope.not_checked_sentence is not None:
+        facts.append(("Not checked", escape(scope.not_checked_sentence)))
+    return facts
 
 
 STATUS_CLASSES = (

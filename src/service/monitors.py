@@ -21,11 +21,12 @@ import dataclasses
 import secrets
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from auditdb import monitors
 from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord
+from auditdb.scope import ScopeOptions
 from common import ports
 from common.bindings import Env
 from common.deployment import DeploymentVars
@@ -78,6 +79,8 @@ class CreateMonitor:
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     check_external: bool = False
     external_budget_s: float = EXTERNAL.default_budget_s
+    # -- scope and speed, list mode (issue 28; auditdb.scope) --
+    scope: ScopeOptions = field(default_factory=ScopeOptions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,8 @@ class UpdateMonitor:
     lighthouse: LighthouseMode | Keep = KEEP
     check_external: bool | Keep = KEEP
     external_budget_s: float | Keep = KEEP
+    # -- scope and speed, list mode (issue 28): the ScopeOptions fields given change --
+    scope: dict[str, object] | Keep = KEEP
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +138,7 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
         lighthouse=request.lighthouse,
         check_external=request.check_external,
         external_budget_s=request.external_budget_s,
+        scope=request.scope,
         next_due_at=now,
         created_at=now,
     )
@@ -179,7 +185,7 @@ def _checked(env: Env, monitor: MonitorRecord) -> MonitorRecord:
     policy = PrivateHosts(deployment.private_hosts)
     start = audits.checked_start(monitor.url, policy)
     webhook = None if monitor.webhook_url is None else _webhook_url(monitor.webhook_url, policy)
-    audits.checked_options(audit_request(monitor), policy, deployment.max_pages_limit)
+    audits.checked_options(audit_request(monitor), policy, deployment.max_pages_limit, start.url)
     if not 0 <= monitor.hour <= 23:
         raise InvalidOptions("hour must be between 0 and 23 (UTC)")
     if not 0 <= monitor.alert_score_drop <= 100:
@@ -207,6 +213,7 @@ def audit_request(monitor: MonitorRecord) -> CreateAudit:
         check_external=monitor.check_external,
         scheme_assumed=monitor.scheme_assumed,
         external_budget_s=monitor.external_budget_s,
+        scope=monitor.scope,
     )
 
 
@@ -261,13 +268,26 @@ async def update_monitor(
 
 def _applied(current: MonitorRecord, changes: UpdateMonitor) -> MonitorRecord:
     given: dict[str, object] = {}
-    for field in dataclasses.fields(changes):
-        value = getattr(changes, field.name)
-        if field.name != "webhook_secret" and not isinstance(value, Keep):
-            given[field.name] = list(value) if isinstance(value, tuple) else value
+    for change in dataclasses.fields(changes):
+        value = getattr(changes, change.name)
+        if change.name != "webhook_secret" and not isinstance(value, Keep):
+            given[change.name] = list(value) if isinstance(value, tuple) else value
     if "url" in given:
         given["scheme_assumed"] = False  # the new text says whether it names a scheme
+    if "scope" in given:
+        given["scope"] = _scope_applied(current.scope, changes.scope)
     return dataclasses.replace(current, **given)  # type: ignore[arg-type]  # MonitorRecord's names
+
+
+def _scope_applied(current: ScopeOptions, changes: dict[str, object] | Keep) -> ScopeOptions:
+    """The monitor's scope with the given fields changed, checked as a whole."""
+    if isinstance(changes, Keep):
+        return current
+    merged = {**current.to_dict(), **changes}
+    try:
+        return ScopeOptions.from_dict(merged)
+    except ValueError as exc:  # ScopeOptions checks its own fields (WireError is a ValueError)
+        raise InvalidOptions(str(exc)) from exc
 
 
 async def delete_monitor(env: Env, owner: str, monitor_id: str) -> None:

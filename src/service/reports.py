@@ -4,6 +4,7 @@ The document (`FORMAT` names its version) holds everything the audit produced:
 
     {"format": "siteaudit-report/1",
      "audit": {...the audits row...},
+     "scope": {"mode", "facts", "not_checked"},  (service.scope_report)
      "summary": {"issues_total", "issues_by_severity", "issues_by_type"},
      "security": {"status", "grade", "score", "reason", "tests"},  (auditdb.security_grades)
      "exposure": {"status", "summary"},  (auditdb.exposure_issues)
@@ -41,6 +42,7 @@ from common.wire import JsonObject, JsonRecord, JsonValue
 from service import lists
 from service.audits import owned_audit
 from service.report_keys import report_key
+from service.scope_report import scope_summary
 
 log = logging.getLogger("siteaudit.reports")
 
@@ -84,6 +86,7 @@ async def _document(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
     head: JsonObject = {
         "format": FORMAT,
         "audit": audit.to_dict(),
+        "scope": scope_summary(audit.options).to_dict(),
         "summary": {
             "issues_total": counts.total,
             "issues_by_severity": counts.by_severity,

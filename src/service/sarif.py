@@ -50,6 +50,7 @@ from common.wire import JsonObject, JsonValue
 from service.audits import owned_audit
 from service.exports import Export
 from service.lists import iter_issues
+from service.scope_report import scope_summary
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = (
@@ -200,6 +201,7 @@ def _run_tail(audit: AuditRecord, bases: UriBases) -> JsonObject:
             "status": str(audit.status),
             "pagesCrawled": audit.pages_crawled,
             "healthScore": audit.health_score,
+            "scope": scope_summary(audit.options).to_dict(),
         },
     }
 

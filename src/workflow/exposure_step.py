@@ -124,6 +124,7 @@ async def _library_issues(
         budget_bytes=settings.EXPOSURE.script_budget_bytes,
         private_hosts=params.options.private_hosts,
         max_scripts=settings.EXPOSURE.script_max_count,
+        user_agent=params.options.scope.user_agent,
     )
     libraries = [*scripts.scan_urls(first_page), *content.findings]
     issues = [

@@ -30,9 +30,11 @@ async def finalize_audit(
     rate_limited: bool = False,
     crawl_issues: Sequence[DetectedIssue] = (),
     external_budget_s: float = settings.EXTERNAL.default_budget_s,
+    list_mode: bool = False,
 ) -> FinalizeSummary:
     """`crawl_issues`: findings about the crawl run itself (Scope.CRAWL) the workflow decided,
-    such as `site-stopped-responding` (crawl.site_health)."""
+    such as `site-stopped-responding` (crawl.site_health). `list_mode`: the audit followed no
+    link (auditdb.scope), so orphan pages are not checked."""
     await repository.set_phase(env.DB, audit_id, AuditPhase.FINALIZING)
     options = FinalizeOptions(
         audit_id=audit_id,
@@ -40,6 +42,7 @@ async def finalize_audit(
         crawl_completed=crawl_completed,
         robots_blocked_sitemap_urls=tuple(await pad.all_sitemap_blocked_urls()),
         external_budget_s=external_budget_s,
+        list_mode=list_mode,
     )
     issues_written = await _write_cross_page_issues(env.DB, pad, audit_id, options)
     if rate_limited:

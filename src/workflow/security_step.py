@@ -70,7 +70,12 @@ async def grade_start_url(run: AuditRun) -> SecurityGraded:
 
 
 async def _grade(params: AuditParams, pad: Scratchpad) -> SecurityGrade:
-    site = await observe_site(params.start_url, private_hosts=params.options.private_hosts)
+    agent = params.options.scope.user_agent  # the audit's own User-Agent (auditdb.scope)
+    site = await observe_site(
+        params.start_url,
+        private_hosts=params.options.private_hosts,
+        headers=None if agent is None else {"user-agent": agent},
+    )
     scanned = grade_site(site)
     hsts = next(t for t in scanned.tests if t.test is TestName.STRICT_TRANSPORT_SECURITY)
     sightings = await crawl_sightings(pad, hsts.passed)

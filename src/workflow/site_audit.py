@@ -30,6 +30,8 @@ from common.failures import ErrorCode, classify_error, error_detail
 from common.wire import JsonObject, as_object
 from crawl.chunk import ChunkIO, ChunkPlan, ChunkReport, run_chunk
 from crawl.discovery import DiscoveryReport, discover
+from crawl.list_mode import ListSource, discover_list
+from crawl.pacing import effective_rate
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
 from crawl.site_health import NoAnswers, stopped_responding
@@ -91,7 +93,17 @@ def url_policy(params: AuditParams, final_url: str, robots: RobotsRules) -> UrlP
         max_depth=options.max_depth,
         private_hosts=options.private_hosts,
         robots=robots,
+        subdomains=options.scope.subdomains,
+        strip_params=tuple(options.scope.strip_params),
     )
+
+
+def crawl_rate(params: AuditParams, robots: RobotsRules) -> float | None:
+    """Requests a second per host (crawl.pacing): the audit's rate, never above robots.txt's
+    Crawl-delay unless the owner verified the host."""
+    # Owner verification (issue 28, item 2) sets `verified`; until an audit carries it, every
+    # audit is unverified and a user's rate can only lower the pace.
+    return effective_rate(params.options.scope.rate_per_s, robots.crawl_delay, verified=False)
 
 
 async def crawl_scope(params: AuditParams, pad: Scratchpad) -> CrawlScope:
@@ -104,6 +116,7 @@ async def crawl_scope(params: AuditParams, pad: Scratchpad) -> CrawlScope:
         url_policy(params, final_url, robots),
         site_is_https=final_url.startswith("https:"),
         check_external=params.options.check_external,
+        follow_links=not params.options.scope.is_list,
     )
 
 
@@ -162,15 +175,7 @@ async def _discover(run: AuditRun) -> DiscoveryReport:
 
     async def discover_urls() -> DiscoveryReport:
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.DISCOVERY)
-        report = await discover(
-            ports.http_client(),
-            run.scratchpad(),
-            start_url=params.start_url,
-            policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
-            max_pages=params.options.max_pages,
-            private_hosts=params.options.private_hosts,
-            scheme_assumed=params.scheme_assumed,
-        )
+        report = await _discovery(params, run.scratchpad())
         await repository.set_final_url(
             env.DB, params.audit_id, report.final_url, report.scheme_note
         )
@@ -184,6 +189,33 @@ async def _discover(run: AuditRun) -> DiscoveryReport:
 
     return await durable_step(
         run.step, "discover-urls", step_configs.DISCOVERY_STEP, DiscoveryReport, discover_urls
+    )
+
+
+async def _discovery(params: AuditParams, pad: Scratchpad) -> DiscoveryReport:
+    """Discovery of a crawl (the start URL, robots.txt, the site's sitemaps) or of a list."""
+    options = params.options
+    headers = settings.CRAWL.headers_for(options.scope.user_agent)
+    if options.scope.is_list:
+        return await discover_list(
+            ports.http_client(),
+            pad,
+            start_url=params.start_url,
+            source=ListSource(tuple(options.scope.urls), options.scope.sitemap_url),
+            policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
+            max_pages=options.max_pages,
+            private_hosts=options.private_hosts,
+            headers=headers,
+        )
+    return await discover(
+        ports.http_client(),
+        pad,
+        start_url=params.start_url,
+        policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
+        max_pages=options.max_pages,
+        private_hosts=options.private_hosts,
+        scheme_assumed=params.scheme_assumed,
+        headers=headers,
     )
 
 
@@ -251,6 +283,9 @@ async def _crawl_chunk(run: AuditRun, chunk_no: int, window: ChunkWindow) -> Chu
             max_pages=params.options.max_pages,
             fetch_timeout_s=params.options.fetch_timeout_s,
             no_answer_streak=window.no_answer_streak,
+            user_agent=params.options.scope.user_agent,
+            rate_per_s=crawl_rate(params, scope.policy.robots or RobotsRules()),
+            concurrency=params.options.scope.concurrency,
         )
         io = ChunkIO(pad=pad, db=run.env.DB, http=ports.http_client())
         return await run_chunk(scope, plan, io)
@@ -276,6 +311,7 @@ async def _finalize(run: AuditRun, crawl: CrawlSummary) -> FinalizeSummary:
             rate_limited=crawl.rate_limited,
             crawl_issues=() if stopped is None else (stopped,),
             external_budget_s=params.options.external_budget_s,
+            list_mode=params.options.scope.is_list,
         )
 
     return await durable_step(

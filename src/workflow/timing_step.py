@@ -92,7 +92,7 @@ async def measure_and_judge(params: AuditParams, env: Env, crawl: CrawlSummary) 
     deadline = time.monotonic() + config.soft_deadline_s
     sample = await timing_db.sample_pages(env.DB, params.audit_id, config.sample_pages)
     sample_timeout_s = _timeout_s(params, threshold)
-    sampled = await _measure(sample, sample_timeout_s, deadline)
+    sampled = await _measure(params, sample, sample_timeout_s, deadline)
     median = timing.site_median(sampled.values())
     bar = timing.page_bar(median)
     found, total = await timing_db.candidates(env.DB, params.audit_id, bar, config.max_remeasured)
@@ -104,7 +104,7 @@ async def measure_and_judge(params: AuditParams, env: Env, crawl: CrawlSummary) 
         if (ms := sampled.get(c.url)) is not None and ms < sample_timeout_s * 1000
     }
     fresh = [c.url for c in found if c.url not in known]
-    measured = known | await _measure(fresh, _timeout_s(params, bar), deadline)
+    measured = known | await _measure(params, fresh, _timeout_s(params, bar), deadline)
     slow = sorted(url for url, ms in measured.items() if ms is not None and ms > bar)
     issues = await _issues(params, env, slow, median, len(sample))
     summary = TimingSummary(
@@ -127,13 +127,16 @@ def _timeout_s(params: AuditParams, bar_ms: int) -> float:
     return min(params.options.fetch_timeout_s, settings.TIMING.timeout_bar_factor * bar_ms / 1000)
 
 
-async def _measure(urls: list[str], timeout_s: float, deadline: float) -> dict[str, int | None]:
+async def _measure(
+    params: AuditParams, urls: list[str], timeout_s: float, deadline: float
+) -> dict[str, int | None]:
     return await measure_all(
         ports.http_client(),
         urls,
         timeout_s,
         concurrency=settings.TIMING.concurrency,
         deadline=deadline,
+        user_agent=params.options.scope.user_agent,
     )
 
 

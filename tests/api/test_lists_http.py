@@ -125,6 +125,7 @@ async def test_the_report_summarises_and_links_instead_of_embedding_rows(
     assert set(body) == {
         *("scores", "actions", "verdict_note"),
         *("audit", "summary", "security", "exposure", "timing", "links"),
+        "scope",  # the scope the audit ran with (service.scope_report)
     }
     assert body["timing"] is None  # the timing check has not run
     # a running audit has no verdict yet, and says so

@@ -36,7 +36,7 @@ STATEMENTS: list[tuple[str, Statement, str]] = [
     ),
     (
         "update owned",
-        Statement(monitors.UPDATE_OWNED_SQL, (*[None] * 18, "m1", "o")),
+        Statement(monitors.UPDATE_OWNED_SQL, (*[None] * 19, "m1", "o")),
         "sqlite_autoindex_monitors_1",
     ),
     ("owned page", monitors.owned_page_statement("o", None, 101), "monitors_owner_created_id_idx"),

@@ -161,6 +161,7 @@ def test_json_output_and_the_json_shorthand_write_the_same_report(
     keys = {"audit", "summary", "security", "exposure", "links", "pages", "issues", "lighthouse"}
     keys |= {"actions", "scores", "verdict_note"}  # the verdict, first in key order
     keys |= {"timing"}  # what the timing check measured again
+    keys |= {"scope"}  # the scope the audit ran with (service.scope_report)
     assert keys == set(json.loads(long.read_text()))
     assert next(iter(json.loads(long.read_text()))) == "actions"
 

@@ -19,9 +19,12 @@ def cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "cli.main", *args]
 
 
-def siteaudit(*args: str, state_dir: Path) -> subprocess.CompletedProcess[str]:
+def siteaudit(
+    *args: str, state_dir: Path, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         cli("--state-dir", str(state_dir), *args),
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=120,

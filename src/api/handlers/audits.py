@@ -12,6 +12,7 @@ from api.views import audit_summary
 from auditdb.listing import ListKind
 from common.wire import to_json
 from service import audits, compare, lists, progress, verdict
+from service.scope_report import scope_summary
 
 
 async def create_audit(call: Call) -> ApiResponse:
@@ -101,6 +102,7 @@ async def get_report(call: Call) -> ApiResponse:
             "security": report.security.to_dict(),
             "exposure": report.exposure.to_dict(),
             "timing": None if report.timing is None else report.timing.to_dict(),
+            "scope": scope_summary(report.audit.options).to_dict(),
             "links": {
                 "pages": f"{base}/pages",
                 "issues": f"{base}/issues",

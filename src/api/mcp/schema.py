@@ -56,6 +56,16 @@ def integer(
     return schema
 
 
+def number(description: str, *, above: float, maximum: float) -> JsonObject:
+    """A number greater than `above` and at most `maximum` (JSON Schema's exclusiveMinimum)."""
+    return {
+        "type": "number",
+        "description": description,
+        "exclusiveMinimum": above,
+        "maximum": maximum,
+    }
+
+
 def boolean(description: str) -> JsonObject:
     return {"type": "boolean", "description": description}
 
@@ -85,7 +95,10 @@ def check(schema: JsonObject, value: JsonValue, where: str = "arguments") -> Non
     elif isinstance(value, str):
         _check_string(schema, value, where)
     elif isinstance(value, int | float) and not isinstance(value, bool):
-        _check_integer(schema, value, where)  # an integral float too: 5000.0 is over 1000
+        if kind == "number":
+            _check_number(schema, value, where)
+        else:
+            _check_integer(schema, value, where)  # an integral float too: 5000.0 is over 1000
 
 
 _ARTICLE = {
@@ -93,6 +106,7 @@ _ARTICLE = {
     "array": "an array",
     "string": "a string",
     "integer": "an integer",
+    "number": "a number",
     "boolean": "true or false",
 }
 
@@ -107,6 +121,8 @@ def _is_type(kind: JsonValue, value: JsonValue) -> bool:
             return isinstance(value, str)
         case "boolean":
             return isinstance(value, bool)
+        case "number":
+            return isinstance(value, int | float) and not isinstance(value, bool)
         case "integer":  # JSON Schema: 3.0 is an integer too (a number with zero fractional part)
             if isinstance(value, float):
                 return value.is_integer()  # False for inf and nan too
@@ -164,6 +180,13 @@ def _check_integer(schema: JsonObject, value: int | float, where: str) -> None:
     assert isinstance(least, int) and isinstance(most, int)  # `integer` always sets both
     if not least <= value <= most:
         raise InvalidArguments(f"{where} must be an integer from {least} to {most}, not {value}")
+
+
+def _check_number(schema: JsonObject, value: int | float, where: str) -> None:
+    above, most = schema["exclusiveMinimum"], schema["maximum"]
+    assert isinstance(above, int | float) and isinstance(most, int | float)  # `number` sets both
+    if not (above < value <= most) or value != value:  # nan compares false everywhere
+        raise InvalidArguments(f"{where} must be a number above {above:g} and at most {most:g}")
 
 
 def _object_of(value: JsonValue) -> JsonObject:

@@ -2,7 +2,10 @@
 the service layer.
 
     run_site_audit     url, max_pages, max_depth, include, exclude,  -> {"audit"}
-                       check_external, external_budget_s
+                       check_external, external_budget_s, and the
+                       scope options (api.mcp.scope_args): user_agent,
+                       rate_per_s, concurrency, strip_params, subdomains,
+                       mode, urls, sitemap_url
     get_audit_status   audit_id?                                      -> {"audit"}
     get_audit_issues   audit_id?, severity, issue_type, limit<=1000   -> {"audit_id", "total",
                                                                           "summary", "issues"}
@@ -36,6 +39,7 @@ from dataclasses import dataclass
 
 from api.mcp import schema
 from api.mcp.schema import InvalidArguments
+from api.mcp.scope_args import SCOPE_PROPERTIES, scope_of
 from audit.catalogue import IssueType, Severity, maybe_descriptor
 from auditdb.listing import IssueFilter, PageFilter
 from auditdb.records import AuditRecord
@@ -47,6 +51,7 @@ from lighthouse.records import LighthouseMode
 from service import audits, lists, verdict
 from service.audits import CreateAudit
 from service.errors import RateLimited, ServiceError
+from service.scope_checks import list_start_url
 
 DEFAULT_ISSUE_LIMIT = 200  # the original's default for get_audit_issues
 DEFAULT_ACTION_LIMIT = 10  # what an agent should read first; `total` says how many there are
@@ -147,8 +152,12 @@ _DEFAULT_EXTERNAL_BUDGET_S = int(EXTERNAL.default_budget_s)
 
 async def run_site_audit(caller: Caller, args: JsonObject) -> JsonObject:
     depth = args.get("max_depth")
+    scope = scope_of(args)
+    url = args.get("url") or list_start_url(scope)
+    if url is None:
+        raise InvalidArguments('arguments.url is required (only mode "list" may leave it out)')
     request = CreateAudit(
-        url=as_str(args["url"]),
+        url=as_str(url),
         max_pages=as_int(args.get("max_pages", CRAWL.default_max_pages)),
         max_depth=None if depth is None else as_int(depth),
         include=_strings(args.get("include")),
@@ -156,6 +165,7 @@ async def run_site_audit(caller: Caller, args: JsonObject) -> JsonObject:
         lighthouse=LighthouseMode.NONE,
         check_external=as_bool(args.get("check_external", False)),
         external_budget_s=as_int(args.get("external_budget_s", _DEFAULT_EXTERNAL_BUDGET_S)),
+        scope=scope,
     )
     audit = await audits.create_audit(caller.env, caller.owner, request, caller.key_id)
     return {"audit": audit_view(audit)}
@@ -304,7 +314,9 @@ TOOLS: dict[str, Tool] = {
             input_schema=schema.obj(
                 {
                     "url": schema.string(
-                        "The start URL (http or https).", min_length=1, max_length=2048
+                        "The start URL (http or https); required unless mode is 'list'.",
+                        min_length=1,
+                        max_length=2048,
                     ),
                     "max_pages": schema.integer(
                         "How many pages to crawl at most.",
@@ -334,8 +346,9 @@ TOOLS: dict[str, Tool] = {
                         maximum=int(EXTERNAL.max_budget_s),
                         default=_DEFAULT_EXTERNAL_BUDGET_S,
                     ),
+                    **SCOPE_PROPERTIES,
                 },
-                required=["url"],
+                # `url` may be left out in list mode only; run_site_audit says so.
             ),
             read_only=False,
             run=run_site_audit,

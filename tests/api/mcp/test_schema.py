@@ -27,7 +27,12 @@ CASES: list[tuple[str, Any, str | None]] = [
         None,
     ),
     ("run_site_audit", {"url": "https://a.test/", "max_pages": 10.0}, None),  # 10.0 is an integer
-    ("run_site_audit", {}, "url"),
+    # `url` may be left out in list mode; the tool itself refuses it missing otherwise
+    # (tests/scope/test_scope_interfaces.py).
+    ("run_site_audit", {"mode": "list", "urls": ["https://example.com/a"]}, None),
+    ("run_site_audit", {"rate_per_s": 0}, "rate_per_s"),
+    ("run_site_audit", {"concurrency": 41}, "concurrency"),
+    ("run_site_audit", {"mode": "sideways"}, "mode"),
     ("run_site_audit", {"url": ""}, "url"),
     ("run_site_audit", {"url": "x" * 2049}, "url"),
     ("run_site_audit", {"url": 5}, "url"),
