@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Self
 
 from audit.issues import DetectedIssue
+from auditdb.verifications import RobotsDecision
 from common.failures import site_failure_code
 from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject, JsonRecord, JsonValue
@@ -62,6 +63,10 @@ class AuditOptions(JsonRecord):
     check_external: bool = False
     # Seconds the external checks may take in all; what is left is reported unchecked.
     external_budget_s: float = EXTERNAL.default_budget_s
+    # -- robots.txt override (issue 28, item 2; auditdb.verifications) --
+    # Ignore robots.txt disallows: accepted only for an owner who verified the start URL's host
+    # (service.verification), checked again before the crawl (workflow.robots_step).
+    ignore_robots: bool = False
 
     def __post_init__(self) -> None:
         low_s, high_s = EXTERNAL.min_budget_s, EXTERNAL.max_budget_s
@@ -120,6 +125,8 @@ class AuditRecord(JsonRecord):
     lighthouse_completed: int = 0
     lighthouse_failed: int = 0
     lighthouse_status: LighthouseStatus | None = None
+    # What became of `options.ignore_robots` (workflow.robots_step); None when not asked for.
+    robots_override: RobotsDecision | None = None
 
     @property
     def site_failure(self) -> str | None:
@@ -141,6 +148,7 @@ class AuditRecord(JsonRecord):
     def from_row(cls, row: Mapping[str, object]) -> Self:
         data = dict(row)
         data["options"] = _json_column(data.pop("options_json", None), {})
+        data["robots_override"] = _json_column(data.pop("robots_override", None), None)
         data.pop("security_tests", None)  # the per-test results: the report reads them
         data.pop("exposure_summary", None)  # the exposure checks' summary: the report reads it
         return cls.from_dict(data)
