@@ -27,6 +27,9 @@ CREATE UNIQUE INDEX host_verifications_owner_host_idx ON host_verifications (own
 -- ignored, with the proof's method and date, or obeyed, with the reason. NULL: not asked for.
 ALTER TABLE audits ADD COLUMN robots_override TEXT;
 
+-- A monitor's runs ignore robots.txt (each run's audit option, checked again by the audit).
+ALTER TABLE monitors ADD COLUMN ignore_robots INTEGER NOT NULL DEFAULT 0;
+
 -- A start URL robots.txt closes to siteaudit, on a site with no page open to it, ends the audit
 -- `failed` with `start_robots_disallowed` (common.failures.ErrorCode) rather than completing with
 -- nothing crawled. The CHECK widens as 0016 widened it: a new column, never a rebuilt table (D1

@@ -49,6 +49,7 @@ __all__ = [
     "authority_of",
     "check_proof",
     "file_holds",
+    "hostname_of",
     "meta_tokens",
     "txt_holds",
     "verification_host",
@@ -84,6 +85,13 @@ def authority_of(url: str) -> str | None:
     """The authority of an http(s) URL, in `verification_host`'s form; None if not one."""
     parts = split_url(url)
     return None if parts is None else _authority(parts.host, parts.port)
+
+
+def hostname_of(authority: str) -> str:
+    """The host of an authority, without its port (`[::1]:8080` -> `[::1]`)."""
+    if authority.startswith("["):
+        return authority[: authority.index("]") + 1]
+    return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
 
 
 def _authority(host: str, port: int | None) -> str:
@@ -146,8 +154,8 @@ async def check_proof(
 
 
 async def _check_dns(host: str, token: str, doh_url: str) -> CheckResult:
-    name = host.rsplit(":", 1)[0] if not host.startswith("[") else host
-    if parse_ip(name) is not None or name.startswith("["):
+    name = hostname_of(host)
+    if name.startswith("[") or parse_ip(name) is not None:
         return _failed(
             f"{name} is an IP address, which has no DNS name to hold a TXT record: "
             "verify it with the file or meta method"

@@ -39,7 +39,7 @@ from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
-from service import limits, report_keys
+from service import limits, report_keys, verification
 from service.errors import (
     AuditNotFound,
     InvalidOptions,
@@ -79,6 +79,8 @@ class CreateAudit:
     # a URL typed without a scheme here is recognised on its own (urls.start_url).
     scheme_assumed: bool = False
     external_budget_s: float = EXTERNAL.default_budget_s
+    # -- robots.txt override (issue 28, item 2): only for a verified host (service.verification)
+    ignore_robots: bool = False
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -91,16 +93,22 @@ async def create_audit(
     key_id: str | None = None,
     *,
     audit_id: str | None = None,
+    require_verified: bool = True,
 ) -> AuditRecord:
     """Validate the target and options, admit the audit under the rate limits of `key_id` (when
     the caller came with a key), insert the audit row and start its Workflow instance.
 
     `audit_id` lets a caller that must not start the same audit twice (a monitor run,
-    service.monitor_runs) choose the id; by default it is a new UUID."""
+    service.monitor_runs) choose the id; by default it is a new UUID. `require_verified` False
+    starts an `ignore_robots` audit without asking for the owner's verification here (a monitor
+    run: its monitor was refused without one, and the audit's own re-check fails closed, saying
+    why in its report)."""
     deployment = DeploymentVars.from_env(env)
     private_hosts = PrivateHosts(deployment.private_hosts)
     start = checked_start(request.url, private_hosts)
     options = checked_options(request, private_hosts, deployment.max_pages_limit)
+    if options.ignore_robots and require_verified:
+        await verification.require_robots_override(env, owner, start.url)
     if key_id is not None:
         # Only valid requests spend the hourly quota. The running count and the insert are two
         # statements, so two simultaneous creates can both pass at the ceiling: it bounds load,
@@ -153,6 +161,7 @@ def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: in
             lighthouse_pages=request.lighthouse_pages,
             check_external=request.check_external,
             external_budget_s=request.external_budget_s,
+            ignore_robots=request.ignore_robots,
         )
     except ValueError as exc:  # AuditOptions checks its own ranges
         raise InvalidOptions(str(exc)) from exc

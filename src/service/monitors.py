@@ -32,7 +32,7 @@ from common.deployment import DeploymentVars
 from common.settings import CRAWL, EXTERNAL
 from lighthouse.records import LighthouseMode
 from maintenance.monitor_schedule import next_due_at
-from service import audits
+from service import audits, verification
 from service.audits import CreateAudit
 from service.errors import (
     InvalidOptions,
@@ -78,6 +78,8 @@ class CreateMonitor:
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     check_external: bool = False
     external_budget_s: float = EXTERNAL.default_budget_s
+    # -- robots.txt override (issue 28, item 2): only for a verified host (service.verification)
+    ignore_robots: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,7 @@ class UpdateMonitor:
     lighthouse: LighthouseMode | Keep = KEEP
     check_external: bool | Keep = KEEP
     external_budget_s: float | Keep = KEEP
+    ignore_robots: bool | Keep = KEEP
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +136,7 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
         lighthouse=request.lighthouse,
         check_external=request.check_external,
         external_budget_s=request.external_budget_s,
+        ignore_robots=request.ignore_robots,
         next_due_at=now,
         created_at=now,
     )
@@ -140,8 +144,12 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
     secret = (
         new_secret() if request.webhook_secret is None else _checked_secret(request.webhook_secret)
     )
+    if monitor.ignore_robots:
+        await verification.require_robots_override(env, owner, monitor.url)
     await _admit(env, owner)
     await monitors.insert_monitor(env.DB, monitor, secret)
+    if monitor.ignore_robots:
+        await monitors.set_ignore_robots(env.DB, monitor)
     return CreatedMonitor(monitor, secret)
 
 
@@ -207,6 +215,7 @@ def audit_request(monitor: MonitorRecord) -> CreateAudit:
         check_external=monitor.check_external,
         scheme_assumed=monitor.scheme_assumed,
         external_budget_s=monitor.external_budget_s,
+        ignore_robots=monitor.ignore_robots,
     )
 
 
@@ -254,8 +263,13 @@ async def update_monitor(
     secret = None
     if not isinstance(changes.webhook_secret, Keep):
         secret = _checked_secret(changes.webhook_secret)
+    robots_asked = not isinstance(changes.ignore_robots, Keep) or not isinstance(changes.url, Keep)
+    if updated.ignore_robots and robots_asked:
+        await verification.require_robots_override(env, owner, updated.url)
     if not await monitors.update_monitor(env.DB, updated, secret):
         raise MonitorNotFound(monitor_id)  # deleted since it was read
+    if updated.ignore_robots != current.ignore_robots:
+        await monitors.set_ignore_robots(env.DB, updated)
     return updated
 
 

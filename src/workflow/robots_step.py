@@ -20,7 +20,7 @@ from auditdb.verifications import CheckOutcome, CheckResult, HostVerification, R
 from common import ports
 from common.bindings import D1Database, Env
 from common.deployment import DeploymentVars
-from crawl.host_proof import authority_of, check_proof
+from crawl.host_proof import authority_of, check_proof, hostname_of
 from urls.normalise import split_url
 from urls.private_hosts import PrivateHosts, host_refused
 from workflow import step_configs
@@ -32,6 +32,7 @@ __all__ = [
     "check_robots_override",
     "decide_robots",
     "holds_for",
+    "private_host_override",
     "redirected_elsewhere",
 ]
 
@@ -66,8 +67,8 @@ async def decide_robots(
 ) -> RobotsDecision:
     """Whether an audit of `start_url` by `owner` may ignore robots.txt, checked now."""
     host = authority_of(start_url) or start_url
-    if _private_host_override(env, start_url, private_hosts):
-        name = host.rsplit(":", 1)[0]
+    if private_host_override(env, start_url, private_hosts):
+        name = hostname_of(host)
         note = f"robots.txt was ignored ({name} is a private host, audited without verification)"
         return RobotsDecision(True, note, host)
     row = await verifications.find_for_host(env.DB, owner, host)
@@ -119,7 +120,7 @@ def _obeyed(host: str, why: str) -> RobotsDecision:
     return RobotsDecision(False, f"robots.txt was obeyed, not ignored as asked: {why}", host)
 
 
-def _private_host_override(env: Env, start_url: str, private_hosts: PrivateHosts) -> bool:
+def private_host_override(env: Env, start_url: str, private_hosts: PrivateHosts) -> bool:
     """The deployment lets a private host it audits be audited without robots.txt (the CLI's
     switch), and this start URL's host is one: refused under the public-only policy, allowed
     under the audit's."""
