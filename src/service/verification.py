@@ -24,7 +24,7 @@ from auditdb.verifications import HostVerification, VerificationMethod, Verifica
 from common import ports
 from common.bindings import Env
 from common.deployment import DeploymentVars
-from common.wire import JsonObject
+from common.wire import JsonObject, JsonRecord
 from crawl.host_proof import (
     DNS_LABEL,
     META_NAME,
@@ -47,6 +47,8 @@ from workflow.robots_step import check_and_record, private_host_override
 __all__ = [
     "TOKEN_BYTES",
     "VERIFIED_MAX_RATE",
+    "Proof",
+    "ProofView",
     "RequestVerification",
     "check_verification",
     "delete_verification",
@@ -198,37 +200,54 @@ def _not_verified(host: str, row: HostVerification | None) -> str:
 # -- how a verification is shown ------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Proof(JsonRecord):
+    """Where the token goes for the verification's method, and what goes there."""
+
+    where: str  # the file's URL, the TXT record's name, or the page's URL
+    value: str  # the file's line, the TXT record's text, or the meta tag
+    instructions: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProofView(JsonRecord):
+    """What a view of a verification adds to its record (api.openapi documents it)."""
+
+    proof: Proof
+
+
+# A verification's owner is the caller: never shown.
+VIEW_DROPPED = frozenset({"owner"})
+
+
 def verification_view(row: HostVerification) -> JsonObject:
     """The verification as the API, the MCP tools and the CLI show it: its record, and where to
     put its token for its method."""
     view = row.to_dict()
-    view.pop("owner", None)
-    view["proof"] = proof_instructions(row)
+    for name in VIEW_DROPPED:
+        view.pop(name, None)
+    view.update(ProofView(proof_of(row)).to_dict())
     return view
 
 
-def proof_instructions(row: HostVerification) -> JsonObject:
+def proof_of(row: HostVerification) -> Proof:
     host = row.host
     if row.method is VerificationMethod.FILE:
         url = f"https://{host}{WELL_KNOWN_PATH}"
-        return {
-            "url": url,
-            "content": row.token,
-            "instructions": f"Serve a text file at {url} (or over http where the site has no "
-            "https) holding the token on a line of its own.",
-        }
+        return Proof(
+            url,
+            row.token,
+            f"Serve a text file at {url} (over http where the site has no https) holding the "
+            "token on a line of its own.",
+        )
     if row.method is VerificationMethod.DNS:
         name = hostname_of(host)
         record = f"{TXT_PREFIX}{row.token}"
-        return {
-            "names": [name, f"{DNS_LABEL}.{name}"],
-            "type": "TXT",
-            "value": record,
-            "instructions": f"Add a TXT record {record} at {DNS_LABEL}.{name} (or at {name}).",
-        }
+        return Proof(
+            f"{DNS_LABEL}.{name}",
+            record,
+            f"Add a TXT record {record} at {DNS_LABEL}.{name} (or at {name} itself).",
+        )
     tag = f'<meta name="{META_NAME}" content="{row.token}">'
-    return {
-        "url": f"https://{host}/",
-        "tag": tag,
-        "instructions": f"Put {tag} in the <head> of the page at https://{host}/.",
-    }
+    url = f"https://{host}/"
+    return Proof(url, tag, f"Put {tag} in the <head> of the page at {url}.")
