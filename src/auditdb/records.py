@@ -129,6 +129,12 @@ class AuditRecord(JsonRecord):
     robots_override: RobotsDecision | None = None
 
     @property
+    def robots_note(self) -> str | None:
+        """What became of `ignore_robots`, for every report: "robots.txt was ignored (host
+        verified by dns on 2026-12-05)", or why it was obeyed; None when not asked for."""
+        return None if self.robots_override is None else self.robots_override.note
+
+    @property
     def site_failure(self) -> str | None:
         """The sentence for the site's owner when the site made the audit fail (its start URL got
         no answer, an HTTP error, or is not an HTML page: crawl.start_verdict); None otherwise."""

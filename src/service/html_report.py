@@ -319,6 +319,7 @@ def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
         ("Issues", ", ".join(f"{by_severity[s]:,} {s}" for s in Severity)),
         ("Finished", escape(audit.finished_at or "not finished")),
         *([("Scheme", escape(audit.scheme_note))] if audit.scheme_note else []),
+        *([("robots.txt", escape(audit.robots_note))] if audit.robots_note else []),
     ]
     rows = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     return (

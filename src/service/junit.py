@@ -76,6 +76,7 @@ def _checks_suite(audit: AuditRecord, checks: Sequence[Check]) -> str:
         ("status", audit.status),
         ("pages_crawled", audit.pages_crawled),
         ("health_score", "" if audit.health_score is None else f"{audit.health_score:g}"),
+        *([("robots", audit.robots_note)] if audit.robots_note else []),
     ]
     lines = [
         _tag("testsuite", [("name", CHECKS_SUITE), ("tests", len(checks)), *counts, ("time", "0")]),

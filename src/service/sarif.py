@@ -184,6 +184,10 @@ def _invocation(audit: AuditRecord) -> JsonObject:
     elif audit.status is AuditStatus.CANCELLED:
         cancelled = f"audit cancelled after {audit.pages_crawled} pages; results are partial"
         invocation["toolExecutionNotifications"] = [_note("warning", cancelled)]
+    if audit.robots_note is not None:  # what became of ignore_robots, said in every format
+        notes = invocation.setdefault("toolExecutionNotifications", [])
+        assert isinstance(notes, list)
+        notes.append(_note("note", audit.robots_note))
     return invocation
 
 
@@ -200,6 +204,7 @@ def _run_tail(audit: AuditRecord, bases: UriBases) -> JsonObject:
             "status": str(audit.status),
             "pagesCrawled": audit.pages_crawled,
             "healthScore": audit.health_score,
+            **({"robots": audit.robots_note} if audit.robots_note else {}),
         },
     }
 
