@@ -172,7 +172,10 @@ async def junit_chunks(
     per_group = {(str(row.severity), row.issue_type): row.count for row in counts.rows}
     root = [("name", f"siteaudit {audit.start_url}"), *_totals(counts, failing, checks)]
     head = '<?xml version="1.0" encoding="UTF-8"?>\n' + _tag("testsuites", root) + "\n"
-    yield (head + (_checks_suite(audit, checks) if checks else "")).encode()
+    # The audit's own suite carries its properties; a report without checks still has it when
+    # there is something to say of the whole audit (what became of ignore_robots).
+    with_suite = bool(checks) or audit.robots_note is not None
+    yield (head + (_checks_suite(audit, checks) if with_suite else "")).encode()
     group: tuple[str, str] | None = None
     async with aclosing(issues):
         async for rows in issues:

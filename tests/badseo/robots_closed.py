@@ -62,6 +62,9 @@ class ClosedSite:
     def start_url(self) -> str:
         return self.badseo.start_url
 
+    def url(self, path: str) -> str:
+        return self.badseo.url(path)
+
     @property
     def host(self) -> str:
         """The authority a verification names: `127.0.0.1:<port>`."""
