@@ -17,8 +17,10 @@ from auditdb.verifications import (
     next_status,
 )
 from local_platform.d1 import LocalD1Database
+from tests.support.local_d1 import as_d1
 
-S, E = VerificationStatus, VerificationEvent
+S = VerificationStatus
+E = VerificationEvent
 
 
 def test_the_table_answers_every_status_and_event() -> None:
@@ -40,7 +42,9 @@ def test_the_table_answers_every_status_and_event() -> None:
         (S.FAILED, E.METHOD_CHANGED, S.PENDING),
     ],
 )
-def test_each_move(status: S, event: E, after: S) -> None:
+def test_each_move(
+    status: VerificationStatus, event: VerificationEvent, after: VerificationStatus
+) -> None:
     assert next_status(status, event) is after
 
 
@@ -93,7 +97,7 @@ def test_records_round_trip(record: HostVerification | RobotsDecision) -> None:
 async def test_one_row_per_owner_and_host_and_owners_never_see_each_other(
     migrated_d1: LocalD1Database,
 ) -> None:
-    db = migrated_d1
+    db = as_d1(migrated_d1)
     first = await verifications.insert_verification(db, ROW)
     again = await verifications.insert_verification(
         db, HostVerification("ver_2", "acme", "a.test", VerificationMethod.FILE, "other", "t")
