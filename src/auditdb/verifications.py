@@ -25,7 +25,7 @@ table, not the picture).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from common.bindings import D1Database
@@ -124,16 +124,10 @@ class HostVerification(JsonRecord):
 
     def checked(self, result: CheckResult, now: str) -> HostVerification:
         """The row after `result`, checked at `now`."""
-        status = next_status(self.status, result.event)
         passed = result.outcome is CheckOutcome.PASSED
-        return HostVerification(
-            id=self.id,
-            owner=self.owner,
-            host=self.host,
-            method=self.method,
-            token=self.token,
-            created_at=self.created_at,
-            status=status,
+        return replace(
+            self,
+            status=next_status(self.status, result.event),
             reason=result.reason,
             checked_at=now,
             verified_at=now if passed else self.verified_at,
@@ -221,21 +215,17 @@ async def record_check(db: D1Database, row: HostVerification) -> None:
 
 async def find_for_host(db: D1Database, owner: str, host: str) -> HostVerification | None:
     """The owner's verification of `host`: another owner's never counts."""
-    row = await (
-        db.prepare(f"SELECT {_COLUMNS} FROM host_verifications WHERE owner = ? AND host = ?")
-        .bind(owner, host)
-        .first()
-    )
-    return None if row is None else HostVerification.from_dict(row)
+    return await _one(db, "owner = ? AND host = ?", owner, host)
 
 
 async def get_owned(db: D1Database, owner: str, verification_id: str) -> HostVerification | None:
     """The verification if `owner` owns it: another owner's id answers like an unknown one."""
-    row = await (
-        db.prepare(f"SELECT {_COLUMNS} FROM host_verifications WHERE id = ? AND owner = ?")
-        .bind(verification_id, owner)
-        .first()
-    )
+    return await _one(db, "id = ? AND owner = ?", verification_id, owner)
+
+
+async def _one(db: D1Database, where: str, *params: str) -> HostVerification | None:
+    sql = f"SELECT {_COLUMNS} FROM host_verifications WHERE {where}"
+    row = await db.prepare(sql).bind(*params).first()
     return None if row is None else HostVerification.from_dict(row)
 
 
