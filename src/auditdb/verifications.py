@@ -33,6 +33,7 @@ from common.wire import JsonRecord
 
 __all__ = [
     "TRANSITIONS",
+    "VERIFIED_MAX_RATE",
     "CheckOutcome",
     "CheckResult",
     "HostVerification",
@@ -45,6 +46,7 @@ __all__ = [
     "get_owned",
     "insert_verification",
     "list_owned",
+    "max_rate_for",
     "next_status",
     "record_check",
     "set_method",
@@ -147,6 +149,26 @@ class RobotsDecision(JsonRecord):
     host: str  # the authority the decision is about
     method: VerificationMethod | None = None
     verified_at: str | None = None
+    # The owner's proof of `host` was checked again before this run and found: besides robots.txt,
+    # the crawl rate may go up to VERIFIED_MAX_RATE (`rate_ceiling`).
+    verified: bool = False
+
+    def rate_ceiling(self, default_rate: float) -> float:
+        """The highest crawl rate this run may use on `host` (`max_rate_for`)."""
+        return max_rate_for(self.verified, default_rate)
+
+
+# The crawl rate (requests per second to the audited host) a verified owner may ask for, at most:
+# the owner vouches for the site's capacity, yet one audit still must not become a load test.
+# Screaming Frog's "max URI/s" speed setting is the same kind of owner's choice. The scope
+# options' rate (issue 28, item 3) holds an unverified owner to the default (and robots.txt's
+# Crawl-delay).
+VERIFIED_MAX_RATE = 20.0
+
+
+def max_rate_for(verified: bool, default_rate: float) -> float:
+    """The highest crawl rate an owner may ask for: the default unless verified."""
+    return VERIFIED_MAX_RATE if verified else default_rate
 
 
 # -- SQL ---------------------------------------------------------------------------------------

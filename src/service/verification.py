@@ -11,7 +11,8 @@ deployment's ROBOTS_OVERRIDE_PRIVATE_HOSTS on). The audit checks the proof again
 (workflow.robots_step), so a proof removed after this answer is still caught.
 
 `verified_for` answers "is this owner verified for this host" for other options that a verified
-owner may raise (the crawl rate: `VERIFIED_MAX_RATE`).
+owner may raise (the crawl rate: `max_rate_for`, up to `VERIFIED_MAX_RATE`, both from
+auditdb.verifications, where the run's `RobotsDecision.rate_ceiling` reads them too).
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ import secrets
 from dataclasses import dataclass
 
 from auditdb import verifications
-from auditdb.verifications import HostVerification, VerificationMethod, VerificationStatus
+from auditdb.verifications import (
+    VERIFIED_MAX_RATE,
+    HostVerification,
+    VerificationMethod,
+    VerificationStatus,
+    max_rate_for,
+)
 from common import ports
 from common.bindings import Env
 from common.deployment import DeploymentVars
@@ -53,6 +60,7 @@ __all__ = [
     "check_verification",
     "delete_verification",
     "list_verifications",
+    "max_rate_for",
     "request_verification",
     "require_robots_override",
     "verification_view",
@@ -62,12 +70,6 @@ __all__ = [
 # 24 random bytes, 32 URL-safe characters: unguessable, and short enough to paste into a DNS TXT
 # record (255 bytes a character-string, RFC 1035 §3.3.14) with its prefix.
 TOKEN_BYTES = 24
-# The crawl rate (requests per second to the audited host) a verified owner may ask for, at most:
-# the owner vouches for the site's capacity, yet one audit still must not become a load test.
-# Screaming Frog's "max URI/s" setting offers up to 20 by default for the same reason. The scope
-# options' `--rate` (issue 28, item 3) caps an unverified owner at the default; see
-# `max_rate_for`.
-VERIFIED_MAX_RATE = 20.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,11 +158,6 @@ async def verified_for(env: Env, owner: str, url: str) -> HostVerification | Non
         return None
     row = await verifications.find_for_host(env.DB, owner, host)
     return row if row is not None and row.status is VerificationStatus.VERIFIED else None
-
-
-def max_rate_for(verified: bool, default_rate: float) -> float:
-    """The highest crawl rate an owner may ask for: the default unless verified."""
-    return VERIFIED_MAX_RATE if verified else default_rate
 
 
 async def require_robots_override(env: Env, owner: str, start_url: str) -> None:

@@ -16,6 +16,7 @@ decision is rewritten to say so (a verified host cannot lend its proof to a site
 from __future__ import annotations
 
 from auditdb import repository, verifications
+from auditdb.records import AuditOptions
 from auditdb.verifications import CheckOutcome, CheckResult, HostVerification, RobotsDecision
 from common import ports
 from common.bindings import D1Database, Env
@@ -32,6 +33,7 @@ __all__ = [
     "check_robots_override",
     "decide_robots",
     "holds_for",
+    "needs_proof",
     "private_host_override",
     "redirected_elsewhere",
 ]
@@ -40,7 +42,7 @@ __all__ = [
 async def check_robots_override(run: AuditRun) -> RobotsDecision | None:
     """The run's decision (stored on the audit row too); None when the audit obeys robots.txt as
     every audit does unless asked."""
-    if not run.params.options.ignore_robots:
+    if not needs_proof(run.params.options):
         return None
     env, audit_id = run.env, run.audit_id
 
@@ -62,6 +64,13 @@ async def check_robots_override(run: AuditRun) -> RobotsDecision | None:
     )
 
 
+def needs_proof(options: AuditOptions) -> bool:
+    """Whether the run checks its owner's proof before crawling: it asked to ignore robots.txt
+    (and, once the scope options have a crawl rate, a rate above the default: then `decide_robots`
+    is told whether robots.txt is to be ignored at all)."""
+    return options.ignore_robots
+
+
 async def decide_robots(
     env: Env, owner: str, start_url: str, private_hosts: PrivateHosts
 ) -> RobotsDecision:
@@ -81,7 +90,7 @@ async def decide_robots(
     if result.outcome is CheckOutcome.PASSED and checked.verified_at is not None:
         day = checked.verified_at[:10]
         note = f"robots.txt was ignored (host verified by {row.method} on {day})"
-        return RobotsDecision(True, note, host, row.method, checked.verified_at)
+        return RobotsDecision(True, note, host, row.method, checked.verified_at, verified=True)
     found = "could not be checked" if result.outcome is CheckOutcome.UNCHECKED else "failed"
     return _obeyed(
         host,

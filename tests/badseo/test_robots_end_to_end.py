@@ -97,7 +97,10 @@ async def test_a_verified_owner_audits_the_closed_site_whole_and_every_report_sa
     day = checked["verified_at"][:10]
     note = f"robots.txt was ignored (host verified by {method} on {day})"
     assert record["robots_override"]["note"] == note
-    assert record["robots_override"]["ignored"] is True
+    assert (record["robots_override"]["ignored"], record["robots_override"]["verified"]) == (
+        True,
+        True,
+    )
     # ... and every format says it.
     env, audit_id = platform.core_env, record["id"]
     assert note in format_summary(report)

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from auditdb.verifications import RobotsDecision, VerificationMethod
+from auditdb.verifications import (
+    VERIFIED_MAX_RATE,
+    RobotsDecision,
+    VerificationMethod,
+    max_rate_for,
+)
 from exposure.dns_records import RecordType
 from local_platform.runtime import LocalPlatform
-from service.verification import VERIFIED_MAX_RATE, max_rate_for
 from tests.badseo.robots_closed import WELL_KNOWN, serve_closed
 from tests.badseo.test_end_to_end import MAX_PAGES
 from tests.exposure.dns_helpers import body, doh_double, quoted
@@ -118,6 +122,7 @@ async def test_a_verified_host_cannot_lend_its_proof_to_the_host_it_redirects_to
         "host": host,
         "method": None,
         "verified_at": None,
+        "verified": False,
     }
     assert requested <= {"/", "/robots.txt"}
 
@@ -147,3 +152,6 @@ def test_a_decision_redirected_elsewhere_is_obeyed_and_says_where() -> None:
 def test_only_a_verified_owner_may_raise_the_rate_to_its_ceiling() -> None:
     assert max_rate_for(False, 2.0) == 2.0
     assert max_rate_for(True, 2.0) == VERIFIED_MAX_RATE
+    assert RobotsDecision(True, "", "a.test", verified=True).rate_ceiling(2.0) == VERIFIED_MAX_RATE
+    private = RobotsDecision(True, "robots.txt was ignored (127.0.0.1 is a private host ...)", "h")
+    assert private.rate_ceiling(2.0) == 2.0
