@@ -10,8 +10,7 @@ Theory of operation
   to crawl, and an audit of nothing is no passing audit.
 * An owner who proves control of the host (auditdb.verifications) may audit it with
   `ignore_robots`; `ClosedSite.publish` puts a verification's token where its method looks (the
-  file at /.well-known/, or the meta tag on the start page), `withdraw` takes it away again, and
-  `redirect_file_to` makes the file's URL redirect elsewhere.
+  file at /.well-known/, or the meta tag on the start page), and `withdraw` takes it away again.
 """
 
 from __future__ import annotations
@@ -90,9 +89,6 @@ class ClosedSite:
         """Take every published proof away again."""
         self._routes.pop(WELL_KNOWN, None)
         self._routes["/"] = self.original_start
-
-    def redirect_file_to(self, url: str) -> None:
-        self._routes[WELL_KNOWN] = Reply(302, b"", {"location": url})
 
     @property
     def _routes(self) -> dict[str, Route]:
