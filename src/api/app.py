@@ -24,6 +24,7 @@ from api.errors import (
     ApiErrorCode,
     BadRequest,
     Conflict,
+    Forbidden,
     Gone,
     MethodNotAllowed,
     NotFound,
@@ -41,9 +42,11 @@ from common.bindings import Env
 from service import limits
 from service.errors import (
     AuditNotFound,
+    HostNotVerified,
     InvalidKeyFields,
     InvalidOptions,
     InvalidTarget,
+    InvalidVerification,
     KeyNotFound,
     MonitorLimitReached,
     MonitorNotFound,
@@ -57,6 +60,7 @@ from service.errors import (
     StillRunning,
     StorageUnavailable,
     TargetProblem,
+    VerificationNotFound,
     WorkflowUnavailable,
 )
 
@@ -157,5 +161,11 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return NotFound(message)
         case MonitorLimitReached() | MonitorNotRunnable():
             return Conflict(message)
+        case HostNotVerified():
+            return Forbidden(message)
+        case InvalidVerification():
+            return BadRequest(message, ApiErrorCode.INVALID_REQUEST)
+        case VerificationNotFound():
+            return NotFound(message)
     # Unreachable while tests/api/test_errors.py passes: it maps every ServiceError subclass.
     raise TypeError(f"no API error for {type(exc).__name__}") from exc

@@ -4,6 +4,7 @@
     ├── ClientError               the request is at fault (4xx): retrying it unchanged will not help
     │   ├── BadRequest            400  invalid_json, invalid_request, invalid_url, target_blocked
     │   ├── Unauthorized          401  unauthorized, with a `WWW-Authenticate: Bearer` challenge
+    │   ├── Forbidden             403  host_not_verified
     │   ├── NotFound              404  not_found
     │   ├── MethodNotAllowed      405  method_not_allowed, with an `Allow` header
     │   ├── Conflict              409  conflict
@@ -42,6 +43,8 @@ class ApiErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     WORKFLOW_UNAVAILABLE = "workflow_unavailable"
     STORAGE_UNAVAILABLE = "storage_unavailable"
+    # ignore_robots for a host its owner has not verified (docs/manual/verify.md)
+    HOST_NOT_VERIFIED = "host_not_verified"
 
 
 class ApiError(Exception):
@@ -94,6 +97,14 @@ class Unauthorized(ClientError):
         if token_given:
             challenge += ', error="invalid_token"'
         super().__init__(message, headers={"www-authenticate": challenge})
+
+
+class Forbidden(ClientError):
+    """RFC 9110 §15.5.4: understood, and refused for who is asking (here: an owner who has not
+    verified the host whose robots.txt it asked to ignore)."""
+
+    status_hint = 403
+    codes = (ApiErrorCode.HOST_NOT_VERIFIED,)
 
 
 class NotFound(ClientError):

@@ -28,7 +28,13 @@ from api import queries, views
 from api.errors import ApiError, ApiErrorCode
 from api.queries import Parameter
 from api.routing import ID_PATTERN, Access, Operation, Response, Route, Schema
-from api.schemas import CreateAuditBody, CreateKeyBody, CreateMonitorBody, UpdateMonitorBody
+from api.schemas import (
+    CreateAuditBody,
+    CreateKeyBody,
+    CreateMonitorBody,
+    CreateVerificationBody,
+    UpdateMonitorBody,
+)
 from audit.verdict import Action as VerdictAction
 from audit.verdict import Scores as VerdictScores
 from auditdb.exposure_issues import AuditExposure
@@ -38,11 +44,13 @@ from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from auditdb.security_grades import AuditSecurity
 from auditdb.timing import TimingSummary
+from auditdb.verifications import HostVerification
 from durable.records import CrawledEntry, ExternalProgress, FrontierStats
 from service.audits import AuditOutcome
 from service.compare import AuditComparison
 from service.lists import TopIssue
 from service.scope_report import ScopeSummary
+from service.verification import VIEW_DROPPED, ProofView
 
 OPENAPI_VERSION = "3.1.0"
 API_VERSION = "1.0.0"
@@ -120,6 +128,7 @@ Run = record_model(MonitorRunRecord, "MonitorRun", (views.RunState,))
 CreatedMonitor = record_model(
     MonitorRecord, "CreatedMonitor", (views.WebhookSecret,), views.MONITOR_DROPPED
 )
+Verification = record_model(HostVerification, "Verification", (ProofView,), VIEW_DROPPED)
 
 
 class _Exact(BaseModel):
@@ -234,6 +243,14 @@ class KeyList(_Exact):
     keys: list[ApiKey]  # type: ignore[valid-type]
 
 
+class VerificationResponse(_Exact):
+    verification: Verification  # type: ignore[valid-type]
+
+
+class VerificationList(_Exact):
+    verifications: list[Verification]  # type: ignore[valid-type]
+
+
 class ErrorDetail(_Exact):
     code: ApiErrorCode
     message: str
@@ -269,11 +286,14 @@ _MODELS: dict[Schema, type[BaseModel]] = {
         RunList,
         KeyResponse,
         KeyList,
+        VerificationResponse,
+        VerificationList,
         OpenApiDocument,
         CreateAuditBody,
         CreateMonitorBody,
         UpdateMonitorBody,
         CreateKeyBody,
+        CreateVerificationBody,
     )
 }
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import partial
 
 from api import auth, queries
-from api.handlers import audits, keys, lists, monitors
+from api.handlers import audits, keys, lists, monitors, verifications
 from api.http import ApiResponse
 from api.queries import Parameter
 from api.routing import Access, Call, Operation, Route, Schema
@@ -45,6 +45,7 @@ _PER_AUDIT = (*_KEYED, 404)
 # Admin routes: 401 without the admin token, 404 where ADMIN_TOKEN is not set (no such route).
 _ADMIN = (401, 404)
 _PER_MONITOR = (*_KEYED, 404)
+_PER_VERIFICATION = (*_KEYED, 404)
 _COMPARE_LIMIT = Parameter(
     "limit", "rows shown in each list (each carries its total)", integers=(1, compare.MAX_LIMIT)
 )
@@ -138,7 +139,7 @@ ROUTES: tuple[Route, ...] = (
             "start an audit",
             Schema.AUDIT_RESPONSE,
             Schema.CREATE_AUDIT_BODY,
-            (400, *_KEYED, 413, 503),
+            (400, *_KEYED, 403, 413, 503),
         ),
     ),
     Route(
@@ -338,7 +339,7 @@ ROUTES: tuple[Route, ...] = (
             "re-audit a site on a schedule (the webhook secret is shown only here)",
             Schema.CREATED_MONITOR_RESPONSE,
             Schema.CREATE_MONITOR_BODY,
-            (400, *_KEYED, 409, 413),
+            (400, *_KEYED, 403, 409, 413),
         ),
     ),
     Route(
@@ -356,7 +357,7 @@ ROUTES: tuple[Route, ...] = (
             "change the fields given",
             200,
             Schema.MONITOR_RESPONSE,
-            (400, *_PER_MONITOR, 413),
+            (400, *_PER_MONITOR, 403, 413),
             body=Schema.UPDATE_MONITOR_BODY,
         ),
     ),
@@ -389,6 +390,62 @@ ROUTES: tuple[Route, ...] = (
             RunResult,
             (*_PER_MONITOR, 409),
         ),
+    ),
+    # -- host verifications (api.handlers.verifications; docs/manual/verify.md) --------------
+    Route(
+        "GET",
+        "/api/verifications",
+        verifications.list_verifications,
+        Operation(
+            "listVerifications",
+            "the key owner's host verifications, by host",
+            200,
+            Schema.VERIFICATION_LIST,
+            _KEYED,
+        ),
+    ),
+    Route(
+        "POST",
+        "/api/verifications",
+        verifications.create_verification,
+        _creating(
+            "createVerification",
+            "verify a host (its token, and where to publish it); the same host again: the same "
+            "token, with the method asked for",
+            Schema.VERIFICATION_RESPONSE,
+            Schema.CREATE_VERIFICATION_BODY,
+            (400, *_KEYED, 413),
+        ),
+    ),
+    Route(
+        "GET",
+        "/api/verifications/{verification_id}",
+        verifications.get_verification,
+        Operation(
+            "getVerification",
+            "a host verification and its last check",
+            200,
+            Schema.VERIFICATION_RESPONSE,
+            _PER_VERIFICATION,
+        ),
+    ),
+    Route(
+        "POST",
+        "/api/verifications/{verification_id}/check",
+        verifications.check_verification,
+        Operation(
+            "checkVerification",
+            "look for the token now: verified, failed, or unchanged when it could not be checked",
+            200,
+            Schema.VERIFICATION_RESPONSE,
+            _PER_VERIFICATION,
+        ),
+    ),
+    Route(
+        "DELETE",
+        "/api/verifications/{verification_id}",
+        verifications.delete_verification,
+        Operation("deleteVerification", "forget a host verification", 204, None, _PER_VERIFICATION),
     ),
     # -- API keys, admin only (api.handlers.keys) --------------------------------------------
     Route(

@@ -72,12 +72,15 @@ class Schema(StrEnum):
     RUN_LIST = "RunList"
     KEY_RESPONSE = "KeyResponse"
     KEY_LIST = "KeyList"
+    VERIFICATION_RESPONSE = "VerificationResponse"
+    VERIFICATION_LIST = "VerificationList"
     OPENAPI_DOCUMENT = "OpenApiDocument"
     # request bodies (api.schemas)
     CREATE_AUDIT_BODY = "CreateAuditBody"
     CREATE_MONITOR_BODY = "CreateMonitorBody"
     UPDATE_MONITOR_BODY = "UpdateMonitorBody"
     CREATE_KEY_BODY = "CreateKeyBody"
+    CREATE_VERIFICATION_BODY = "CreateVerificationBody"
 
 
 # A JSON response: a model of api.openapi, by name, or the record the handler renders whole.

@@ -38,6 +38,7 @@ from auditdb.scope import (
     AuditMode,
     ScopeOptions,
 )
+from auditdb.verifications import VerificationMethod
 from common.settings import CRAWL, EXTERNAL
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
@@ -45,6 +46,7 @@ from service import keys
 from service.audits import CreateAudit
 from service.monitors import CreateMonitor, UpdateMonitor
 from service.scope_checks import list_start_url
+from service.verification import RequestVerification
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
 # The time the external link checks may take in all (docs/external-links.md, "Politeness and
@@ -55,6 +57,13 @@ EXTERNAL_BUDGET_FIELD = Field(
     le=EXTERNAL.max_budget_s,
     description="seconds the checks of links to other sites may take in all (check_external); "
     "URLs left when it runs out are reported unchecked (external-links-unchecked)",
+)
+
+# Ignore robots.txt disallows (docs/manual/verify.md): only for a host the key's owner verified.
+IGNORE_ROBOTS_FIELD = Field(
+    default=False,
+    description="ignore robots.txt disallows (robots.txt is still read and reported); only for "
+    "a host the key's owner verified (/api/verifications), else 403 host_not_verified",
 )
 
 
@@ -146,6 +155,8 @@ class CreateAuditBody(ScopeFields):
     # an API client (or a monitor, daily) should choose; the CLI turns it on.
     check_external: bool = False
     external_budget_s: float = EXTERNAL_BUDGET_FIELD
+    # -- robots.txt override (issue 28, item 2) --
+    ignore_robots: bool = IGNORE_ROBOTS_FIELD
 
     @model_validator(mode="after")
     def _url_or_list(self) -> Self:
@@ -167,6 +178,7 @@ class CreateAuditBody(ScopeFields):
             check_external=self.check_external,
             external_budget_s=self.external_budget_s,
             scope=scope,
+            ignore_robots=self.ignore_robots,
         )
 
 
@@ -205,6 +217,7 @@ class CreateMonitorBody(ScopeFields):
     lighthouse: LighthouseMode = Field(default=LighthouseMode.AUTO, strict=False)
     check_external: bool = False  # each run's audit option, off by default as for audits
     external_budget_s: float = EXTERNAL_BUDGET_FIELD
+    ignore_robots: bool = IGNORE_ROBOTS_FIELD  # each run's audit option (issue 28, item 2)
 
     @field_validator("include", "exclude")
     @classmethod
@@ -251,6 +264,7 @@ class UpdateMonitorBody(BaseModel):
     mode: AuditMode | None = Field(default=None, strict=False)
     urls: list[str] | None = Field(default=None, max_length=MAX_LIST_URLS)
     sitemap_url: str | None = Field(default=None, min_length=1, max_length=2048)
+    ignore_robots: bool | None = None
 
     @field_validator("include", "exclude")
     @classmethod
@@ -293,6 +307,28 @@ class CreateKeyBody(BaseModel):
         min_length=1, max_length=100, json_schema_extra={"pattern": f"^{keys.OWNER_PATTERN}$"}
     )
     name: str = Field(default="", max_length=100)
+
+
+class CreateVerificationBody(BaseModel):
+    """POST /api/verifications: the host to verify, and how its token will be shown."""
+
+    model_config = _STRICT
+
+    host: str = Field(
+        min_length=1,
+        max_length=300,
+        description="a host name, optionally with a port (example.com, staging.example.com:8443)",
+    )
+    method: VerificationMethod = Field(strict=False)
+
+    def to_request(self) -> RequestVerification:
+        return RequestVerification(host=self.host, method=self.method)
+
+
+def parse_create_verification_body(raw: bytes) -> RequestVerification:
+    """The body of POST /api/verifications; raises `BadRequest` when malformed."""
+    example = '{"host": "example.com", "method": "dns"}'
+    return _validated(CreateVerificationBody, raw, example).to_request()
 
 
 def parse_create_body(raw: bytes) -> CreateAudit:

@@ -65,6 +65,9 @@ class MonitorRecord(JsonRecord):
     external_budget_s: float = EXTERNAL.default_budget_s  # each run's audit option (0019)
     # -- each run's scope and speed options, list mode (issue 28; auditdb.scope; 0022) --
     scope: ScopeOptions = field(default_factory=ScopeOptions)
+    # Each run's audit ignores robots.txt (0023): set only for a verified host; written by
+    # `set_ignore_robots`, a statement of its own.
+    ignore_robots: bool = False
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
@@ -412,4 +415,20 @@ async def delete_expired_range(db: D1Database, after: SortKey, last: SortKey) ->
             db.prepare(DELETE_EXPIRED_AUDITS_SQL).bind(*after, *last),
             db.prepare(DELETE_EXPIRED_RUNS_SQL).bind(*after, *last),
         ]
+    )
+
+
+# -- the robots.txt override (issue 28, item 2) -------------------------------------------------
+
+SET_IGNORE_ROBOTS_SQL = "UPDATE monitors SET ignore_robots = ? WHERE id = ? AND owner = ?"
+
+
+async def set_ignore_robots(db: D1Database, monitor: MonitorRecord) -> None:
+    """Store the monitor's `ignore_robots` (after its insert or update). Apart from the other
+    settings so the flag reads as one decision; a failure between the two leaves the monitor
+    obeying robots.txt, the safe side."""
+    await (
+        db.prepare(SET_IGNORE_ROBOTS_SQL)
+        .bind(int(monitor.ignore_robots), monitor.id, monitor.owner)
+        .run()
     )

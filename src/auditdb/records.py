@@ -14,6 +14,7 @@ from typing import Self
 
 from audit.issues import DetectedIssue
 from auditdb.scope import ScopeOptions
+from auditdb.verifications import RobotsDecision
 from common.failures import site_failure_code
 from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject, JsonRecord, JsonValue
@@ -65,6 +66,10 @@ class AuditOptions(JsonRecord):
     external_budget_s: float = EXTERNAL.default_budget_s
     # -- scope and speed, list mode (issue 28, items 3 and 4; auditdb.scope) --
     scope: ScopeOptions = field(default_factory=ScopeOptions)
+    # -- robots.txt override (issue 28, item 2; auditdb.verifications) --
+    # Ignore robots.txt disallows: accepted only for an owner who verified the start URL's host
+    # (service.verification), checked again before the crawl (workflow.robots_step).
+    ignore_robots: bool = False
 
     def __post_init__(self) -> None:
         low_s, high_s = EXTERNAL.min_budget_s, EXTERNAL.max_budget_s
@@ -123,6 +128,14 @@ class AuditRecord(JsonRecord):
     lighthouse_completed: int = 0
     lighthouse_failed: int = 0
     lighthouse_status: LighthouseStatus | None = None
+    # What became of `options.ignore_robots` (workflow.robots_step); None when not asked for.
+    robots_override: RobotsDecision | None = None
+
+    @property
+    def robots_note(self) -> str | None:
+        """What became of `ignore_robots`, for every report: "robots.txt was ignored (host
+        verified by dns on 2026-12-05)", or why it was obeyed; None when not asked for."""
+        return None if self.robots_override is None else self.robots_override.note
 
     @property
     def site_failure(self) -> str | None:
@@ -144,6 +157,7 @@ class AuditRecord(JsonRecord):
     def from_row(cls, row: Mapping[str, object]) -> Self:
         data = dict(row)
         data["options"] = _json_column(data.pop("options_json", None), {})
+        data["robots_override"] = _json_column(data.pop("robots_override", None), None)
         data.pop("security_tests", None)  # the per-test results: the report reads them
         data.pop("exposure_summary", None)  # the exposure checks' summary: the report reads it
         return cls.from_dict(data)

@@ -97,6 +97,8 @@ async def deliver(platform: LocalPlatform, audit_id: str, delivery: Delivery) ->
         print(f"siteaudit: {delivery.format} report written to {delivery.output}", file=sys.stderr)
     if audit.scheme_note and delivery.report_on_stdout:
         print(f"siteaudit: {audit.scheme_note}", file=sys.stderr)  # the text summary has it
+    if audit.robots_note and delivery.report_on_stdout:
+        print(f"siteaudit: {audit.robots_note}", file=sys.stderr)  # the text summary has it
     if not completed:
         print(f"siteaudit: {_incomplete(audit)}", file=sys.stderr)
     if verdicts:

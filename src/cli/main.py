@@ -2,7 +2,8 @@
 
     siteaudit audit URL [--max-pages N] [--lighthouse auto|none] [--lighthouse-pages N]
                         [--no-check-external] [--external-budget SECONDS]
-                        [SCOPE OPTIONS] [--allow-private-hosts] [REPORT OPTIONS] [--state-dir DIR]
+                        [SCOPE OPTIONS] [--allow-private-hosts] [--ignore-robots]
+                        [REPORT OPTIONS] [--state-dir DIR]
     siteaudit audit [URL] --list FILE|- | --list-sitemap URL [...the same options]
     siteaudit resume ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit report ID [REPORT OPTIONS] [--state-dir DIR]
@@ -16,6 +17,8 @@
                            [--check-external] [--external-budget SECONDS]
     siteaudit monitors list
     siteaudit monitors runs ID | monitors remove ID | monitors run-due
+    siteaudit verify add HOST [--method file|dns|meta] | verify check ID [--doh URL]
+    siteaudit verify list | verify remove ID
     siteaudit security-check --response FILE
     siteaudit security URL [--json] [--allow-private-hosts]
     siteaudit exposure URL [--json] [--no-dns] [--resolver URL] [--allow-private-hosts]
@@ -59,6 +62,7 @@ from cli.monitors import add_monitors_commands, run_monitors
 from cli.progress import Snapshot, progress_view
 from cli.scope import add_scope_arguments, scope_fields
 from cli.security import add_security_commands, run_security, run_security_check
+from cli.verify import add_verify_commands, run_verify, verify_vars
 from common import settings
 from common.deployment import DeploymentVarError
 from common.wire import JsonObject, as_object, as_str
@@ -118,6 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="allow private, loopback and link-local hosts (local test sites)",
     )
     add_scope_arguments(audit)
+    audit.add_argument(
+        "--ignore-robots",
+        action="store_true",
+        help="ignore robots.txt disallows: for a host you verified (siteaudit verify), or a "
+        "private host with --allow-private-hosts",
+    )
     add_report_arguments(audit)
     resume = commands.add_parser(
         "resume",
@@ -163,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_monitors_commands(commands)
     add_security_commands(commands)
     add_exposure_command(commands)
+    add_verify_commands(commands)
     return parser
 
 
@@ -236,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
             "monitors": run_monitors_command,
             "security": run_security_command,
             "exposure": run_exposure,
+            "verify": run_verify_command,
         }
         return asyncio.run(runners[args.command](args))
     except DeploymentVarError as error:  # a bad `--var`, or a bad value in wrangler.toml
@@ -263,6 +275,10 @@ def _platform(args: argparse.Namespace) -> LocalPlatform:
     if args.command != "serve":
         # One person at a terminal: the deployment's rate limits (wrangler.toml) guard `serve`.
         overrides.update(dict.fromkeys(_RATE_LIMIT_SETTINGS, "0"))
+    if private and getattr(args, "ignore_robots", False):
+        # A private host the user allows has no public owner to verify: the switch suffices.
+        overrides["ROBOTS_OVERRIDE_PRIVATE_HOSTS"] = "true"
+    overrides.update(verify_vars(args))
     overrides.update(getattr(args, "var", []))
     return LocalPlatform(args.state_dir, var_overrides=overrides)
 
@@ -289,6 +305,7 @@ async def run_audit(args: argparse.Namespace) -> int:
         "lighthouse_pages": args.lighthouse_pages,
         "check_external": args.check_external,
         "external_budget_s": args.external_budget,
+        "ignore_robots": getattr(args, "ignore_robots", False),
         **scope,
     }
     if args.url is not None:
@@ -392,6 +409,14 @@ async def run_monitors_command(args: argparse.Namespace) -> int:
     platform = _platform(args)
     try:
         return await run_monitors(platform, args, _refused)
+    finally:
+        await platform.close()
+
+
+async def run_verify_command(args: argparse.Namespace) -> int:
+    platform = _platform(args)
+    try:
+        return await run_verify(platform, args, _refused)
     finally:
         await platform.close()
 

@@ -66,6 +66,12 @@ def add_monitors_commands(commands: Subcommands) -> None:
     )
     add.add_argument("--allow-private-hosts", action="store_true")
     add_scope_arguments(add)
+    add.add_argument(
+        "--ignore-robots",
+        action="store_true",
+        help="each run's audit ignores robots.txt: for a host you verified (siteaudit verify), "
+        "or a private host with --allow-private-hosts",
+    )
     actions.add_parser("list", help="your monitors, newest first")
     runs = actions.add_parser("runs", help="a monitor's runs, newest first")
     runs.add_argument("monitor_id")
@@ -111,6 +117,7 @@ async def _add(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse
         "lighthouse": args.lighthouse,
         "check_external": args.check_external,
         "external_budget_s": args.external_budget,
+        "ignore_robots": args.ignore_robots,
     }
     if args.hour is not None:
         body["hour"] = args.hour

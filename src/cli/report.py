@@ -120,6 +120,7 @@ def format_summary(report: JsonObject) -> str:
         f"status: {audit.status}",
         f"start url: {audit.start_url}",
         *([audit.scheme_note] if audit.scheme_note else []),
+        *([audit.robots_note] if audit.robots_note else []),
         *([f"failed: {audit.site_failure_line}"] if audit.site_failure_line else []),
         f"pages crawled: {audit.pages_crawled}",
         *_score_lines(report, audit),

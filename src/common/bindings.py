@@ -305,6 +305,13 @@ class Env(Protocol):
     @property
     def PSI_ENDPOINT(self) -> str: ...  # noqa: N802
 
+    # Host verification and the robots.txt override (common.deployment, docs/manual/verify.md)
+    @property
+    def VERIFICATION_DOH_URL(self) -> str: ...  # noqa: N802
+
+    @property
+    def ROBOTS_OVERRIDE_PRIVATE_HOSTS(self) -> str: ...  # noqa: N802
+
     # Secrets (`wrangler secret put NAME`): None where not put
     @property
     def PSI_API_KEY(self) -> str | None: ...  # noqa: N802

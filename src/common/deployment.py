@@ -14,6 +14,9 @@ parsed and checked in one place.
     PSI_API_KEY        (secret)     any                        without it Lighthouse is skipped
     PSI_ENDPOINT                    an http(s) URL             PageSpeed Insights (a test double)
     ADMIN_TOKEN        (secret)     no surrounding spaces      without it /api/keys does not exist
+    VERIFICATION_DOH_URL            an http(s) URL             DoH JSON resolver for dns proofs
+    ROBOTS_OVERRIDE_PRIVATE_HOSTS   false | true               ignore_robots unverified on private
+                                                               hosts (the CLI's --ignore-robots)
 
 A value that is absent, or empty (blank), takes the default beside its field below; any other value
 must parse, or `DeploymentVarError` names the variable, the value and what was expected: a typo
@@ -89,6 +92,16 @@ class DeploymentVars:
     psi_endpoint: str = "https://www.googleapis.com/pagespeedonline/v5/runPagespeed"
     # Without the secret the admin routes do not exist (api.auth).
     admin_token: str | None = None
+    # -- host verification and the robots.txt override (issue 28, item 2; docs/manual/verify.md) --
+    # The DNS-over-HTTPS resolver (RFC 8484, its JSON API) a `dns` proof is looked up with:
+    # Cloudflare's, which answers `application/dns-json` (developers.cloudflare.com/1.1.1.1/
+    # encryption/dns-over-https/make-api-requests/dns-json/); tests point it at a local double.
+    verification_doh_url: str = "https://cloudflare-dns.com/dns-query"
+    # Whether `ignore_robots` needs no verification for a private host the deployment audits
+    # (ALLOW_PRIVATE_HOSTS): off on a Worker; the CLI turns it on for `--ignore-robots
+    # --allow-private-hosts`, a person's own machine or network, which has no public owner to
+    # verify.
+    robots_override_private_hosts: bool = False
 
     @classmethod
     def from_env(cls, env: Env) -> DeploymentVars:
@@ -143,6 +156,19 @@ def _url(name: str, raw: object) -> str:
     return url
 
 
+def _flag(name: str, raw: object) -> bool:
+    value = _FLAG_SPELLINGS.get(str(raw).strip().lower())
+    if value is None:
+        raise DeploymentVarError(name, raw, "true or false")
+    return value
+
+
+_FLAG_SPELLINGS = {
+    **dict.fromkeys(("false", "0", "no"), False),
+    **dict.fromkeys(("true", "1", "yes"), True),
+}
+
+
 def _key(name: str, raw: object) -> str:
     return str(raw).strip()
 
@@ -177,5 +203,7 @@ _VARS = (
     _Var("PSI_API_KEY", "psi_api_key", _key),
     _Var("PSI_ENDPOINT", "psi_endpoint", _url),
     _Var("ADMIN_TOKEN", "admin_token", _token),
+    _Var("VERIFICATION_DOH_URL", "verification_doh_url", _url),
+    _Var("ROBOTS_OVERRIDE_PRIVATE_HOSTS", "robots_override_private_hosts", _flag),
 )
 VAR_NAMES = tuple(var.name for var in _VARS)

@@ -35,6 +35,8 @@ class ErrorCode(StrEnum):
     SITE_PRIVATE_ADDRESS = "site_private_address"  # resolves only to addresses we may not fetch
     SITE_HTTP_ERROR = "site_http_error"  # the start URL answered 4xx or 5xx
     START_NOT_HTML = "start_not_html"  # the start URL is not an HTML page
+    # robots.txt closes the start URL and every other page discovery found to siteaudit.
+    START_ROBOTS_DISALLOWED = "start_robots_disallowed"
 
     @property
     def is_site_failure(self) -> bool:
@@ -66,6 +68,7 @@ SITE_FAILURES = frozenset(
         ErrorCode.SITE_PRIVATE_ADDRESS,
         ErrorCode.SITE_HTTP_ERROR,
         ErrorCode.START_NOT_HTML,
+        ErrorCode.START_ROBOTS_DISALLOWED,
     }
 )
 
@@ -88,6 +91,8 @@ _MEANINGS = {
     "which this deployment does not audit",
     ErrorCode.SITE_HTTP_ERROR: "the start URL answered with an HTTP error",
     ErrorCode.START_NOT_HTML: "the start URL is not an HTML page",
+    ErrorCode.START_ROBOTS_DISALLOWED: "the site's robots.txt disallows the audit, so nothing "
+    "could be audited",
 }
 
 _CONTAINS_RULES: tuple[tuple[ErrorCode, tuple[str, ...]], ...] = (

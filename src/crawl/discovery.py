@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from common import ports, settings
 from common.wire import JsonRecord
@@ -24,7 +24,14 @@ from crawl.sitemaps import (
     discovered_url_cap,
     sitemap_seeds,
 )
-from crawl.start_verdict import StartFailure, falls_back, http_twin, judge_start, scheme_note
+from crawl.start_verdict import (
+    StartFailure,
+    falls_back,
+    http_twin,
+    judge_start,
+    robots_closed,
+    scheme_note,
+)
 from crawl.url_policy import Decision, UrlPolicy
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
@@ -254,7 +261,8 @@ async def discover(
     rules = RobotsRules.from_text(robots_text)
     await pad.save_crawl_config(CrawlConfig(final_url=start.final_url, robots_txt=robots_text))
     policy: UrlPolicy = policy_for(start.final_url, rules)
-    start_allowed = policy.decide(start.final_url, 0) is Decision.ALLOWED
+    start_decision = policy.decide(start.final_url, 0)
+    start_allowed = start_decision is Decision.ALLOWED
     if start_allowed:
         await pad.seed_start(start.final_url)
     walk = SitemapWalk(
@@ -262,10 +270,17 @@ async def discover(
         policy.site.covers_url,
         max_urls=discovered_url_cap(max_pages),
     )
-    walk.add_seeds(sitemap_seeds(origin, rules.sitemaps), origin)
-    await walk_sitemaps(http, walk, private_hosts=private_hosts, site=policy.site, headers=headers)
+    robots_closes = start_decision is Decision.ROBOTS_DISALLOWED
+    if not (robots_closes and rules.closes_site):  # a closed site's sitemaps name nothing open
+        walk.add_seeds(sitemap_seeds(origin, rules.sitemaps), origin)
+        await walk_sitemaps(
+            http, walk, private_hosts=private_hosts, site=policy.site, headers=headers
+        )
     robots_of_hosts = host_robots_of(http, policy, private_hosts, headers)
-    seeded, blocked = await seed_sitemap_urls(pad, walk, policy, robots_of_hosts)
+    seeded, blocked, opened = await seed_sitemap_urls(pad, walk, policy, robots_of_hosts)
+    if robots_closes and opened == 0:
+        failure = robots_closed(start.final_url, origin)
+        return DiscoveryReport.failed(replace(start, failure=failure))
     summary = walk.summary()
     return DiscoveryReport(
         final_url=start.final_url,
@@ -297,10 +312,11 @@ def host_robots_of(
 
 async def seed_sitemap_urls(
     pad: Scratchpad, walk: SitemapWalk, policy: UrlPolicy, host_robots: HostRobots
-) -> tuple[int, int]:
+) -> tuple[int, int, int]:
     """Seed what the walk collected that the policy (and each host's robots.txt) allows;
-    (seeded, robots-blocked), the blocked noted for the sitemap-url-blocked check."""
-    seeded = blocked = 0
+    (seeded: newly inserted, blocked by robots.txt and noted for the sitemap-url-blocked check,
+    opened: allowed, inserted now or by an earlier try of the step)."""
+    seeded = blocked = opened = 0
     while batch := walk.drain_urls(SEED_RPC_BATCH):
         allowed, disallowed = [], []
         for url in batch:
@@ -312,11 +328,12 @@ async def seed_sitemap_urls(
             elif decision is Decision.ROBOTS_DISALLOWED:
                 disallowed.append(url)
         if allowed:
+            opened += len(allowed)
             seeded += (await pad.seed_sitemap_urls(allowed)).inserted
         if disallowed:
             await pad.note_sitemap_blocked(disallowed)
             blocked += len(disallowed)
-    return seeded, blocked
+    return seeded, blocked, opened
 
 
 def _stripped(policy: UrlPolicy, url: str | None) -> str | None:

@@ -91,7 +91,7 @@ async def discover_list(
         await walk_sitemaps(
             http, walk, private_hosts=private_hosts, site=policy.site, headers=headers
         )
-        seeded, blocked = await seed_sitemap_urls(pad, walk, policy, host_robots)
+        seeded, blocked, _ = await seed_sitemap_urls(pad, walk, policy, host_robots)
         summary = walk.summary()
         documents, collected, refused = len(summary.documents), summary.urls_collected, 0
     return DiscoveryReport(

@@ -100,6 +100,13 @@ class RobotsRules:
             crawl_delay=max(delays) if delays else None,  # the politest of merged groups
         )
 
+    @property
+    def closes_site(self) -> bool:
+        """Whether the rules disallow every URL but /robots.txt (`Disallow: /`, no Allow): then
+        no sitemap could name a page open to us, and discovery reads none."""
+        closing = any(not rule.allow and rule.pattern in ("/", "/*", "*") for rule in self.rules)
+        return closing and not any(rule.allow for rule in self.rules)
+
     def allowed(self, url: str) -> bool:
         """Whether our crawler may fetch `url` (absolute, or a path starting with "/")."""
         target = _request_target(url)

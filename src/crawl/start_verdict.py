@@ -13,6 +13,10 @@ second try made seconds later, and the owner's resume audits again once the site
                                   audit as surely as a missing page
     2xx, not text/html         -> START_NOT_HTML (as the crawl judges a page: by its Content-Type,
                                   `crawl.page_pipeline`); there are no links to follow
+    robots.txt closes the start
+    URL and no other page was
+    open to seed (`robots_closed`) -> START_ROBOTS_DISALLOWED: an audit of nothing would pass
+                                  with no issue, so it fails and says why (issue 28)
     anything else              -> None (a 3xx whose next hop was refused is crawled as a redirect)
 
 A start URL typed without a scheme (`urls.start_url.StartUrl.scheme_assumed`) is read as
@@ -41,6 +45,7 @@ __all__ = [
     "falls_back",
     "http_twin",
     "judge_start",
+    "robots_closed",
     "scheme_note",
 ]
 
@@ -79,6 +84,18 @@ def judge_start(start_url: str, followed: FollowedFetch) -> StartFailure | None:
     if 200 <= result.status < 300 and not is_html_type(content_type):
         return StartFailure(ErrorCode.START_NOT_HTML, _not_html(subject, content_type))
     return None
+
+
+def robots_closed(start_url: str, origin: str) -> StartFailure:
+    """The failure of an audit whose robots.txt disallows the start URL, with nothing else open
+    to crawl: the sentence names the file and the two ways on."""
+    return StartFailure(
+        ErrorCode.START_ROBOTS_DISALLOWED,
+        f"{origin}/robots.txt disallows {start_url} to siteaudit, and no other page of the site "
+        "is open to it, so nothing could be audited. If you own the site, verify the host "
+        "(docs/manual/verify.md) and audit it with ignore_robots; or allow the user agent "
+        "siteaudit in robots.txt.",
+    )
 
 
 def falls_back(followed: FollowedFetch) -> NetFailure | None:

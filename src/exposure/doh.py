@@ -20,10 +20,12 @@ __all__ = ["query", "query_all"]
 ACCEPT = "application/dns-json"
 
 
-async def query(name: str, rtype: RecordType) -> DnsAnswer:
+async def query(name: str, rtype: RecordType, resolver_url: str | None = None) -> DnsAnswer:
+    """One question to `resolver_url` (by default the exposure checks' resolver)."""
     config = settings.EXPOSURE
-    separator = "&" if "?" in config.doh_resolver_url else "?"
-    url = config.doh_resolver_url + separator + urlencode({"name": name, "type": rtype.name})
+    resolver = resolver_url or config.doh_resolver_url
+    separator = "&" if "?" in resolver else "?"
+    url = resolver + separator + urlencode({"name": name, "type": rtype.name})
     request = ports.FetchRequest(
         url=url,
         timeout_s=config.doh_timeout_s,

@@ -40,7 +40,7 @@ from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
-from service import limits, report_keys, scope_checks
+from service import limits, report_keys, scope_checks, verification
 from service.errors import (
     AuditNotFound,
     InvalidOptions,
@@ -82,6 +82,8 @@ class CreateAudit:
     external_budget_s: float = EXTERNAL.default_budget_s
     # -- scope and speed, list mode (issue 28; auditdb.scope, service.scope_checks) --
     scope: ScopeOptions = field(default_factory=ScopeOptions)
+    # -- robots.txt override (issue 28, item 2): only for a verified host (service.verification)
+    ignore_robots: bool = False
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -94,16 +96,22 @@ async def create_audit(
     key_id: str | None = None,
     *,
     audit_id: str | None = None,
+    require_verified: bool = True,
 ) -> AuditRecord:
     """Validate the target and options, admit the audit under the rate limits of `key_id` (when
     the caller came with a key), insert the audit row and start its Workflow instance.
 
     `audit_id` lets a caller that must not start the same audit twice (a monitor run,
-    service.monitor_runs) choose the id; by default it is a new UUID."""
+    service.monitor_runs) choose the id; by default it is a new UUID. `require_verified` False
+    starts an `ignore_robots` audit without asking for the owner's verification here (a monitor
+    run: its monitor was refused without one, and the audit's own re-check fails closed, saying
+    why in its report)."""
     deployment = DeploymentVars.from_env(env)
     private_hosts = PrivateHosts(deployment.private_hosts)
     start = checked_start(request.url, private_hosts)
     options = checked_options(request, private_hosts, deployment.max_pages_limit, start.url)
+    if options.ignore_robots and require_verified:
+        await verification.require_robots_override(env, owner, start.url)
     if key_id is not None:
         # Only valid requests spend the hourly quota. The running count and the insert are two
         # statements, so two simultaneous creates can both pass at the ceiling: it bounds load,
@@ -161,6 +169,7 @@ def checked_options(
             check_external=request.check_external,
             external_budget_s=request.external_budget_s,
             scope=scope,
+            ignore_robots=request.ignore_robots,
         )
     except ValueError as exc:  # AuditOptions checks its own ranges
         raise InvalidOptions(str(exc)) from exc

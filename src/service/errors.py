@@ -16,7 +16,10 @@
     ├── RateLimited(retry_after_s)      a rate limit refused the request; retry after the delay
     ├── MonitorNotFound(monitor_id)     no monitor with that id
     ├── MonitorLimitReached             the owner keeps as many monitors as it may
-    └── MonitorNotRunnable(monitor_id)  a paused monitor, or one whose run is starting already
+    ├── MonitorNotRunnable(monitor_id)  a paused monitor, or one whose run is starting already
+    ├── HostNotVerified(host)           ignore_robots asked for a host the owner has not verified
+    ├── InvalidVerification             a verification's host or method is not acceptable
+    └── VerificationNotFound(id)        no verification with that id
 
 The message (`str(exc)`) is written for the API's caller and is passed through unchanged.
 """
@@ -131,3 +134,25 @@ class MonitorNotRunnable(ServiceError):
     def __init__(self, monitor_id: str, reason: str) -> None:
         super().__init__(f"monitor {monitor_id} cannot run now: {reason}")
         self.monitor_id = monitor_id
+
+
+# -- host verification and the robots.txt override (issue 28, item 2) --------------------------
+
+
+class HostNotVerified(ServiceError):
+    """`ignore_robots` for a host the owner has no verified verification of (service.verification
+    says how to get one)."""
+
+    def __init__(self, host: str, message: str) -> None:
+        super().__init__(message)
+        self.host = host
+
+
+class InvalidVerification(ServiceError):
+    pass
+
+
+class VerificationNotFound(ServiceError):
+    def __init__(self, verification_id: str) -> None:
+        super().__init__(f"no verification with id {verification_id}")
+        self.verification_id = verification_id

@@ -321,6 +321,7 @@ def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
         ("Finished", escape(audit.finished_at or "not finished")),
         *([("Scheme", escape(audit.scheme_note))] if audit.scheme_note else []),
         *_scope_facts(audit),
+        *([("robots.txt", escape(audit.robots_note))] if audit.robots_note else []),
     ]
     rows = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     return (

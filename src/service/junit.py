@@ -76,6 +76,7 @@ def _checks_suite(audit: AuditRecord, checks: Sequence[Check]) -> str:
         ("status", audit.status),
         ("pages_crawled", audit.pages_crawled),
         ("health_score", "" if audit.health_score is None else f"{audit.health_score:g}"),
+        *([("robots", audit.robots_note)] if audit.robots_note else []),
     ]
     lines = [
         _tag("testsuite", [("name", CHECKS_SUITE), ("tests", len(checks)), *counts, ("time", "0")]),
@@ -171,7 +172,10 @@ async def junit_chunks(
     per_group = {(str(row.severity), row.issue_type): row.count for row in counts.rows}
     root = [("name", f"siteaudit {audit.start_url}"), *_totals(counts, failing, checks)]
     head = '<?xml version="1.0" encoding="UTF-8"?>\n' + _tag("testsuites", root) + "\n"
-    yield (head + (_checks_suite(audit, checks) if checks else "")).encode()
+    # The audit's own suite carries its properties; a report without checks still has it when
+    # there is something to say of the whole audit (what became of ignore_robots).
+    with_suite = bool(checks) or audit.robots_note is not None
+    yield (head + (_checks_suite(audit, checks) if with_suite else "")).encode()
     group: tuple[str, str] | None = None
     async with aclosing(issues):
         async for rows in issues:

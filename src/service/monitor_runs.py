@@ -168,7 +168,11 @@ async def _start(env: Env, monitor: MonitorRecord, due_at: str, now: str) -> Mon
     if await repository.get_audit(env.DB, audit_id) is not None:
         return run  # an earlier delivery started it and died before recording the run
     try:
-        await audits.create_audit(env, monitor.owner, audit_request(monitor), audit_id=audit_id)
+        # An ignore_robots monitor's verification was required when it was set; each run's audit
+        # checks the proof again itself and obeys robots.txt, saying why, if it is gone.
+        await audits.create_audit(
+            env, monitor.owner, audit_request(monitor), audit_id=audit_id, require_verified=False
+        )
     except (InvalidTarget, InvalidOptions) as exc:
         # The deployment's policy changed under the monitor (ALLOW_PRIVATE_HOSTS,
         # MAX_PAGES_LIMIT): no retry can help, so the run is recorded as failed.

@@ -33,7 +33,7 @@ from common.deployment import DeploymentVars
 from common.settings import CRAWL, EXTERNAL
 from lighthouse.records import LighthouseMode
 from maintenance.monitor_schedule import next_due_at
-from service import audits
+from service import audits, verification
 from service.audits import CreateAudit
 from service.errors import (
     InvalidOptions,
@@ -81,6 +81,8 @@ class CreateMonitor:
     external_budget_s: float = EXTERNAL.default_budget_s
     # -- scope and speed, list mode (issue 28; auditdb.scope) --
     scope: ScopeOptions = field(default_factory=ScopeOptions)
+    # -- robots.txt override (issue 28, item 2): only for a verified host (service.verification)
+    ignore_robots: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +107,7 @@ class UpdateMonitor:
     external_budget_s: float | Keep = KEEP
     # -- scope and speed, list mode (issue 28): the ScopeOptions fields given change --
     scope: dict[str, object] | Keep = KEEP
+    ignore_robots: bool | Keep = KEEP
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +142,7 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
         check_external=request.check_external,
         external_budget_s=request.external_budget_s,
         scope=request.scope,
+        ignore_robots=request.ignore_robots,
         next_due_at=now,
         created_at=now,
     )
@@ -146,8 +150,12 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
     secret = (
         new_secret() if request.webhook_secret is None else _checked_secret(request.webhook_secret)
     )
+    if monitor.ignore_robots:
+        await verification.require_robots_override(env, owner, monitor.url)
     await _admit(env, owner)
     await monitors.insert_monitor(env.DB, monitor, secret)
+    if monitor.ignore_robots:
+        await monitors.set_ignore_robots(env.DB, monitor)
     return CreatedMonitor(monitor, secret)
 
 
@@ -214,6 +222,7 @@ def audit_request(monitor: MonitorRecord) -> CreateAudit:
         scheme_assumed=monitor.scheme_assumed,
         external_budget_s=monitor.external_budget_s,
         scope=monitor.scope,
+        ignore_robots=monitor.ignore_robots,
     )
 
 
@@ -261,8 +270,13 @@ async def update_monitor(
     secret = None
     if not isinstance(changes.webhook_secret, Keep):
         secret = _checked_secret(changes.webhook_secret)
+    robots_asked = not isinstance(changes.ignore_robots, Keep) or not isinstance(changes.url, Keep)
+    if updated.ignore_robots and robots_asked:
+        await verification.require_robots_override(env, owner, updated.url)
     if not await monitors.update_monitor(env.DB, updated, secret):
         raise MonitorNotFound(monitor_id)  # deleted since it was read
+    if updated.ignore_robots != current.ignore_robots:
+        await monitors.set_ignore_robots(env.DB, updated)
     return updated
 
 

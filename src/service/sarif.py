@@ -185,6 +185,10 @@ def _invocation(audit: AuditRecord) -> JsonObject:
     elif audit.status is AuditStatus.CANCELLED:
         cancelled = f"audit cancelled after {audit.pages_crawled} pages; results are partial"
         invocation["toolExecutionNotifications"] = [_note("warning", cancelled)]
+    if audit.robots_note is not None:  # what became of ignore_robots, said in every format
+        notes = invocation.setdefault("toolExecutionNotifications", [])
+        assert isinstance(notes, list)
+        notes.append(_note("note", audit.robots_note))
     return invocation
 
 
@@ -202,6 +206,7 @@ def _run_tail(audit: AuditRecord, bases: UriBases) -> JsonObject:
             "pagesCrawled": audit.pages_crawled,
             "healthScore": audit.health_score,
             "scope": scope_summary(audit.options).to_dict(),
+            **({"robots": audit.robots_note} if audit.robots_note else {}),
         },
     }
 

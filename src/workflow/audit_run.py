@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from auditdb import repository
 from auditdb.records import AuditRecord
+from auditdb.verifications import RobotsDecision
 from common.bindings import Env, WorkflowStep
 from durable.client import Scratchpad
 from workflow.params import AuditParams
@@ -23,6 +24,10 @@ class AuditRun:
     step: WorkflowStep
     env: Env
     non_retryable: type[Exception]
+    # What the check-robots-override step decided (workflow.robots_step); None: robots.txt is
+    # obeyed, as in every audit that does not ask otherwise. Set from the step's result, so a
+    # replay sets it the same.
+    robots: RobotsDecision | None = None
 
     @property
     def audit_id(self) -> str:

@@ -1,6 +1,6 @@
-"""The site audit workflow: discovery -> crawl-chunk-N -> timing-check -> external-links-N (with
-the `check_external` option) -> security-grade -> exposure-checks -> Lighthouse -> finalize, each
-phase made of durable steps.
+"""The site audit workflow: check-robots-override (with the `ignore_robots` option) -> discovery
+-> crawl-chunk-N -> timing-check -> external-links-N (with the `check_external` option) ->
+security-grade -> exposure-checks -> Lighthouse -> finalize, each phase made of durable steps.
 
 `run_site_audit` is what `SiteAuditWorkflow.run` delegates to. It never imports the platform: the
 shell passes the SDK's `step`, the Worker's `env` and the NonRetryableError class to raise for
@@ -17,11 +17,12 @@ writes as they are (never through `classify_error`, which reads our platform's e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from auditdb import repository
+from auditdb import repository, verifications
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase
+from auditdb.verifications import RobotsDecision
 from common import ports, settings
 from common.bindings import Env, WorkflowEvent, WorkflowStep
 from common.deployment import DeploymentVars
@@ -45,6 +46,7 @@ from workflow.external_step import check_external_links
 from workflow.finalize import finalize_audit
 from workflow.lighthouse_step import run_lighthouse
 from workflow.params import AuditParams
+from workflow.robots_step import check_robots_override, holds_for, redirected_elsewhere
 from workflow.security_step import grade_start_url
 from workflow.steps import (
     AuditOutcome,
@@ -84,7 +86,11 @@ async def run_site_audit(
     return outcome.to_dict()
 
 
-def url_policy(params: AuditParams, final_url: str, robots: RobotsRules) -> UrlPolicy:
+def url_policy(
+    params: AuditParams, final_url: str, robots: RobotsRules, ignore_robots: bool = False
+) -> UrlPolicy:
+    """The audit's scope; `ignore_robots` (a verified owner's override, workflow.robots_step)
+    leaves robots.txt out of it: the file is still read and its facts kept."""
     options = params.options
     return UrlPolicy(
         start_url=final_url,
@@ -92,7 +98,7 @@ def url_policy(params: AuditParams, final_url: str, robots: RobotsRules) -> UrlP
         exclude=tuple(options.exclude_patterns),
         max_depth=options.max_depth,
         private_hosts=options.private_hosts,
-        robots=robots,
+        robots=None if ignore_robots else robots,
         subdomains=options.scope.subdomains,
         strip_params=tuple(options.scope.strip_params),
     )
@@ -106,14 +112,17 @@ def crawl_rate(params: AuditParams, robots: RobotsRules) -> float | None:
     return effective_rate(params.options.scope.rate_per_s, robots.crawl_delay, verified=False)
 
 
-async def crawl_scope(params: AuditParams, pad: Scratchpad) -> CrawlScope:
+async def crawl_scope(
+    params: AuditParams, pad: Scratchpad, robots_decision: RobotsDecision | None = None
+) -> CrawlScope:
     """Rebuild the audit's scope from what discovery stored, identically on every retry."""
     config = await pad.crawl_config()
     final_url = config.final_url or params.start_url
     robots = RobotsRules.from_text(config.robots_txt)
+    ignore = holds_for(robots_decision, final_url)
     return CrawlScope(
         params.audit_id,
-        url_policy(params, final_url, robots),
+        url_policy(params, final_url, robots, ignore),
         site_is_https=final_url.startswith("https:"),
         check_external=params.options.check_external,
         follow_links=not params.options.scope.is_list,
@@ -122,6 +131,7 @@ async def crawl_scope(params: AuditParams, pad: Scratchpad) -> CrawlScope:
 
 async def _run_phases(run: AuditRun) -> AuditOutcome:
     await _validate_context(run)
+    run = replace(run, robots=await check_robots_override(run))
     if run.params.resume:
         start = await _prepare_resume(run)
     else:
@@ -175,10 +185,17 @@ async def _discover(run: AuditRun) -> DiscoveryReport:
 
     async def discover_urls() -> DiscoveryReport:
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.DISCOVERY)
-        report = await _discovery(params, run.scratchpad())
+        report = await _discovery(params, run.scratchpad(), run.robots)
         await repository.set_final_url(
             env.DB, params.audit_id, report.final_url, report.scheme_note
         )
+        if (
+            run.robots is not None
+            and run.robots.ignored
+            and not holds_for(run.robots, report.final_url)
+        ):
+            elsewhere = redirected_elsewhere(run.robots, report.final_url)
+            await verifications.set_robots_override(env.DB, params.audit_id, elsewhere)
         if report.start_failure is not None:
             return report  # the run fails the audit (`StartFailed`); nothing more to prepare
         await repository.update_progress(
@@ -192,9 +209,16 @@ async def _discover(run: AuditRun) -> DiscoveryReport:
     )
 
 
-async def _discovery(params: AuditParams, pad: Scratchpad) -> DiscoveryReport:
-    """Discovery of a crawl (the start URL, robots.txt, the site's sitemaps) or of a list."""
+async def _discovery(
+    params: AuditParams, pad: Scratchpad, robots_decision: RobotsDecision | None
+) -> DiscoveryReport:
+    """Discovery of a crawl (the start URL, robots.txt, the site's sitemaps) or of a list;
+    robots.txt left out of the scope where the verified owner's override holds."""
     options = params.options
+
+    def policy_for(final_url: str, robots: RobotsRules) -> UrlPolicy:
+        return url_policy(params, final_url, robots, holds_for(robots_decision, final_url))
+
     headers = settings.CRAWL.headers_for(options.scope.user_agent)
     if options.scope.is_list:
         return await discover_list(
@@ -202,7 +226,7 @@ async def _discovery(params: AuditParams, pad: Scratchpad) -> DiscoveryReport:
             pad,
             start_url=params.start_url,
             source=ListSource(tuple(options.scope.urls), options.scope.sitemap_url),
-            policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
+            policy_for=policy_for,
             max_pages=options.max_pages,
             private_hosts=options.private_hosts,
             headers=headers,
@@ -211,7 +235,7 @@ async def _discovery(params: AuditParams, pad: Scratchpad) -> DiscoveryReport:
         ports.http_client(),
         pad,
         start_url=params.start_url,
-        policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
+        policy_for=policy_for,
         max_pages=options.max_pages,
         private_hosts=options.private_hosts,
         scheme_assumed=params.scheme_assumed,
@@ -273,7 +297,7 @@ async def _crawl_chunk(run: AuditRun, chunk_no: int, window: ChunkWindow) -> Chu
         # never reaches its instance.
         await run.require_running()
         pad = run.scratchpad()
-        scope = await crawl_scope(params, pad)
+        scope = await crawl_scope(params, pad, run.robots)
         plan = ChunkPlan(
             chunk_no=chunk_no,
             limit=min(

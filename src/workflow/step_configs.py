@@ -17,6 +17,10 @@ def _config(limit: int, delay_ms: int, backoff: str, timeout: str) -> JsonObject
 
 # Reads and writes of a few D1 rows: fast, and safe to retry a few times.
 DB_STEP = _config(3, 5_000, "exponential", "2 minutes")
+# The robots.txt override's re-check (workflow.robots_step): one proof looked up (two DoH
+# questions, or a fetch of at most 4 hops, 10 s each) and two D1 writes; one retry. A step that
+# still fails fails the audit, which then has obeyed robots.txt all along (nothing was crawled).
+ROBOTS_CHECK_STEP = _config(1, 5_000, "constant", "3 minutes")
 # robots.txt, sitemaps and seeding the scratchpad: network-bound, bounded by its own caps.
 DISCOVERY_STEP = _config(2, 5_000, "exponential", "4 minutes")
 # ~200 fetches under a 90 s soft deadline plus persistence; a retry is its last attempt.

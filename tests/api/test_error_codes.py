@@ -112,6 +112,13 @@ ERRORS = [
     (
         "POST",
         "/api/audits",
+        body({"url": "https://example.com", "ignore_robots": True}),
+        403,
+        ApiErrorCode.HOST_NOT_VERIFIED,
+    ),
+    (
+        "POST",
+        "/api/audits",
         body({"url": "https://example.com"}),
         503,
         ApiErrorCode.WORKFLOW_UNAVAILABLE,

@@ -23,9 +23,11 @@ from api.http import error_response
 from auditdb.records import AuditStatus
 from service.errors import (
     AuditNotFound,
+    HostNotVerified,
     InvalidKeyFields,
     InvalidOptions,
     InvalidTarget,
+    InvalidVerification,
     KeyNotFound,
     MonitorLimitReached,
     MonitorNotFound,
@@ -39,6 +41,7 @@ from service.errors import (
     StillRunning,
     StorageUnavailable,
     TargetProblem,
+    VerificationNotFound,
     WorkflowUnavailable,
 )
 
@@ -85,6 +88,9 @@ SERVICE_ERRORS: list[tuple[ServiceError, int, ApiErrorCode]] = [
     (MonitorNotFound("m1"), 404, ApiErrorCode.NOT_FOUND),
     (MonitorLimitReached("an owner may keep at most 20 monitors"), 409, ApiErrorCode.CONFLICT),
     (MonitorNotRunnable("m1", "it is paused"), 409, ApiErrorCode.CONFLICT),
+    (HostNotVerified("a.test", "ignore_robots needs ..."), 403, ApiErrorCode.HOST_NOT_VERIFIED),
+    (InvalidVerification("host must be ..."), 400, ApiErrorCode.INVALID_REQUEST),
+    (VerificationNotFound("ver_1"), 404, ApiErrorCode.NOT_FOUND),
 ]
 
 

@@ -324,7 +324,13 @@ async def test_refusals_before_routing_are_documented_for_every_operation(
     """No key, a wrong one, and (for the admin routes) a deployment without ADMIN_TOKEN: each
     answer is a status the operation documents."""
     env, key = seeded
-    concrete = path.format(audit_id="audit-1", other_id="audit-1", key_id="key_0", monitor_id="m-0")
+    concrete = path.format(
+        audit_id="audit-1",
+        other_id="audit-1",
+        key_id="key_0",
+        monitor_id="m-0",
+        verification_id="ver_0",
+    )
     documented = documented_statuses(method, path)
     monkeypatch.setattr(env, "ADMIN_TOKEN", ADMIN_TOKEN, raising=False)
     for token in (None, "sa_unknown"):

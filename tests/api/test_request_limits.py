@@ -41,7 +41,13 @@ async def key(env: LocalEnv) -> str:
 
 
 def concrete(route: Route) -> str:
-    ids = {"audit_id": "audit-1", "other_id": "audit-1", "monitor_id": "m-0", "key_id": "key_0"}
+    ids = {
+        "audit_id": "audit-1",
+        "other_id": "audit-1",
+        "monitor_id": "m-0",
+        "key_id": "key_0",
+        "verification_id": "ver_0",
+    }
     return route.template.format(**ids)
 
 

@@ -33,7 +33,12 @@ def test_an_old_code_set_before_the_migration_is_kept(tmp_path: Path) -> None:
     conn.close()
 
 
-@pytest.mark.parametrize("code", list(ErrorCode))
+# Codes added later widen the CHECK in their own migration (0023: start_robots_disallowed,
+# tests/auditdb/test_migration_host_verifications.py).
+CODES_OF_0016 = [code for code in ErrorCode if code is not ErrorCode.START_ROBOTS_DISALLOWED]
+
+
+@pytest.mark.parametrize("code", CODES_OF_0016)
 def test_the_check_admits_every_error_code(tmp_path: Path, code: ErrorCode) -> None:
     conn, _ = migrate_seeded(tmp_path, SITE_FAILURES)
     conn.execute("UPDATE audits SET error_code = ? WHERE id = 'a2'", (str(code),))

@@ -39,6 +39,11 @@ STATEMENTS: list[tuple[str, Statement, str]] = [
         Statement(monitors.UPDATE_OWNED_SQL, (*[None] * 19, "m1", "o")),
         "sqlite_autoindex_monitors_1",
     ),
+    (
+        "set ignore_robots",
+        Statement(monitors.SET_IGNORE_ROBOTS_SQL, (1, "m1", "o")),
+        "sqlite_autoindex_monitors_1",
+    ),
     ("owned page", monitors.owned_page_statement("o", None, 101), "monitors_owner_created_id_idx"),
     (
         "owned page after",

@@ -72,6 +72,14 @@ GOOD = [
     ("PSI_API_KEY", " k ", "psi_api_key", "k"),
     ("PSI_ENDPOINT", "http://127.0.0.1:1/x", "psi_endpoint", "http://127.0.0.1:1/x"),
     ("ADMIN_TOKEN", "admin-token-0123456789", "admin_token", "admin-token-0123456789"),
+    (
+        "VERIFICATION_DOH_URL",
+        "http://127.0.0.1:1/dns-query",
+        "verification_doh_url",
+        "http://127.0.0.1:1/dns-query",
+    ),
+    ("ROBOTS_OVERRIDE_PRIVATE_HOSTS", "true", "robots_override_private_hosts", True),
+    ("ROBOTS_OVERRIDE_PRIVATE_HOSTS", "No", "robots_override_private_hosts", False),
 ]
 
 
@@ -141,6 +149,8 @@ BAD = [
     ("PSI_ENDPOINT", "www.googleapis.com/pagespeedonline", "an http(s) URL"),
     ("PSI_ENDPOINT", "ftp://example.com/x", "an http(s) URL"),
     ("ADMIN_TOKEN", " token-with-a-space", "a token without surrounding whitespace"),
+    ("VERIFICATION_DOH_URL", "1.1.1.1", "an http(s) URL"),
+    ("ROBOTS_OVERRIDE_PRIVATE_HOSTS", "loopback", "true or false"),
 ]
 
 

@@ -393,7 +393,7 @@ test("Default.fetch serves /mcp in this tier: its arguments are checked without 
   const headers = { authorization: `Bearer ${await makeKey("local")}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
   const mcp = async (id, method, params) => (await api("/mcp", { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) })).json();
   const listed = await mcp(1, "tools/list", {});
-  assert.deepEqual(listed.result.tools.map((tool) => tool.name), ["run_site_audit", "get_audit_status", "get_audit_issues", "get_audit_pages", "get_audit_actions"]);
+  assert.deepEqual(listed.result.tools.map((tool) => tool.name), ["run_site_audit", "get_audit_status", "get_audit_issues", "get_audit_pages", "get_audit_actions", "verify_host", "check_host_verification", "list_host_verifications", "delete_host_verification"]);
   const refused = await mcp(2, "tools/call", { name: "run_site_audit", arguments: { url: "ftp://a.test/" } });
   assert.equal(refused.result.isError, true);
   assert.match(refused.result.content[0].text, /http and https/);

@@ -16,6 +16,13 @@ the service layer.
                                                                           "actions", "total",
                                                                           "note"}
 
+and the host verifications a verified owner needs for `ignore_robots` (docs/manual/verify.md):
+
+    verify_host                 host, method (file|dns|meta)          -> {"verification"}
+    check_host_verification     verification_id                       -> {"verification"}
+    list_host_verifications                                           -> {"verifications"}
+    delete_host_verification    verification_id                       -> {"deleted"}
+
 An omitted `audit_id` means the caller's newest audit, as in the original. Argument names follow
 this API's own (`max_pages`, `audit_id`, the REST list filters) rather than the original's
 camelCase, and the original's `projectId` has no counterpart: the API key's owner scopes every
@@ -44,14 +51,16 @@ from audit.catalogue import IssueType, Severity, maybe_descriptor
 from auditdb.listing import IssueFilter, PageFilter
 from auditdb.records import AuditRecord
 from auditdb.summary import TypeCount
+from auditdb.verifications import VerificationMethod
 from common.bindings import Env
 from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject, JsonValue, as_bool, as_int, as_list, as_str
 from lighthouse.records import LighthouseMode
-from service import audits, lists, verdict
+from service import audits, lists, verdict, verification
 from service.audits import CreateAudit
 from service.errors import RateLimited, ServiceError
 from service.scope_checks import list_start_url
+from service.verification import RequestVerification, verification_view
 
 DEFAULT_ISSUE_LIMIT = 200  # the original's default for get_audit_issues
 DEFAULT_ACTION_LIMIT = 10  # what an agent should read first; `total` says how many there are
@@ -83,13 +92,14 @@ class Tool:
     input_schema: JsonObject
     read_only: bool
     run: Run
+    destructive: bool = False  # it deletes what the caller made (delete_host_verification)
 
     def definition(self) -> JsonObject:
         # Annotations are hints for the client's UI and consent prompts (MCP 2025-06-18,
         # "Tools" > "Tool"); run_site_audit reaches a site outside this server: open world.
         annotations: JsonObject = {
             "readOnlyHint": self.read_only,
-            "destructiveHint": False,
+            "destructiveHint": self.destructive,
             "idempotentHint": self.read_only,
             "openWorldHint": not self.read_only,
         }
@@ -166,6 +176,7 @@ async def run_site_audit(caller: Caller, args: JsonObject) -> JsonObject:
         check_external=as_bool(args.get("check_external", False)),
         external_budget_s=as_int(args.get("external_budget_s", _DEFAULT_EXTERNAL_BUDGET_S)),
         scope=scope,
+        ignore_robots=as_bool(args.get("ignore_robots", False)),
     )
     audit = await audits.create_audit(caller.env, caller.owner, request, caller.key_id)
     return {"audit": audit_view(audit)}
@@ -215,6 +226,33 @@ async def get_audit_actions(caller: Caller, args: JsonObject) -> JsonObject:
         "actions": [action.to_dict() for action in found.actions[:limit]],
         "note": found.note,
     }
+
+
+# -- host verifications (issue 28, item 2; service.verification) --------------------------------
+
+
+async def verify_host(caller: Caller, args: JsonObject) -> JsonObject:
+    method = VerificationMethod(as_str(args["method"]))
+    request = RequestVerification(host=as_str(args["host"]), method=method)
+    row = await verification.request_verification(caller.env, caller.owner, request)
+    return {"verification": verification_view(row)}
+
+
+async def check_host_verification(caller: Caller, args: JsonObject) -> JsonObject:
+    verification_id = as_str(args["verification_id"])
+    row = await verification.check_verification(caller.env, caller.owner, verification_id)
+    return {"verification": verification_view(row)}
+
+
+async def list_host_verifications(caller: Caller, args: JsonObject) -> JsonObject:
+    rows = await verification.list_verifications(caller.env, caller.owner)
+    return {"verifications": [verification_view(row) for row in rows]}
+
+
+async def delete_host_verification(caller: Caller, args: JsonObject) -> JsonObject:
+    verification_id = as_str(args["verification_id"])
+    await verification.delete_verification(caller.env, caller.owner, verification_id)
+    return {"deleted": verification_id}
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -299,6 +337,74 @@ _PATTERN = schema.string(
     "A robots.txt-style path pattern: '/blog/' or '*.pdf$'.", max_length=500, pattern="^[/*]"
 )
 _ISSUE_TYPES = [str(issue_type) for issue_type in IssueType]
+_VERIFICATION_ID = schema.string(
+    "The verification's id, as verify_host returned it.",
+    min_length=1,
+    max_length=100,
+    pattern="^[A-Za-z0-9_-]+$",
+)
+VERIFICATION_TOOLS = (
+    Tool(
+        name="verify_host",
+        title="Verify a host you own",
+        description=(
+            "Start proving you control a host, so your audits of it may ignore its robots.txt "
+            "(ignore_robots). Returns a token and where to publish it for the method: file (a "
+            "text file at /.well-known/siteaudit-verification.txt), dns (a TXT record "
+            "siteaudit-verification=<token> at _siteaudit.<host>) or meta (a meta tag on the "
+            "start page). Asking again for the same host returns the same token. Then call "
+            "check_host_verification."
+        ),
+        input_schema=schema.obj(
+            {
+                "host": schema.string(
+                    "The host name, optionally with a port: example.com, staging.example.com:8443.",
+                    min_length=1,
+                    max_length=300,
+                ),
+                "method": schema.string(
+                    "Where the token will be published.", enum=[str(m) for m in VerificationMethod]
+                ),
+            },
+            required=["host", "method"],
+        ),
+        read_only=False,
+        run=verify_host,
+    ),
+    Tool(
+        name="check_host_verification",
+        title="Check a host verification",
+        description=(
+            "Look for the token now. status: verified (found), failed (an answer came back "
+            "without it), or unchanged when it could not be checked (a DNS resolver or the site "
+            "failed); `reason` says what was found."
+        ),
+        input_schema=schema.obj(
+            {"verification_id": _VERIFICATION_ID}, required=["verification_id"]
+        ),
+        read_only=False,
+        run=check_host_verification,
+    ),
+    Tool(
+        name="list_host_verifications",
+        title="Your host verifications",
+        description="Your host verifications with their status, last check and reason.",
+        input_schema=schema.obj({}),
+        read_only=True,
+        run=list_host_verifications,
+    ),
+    Tool(
+        name="delete_host_verification",
+        title="Delete a host verification",
+        description="Forget a verification: later audits of the host obey its robots.txt.",
+        input_schema=schema.obj(
+            {"verification_id": _VERIFICATION_ID}, required=["verification_id"]
+        ),
+        read_only=False,
+        run=delete_host_verification,
+        destructive=True,
+    ),
+)
 
 TOOLS: dict[str, Tool] = {
     tool.name: tool
@@ -347,6 +453,11 @@ TOOLS: dict[str, Tool] = {
                         default=_DEFAULT_EXTERNAL_BUDGET_S,
                     ),
                     **SCOPE_PROPERTIES,
+                    "ignore_robots": schema.boolean(
+                        "Ignore robots.txt disallows (it is still read and reported). Only for a "
+                        "host you verified (verify_host, check_host_verification); refused "
+                        "otherwise, and checked again before the crawl."
+                    ),
                 },
                 # `url` may be left out in list mode only; run_site_audit says so.
             ),
@@ -449,5 +560,6 @@ TOOLS: dict[str, Tool] = {
             read_only=True,
             run=get_audit_actions,
         ),
+        *VERIFICATION_TOOLS,
     )
 }

@@ -88,6 +88,10 @@ async def test_an_agent_audits_a_site_through_the_tools(server: Server, badseo: 
             "get_audit_issues",
             "get_audit_pages",
             "get_audit_actions",
+            "verify_host",
+            "check_host_verification",
+            "list_host_verifications",
+            "delete_host_verification",
         ]
         await client.send_ping()
 

@@ -210,7 +210,7 @@ async def test_initialize_negotiates_the_version(
     assert result["serverInfo"]["name"] == "siteaudit"
 
 
-async def test_tools_list_describes_the_five_tools(platform: LocalPlatform) -> None:
+async def test_tools_list_describes_the_tools(platform: LocalPlatform) -> None:
     listed = (await rpc(platform, "tools/list"))["result"]["tools"]
     assert [(t["name"], t["annotations"]["readOnlyHint"]) for t in listed] == [
         ("run_site_audit", False),
@@ -218,7 +218,13 @@ async def test_tools_list_describes_the_five_tools(platform: LocalPlatform) -> N
         ("get_audit_issues", True),
         ("get_audit_pages", True),
         ("get_audit_actions", True),
+        ("verify_host", False),
+        ("check_host_verification", False),
+        ("list_host_verifications", True),
+        ("delete_host_verification", False),
     ]
+    destructive = [t["name"] for t in listed if t["annotations"]["destructiveHint"]]
+    assert destructive == ["delete_host_verification"]
     assert all(t["inputSchema"]["type"] == "object" and t["description"] for t in listed)
 
 

@@ -1,0 +1,143 @@
+"""check-robots-override: an audit asked to ignore robots.txt checks its owner's proof again first.
+
+The step runs early, before discovery, in every run of an audit whose options ask for
+`ignore_robots` (a resume checks again too: it is a new run). It fails closed: robots.txt is
+ignored only when the owner's verification of the start URL's host is found once more now, or when
+the host is a private one the deployment lets its user audit without a proof (the CLI's
+`--ignore-robots --allow-private-hosts`, ROBOTS_OVERRIDE_PRIVATE_HOSTS). A proof that is gone, a
+check that could not be made, or no verification at all: the audit obeys robots.txt, and its
+`robots_override` (auditdb.verifications.RobotsDecision) says why in every report, never silently.
+
+The decision holds for the start URL's host. Discovery follows the start URL's redirects: a start
+URL that leads to another host is crawled obeying that host's robots.txt (`holds_for`), and the
+decision is rewritten to say so (a verified host cannot lend its proof to a site it redirects to).
+"""
+
+from __future__ import annotations
+
+from auditdb import repository, verifications
+from auditdb.records import AuditOptions
+from auditdb.verifications import CheckOutcome, CheckResult, HostVerification, RobotsDecision
+from common import ports
+from common.bindings import D1Database, Env
+from common.deployment import DeploymentVars
+from crawl.host_proof import authority_of, check_proof, hostname_of
+from urls.normalise import split_url
+from urls.private_hosts import PrivateHosts, host_refused
+from workflow import step_configs
+from workflow.audit_run import AuditRun
+from workflow.steps import durable_step
+
+__all__ = [
+    "check_and_record",
+    "check_robots_override",
+    "decide_robots",
+    "holds_for",
+    "needs_proof",
+    "private_host_override",
+    "redirected_elsewhere",
+]
+
+
+async def check_robots_override(run: AuditRun) -> RobotsDecision | None:
+    """The run's decision (stored on the audit row too); None when the audit obeys robots.txt as
+    every audit does unless asked."""
+    if not needs_proof(run.params.options):
+        return None
+    env, audit_id = run.env, run.audit_id
+
+    async def check_robots_override() -> RobotsDecision:
+        audit = await repository.get_audit(env.DB, audit_id)
+        owner = "" if audit is None else audit.owner  # a deleted audit: no one's proof counts
+        decision = await decide_robots(
+            env, owner, run.params.start_url, run.params.options.private_hosts
+        )
+        await verifications.set_robots_override(env.DB, audit_id, decision)
+        return decision
+
+    return await durable_step(
+        run.step,
+        "check-robots-override",
+        step_configs.ROBOTS_CHECK_STEP,
+        RobotsDecision,
+        check_robots_override,
+    )
+
+
+def needs_proof(options: AuditOptions) -> bool:
+    """Whether the run checks its owner's proof before crawling: it asked to ignore robots.txt
+    (and, once the scope options have a crawl rate, a rate above the default: then `decide_robots`
+    is told whether robots.txt is to be ignored at all)."""
+    return options.ignore_robots
+
+
+async def decide_robots(
+    env: Env, owner: str, start_url: str, private_hosts: PrivateHosts
+) -> RobotsDecision:
+    """Whether an audit of `start_url` by `owner` may ignore robots.txt, checked now."""
+    host = authority_of(start_url) or start_url
+    if private_host_override(env, start_url, private_hosts):
+        name = hostname_of(host)
+        note = f"robots.txt was ignored ({name} is a private host, audited without verification)"
+        return RobotsDecision(True, note, host)
+    row = await verifications.find_for_host(env.DB, owner, host)
+    if row is None:
+        return _obeyed(host, f"{host} has no verification by this audit's owner")
+    deployment = DeploymentVars.from_env(env)
+    checked, result = await check_and_record(
+        env.DB, row, private_hosts=private_hosts, doh_url=deployment.verification_doh_url
+    )
+    if result.outcome is CheckOutcome.PASSED and checked.verified_at is not None:
+        day = checked.verified_at[:10]
+        note = f"robots.txt was ignored (host verified by {row.method} on {day})"
+        return RobotsDecision(True, note, host, row.method, checked.verified_at, verified=True)
+    found = "could not be checked" if result.outcome is CheckOutcome.UNCHECKED else "failed"
+    return _obeyed(
+        host,
+        f"the {row.method} proof of {host}, checked again before the audit, {found}: "
+        f"{result.reason}",
+    )
+
+
+async def check_and_record(
+    db: D1Database, row: HostVerification, *, private_hosts: PrivateHosts, doh_url: str
+) -> tuple[HostVerification, CheckResult]:
+    """Check `row`'s proof once and store what the check found (the lifecycle's next status)."""
+    result = await check_proof(
+        row.host, row.method, row.token, private_hosts=private_hosts, doh_url=doh_url
+    )
+    checked = row.checked(result, ports.iso_now())
+    await verifications.record_check(db, checked)
+    return checked, result
+
+
+def holds_for(decision: RobotsDecision | None, final_url: str) -> bool:
+    """Whether the crawl of the site `final_url` is on may ignore its robots.txt."""
+    return decision is not None and decision.ignored and authority_of(final_url) == decision.host
+
+
+def redirected_elsewhere(decision: RobotsDecision, final_url: str) -> RobotsDecision:
+    """The decision once the start URL led to another host: robots.txt obeyed, and why."""
+    elsewhere = authority_of(final_url) or final_url
+    return _obeyed(
+        decision.host,
+        f"the start URL redirects to {elsewhere}, and only {decision.host} is verified",
+    )
+
+
+def _obeyed(host: str, why: str) -> RobotsDecision:
+    return RobotsDecision(False, f"robots.txt was obeyed, not ignored as asked: {why}", host)
+
+
+def private_host_override(env: Env, start_url: str, private_hosts: PrivateHosts) -> bool:
+    """The deployment lets a private host it audits be audited without robots.txt (the CLI's
+    switch), and this start URL's host is one: refused under the public-only policy, allowed
+    under the audit's."""
+    if not DeploymentVars.from_env(env).robots_override_private_hosts:
+        return False
+    parts = split_url(start_url)
+    if parts is None:
+        return False
+    return host_refused(parts.host, PrivateHosts.DENY) and not host_refused(
+        parts.host, private_hosts
+    )
