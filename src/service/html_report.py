@@ -89,12 +89,13 @@ STYLE = """
 :root{color-scheme:light;--ink:#1a1a1a;--muted:#4a4a4a;--line:#c8c8c8;--bg:#fff;--panel:#f4f5f7}
 body{font:16px/1.5 system-ui,sans-serif;color:var(--ink);background:var(--bg);margin:0}
 header,main,footer{max-width:72rem;margin:0 auto;padding:1rem 1.5rem}
-a{color:#0b57d0}a:focus,button:focus,input:focus,summary:focus{outline:3px solid #0b57d0;outline-offset:2px}
+a{color:#0b57d0}
+a:focus,button:focus,input:focus,summary:focus,.table-wrap:focus{outline:3px solid #0b57d0;outline-offset:2px}
 .score{display:flex;gap:2rem;flex-wrap:wrap;align-items:center}
 .score-value{font-size:3rem;font-weight:700}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(36rem,1fr));gap:1rem}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(36rem,100%),1fr));gap:1rem}
 figure.chart{margin:0;padding:1rem;background:var(--panel);border:1px solid var(--line)}
 figcaption{font-weight:600;margin-bottom:.5rem}
 svg{max-width:100%;height:auto}
@@ -104,7 +105,7 @@ svg{max-width:100%;height:auto}
 .count{font-weight:400;color:var(--muted)}
 .sev-critical{color:#b3261e}.sev-warning{color:#8a4b00}.sev-info{color:#3b5b92}
 .affected li{overflow-wrap:anywhere}.detail{color:var(--muted)}
-table{border-collapse:collapse;width:100%}
+table{border-collapse:collapse;width:100%}.table-wrap{overflow-x:auto}
 th,td{border-bottom:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
 td{overflow-wrap:anywhere}td.num{text-align:right}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
@@ -116,7 +117,8 @@ th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor
 .verdict{border-bottom:1px solid var(--line)}
 .categories{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;padding:0;list-style:none}
 .categories li{background:var(--panel);padding:.25rem .75rem;border:1px solid var(--line)}
-ol.actions{padding-left:2rem}ol.actions>li{margin:.75rem 0}
+ol.actions{padding-left:2rem}ol.actions>li{margin:.75rem 0;overflow-wrap:anywhere}
+h1{overflow-wrap:anywhere}
 .gain{font-weight:700}.scope{color:var(--muted)}
 .controls{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.5rem 0}
 input,select,button{font:inherit}

@@ -46,7 +46,16 @@ _SCRIPT_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 # The enhancement. Each row of the island is [url, status, depth, ms, title, indexable, words,
 # status class, linkable] (`island_row`); a null depth or time sorts last either way.
+# First, links within the report ("#type-..."): in the web app the report is an about:srcdoc
+# frame, whose links resolve against the app's own URL (WHATWG HTML, "fallback base URL"), so
+# following one would leave the report; the script scrolls to the target and moves the focus
+# there, as a fragment navigation would (the keyboard then goes on from that section).
 SCRIPT = """
+document.addEventListener('click',function(e){
+var a=e.target.closest&&e.target.closest('a[href^="#"]');
+var t=a&&document.getElementById(decodeURIComponent(a.hash.slice(1)));
+if(!t)return;e.preventDefault();if(!t.hasAttribute('tabindex'))t.setAttribute('tabindex','-1');
+t.focus();t.scrollIntoView();});
 (function(){
 var data=document.getElementById('page-data'),table=document.getElementById('pages');
 if(!data||!table||!table.replaceChildren)return;
@@ -131,12 +140,15 @@ def table_chunks(
     yield (
         '<section aria-labelledby="pages-h"><h2 id="pages-h">Pages</h2>'
         f'<p class="note">{_note(audit_id, total)}</p>{_controls(classes, len(first))}'
+        # At a phone's width the columns outgrow the page: the table scrolls in a box of its own,
+        # which takes the focus so that a keyboard can scroll it (WCAG 2.1.1).
+        '<div class="table-wrap" tabindex="0" role="region" aria-labelledby="pages-h">'
         '<table id="pages"><caption class="visually-hidden">Pages of the audit</caption>'
         f"<thead><tr>{_heads()}</tr></thead><tbody>"
     )
     yield "".join(_row(p) for p in first)
     yield (
-        '</tbody></table><p id="page-pager" hidden><button type="button" id="page-prev">'
+        '</tbody></table></div><p id="page-pager" hidden><button type="button" id="page-prev">'
         'Previous page</button> <button type="button" id="page-next">Next page</button></p>'
     )
 

@@ -41,10 +41,11 @@ def started(*args: str, stderr: int = subprocess.PIPE) -> subprocess.Popen[str]:
 
 
 @contextmanager
-def running_serve(state_dir: Path) -> Iterator[str]:
-    """Serve the state in `state_dir` with private hosts allowed; yields the audits URL
-    (http://127.0.0.1:PORT/api/audits) and stops the server afterwards."""
+def running_serve(state_dir: Path, *options: str) -> Iterator[str]:
+    """Serve the state in `state_dir` with private hosts allowed (and `serve`'s `options`); yields
+    the audits URL (http://127.0.0.1:PORT/api/audits) and stops the server afterwards."""
     argv = ["--state-dir", str(state_dir), "serve", "--port", "0", "--allow-private-hosts"]
+    argv += options
     with started(*argv, stderr=subprocess.DEVNULL) as server:
         try:
             assert server.stdout is not None

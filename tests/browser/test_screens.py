@@ -1,0 +1,64 @@
+"""Every screen of the app and the standalone report (tests/browser/screens.py), at a laptop's and
+a phone's width: no WCAG 2.1 A or AA violation that axe-core finds, no text cut or spilling out of
+its box; and a screenshot of each (docs/screenshots/ when scripts/screenshots.py runs the tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import axe, layout
+from tests.browser.chromium import screenshot
+from tests.browser.screens import SCREENS, WIDTHS, Screen, Session, frames_of
+
+pytestmark = pytest.mark.slow
+
+# The report's "Issues by type" chart cuts long issue names on the left; its rewrite (issue 27,
+# item 1) is another change's. Its labels are tested apart so that every other overflow still
+# fails here.
+ISSUE_CHART = "Issues by type"
+IN_THE_REPORT = {"report", "app-report"}
+
+
+def show(session: Session, screen: Screen, width: int) -> None:
+    session.page.set_viewport_size({"width": width, "height": 900})
+    screen.show(session)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
+def test_every_screen_passes_axe(session: Session, screen: Screen, width: int) -> None:
+    axe.axe_source()  # the skip, before any page work, when axe-core is not installed
+    show(session, screen, width)
+    for frame in frames_of(session.page, screen):
+        found = axe.violations(frame)
+        assert found == [], f"{screen.name} at {width} px:\n{axe.readable(found)}"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
+def test_no_text_overflows_its_box(
+    session: Session, screen: Screen, width: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    show(session, screen, width)
+    page = session.page
+    page.locator(screen.about).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    screenshot(page, f"{screen.name}-{width}", tmp_path_factory.mktemp("shots"))
+    found = [
+        o
+        for frame in frames_of(page, screen)
+        for o in layout.overflows(frame)
+        if not (o["kind"] == "chart-label" and o["chart"] == ISSUE_CHART)
+    ]
+    assert found == [], f"{screen.name} at {width} px:\n{layout.readable(found)}"
+
+
+@pytest.mark.xfail(
+    reason="issue 27 item 1: the report's 'Issues by type' chart cuts its labels; "
+    "remove this marker when the report's new charts are merged",
+    strict=True,
+)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_issue_chart_labels_fit(session: Session, width: int) -> None:
+    show(session, next(s for s in SCREENS if s.name == "report"), width)
+    cut = [o for o in layout.overflows(session.page.main_frame) if o["chart"] == ISSUE_CHART]
+    assert cut == [], layout.readable(cut)
