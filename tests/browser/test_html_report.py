@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.badseo.site import serve_badseo
-from tests.browser.chromium import screenshot, watched_page
+from tests.browser.chromium import watched_page
 from tests.browser.report_ui import open_a_chart, page_column, sort_pages_by_status
 from tests.support.cli_process import siteaudit
 
@@ -58,7 +58,6 @@ def test_the_report_opens_offline_and_sorts_filters_and_charts(
         score, grade = page.locator("section.score .score-value").all()
         expect(score).to_have_text(f"{data['audit']['health_score']:.0f} out of 100")
         expect(grade).to_have_text(data["audit"]["security_grade"])
-        screenshot(page, "report", tmp_path)
         # The stylesheet applied (its hash matched the CSP): hidden labels are out of the flow.
         position = "e => getComputedStyle(e).position"
         assert page.locator(".visually-hidden").first.evaluate(position) == "absolute"

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from service.exports import PAGE_COLUMNS
 from tests.badseo.failing_sites import closed_port
 from tests.badseo.site import BadSeoSite, serve_badseo
-from tests.browser.chromium import screenshot, watched_page
+from tests.browser.chromium import watched_page
 from tests.browser.report_ui import CHARTS, open_a_chart, sort_pages_by_status
 from tests.browser.screens import DNS_SENTENCE, add_two_runs
 from tests.support.cli_process import running_serve, siteaudit
@@ -84,7 +84,6 @@ def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
         expect(report.locator("ul.categories li")).to_have_count(5)
         expect(report.locator("ol.actions > li").first).to_contain_text("critical")
         page.locator("#progress").evaluate("section => section.scrollIntoView()")
-        screenshot(page, "app", tmp_path)  # the finished audit above its report
         open_a_chart(report)
         sort_pages_by_status(report, crawled)
 
