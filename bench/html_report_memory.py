@@ -13,8 +13,9 @@ their caps (`service.page_table.TABLE_ROWS`, `DATA_ROWS`).
 
 Target: the peak under 10 MB, and 100k within 1.5 x of 10k: the renderer walks the pages one keyset
 page at a time (`service.lists.EXPORT_PAGE_SIZE`) into the charts' counts, keeps `TABLE_ROWS` page
-rows for the table, writes the data island from a second walk one keyset page at a time and reads
-`PAGES_PER_TYPE` issues per type.
+rows for the table and the URLs of the first `service.html_pages.PAGE_VIEWS` pages (with their issue
+types, from one walk of the issues) for the per-URL sections, writes the data island and the
+sections from further walks one keyset page at a time and reads `PAGES_PER_TYPE` issues per type.
 
 Last line: `html_10k_peak_mb=.. html_100k_peak_mb=.. html_10k_kb=.. html_100k_kb=.. ratio=..`
 (ratio: 100k / 10k peak).

@@ -110,9 +110,12 @@ async def _each_chunk(
     response: _Streamed, max_bytes: int, take: Callable[[bytes], Awaitable[None]]
 ) -> bool:
     """Hand each network chunk of the body to `take` until `max_bytes`; True if cut there."""
-    if response.body is None:
+    stream = response.body
+    # JS null arrives as None or, from Pyodide 0.28 on, as the falsy `pyodide.ffi.jsnull` (a GET
+    # request's body is null); a ReadableStream's proxy is truthy.
+    if stream is None or not stream:
         return False
-    reader = response.body.getReader()
+    reader = stream.getReader()
     size = 0
     while True:
         chunk = await reader.read()

@@ -117,8 +117,9 @@ class Target:
             body["url"] = self.site.url("/")  # never crawl what the generator made up
         audit_id = (case.path_parameters or {}).get("audit_id")
         if audit_id is not None and len(audit_id) % 2 == 0:
-            # Half the generated ids name a real audit; a delete gets one of its own.
-            real = self.new_audit() if case.method == "DELETE" else self.finished
+            # Half the generated ids name a real audit; a delete gets one of its own, finished
+            # (a running audit is refused: 409).
+            real = self.new_audit(wait=True) if case.method == "DELETE" else self.finished
             case.path_parameters["audit_id"] = real
         return self.admin_headers if case.path.startswith("/api/keys") else self.key_headers
 

@@ -47,12 +47,14 @@ from service.errors import (
     KeyNotFound,
     MonitorLimitReached,
     MonitorNotFound,
+    MonitorNotRunnable,
     NotAuthenticated,
     NotCancellable,
     NotResumable,
     RateLimited,
     ServiceError,
     StateExpired,
+    StillRunning,
     StorageUnavailable,
     TargetProblem,
     WorkflowUnavailable,
@@ -135,7 +137,7 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return BadRequest(message, ApiErrorCode.INVALID_REQUEST)
         case AuditNotFound():
             return NotFound(message)
-        case NotResumable() | NotCancellable():
+        case NotResumable() | NotCancellable() | StillRunning():
             return Conflict(message)
         case StateExpired():
             return Gone(message)
@@ -153,7 +155,7 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return NotFound(message)
         case MonitorNotFound():
             return NotFound(message)
-        case MonitorLimitReached():
+        case MonitorLimitReached() | MonitorNotRunnable():
             return Conflict(message)
     # Unreachable while tests/api/test_errors.py passes: it maps every ServiceError subclass.
     raise TypeError(f"no API error for {type(exc).__name__}") from exc

@@ -217,6 +217,9 @@ class AuditProgress(_Exact):
     # The external link checks' counts once the crawl found links to other sites; null before,
     # without check_external, and once the audit has ended.
     external: External | None  # type: ignore[valid-type]
+    # The pages the crawl will reach as far as it knows: the URLs seen, capped at the audit's
+    # max_pages, never fewer than crawled; null once the audit has ended.
+    pages_expected: int | None
     recent: list[Crawled]  # type: ignore[valid-type]
 
 

@@ -20,6 +20,7 @@ from auditdb.listing import ListKind
 from common.bindings import Env
 from service import compare, progress
 from service.exports import ExportFormat
+from service.monitor_runs import RunResult
 
 
 async def get_openapi(call: Call) -> ApiResponse:
@@ -64,11 +65,12 @@ def _creating(
     operation_id: str,
     summary: str,
     response: Schema,
-    body: Schema,
+    body: Schema | None,
     errors: tuple[int, ...],
     access: Access = Access.KEY,
 ) -> Operation:
-    """A create: a JSON body, 201 with the new resource, its URL in a Location header."""
+    """A create: a JSON body (`body` None: none), 201 with the new resource, its URL in a
+    Location header."""
     return Operation(
         operation_id,
         summary,
@@ -153,10 +155,10 @@ ROUTES: tuple[Route, ...] = (
         audits.delete_audit,
         Operation(
             "deleteAudit",
-            "stop an audit and delete it with its results",
+            "delete a finished audit with its results (a running one: 409, cancel it first)",
             204,
             None,
-            (*_PER_AUDIT, 503),
+            (*_PER_AUDIT, 409, 503),
         ),
     ),
     Route(
@@ -205,6 +207,18 @@ ROUTES: tuple[Route, ...] = (
             202,
             Schema.AUDIT_RESPONSE,
             (*_PER_AUDIT, 409, 410, 503),
+        ),
+    ),
+    Route(
+        "POST",
+        "/api/audits/{audit_id}/rerun",
+        audits.rerun_audit,
+        _creating(
+            "rerunAudit",
+            "start a new audit of the same URL with the same options",
+            Schema.AUDIT_RESPONSE,
+            None,
+            (400, *_PER_AUDIT, 503),
         ),
     ),
     Route(
@@ -362,6 +376,18 @@ ROUTES: tuple[Route, ...] = (
             Schema.RUN_LIST,
             ListKind.RUNS,
             (400, *_PER_MONITOR),
+        ),
+    ),
+    Route(
+        "POST",
+        "/api/monitors/{monitor_id}/run",
+        monitors.run_monitor_now,
+        Operation(
+            "runMonitorNow",
+            "start a run of an active monitor now (its audit's id in the answer)",
+            202,
+            RunResult,
+            (*_PER_MONITOR, 409),
         ),
     ),
     # -- API keys, admin only (api.handlers.keys) --------------------------------------------

@@ -1507,7 +1507,8 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "A resolver the audit cannot reach says nothing about the site's DNS: no record is "
         "reported missing because of it. Info about the audit, not the site.",
         "Run the audit where the resolver is reachable, or name a reachable one "
-        "(siteaudit exposure --resolver URL; settings.EXPOSURE.doh_resolver_url).",
+        "(siteaudit exposure SITE_URL --resolver RESOLVER_URL; "
+        "settings.EXPOSURE.doh_resolver_url).",
         "siteaudit (exposure.dns_audit)",
         category=_SEC,
     ),

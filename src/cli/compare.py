@@ -22,6 +22,8 @@ def format_comparison(comparison: Obj) -> str:
         f"site: {as_str(after['start_url'])}",
         _score_line(as_object(comparison["health_score"])),
     ]
+    if warning := comparison.get("warning"):
+        lines.insert(0, f"warning: {as_str(warning)}")
     for title, name in (("new", "new_issues"), ("fixed", "fixed_issues")):
         lines.extend(_issue_section(title, as_object(comparison[name])))
     unchanged = as_object(comparison["unchanged_issues"])

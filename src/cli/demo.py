@@ -48,7 +48,7 @@ def add_demo_command(commands: Any) -> None:  # argparse's private _SubParsersAc
         type=OutputFormat,
         choices=list(OutputFormat),
         default=OutputFormat.HTML,
-        help="the report's format, as for `siteaudit audit` (default: %(default)s)",
+        help="the report's format, one of the audit command's formats (default: %(default)s)",
     )
     demo.add_argument(
         "--output",

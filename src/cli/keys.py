@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditdb.keys import ApiKeyRecord
 from service import keys
+from service.audits import LOCAL_OWNER
 from service.errors import InvalidKeyFields, KeyNotFound
 
 if TYPE_CHECKING:
@@ -25,7 +26,12 @@ def add_keys_commands(commands: Subcommands) -> None:
     parser = commands.add_parser("keys", help="create, list and revoke API keys")
     actions = parser.add_subparsers(dest="keys_command", required=True)
     create = actions.add_parser("create", help="make a key and print it (shown only once)")
-    create.add_argument("--owner", required=True, help="whose audits the key sees and starts")
+    create.add_argument(
+        "--owner",
+        default=LOCAL_OWNER,
+        help="whose audits the key sees and starts (default: %(default)s, the owner of the "
+        "audits this CLI runs)",
+    )
     create.add_argument("--name", default="", help="a label to tell keys apart")
     actions.add_parser("list", help="every key: id, owner, name, prefix, dates (never the key)")
     revoke = actions.add_parser("revoke", help="revoke a key by its id")
@@ -92,11 +98,3 @@ async def _revoke(platform: LocalPlatform, key_id: str) -> int:
         return 2
     print(f"revoked {key_id}")
     return 0
-
-
-async def has_user_key(platform: LocalPlatform) -> bool:
-    """Whether any live key exists besides the one the CLI keeps for itself."""
-    from local_platform.cli_key import CLI_KEY_NAME
-
-    found = await keys.list_keys(platform.core_env)
-    return any(not k.revoked and k.name != CLI_KEY_NAME for k in found)

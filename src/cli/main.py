@@ -10,7 +10,7 @@
     siteaudit compare A B [--limit N] [--state-dir DIR]
     siteaudit serve [--port N] [--var NAME:VALUE ...] [--state-dir DIR]
     siteaudit demo [--port N] [--max-pages N] [--format F] [--output FILE] [--keep-serving]
-    siteaudit keys create --owner NAME [--name LABEL] | keys list | keys revoke ID
+    siteaudit keys create [--owner NAME] [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] [--lighthouse M]
                            [--check-external] [--external-budget SECONDS]
     siteaudit monitors list
@@ -26,8 +26,10 @@ or comma-separated: critical, warning, score<N, new-issues-since=ID); `--json FI
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `report`,
 `cancel` and `delete` call the API as the owner "local", with the key the local platform keeps for
-the CLI (local_platform.cli_key); `serve` answers only requests that bring a key made by `keys create`,
-and serves the admin routes (/api/keys) when ADMIN_TOKEN is set in its environment. Lighthouse
+the CLI (local_platform.cli_key); `serve` answers only requests that bring a key, prints the web
+app's address and a sign-in link with a key of the owner "local" (so the app shows the CLI's
+audits), and serves the admin routes (/api/keys) when ADMIN_TOKEN is set in its environment.
+`keys create` makes a key for the owner "local" unless `--owner` names another. Lighthouse
 runs on a sample of pages when PSI_API_KEY is set in the environment (PSI_ENDPOINT overrides the
 PageSpeed Insights endpoint); without it audits say Lighthouse was skipped (docs/lighthouse.md).
 """
@@ -47,7 +49,7 @@ from cli.deliver import Delivery, ExitStatus, OutputFormat, Refused, check_basel
 from cli.demo import add_demo_command, run_demo
 from cli.exposure import add_exposure_command, run_exposure
 from cli.gate import CONDITIONS_HELP, GateSyntaxError, parse_fail_on
-from cli.keys import add_keys_commands, has_user_key, run_keys
+from cli.keys import add_keys_commands, run_keys
 from cli.monitors import add_monitors_commands, run_monitors
 from cli.progress import Snapshot, progress_view
 from cli.security import add_security_commands, run_security, run_security_check
@@ -56,6 +58,7 @@ from common.deployment import DeploymentVarError
 from common.wire import as_object, as_str
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
+from service.audits import LOCAL_OWNER
 from urls.private_hosts import PrivateHosts
 
 if TYPE_CHECKING:
@@ -331,7 +334,17 @@ async def run_cancel(args: argparse.Namespace) -> int:
 
 
 async def run_delete(args: argparse.Namespace) -> int:
-    status, body = await _request_once(args, "DELETE", f"/api/audits/{args.audit_id}")
+    path = f"/api/audits/{args.audit_id}"
+    platform = _platform(args)
+    try:
+        status, body = await platform.request("DELETE", path)
+        if status == 409:
+            # The API refuses to delete a running audit; the command stops it first, as it says.
+            # A 409 on the cancel means the audit ended meanwhile: the delete goes through.
+            await platform.request("POST", f"{path}/cancel")
+            status, body = await platform.request("DELETE", path)
+    finally:
+        await platform.close()
     if status != 204:
         return _refused(body)
     print(f"deleted {args.audit_id}")
@@ -429,18 +442,13 @@ async def _settled(platform: LocalPlatform, instance_id: str) -> None:
 
 
 async def run_serve(args: argparse.Namespace) -> int:
+    from local_platform import cli_key
     from local_platform.http_server import serve
 
     platform = _platform(args)
     server = await serve(platform.fetch, host="127.0.0.1", port=args.port)
-    print(f"siteaudit API on http://127.0.0.1:{server.port}/api/audits", flush=True)
-    if not await has_user_key(platform):
-        print(
-            "no API key yet: every request needs one; create it with\n"
-            "  siteaudit keys create --owner NAME",
-            file=sys.stderr,
-            flush=True,
-        )
+    app_key = await cli_key.load_or_create(platform.core_env, args.state_dir, cli_key.APP)
+    print(serve_banner(f"http://127.0.0.1:{server.port}", app_key), flush=True)
     try:
         await platform.engine.resume_incomplete()
         while True:
@@ -449,6 +457,21 @@ async def run_serve(args: argparse.Namespace) -> int:
     finally:
         await server.close()
         await platform.close()
+
+
+def serve_banner(origin: str, app_key: str) -> str:
+    """What `serve` prints: the API (first, the line scripts read), the app, and a sign-in link.
+
+    The link carries the key in its fragment, which a browser never sends to a server
+    (RFC 3986 §3.5); app.js moves it into the tab's session storage and drops it from the address
+    bar. Its owner is "local", the owner of the audits `siteaudit audit` runs on this state dir.
+    """
+    return (
+        f"siteaudit API on {origin}/api/audits\n"
+        f"siteaudit app on {origin}/\n"
+        f"sign in to the app as the owner {LOCAL_OWNER!r} (the CLI's audits) with this link:\n"
+        f"  {origin}/#key={app_key}"
+    )
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from auditdb.records import AuditPhase
 from common.wire import as_int, as_object
+from service.progress import expected_pages
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +76,11 @@ class Snapshot:
 
     @property
     def expected(self) -> int | None:
-        """How many pages the crawl will reach as far as it knows: discovered, up to the cap."""
-        return None if self.discovered is None else min(self.discovered, self.max_pages)
+        """How many pages the crawl will reach as far as it knows: discovered, up to the cap
+        (the same figure as the feed's `pages_expected`)."""
+        if self.discovered is None:
+            return None
+        return expected_pages(self.discovered, self.crawled, self.max_pages)
 
     def elapsed(self) -> str:
         minutes, seconds = divmod(int(self.elapsed_s), 60)

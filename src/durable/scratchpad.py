@@ -130,15 +130,22 @@ _LEASE_LEVEL = (
 )
 # A URL seen again at a smaller depth while still pending takes that depth: under the barrier
 # only a redirect (whose target keeps the redirecting page's depth) can find a URL of the level
-# being crawled after a sibling queued it one level deeper. RETURNING yields updated rows too;
-# the caller counts as new only rowids past the table's largest before the statement.
+# being crawled after a sibling queued it one level deeper. A pending URL of unknown depth (the
+# sitemap listed it first) takes the depth of the first link that reaches it and becomes a link
+# URL, crawled in that link's level, so every page links reach has its link distance from the
+# start (issue 27: 108 of 114 pages of a site whose sitemap lists them had "unknown" depth).
+# Sitemap URLs are leased only once no link URL is pending (`_LEVEL`), so a link with a known
+# depth always finds them still pending. RETURNING yields updated rows too; the caller counts as
+# new only rowids past the table's largest before the statement.
 _ENQUEUE_LINKS = (
     "INSERT INTO frontier (url, depth, source, found_on) "
     "SELECT json_extract(value, '$.url'), json_extract(value, '$.depth'), "
     f"'{FrontierSource.LINK.value}', json_extract(value, '$.found_on') "
     "FROM json_each(?) WHERE true ORDER BY key "
-    "ON CONFLICT(url) DO UPDATE SET depth = excluded.depth, found_on = excluded.found_on "
-    f"WHERE frontier.state = '{FrontierState.PENDING.value}' AND excluded.depth < frontier.depth "
+    "ON CONFLICT(url) DO UPDATE SET depth = excluded.depth, found_on = excluded.found_on, "
+    "source = excluded.source "
+    f"WHERE frontier.state = '{FrontierState.PENDING.value}' AND excluded.depth IS NOT NULL "
+    "AND (frontier.depth IS NULL OR excluded.depth < frontier.depth) "
     "RETURNING rowid AS row"
 )
 # A URL already known only gains in_sitemap. The guard `WHERE in_sitemap = 0` means an updated

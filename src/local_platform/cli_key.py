@@ -1,16 +1,20 @@
-"""The API key the CLI calls the Worker with: owner "local", kept in the state directory.
+"""The API keys the local platform keeps for its owner "local", in the state directory.
 
 `siteaudit audit|resume` (and tests) call the Worker's API in-process through
-`LocalPlatform.request`, which authenticates like any other caller. The key is made on first use
-and stored in `<state dir>/cli-key` (mode 0600), the way a client keeps its own credential; the
-D1 table, as everywhere, holds only its hash. Holding the state directory already means holding
-the database itself, so the file gives nothing more away. A key that no longer authenticates
-(revoked with `siteaudit keys revoke`, or a fresh database) is replaced by a new one.
+`LocalPlatform.request`, which authenticates like any other caller, with the CLI's key. `siteaudit
+serve` prints a sign-in link for the web app that carries a second key of the same owner (its own
+name, so revoking one leaves the other working), so the app shows the audits the CLI ran. Each key
+is made on first use and stored in `<state dir>/<file>` (mode 0600), the way a client keeps its
+own credential; the D1 table, as everywhere, holds only its hash. Holding the state directory
+already means holding the database itself, so the files give nothing more away. A key that no
+longer authenticates (revoked with `siteaudit keys revoke`, or a fresh database) is replaced by a
+new one.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from common.bindings import Env
@@ -18,12 +22,22 @@ from service import keys
 from service.audits import LOCAL_OWNER
 from service.errors import NotAuthenticated
 
-CLI_KEY_FILE = "cli-key"
-CLI_KEY_NAME = "siteaudit cli (local platform)"
+
+@dataclass(frozen=True, slots=True)
+class LocalKey:
+    """Where a key of the owner "local" is kept, and the name `keys list` shows for it."""
+
+    file: str
+    name: str
 
 
-async def load_or_create(env: Env, state_dir: Path) -> str:
-    path = state_dir / CLI_KEY_FILE
+CLI = LocalKey("cli-key", "siteaudit cli (local platform)")
+APP = LocalKey("app-key", "web app sign-in link (local platform)")
+CLI_KEY_NAME = CLI.name
+
+
+async def load_or_create(env: Env, state_dir: Path, which: LocalKey = CLI) -> str:
+    path = state_dir / which.file
     if path.exists():
         secret = path.read_text().strip()
         try:
@@ -31,7 +45,7 @@ async def load_or_create(env: Env, state_dir: Path) -> str:
             return secret
         except NotAuthenticated:
             pass  # revoked, or the database was reset: make a new one
-    created = await keys.create_key(env, LOCAL_OWNER, CLI_KEY_NAME)
+    created = await keys.create_key(env, LOCAL_OWNER, which.name)
     _write_private(path, created.secret)
     return created.secret
 

@@ -47,6 +47,7 @@ from service.errors import (
     NotCancellable,
     NotResumable,
     StateExpired,
+    StillRunning,
     TargetProblem,
     WorkflowUnavailable,
 )
@@ -253,14 +254,16 @@ async def cancel_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
 
 
 async def delete_audit(env: Env, owner: str, audit_id: str) -> None:
-    """Stop the audit's workflow instance if it runs, wipe its crawl state (the scratchpad), its
-    full report and its Lighthouse payloads in R2, then delete its rows (pages, issues and
-    Lighthouse rows cascade) and announce its end to a monitor run still waiting on it. The row
-    goes last: if R2 refuses (`StorageUnavailable`), the audit stays and a retry finishes the
-    job. A second delete finds nothing: `AuditNotFound`, like any unknown id."""
-    audit = await owned_audit(env, owner, audit_id)
+    """Wipe the audit's crawl state (the scratchpad), its full report and its Lighthouse
+    payloads in R2, then delete its rows (pages, issues and Lighthouse rows cascade) and announce
+    its end to a monitor run still waiting on it. A running audit is refused (`StillRunning`):
+    cancel it first. The row goes last: if R2 refuses (`StorageUnavailable`), the audit stays
+    and a retry finishes the job. A second delete finds nothing: `AuditNotFound`, like any
+    unknown id."""
+    # Reconciled first: an audit whose instance the platform killed is failed, and deletable.
+    audit = await read_audit(env, owner, audit_id)
     if repository.is_running(audit):
-        await _terminate(env, audit.workflow_instance_id or audit.id)
+        raise StillRunning(audit.id)
     await Scratchpad.for_audit(env, audit.id).destroy()
     await report_keys.delete_report(env, audit.owner, audit.id)
     await report_keys.delete_lighthouse_payloads(env, [audit.id])
@@ -276,6 +279,33 @@ async def _terminate(env: Env, instance_id: str) -> None:
         await instance.terminate()
     except Exception as exc:  # JsException: a lost or finished instance has nothing to stop
         log.warning("could not terminate workflow instance %s: %s", instance_id, exc)
+
+
+# -- re-run ------------------------------------------------------------------------------------
+
+
+async def rerun_audit(env: Env, owner: str, audit_id: str, key_id: str | None) -> AuditRecord:
+    """A new audit of the same start URL with the same options, admitted like any new one."""
+    audit = await owned_audit(env, owner, audit_id)
+    return await create_audit(env, owner, same_request(audit), key_id)
+
+
+def same_request(audit: AuditRecord) -> CreateAudit:
+    """The request that makes a new audit like `audit`: its URL as audited, its options."""
+    options = audit.options
+    return CreateAudit(
+        url=audit.start_url,
+        max_pages=options.max_pages,
+        max_depth=options.max_depth,
+        include=tuple(options.include_patterns),
+        exclude=tuple(options.exclude_patterns),
+        fetch_timeout_s=options.fetch_timeout_s,
+        lighthouse=options.lighthouse,
+        lighthouse_pages=options.lighthouse_pages,
+        check_external=options.check_external,
+        scheme_assumed=audit.scheme_assumed,
+        external_budget_s=options.external_budget_s,
+    )
 
 
 # -- resume ------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from auditdb.records import AuditRecord, AuditStatus, IssueRecord
 from common.bindings import Env
 from common.wire import JsonRecord
 from service.audits import owned_audit
+from urls.normalise import same_site
 
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
@@ -94,6 +95,9 @@ class AuditComparison(JsonRecord):
     unchanged_issues: IssueChanges
     pages_added: PageChanges
     pages_removed: PageChanges
+    # Set when the audits are of different sites: the comparison still answers (an owner may
+    # compare a site with its new domain), but every issue and page differs by its URL alone.
+    warning: str | None = None
 
 
 async def compare_audits(
@@ -124,7 +128,24 @@ async def compare_audits(
         unchanged_issues=_issue_changes(after_counts.matched, unchanged),
         pages_added=PageChanges(added_n, added, added_n > len(added)),
         pages_removed=PageChanges(removed_n, removed, removed_n > len(removed)),
+        warning=different_sites_warning(before, after),
     )
+
+
+def different_sites_warning(before: AuditRecord, after: AuditRecord) -> str | None:
+    """A warning when the audits are of different sites, by the crawl's own rule (`same_site`:
+    hosts equal but for `www.`, the same port; http and https on default ports are one site),
+    applied to the URLs audited and to where their redirects ended."""
+    if same_site(before.start_url, after.start_url) or same_site(_site(before), _site(after)):
+        return None
+    return (
+        f"these audits are of different sites ({_site(before)} and {_site(after)}): "
+        "their issues and pages differ by URL, so all of them show as new, fixed, added or removed"
+    )
+
+
+def _site(audit: AuditRecord) -> str:
+    return audit.final_url or audit.start_url
 
 
 def _issue_changes(by_severity: dict[str, int], issues: list[IssueRecord]) -> IssueChanges:

@@ -6,6 +6,7 @@
     ├── AuditNotFound(audit_id)         no audit with that id
     ├── NotResumable(audit_id, status)  only failed or cancelled audits resume; None: lost a race
     ├── NotCancellable(audit_id, status) only running audits can be cancelled
+    ├── StillRunning(audit_id)          a running audit is not deleted: cancel it first
     ├── StateExpired(audit_id)          the audit's crawl state (its scratchpad) is gone
     ├── WorkflowUnavailable             the Workflow binding refused to create an instance
     ├── StorageUnavailable              R2 refused an operation the request cannot finish without
@@ -14,7 +15,8 @@
     ├── KeyNotFound(key_id)             no API key with that id
     ├── RateLimited(retry_after_s)      a rate limit refused the request; retry after the delay
     ├── MonitorNotFound(monitor_id)     no monitor with that id
-    └── MonitorLimitReached             the owner keeps as many monitors as it may
+    ├── MonitorLimitReached             the owner keeps as many monitors as it may
+    └── MonitorNotRunnable(monitor_id)  a paused monitor, or one whose run is starting already
 
 The message (`str(exc)`) is written for the API's caller and is passed through unchanged.
 """
@@ -72,6 +74,15 @@ class NotCancellable(ServiceError):
         self.status = status
 
 
+class StillRunning(ServiceError):
+    """Deleting a running audit would throw away what its crawl is finding without a word:
+    the caller cancels it first (its results stay until the delete)."""
+
+    def __init__(self, audit_id: str) -> None:
+        super().__init__(f"audit {audit_id} is running: cancel it before deleting it")
+        self.audit_id = audit_id
+
+
 class StateExpired(ServiceError):
     def __init__(self, audit_id: str, message: str) -> None:
         super().__init__(message)
@@ -114,3 +125,9 @@ class MonitorNotFound(ServiceError):
 
 class MonitorLimitReached(ServiceError):
     pass
+
+
+class MonitorNotRunnable(ServiceError):
+    def __init__(self, monitor_id: str, reason: str) -> None:
+        super().__init__(f"monitor {monitor_id} cannot run now: {reason}")
+        self.monitor_id = monitor_id

@@ -1,25 +1,29 @@
 """One audit as a single self-contained HTML file that opens offline, written in chunks.
 
-What the file holds, in order (docs/issues.md for the catalogue texts it quotes):
-* what to fix first (service.verdict, docs/scoring.md): the overall score and the five category
-  scores, the notes that explain them, then every finding as an action ranked by the points
-  fixing it adds, with its scope, pages affected, how to fix it and example pages; or why the
-  audit has no verdict;
-* the health score, the security grade and the audit's facts (site, status, pages, when);
+What the file holds, in order (docs/manual/reports.md; docs/issues.md for the catalogue texts):
+* the verdict (service.verdict, docs/scoring.md), the first screen: the overall score as a gauge
+  and the security grade in two cards of one height, each with a sentence of what it means; the
+  five category scores as gauges and the notes that explain them; the verdict's first
+  `FIX_FIRST` actions in its rank ("Fix first"), with the points each adds, where it is and
+  example pages; or why the audit has no verdict;
+* the audit's facts (site, status, pages, when);
+* the findings grouped by severity, most pages first (one per fix: a grade test and its
+  per-page header rows are one finding), each with its title, where it is and its summary, and a
+  details element with its explanation, fix and at most `PAGES_PER_TYPE` affected pages with the
+  detail that locates the problem (the link target, the duplicate group, the redirect chain:
+  service.issue_locating), then "and N more";
+* the site structure and the per-URL view (service.html_pages), around the page table
+  (service.page_table): the first `TABLE_ROWS` pages by URL as a plain table, and up to
+  `DATA_ROWS` pages in a JSON data island that a small inline script pages, sorts and filters,
+  with the commands that list every page; then a section per page. Every page URL shown is
+  followed by a link to its section;
+* four inline SVG charts (service/svg_charts.py): status code classes, crawl depth, response time,
+  issues by type, each with its numbers as a table;
 * for an audit that is a monitor's run (service.run_history, rendered by service.html_history):
   the monitor's scores over its last `HISTORY_RUNS` runs as a line chart with a table of the runs,
   and the new and fixed issues since the previous completed run;
-* four inline SVG charts (service/svg_charts.py): status code classes, crawl depth, response time,
-  issues by type, each with its numbers as a table;
-* the findings grouped by severity, most pages first (one per fix: a grade test and its
-  per-page header rows are one finding), each with its title, explanation, fix, pages affected
-  and at most `PAGES_PER_TYPE` of them with the detail that locates the problem (the link target,
-  the duplicate group, the redirect chain: service.issue_locating), then "and N more";
 * the Lighthouse section (service/html_vitals.py): a row per sampled page, mobile beside desktop,
-  or why Lighthouse did not run;
-* the page table (service.page_table): the first `TABLE_ROWS` pages by URL as a plain table, and
-  up to `DATA_ROWS` pages in a JSON data island that a small inline script pages, sorts and
-  filters, with the commands that list every page.
+  or why Lighthouse did not run.
 
 Everything from a crawled site (URLs, titles, details) is hostile text: it is escaped on the way
 out (`html.escape` with quotes), and a page URL becomes a link only when it is http(s), with
@@ -30,18 +34,22 @@ injected script would not run even if escaping failed. There is no `style` attri
 because the policy allows none.
 
 Memory: one walk of the pages (keyset pages of `EXPORT_PAGE_SIZE` rows) folds them into the
-charts' counts and keeps the first `TABLE_ROWS`; a second walk, stopped after `DATA_ROWS` rows,
-writes the data island one keyset page at a time; the issues are read `PAGES_PER_TYPE` rows per
-type, the history `HISTORY_RUNS` runs and `CHANGES_LISTED` changes. So the renderer holds at most
-one keyset page of rows whatever the audit's size (bench/html_report_memory.py).
+charts' counts and the directories, keeps the first `TABLE_ROWS` and the URLs of the first
+`PAGE_VIEWS`; one walk of the issues keeps those pages' issue types and counts issues by
+directory; a second walk of the pages, stopped after `DATA_ROWS` rows, writes the data island one
+keyset page at a time, and a third the per-URL sections; the issues are read `PAGES_PER_TYPE` rows
+per type, the history `HISTORY_RUNS` runs and `CHANGES_LISTED` changes. So the renderer holds one
+keyset page of rows and at most `PAGE_VIEWS` URLs whatever the audit's size
+(bench/html_report_memory.py).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import math
 from collections import Counter
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from html import escape
@@ -58,11 +66,20 @@ from common.failures import site_failure_code
 from service.audits import owned_audit
 from service.exports import Export
 from service.html_history import history_section
+from service.html_pages import (
+    PAGE_VIEWS,
+    PageIssues,
+    Structure,
+    page_section,
+    pages_intro,
+    structure_section,
+)
 from service.html_vitals import vitals_section
 from service.issue_locating import locating_detail, type_title
-from service.lists import Paging, issue_counts, iter_pages, list_issues
+from service.lists import Paging, issue_counts, iter_issues, iter_pages, list_issues
 from service.page_table import (
     LINK_ATTRS,
+    NOT_LINKED,
     SCRIPT,
     TABLE_ROWS,
     island_chunks,
@@ -76,7 +93,9 @@ from service.svg_charts import Bar, Chart, Tone, render_chart
 from service.verdict import AuditVerdict, verdict_of
 
 MEDIA_TYPE = "text/html; charset=utf-8"
+type PageRef = Callable[[str], str]  # a page URL as the report shows it: a link, maybe its view
 PAGES_PER_TYPE = 20  # affected pages shown per issue type
+FIX_FIRST = 5  # ranked actions on the first screen; the issue groups hold every one
 ISSUE_TYPE_BARS = 15  # issue types charted; the rest are summed into one bar
 DEPTH_BARS = 10  # depths 0..9 each get a bar; deeper pages share "10+"
 # Response time buckets (upper bounds, ms): Lighthouse calls a server response under 600 ms good
@@ -88,24 +107,36 @@ TONES = {Severity.CRITICAL: Tone.BAD, Severity.WARNING: Tone.WARN, Severity.INFO
 STYLE = """
 :root{color-scheme:light;--ink:#1a1a1a;--muted:#4a4a4a;--line:#c8c8c8;--bg:#fff;--panel:#f4f5f7}
 body{font:16px/1.5 system-ui,sans-serif;color:var(--ink);background:var(--bg);margin:0}
-header,main,footer{max-width:72rem;margin:0 auto;padding:1rem 1.5rem}
+header,main,footer{max-width:72rem;margin:0 auto;padding:.5rem 1.5rem}h1{margin:.5rem 0}
 a{color:#0b57d0}
-a:focus,button:focus,input:focus,summary:focus,.table-wrap:focus{outline:3px solid #0b57d0;outline-offset:2px}
-.score{display:flex;gap:2rem;flex-wrap:wrap;align-items:center}
-.score-value{font-size:3rem;font-weight:700}
+a:focus,button:focus,input:focus,summary:focus,.wide:focus{outline:3px solid #0b57d0;outline-offset:2px}
+.headline{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,18rem),1fr));gap:1rem}
+.card{display:grid;grid-template-columns:88px 1fr;grid-template-rows:auto 1fr;gap:0 1rem;
+align-items:center;background:var(--panel);border:1px solid var(--line);padding:.75rem 1rem}
+.card h3{grid-column:1/-1;margin:0 0 .5rem}.card .meaning{margin:0}
+.grade{font-size:2.5rem;font-weight:700;line-height:88px;margin:0;text-align:center;width:88px}
+.gauges{display:flex;flex-wrap:wrap;gap:1rem 1.5rem;padding:0;margin:0;list-style:none}
+.gauges li{display:flex;flex-direction:column;align-items:center;width:7rem;text-align:center}
+.track{fill:none;stroke:#dfe1e5;stroke-width:8}.arc{fill:none;stroke-width:8}
+.arc.tone-good{stroke:#1e7b34}.arc.tone-warn{stroke:#a35c00}.arc.tone-bad{stroke:#b3261e}
+.arc.tone-neutral{stroke:#3b5b92}.gauge-value{font-size:19px;font-weight:700;fill:#1a1a1a}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(36rem,100%),1fr));gap:1rem}
+.wide{overflow-x:auto;position:relative}a.view{font-size:.875rem;white-space:nowrap}
+details.page{border-top:1px solid var(--line);padding:.25rem 0}details.page>summary{overflow-wrap:anywhere}
+details.page dl{margin:.5rem 0 .5rem 1rem}details.page ul{margin:0;padding-left:1.25rem}
+ul.tree{padding-left:1rem}ul.tree ul{padding-left:1.5rem}h1,main p,main li{overflow-wrap:anywhere}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,24rem),1fr));gap:1rem}
 figure.chart{margin:0;padding:1rem;background:var(--panel);border:1px solid var(--line)}
 figcaption{font-weight:600;margin-bottom:.5rem}
 svg{max-width:100%;height:auto}
-.axis{font-size:12px;fill:#1a1a1a}
+.axis{font-size:12px;fill:#1a1a1a}.axis.label{font-size:13px}
 .bar.tone-neutral{fill:#3b5b92}.bar.tone-good{fill:#1e7b34}.bar.tone-warn{fill:#a35c00}.bar.tone-bad{fill:#b3261e}
 .issue{border-top:1px solid var(--line);padding:.5rem 0}
 .count{font-weight:400;color:var(--muted)}
 .sev-critical{color:#b3261e}.sev-warning{color:#8a4b00}.sev-info{color:#3b5b92}
 .affected li{overflow-wrap:anywhere}.detail{color:var(--muted)}
-table{border-collapse:collapse;width:100%}.table-wrap{overflow-x:auto}
+table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
 td{overflow-wrap:anywhere}td.num{text-align:right}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
@@ -115,11 +146,8 @@ th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 [hidden]{display:none!important}
 .verdict{border-bottom:1px solid var(--line)}
-.categories{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;padding:0;list-style:none}
-.categories li{background:var(--panel);padding:.25rem .75rem;border:1px solid var(--line)}
-ol.actions{padding-left:2rem}ol.actions>li{margin:.75rem 0;overflow-wrap:anywhere}
-h1{overflow-wrap:anywhere}
-.gain{font-weight:700}.scope{color:var(--muted)}
+ol.actions{padding-left:2rem}ol.actions>li{margin:.5rem 0}ol.actions p{margin:.25rem 0}
+.gain{font-weight:700}.scope,.where{color:var(--muted)}
 .controls{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.5rem 0}
 input,select,button{font:inherit}
 .grid{stroke:#c8c8c8}.line{fill:none;stroke-width:2}.line.series-security{stroke-dasharray:6 4}
@@ -129,6 +157,9 @@ table.runs{margin:1rem 0}table.runs td{overflow-wrap:normal}caption{text-align:l
 th button::after{content:" \\2195";content:" \\2195"/""}
 th[aria-sort=ascending] button::after{content:" \\25B2";content:" \\25B2"/""}
 th[aria-sort=descending] button::after{content:" \\25BC";content:" \\25BC"/""}
+@media print{header,main,footer{max-width:none;padding:0}.charts{display:block}
+figure.chart{break-inside:avoid;margin:0 0 1rem;border:0;padding:0}svg{max-width:100%}
+a{color:inherit}}
 """
 
 
@@ -149,7 +180,8 @@ CSP = (
 
 @dataclass(slots=True)
 class PageStats:
-    """The charts' counts over every page, and the first `keep` pages for the table."""
+    """The charts' counts over every page, the first `keep` pages for the table, the pages that
+    get a per-URL section and the site's directories (service.html_pages)."""
 
     keep: int = TABLE_ROWS
     total: int = 0
@@ -157,10 +189,15 @@ class PageStats:
     depths: Counter[int | None] = field(default_factory=Counter)
     times: Counter[str] = field(default_factory=Counter)
     first: list[PageRecord] = field(default_factory=list)
+    index: PageIssues = field(default_factory=PageIssues)  # the pages in view, their issue types
+    structure: Structure = field(default_factory=Structure)
 
     def add(self, rows: Iterable[PageRecord]) -> None:
         for page in rows:
             self.total += 1
+            if len(self.index.in_view) < PAGE_VIEWS:
+                self.index.in_view.add(page.url)
+            self.structure.add_pages((page,))
             self.status_classes[status_class(page.status_code)] += 1
             depth = page.crawl_depth
             self.depths[None if depth is None else min(depth, DEPTH_BARS)] += 1
@@ -197,15 +234,15 @@ async def html_chunks(
     history: RunHistory | None = None,
     vitals: Sequence[LighthouseRow] = (),
     verdict: AuditVerdict | None = None,
+    views: AsyncGenerator[list[PageRecord]] | None = None,
 ) -> AsyncGenerator[bytes]:
     """The document as encoded chunks: head, the failure banner (when the site could not be
-    audited), what to fix first, history and charts, one chunk per finding, the page table, then
-    its data island one chunk per batch of `rows` (None: the kept rows)."""
-    opening = _head(audit) + _failure(audit) + verdict_section(audit, verdict)
+    audited), the verdict and what to fix first, the facts, one chunk per finding, the page table
+    and its data island one chunk per batch of `rows` (None: the kept rows), the charts, the
+    history and the Lighthouse section."""
+    ref = stats.index.ref
+    opening = _head(audit) + _failure(audit) + verdict_section(audit, verdict, ref)
     yield (opening + _overview(audit, counts, stats)).encode()
-    if history is not None:
-        yield history_section(history, audit.id).encode()
-    yield _charts(counts, stats).encode()
     yield b'<section aria-labelledby="issues-h"><h2 id="issues-h">Issues</h2>'
     if not counts.rows:
         yield b"<p>No issues found.</p>"
@@ -215,15 +252,37 @@ async def html_chunks(
         if group.count.severity != severity:
             yield ((_close_severity() if severity else "") + _open_severity(group, totals)).encode()
             severity = group.count.severity
-        yield _issue_type(audit.id, group).encode()
+        yield _issue_type(audit.id, group, ref).encode()
     yield ((_close_severity() if severity else "") + "</section>").encode()
-    yield vitals_section(audit, vitals, link).encode()  # service/html_vitals.py
+    yield structure_section(stats.structure).encode()
     classes = [c for c in STATUS_CLASSES if stats.status_classes[c]]
     for text in table_chunks(audit.id, stats.total, classes, stats.first):
         yield text.encode()
     async for text in island_chunks(kept_rows(stats.first) if rows is None else rows):
         yield text.encode()
+    async for text in _page_views(stats, kept_rows(stats.first) if views is None else views):
+        yield text.encode()
+    yield _charts(counts, stats).encode()
+    if history is not None:
+        yield history_section(history, audit.id).encode()
+    yield vitals_section(audit, vitals, ref).encode()  # service/html_vitals.py
     yield _tail().encode()
+
+
+async def _page_views(
+    stats: PageStats, batches: AsyncGenerator[list[PageRecord]]
+) -> AsyncGenerator[str]:
+    """The per-URL sections of the first `PAGE_VIEWS` pages, one chunk per batch."""
+    yield pages_intro(stats.total)
+    left = PAGE_VIEWS
+    async with aclosing(batches) as walk:
+        async for batch in walk:
+            rows = batch[:left]
+            yield "".join(page_section(p, stats.index.types.get(p.url, ())) for p in rows)
+            left -= len(rows)
+            if left <= 0:
+                break
+    yield "</section>"
 
 
 def _head(audit: AuditRecord) -> str:
@@ -251,7 +310,7 @@ def _failure(audit: AuditRecord) -> str:
 
 
 def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
-    score = "n/a" if audit.health_score is None else f"{audit.health_score:.0f}"
+    """The audit's facts, below the verdict (whose cards hold the score and the grade)."""
     by_severity = counts.by_severity
     facts = [
         ("Site", link(audit.final_url or audit.start_url)),
@@ -264,25 +323,8 @@ def _overview(audit: AuditRecord, counts: IssueCounts, stats: PageStats) -> str:
     ]
     rows = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     return (
-        '<section aria-labelledby="score-h" class="score">'
-        f'<div><h2 id="score-h">Health score</h2><p class="score-value">{score}'
-        '<span class="visually-hidden"> out of 100</span></p></div>'
-        f"{_grade(audit)}"
+        '<section aria-labelledby="facts-h" class="about"><h2 id="facts-h">About this audit</h2>'
         f'<dl class="facts">{rows}</dl></section>'
-    )
-
-
-def _grade(audit: AuditRecord) -> str:
-    """The start URL's security grade (docs/security.md), or why there is none."""
-    if audit.security_grade is None:
-        reason = audit.security_error or "not graded yet"
-        return (
-            f'<div><h2 id="grade-h">Security grade</h2><p>not graded ({escape(reason)})</p></div>'
-        )
-    score = "" if audit.security_score is None else f" ({audit.security_score}/100)"
-    return (
-        '<div><h2 id="grade-h">Security grade</h2>'
-        f'<p class="score-value">{escape(audit.security_grade)}</p><p>{escape(score)}</p></div>'
     )
 
 
@@ -321,7 +363,7 @@ def charts(counts: IssueCounts, stats: PageStats) -> list[Chart]:
 
 def _depth_label(depth: int | None) -> str:
     if depth is None:
-        return "unknown"
+        return NOT_LINKED
     return f"{depth}+" if depth >= DEPTH_BARS else str(depth)
 
 
@@ -365,21 +407,33 @@ def _close_severity() -> str:
     return "</section>"
 
 
-def _issue_type(audit_id: str, group: IssueGroup) -> str:
+def _issue_type(audit_id: str, group: IssueGroup, ref: PageRef = link) -> str:
     count = group.count
     d = maybe_descriptor(count.issue_type)
     more = count.count - len(group.rows)
     title = escape(type_title(count.issue_type))
     if group.action is not None:
-        return _finding(audit_id, group, group.action, d, more)
+        return _finding(audit_id, group, group.action, d, more, ref)
+    body = _describe(d) + _affected_block(audit_id, group.rows, more, "", ref)
     return (
         f'<article class="issue" id="type-{escape(count.issue_type)}">'
-        f'<h4>{title} <span class="count">{count.count:,}</span></h4>{_describe(d)}'
-        f"{_affected_block(audit_id, group.rows, more, '')}</article>"
+        f'<h4>{title} <span class="count">{count.count:,}</span></h4>'
+        f"{_expandable(title, body)}</article>"
     )
 
 
-def _affected_block(audit_id: str, rows: Sequence[IssueRecord], more: int, of: str) -> str:
+def _expandable(title: str, body: str) -> str:
+    """An issue group's texts and pages, closed until asked for (or linked to: the script opens
+    a group whose anchor is followed)."""
+    return (
+        f'<details class="more"><summary>{title}: what it means, how to fix it, the affected '
+        f"pages</summary>{body}</details>"
+    )
+
+
+def _affected_block(
+    audit_id: str, rows: Sequence[IssueRecord], more: int, of: str, ref: PageRef
+) -> str:
     """The first affected pages, then how many more `of` what, and the command that lists them."""
     rest = (
         f'<p class="note">and {more:,} more{of} (every issue: <code>siteaudit report '
@@ -387,13 +441,18 @@ def _affected_block(audit_id: str, rows: Sequence[IssueRecord], more: int, of: s
         if more > 0
         else ""
     )
-    items = "".join(_affected(row) for row in rows)
+    items = "".join(_affected(row, ref) for row in rows)
     listed = f'<ul class="affected">{items}</ul>' if items else ""
     return f"<h5>Affected pages</h5>{listed}{rest}"
 
 
 def _finding(
-    audit_id: str, group: IssueGroup, action: Action, d: IssueDescriptor | None, more: int
+    audit_id: str,
+    group: IssueGroup,
+    action: Action,
+    d: IssueDescriptor | None,
+    more: int,
+    ref: PageRef,
 ) -> str:
     """A finding: its lead type's texts, where it is, and the first rows of its widest type."""
     of = f" rows of {escape(type_title(group.count.issue_type))}"
@@ -406,8 +465,9 @@ def _finding(
     return (
         f'<article class="issue" id="type-{escape(action.issue_type)}">'
         f'<h4>{escape(action.title)} <span class="count">{_where(action)}</span></h4>'
-        f"<p>{escape(action.summary)}</p>{also}{_describe(d)}"
-        f"{_affected_block(audit_id, group.rows, more, of)}</article>"
+        f"<p>{escape(action.summary)}</p>{also}"
+        f"{_expandable(escape(action.title), _describe(d) + _affected_block(audit_id, group.rows, more, of, ref))}"
+        "</article>"
     )
 
 
@@ -419,46 +479,129 @@ def _where(action: Action) -> str:
     return f"{action.pages:,} {noun}{site_wide}"
 
 
-# -- what to fix first -------------------------------------------------------------------------
+# -- the first screen: the verdict and what to fix first ------------------------------------------
 
 
-def verdict_section(audit: AuditRecord, verdict: AuditVerdict | None) -> str:
-    """The first thing on screen: the scores and the ranked actions, or why there are none."""
-    heading = (
-        '<section aria-labelledby="fix-h" class="verdict"><h2 id="fix-h">What to fix first</h2>'
-    )
+def verdict_section(audit: AuditRecord, verdict: AuditVerdict | None, ref: PageRef = link) -> str:
+    """The first thing on screen: the overall score and the security grade side by side, each with
+    a sentence of what it means, the category scores as gauges, and the first `FIX_FIRST` ranked
+    actions (audit.verdict's order); or why there is no verdict. Nothing after a site failure:
+    the banner above says why there is nothing to fix on the site."""
     if audit.site_failure is not None:
-        return ""  # the failure banner above says why there is nothing to fix on the site
-    if verdict is None or verdict.scores is None:
+        return ""
+    heading = '<section aria-labelledby="fix-h" class="verdict"><h2 id="fix-h">Verdict</h2>'
+    scores = None if verdict is None else verdict.scores
+    overall = audit.health_score if scores is None else scores.overall
+    headline = f'<div class="headline">{_overall_card(overall)}{_grade_card(audit)}</div>'
+    if verdict is None or scores is None:
         note = "no verdict" if verdict is None or verdict.note is None else verdict.note
-        return f"{heading}<p>{escape(note)}</p></section>"
-    scores = verdict.scores
-    overall = "n/a" if scores.overall is None else f"{scores.overall:g}"
-    categories = "".join(
-        f"<li>{escape(c.label)}: <strong>{'n/a' if c.score is None else f'{c.score:g}'}</strong>"
-        f'<span class="visually-hidden"> out of 100</span></li>'
+        return f'{heading}{headline}<p class="why-none">{escape(note)}</p></section>'
+    gauges = "".join(
+        f"<li>{gauge(c.score, c.label)}<span>{escape(c.label)}</span></li>"
         for c in scores.categories
     )
     notes = "".join(f'<p class="note">{escape(note)}</p>' for note in scores.notes)
-    actions = "".join(_action_item(action) for action in verdict.actions)
-    listed = f'<ol class="actions">{actions}</ol>' if actions else "<p>Nothing to fix.</p>"
     return (
-        f"{heading}<p>Overall score <strong>{overall}</strong> of 100 "
-        f'(<a href="#score-h">the audit\'s facts</a>)</p>'
-        f'<ul class="categories">{categories}</ul>{notes}{listed}</section>'
+        f'{heading}{headline}<h3 id="categories-h">Scores by category</h3>'
+        f'<ul class="gauges" aria-labelledby="categories-h">{gauges}</ul>{notes}'
+        f"{fix_first(verdict.actions, ref)}</section>"
     )
 
 
-def _action_item(action: Action) -> str:
+def score_band(score: float | None) -> Tone:
+    """Lighthouse's colour bands for a 0-100 score: 90 and up good, 50-89 needs work, below 50
+    poor (Lighthouse docs, "How the Performance score is calculated", colour-coding)."""
+    if score is None:
+        return Tone.NEUTRAL
+    return Tone.GOOD if score >= 90 else Tone.WARN if score >= 50 else Tone.BAD
+
+
+BAND_WORDS = {
+    Tone.GOOD: "Good",
+    Tone.WARN: "Needs work",
+    Tone.BAD: "Poor",
+    Tone.NEUTRAL: "Not scored",
+}
+GAUGE_RADIUS = 36  # px; the circle's length is 2 pi r, the arc drawn is the score's share of it
+
+
+def gauge(score: float | None, label: str) -> str:
+    """A score as a ring filled in proportion, the number in its middle (as Lighthouse's gauges),
+    coloured by its band; one image whose name says it all."""
+    shown = "n/a" if score is None else f"{score:g}"
+    length = 2 * math.pi * GAUGE_RADIUS
+    filled = 0.0 if score is None else length * min(max(score, 0.0), 100.0) / 100
+    spoken = escape(f"{label}: {shown}" + ("" if score is None else " out of 100"))
+    return (
+        f'<svg class="gauge" role="img" aria-label="{spoken}" width="88" height="88" '
+        'viewBox="0 0 88 88" xmlns="http://www.w3.org/2000/svg">'
+        f'<circle class="track" cx="44" cy="44" r="{GAUGE_RADIUS}"/>'
+        f'<circle class="arc tone-{score_band(score)}" cx="44" cy="44" r="{GAUGE_RADIUS}" '
+        f'stroke-dasharray="{filled:.1f} {length:.1f}" transform="rotate(-90 44 44)"/>'
+        f'<text class="gauge-value" x="44" y="44" text-anchor="middle" '
+        f'dominant-baseline="central">{shown}</text></svg>'
+    )
+
+
+def _overall_card(overall: float | None) -> str:
+    band = score_band(overall)
+    meaning = (
+        "No page could be scored, so there is no overall score."
+        if overall is None
+        else f"{BAND_WORDS[band]}: the five category scores below, weighted into one number "
+        "out of 100 (90 and up is good, under 50 poor); each fix below says what it adds."
+    )
+    return (
+        f'<div class="card"><h3 id="score-h">Overall score</h3>{gauge(overall, "Overall score")}'
+        f'<p class="meaning">{escape(meaning)}</p></div>'
+    )
+
+
+def _grade_card(audit: AuditRecord) -> str:
+    """The start URL's security grade (docs/security.md), or why there is none."""
+    if audit.security_grade is None:
+        letter, reason = "–", audit.security_error or "not graded yet"
+        meaning = f"Not graded ({reason})."
+    else:
+        letter = audit.security_grade
+        score = "" if audit.security_score is None else f" ({audit.security_score}/100)"
+        meaning = (
+            f"Security grade {letter}{score}: Mozilla HTTP Observatory's A+ to F grade of the "
+            "start page's security headers and redirects; the fixes below name what it lacks."
+        )
+    return (
+        '<div class="card"><h3 id="grade-h">Security grade</h3>'
+        f'<p class="grade" aria-hidden="true">{escape(letter)}</p>'
+        f'<p class="meaning">{escape(meaning)}</p></div>'
+    )
+
+
+def fix_first(actions: Sequence[Action], ref: PageRef = link) -> str:
+    """The first `FIX_FIRST` actions in the verdict's rank: what each is worth and where it is,
+    linked to its issue group below; then how many more the issue groups hold."""
+    if not actions:
+        return '<h3 id="first-h">Fix first</h3><p>Nothing to fix.</p>'
+    items = "".join(_action_item(action, ref) for action in actions[:FIX_FIRST])
+    more = len(actions) - FIX_FIRST
+    rest = (
+        f'<p><a href="#issues-h">{more:,} more findings</a> in the issue groups below.</p>'
+        if more > 0
+        else ""
+    )
+    return f'<h3 id="first-h">Fix first</h3><ol class="actions">{items}</ol>{rest}'
+
+
+def _action_item(action: Action, ref: PageRef) -> str:
     gain = gain_phrase(action)
-    examples = ", ".join(link(url) for url in action.example_pages)
+    examples = ", ".join(ref(url) for url in action.example_pages)
     pages = f'<p class="note">For example: {examples}</p>' if examples else ""
     if action.detail:
         pages = f"<p>{escape(action.detail)}</p>{pages}"
     return (
-        f'<li><span class="sev-{action.severity}">{escape(str(action.severity))}</span> '
+        f'<li><a href="#type-{escape(action.issue_type)}">{escape(action.summary)}</a> '
         f'<span class="gain">{escape(gain)}</span> '
-        f'<a href="#type-{escape(action.issue_type)}">{escape(action.summary)}</a>'
+        f'<span class="where">{_where(action)}</span> '
+        f'<span class="sev-{action.severity}">{escape(str(action.severity))}</span>'
         f"<p><strong>Fix:</strong> {escape(action.fix)}</p>{pages}</li>"
     )
 
@@ -474,10 +617,10 @@ def _describe(d: IssueDescriptor | None) -> str:
     )
 
 
-def _affected(issue: IssueRecord) -> str:
+def _affected(issue: IssueRecord, ref: PageRef) -> str:
     detail = locating_detail(issue)
     extra = f' <span class="detail">{escape(detail)}</span>' if detail else ""
-    return f"<li>{link(issue.page_url)}{extra}</li>"
+    return f"<li>{ref(issue.page_url)}{extra}</li>"
 
 
 def _tail() -> str:
@@ -552,6 +695,10 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
     audit = await owned_audit(env, owner, audit_id)
     counts = await issue_counts(env, owner, audit.id)
     stats = await page_stats(env, owner, audit.id)
+    async with aclosing(iter_issues(env, owner, audit.id)) as issues:
+        async for batch in issues:  # the issue types of the pages in view, issues by directory
+            stats.index.add(batch)
+            stats.structure.add_issues(batch)
     history = await run_history(env, audit)
     verdict = await verdict_of(env, audit)
     if verdict.actions:
@@ -560,5 +707,6 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
         groups = issue_groups(env, owner, audit.id, counts.rows, PAGES_PER_TYPE)
     rows = iter_pages(env, owner, audit.id)
     vitals = await lighthouse.list_results(env.DB, audit.id, limit=2 * MAX_LIGHTHOUSE_PAGES)
-    chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals, verdict)
+    views = iter_pages(env, owner, audit.id)
+    chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals, verdict, views)
     return Export(f"siteaudit-{audit.id}.html", MEDIA_TYPE, chunks)

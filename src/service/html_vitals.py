@@ -51,7 +51,8 @@ def vitals_section(
     return (
         f'{head}<p class="note">{audit.lighthouse_total} runs planned, '
         f"{audit.lighthouse_failed} failed ({status}).</p>"
-        f"<table><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table></section>"
+        '<div class="wide" tabindex="0" role="region" aria-labelledby="vitals-h">'
+        f"<table><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table></div></section>"
     )
 
 

@@ -49,8 +49,8 @@ from maintenance.monitor_producer import MonitorDue
 from maintenance.monitor_schedule import CLAIM_MS, next_due_at, recency_cutoffs
 from service import audits
 from service.alert_delivery import DeliveryResult, deliver_alert
-from service.errors import InvalidOptions, InvalidTarget
-from service.monitors import audit_request
+from service.errors import InvalidOptions, InvalidTarget, MonitorNotRunnable
+from service.monitors import audit_request, get_monitor
 from service.run_finish import FinishResult, finish_run_for_audit
 
 log = logging.getLogger("siteaudit.monitors")
@@ -125,6 +125,23 @@ async def run_monitor(env: Env, due: MonitorDue) -> RunResult:
     except Exception:
         await _give_back(env, due.monitor_id, lock)
         raise
+
+
+async def run_now(env: Env, owner: str, monitor_id: str) -> RunResult:
+    """The owner's "run now": the monitor is made due at once (as `siteaudit monitors run-due
+    --now` does) and runs here, through the same claim as a queued run, so a run-now and the
+    hourly cron cannot both start one. A paused monitor, or one whose run another delivery is
+    starting at this moment, is refused (`MonitorNotRunnable`)."""
+    monitor = await get_monitor(env, owner, monitor_id)
+    if not monitor.is_active:
+        raise MonitorNotRunnable(monitor.id, "it is paused; resume it first")
+    now = ports.iso_now()
+    if not await monitors.make_due_now(env.DB, monitor.id, now):
+        raise MonitorNotRunnable(monitor.id, "it was paused or deleted meanwhile")
+    result = await run_monitor(env, MonitorDue(monitor.id, now))
+    if result.outcome is RunOutcome.SKIPPED:
+        raise MonitorNotRunnable(monitor.id, "a run of it is starting already")
+    return result
 
 
 async def _run_claimed(env: Env, due: MonitorDue, now_ms: float, lock: str) -> RunResult:

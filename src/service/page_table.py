@@ -24,6 +24,7 @@ so the renderer holds one page of rows, not the island (bench/html_report_memory
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import AsyncGenerator, Iterable
 from contextlib import aclosing
@@ -40,23 +41,33 @@ LINK_REL = "noopener noreferrer nofollow"
 # navigate nowhere, and a report opened as a file keeps its place either way.
 LINK_ATTRS = f'rel="{LINK_REL}" target="_blank"'
 COLUMNS = ("URL", "Status", "Depth", "Response ms", "Title", "Indexable", "Words")
+# The depth of a page no link from the start page reaches (only a sitemap lists it, or only such
+# pages link to it): the frontier gives every page links reach its link distance
+# (durable/scratchpad.py, `_ENQUEUE_LINKS`), so a missing depth means "not linked", not unknown.
+NOT_LINKED = "not linked"
 NUMERIC = frozenset({1, 2, 3, 6})  # column indexes shown right-aligned
 # What JSON may hold but a script element's text may not (see the module docstring).
 _SCRIPT_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
-# The enhancement. Each row of the island is [url, status, depth, ms, title, indexable, words,
-# status class, linkable] (`island_row`); a null depth or time sorts last either way.
-# First, links within the report ("#type-..."): in the web app the report is an about:srcdoc
-# frame, whose links resolve against the app's own URL (WHATWG HTML, "fallback base URL"), so
-# following one would leave the report; the script scrolls to the target and moves the focus
-# there, as a fragment navigation would (the keyboard then goes on from that section).
+# The enhancement. First, links within the report ("#type-...", "#page-..."): in the web app the
+# report is an about:srcdoc frame, whose links resolve against the app's own URL (WHATWG HTML,
+# "fallback base URL"), so following one would leave the report; the script opens the target (a
+# closed <details>, or an article holding one), scrolls to it and moves the focus there, as a
+# fragment navigation would (the keyboard then goes on from that section). A fragment in the
+# address (a link from elsewhere, or a hash change) opens its target too. Each row of the island
+# is [url, status, depth, ms, title, indexable, words, status class, linkable, the id of its
+# per-URL section] (`island_row`); a null depth or time sorts last either way.
 SCRIPT = """
+(function(){
+function unfold(t){var d=t.tagName==='DETAILS'?t:t.querySelector('details');if(d)d.open=true;return d;}
+function reveal(){var t=location.hash&&document.getElementById(decodeURIComponent(location.hash.slice(1)));
+if(t&&unfold(t))t.scrollIntoView();}
+window.addEventListener('hashchange',reveal);reveal();
 document.addEventListener('click',function(e){
 var a=e.target.closest&&e.target.closest('a[href^="#"]');
 var t=a&&document.getElementById(decodeURIComponent(a.hash.slice(1)));
-if(!t)return;e.preventDefault();if(!t.hasAttribute('tabindex'))t.setAttribute('tabindex','-1');
+if(!t)return;e.preventDefault();unfold(t);if(!t.hasAttribute('tabindex'))t.setAttribute('tabindex','-1');
 t.focus();t.scrollIntoView();});
-(function(){
 var data=document.getElementById('page-data'),table=document.getElementById('pages');
 if(!data||!table||!table.replaceChildren)return;
 var rows=JSON.parse(data.textContent).rows,view=rows.slice(),page=0,col=0,asc=true,size=TABLE_ROWS;
@@ -70,7 +81,11 @@ td.textContent=value===null?'':String(value);tr.appendChild(td);return td;}
 function row(r){var tr=document.createElement('tr'),td=cell(tr,r[8]?'':r[0]);
 if(r[8]){var a=document.createElement('a');a.href=r[0];a.rel='LINK_REL';a.target='_blank';
 a.textContent=r[0];td.appendChild(a);}
-cell(tr,r[1],1);cell(tr,r[2],1);cell(tr,r[3],1);cell(tr,r[4]);cell(tr,r[5]?'yes':'no');cell(tr,r[6],1);return tr;}
+var v=document.createElement('a');v.href='#'+r[9];v.className='view';v.textContent='page view';
+td.appendChild(document.createTextNode(' '));td.appendChild(v);
+cell(tr,r[1],1);
+cell(tr,r[2]===null?'NOT_LINKED':r[2],1);cell(tr,r[3],1);
+cell(tr,r[4]);cell(tr,r[5]?'yes':'no');cell(tr,r[6],1);return tr;}
 function render(){var n=view.length,pages=Math.max(1,Math.ceil(n/size));if(page>=pages)page=pages-1;
 var from=page*size,frag=document.createDocumentFragment();
 view.slice(from,from+size).forEach(function(r){frag.appendChild(row(r));});body.replaceChildren(frag);
@@ -90,7 +105,12 @@ prev.addEventListener('click',function(){page--;render();});
 next.addEventListener('click',function(){page++;render();});
 $('page-controls').hidden=false;$('page-pager').hidden=false;render();
 })();
-""".replace("TABLE_ROWS", str(TABLE_ROWS)).replace("LINK_REL", LINK_REL)
+"""
+SCRIPT = (
+    SCRIPT.replace("TABLE_ROWS", str(TABLE_ROWS))
+    .replace("LINK_REL", LINK_REL)
+    .replace("NOT_LINKED", NOT_LINKED)
+)
 
 
 def is_web_url(url: str) -> bool:
@@ -109,6 +129,17 @@ def link(url: str) -> str:
     return escape(url)
 
 
+def page_anchor(url: str) -> str:
+    """The id of a page's per-URL section (service.html_pages): stable, unique per URL, and safe
+    as an id and a fragment."""
+    return "u-" + hashlib.sha256(url.encode()).hexdigest()[:16]
+
+
+def view_link(url: str) -> str:
+    """The link to a page's per-URL section."""
+    return f'<a class="view" href="#{page_anchor(url)}">page view</a>'
+
+
 def status_class(code: int) -> str:
     return f"{code // 100}xx" if 100 <= code <= 599 else "no response"
 
@@ -125,6 +156,7 @@ def island_row(page: PageRecord) -> list[JsonValue]:
         page.word_count,
         status_class(page.status_code),
         1 if is_web_url(page.url) else 0,
+        page_anchor(page.url),
     ]
 
 
@@ -140,9 +172,8 @@ def table_chunks(
     yield (
         '<section aria-labelledby="pages-h"><h2 id="pages-h">Pages</h2>'
         f'<p class="note">{_note(audit_id, total)}</p>{_controls(classes, len(first))}'
-        # At a phone's width the columns outgrow the page: the table scrolls in a box of its own,
-        # which takes the focus so that a keyboard can scroll it (WCAG 2.1.1).
-        '<div class="table-wrap" tabindex="0" role="region" aria-labelledby="pages-h">'
+        # Seven columns do not fit a phone: the table scrolls sideways in its own focusable box.
+        '<div class="wide" tabindex="0" role="region" aria-labelledby="pages-h">'
         '<table id="pages"><caption class="visually-hidden">Pages of the audit</caption>'
         f"<thead><tr>{_heads()}</tr></thead><tbody>"
     )
@@ -212,8 +243,10 @@ def _heads() -> str:
 def _row(page: PageRecord) -> str:
     cells = island_row(page)
     shown = [
-        link(page.url),
-        *(escape("" if v is None else str(v)) for v in cells[1:5]),
+        f"{link(page.url)} {view_link(page.url)}",
+        str(page.status_code),
+        NOT_LINKED if page.crawl_depth is None else str(page.crawl_depth),
+        *(escape("" if v is None else str(v)) for v in cells[3:5]),
         "yes" if page.is_indexable else "no",
         str(page.word_count),
     ]

@@ -27,6 +27,22 @@ class AuditProgress:
     frontier: FrontierStats | None  # None once the audit has ended
     external: ExternalProgress | None = None  # the external checks' counts (check_external)
 
+    @property
+    def pages_expected(self) -> int | None:
+        """The pages the crawl will reach as far as it knows; None once the audit has ended."""
+        if self.frontier is None:
+            return None
+        return expected_pages(
+            self.frontier.seen, self.frontier.crawled, self.audit.options.max_pages
+        )
+
+
+def expected_pages(seen: int, crawled: int, max_pages: int) -> int:
+    """The URLs the frontier has seen, capped at the audit's `max_pages` (the crawl never fetches
+    more, so "98 of 521" with a maximum of 400 promised pages it would never crawl), and never
+    fewer than the pages already crawled."""
+    return max(min(seen, max_pages), crawled)
+
 
 async def audit_progress(env: Env, owner: str, audit_id: str, limit: int) -> AuditProgress:
     """The audit (reconciled if it claims to run) and, while it runs, its newest crawled URLs."""

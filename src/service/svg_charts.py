@@ -11,15 +11,23 @@ from `style` attributes, which the report's Content-Security-Policy does not all
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from enum import StrEnum
 from html import escape
 
-LABEL_WIDTH = 150  # px left of the bars, for their labels
-BAR_AREA = 360  # px of the longest bar
-COUNT_WIDTH = 70  # px right of the bars, for the counts
-ROW_HEIGHT = 22
+# A bar chart's label sits on its own line(s) above its bar, starting at the left edge, and wraps
+# at word boundaries: it is never cut, whatever its length (issue 27: labels right-aligned into a
+# fixed 150 px column were cut on the left). The view box is narrow so that, scaled down to a
+# 375 px wide screen, its 13 px text still reads at about 10 px.
+CHART_WIDTH = 360  # px of the view box
+BAR_AREA = 290  # px of the longest bar
+COUNT_WIDTH = CHART_WIDTH - BAR_AREA  # px right of the bars, for the counts
+LABEL_LINE = 16  # px per line of a label
+LABEL_LEFT = 2  # px: room for a glyph that overhangs its origin ("J" draws left of it)
+LABEL_CHARS = 40  # characters per label line: 13 px system-ui averages under 8 px a character
 BAR_HEIGHT = 16
+ROW_GAP = 8  # px between one bar and the next label
 # The line chart's plot area (px) inside a 580 x 230 viewBox: the y axis labels sit left of it,
 # the x axis labels and the legend below it.
 PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 44, 560, 10, 180
@@ -67,38 +75,46 @@ def _figure(chart_id: str, title: str, body: str) -> str:
 def _svg(chart: Chart) -> str:
     if not chart.bars:
         return f'<p class="empty">No {escape(chart.unit)} to chart.</p>'
-    width = LABEL_WIDTH + BAR_AREA + COUNT_WIDTH
-    height = ROW_HEIGHT * len(chart.bars)
     spoken = "; ".join(f"{b.label}: {b.count}" for b in chart.bars)
     label = escape(f"{chart.title}. {spoken}")
-    rows = "".join(
-        _row(i, bar, max(b.count for b in chart.bars)) for i, bar in enumerate(chart.bars)
-    )
+    largest = max(b.count for b in chart.bars)
+    rows, y = [], 0
+    for bar in chart.bars:
+        row, y = _row(y, bar, largest)
+        rows.append(row)
+    height = y - ROW_GAP
     return (
-        f'<svg role="img" aria-label="{label}" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">'
-        f"<title>{escape(chart.title)}</title>{rows}</svg>"
+        f'<svg role="img" aria-label="{label}" width="{CHART_WIDTH}" height="{height}" '
+        f'viewBox="0 0 {CHART_WIDTH} {height}" xmlns="http://www.w3.org/2000/svg">'
+        f"<title>{escape(chart.title)}</title>{''.join(rows)}</svg>"
     )
 
 
-def _row(index: int, bar: Bar, largest: int) -> str:
-    y = index * ROW_HEIGHT
+def label_lines(label: str, width: int = LABEL_CHARS) -> list[str]:
+    """A bar's label in lines of at most `width` characters, broken at spaces; a word longer than
+    a line is broken inside (a URL path, say), so nothing is ever dropped."""
+    return textwrap.wrap(label, width, break_long_words=True, break_on_hyphens=False) or [""]
+
+
+def _row(top: int, bar: Bar, largest: int) -> tuple[str, int]:
+    """One bar below its label, starting at `top`; and where the next row starts."""
+    lines = label_lines(bar.label)
+    text = "".join(
+        f'<tspan x="{LABEL_LEFT}" y="{top + LABEL_LINE * (n + 1) - 4}">{escape(line)}</tspan>'
+        for n, line in enumerate(lines)
+    )
+    y = top + LABEL_LINE * len(lines) + 2
     length = round(BAR_AREA * bar.count / largest) if largest else 0
     if bar.count and not length:
         length = 1  # a bar that exists stays visible
-    middle = y + ROW_HEIGHT // 2
-    return (
-        f'<text class="axis" x="{LABEL_WIDTH - 6}" y="{middle}" text-anchor="end" '
-        f'dominant-baseline="middle">{escape(_short(bar.label))}</text>'
-        f'<rect class="bar tone-{bar.tone}" x="{LABEL_WIDTH}" '
-        f'y="{y + (ROW_HEIGHT - BAR_HEIGHT) // 2}" width="{length}" height="{BAR_HEIGHT}"/>'
-        f'<text class="axis" x="{LABEL_WIDTH + length + 6}" y="{middle}" '
+    middle = y + BAR_HEIGHT // 2
+    row = (
+        f'<text class="axis label">{text}</text>'
+        f'<rect class="bar tone-{bar.tone}" x="0" y="{y}" width="{length}" height="{BAR_HEIGHT}"/>'
+        f'<text class="axis" x="{length + 6}" y="{middle}" '
         f'dominant-baseline="middle">{bar.count:,}</text>'
     )
-
-
-def _short(label: str, limit: int = 24) -> str:
-    return label if len(label) <= limit else label[: limit - 1] + "…"
+    return row, y + BAR_HEIGHT + ROW_GAP
 
 
 def _table(chart: Chart) -> str:

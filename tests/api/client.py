@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
 
@@ -42,3 +43,13 @@ async def served(platform: LocalPlatform) -> AsyncIterator[httpx.AsyncClient]:
             yield client
     finally:
         await server.close()
+
+
+class AcceptingWorkflow:
+    """A Workflow binding that accepts every instance and runs none, keeping their params."""
+
+    def __init__(self) -> None:
+        self.created: dict[str, Any] = {}
+
+    async def create(self, *, id: str, params: Any) -> None:
+        self.created[id] = params

@@ -29,12 +29,14 @@ from service.errors import (
     KeyNotFound,
     MonitorLimitReached,
     MonitorNotFound,
+    MonitorNotRunnable,
     NotAuthenticated,
     NotCancellable,
     NotResumable,
     RateLimited,
     ServiceError,
     StateExpired,
+    StillRunning,
     StorageUnavailable,
     TargetProblem,
     WorkflowUnavailable,
@@ -60,6 +62,7 @@ SERVICE_ERRORS: list[tuple[ServiceError, int, ApiErrorCode]] = [
     (NotResumable("a1", AuditStatus.COMPLETED), 409, ApiErrorCode.CONFLICT),
     (NotResumable("a1", None), 409, ApiErrorCode.CONFLICT),
     (NotCancellable("a1", AuditStatus.COMPLETED), 409, ApiErrorCode.CONFLICT),
+    (StillRunning("a1"), 409, ApiErrorCode.CONFLICT),
     (StateExpired("a1", "the audit's crawl state is gone"), 410, ApiErrorCode.GONE),
     (
         WorkflowUnavailable("could not start the audit: boom"),
@@ -81,6 +84,7 @@ SERVICE_ERRORS: list[tuple[ServiceError, int, ApiErrorCode]] = [
     ),
     (MonitorNotFound("m1"), 404, ApiErrorCode.NOT_FOUND),
     (MonitorLimitReached("an owner may keep at most 20 monitors"), 409, ApiErrorCode.CONFLICT),
+    (MonitorNotRunnable("m1", "it is paused"), 409, ApiErrorCode.CONFLICT),
 ]
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from local_platform.runtime import LocalPlatform
 from service import keys
-from tests.api.client import send
+from tests.api.client import AcceptingWorkflow, send
 
 
 @pytest.fixture
@@ -139,3 +139,29 @@ async def test_past_the_owners_monitor_limit_is_a_conflict(
     refused = await post(platform, key, {"url": "https://b.example"})
 
     assert (refused.status, refused.json()["error"]["code"]) == (409, "conflict")
+
+
+async def test_run_now_starts_a_run_of_an_active_monitor_and_refuses_a_paused_one(
+    platform: LocalPlatform, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workflow = AcceptingWorkflow()
+    monkeypatch.setattr(platform.env, "SITE_AUDIT_WORKFLOW", workflow)
+    monitor = (await post(platform, key, {"url": "https://example.com"})).json()["monitor"]
+    path = f"/api/monitors/{monitor['id']}"
+
+    ran = await send(platform.env, "POST", f"{path}/run", key)
+
+    assert ran.status == 202
+    result = ran.json()
+    assert (result["monitor_id"], result["outcome"]) == (monitor["id"], "started")
+    assert list(workflow.created) == [result["audit_id"]]
+    runs = (await send(platform.env, "GET", f"{path}/runs", key)).json()["runs"]
+    assert [run["audit_id"] for run in runs] == [result["audit_id"]]
+    assert (await send(platform.env, "GET", path, key)).json()["monitor"]["last_run_at"]
+
+    paused = await send(platform.env, "PATCH", path, key, b'{"is_active": false}')
+    assert paused.json()["monitor"]["is_active"] is False
+    refused = await send(platform.env, "POST", f"{path}/run", key)
+    assert (refused.status, refused.json()["error"]["code"]) == (409, "conflict")
+    assert "paused" in refused.json()["error"]["message"]
+    assert len(workflow.created) == 1

@@ -19,7 +19,7 @@ from auditdb.records import AuditOptions, AuditRecord
 from local_platform.runtime import LocalPlatform
 from service import keys
 from service.monitors import CreateMonitor, create_monitor
-from tests.api.client import send
+from tests.api.client import AcceptingWorkflow, send
 
 ADMIN_TOKEN = "admin-token-for-the-matrix-0123456789"
 UNKNOWN = "00000000-0000-4000-8000-00000000beef"
@@ -30,6 +30,7 @@ OWN_NOT_200 = {
     ("DELETE", "/api/audits/{id}"): 204,
     ("POST", "/api/audits/{id}/cancel"): 409,
     ("POST", "/api/audits/{id}/resume"): 409,
+    ("POST", "/api/audits/{id}/rerun"): 201,
 }
 
 
@@ -56,13 +57,14 @@ OWN = {
 AUDIT_ROUTES = sorted({route for _, route in OWN})
 
 
-MONITOR_ROUTES = ["/api/monitors/{id}", "/api/monitors/{id}/runs"]
+MONITOR_ROUTES = ["/api/monitors/{id}", "/api/monitors/{id}/runs", "/api/monitors/{id}/run"]
 # Every monitor request carries a valid (empty) body, so PATCH reaches the owner check.
 OWN_MONITOR = {
     ("GET", "/api/monitors/{id}"): 200,
     ("PATCH", "/api/monitors/{id}"): 200,
     ("DELETE", "/api/monitors/{id}"): 204,
     ("GET", "/api/monitors/{id}/runs"): 200,
+    ("POST", "/api/monitors/{id}/run"): 202,
 }
 
 
@@ -155,16 +157,6 @@ async def test_an_owner_lists_only_its_own_audits(owners: dict[str, Any], owner:
     listed = await send(owners["env"], "GET", "/api/audits", owners[owner])
 
     assert [a["id"] for a in listed.json()["audits"]] == [f"{owner}-audit"]
-
-
-class AcceptingWorkflow:
-    """A Workflow binding that accepts every instance and runs none."""
-
-    def __init__(self) -> None:
-        self.created: list[str] = []
-
-    async def create(self, *, id: str, params: Any) -> None:
-        self.created.append(id)
 
 
 async def test_an_audit_belongs_to_the_owner_of_the_key_that_started_it(

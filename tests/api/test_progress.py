@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from auditdb import repository
-from auditdb.records import AuditRecord, AuditStatus
+from auditdb.records import AuditOptions, AuditRecord, AuditStatus
 from common import ports
 from durable.client import Scratchpad
 from durable.records import CrawledEntry, ExternalCheck, ExternalRef, RecordBatch
@@ -81,3 +83,35 @@ async def test_bad_limits_and_unknown_audits(platform: LocalPlatform) -> None:
         assert (status, body["error"]["code"]) == (400, "invalid_request"), query
     status, body = await platform.request("GET", "/api/audits/nope/progress")
     assert (status, body["error"]["code"]) == (404, "not_found")
+
+
+# (URLs the frontier has seen, pages crawled, the audit's max_pages) -> pages the feed expects:
+# the URLs seen, never more than the audit will crawl ("98 of 521" with max_pages 400, issue 27)
+# and never fewer than it has crawled.
+EXPECTED_PAGES = [
+    (5, 2, 50, 5),
+    (521, 98, 400, 400),
+    (12, 3, 12, 12),
+    (30, 4, 4, 4),
+    (1, 0, 50, 1),
+]
+
+
+@pytest.mark.parametrize(("seen", "crawled", "max_pages", "expected"), EXPECTED_PAGES)
+async def test_the_pages_expected_never_exceed_the_audits_maximum(
+    platform: LocalPlatform, seen: int, crawled: int, max_pages: int, expected: int
+) -> None:
+    now = ports.iso_now()
+    record = AuditRecord(
+        "capped", "https://a.test/", now, started_at=now, options=AuditOptions(max_pages=max_pages)
+    )
+    await repository.insert_audit(platform.env.DB, record)
+    pad = Scratchpad.for_audit(platform.env, "capped")
+    await pad.seed_sitemap_urls([f"https://a.test/{n}" for n in range(seen)])
+    urls = tuple(entry(n).url for n in range(crawled))
+    await pad.record_batch(RecordBatch(crawled=urls, progress=tuple(map(entry, range(crawled)))))
+
+    status, body = await platform.request("GET", "/api/audits/capped/progress?limit=1")
+
+    assert status == 200 and body["frontier"]["seen"] == seen
+    assert body["pages_expected"] == expected

@@ -28,7 +28,8 @@ def open_a_chart(report: Report) -> None:
 def page_column(report: Report, index: int) -> list[str]:
     """The page table's column `index` (1-based), shown rows only, top to bottom."""
     cells = report.locator(f"#pages tbody tr:not([hidden]) td:nth-child({index})")
-    return [text.strip() for text in cells.all_inner_texts()]
+    # A URL cell ends with the link to the page's own section.
+    return [text.strip().removesuffix(" page view") for text in cells.all_inner_texts()]
 
 
 def sort_pages_by_status(report: Report, rows: int) -> None:
@@ -45,3 +46,25 @@ def sort_pages_by_status(report: Report, rows: int) -> None:
     descending = [int(s) for s in page_column(report, 2)]
     assert descending == sorted(descending, reverse=True)
     assert descending[0] > ascending[0]
+
+
+# Each SVG text of a chart against its SVG, which clips what lies outside it: a label cut on the
+# left ("issing viewport meta t…", issue 27) or running past the right edge lies partly outside.
+TEXTS_OUTSIDE = """figures => {
+  const out = [];
+  for (const figure of figures) {
+    for (const t of figure.querySelectorAll('svg text')) {
+      const box = t.ownerSVGElement.getBoundingClientRect(), r = t.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push(t.textContent);
+      if (t.textContent.includes('\\u2026')) out.push(t.textContent);
+    }
+  }
+  return out;
+}"""
+
+
+def chart_labels_fit(report: Report) -> None:
+    """No text of any chart lies outside its SVG, nor is shortened with an ellipsis."""
+    assert report.locator("figure.chart svg text").count() > 0
+    outside = report.locator("figure.chart").evaluate_all(TEXTS_OUTSIDE)
+    assert outside == [], outside

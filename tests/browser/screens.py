@@ -134,6 +134,13 @@ def monitor_runs(s: Session) -> None:
     expect(s.page.locator("#monitor-runs-table tbody tr")).to_have_count(2)
 
 
+def monitor_edit(s: Session) -> None:
+    signed_in(s)
+    row = s.page.locator("#monitors-table tbody tr").first
+    row.get_by_role("button", name=re.compile(r"^Edit")).click()
+    expect(s.page.locator("#edit-monitor-h")).to_be_focused()
+
+
 def standalone_report(s: Session) -> None:
     s.page.goto(s.report.as_uri())
     expect(s.page.locator("figure.chart").first).to_be_visible()
@@ -151,6 +158,7 @@ SCREENS = (
     Screen("compare", comparison, "#compare-result"),
     Screen("monitors", signed_in, "#monitors"),
     Screen("monitor-runs", monitor_runs, "#monitor-runs"),
+    Screen("monitor-edit", monitor_edit, "#edit-monitor"),
     Screen("report", standalone_report, "main"),
 )
 

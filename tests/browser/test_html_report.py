@@ -9,9 +9,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
+from service.html_report import FIX_FIRST
 from tests.badseo.site import serve_badseo
 from tests.browser.chromium import watched_page
-from tests.browser.report_ui import open_a_chart, page_column, sort_pages_by_status
+from tests.browser.report_ui import (
+    chart_labels_fit,
+    open_a_chart,
+    page_column,
+    sort_pages_by_status,
+)
 from tests.support.cli_process import siteaudit
 
 pytestmark = pytest.mark.slow
@@ -49,20 +55,44 @@ def test_the_report_opens_offline_and_sorts_filters_and_charts(
         page = watched.page
         page.goto(report.as_uri())
 
-        # First on screen: what to fix first, the actions in the JSON report's order.
+        # First on screen, above the fold at 1280 px: the verdict (the overall score and the grade
+        # side by side, the gauges) and the fix-first list, the JSON report's first actions.
         first = page.locator("main > section").first
-        expect(first.locator("h2")).to_have_text("What to fix first")
-        expect(first).to_be_in_viewport()
-        ranked = [a["summary"] for a in data["actions"]]
-        expect(first.locator("ol.actions > li > a")).to_have_text(ranked)
-        score, grade = page.locator("section.score .score-value").all()
-        expect(score).to_have_text(f"{data['audit']['health_score']:.0f} out of 100")
-        expect(grade).to_have_text(data["audit"]["security_grade"])
+        expect(first.locator("h2")).to_have_text("Verdict")
+        ranked = [a["summary"] for a in data["actions"]][:FIX_FIRST]
+        fixes = first.locator("ol.actions > li > a")
+        expect(fixes).to_have_text(ranked)
+        for shown in (first.locator(".headline"), first.locator(".gauges"), fixes.first):
+            expect(shown).to_be_in_viewport()
+        score, grade = first.locator(".headline .card").all()
+        expect(score.locator("svg")).to_have_attribute(
+            "aria-label", f"Overall score: {data['audit']['health_score']:g} out of 100"
+        )
+        expect(grade.locator(".grade")).to_have_text(data["audit"]["security_grade"])
+        a, b = score.bounding_box(), grade.bounding_box()
+        assert a and b and (a["y"], a["height"]) == (b["y"], b["height"])  # aligned, same height
+
+        # A fix-first action leads to its issue group, opened; a "page view" link beside a URL to
+        # that page's own section, opened, with its status, depth, outlinks and issues.
+        target = fixes.first.get_attribute("href") or ""
+        fixes.first.click()
+        group = page.locator(f"[id='{target[1:]}']")
+        expect(group.locator("details.more")).to_have_js_property("open", True)
+        expect(group).to_be_in_viewport()
+        view = page.locator("article.issue details[open] a.view").first
+        target = view.get_attribute("href") or ""
+        view.click()
+        section = page.locator(f"[id='{target[1:]}']")
+        expect(section).to_have_js_property("open", True)
+        expect(section).to_be_in_viewport()
+        for fact in ("Status", "Depth", "Outlinks", "Issues"):
+            expect(section.locator("dt", has_text=fact)).to_be_visible()
         # The stylesheet applied (its hash matched the CSP): hidden labels are out of the flow.
         position = "e => getComputedStyle(e).position"
         assert page.locator(".visually-hidden").first.evaluate(position) == "absolute"
 
         open_a_chart(page)
+        chart_labels_fit(page)
         # The script ran (its hash matched too): a header sorts, the box filters.
         sort_pages_by_status(page, len(pages))
         page.get_by_label("Filter by URL or title").fill("/content/")
@@ -80,3 +110,20 @@ def test_the_report_opens_offline_and_sorts_filters_and_charts(
         page.evaluate(INJECT_SCRIPT)
         assert page.evaluate("() => window.injectedRan") is None
         assert watched.csp_violations() == ["script-src-elem inline"]
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_no_chart_label_is_cut_on_a_wide_or_narrow_screen_or_in_print(
+    browser: Browser, tmp_path: Path, width: int
+) -> None:
+    report, _ = audit_to_html(tmp_path)
+    with watched_page(browser, report.as_uri()) as watched:
+        page = watched.page
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(report.as_uri())
+        chart_labels_fit(page)
+        # Nothing is wider than the screen (a chart grid of 36rem columns was, at 375 px).
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        page.emulate_media(media="print")
+        chart_labels_fit(page)
+        watched.assert_quiet()

@@ -12,9 +12,8 @@ from tests.browser.screens import SCREENS, WIDTHS, Screen, Session, frames_of
 
 pytestmark = pytest.mark.slow
 
-# The report's "Issues by type" chart cuts long issue names on the left; its rewrite (issue 27,
-# item 1) is another change's. Its labels are tested apart so that every other overflow still
-# fails here.
+# The report's "Issues by type" chart once cut long issue names on the left (issue 27, item 1);
+# its labels are also tested on their own, so that a regression names the chart.
 ISSUE_CHART = "Issues by type"
 IN_THE_REPORT = {"report", "app-report"}
 
@@ -43,20 +42,10 @@ def test_no_text_overflows_its_box(
     page = session.page
     page.locator(screen.about).first.evaluate("e => e.scrollIntoView({block: 'start'})")
     screenshot(page, f"{screen.name}-{width}", tmp_path_factory.mktemp("shots"))
-    found = [
-        o
-        for frame in frames_of(page, screen)
-        for o in layout.overflows(frame)
-        if not (o["kind"] == "chart-label" and o["chart"] == ISSUE_CHART)
-    ]
+    found = [o for frame in frames_of(page, screen) for o in layout.overflows(frame)]
     assert found == [], f"{screen.name} at {width} px:\n{layout.readable(found)}"
 
 
-@pytest.mark.xfail(
-    reason="issue 27 item 1: the report's 'Issues by type' chart cuts its labels; "
-    "remove this marker when the report's new charts are merged",
-    strict=True,
-)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_issue_chart_labels_fit(session: Session, width: int) -> None:
     show(session, next(s for s in SCREENS if s.name == "report"), width)

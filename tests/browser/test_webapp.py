@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,31 +17,15 @@ from playwright.sync_api import Browser, Page, expect
 from service.exports import PAGE_COLUMNS
 from tests.badseo.failing_sites import closed_port
 from tests.badseo.site import BadSeoSite, serve_badseo
+from tests.browser.app_session import Worker
 from tests.browser.chromium import watched_page
 from tests.browser.report_ui import CHARTS, open_a_chart, sort_pages_by_status
 from tests.browser.screens import DNS_SENTENCE, add_two_runs
-from tests.support.cli_process import running_serve, siteaudit
 from tests.support.site_server import Reply, html_page, serve_site
 
 pytestmark = pytest.mark.slow
 
 AUDIT_TIMEOUT_MS = 60_000  # the badseo audit takes a few seconds; a loaded machine, longer
-
-
-@dataclass(frozen=True)
-class Worker:
-    origin: str  # http://127.0.0.1:PORT
-    key: str
-    state: Path  # its state folder (D1 is state/d1/siteaudit.sqlite)
-
-
-@pytest.fixture(scope="module")
-def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
-    state = tmp_path_factory.mktemp("webapp") / "state"
-    made = siteaudit("keys", "create", "--owner", "browser", state_dir=state)
-    assert made.returncode == 0, made.stderr
-    with running_serve(state) as audits_url:  # http://127.0.0.1:PORT/api/audits
-        yield Worker(audits_url.removesuffix("/api/audits"), made.stdout.splitlines()[1], state)
 
 
 @pytest.fixture(scope="module")
@@ -77,11 +60,9 @@ def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
         finished.click()
         report = page.frame_locator("#report-frame")
         expect(report.locator("figure.chart")).to_have_count(CHARTS)
-        # What to fix first is the report's first section: the scores, then the ranked actions.
-        expect(report.locator("main > section").first.locator("h2")).to_have_text(
-            "What to fix first"
-        )
-        expect(report.locator("ul.categories li")).to_have_count(5)
+        # The verdict is the report's first section: the scores, then the ranked actions.
+        expect(report.locator("main > section").first.locator("h2")).to_have_text("Verdict")
+        expect(report.locator("ul.gauges li")).to_have_count(5)
         expect(report.locator("ol.actions > li").first).to_contain_text("critical")
         page.locator("#progress").evaluate("section => section.scrollIntoView()")
         open_a_chart(report)

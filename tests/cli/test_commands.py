@@ -223,3 +223,26 @@ def test_audit_checks_external_links_unless_told_not_to(
 
     parsed = build_parser().parse_args(["audit", "https://example.com/", *args])
     assert parsed.check_external is check_external
+
+
+def test_compare_of_two_different_sites_warns_and_still_compares(
+    small_site: Site, tmp_path: Path
+) -> None:
+    from tests.support.site_server import Reply, html_page, serve_site
+
+    state = tmp_path / "state"
+    other_routes = {"/": Reply(body=html_page("Another site", "<h1>Another</h1>"))}
+    with serve_site(other_routes) as other:
+        ids = []
+        for url in (small_site.url("/"), other.url("/")):
+            done = siteaudit("audit", url, "--allow-private-hosts", state_dir=state)
+            assert done.returncode == 0, done.stderr
+            ids.append(done.stdout.splitlines()[0].removeprefix("audit "))
+
+    done = siteaudit("compare", *ids, state_dir=state)
+
+    assert done.returncode == 0, done.stderr
+    first, *rest = done.stdout.splitlines()
+    assert first.startswith("warning: these audits are of different sites (")
+    assert small_site.url("/") in first and other.url("/") in first
+    assert rest[0].startswith(f"from {ids[0]} (")

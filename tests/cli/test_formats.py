@@ -312,6 +312,6 @@ def test_report_writes_html_whose_findings_match_the_json_report(
     # Every issue row's type is part of one finding.
     covered = {t for action in report["actions"] for t in action["issue_types"]}
     assert {issue["issue_type"] for issue in report["issues"]} <= covered
-    # The ranked list is the first section of the report.
+    # The verdict and its ranked list are the first section of the report.
     first = next(root.iter("section"))
-    assert first.find("h2").text == "What to fix first"
+    assert first.find("h2").text == "Verdict"

@@ -7,6 +7,8 @@ from typing import Any
 
 from cli.report import full_report
 from local_platform.runtime import LocalPlatform
+from service.audits import LOCAL_OWNER
+from service.html_report import export_html
 from tests.support.loopback_http import LoopbackOnlyHttp
 from tests.support.site_server import Reply, html_page, serve_site
 
@@ -180,3 +182,32 @@ async def test_a_start_url_redirecting_to_an_embedded_loopback_address_is_refuse
     assert audit["security_error"] == "http://[::ffff:0:7f00:1]/: a private or reserved address"
     host = site.origin.removeprefix("http://")
     assert all(url.split("://", 1)[1].startswith(host + "/") for url in outbound_http.urls)
+
+
+async def test_pages_the_sitemap_lists_first_keep_the_depth_links_give_them(
+    platform: LocalPlatform,
+) -> None:
+    """Issue 27: on a site whose sitemap lists its pages, pages first seen in the sitemap kept an
+    unknown depth though links reached them. Every page links reach has its shortest link
+    distance; only the page no link reaches has none, and the HTML report says "not linked"."""
+    routes = {
+        "/": page("Home page", "/a", "/b"),
+        "/a": page("Page A", "/a/deep"),
+        "/b": page("Page B", "/a/deep"),
+        "/a/deep": page("A deep page", "/"),
+        "/orphan": page("Listed only in the sitemap"),
+    }
+    with serve_site(routes) as site:
+        locs = "".join(f"<url><loc>{site.url(path)}</loc></url>" for path in sorted(routes))
+        sitemap = f"<urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>{locs}</urlset>"
+        site.server.routes["/sitemap.xml"] = Reply(
+            body=sitemap.encode(), headers={"content-type": "application/xml"}
+        )
+        report = await audit_site(platform, site.url("/"))
+    export = await export_html(platform.core_env, LOCAL_OWNER, report["audit"]["id"])
+    html = b"".join([chunk async for chunk in export.chunks]).decode()
+
+    depths = {p["url"].removeprefix(site.origin): p["crawl_depth"] for p in report["pages"]}
+    assert depths == {"/": 0, "/a": 1, "/b": 1, "/a/deep": 2, "/orphan": None}
+    assert all(p["in_sitemap"] for p in report["pages"])
+    assert "not linked" in html and "unknown" not in html

@@ -93,8 +93,8 @@ async def test_a_pending_url_found_again_nearer_the_start_takes_the_smaller_dept
     pad: Scratchpad,
 ) -> None:
     """A redirect's target keeps the redirecting page's depth: found by a sibling one level
-    deeper first, it still belongs to the level being crawled. A crawled URL keeps its depth,
-    and a sitemap-only URL stays of unknown depth."""
+    deeper first, it still belongs to the level being crawled. A crawled URL keeps its depth, and
+    a URL the sitemap listed first takes the depth of the links that reach it."""
     await pad.seed_start("https://a.test/")
     await pad.seed_sitemap_urls(["https://a.test/listed"])
     await pad.record_batch(crawled(*urls(await pad.claim_chunk(1, 10))))
@@ -109,10 +109,43 @@ async def test_a_pending_url_found_again_nearer_the_start_takes_the_smaller_dept
 
     await pad.record_batch(RecordBatch(crawled=("https://a.test/moved", "https://a.test/sibling")))
     level = (await pad.claim_more(1, 10)).urls
-    assert [(leased.url, leased.depth) for leased in level] == [("https://a.test/target", 1)]
-    await pad.record_batch(RecordBatch(crawled=("https://a.test/target",)))
-    listed = (await pad.claim_more(1, 10)).urls
-    assert [(leased.url, leased.depth) for leased in listed] == [("https://a.test/listed", None)]
+    assert [(leased.url, leased.depth, leased.in_sitemap) for leased in level] == [
+        ("https://a.test/listed", 1, True),
+        ("https://a.test/target", 1, False),
+    ]
+    await pad.record_batch(RecordBatch(crawled=("https://a.test/listed", "https://a.test/target")))
+    assert (await pad.claim_more(1, 10)).urls == ()
+
+
+# Issue 27: on a site whose sitemap lists its pages, pages first seen in the sitemap kept an
+# unknown depth even when links reached them. (sitemap URLs, link levels: the URLs each level's
+# pages link to) -> each URL's depth when leased; None only for what no link from the start reaches.
+SITEMAP_THEN_LINKS = [
+    (["/a", "/b"], [["/a"], ["/b"]], {"/": 0, "/a": 1, "/b": 2}),
+    (["/a", "/b", "/orphan"], [["/a", "/b"], []], {"/": 0, "/a": 1, "/b": 1, "/orphan": None}),
+    (["/deep"], [["/x"], ["/y"], ["/deep"]], {"/": 0, "/x": 1, "/y": 2, "/deep": 3}),
+]
+
+
+@pytest.mark.parametrize(("listed", "levels", "depths"), SITEMAP_THEN_LINKS)
+async def test_a_sitemap_url_reached_by_links_takes_the_links_depth(
+    pad: Scratchpad, listed: list[str], levels: list[list[str]], depths: dict[str, int | None]
+) -> None:
+    site = "https://a.test"
+    await pad.seed_start(f"{site}/")
+    await pad.seed_sitemap_urls([site + path for path in listed])
+    leased: dict[str, int | None] = {}
+    for chunk in range(1, len(depths) + 2):
+        claim = await pad.claim_chunk(chunk, 10)
+        leased |= {url.url.removeprefix(site): url.depth for url in claim.urls}
+        batch = RecordBatch(crawled=tuple(urls(claim)))
+        depth = chunk  # the claimed level's depth + 1, while links reach it
+        if chunk <= len(levels):
+            found = tuple(DiscoveredUrl(site + path, depth) for path in levels[chunk - 1])
+            batch = RecordBatch(crawled=batch.crawled, discovered=found)
+        await pad.record_batch(batch)
+
+    assert leased == depths
 
 
 async def test_a_retried_chunk_gets_exactly_its_urls_and_a_crawled_chunk_nothing(

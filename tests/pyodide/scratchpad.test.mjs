@@ -48,10 +48,13 @@ test("seeding, config, leasing, recording, release, resume and stats", async () 
   });
   assert.deepEqual(recorded, { seen: 4, pending: 3, leased: 0, crawled: 1, links_truncated: false, links_written: 1, enqueued: 1 });
   const more = await pad.claim_more({ chunk_no: 1, limit: 2 });
-  assert.deepEqual(more, { urls: [{ url: U("c"), depth: 1, in_sitemap: false }], is_retry: false }, "a short chunk leases the next level");
-  assert.deepEqual((await pad.claim_chunk({ chunk_no: 1, limit: 2 })).urls.map((u) => u.url), [U("c")], "its retry gets them back");
+  // "a", listed by the sitemap first, takes the depth of the link that reached it (issue 27).
+  const level = [{ url: U("a"), depth: 1, in_sitemap: true }, { url: U("c"), depth: 1, in_sitemap: false }];
+  assert.deepEqual(more, { urls: level, is_retry: false }, "a short chunk leases the next level");
+  assert.deepEqual((await pad.claim_chunk({ chunk_no: 1, limit: 2 })).urls.map((u) => u.url), [U("a"), U("c")], "its retry gets them back");
   assert.deepEqual(await pad.release_urls([U("c")]), { released: 1 });
-  assert.deepEqual(await pad.release_urls([U("a"), U("zzz")]), { released: 0 });
+  assert.deepEqual(await pad.release_urls([U("a"), U("zzz")]), { released: 1 });
+  assert.deepEqual(await pad.release_urls([U("a")]), { released: 0 }, "a pending URL is not released");
   assert.deepEqual(await pad.claim_chunk({ chunk_no: 2, limit: 0 }), { urls: [], is_retry: false });
   const resume = await pad.prepare_resume();
   assert.deepEqual(resume, { seen: 4, pending: 3, leased: 0, crawled: 1, links_truncated: false, last_chunk: 1, configured: true, resources_pending: 0 });

@@ -1,4 +1,5 @@
-"""Deleting an audit: its workflow stops, its crawl state and rows go, and a second delete is 404."""
+"""Deleting an audit: its crawl state, report and rows go, a second delete is 404, and a running
+audit is refused until it is cancelled."""
 
 from __future__ import annotations
 
@@ -87,18 +88,22 @@ async def test_another_owner_cannot_delete(platform: LocalPlatform) -> None:
     assert await repository.get_audit(env.DB, "a-2") is not None
 
 
-async def test_a_running_audit_is_stopped_first(platform: LocalPlatform, small_site: Site) -> None:
+async def test_a_running_audit_is_refused_until_it_is_cancelled(
+    platform: LocalPlatform, small_site: Site
+) -> None:
     status, body = await platform.request(
         "POST", "/api/audits", {"url": small_site.url("/"), "max_pages": 5}
     )
     assert status == 201
     audit_id = body["audit"]["id"]
 
-    status, _ = await platform.request("DELETE", f"/api/audits/{audit_id}")
+    status, refused = await platform.request("DELETE", f"/api/audits/{audit_id}")
 
-    assert status == 204
-    instance = await platform.env.SITE_AUDIT_WORKFLOW.get(audit_id)
-    assert (await instance.status())["status"] in {"terminated", "complete"}
+    assert (status, refused["error"]["code"]) == (409, "conflict")
+    assert "cancel it" in refused["error"]["message"]
+    assert (await platform.request("GET", f"/api/audits/{audit_id}"))[0] == 200
+    assert (await platform.request("POST", f"/api/audits/{audit_id}/cancel"))[0] == 202
+    assert (await platform.request("DELETE", f"/api/audits/{audit_id}"))[0] == 204
     assert (await platform.request("GET", f"/api/audits/{audit_id}"))[0] == 404
     assert (await platform.request("DELETE", f"/api/audits/{audit_id}"))[0] == 404
     assert await count(platform, "audit_pages", audit_id) == 0

@@ -25,16 +25,19 @@ from local_platform.runtime import LocalPlatform
 from service import page_table
 from service.audits import LOCAL_OWNER
 from service.html_report import (
+    FIX_FIRST,
     PAGES_PER_TYPE,
     PageStats,
     csp_hash,
     export_html,
     html_chunks,
+    score_band,
     time_bucket,
     verdict_section,
 )
 from service.issue_locating import locating_detail
 from service.page_table import LINK_REL, TABLE_ROWS, status_class
+from service.svg_charts import Tone
 from service.verdict import AuditVerdict
 from tests.service.html_doc import parse
 from tests.support.elements import attr, find, text
@@ -101,7 +104,7 @@ SEEDED = [
 ]
 EXPECTED_BARS = {
     "status": {"2xx": 4, "3xx": 1, "4xx": 2, "no response": 1},
-    "depth": {"0": 1, "1": 4, "2": 1, "10+": 1, "unknown": 1},
+    "depth": {"0": 1, "1": 4, "2": 1, "10+": 1, "not linked": 1},
     "time": {
         "< 200 ms": 2,
         "200-599 ms": 1,
@@ -155,7 +158,11 @@ async def test_the_document_loads_nothing_and_links_only_with_rel_nofollow(seede
     assert not {"link", "img", "iframe", "object", "embed", "form", "base"} & {
         el.tag for el in root.iter()
     }
-    linked = [el for el in root.iter() if el.get("href") is not None]
+    hrefs = [el for el in root.iter() if el.get("href") is not None]
+    linked = [el for el in hrefs if not el.get("href").startswith("#")]
+    # In-document links (to a page's view, an issue group) land on an element of the report.
+    ids = {el.get("id") for el in root.iter() if el.get("id")}
+    assert {el.get("href")[1:] for el in hrefs if el not in linked} <= ids
     assert {el.tag for el in linked} == {"a"}
     assert {el.get("rel") for el in linked} == {LINK_REL}
     assert {el.get("target") for el in linked} == {"_blank"}  # never the web app's frame
@@ -167,7 +174,7 @@ async def test_hostile_titles_urls_and_details_stay_text(seeded) -> None:
     text, root = seeded
     assert len(executable(root)) == 1  # the report's own
     assert not [(el.tag, name) for el in root.iter() for name in el.attrib if name.startswith("on")]
-    cells = ["".join(td.itertext()) for td in root.iter("td")]
+    cells = ["".join(td.itertext()).removesuffix(" page view") for td in root.iter("td")]
     assert HOSTILE_TITLE in cells and HOSTILE_URL in cells
     assert any(HOSTILE_DETAIL in "".join(li.itertext()) for li in root.iter("li"))
     assert "javascript:" not in {el.get("href", "")[:11] for el in root.iter("a")}
@@ -193,8 +200,8 @@ async def test_the_csp_forbids_everything_but_its_own_hashed_style_and_script(se
 
 async def test_issues_are_grouped_by_severity_with_catalogue_texts(seeded) -> None:
     _, root = seeded
-    headings = [("".join(h.itertext()), h.tag) for h in root.iter() if h.tag in {"h2", "h3"}]
-    severities = [t.split(" ")[0] for t, tag in headings if tag == "h3"]
+    issues = find(root, ".//section[@aria-labelledby='issues-h']")
+    severities = ["".join(h.itertext()).split(" ")[0] for h in issues.iter("h3")]
     assert severities == ["Critical", "Info"]
     d = CATALOGUE[IssueType.MISSING_TITLE]
     article = root.find(".//article[@id='type-missing-title']")
@@ -357,11 +364,13 @@ async def test_any_title_and_url_come_back_as_the_same_text_and_add_no_element(t
 
     (row,) = find(root, ".//table[@id='pages']/tbody")
     cells = ["".join(td.itertext()) for td in row]
-    assert cells[0] == SITE + path and cells[4] == title
+    assert cells[0] == SITE + path + " page view" and cells[4] == title
     assert find(row[0], "a").get("href") == SITE + path
     assert len(executable(root)) == 1
-    ((url, *_, linkable),) = island(root)  # the data island gives back the same text
+    ((url, *_, linkable, anchor),) = island(root)  # the data island gives back the same text
     assert (url, _[3], linkable) == (SITE + path, title, 1)
+    view = find(root, f".//details[@id='{anchor}']")  # and the page's own section
+    assert "".join(find(view, "summary").itertext()) == SITE + path
     text = b"".join(chunks).decode()
     data = text[text.index('<script type="application/json"') :]
     assert "<" not in data[data.index(">") + 1 : data.index("</script>")]
@@ -370,17 +379,26 @@ async def test_any_title_and_url_come_back_as_the_same_text_and_add_no_element(t
 @pytest.mark.parametrize(
     ("fields", "shown"),
     [
-        ({"security_grade": "C+", "security_score": 60}, "Security grade C+ (60/100)"),
-        ({"security_error": "https://a.test/ did not answer"}, "not graded (https://a.test/"),
-        ({}, "Security grade not graded (not graded yet)"),
+        ({"security_grade": "C+", "security_score": 60}, "Security grade C+ (60/100): Mozilla"),
+        ({"security_error": "https://a.test/ did not answer"}, "Not graded (https://a.test/"),
+        ({}, "Not graded (not graded yet)."),
     ],
 )
-async def test_the_security_grade_sits_beside_the_health_score(fields, shown) -> None:
-    audit = AuditRecord("a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, **fields)
+async def test_the_security_grade_sits_beside_the_overall_score_each_with_its_meaning(
+    fields, shown
+) -> None:
+    audit = AuditRecord(
+        "a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, health_score=72.0, **fields
+    )
     chunks = [c async for c in html_chunks(audit, IssueCounts(()), PageStats(), nothing())]
-    section = find(parse(b"".join(chunks).decode()), ".//section[@class='score']")
+    headline = find(parse(b"".join(chunks).decode()), ".//div[@class='headline']")
 
-    assert shown in " ".join(" ".join(section.itertext()).split())
+    # Two cards in one grid row (same height by the stylesheet): a heading, a figure, a sentence.
+    score, grade = headline.findall("div")
+    assert [find(card, "h3").text for card in (score, grade)] == ["Overall score", "Security grade"]
+    assert find(score, ".//svg").get("aria-label") == "Overall score: 72 out of 100"
+    assert text(find(score, "p[@class='meaning']")).startswith("Needs work: the five category")
+    assert shown in text(find(grade, "p[@class='meaning']"))
 
 
 SITE_DOWN = "https://shop.test/ answered 500 Internal Server Error: the server failed. Check it."
@@ -411,7 +429,7 @@ async def test_an_audit_the_site_made_fail_opens_with_a_banner_saying_why(fields
     else:
         assert (first.tag, first.get("role"), first.get("class")) == ("section", "alert", "failure")
         assert " ".join(" ".join(first.itertext()).split()) == banner
-        assert main[1].get("class") == "score"  # the banner said why: no "what to fix first"
+        assert main[1].get("class") == "about"  # the banner said why: no verdict
 
 
 async def test_the_scheme_of_a_url_given_without_one_is_among_the_facts() -> None:
@@ -453,8 +471,9 @@ BACKGROUNDS = ("#ffffff", "#f4f5f7")  # the page and the chart panels (--bg, --p
 
 
 # Grid lines are decoration, which WCAG 2.1 SC 1.4.11 exempts.
+# The gauge's track is too: the arc (3:1) and the number in the ring carry the score.
 @pytest.mark.parametrize(
-    ("selector", "prop", "colour"), [c for c in style_colours() if c[0] != ".grid"]
+    ("selector", "prop", "colour"), [c for c in style_colours() if c[0] not in {".grid", ".track"}]
 )
 def test_every_colour_meets_wcag_contrast_on_both_backgrounds(selector, prop, colour) -> None:
     """Text 4.5:1 (WCAG 2.1 SC 1.4.3); bars, lines and points 3:1 (SC 1.4.11)."""
@@ -473,7 +492,7 @@ def verdict_root(verdict: AuditVerdict | None) -> Element:
     return parse(f"<!DOCTYPE html><title>t</title>{verdict_section(audit, verdict)}")
 
 
-def test_what_to_fix_first_lists_the_scores_and_the_actions_in_rank_order() -> None:
+def test_the_verdict_shows_gauges_and_what_to_fix_first_in_rank_order() -> None:
     judged = judge(
         Tally(
             10,
@@ -490,18 +509,47 @@ def test_what_to_fix_first_lists_the_scores_and_the_actions_in_rank_order() -> N
     root = verdict_root(AuditVerdict(judged.scores, actions))
 
     (section,) = root.iter("section")
-    assert find(section, "h2").text == "What to fix first"
-    (categories,) = [ul for ul in section.iter("ul") if ul.get("class") == "categories"]
-    assert len(categories.findall("li")) == 5
-    items = [li for ol in section.iter("ol") for li in ol.findall("li")]
+    assert find(section, "h2").text == "Verdict"
+    # Order on screen: the two cards, the category gauges, then the fix-first list.
+    order = [el.get("class") for el in section if el.tag in {"div", "ul", "ol"}]
+    assert order == ["headline", "gauges", "actions"]
+    gauges = find(section, "ul[@class='gauges']").findall("li")
+    assert [find(li, "svg").get("aria-label") for li in gauges] == [
+        f"{c.label}: {c.score:g} out of 100" for c in judged.scores.categories
+    ]
+    items = find(section, "ol[@class='actions']").findall("li")
     assert [find(li, "a").get("href") for li in items] == [
         "#type-missing-viewport",
         "#type-broken-internal-link",
     ]
     assert find(items[0], "span[@class='gain']").text == "+5.0 points"  # 25% of 20 on-page points
+    assert find(items[0], "span[@class='where']").text == "10 pages, site-wide"
     # An example page is the crawled site's text: escaped, a link only as the page table makes it.
     assert HOSTILE_URL in "".join(items[0].itertext())
     assert not list(root.iter("script"))
+
+
+@given(st.integers(min_value=0, max_value=12))
+def test_fix_first_shows_the_verdicts_first_actions_in_its_order(count: int) -> None:
+    types = sorted(CATALOGUE)[:count]
+    judged = judge(
+        Tally(20, 20, 600, None, tuple(
+            TypeTally(t, CATALOGUE[t].severity, n + 1, n + 1, 30 * (n + 1))
+            for n, t in enumerate(types)
+        ))
+    )  # fmt: skip
+    (section,) = verdict_root(AuditVerdict(judged.scores, judged.actions)).iter("section")
+    listed = [find(li, "a").get("href") for li in section.iter("li") if li.find("a") is not None]
+    ranked = [f"#type-{a.issue_type}" for a in judged.actions]
+    assert listed == ranked[:FIX_FIRST]
+    more = [a for a in section.iter("a") if a.get("href") == "#issues-h"]
+    assert len(more) == (len(ranked) > FIX_FIRST)
+
+
+def test_gauge_bands_follow_lighthouse() -> None:
+    assert [score_band(v) for v in (None, 0, 49.9, 50, 89.9, 90, 100)] == [
+        Tone.NEUTRAL, Tone.BAD, Tone.BAD, Tone.WARN, Tone.WARN, Tone.GOOD, Tone.GOOD,
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -516,7 +564,7 @@ def test_what_to_fix_first_lists_the_scores_and_the_actions_in_rank_order() -> N
 )
 def test_without_a_verdict_the_section_says_why(verdict: AuditVerdict | None, text: str) -> None:
     (section,) = verdict_root(verdict).iter("section")
-    assert find(section, "p").text == text
+    assert find(section, "p[@class='why-none']").text == text
 
 
 @pytest.mark.parametrize(

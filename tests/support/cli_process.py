@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,19 +41,40 @@ def started(*args: str, stderr: int = subprocess.PIPE) -> subprocess.Popen[str]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ServeBanner:
+    """What `siteaudit serve` prints first: the API's and the app's addresses, a sign-in link."""
+
+    api: str  # http://127.0.0.1:PORT/api/audits
+    app: str  # http://127.0.0.1:PORT/
+    sign_in_link: str  # http://127.0.0.1:PORT/#key=...
+
+    @property
+    def key(self) -> str:
+        return self.sign_in_link.partition("#key=")[2]
+
+
 @contextmanager
-def running_serve(state_dir: Path, *options: str) -> Iterator[str]:
+def serving(state_dir: Path, *options: str) -> Iterator[ServeBanner]:
     """Serve the state in `state_dir` with private hosts allowed (and `serve`'s `options`); yields
-    the audits URL (http://127.0.0.1:PORT/api/audits) and stops the server afterwards."""
+    what it printed and stops the server afterwards."""
     argv = ["--state-dir", str(state_dir), "serve", "--port", "0", "--allow-private-hosts"]
     argv += options
     with started(*argv, stderr=subprocess.DEVNULL) as server:
         try:
             assert server.stdout is not None
-            yield server.stdout.readline().split()[-1]
+            lines = [server.stdout.readline().split()[-1] for _ in range(4)]
+            yield ServeBanner(lines[0], lines[1], lines[3])
         finally:
             server.terminate()
             server.wait(timeout=10)
+
+
+@contextmanager
+def running_serve(state_dir: Path, *options: str) -> Iterator[str]:
+    """`serving`, yielding only the audits URL (http://127.0.0.1:PORT/api/audits)."""
+    with serving(state_dir, *options) as banner:
+        yield banner.api
 
 
 def audit_killed_midway(state_dir: Path, url: str, min_pages: int) -> str:

@@ -1,4 +1,4 @@
-"""The audit routes: start, read, list, cancel, resume and delete an audit; its progress, its
+"""The audit routes: start, read, list, cancel, resume, re-run and delete an audit; its progress, its
 report, what to fix first, and its comparison with another audit."""
 
 from __future__ import annotations
@@ -54,6 +54,12 @@ async def resume_audit(call: Call) -> ApiResponse:
     return json_response({"audit": audit_summary(audit)}, 202)
 
 
+async def rerun_audit(call: Call) -> ApiResponse:
+    audit = await audits.rerun_audit(call.env, call.owner, call.args["audit_id"], call.key_id)
+    location = {"location": f"/api/audits/{audit.id}"}
+    return json_response({"audit": audit_summary(audit)}, 201, location)
+
+
 async def get_progress(call: Call) -> ApiResponse:
     query = Query.of(call.request.url)
     limit = queries.integer(query, "limit", progress.MAX_RECENT, (1, progress.MAX_RECENT))
@@ -63,6 +69,7 @@ async def get_progress(call: Call) -> ApiResponse:
             "audit": audit_summary(found.audit),
             "frontier": None if found.frontier is None else found.frontier.to_dict(),
             "external": None if found.external is None else found.external.to_dict(),
+            "pages_expected": found.pages_expected,
             "recent": [entry.to_dict() for entry in found.recent],
         }
     )

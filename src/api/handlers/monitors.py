@@ -1,5 +1,5 @@
-"""The monitor routes: schedule re-audits of a site, read, change and delete them, and read a
-monitor's runs."""
+"""The monitor routes: schedule re-audits of a site, read, change and delete them, run one now,
+and read a monitor's runs."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from api.queries import Query
 from api.routing import Call
 from api.views import created_monitor, monitor_summary, run_summary
 from auditdb.listing import ListKind
-from service import monitors
+from service import monitor_runs, monitors
 
 
 async def create_monitor(call: Call) -> ApiResponse:
@@ -55,3 +55,8 @@ async def list_monitor_runs(call: Call) -> ApiResponse:
     page = await monitors.list_runs(call.env, call.owner, call.args["monitor_id"], paging)
     items = [run_summary(run) for run in page.items]
     return list_response(call, query, ListKind.RUNS, items, page.next_after)
+
+
+async def run_monitor_now(call: Call) -> ApiResponse:
+    result = await monitor_runs.run_now(call.env, call.owner, call.args["monitor_id"])
+    return json_response(result.to_dict(), 202)

@@ -43,6 +43,7 @@ const json = async (path, options) => (await api(path, options)).json();
 const auditPath = (id, rest = "") => `/api/audits/${encodeURIComponent(id)}${rest}`;
 const monitorPath = (id) => `/api/monitors/${encodeURIComponent(id)}`;
 const runsPath = (id) => `/api/monitors/${encodeURIComponent(id)}/runs`;
+const runNowPath = (id) => `/api/monitors/${encodeURIComponent(id)}/run`;
 
 // -- messages ------------------------------------------------------------------------------------
 
@@ -74,6 +75,33 @@ function element(tag, text, attributes = {}) {
   return node;
 }
 
+// A URL that wraps only between its parts, never inside one: the scheme, host and first "/" are
+// one part, then each path segment up to and with its "/" (and a query's "?", "&", "#"). Each part keeps to
+// one line (app.css .url > span) and a <wbr> between parts is where a line may end (HTML, "the
+// wbr element"); the text stays one string for readers and copying.
+function urlNode(url) {
+  const node = element("span", undefined, { class: "url" });
+  const text = String(url);
+  const hostStart = text.indexOf("//") + 2;
+  const pathStart = hostStart < 2 ? -1 : text.indexOf("/", hostStart);
+  const rest = pathStart < 0 ? "" : text.slice(pathStart + 1); // after the host and its "/"
+  const parts = [text.slice(0, text.length - rest.length), ...rest.split(/(?<=[/?&#])/)].filter(Boolean);
+  parts.forEach((part, i) => {
+    if (i > 0) node.append(element("wbr"));
+    node.append(element("span", part));
+  });
+  return node;
+}
+
+// The origin of a URL, or the URL itself when it is not one.
+function originOf(url) {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
 // A button whose accessible name adds, out of sight, which row it acts on.
 function rowButton(label, context, action) {
   const button = element("button", label, { type: "button" });
@@ -96,6 +124,15 @@ async function signIn(event) {
   $("new-audit-h").focus();
 }
 
+// `siteaudit serve` prints a sign-in link, `/#key=<key>`: a fragment never reaches a server
+// (RFC 3986 §3.5). The key moves to session storage and leaves the address bar and the history.
+function keyFromLink() {
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (!key) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  sessionStorage.setItem(KEY_NAME, key.trim());
+}
+
 function signOut(reason) {
   stopWatching();
   sessionStorage.removeItem(KEY_NAME);
@@ -108,10 +145,12 @@ function signOut(reason) {
   for (const id of ["audits-table", "monitors-table", "monitor-runs-table"]) {
     $(id).tBodies[0].replaceChildren();
   }
-  for (const id of ["progress", "compare-result", "monitor-secret", "monitor-runs"]) {
+  for (const id of ["progress", "compare-result", "monitor-secret", "monitor-runs", "edit-monitor"]) {
     $(id).hidden = true;
   }
   runsOf = null;
+  editing = null;
+  $("runs-chart").replaceChildren();
   for (const id of ["compare-before", "compare-after", "compare-summary", "progress-recent"]) {
     $(id).replaceChildren();
     delete $(id).dataset.chosen;
@@ -168,21 +207,80 @@ function auditRow(audit) {
   const context = `of ${site} (audit ${audit.id})`;
   const actions = element("td", undefined, { class: "row-actions" });
   if (audit.status === "running") {
-    actions.append(rowButton("Watch", context, () => watch(audit.id)));
+    actions.append(
+      rowButton("Watch", context, () => watch(audit.id)),
+      rowButton("Cancel", context, () => cancelAudit(audit.id)),
+    );
   } else {
     actions.append(rowButton("Report", context, () => openReport(audit.id)));
+    if (resumable(audit.status)) {
+      actions.append(rowButton("Resume", context, () => resumeAudit(audit.id)));
+    }
+    actions.append(rowButton("Re-run", context, () => rerunAudit(audit.id)));
   }
   actions.append(
     rowButton("Pages CSV", context, () => download(auditPath(audit.id, "/pages.csv"))),
     rowButton("Issues CSV", context, () => download(auditPath(audit.id, "/issues.csv"))),
   );
+  if (audit.status !== "running") {
+    actions.append(rowButton("Delete", context, () => deleteAudit(audit.id, site)));
+  }
   row.append(actions);
   return row;
 }
 
+// -- an audit's actions: cancel, resume, re-run, delete ------------------------------------------
+
+// The statuses the API resumes (auditdb.repository.RESUMABLE).
+const resumable = (status) => status === "failed" || status === "cancelled";
+
+async function cancelAudit(id) {
+  const fromSection = document.activeElement === $("cancel-audit");
+  await json(auditPath(id, "/cancel"), { method: "POST" });
+  notify(`Audit ${id} cancelled; its results so far are kept.`);
+  await loadAudits();
+  if (watching?.id === id) await poll(id);
+  // The button pressed is gone: the focus goes to what can follow, resuming the audit.
+  const resume = fromSection ? $("resume-audit") : auditButton(id, "resume");
+  resume?.focus();
+}
+
+const auditButton = (id, action) =>
+  document.querySelector(`#audits-table tr[data-audit-id="${CSS.escape(id)}"] [data-action="${action}"]`);
+
+async function resumeAudit(id) {
+  await json(auditPath(id, "/resume"), { method: "POST" });
+  notify(`Audit ${id} resumed.`);
+  await loadAudits();
+  await watch(id);
+}
+
+async function rerunAudit(id) {
+  const { audit } = await json(auditPath(id, "/rerun"), { method: "POST" });
+  notify(`Audit ${audit.id} started again for ${audit.start_url}.`);
+  await loadAudits();
+  await watch(audit.id);
+}
+
+// The API refuses to delete a running audit (409): it is cancelled first, on purpose.
+async function deleteAudit(id, site) {
+  if (!window.confirm(`Delete audit ${id} of ${site} with its pages, issues and report?`)) return;
+  try {
+    await api(auditPath(id), { method: "DELETE" });
+  } catch (error) {
+    if (error.status !== 404) throw error; // already gone: what was asked is done
+  }
+  if (shownReport?.id === id) closeReport();
+  if (watching?.id === id || $("progress").dataset.auditId === id) closeProgress();
+  await loadAudits();
+  notify(`Audit ${id} deleted.`);
+  $("audits-h").focus();
+}
+
 // The site, and which scheme a URL given without one was audited with.
 function siteCell(audit, site) {
-  const cell = element("th", site, { scope: "row" });
+  const cell = element("th", undefined, { scope: "row" });
+  cell.append(urlNode(site));
   if (audit.scheme_note) cell.append(element("span", audit.scheme_note, { class: "note" }));
   return cell;
 }
@@ -220,10 +318,25 @@ async function watch(id) {
   stopWatching();
   watching = { id, timer: null };
   $("progress").hidden = false;
-  $("progress-report").hidden = true;
+  $("progress").dataset.auditId = id;
+  showEndedActions(null);
   $("cancel-audit").hidden = false;
   $("progress-h").focus();
   await poll(id);
+}
+
+function closeProgress() {
+  stopWatching();
+  $("progress").hidden = true;
+  delete $("progress").dataset.auditId;
+}
+
+// What can be done with the audit the progress section shows once it has ended (null: running).
+function showEndedActions(status) {
+  $("progress-report").hidden = status === null;
+  $("resume-audit").hidden = !resumable(status);
+  $("rerun-audit").hidden = status === null;
+  $("delete-audit").hidden = status === null;
 }
 
 async function poll(id) {
@@ -247,20 +360,20 @@ async function poll(id) {
   } else {
     stopWatching();
     $("cancel-audit").hidden = true;
-    $("progress-report").hidden = false;
-    $("progress-report").dataset.auditId = id;
+    showEndedActions(feed.audit.status);
     notify(`Audit ${id} ${feed.audit.status}.`);
     await loadAudits();
   }
 }
 
-function showProgress({ audit, frontier, external, recent }) {
+function showProgress({ audit, frontier, external, pages_expected, recent }) {
   const crawled = frontier ? frontier.crawled : audit.pages_crawled;
-  const found = Math.max(frontier ? frontier.seen : audit.pages_total, crawled, 1);
+  // The API caps the pages expected at the audit's max_pages (service/progress.py).
+  const found = Math.max(pages_expected ?? audit.pages_total, crawled, 1);
   const bar = $("progress-bar");
   bar.max = found;
   bar.value = crawled;
-  $("progress-site").textContent = `${audit.final_url || audit.start_url} (audit ${audit.id})`;
+  $("progress-site").replaceChildren(urlNode(audit.final_url || audit.start_url), ` (audit ${audit.id})`);
   $("progress-scheme").textContent = audit.scheme_note ?? "";
   const phase = audit.current_phase ? `, phase ${audit.current_phase}` : "";
   let text = `${audit.status}: ${crawled} of ${found} pages crawled${phase}.`;
@@ -281,7 +394,11 @@ function showProgress({ audit, frontier, external, recent }) {
   if ($("progress-text").textContent !== text) $("progress-text").textContent = text;
   $("progress-text").classList.toggle("failed", Boolean(audit.site_failure));
   $("progress-recent").replaceChildren(
-    ...recent.slice(0, 10).map((entry) => element("li", `${entry.status_code} ${entry.url}`)),
+    ...recent.slice(0, 10).map((entry) => {
+      const item = element("li", `${entry.status_code} `);
+      item.append(urlNode(entry.url));
+      return item;
+    }),
   );
   // The feed lists the newest pages only while the audit runs.
   $("recent-h").hidden = $("progress-recent").hidden = recent.length === 0;
@@ -289,21 +406,34 @@ function showProgress({ audit, frontier, external, recent }) {
 
 async function cancelWatched() {
   if (!watching) return;
-  await json(auditPath(watching.id, "/cancel"), { method: "POST" });
-  notify(`Cancelling audit ${watching.id}.`);
+  await cancelAudit(watching.id);
 }
+
+// The audit the progress section shows.
+const progressAudit = () => $("progress").dataset.auditId;
 
 // -- the report ----------------------------------------------------------------------------------
 
 let shownReport = null; // { id, html }
 
+// The report opens at its top: once its document has loaded, its section is scrolled to the top
+// of the window (a focus alone scrolls only as far as the heading, leaving the frame below the
+// fold), and the frame fills the rest of the window (app.css).
 async function openReport(id) {
   const html = await (await api(auditPath(id, "/report.html"))).text();
   shownReport = { id, html };
-  $("report-frame").srcdoc = html;
+  const frame = $("report-frame");
+  const loaded = new Promise((resolve) => {
+    frame.addEventListener("load", resolve, { once: true });
+    setTimeout(resolve, 5000); // a report that never signals its load still gets shown
+  });
   $("report").hidden = false;
   $("report-h").textContent = `Report of audit ${id}`;
-  $("report-h").focus();
+  frame.srcdoc = html;
+  await loaded;
+  if (shownReport?.id !== id) return; // closed or replaced meanwhile
+  $("report-h").focus({ preventScroll: true });
+  $("report").scrollIntoView({ block: "start" });
 }
 
 function closeReport() {
@@ -364,12 +494,30 @@ async function compareAudits() {
   showComparison(comparison);
 }
 
+// Two audits of different sites compare two sites, not one site over time: the API's
+// `warning` says so (the crawl's same-site rule, service.compare); an answer without the field
+// (an older deployment) is judged by the two start URLs' origins.
+const siteOf = (audit) => originOf(audit.final_url || audit.start_url);
+
+function differentSites(c) {
+  if ("warning" in c) return Boolean(c.warning);
+  return siteOf(c.before) !== siteOf(c.after);
+}
+
 function showComparison(c) {
   const score = c.health_score;
+  const warning = $("compare-warning");
+  warning.hidden = !differentSites(c);
+  warning.textContent = warning.hidden
+    ? ""
+    : c.warning
+      ? `Warning: ${c.warning}.`
+      : `These audits are of different sites (${siteOf(c.before)} and ${siteOf(c.after)}): ` +
+        "the changes below compare two sites, not one site over time.";
   const delta = score.delta === null ? "n/a" : `${score.delta > 0 ? "+" : ""}${score.delta}`;
   const facts = [
-    ["Older audit", `${c.before.start_url} (${c.before.id})`],
-    ["Newer audit", `${c.after.start_url} (${c.after.id})`],
+    ["Older audit", [urlNode(c.before.start_url), ` (${c.before.id})`]],
+    ["Newer audit", [urlNode(c.after.start_url), ` (${c.after.id})`]],
     ["Health score", `${score.before ?? "n/a"} → ${score.after ?? "n/a"} (${delta})`],
     ["New issues", c.new_issues.total],
     ["Fixed issues", c.fixed_issues.total],
@@ -377,12 +525,22 @@ function showComparison(c) {
     ["Pages added", c.pages_added.total],
     ["Pages removed", c.pages_removed.total],
   ];
-  $("compare-summary").replaceChildren(...facts.flatMap(([k, v]) => [element("dt", k), element("dd", v)]));
-  const issue = (i) => element("li", `${i.severity} ${i.issue_type}: ${i.page_url}`);
+  const dd = (value) => {
+    const node = element("dd");
+    node.append(...(Array.isArray(value) ? value : [String(value)]));
+    return node;
+  };
+  $("compare-summary").replaceChildren(...facts.flatMap(([k, v]) => [element("dt", k), dd(v)]));
+  const withUrl = (text, url) => {
+    const item = element("li", text);
+    item.append(urlNode(url));
+    return item;
+  };
+  const issue = (i) => withUrl(`${i.severity} ${i.issue_type}: `, i.page_url);
   fillList("compare-new", c.new_issues.issues.map(issue), c.new_issues);
   fillList("compare-fixed", c.fixed_issues.issues.map(issue), c.fixed_issues);
-  fillList("compare-added", c.pages_added.urls.map((u) => element("li", u)), c.pages_added);
-  fillList("compare-removed", c.pages_removed.urls.map((u) => element("li", u)), c.pages_removed);
+  fillList("compare-added", c.pages_added.urls.map((u) => withUrl("", u)), c.pages_added);
+  fillList("compare-removed", c.pages_removed.urls.map((u) => withUrl("", u)), c.pages_removed);
   $("compare-result").hidden = false;
   $("compare-result-h").focus();
 }
@@ -412,20 +570,95 @@ async function loadMonitors(more = false) {
 function monitorRow(monitor) {
   const row = element("tr", undefined, { id: `monitor-${monitor.id}`, "data-monitor-id": monitor.id });
   const when = (at) => (at ? at.replace("T", " ").slice(0, 16) : "–");
+  const site = element("th", undefined, { scope: "row" });
+  site.append(urlNode(monitor.url));
   row.append(
-    element("th", monitor.url, { scope: "row" }),
+    site,
     element("td", monitor.frequency),
-    element("td", when(monitor.next_due_at)),
+    element("td", monitor.is_active ? "active" : "paused"),
+    element("td", monitor.is_active ? when(monitor.next_due_at) : "–"),
     element("td", when(monitor.last_run_at)),
   );
   const actions = element("td", undefined, { class: "row-actions" });
   const context = `monitor of ${monitor.url}`;
   actions.append(
     rowButton("Runs", context, () => showRuns(monitor)),
-    rowButton("Remove", context, () => removeMonitor(monitor)),
+    rowButton("Edit", context, () => editMonitor(monitor)),
+    monitor.is_active
+      ? rowButton("Pause", context, () => setActive(monitor, false))
+      : rowButton("Resume", context, () => setActive(monitor, true)),
   );
+  if (monitor.is_active) actions.append(rowButton("Run now", context, () => runNow(monitor)));
+  actions.append(rowButton("Delete", context, () => removeMonitor(monitor)));
   row.append(actions);
   return row;
+}
+
+// -- a monitor's actions: edit, pause and resume, run now ----------------------------------------
+
+let editing = null; // the monitor the edit form changes
+
+function editMonitor(monitor) {
+  editing = monitor;
+  $("edit-monitor-site").textContent = monitor.url;
+  $("edit-url").value = monitor.url;
+  $("edit-frequency").value = monitor.frequency;
+  $("edit-hour").value = monitor.hour;
+  $("edit-max-pages").value = monitor.max_pages;
+  $("edit-check-external").checked = monitor.check_external;
+  $("edit-webhook").value = monitor.webhook_url ?? "";
+  $("edit-monitor").hidden = false;
+  $("edit-monitor-h").focus();
+}
+
+function closeEdit() {
+  editing = null;
+  $("edit-monitor").hidden = true;
+}
+
+async function saveMonitor() {
+  if (!editing) return;
+  const body = {
+    frequency: $("edit-frequency").value,
+    check_external: $("edit-check-external").checked,
+    webhook_url: $("edit-webhook").value.trim() || null, // empty: no alerts
+  };
+  // The URL only when it changed: a URL sent is read afresh (whether it names a scheme).
+  const url = $("edit-url").value.trim();
+  if (url !== editing.url) body.url = url;
+  for (const [name, id] of Object.entries({ hour: "edit-hour", max_pages: "edit-max-pages" })) {
+    const value = $(id).valueAsNumber;
+    if (Number.isFinite(value)) body[name] = value;
+  }
+  const { monitor } = await json(monitorPath(editing.id), { method: "PATCH", body });
+  closeEdit();
+  await refreshMonitor(monitor);
+  notify(`Monitor of ${monitor.url} saved.`);
+  $("monitors-h").focus();
+}
+
+async function setActive(monitor, active) {
+  const { monitor: changed } = await json(monitorPath(monitor.id), {
+    method: "PATCH",
+    body: { is_active: active },
+  });
+  await refreshMonitor(changed);
+  notify(`Monitor of ${changed.url} ${active ? "resumed" : "paused"}.`);
+  // The row was redrawn: the focus goes to its button that undoes what was just done.
+  $(`monitor-${changed.id}`)?.querySelector(`[data-action="${active ? "pause" : "resume"}"]`)?.focus();
+}
+
+async function runNow(monitor) {
+  const run = await json(runNowPath(monitor.id), { method: "POST" });
+  notify(`Run of the monitor of ${monitor.url} started (audit ${run.audit_id ?? "refused"}).`);
+  await Promise.all([loadMonitors(), loadAudits()]);
+  await showRuns(monitor); // the new run is the first of the runs shown, and the focus goes there
+}
+
+// After a change: the list, and the runs shown if they are this monitor's.
+async function refreshMonitor(monitor) {
+  await loadMonitors();
+  if (runsOf?.monitor.id === monitor.id) await loadRuns(monitor);
 }
 
 // -- a monitor's runs ----------------------------------------------------------------------------
@@ -439,11 +672,72 @@ async function loadRuns(monitor, more = false) {
   const body = $("monitor-runs-table").tBodies[0];
   if (!more) body.replaceChildren();
   body.append(...page.runs.map(runRow));
-  runsOf = { monitor, cursor: page.next_cursor };
+  runsOf = { monitor, cursor: page.next_cursor, runs: more ? [...runsOf.runs, ...page.runs] : page.runs };
   $("monitor-runs-site").textContent = monitor.url;
+  drawScoreChart(runsOf.runs);
   $("more-runs").hidden = !page.next_cursor;
   $("monitor-runs-empty").hidden = body.rows.length > 0;
   $("monitor-runs").hidden = false;
+}
+
+// The score chart: the health score of each scored run shown, oldest on the left, on a 0-100
+// scale. An SVG line chart made with DOM calls (the page's policy allows no inline markup); its
+// title says what it shows in words, and the table under it holds every value.
+const SVG_NS = "http://www.w3.org/2000/svg";
+// In viewBox units; the chart scales to its box (at most 40rem wide), so the axis labels stay
+// readable on a 375 px screen too.
+const CHART = { width: 480, height: 180, left: 40, right: 12, top: 12, bottom: 30 };
+
+function svg(tag, attributes = {}, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function drawScoreChart(runs) {
+  const scored = runs.filter((run) => run.health_score !== null).reverse(); // oldest first
+  const figure = $("runs-chart");
+  figure.hidden = scored.length === 0;
+  if (scored.length === 0) return figure.replaceChildren();
+  const { width, height, left, right, top, bottom } = CHART;
+  const plotW = width - left - right;
+  const plotH = height - top - bottom;
+  const x = (i) => left + (scored.length === 1 ? plotW / 2 : (i * plotW) / (scored.length - 1));
+  const y = (score) => top + plotH - (score * plotH) / 100;
+  const day = (run) => run.started_at.slice(0, 10);
+  const rounded = (run) => Math.round(run.health_score);
+  const first = scored[0];
+  const last = scored[scored.length - 1];
+  const summary =
+    `Health score of ${scored.length} run${scored.length === 1 ? "" : "s"}: ` +
+    `${rounded(first)} on ${day(first)}` +
+    (scored.length > 1 ? `, ${rounded(last)} on ${day(last)}` : "") + ".";
+  const chart = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+    "aria-labelledby": "runs-chart-title",
+    class: "score-chart",
+  });
+  chart.append(svg("title", { id: "runs-chart-title" }, summary));
+  for (const tick of [0, 50, 100]) {
+    chart.append(
+      svg("line", { x1: left, x2: width - right, y1: y(tick), y2: y(tick), class: "grid" }),
+      svg("text", { x: left - 6, y: y(tick) + 4, "text-anchor": "end", class: "axis" }, tick),
+    );
+  }
+  const points = scored.map((run, i) => `${x(i)},${y(run.health_score)}`).join(" ");
+  chart.append(svg("polyline", { points, class: "line" }));
+  scored.forEach((run, i) => {
+    const dot = svg("circle", { cx: x(i), cy: y(run.health_score), r: 4, class: "dot" });
+    dot.append(svg("title", {}, `${day(run)}: ${rounded(run)}`));
+    chart.append(dot);
+  });
+  chart.append(
+    svg("text", { x: left, y: height - 6, class: "axis" }, day(first)),
+    svg("text", { x: width - right, y: height - 6, "text-anchor": "end", class: "axis" }, day(last)),
+  );
+  figure.replaceChildren(chart, element("figcaption", summary));
 }
 
 async function showRuns(monitor) {
@@ -490,20 +784,27 @@ async function createMonitor() {
 }
 
 async function removeMonitor(monitor) {
-  await api(monitorPath(monitor.id), { method: "DELETE" });
+  if (!window.confirm(`Delete the monitor of ${monitor.url} and its run history?`)) return;
+  try {
+    await api(monitorPath(monitor.id), { method: "DELETE" });
+  } catch (error) {
+    if (error.status !== 404) throw error; // already gone: what was asked is done
+  }
   if (runsOf?.monitor.id === monitor.id) {
     $("monitor-runs").hidden = true;
     runsOf = null;
   }
+  if (editing?.id === monitor.id) closeEdit();
   await loadMonitors();
-  notify(`Monitor of ${monitor.url} removed.`);
-  $("monitors-h").setAttribute("tabindex", "-1");
+  notify(`Monitor of ${monitor.url} deleted.`);
   $("monitors-h").focus();
 }
 
 // -- wiring --------------------------------------------------------------------------------------
 
 function start() {
+  // The edit form offers the frequencies the create form does (one list, in index.html).
+  $("edit-frequency").append(...[...$("monitor-frequency").options].map((o) => o.cloneNode(true)));
   $("sign-in-form").addEventListener("submit", guarded(signIn));
   $("sign-out").addEventListener("click", () => {
     signOut();
@@ -513,11 +814,16 @@ function start() {
   $("refresh-audits").addEventListener("click", guarded(() => loadAudits()));
   $("more-audits").addEventListener("click", guarded(() => loadAudits(true)));
   $("cancel-audit").addEventListener("click", guarded(cancelWatched));
-  $("progress-report").addEventListener("click", guarded(() => openReport($("progress-report").dataset.auditId)));
+  $("progress-report").addEventListener("click", guarded(() => openReport(progressAudit())));
+  $("resume-audit").addEventListener("click", guarded(() => resumeAudit(progressAudit())));
+  $("rerun-audit").addEventListener("click", guarded(() => rerunAudit(progressAudit())));
+  $("delete-audit").addEventListener("click", guarded(() => {
+    const audit = knownAudits.get(progressAudit());
+    return deleteAudit(progressAudit(), audit ? audit.final_url || audit.start_url : "its site");
+  }));
   $("download-report").addEventListener("click", downloadShownReport);
   $("close-report").addEventListener("click", () => {
     closeReport();
-    $("audits-h").setAttribute("tabindex", "-1");
     $("audits-h").focus();
   });
   $("compare-form").addEventListener("submit", guarded(compareAudits));
@@ -527,6 +833,12 @@ function start() {
   $("monitor-form").addEventListener("submit", guarded(createMonitor));
   $("more-monitors").addEventListener("click", guarded(() => loadMonitors(true)));
   $("more-runs").addEventListener("click", guarded(() => loadRuns(runsOf.monitor, true)));
+  $("edit-monitor-form").addEventListener("submit", guarded(saveMonitor));
+  $("cancel-edit").addEventListener("click", () => {
+    closeEdit();
+    $("monitors-h").focus();
+  });
+  keyFromLink();
   if (sessionStorage.getItem(KEY_NAME)) guarded(showWorkspace)();
 }
 

@@ -1,0 +1,221 @@
+"""The HTML report's per-URL view and site structure (issue 27 item 1).
+
+* Per-URL view: a `<details>` section per page (`page_section`) with its status, crawl depth,
+  outlinks, the issues found on it (each linked to its issue group) and the link to open it. Its
+  id is `page_anchor(url)`, a hash of the URL, so every place the report shows a URL (the
+  fix-first list, the issue groups, the page table and its script-built rows, the Lighthouse
+  rows) links to it with `page_ref` without knowing the page's row. The first `PAGE_VIEWS` pages
+  by URL get a section, the same pages the table's data island holds (page_table.DATA_ROWS), so
+  the file stays bounded for any audit size; a URL beyond them is shown without the link.
+* Inlinks: D1 keeps no link graph. The edges and their anchor texts live in the crawl's
+  scratchpad (src/durable/links.py) and are dropped when the audit finalizes, so the report
+  names a page's internal link count and says where the edges are not kept rather than inventing
+  them.
+* Site structure: pages and issues counted by directory (the path's first `TREE_LEVELS`
+  segments), as a collapsible tree. At most `DIRECTORIES` directories are counted; past that, a
+  new second-level directory folds into its parent and a new top-level one into "other", so the
+  counts stay bounded whatever the site's shape.
+
+The issue types of the pages in view come from one walk of the issues (`PageIssues.add`), each
+type kept once per page (a page has a few dozen types at most).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from html import escape
+from urllib.parse import urlsplit
+
+from audit.catalogue import Severity, maybe_descriptor
+from auditdb.records import IssueRecord, PageRecord
+from service.issue_locating import type_title
+from service.page_table import DATA_ROWS, LINK_ATTRS, is_web_url, link, page_anchor, view_link
+
+PAGE_VIEWS = DATA_ROWS  # pages with a per-URL section: those the data island holds
+DIRECTORIES = 500  # directories counted in the site structure
+TREE_LEVELS = 2  # path segments a directory is named by
+OTHER = "other directories"
+SEVERITY_ORDER = {str(s): s.order for s in Severity}
+
+
+@dataclass(slots=True)
+class PageIssues:
+    """The issue types found on each page in view (URL -> types, each once, in walk order)."""
+
+    in_view: set[str] = field(default_factory=set)
+    types: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, rows: Iterable[IssueRecord]) -> None:
+        for row in rows:
+            if row.page_url in self.in_view:
+                found = self.types.setdefault(row.page_url, [])
+                kind = sys.intern(row.issue_type)
+                if kind not in found:
+                    found.append(kind)
+
+    def ref(self, url: str) -> str:
+        """`url` as the page table links it, then a link to its section when it has one."""
+        if url not in self.in_view:
+            return link(url)
+        return f"{link(url)} {view_link(url)}"
+
+
+def depth_text(page: PageRecord) -> str:
+    """The crawl depth, or why there is none: a page the sitemap alone led to is not linked."""
+    if page.crawl_depth is not None:
+        return str(page.crawl_depth)
+    if page.in_sitemap:
+        return "not linked (found in the sitemap only)"
+    return "unknown"
+
+
+def page_section(page: PageRecord, types: Iterable[str]) -> str:
+    """One page's section: what it answered, where it sits, what links out, what is wrong."""
+    found = sorted(types, key=lambda t: (SEVERITY_ORDER.get(_severity(t), 9), t))
+    issues = (
+        "<ul>"
+        + "".join(
+            f'<li><a href="#type-{escape(t)}">{escape(type_title(t))}</a></li>' for t in found
+        )
+        + "</ul>"
+        if found
+        else "none"
+    )
+    facts = [
+        ("Status", escape(str(page.status_code or "no response"))),
+        ("Depth", escape(depth_text(page))),
+        ("Title", escape(page.title or "none")),
+        (
+            "Outlinks",
+            f"{page.internal_link_count:,} internal, {page.external_link_count:,} other sites",
+        ),
+        *([("Redirects to", link(page.redirect_url))] if page.redirect_url else []),
+        (f"Issues ({len(found)})", issues),
+        ("Open", _open(page.url)),
+    ]
+    rows = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
+    return (
+        f'<details class="page" id="{page_anchor(page.url)}"><summary>{escape(page.url)}</summary>'
+        f'<dl class="facts">{rows}</dl></details>'
+    )
+
+
+def _open(url: str) -> str:
+    """The page's own link, short: its URL is the section's summary already."""
+    if not is_web_url(url):
+        return "not a web address"
+    return f'<a href="{escape(url)}" {LINK_ATTRS}>the page on the site</a>'
+
+
+def _severity(issue_type: str) -> str:
+    d = maybe_descriptor(issue_type)
+    return "" if d is None else str(d.severity)
+
+
+def pages_intro(total: int) -> str:
+    shown = min(total, PAGE_VIEWS)
+    beyond = f" (the first {shown:,} of {total:,} by URL)" if total > shown else ""
+    return (
+        '<section aria-labelledby="views-h"><h2 id="views-h">Page by page</h2>'
+        f'<p class="note">Each page{beyond}: its status, crawl depth (clicks from the start page; '
+        '"not linked" for a page only the sitemap led to), outlinks and issues. Inlinks and their '
+        "anchor texts are not in the report: the audit keeps its link graph only while it "
+        "crawls.</p>"
+    )
+
+
+# -- site structure -----------------------------------------------------------------------------
+
+
+def directory_of(url: str, levels: int = TREE_LEVELS) -> tuple[str, ...]:
+    """A page's directory as its first `levels` path segments (a file name is no directory)."""
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return ()
+    segments = [s for s in path.split("/")[1:-1] if s]
+    return tuple(segments[:levels])
+
+
+@dataclass(slots=True)
+class Structure:
+    """Pages and issues by directory, at most `limit` directories (see the module docstring)."""
+
+    limit: int = DIRECTORIES
+    pages: Counter[tuple[str, ...]] = field(default_factory=Counter)
+    issues: Counter[tuple[str, ...]] = field(default_factory=Counter)
+
+    def key(self, url: str) -> tuple[str, ...]:
+        """Where a page counts: its directory, or once `limit` are counted, the nearest counted
+        parent, else "other"."""
+        key = directory_of(url)
+        while key not in self.pages and len(self.pages) >= self.limit:
+            if not key:
+                return (OTHER,)
+            key = key[:-1]
+        return key
+
+    def add_pages(self, rows: Iterable[PageRecord]) -> None:
+        for page in rows:
+            self.pages[self.key(page.url)] += 1
+
+    def add_issues(self, rows: Iterable[IssueRecord]) -> None:
+        for row in rows:
+            key = directory_of(row.page_url)
+            while key and key not in self.pages:
+                key = key[:-1]
+            self.issues[key if key in self.pages else (OTHER,)] += 1
+
+
+def structure_section(structure: Structure) -> str:
+    """The directories as a tree: each top level with its totals, opening to its subdirectories."""
+    tops: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for key in structure.pages:
+        tops.setdefault(key[:1], []).append(key)
+    items = "".join(
+        _top(top, sorted(keys), structure.pages, structure.issues)
+        for top, keys in sorted(tops.items())
+    )
+    return (
+        '<section aria-labelledby="structure-h"><h2 id="structure-h">Site structure</h2>'
+        '<p class="note">Pages and issues by directory (the first two path segments).</p>'
+        f'<ul class="tree">{items}</ul></section>'
+    )
+
+
+def _label(key: tuple[str, ...]) -> str:
+    if key == (OTHER,):
+        return OTHER
+    return "/" + "".join(f"{s}/" for s in key)
+
+
+def _counts(pages: int, issues: int) -> str:
+    return (
+        f'<span class="count">{pages:,} {"page" if pages == 1 else "pages"}, '
+        f"{issues:,} {'issue' if issues == 1 else 'issues'}</span>"
+    )
+
+
+def _top(
+    top: tuple[str, ...],
+    keys: list[tuple[str, ...]],
+    pages: Mapping[tuple[str, ...], int],
+    issues: Mapping[tuple[str, ...], int],
+) -> str:
+    total = sum(pages[k] for k in keys), sum(issues.get(k, 0) for k in keys)
+    head = f"{escape(_label(top))} {_counts(*total)}"
+    subs = [k for k in keys if k != top]
+    if not subs:
+        return f"<li>{head}</li>"
+    own = (
+        f"<li>{escape(_label(top))} itself {_counts(pages[top], issues.get(top, 0))}</li>"
+        if top in pages
+        else ""
+    )
+    rows = "".join(
+        f"<li>{escape(_label(k))} {_counts(pages[k], issues.get(k, 0))}</li>" for k in subs
+    )
+    return f"<li><details><summary>{head}</summary><ul>{own}{rows}</ul></details></li>"
