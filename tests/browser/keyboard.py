@@ -13,6 +13,8 @@ from typing import TypedDict
 
 from playwright.sync_api import Frame, Page
 
+SETTLE_MS, SETTLE_STEP_MS = 500, 25  # how long a focus may take to land (see `focused`)
+
 # A stop's key: its frame's index in the page (0: the page itself) and a number the test stamps on
 # the element, so that the same element is recognised wherever the focus comes back to it.
 _KEYED = """
@@ -86,7 +88,21 @@ def report_frame(page: Page) -> Frame | None:
 
 def focused(page: Page, inner: Frame | None = None) -> Focused | None:
     """The element with the focus, looking through the report's frame (`inner`, when the caller
-    has it at hand); None: the document."""
+    has it at hand); None: the document, once it has kept the focus for `SETTLE_MS`.
+
+    Tab into or out of the frame moves the focus across the frame boundary after the key press
+    has returned: for a moment no element has it. Read then, and Tab pressed again at once, the
+    frame's first stop looked skipped (the next one was reached in its place), so the focus is
+    read again until an element has it."""
+    for _ in range(SETTLE_MS // SETTLE_STEP_MS):
+        here = _read(page, inner)
+        if here is not None:
+            return here
+        page.wait_for_timeout(SETTLE_STEP_MS)
+    return None
+
+
+def _read(page: Page, inner: Frame | None) -> Focused | None:
     here = page.main_frame.evaluate(_FOCUSED)
     index = 0
     if here is not None and here["frame"]:
