@@ -3,8 +3,9 @@ of the page it is about. The accessibility, keyboard and layout tests and script
 all walk this table, so a new screen is a new row.
 
 The screens share one `Session`: a `siteaudit serve` on its own state folder with a key that has
-two finished audits of the badseo site, one failed audit and a monitor with two runs; a second
-key that owns nothing (the empty states); the standalone HTML report of the first audit as a file.
+two finished audits of the badseo site and a monitor with two runs; a second key that owns
+nothing (the empty states); the standalone HTML report of the first audit as a file; a slow site
+(tests/browser/slow_site.py) whose audits run long enough to be cancelled.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from playwright.sync_api import Browser, Frame, Page, expect
 from tests.badseo.failing_sites import closed_port
 from tests.badseo.site import serve_badseo
 from tests.browser.chromium import Watched, watched_page
+from tests.browser.slow_site import serve_slow_site
 from tests.support.cli_process import running_serve, siteaudit
 
 AUDIT_TIMEOUT_S = 60  # the badseo audit takes a few seconds; a loaded machine, longer
@@ -38,6 +40,7 @@ class Session:
     key: str  # owns the audits and the monitor
     empty_key: str  # owns nothing
     site: str  # the badseo site's start URL
+    slow_site: str  # the slow site's start URL
     report: Path  # the first audit's standalone HTML report
     audits: tuple[str, str]  # the two finished audits' ids, older first
 
@@ -91,17 +94,29 @@ def nothing_yet(s: Session) -> None:
     expect(s.page.locator("#monitors-empty")).to_be_visible()
 
 
-def audit_in_app(s: Session, url: str, status: str) -> None:
+def started_in_app(s: Session, url: str) -> str:
+    """An audit of `url` started from the form: its id, once the progress section watches it."""
     signed_in(s)
     s.page.get_by_label("Site URL", exact=True).fill(url)
     s.page.get_by_label("Maximum pages", exact=True).fill("20")
     s.page.get_by_role("button", name="Start audit").click()
+    expect(s.page.locator("#progress-h")).to_be_focused()
+    audit_id = s.page.locator("#progress").get_attribute("data-audit-id")
+    assert audit_id is not None
+    return audit_id
+
+
+def ended(s: Session, audit_id: str, status: str) -> None:
+    """The progress section says how the audit ended, and the list, reloaded then, says so too:
+    nothing moves under a test after this."""
     expect(s.page.locator("#progress-text")).to_contain_text(
         f"Audit {status}", timeout=AUDIT_TIMEOUT_S * 1000
     )
-    # The list is reloaded once the audit has ended: wait for it, so nothing moves under a test.
-    audit_id = s.page.locator("#progress-report").get_attribute("data-audit-id")
     expect(s.page.locator(f"[id='audit-{audit_id}'] td").first).to_contain_text(status)
+
+
+def audit_in_app(s: Session, url: str, status: str) -> None:
+    ended(s, started_in_app(s, url), status)
 
 
 def audit_progress(s: Session) -> None:
@@ -110,6 +125,15 @@ def audit_progress(s: Session) -> None:
 
 def failed_audit(s: Session) -> None:
     audit_in_app(s, f"http://127.0.0.1:{closed_port()}/", "failed")
+
+
+def cancelled_audit(s: Session) -> None:
+    """A running audit cancelled from its section: what can be done with it now (resume, re-run,
+    delete), the focus on the first of them."""
+    audit_id = started_in_app(s, s.slow_site)
+    s.page.locator("#progress").get_by_role("button", name="Cancel audit").click()
+    ended(s, audit_id, "cancelled")
+    expect(s.page.get_by_role("button", name="Resume audit")).to_be_focused()
 
 
 def report_in_app(s: Session) -> None:
@@ -146,6 +170,24 @@ def standalone_report(s: Session) -> None:
     expect(s.page.locator("figure.chart").first).to_be_visible()
 
 
+def report_issue_group(s: Session) -> None:
+    """The first fix-first action followed to its issue group, opened."""
+    standalone_report(s)
+    s.page.locator("ol.actions > li > a").first.click()
+    expect(s.page.locator(ISSUE_OPENED)).to_be_in_viewport()
+
+
+def report_page_view(s: Session) -> None:
+    """The first example page of the fix-first list followed to its section, opened."""
+    standalone_report(s)
+    s.page.locator("ol.actions a.view").first.click()
+    expect(s.page.locator(PAGE_OPENED)).to_be_in_viewport()
+
+
+ISSUE_OPENED = "article.issue:has(> details.more[open])"
+PAGE_OPENED = "details.page[open]"
+
+
 SCREENS = (
     Screen("sign-in", signed_out, "#sign-in"),
     Screen("sign-in-refused", refused_key, "#main"),
@@ -154,12 +196,15 @@ SCREENS = (
     Screen("empty", nothing_yet, "#audits"),
     Screen("audit-progress", audit_progress, "#progress"),
     Screen("audit-failed", failed_audit, "#progress"),
+    Screen("audit-cancelled", cancelled_audit, "#progress"),
     Screen("app-report", report_in_app, "#report", in_frame=True),
     Screen("compare", comparison, "#compare-result"),
     Screen("monitors", signed_in, "#monitors"),
     Screen("monitor-runs", monitor_runs, "#monitor-runs"),
     Screen("monitor-edit", monitor_edit, "#edit-monitor"),
     Screen("report", standalone_report, "main"),
+    Screen("report-issue", report_issue_group, ISSUE_OPENED),
+    Screen("report-page", report_page_view, PAGE_OPENED),
 )
 
 
@@ -234,7 +279,11 @@ def open_session(browser: Browser, folder: Path) -> Iterator[Session]:
     # Every screen reloads the app, which lists audits and monitors: more than the deployment's
     # 120 requests a minute per key (wrangler.toml) in a test run, so the limit is off here.
     unlimited = ("--var", "RATE_LIMIT_REQUESTS_PER_MINUTE:0")
-    with serve_badseo() as site, running_serve(state, *unlimited) as audits_url:
+    with (
+        serve_badseo() as site,
+        serve_slow_site() as slow,
+        running_serve(state, *unlimited) as audits_url,
+    ):
         origin = audits_url.removesuffix("/api/audits")
         first = _finished_audit(origin, key, site.start_url, 500)
         second = _finished_audit(origin, key, site.start_url, 60)
@@ -244,4 +293,7 @@ def open_session(browser: Browser, folder: Path) -> Iterator[Session]:
         report.write_text(html, encoding="utf-8")
         allowed = (f"{origin}/", report.as_uri())
         with watched_page(browser, *allowed) as watched:
-            yield Session(watched, origin, key, empty_key, site.start_url, report, (first, second))
+            yield Session(
+                watched, origin, key, empty_key, site.start_url, slow.url("/"), report,
+                (first, second),
+            )  # fmt: skip
