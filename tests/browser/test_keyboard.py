@@ -1,14 +1,16 @@
 """The product with the keyboard only (Tab, Shift+Tab, Enter, Space, and typing into fields): a
-reader signs in, audits a site, opens its report and moves through the report's sections; on every
-screen of tests/browser/screens.py, Tab reaches every control in document order with the focus
-visible, comes back round to the first (no trap), and Shift+Tab walks the same way back."""
+reader signs in, audits a site, opens its report, follows its first thing to fix to its issue
+group, one of the group's pages to the page's own section and the page's issue back to the group,
+then leaves the report the way in and closes it. On every screen of tests/browser/screens.py, Tab
+reaches every control in document order with the focus visible, comes back round to the first
+(no trap), and Shift+Tab walks the same way back."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FrameLocator, Page, expect
 
 from tests.browser.keyboard import Focused, focused, press, report_frame, stops
 from tests.browser.screens import AUDIT_TIMEOUT_S, SCREENS, Screen, Session, signed_out
@@ -18,16 +20,22 @@ pytestmark = pytest.mark.slow
 BACK_STOPS = 40
 
 
-def tab_to(page: Page, name: str | re.Pattern[str], limit: int = 80) -> Focused:
-    """Tab until the focused element's name matches; every stop on the way shows its focus."""
+def tab_to(page: Page, name: str | re.Pattern[str], key: str = "Tab", limit: int = 80) -> Focused:
+    """Press `key` (Tab, or Shift+Tab to go back) until the focused element's name matches;
+    every stop on the way shows its focus."""
     for _ in range(limit):
-        now = press(page, "Tab")
+        now = press(page, key)
         if now is None:
             continue
         assert now["visible"], f"no visible focus on {now['tag']} {now['name']!r}"
         if re.fullmatch(name, now["name"]) if isinstance(name, re.Pattern) else now["name"] == name:
             return now
-    raise AssertionError(f"Tab never reached {name!r} in {limit} presses")
+    raise AssertionError(f"{key} never reached {name!r} in {limit} presses")
+
+
+def spoken(text: str) -> str:
+    """A text as `focused` names an element: whitespace collapsed, at most 60 characters."""
+    return " ".join(text.split())[:60]
 
 
 def test_a_reader_audits_a_site_and_reads_its_report_with_the_keyboard(session: Session) -> None:
@@ -56,25 +64,54 @@ def test_a_reader_audits_a_site_and_reads_its_report_with_the_keyboard(session: 
 
     tab_to(page, "Open report")
     page.keyboard.press("Enter")
-    expect(page.locator("#report-h")).to_be_focused()
+    expect(page.locator("#report-h")).to_be_focused()  # the app's sign that the report loaded
     report = page.frame_locator("#report-frame")
-    expect(report.locator("figure.chart").first).to_be_attached()
+    read_the_report(page, report)
 
-    # Into the report's frame, to its first ranked action: a link to the issue's section.
-    first_action = report.locator("ol.actions > li > a").first
-    action = tab_to(page, first_action.inner_text().strip().replace("\n", " ")[:60])
-    target = first_action.get_attribute("href")
-    assert target is not None and target.startswith("#type-")
+    # Out of the report the way in, backwards, and closed: the focus goes back to the audits.
+    tab_to(page, "Close report", key="Shift+Tab")
     page.keyboard.press("Enter")
-    section = report.locator(f"article[id='{target[1:]}']")
+    expect(page.locator("#report")).to_be_hidden()
+    expect(page.locator("#audits-h")).to_be_focused()
+
+
+def read_the_report(page: Page, report: FrameLocator) -> None:
+    """From the app's report bar into the report: the first thing to fix, its issue group, one of
+    its pages' own section, and back to the group from the page's list of issues."""
+    tab_to(page, "Close report")
+    # The report's first stop is the first thing to fix (the verdict's gauges hold no control).
+    action = report.locator("ol.actions > li > a").first
+    reached = press(page, "Tab")
+    assert reached is not None and reached["visible"]
+    assert reached["name"] == spoken(action.inner_text())
+    group_id = (action.get_attribute("href") or "").removeprefix("#")
+    assert group_id.startswith("type-")
+    page.keyboard.press("Enter")
+    group = report.locator(f"article[id='{group_id}']")
+    expect(group).to_be_focused()
+    expect(group).to_be_in_viewport()
+    expect(group.locator("details.more")).to_have_js_property("open", True)
+
+    # Tab goes on from the group: its summary, its texts' links, then its pages.
+    press(page, "Tab")
+    expect(group.locator("summary")).to_be_focused()
+    view = group.locator("a.view").first
+    page_id = (view.get_attribute("href") or "").removeprefix("#")
+    tab_to(page, "page view")
+    expect(view).to_be_focused()
+    page.keyboard.press("Enter")
+    section = report.locator(f"details[id='{page_id}']")
+    expect(section.locator("summary")).to_be_focused()
     expect(section).to_be_in_viewport()
-    # Tab goes on from the section reached (the focus navigation starting point moved there).
-    after = press(page, "Tab")
-    assert after is not None and after["key"] != action["key"]
-    inside = report.locator(
-        f"article[id='{target[1:]}'] :focus, article[id='{target[1:]}'] ~ * :focus"
-    )
-    expect(inside.first).to_be_attached()
+    expect(section).to_have_js_property("open", True)
+
+    # The page's issues link to their groups: back to the one the reader came from.
+    back = section.locator(f"a[href='#{group_id}']")
+    tab_to(page, spoken(back.inner_text()))
+    expect(back).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(group).to_be_focused()
+    expect(group).to_be_in_viewport()
 
 
 def first_difference(page: Page, reached: list[str], expected: list[str], names: list[str]) -> str:
