@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, expect
 
 from service.html_report import FIX_FIRST
 from tests.badseo.site import serve_badseo
+from tests.browser import layout
 from tests.browser.chromium import watched_page
 from tests.browser.report_ui import (
     chart_labels_fit,
@@ -112,6 +113,10 @@ def test_the_report_opens_offline_and_sorts_filters_and_charts(
         assert watched.csp_violations() == ["script-src-elem inline"]
 
 
+# Paper, in CSS px (96 a inch): A4's 210 mm less Chromium's default margins of about 1 cm a side.
+PRINTED_WIDTH = 718
+
+
 @pytest.mark.parametrize("width", [1280, 375])
 def test_no_chart_label_is_cut_on_a_wide_or_narrow_screen_or_in_print(
     browser: Browser, tmp_path: Path, width: int
@@ -124,6 +129,13 @@ def test_no_chart_label_is_cut_on_a_wide_or_narrow_screen_or_in_print(
         chart_labels_fit(page)
         # Nothing is wider than the screen (a chart grid of 36rem columns was, at 375 px).
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        # In print (the report's print media: one chart under the other, full width), at this
+        # width and on a sheet of A4: every chart drawn, every label inside its chart.
         page.emulate_media(media="print")
-        chart_labels_fit(page)
+        for printed in (width, PRINTED_WIDTH):
+            page.set_viewport_size({"width": printed, "height": 900})
+            assert page.evaluate("() => matchMedia('print').matches")
+            chart_labels_fit(page)
+            cut = [o for o in layout.overflows(page.main_frame) if o["chart"]]
+            assert cut == [], f"in print at {printed} px:\n{layout.readable(cut)}"
         watched.assert_quiet()
