@@ -4,11 +4,15 @@ its box; and a screenshot of each (docs/screenshots/ when scripts/screenshots.py
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.browser import axe, layout
 from tests.browser.chromium import screenshot
 from tests.browser.screens import SCREENS, WIDTHS, Screen, Session, frames_of
+
+MANUAL = Path(__file__).resolve().parents[2] / "docs" / "manual" / "screens.md"
 
 pytestmark = pytest.mark.slow
 
@@ -51,3 +55,13 @@ def test_the_issue_chart_labels_fit(session: Session, width: int) -> None:
     show(session, next(s for s in SCREENS if s.name == "report"), width)
     cut = [o for o in layout.overflows(session.page.main_frame) if o["chart"] == ISSUE_CHART]
     assert cut == [], layout.readable(cut)
+
+
+def test_the_manual_shows_every_screen_at_both_widths() -> None:
+    """docs/manual/screens.md shows each screen's pictures (tests/test_readme.py checks that the
+    files it links exist; scripts/screenshots.py writes them)."""
+    shown = MANUAL.read_text(encoding="utf-8")
+    missing = [
+        f"{s.name}-{w}.png" for s in SCREENS for w in WIDTHS if f"{s.name}-{w}.png)" not in shown
+    ]
+    assert missing == []
