@@ -389,7 +389,8 @@ function showProgress({ audit, frontier, external, pages_expected, recent }) {
     text = `Audit failed: ${audit.site_failure}`;
   } else if (audit.status !== "running") {
     const score = audit.health_score === null ? "" : ` Health score ${Math.round(audit.health_score)}.`;
-    text = `Audit ${audit.status}: ${audit.pages_crawled} pages crawled.${score}`;
+    const pages = `${audit.pages_crawled} page${audit.pages_crawled === 1 ? "" : "s"}`;
+    text = `Audit ${audit.status}: ${pages} crawled.${score}`;
   }
   if ($("progress-text").textContent !== text) $("progress-text").textContent = text;
   $("progress-text").classList.toggle("failed", Boolean(audit.site_failure));
