@@ -108,10 +108,13 @@ def started_in_app(s: Session, url: str) -> str:
 
 def ended(s: Session, audit_id: str, status: str) -> None:
     """The progress section says how the audit ended, and the list, reloaded then, says so too:
-    nothing moves under a test after this."""
+    nothing moves under a test after this. The list starts its reload in the same task that
+    writes the ending (and is aria-busy until it has), so waiting for the row's status alone could
+    see the list the start had shown, already ended for an audit that fails at once."""
     expect(s.page.locator("#progress-text")).to_contain_text(
         f"Audit {status}", timeout=AUDIT_TIMEOUT_S * 1000
     )
+    expect(s.page.locator("#audits-table")).to_have_attribute("aria-busy", "false")
     expect(s.page.locator(f"[id='audit-{audit_id}'] td").first).to_contain_text(status)
 
 
