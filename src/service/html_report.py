@@ -109,7 +109,8 @@ STYLE = """
 :root{color-scheme:light;--ink:#1a1a1a;--muted:#4a4a4a;--line:#c8c8c8;--bg:#fff;--panel:#f4f5f7}
 body{font:16px/1.5 system-ui,sans-serif;color:var(--ink);background:var(--bg);margin:0}
 header,main,footer{max-width:72rem;margin:0 auto;padding:.5rem 1.5rem}h1{margin:.5rem 0}
-a{color:#0b57d0}a:focus,button:focus,input:focus,summary:focus{outline:3px solid #0b57d0;outline-offset:2px}
+a{color:#0b57d0}
+a:focus,button:focus,input:focus,summary:focus,.wide:focus{outline:3px solid #0b57d0;outline-offset:2px}
 .headline{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,18rem),1fr));gap:1rem}
 .card{display:grid;grid-template-columns:88px 1fr;grid-template-rows:auto 1fr;gap:0 1rem;
 align-items:center;background:var(--panel);border:1px solid var(--line);padding:.75rem 1rem}

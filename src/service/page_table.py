@@ -49,15 +49,31 @@ NUMERIC = frozenset({1, 2, 3, 6})  # column indexes shown right-aligned
 # What JSON may hold but a script element's text may not (see the module docstring).
 _SCRIPT_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
-# The enhancement. First, following a link to a page's section or an issue group opens it (a
-# fragment that names a closed <details>, or an article holding one). Each row of the island is
-# [url, status, depth, ms, title, indexable, words, status class, linkable, the id of its per-URL
-# section] (`island_row`); a null depth or time sorts last either way.
+# The enhancement. First, links within the report ("#type-...", "#page-..."): in the web app the
+# report is an about:srcdoc frame, whose links resolve against the app's own URL (WHATWG HTML,
+# "fallback base URL"), so following one would leave the report; the script opens the target (a
+# closed <details>, or an article holding one), scrolls to it and moves the focus there, as a
+# fragment navigation would (the keyboard then goes on from that section). A <details> target's
+# focus goes to its summary, never to the element itself: a <details> is a shadow host, and a
+# shadow host given tabindex -1 is left out of the Tab order together with its shadow tree's
+# slots, summary and contents included (WHATWG HTML, "flattened tabindex-ordered focus navigation
+# scope"; Chromium does so, tests/browser/test_keyboard.py), so a section once reached by a link
+# could no longer be tabbed into from above. A fragment in the
+# address (a link from elsewhere, or a hash change) opens its target too. Each row of the island
+# is [url, status, depth, ms, title, indexable, words, status class, linkable, the id of its
+# per-URL section] (`island_row`); a null depth or time sorts last either way.
 SCRIPT = """
 (function(){
+function unfold(t){var d=t.tagName==='DETAILS'?t:t.querySelector('details');if(d)d.open=true;return d;}
 function reveal(){var t=location.hash&&document.getElementById(decodeURIComponent(location.hash.slice(1)));
-var d=t&&(t.tagName==='DETAILS'?t:t.querySelector('details'));if(d){d.open=true;t.scrollIntoView();}}
+if(t&&unfold(t))t.scrollIntoView();}
 window.addEventListener('hashchange',reveal);reveal();
+document.addEventListener('click',function(e){
+var a=e.target.closest&&e.target.closest('a[href^="#"]');
+var t=a&&document.getElementById(decodeURIComponent(a.hash.slice(1)));
+if(!t)return;e.preventDefault();unfold(t);var f=t.tagName==='DETAILS'?t.querySelector('summary'):t;
+if(!f.hasAttribute('tabindex')&&f.tagName!=='SUMMARY')f.setAttribute('tabindex','-1');
+f.focus();t.scrollIntoView();});
 var data=document.getElementById('page-data'),table=document.getElementById('pages');
 if(!data||!table||!table.replaceChildren)return;
 var rows=JSON.parse(data.textContent).rows,view=rows.slice(),page=0,col=0,asc=true,size=TABLE_ROWS;

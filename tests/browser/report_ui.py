@@ -64,7 +64,11 @@ TEXTS_OUTSIDE = """figures => {
 
 
 def chart_labels_fit(report: Report) -> None:
-    """No text of any chart lies outside its SVG, nor is shortened with an ellipsis."""
+    """Every chart is drawn (a chart hidden, or of no size, would pass the test below unseen), and
+    no text of any chart lies outside its SVG, nor is shortened with an ellipsis."""
     assert report.locator("figure.chart svg text").count() > 0
+    for svg in report.locator("figure.chart svg").all():
+        box = svg.bounding_box()
+        assert box is not None and box["width"] > 0 and box["height"] > 0, "a chart not drawn"
     outside = report.locator("figure.chart").evaluate_all(TEXTS_OUTSIDE)
     assert outside == [], outside

@@ -11,7 +11,8 @@ from playwright.sync_api import Browser, expect
 
 from service.html_report import FIX_FIRST
 from tests.badseo.site import serve_badseo
-from tests.browser.chromium import screenshot, watched_page
+from tests.browser import layout
+from tests.browser.chromium import watched_page
 from tests.browser.report_ui import (
     chart_labels_fit,
     open_a_chart,
@@ -71,7 +72,6 @@ def test_the_report_opens_offline_and_sorts_filters_and_charts(
         expect(grade.locator(".grade")).to_have_text(data["audit"]["security_grade"])
         a, b = score.bounding_box(), grade.bounding_box()
         assert a and b and (a["y"], a["height"]) == (b["y"], b["height"])  # aligned, same height
-        screenshot(page, "report", tmp_path)
 
         # A fix-first action leads to its issue group, opened; a "page view" link beside a URL to
         # that page's own section, opened, with its status, depth, outlinks and issues.
@@ -113,6 +113,10 @@ def test_the_report_opens_offline_and_sorts_filters_and_charts(
         assert watched.csp_violations() == ["script-src-elem inline"]
 
 
+# Paper, in CSS px (96 a inch): A4's 210 mm less Chromium's default margins of about 1 cm a side.
+PRINTED_WIDTH = 718
+
+
 @pytest.mark.parametrize("width", [1280, 375])
 def test_no_chart_label_is_cut_on_a_wide_or_narrow_screen_or_in_print(
     browser: Browser, tmp_path: Path, width: int
@@ -125,7 +129,13 @@ def test_no_chart_label_is_cut_on_a_wide_or_narrow_screen_or_in_print(
         chart_labels_fit(page)
         # Nothing is wider than the screen (a chart grid of 36rem columns was, at 375 px).
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        # In print (the report's print media: one chart under the other, full width), at this
+        # width and on a sheet of A4: every chart drawn, every label inside its chart.
         page.emulate_media(media="print")
-        chart_labels_fit(page)
-        screenshot(page, f"report-charts-{width}", tmp_path)
+        for printed in (width, PRINTED_WIDTH):
+            page.set_viewport_size({"width": printed, "height": 900})
+            assert page.evaluate("() => matchMedia('print').matches")
+            chart_labels_fit(page)
+            cut = [o for o in layout.overflows(page.main_frame) if o["chart"]]
+            assert cut == [], f"in print at {printed} px:\n{layout.readable(cut)}"
         watched.assert_quiet()

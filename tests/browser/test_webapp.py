@@ -18,8 +18,9 @@ from service.exports import PAGE_COLUMNS
 from tests.badseo.failing_sites import closed_port
 from tests.badseo.site import BadSeoSite, serve_badseo
 from tests.browser.app_session import Worker
-from tests.browser.chromium import screenshot, watched_page
+from tests.browser.chromium import watched_page
 from tests.browser.report_ui import CHARTS, open_a_chart, sort_pages_by_status
+from tests.browser.screens import DNS_SENTENCE, add_two_runs
 from tests.support.site_server import Reply, html_page, serve_site
 
 pytestmark = pytest.mark.slow
@@ -64,7 +65,6 @@ def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
         expect(report.locator("ul.gauges li")).to_have_count(5)
         expect(report.locator("ol.actions > li").first).to_contain_text("critical")
         page.locator("#progress").evaluate("section => section.scrollIntoView()")
-        screenshot(page, "app", tmp_path)  # the finished audit above its report
         open_a_chart(report)
         sort_pages_by_status(report, crawled)
 
@@ -86,13 +86,7 @@ def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
         assert all(url.startswith(watched.allowed) for url in watched.requests)
 
 
-DNS_SENTENCE = "The host name example.com does not resolve. Check the domain's DNS records."
-
-
 def test_a_monitors_runs_say_why_a_run_failed(browser: Browser, worker: Worker) -> None:
-    import sqlite3
-    from contextlib import closing
-
     origin = worker.origin
     with watched_page(browser, f"{origin}/") as watched:
         page = watched.page
@@ -104,19 +98,8 @@ def test_a_monitors_runs_say_why_a_run_failed(browser: Browser, worker: Worker) 
         row = page.locator("#monitors-table tbody tr").first
         expect(row).to_contain_text("https://example.com/")
         monitor_id = row.get_attribute("data-monitor-id")
-        # Two finished runs, as the queue consumer leaves them: the site up, then down.
-        with closing(sqlite3.connect(worker.state / "d1" / "siteaudit.sqlite")) as db:
-            db.executemany(
-                "INSERT INTO monitor_runs (id, monitor_id, audit_id, due_at, started_at, status, "
-                "health_score, error_code, error_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    ("browser-run-1", monitor_id, "a1", "d1", "2026-12-07T10:00:00.000Z",
-                     "completed", 91.0, None, None),
-                    ("browser-run-2", monitor_id, "a2", "d2", "2026-12-08T10:00:00.000Z",
-                     "failed", None, "site_dns_error", DNS_SENTENCE),
-                ],
-            )  # fmt: skip
-            db.commit()
+        assert monitor_id is not None
+        add_two_runs(worker.state, monitor_id, "browser")
 
         row.get_by_role("button", name=re.compile(r"^Runs")).click()
 

@@ -12,33 +12,20 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from demo.server import StreamReply
 from tests.browser.app_session import Worker, sign_in
 from tests.browser.chromium import watched_page
+from tests.browser.slow_site import SLOW_PAGES, serve_slow_site
 from tests.support.site_server import Reply, Site, html_page, serve_site
 
 pytestmark = pytest.mark.slow
 
 AUDIT_TIMEOUT_MS = 60_000
-SLOW_PAGES = 6
-
-
-def slow_page(n: int) -> StreamReply:
-    body = html_page(f"Slow page {n}", f"<h1>Slow page {n}</h1><a href='/'>Home</a>")
-    half = len(body) // 2
-    return StreamReply(lambda: iter([body[:half], body[half:]]), pause_s=1.5)
 
 
 @pytest.fixture(scope="module")
 def slow_site() -> Iterator[Site]:
-    """A home page linking to pages that each take most of a second: an audit runs long enough
-    to be cancelled by a click."""
-    links = "".join(f"<a href='/slow-{n}'>Page {n}</a>" for n in range(SLOW_PAGES))
-    routes: dict[str, Reply | StreamReply] = {
-        "/": Reply(body=html_page("Home of the slow site", f"<h1>Home</h1>{links}"))
-    }
-    routes.update({f"/slow-{n}": slow_page(n) for n in range(SLOW_PAGES)})
-    with serve_site(routes) as site:
+    """An audit of it runs long enough to be cancelled by a click (tests/browser/slow_site.py)."""
+    with serve_slow_site() as site:
         yield site
 
 

@@ -58,10 +58,11 @@ class ServeBanner:
 
 
 @contextmanager
-def serving(state_dir: Path) -> Iterator[ServeBanner]:
-    """Serve the state in `state_dir` with private hosts allowed; yields what it printed and
-    stops the server afterwards."""
+def serving(state_dir: Path, *options: str) -> Iterator[ServeBanner]:
+    """Serve the state in `state_dir` with private hosts allowed (and `serve`'s `options`); yields
+    what it printed and stops the server afterwards."""
     argv = ["--state-dir", str(state_dir), "serve", "--port", "0", "--allow-private-hosts"]
+    argv += options
     with started(*argv, stderr=subprocess.DEVNULL) as server:
         try:
             assert server.stdout is not None
@@ -73,9 +74,9 @@ def serving(state_dir: Path) -> Iterator[ServeBanner]:
 
 
 @contextmanager
-def running_serve(state_dir: Path) -> Iterator[str]:
+def running_serve(state_dir: Path, *options: str) -> Iterator[str]:
     """`serving`, yielding only the audits URL (http://127.0.0.1:PORT/api/audits)."""
-    with serving(state_dir) as banner:
+    with serving(state_dir, *options) as banner:
         yield banner.api
 
 

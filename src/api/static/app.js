@@ -173,11 +173,23 @@ async function showWorkspace() {
 let auditsCursor = null;
 const knownAudits = new Map(); // id -> audit, in list order, for the comparison's choices
 
+// The list is marked busy while it reloads (WAI-ARIA 1.2, aria-busy: assistive technology may
+// wait for the update to end before announcing it), and a reader of the page can tell when it has.
 async function loadAudits(more = false) {
+  const table = $("audits-table");
+  table.setAttribute("aria-busy", "true");
+  try {
+    await fillAudits(table, more);
+  } finally {
+    table.setAttribute("aria-busy", "false");
+  }
+}
+
+async function fillAudits(table, more) {
   let query = `limit=${LIST_LIMIT}`;
   if (more && auditsCursor) query += `&cursor=${encodeURIComponent(auditsCursor)}`;
   const page = await json(`/api/audits?${query}`);
-  const body = $("audits-table").tBodies[0];
+  const body = table.tBodies[0];
   if (!more) {
     body.replaceChildren();
     knownAudits.clear();
@@ -389,7 +401,8 @@ function showProgress({ audit, frontier, external, pages_expected, recent }) {
     text = `Audit failed: ${audit.site_failure}`;
   } else if (audit.status !== "running") {
     const score = audit.health_score === null ? "" : ` Health score ${Math.round(audit.health_score)}.`;
-    text = `Audit ${audit.status}: ${audit.pages_crawled} pages crawled.${score}`;
+    const pages = `${audit.pages_crawled} page${audit.pages_crawled === 1 ? "" : "s"}`;
+    text = `Audit ${audit.status}: ${pages} crawled.${score}`;
   }
   if ($("progress-text").textContent !== text) $("progress-text").textContent = text;
   $("progress-text").classList.toggle("failed", Boolean(audit.site_failure));
