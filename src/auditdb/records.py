@@ -134,8 +134,9 @@ class AuditRecord(JsonRecord):
     @property
     def robots_note(self) -> str | None:
         """What became of `ignore_robots`, for every report: "robots.txt was ignored (host
-        verified by dns on 2026-12-05)", or why it was obeyed; None when not asked for."""
-        return None if self.robots_override is None else self.robots_override.note
+        verified by dns on 2026-12-05)", or why it was obeyed; None when not asked for (an audit
+        whose proof was checked only for its crawl rate has an empty note)."""
+        return None if self.robots_override is None else self.robots_override.note or None
 
     @property
     def site_failure(self) -> str | None:

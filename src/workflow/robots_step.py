@@ -49,8 +49,9 @@ async def check_robots_override(run: AuditRun) -> RobotsDecision | None:
     async def check_robots_override() -> RobotsDecision:
         audit = await repository.get_audit(env.DB, audit_id)
         owner = "" if audit is None else audit.owner  # a deleted audit: no one's proof counts
+        options = run.params.options
         decision = await decide_robots(
-            env, owner, run.params.start_url, run.params.options.private_hosts
+            env, owner, run.params.start_url, options.private_hosts, ignore=options.ignore_robots
         )
         await verifications.set_robots_override(env.DB, audit_id, decision)
         return decision
@@ -65,17 +66,20 @@ async def check_robots_override(run: AuditRun) -> RobotsDecision | None:
 
 
 def needs_proof(options: AuditOptions) -> bool:
-    """Whether the run checks its owner's proof before crawling: it asked to ignore robots.txt
-    (and, once the scope options have a crawl rate, a rate above the default: then `decide_robots`
-    is told whether robots.txt is to be ignored at all)."""
-    return options.ignore_robots
+    """Whether the run checks its owner's proof before crawling: it asked to ignore robots.txt,
+    or set a crawl rate of its own (which only a verified owner may raise above the site's
+    robots.txt Crawl-delay: crawl.pacing.effective_rate)."""
+    return options.ignore_robots or options.scope.rate_per_s is not None
 
 
 async def decide_robots(
-    env: Env, owner: str, start_url: str, private_hosts: PrivateHosts
+    env: Env, owner: str, start_url: str, private_hosts: PrivateHosts, *, ignore: bool = True
 ) -> RobotsDecision:
-    """Whether an audit of `start_url` by `owner` may ignore robots.txt, checked now."""
+    """Whether an audit of `start_url` by `owner` may ignore robots.txt (when it asked to:
+    `ignore`) and whether the owner's proof holds (for the crawl rate), checked now."""
     host = authority_of(start_url) or start_url
+    if not ignore:
+        return await _rate_only(env, owner, host, private_hosts)
     if private_host_override(env, start_url, private_hosts):
         name = hostname_of(host)
         note = f"robots.txt was ignored ({name} is a private host, audited without verification)"
@@ -123,6 +127,22 @@ def redirected_elsewhere(decision: RobotsDecision, final_url: str) -> RobotsDeci
         decision.host,
         f"the start URL redirects to {elsewhere}, and only {decision.host} is verified",
     )
+
+
+async def _rate_only(
+    env: Env, owner: str, host: str, private_hosts: PrivateHosts
+) -> RobotsDecision:
+    """An audit that obeys robots.txt and asked for a crawl rate: is the owner's proof still
+    there? The reports say nothing of robots.txt (`note` is empty): it was obeyed, as always."""
+    row = await verifications.find_for_host(env.DB, owner, host)
+    if row is None:
+        return RobotsDecision(False, "", host)
+    deployment = DeploymentVars.from_env(env)
+    checked, result = await check_and_record(
+        env.DB, row, private_hosts=private_hosts, doh_url=deployment.verification_doh_url
+    )
+    found = result.outcome is CheckOutcome.PASSED and checked.verified_at is not None
+    return RobotsDecision(False, "", host, row.method, checked.verified_at, verified=found)
 
 
 def _obeyed(host: str, why: str) -> RobotsDecision:

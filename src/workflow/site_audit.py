@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from auditdb import repository, verifications
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase
-from auditdb.verifications import RobotsDecision
+from auditdb.verifications import VERIFIED_MAX_RATE, RobotsDecision
 from common import ports, settings
 from common.bindings import Env, WorkflowEvent, WorkflowStep
 from common.deployment import DeploymentVars
@@ -31,6 +31,7 @@ from common.failures import ErrorCode, classify_error, error_detail
 from common.wire import JsonObject, as_object
 from crawl.chunk import ChunkIO, ChunkPlan, ChunkReport, run_chunk
 from crawl.discovery import DiscoveryReport, discover
+from crawl.host_proof import authority_of
 from crawl.list_mode import ListSource, discover_list
 from crawl.pacing import effective_rate
 from crawl.page_pipeline import CrawlScope
@@ -104,12 +105,19 @@ def url_policy(
     )
 
 
-def crawl_rate(params: AuditParams, robots: RobotsRules) -> float | None:
+def crawl_rate(
+    params: AuditParams, robots: RobotsRules, decision: RobotsDecision | None, final_url: str
+) -> float | None:
     """Requests a second per host (crawl.pacing): the audit's rate, never above robots.txt's
-    Crawl-delay unless the owner verified the host."""
-    # Owner verification (issue 28, item 2) sets `verified`; until an audit carries it, every
-    # audit is unverified and a user's rate can only lower the pace.
-    return effective_rate(params.options.scope.rate_per_s, robots.crawl_delay, verified=False)
+    Crawl-delay unless the owner's proof of the host was found again before this run
+    (workflow.robots_step); then at most VERIFIED_MAX_RATE above it."""
+    verified = (
+        decision is not None and decision.verified and authority_of(final_url) == decision.host
+    )
+    rate = effective_rate(params.options.scope.rate_per_s, robots.crawl_delay, verified=verified)
+    if verified and rate is not None and robots.crawl_delay:  # raised above the Crawl-delay
+        rate = min(rate, max(1 / robots.crawl_delay, VERIFIED_MAX_RATE))
+    return rate
 
 
 async def crawl_scope(
@@ -308,7 +316,9 @@ async def _crawl_chunk(run: AuditRun, chunk_no: int, window: ChunkWindow) -> Chu
             fetch_timeout_s=params.options.fetch_timeout_s,
             no_answer_streak=window.no_answer_streak,
             user_agent=params.options.scope.user_agent,
-            rate_per_s=crawl_rate(params, scope.policy.robots or RobotsRules()),
+            rate_per_s=crawl_rate(
+                params, scope.policy.robots or RobotsRules(), run.robots, scope.policy.start_url
+            ),
             concurrency=params.options.scope.concurrency,
         )
         io = ChunkIO(pad=pad, db=run.env.DB, http=ports.http_client())
