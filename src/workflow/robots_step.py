@@ -84,17 +84,13 @@ async def decide_robots(
         name = hostname_of(host)
         note = f"robots.txt was ignored ({name} is a private host, audited without verification)"
         return RobotsDecision(True, note, host)
-    row = await verifications.find_for_host(env.DB, owner, host)
-    if row is None:
+    rechecked = await _recheck(env, owner, host, private_hosts)
+    if rechecked is None:
         return _obeyed(host, f"{host} has no verification by this audit's owner")
-    deployment = DeploymentVars.from_env(env)
-    checked, result = await check_and_record(
-        env.DB, row, private_hosts=private_hosts, doh_url=deployment.verification_doh_url
-    )
-    if result.outcome is CheckOutcome.PASSED and checked.verified_at is not None:
-        day = checked.verified_at[:10]
-        note = f"robots.txt was ignored (host verified by {row.method} on {day})"
-        return RobotsDecision(True, note, host, row.method, checked.verified_at, verified=True)
+    row, checked, result = rechecked
+    if (verified_at := _verified_at(checked, result)) is not None:
+        note = f"robots.txt was ignored (host verified by {row.method} on {verified_at[:10]})"
+        return RobotsDecision(True, note, host, row.method, verified_at, verified=True)
     found = "could not be checked" if result.outcome is CheckOutcome.UNCHECKED else "failed"
     return _obeyed(
         host,
@@ -134,15 +130,32 @@ async def _rate_only(
 ) -> RobotsDecision:
     """An audit that obeys robots.txt and asked for a crawl rate: is the owner's proof still
     there? The reports say nothing of robots.txt (`note` is empty): it was obeyed, as always."""
+    rechecked = await _recheck(env, owner, host, private_hosts)
+    if rechecked is None:
+        return RobotsDecision(False, "", host)
+    row, checked, result = rechecked
+    verified = _verified_at(checked, result) is not None
+    return RobotsDecision(False, "", host, row.method, checked.verified_at, verified=verified)
+
+
+async def _recheck(
+    env: Env, owner: str, host: str, private_hosts: PrivateHosts
+) -> tuple[HostVerification, HostVerification, CheckResult] | None:
+    """The owner's verification of `host` (as stored, as checked now, what the check found), or
+    None when the owner has none."""
     row = await verifications.find_for_host(env.DB, owner, host)
     if row is None:
-        return RobotsDecision(False, "", host)
+        return None
     deployment = DeploymentVars.from_env(env)
     checked, result = await check_and_record(
         env.DB, row, private_hosts=private_hosts, doh_url=deployment.verification_doh_url
     )
-    found = result.outcome is CheckOutcome.PASSED and checked.verified_at is not None
-    return RobotsDecision(False, "", host, row.method, checked.verified_at, verified=found)
+    return row, checked, result
+
+
+def _verified_at(checked: HostVerification, result: CheckResult) -> str | None:
+    """When the proof was verified, if the check now found it; None otherwise."""
+    return checked.verified_at if result.outcome is CheckOutcome.PASSED else None
 
 
 def _obeyed(host: str, why: str) -> RobotsDecision:
