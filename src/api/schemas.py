@@ -84,8 +84,8 @@ class ScopeFields(BaseModel):
         default=None,
         gt=0,
         le=MAX_RATE_PER_S,
-        description="at most this many requests a second to one host; it can only lower the "
-        "pace (a robots.txt Crawl-delay still holds)",
+        description="at most this many requests a second to one host; a robots.txt Crawl-delay "
+        "still holds unless the key's owner verified the host",
     )
     concurrency: int | None = Field(
         default=None,

@@ -6,7 +6,8 @@ them and the API's 400 sentence is what the command prints).
     --include PATTERN        crawl only URLs matching one (repeatable; robots.txt patterns)
     --exclude PATTERN        never crawl URLs matching one (repeatable)
     --user-agent UA          the User-Agent sent (robots.txt is still matched on `siteaudit`)
-    --rate N                 at most N requests a second to one host (can only lower the pace)
+    --rate N                 at most N requests a second to one host (above a Crawl-delay only
+                             for a verified host)
     --concurrency N          at most N page fetches in flight
     --strip-param NAME       remove a query parameter, or a glob of them (`utm_*`) (repeatable)
     --subdomains             also crawl other hosts under the start host's registrable domain
@@ -52,7 +53,8 @@ def add_scope_arguments(parser: argparse.ArgumentParser, *, lists: bool = True) 
         "--rate",
         type=float,
         metavar="N",
-        help="at most N requests a second to one host (a robots.txt Crawl-delay still holds)",
+        help="at most N requests a second to one host (a robots.txt Crawl-delay still holds "
+        "unless you verified the host: siteaudit verify)",
     )
     group.add_argument("--concurrency", type=int, metavar="N", help="page fetches in flight")
     group.add_argument(

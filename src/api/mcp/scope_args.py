@@ -29,7 +29,8 @@ SCOPE_PROPERTIES: dict[str, JsonObject] = {
         max_length=MAX_USER_AGENT_CHARS,
     ),
     "rate_per_s": schema.number(
-        "At most this many requests a second to one host (it can only lower the pace).",
+        "At most this many requests a second to one host (a robots.txt Crawl-delay still "
+        "holds unless you verified the host).",
         above=0,
         maximum=MAX_RATE_PER_S,
     ),
