@@ -1,0 +1,146 @@
+"""The link graph the report keeps, read out of the scratchpad a page of crawled pages at a time.
+
+`LinkGraphQueries._link_graph(request)` serves the RPC method `link_graph` (durable.rpc): for the
+crawled pages (`page_mirror`) after `request.after` in URL order, each page's kept lists
+(audit.link_graph.PageLinkLists): its first `INLINKS_KEPT` inlinks from `links` (every crawled
+page linking to it, by URL) and its first `OUTLINKS_KEPT` outlinks from `links` and
+`external_edges` (every distinct target, by URL), each with its anchor (`link_alts` for an
+image link) and, for an outlink, its target's status from `page_mirror` (crawled) or
+`external_links` (checked), with both totals. A page of the answer stops at `request.max_pages`
+pages or about `request.max_bytes` of links, whichever comes first, and names the URL to go on
+after: one call's answer stays far under the 32 MiB RPC cap, and the workflow step that copies it
+to D1 (workflow.links_step) holds one answer at a time whatever the crawl's size.
+
+Each page costs four statements, each a seek: the inlinks walk `links_target_idx` (target, then
+source: already in order), the outlinks the two tables' primary keys (source, then target), and the
+counts the same ranges. The scratchpad is frozen once the crawl ended, so a retried call reads the
+same answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from audit.link_graph import INLINKS_KEPT, OUTLINKS_KEPT, PageLink, PageLinkLists, anchor_of
+from common.bindings import SqlRow, SqlValue
+from common.wire import JsonRecord, as_bool, as_int, as_str
+from durable.external_links import ExternalState
+
+__all__ = ["LinkGraphPage", "LinkGraphQueries", "LinkGraphRequest"]
+
+DEFAULT_PAGES = 200
+MAX_PAGES = 1_000
+# A page of the answer, as JSON: a few hundred pages of usual links, far under the RPC cap and
+# the 2 MB a D1 value may hold, since the step binds one answer's rows as one JSON array.
+DEFAULT_BYTES = 1024 * 1024
+_LINK_OVERHEAD = 96  # what a link's JSON object adds to its URL and anchor (its keys and flags)
+
+_PAGES = "SELECT url FROM page_mirror WHERE url > ? ORDER BY url LIMIT ?"
+_INLINKS = (
+    "SELECT l.source_url AS url, l.nofollow, l.anchor, a.alt FROM links AS l "
+    "LEFT JOIN link_alts AS a ON a.source_url = l.source_url AND a.target_url = l.target_url "
+    "WHERE l.target_url = ? ORDER BY l.source_url LIMIT ?"
+)
+_INLINKS_TOTAL = "SELECT COUNT(*) AS n FROM links WHERE target_url = ?"
+_OUTLINKS = (
+    "SELECT e.url, e.nofollow, e.anchor, a.alt, e.external, e.status_code FROM ("
+    "SELECT l.target_url AS url, l.nofollow, l.anchor, 0 AS external, m.status_code "
+    "FROM links AS l LEFT JOIN page_mirror AS m ON m.url = l.target_url WHERE l.source_url = ?1 "
+    "UNION ALL "
+    "SELECT x.target_url, x.nofollow, x.anchor, 1, c.status_code FROM external_edges AS x "
+    "LEFT JOIN external_links AS c "
+    f"ON c.url = x.target_url AND c.state = '{ExternalState.CHECKED.value}' "
+    "WHERE x.source_url = ?1) AS e "
+    "LEFT JOIN link_alts AS a ON a.source_url = ?1 AND a.target_url = e.url "
+    "ORDER BY e.url LIMIT ?2"
+)
+_OUTLINKS_TOTAL = (
+    "SELECT (SELECT COUNT(*) FROM links WHERE source_url = ?1) "
+    "+ (SELECT COUNT(*) FROM external_edges WHERE source_url = ?1) AS n"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkGraphRequest(JsonRecord):
+    """The crawled pages after `after` (URL order), at most `max_pages` of them and about
+    `max_bytes` of links (never fewer than one page)."""
+
+    after: str = ""
+    max_pages: int = DEFAULT_PAGES
+    max_bytes: int = DEFAULT_BYTES
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.max_pages <= MAX_PAGES:
+            raise ValueError(f"max_pages must be within 1..{MAX_PAGES}, got {self.max_pages}")
+        if self.max_bytes < 1:
+            raise ValueError(f"max_bytes must be positive, got {self.max_bytes}")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkGraphPage(JsonRecord):
+    """The pages' kept lists, and the URL to pass as `after` next (None: no page follows)."""
+
+    pages: tuple[PageLinkLists, ...]
+    next_after: str | None
+
+
+def _link(row: SqlRow, *, outlink: bool) -> PageLink:
+    text = row["anchor"]
+    alt = row["alt"]
+    anchor, kind = anchor_of(
+        None if text is None else as_str(text), None if alt is None else as_str(alt)
+    )
+    status = row["status_code"] if outlink else None
+    return PageLink(
+        as_str(row["url"]),
+        anchor,
+        kind,
+        nofollow=as_bool(row["nofollow"]),
+        external=outlink and as_bool(row["external"]),
+        status_code=None if status is None else as_int(status),
+    )
+
+
+def _size(page: PageLinkLists) -> int:
+    links = (*page.inlinks, *page.outlinks)
+    return len(page.url) + sum(len(x.url) + len(x.anchor or "") + _LINK_OVERHEAD for x in links)
+
+
+class LinkGraphQueries:
+    """Mixin of `durable.scratchpad.ScratchpadMethods`, beside `ScratchpadCore` (whose helpers it
+    uses)."""
+
+    if TYPE_CHECKING:  # provided by ScratchpadCore (its `_sql` reopens a destroyed object)
+
+        def _rows(self, sql: str, *bindings: SqlValue) -> list[SqlRow]: ...
+
+        def _meta(self, key: str) -> str | None: ...
+
+    def _link_graph(self, request: LinkGraphRequest) -> LinkGraphPage:
+        """One page of crawled pages' kept links; pass `next_after` back as `after` until None."""
+        complete = self._meta("links_truncated") != "1"
+        rows = self._rows(_PAGES, request.after, request.max_pages + 1)
+        urls = [as_str(row["url"]) for row in rows]
+        pages: list[PageLinkLists] = []
+        size = 0
+        for url in urls[: request.max_pages]:
+            if pages and size >= request.max_bytes:
+                return LinkGraphPage(tuple(pages), pages[-1].url)
+            page = self._page_lists(url, complete)
+            pages.append(page)
+            size += _size(page)
+        more = len(urls) > request.max_pages
+        return LinkGraphPage(tuple(pages), pages[-1].url if more else None)
+
+    def _page_lists(self, url: str, complete: bool) -> PageLinkLists:
+        inlinks = self._rows(_INLINKS, url, INLINKS_KEPT)
+        outlinks = self._rows(_OUTLINKS, url, OUTLINKS_KEPT)
+        return PageLinkLists(
+            url,
+            inlinks_total=as_int(self._rows(_INLINKS_TOTAL, url)[0]["n"]),
+            outlinks_total=as_int(self._rows(_OUTLINKS_TOTAL, url)[0]["n"]),
+            inlinks=tuple(_link(row, outlink=False) for row in inlinks),
+            outlinks=tuple(_link(row, outlink=True) for row in outlinks),
+            complete=complete,
+        )
