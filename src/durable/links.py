@@ -33,22 +33,23 @@ __all__ = [
 ]
 
 TARGET_INDEX = "CREATE INDEX IF NOT EXISTS links_target_idx ON links (target_url)"
+
+
+def _edge_table(name: str) -> str:
+    """`links` and `external_edges` have one shape."""
+    return f"""CREATE TABLE IF NOT EXISTS {name} (
+        source_url TEXT NOT NULL,
+        target_url TEXT NOT NULL,
+        nofollow INTEGER NOT NULL DEFAULT 0,
+        anchor TEXT,
+        PRIMARY KEY (source_url, target_url)
+    ) WITHOUT ROWID"""
+
+
 SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS links (
-        source_url TEXT NOT NULL,
-        target_url TEXT NOT NULL,
-        nofollow INTEGER NOT NULL DEFAULT 0,
-        anchor TEXT,
-        PRIMARY KEY (source_url, target_url)
-    ) WITHOUT ROWID""",
+    _edge_table("links"),
     TARGET_INDEX,
-    """CREATE TABLE IF NOT EXISTS external_edges (
-        source_url TEXT NOT NULL,
-        target_url TEXT NOT NULL,
-        nofollow INTEGER NOT NULL DEFAULT 0,
-        anchor TEXT,
-        PRIMARY KEY (source_url, target_url)
-    ) WITHOUT ROWID""",
+    _edge_table("external_edges"),
     """CREATE TABLE IF NOT EXISTS link_alts (
         source_url TEXT NOT NULL,
         target_url TEXT NOT NULL,
