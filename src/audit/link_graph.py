@@ -53,6 +53,11 @@ class LinkDirection(StrEnum):
     IN = "in"  # the pages linking to a page
     OUT = "out"  # what a page links to
 
+    @property
+    def kept(self) -> int:
+        """How many links of this direction a page keeps."""
+        return INLINKS_KEPT if self is LinkDirection.IN else OUTLINKS_KEPT
+
 
 def anchor_of(text: str | None, image_alt: str | None) -> tuple[str | None, AnchorKind]:
     """A link's anchor and its kind from its text and its image's alt (the module docstring)."""
