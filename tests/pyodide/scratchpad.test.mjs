@@ -74,6 +74,32 @@ test("record_links stores a page's links while it is parsed, and a rewrite count
   assert.deepEqual(again, { ...first, links_written: 0, enqueued: 0 });
 });
 
+test("link_graph answers each crawled page's kept links, a bounded answer at a time", async () => {
+  const pad = ns.getByName("audit-graph");
+  await pad.record_batch(JSON.stringify({
+    pages: [mirror(U("a")), mirror(U("b")), mirror(U("gone"), { status_code: 404 })],
+    links: [
+      { source_url: U("a"), target_url: U("b"), nofollow: false, anchor: "Read B" },
+      { source_url: U("b"), target_url: U("a"), nofollow: true, anchor: null, image_alt: "Logo" },
+      { source_url: U("b"), target_url: U("gone"), nofollow: false, anchor: "Broken" },
+      { source_url: U("b"), target_url: "https://other.test/", nofollow: false, anchor: "Away", external: true },
+    ],
+  }));
+  const first = await pad.link_graph({ after: "", max_pages: 2, max_bytes: 1048576 });
+  assert.deepEqual(first.pages.map((p) => p.url), [U("a"), U("b")]);
+  assert.equal(first.next_after, U("b"));
+  const b = first.pages[1];
+  assert.deepEqual([b.inlinks_total, b.outlinks_total, b.complete], [1, 3, true]);
+  assert.deepEqual(b.inlinks, [{ url: U("a"), anchor: "Read B", anchor_kind: "text", nofollow: false, external: false, status_code: null }]);
+  assert.deepEqual(b.outlinks.map((l) => [l.url, l.anchor, l.anchor_kind, l.nofollow, l.external, l.status_code]), [
+    [U("a"), "Logo", "image", true, false, 200],
+    [U("gone"), "Broken", "text", false, false, 404],
+    ["https://other.test/", "Away", "text", false, true, null],
+  ]);
+  const last = await pad.link_graph({ after: U("b"), max_pages: 2, max_bytes: 1048576 });
+  assert.deepEqual([last.pages.map((p) => p.url), last.next_after], [[U("gone")], null]);
+});
+
 test("run_finalize_checks pages cross-page issues", async () => {
   const pad = ns.getByName("audit-2");
   await pad.seed_start(U(""));
