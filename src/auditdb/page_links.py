@@ -1,16 +1,9 @@
 """The link graph a completed audit keeps, in D1: `audit_page_links` (migrations/d1/0022).
 
 One row per crawled page (audit.link_graph.PageLinkLists): its totals, whether the crawl's graph
-was complete, and its two lists as JSON arrays of links, each an array
-
-    [url, anchor, kind, flags, status]
-     url     the other end (the linking page, or the target); on the page's own origin, its path
-             (flag 4), which saves the origin's 20 to 40 bytes on most links of most sites
-     anchor  the text or the image alt, or null (audit.link_graph.anchor_of)
-     kind    the anchor's kind, an `AnchorKind` value
-     flags   1: nofollow; 2: external (an outlink to another site); 4: `url` is a path on the
-             page's origin
-     status  an outlink's target status, or null
+was complete, and its two lists as JSON arrays of links, in the compact form of
+audit.link_graph (`to_row`: `[url, anchor, kind, flags, status]` a link, paths for the page's
+own origin), which is also how the keep-links steps receive them from the scratchpad.
 
 Writes are one `db.batch` per call (the keep-links-N steps, workflow.links_step), each statement
 binding one JSON array of page rows that `json_each` spreads (as `repository.crawled_among` binds
@@ -23,16 +16,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from urllib.parse import urlsplit
 
-from audit.link_graph import AnchorKind, PageLink, PageLinkLists
+from audit.link_graph import PageLinkLists, PageRow, from_row
 from common.bindings import D1Database, D1PreparedStatement
-from common.wire import JsonValue, as_bool, as_int, as_list, as_str
 
 __all__ = [
     "MAX_PARAM_BYTES",
-    "decode_links",
-    "encode_links",
     "links_kept",
     "read_many",
     "read_page_links",
@@ -42,8 +31,8 @@ __all__ = [
 # One statement's bound JSON array, in UTF-8 bytes: half of what D1 takes in one value
 # (docs/platform.md §3.2, 2,000,000 bytes), so a page of rows is never refused for its size.
 MAX_PARAM_BYTES = 1_000_000
-_NOFOLLOW, _EXTERNAL, _ON_ORIGIN = 1, 2, 4
-_COLUMNS = "audit_id, page_url, inlinks_total, outlinks_total, complete, inlinks, outlinks"
+_COLUMN_NAMES = ("page_url", "inlinks_total", "outlinks_total", "complete", "inlinks", "outlinks")
+_COLUMNS = f"audit_id, {', '.join(_COLUMN_NAMES)}"
 _WRITE = (
     f"INSERT OR REPLACE INTO audit_page_links ({_COLUMNS}) "
     "SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
@@ -58,66 +47,14 @@ MANY_SQL = (
 KEPT_SQL = "SELECT 1 AS kept FROM audit_page_links WHERE audit_id = ? LIMIT 1"
 
 
-def _origin(url: str) -> str | None:
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
-
-
-def encode_links(page_url: str, links: Sequence[PageLink]) -> list[JsonValue]:
-    """A page's list as its row holds it (the module docstring)."""
-    origin = _origin(page_url)
-    prefix = None if origin is None else f"{origin}/"
-    encoded: list[JsonValue] = []
-    for link in links:
-        on_origin = prefix is not None and link.url.startswith(prefix)
-        flags = _NOFOLLOW * link.nofollow | _EXTERNAL * link.external | _ON_ORIGIN * on_origin
-        url = link.url[len(prefix) - 1 :] if prefix is not None and on_origin else link.url
-        encoded.append([url, link.anchor, link.anchor_kind.value, flags, link.status_code])
-    return encoded
-
-
-def decode_links(page_url: str, encoded: object) -> tuple[PageLink, ...]:
-    """`encode_links` read back."""
-    origin = _origin(page_url) or ""
-    links = []
-    for item in as_list(encoded):
-        url, anchor, kind, raw_flags, status = as_list(item)
-        flags = as_int(raw_flags)
-        links.append(
-            PageLink(
-                origin + as_str(url) if flags & _ON_ORIGIN else as_str(url),
-                None if anchor is None else as_str(anchor),
-                AnchorKind(as_str(kind)),
-                nofollow=bool(flags & _NOFOLLOW),
-                external=bool(flags & _EXTERNAL),
-                status_code=None if status is None else as_int(status),
-            )
-        )
-    return tuple(links)
-
-
-def _row(page: PageLinkLists) -> list[JsonValue]:
-    return [
-        page.url,
-        page.inlinks_total,
-        page.outlinks_total,
-        int(page.complete),
-        encode_links(page.url, page.inlinks),
-        encode_links(page.url, page.outlinks),
-    ]
-
-
-def _arrays(pages: Sequence[PageLinkLists]) -> list[str]:
+def _arrays(rows: Sequence[PageRow]) -> list[str]:
     """The rows as JSON arrays of at most about `MAX_PARAM_BYTES` each (a row alone may pass it:
     at the caps a row stays far under D1's limit)."""
     arrays: list[str] = []
     texts: list[str] = []
     size = 0
-    for page in pages:
-        text = json.dumps(_row(page), ensure_ascii=False, separators=(",", ":"))
+    for row in rows:
+        text = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
         length = len(text.encode("utf-8", "surrogatepass")) + 1
         if texts and size + length > MAX_PARAM_BYTES:
             arrays.append(f"[{','.join(texts)}]")
@@ -129,26 +66,18 @@ def _arrays(pages: Sequence[PageLinkLists]) -> list[str]:
     return arrays
 
 
-async def write_page_links(db: D1Database, audit_id: str, pages: Sequence[PageLinkLists]) -> int:
-    """Write (or rewrite) the pages' rows in one atomic batch; returns how many."""
+async def write_page_links(db: D1Database, audit_id: str, rows: Sequence[PageRow]) -> int:
+    """Write (or rewrite) the pages' rows (`to_row`'s) in one atomic batch; returns how many."""
     statements: list[D1PreparedStatement] = [
-        db.prepare(_WRITE).bind(audit_id, array) for array in _arrays(pages)
+        db.prepare(_WRITE).bind(audit_id, array) for array in _arrays(rows)
     ]
     if statements:
         await db.batch(statements)
-    return len(pages)
+    return len(rows)
 
 
 def _lists(row: Mapping[str, object]) -> PageLinkLists:
-    url = as_str(row["page_url"])
-    return PageLinkLists(
-        url,
-        inlinks_total=as_int(row["inlinks_total"]),
-        outlinks_total=as_int(row["outlinks_total"]),
-        inlinks=decode_links(url, json.loads(as_str(row["inlinks"]))),
-        outlinks=decode_links(url, json.loads(as_str(row["outlinks"]))),
-        complete=as_bool(row["complete"]),
-    )
+    return from_row([row[column] for column in _COLUMN_NAMES])
 
 
 async def read_page_links(db: D1Database, audit_id: str, url: str) -> PageLinkLists | None:

@@ -2,8 +2,8 @@
 
 `LinkGraphQueries._link_graph(request)` serves the RPC method `link_graph` (durable.rpc): for the
 crawled pages (`page_mirror`) after `request.after` in URL order, each page's kept lists
-(audit.link_graph.PageLinkLists): its first `INLINKS_KEPT` inlinks from `links` (every crawled
-page linking to it, by URL) and its first `OUTLINKS_KEPT` outlinks from `links` and
+(audit.link_graph.PageLinkLists, sent in its compact form, `to_row`): its first `INLINKS_KEPT`
+inlinks from `links` (every crawled page linking to it, by URL) and its first `OUTLINKS_KEPT` outlinks from `links` and
 `external_edges` (every distinct target, by URL), each with its anchor (`link_alts` for an
 image link) and, for an outlink, its target's status from `page_mirror` (crawled) or
 `external_links` (checked), with both totals. A page of the answer stops at `request.max_pages`
@@ -22,9 +22,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from audit.link_graph import INLINKS_KEPT, OUTLINKS_KEPT, PageLink, PageLinkLists, anchor_of
+from audit.link_graph import (
+    INLINKS_KEPT,
+    OUTLINKS_KEPT,
+    PageLinkLists,
+    anchor_of,
+    encode_link,
+    from_row,
+    origin_prefix,
+)
 from common.bindings import SqlRow, SqlValue
-from common.wire import JsonRecord, as_bool, as_int, as_str
+from common.wire import JsonObject, JsonRecord, JsonValue, as_bool, as_int, as_list, as_str
 from durable.external_links import ExternalState
 
 __all__ = ["LinkGraphPage", "LinkGraphQueries", "LinkGraphRequest"]
@@ -79,32 +87,39 @@ class LinkGraphRequest(JsonRecord):
 
 @dataclass(frozen=True, slots=True)
 class LinkGraphPage(JsonRecord):
-    """The pages' kept lists, and the URL to pass as `after` next (None: no page follows)."""
+    """The pages' kept lists as `audit.link_graph.to_row` rows (what D1 stores, so the step
+    writes them as they came), and the URL to pass as `after` next (None: no page follows)."""
 
-    pages: tuple[PageLinkLists, ...]
+    # Spelled out rather than `PageLinkLists`: the rows cross as they are, unchecked by
+    # `from_json` (the generic conversion of every link cost more than the copy itself).
+    rows: list[list[JsonValue]]
     next_after: str | None
 
+    def to_dict(self) -> JsonObject:
+        return {"rows": list(self.rows), "next_after": self.next_after}
 
-def _link(row: SqlRow, *, outlink: bool) -> PageLink:
-    text = row["anchor"]
-    alt = row["alt"]
-    anchor, kind = anchor_of(
-        None if text is None else as_str(text), None if alt is None else as_str(alt)
-    )
-    status = row["status_code"] if outlink else None
-    return PageLink(
+    def pages(self) -> list[PageLinkLists]:
+        return [from_row(row) for row in self.rows]
+
+
+def _encoded(prefix: str | None, row: SqlRow, *, outlink: bool) -> list[JsonValue]:
+    """One link row in the compact form (audit.link_graph.encode_link)."""
+    text, alt, status = row["anchor"], row["alt"], row["status_code"] if outlink else None
+    return encode_link(
+        prefix,
         as_str(row["url"]),
-        anchor,
-        kind,
-        nofollow=as_bool(row["nofollow"]),
-        external=outlink and as_bool(row["external"]),
-        status_code=None if status is None else as_int(status),
+        anchor_of(None if text is None else as_str(text), None if alt is None else as_str(alt)),
+        as_bool(row["nofollow"]),
+        outlink and as_bool(row["external"]),
+        None if status is None else as_int(status),
     )
 
 
-def _size(page: PageLinkLists) -> int:
-    links = (*page.inlinks, *page.outlinks)
-    return len(page.url) + sum(len(x.url) + len(x.anchor or "") + _LINK_OVERHEAD for x in links)
+def _size(row: list[JsonValue]) -> int:
+    """About the bytes of a row's JSON: its link texts and a fixed overhead per link."""
+    links = [as_list(link) for link in (*as_list(row[4]), *as_list(row[5]))]
+    text = sum(len(as_str(link[0])) + len(str(link[1] or "")) for link in links)
+    return len(as_str(row[0])) + text + _LINK_OVERHEAD * len(links)
 
 
 class LinkGraphQueries:
@@ -120,27 +135,29 @@ class LinkGraphQueries:
     def _link_graph(self, request: LinkGraphRequest) -> LinkGraphPage:
         """One page of crawled pages' kept links; pass `next_after` back as `after` until None."""
         complete = self._meta("links_truncated") != "1"
-        rows = self._rows(_PAGES, request.after, request.max_pages + 1)
-        urls = [as_str(row["url"]) for row in rows]
-        pages: list[PageLinkLists] = []
+        found = self._rows(_PAGES, request.after, request.max_pages + 1)
+        urls = [as_str(row["url"]) for row in found]
+        rows: list[list[JsonValue]] = []
         size = 0
         for url in urls[: request.max_pages]:
-            if pages and size >= request.max_bytes:
-                return LinkGraphPage(tuple(pages), pages[-1].url)
-            page = self._page_lists(url, complete)
-            pages.append(page)
-            size += _size(page)
+            if rows and size >= request.max_bytes:
+                return LinkGraphPage(rows, urls[len(rows) - 1])
+            row = self._page_row(url, complete)
+            rows.append(row)
+            size += _size(row)
         more = len(urls) > request.max_pages
-        return LinkGraphPage(tuple(pages), pages[-1].url if more else None)
+        return LinkGraphPage(rows, urls[len(rows) - 1] if more else None)
 
-    def _page_lists(self, url: str, complete: bool) -> PageLinkLists:
+    def _page_row(self, url: str, complete: bool) -> list[JsonValue]:
+        """The page's lists as `audit.link_graph.to_row` spells them."""
+        prefix = origin_prefix(url)
         inlinks = self._rows(_INLINKS, url, INLINKS_KEPT)
         outlinks = self._rows(_OUTLINKS, url, OUTLINKS_KEPT)
-        return PageLinkLists(
+        return [
             url,
-            inlinks_total=as_int(self._rows(_INLINKS_TOTAL, url)[0]["n"]),
-            outlinks_total=as_int(self._rows(_OUTLINKS_TOTAL, url)[0]["n"]),
-            inlinks=tuple(_link(row, outlink=False) for row in inlinks),
-            outlinks=tuple(_link(row, outlink=True) for row in outlinks),
-            complete=complete,
-        )
+            as_int(self._rows(_INLINKS_TOTAL, url)[0]["n"]),
+            as_int(self._rows(_OUTLINKS_TOTAL, url)[0]["n"]),
+            int(complete),
+            [_encoded(prefix, row, outlink=False) for row in inlinks],
+            [_encoded(prefix, row, outlink=True) for row in outlinks],
+        ]

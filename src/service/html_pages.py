@@ -9,10 +9,11 @@
   (page_table.DATA_ROWS), so the file stays bounded for any audit size; a URL beyond them is
   shown without the link.
 * Inlinks and outlinks: the link graph a completed audit keeps (audit.link_graph, read through
-  service.page_links): each list's first `VIEW_LINKS` links by URL with its anchor (the text, an
-  image link's alt, or "no text"), an outlink's target status and its other-site and nofollow
-  marks, under the list's true total; a list cut short says so, and names the API route that
-  lists the first 50. A linking page or a target in view links to its section. An audit that
+  service.page_links): each list's first `view_limit` links by URL (10, fewer when more than
+  5,000 pages have a section) with its anchor (the text, an image link's alt, or "no text"), an
+  outlink's target status and its other-site and nofollow marks, under the list's true total; a
+  list cut short says so, and the section's intro names the API route that lists the first 50.
+  A linking page or a target in view links to its section. An audit that
   kept no links (one that did not complete, or finished before siteaudit kept them) says so, and
   shows the outlink counts of its page rows instead.
 * Site structure: pages and issues counted by directory (the path's first `TREE_LEVELS`
@@ -31,13 +32,13 @@ from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 from audit.catalogue import Severity, maybe_descriptor
 from audit.link_graph import AnchorKind, LinkDirection, PageLink, PageLinkLists
 from auditdb.records import IssueRecord, PageRecord
 from service.issue_locating import type_title
-from service.page_links import VIEW_LINKS
+from service.page_links import view_limit
 from service.page_table import DATA_ROWS, LINK_ATTRS, is_web_url, link, page_anchor, view_link
 
 PAGE_VIEWS = DATA_ROWS  # pages with a per-URL section: those the data island holds
@@ -115,9 +116,8 @@ NOT_KEPT = (
 @dataclass(frozen=True, slots=True)
 class LinkView:
     """What a page's link lists need beyond its lists: the pages with a section (a link to one
-    of them goes to its section), and the audit, for the route that lists more."""
+    of them goes to its section)."""
 
-    audit_id: str
     in_view: Container[str]
     lists: PageLinkLists | None = None  # None: this page has none (its audit kept links)
 
@@ -152,16 +152,9 @@ def _link_list(view: LinkView, direction: LinkDirection) -> str:
     if not total:
         return "none"
     items = "".join(f"<li>{_link_item(view, link)}</li>" for link in listed)
-    more = ""
-    if total > len(listed):
-        route = (
-            f"GET /api/audits/{view.audit_id}/pages/links?"
-            f"{urlencode({'url': lists.url, 'direction': direction.value})}"
-        )
-        more = (
-            f'<p class="note">Showing {len(listed):,} of {total:,}; <code>{escape(route)}</code> '
-            f"lists the first {min(total, direction.kept):,}.</p>"
-        )
+    more = (
+        f'<p class="note">Showing {len(listed):,} of {total:,}.</p>' if total > len(listed) else ""
+    )
     return f'<ul class="links">{items}</ul>{more}'
 
 
@@ -200,19 +193,24 @@ def _severity(issue_type: str) -> str:
     return "" if d is None else str(d.severity)
 
 
-def pages_intro(total: int, links_kept: bool = False) -> str:
+def pages_intro(total: int, audit_id: str | None = None) -> str:
+    """The per-URL view's heading and note; `audit_id` None: the audit kept no links."""
     shown = min(total, PAGE_VIEWS)
     beyond = f" (the first {shown:,} of {total:,} by URL)" if total > shown else ""
-    links = (
-        f"its inlinks (the pages linking to it) and outlinks (what it links to), the first "
-        f"{VIEW_LINKS} of each by URL with their anchor texts, under their totals"
-        if links_kept
-        else f"its outlink counts ({NOT_KEPT})"
-    )
+    if audit_id is None:
+        links = f"its outlink counts ({NOT_KEPT})"
+        route = ""
+    else:
+        links = (
+            f"its inlinks (the pages linking to it) and outlinks (what it links to), the first "
+            f"{view_limit(shown)} of each by URL with their anchor texts, under their totals"
+        )
+        path = f"GET /api/audits/{audit_id}/pages/links?url=<the page's URL>&direction=in|out"
+        route = f" <code>{escape(path)}</code> lists the first 50 of each."
     return (
         '<section aria-labelledby="views-h"><h2 id="views-h">Page by page</h2>'
         f'<p class="note">Each page{beyond}: its status, crawl depth (clicks from the start page; '
-        f'"not linked" for a page only the sitemap led to), {links}, and its issues.</p>'
+        f'"not linked" for a page only the sitemap led to), {links}, and its issues.{route}</p>'
     )
 
 

@@ -88,7 +88,7 @@ from service.html_pages import (
 from service.html_vitals import vitals_section
 from service.issue_locating import locating_detail, type_title
 from service.lists import Paging, issue_counts, iter_issues, iter_pages, list_issues
-from service.page_links import links_kept, view_links
+from service.page_links import VIEW_BATCH, links_kept, view_limit, view_links
 from service.page_table import (
     LINK_ATTRS,
     NOT_LINKED,
@@ -293,21 +293,24 @@ async def _page_views(
 ) -> AsyncGenerator[str]:
     """The per-URL sections of the first `PAGE_VIEWS` pages, one chunk per batch, each batch's
     link lists read with it."""
-    yield pages_intro(stats.total, links_kept=links is not None)
+    yield pages_intro(stats.total, None if links is None else audit_id)
     left = PAGE_VIEWS
     in_view = stats.index.in_view
     async with aclosing(batches) as walk:
         async for batch in walk:
             rows = batch[:left]
-            found = {} if links is None else await links([p.url for p in rows])
-            views = {
-                p.url: LinkView(audit_id, in_view, found.get(p.url))
-                for p in rows
-                if links is not None
-            }
-            yield "".join(
-                page_section(p, stats.index.types.get(p.url, ()), views.get(p.url)) for p in rows
-            )
+            # A chunk per VIEW_BATCH pages: their link lists are all the renderer holds.
+            for start in range(0, len(rows), VIEW_BATCH):
+                part = rows[start : start + VIEW_BATCH]
+                found = {} if links is None else await links([p.url for p in part])
+                yield "".join(
+                    page_section(
+                        p,
+                        stats.index.types.get(p.url, ()),
+                        None if links is None else LinkView(in_view, found.get(p.url)),
+                    )
+                    for p in part
+                )
             left -= len(rows)
             if left <= 0:
                 break
@@ -737,6 +740,8 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
     rows = iter_pages(env, owner, audit.id)
     vitals = await lighthouse.list_results(env.DB, audit.id, limit=2 * MAX_LIGHTHOUSE_PAGES)
     views = iter_pages(env, owner, audit.id)
-    links = partial(view_links, env, audit.id) if await links_kept(env, audit.id) else None
+    limit = view_limit(min(stats.total, PAGE_VIEWS))
+    kept = await links_kept(env, audit.id)
+    links = partial(view_links, env, audit.id, limit=limit) if kept else None
     chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals, verdict, views, links)
     return Export(f"siteaudit-{audit.id}.html", MEDIA_TYPE, chunks)

@@ -6,7 +6,7 @@
   `PageNotFound` when the URL is no crawled page of the audit. `list_page_links` pages through
   one direction of them for `GET /api/audits/{id}/pages/links`, by position, as the other lists
   page (service.lists).
-* `view_links`: the lists of the report's pages in view, cut to `VIEW_LINKS` links a direction
+* `view_links`: the lists of the report's pages in view, cut to `view_limit` links a direction
   (their totals whole), read `VIEW_BATCH` pages a query, so the renderer holds a few dozen pages'
   lists at a time whatever the audit's size. The HTML report's per-URL view and the report
   document's `links` section both come from it, so the two show the same links.
@@ -28,21 +28,28 @@ from service.errors import PageNotFound
 from service.lists import Paging, page_of
 
 __all__ = [
+    "MIN_VIEW_LINKS",
     "VIEW_BATCH",
     "VIEW_LINKS",
+    "VIEW_LINK_BUDGET",
     "PageLinkListing",
     "cut",
     "links_kept",
     "list_page_links",
     "page_links",
+    "view_limit",
     "view_links",
 ]
 
-# Links a direction in the report's per-URL view (and its document). Ten lists whole the inlinks
-# of 81% and the outlinks of 82% of the PostgreSQL manual's pages (audit.link_graph has the
-# measure); each listed link adds about 110 bytes to the file, so 10,000 pages in view add 10 to
-# 25 MB at most (bench/html_report_memory.py). The API lists every kept link.
+# Links a direction in the report's per-URL view (and its document). Ten list whole the inlinks of
+# 81% and the outlinks of 82% of the PostgreSQL manual's pages (audit.link_graph has the measure).
+# A listed link adds about 130 bytes to the file, so past 5,000 pages in view the lists shorten
+# to keep the file's links within VIEW_LINK_BUDGET (about 13 MB), never under MIN_VIEW_LINKS:
+# 10,000 pages in view list 5 a direction (bench/html_report_memory.py). The API lists every
+# kept link.
 VIEW_LINKS = 10
+MIN_VIEW_LINKS = 5
+VIEW_LINK_BUDGET = 100_000
 # Pages whose rows one query reads for the view: a row holds at most 100 links (~9 KB).
 VIEW_BATCH = 50
 
@@ -92,6 +99,12 @@ async def links_kept(env: Env, audit_id: str) -> bool:
     return await rows.links_kept(env.DB, audit_id)
 
 
+def view_limit(pages_in_view: int) -> int:
+    """Links a direction each section lists when `pages_in_view` pages have one."""
+    fair_share = VIEW_LINK_BUDGET // (2 * max(pages_in_view, 1))
+    return max(MIN_VIEW_LINKS, min(VIEW_LINKS, fair_share))
+
+
 def cut(lists: PageLinkLists, limit: int = VIEW_LINKS) -> PageLinkLists:
     """`lists` with at most `limit` links a direction; the totals say how many there are."""
     return dataclasses.replace(
@@ -99,11 +112,13 @@ def cut(lists: PageLinkLists, limit: int = VIEW_LINKS) -> PageLinkLists:
     )
 
 
-async def view_links(env: Env, audit_id: str, urls: Iterable[str]) -> dict[str, PageLinkLists]:
-    """The kept lists of the pages `urls` (those the audit kept), cut for the view."""
+async def view_links(
+    env: Env, audit_id: str, urls: Iterable[str], limit: int = VIEW_LINKS
+) -> dict[str, PageLinkLists]:
+    """The kept lists of the pages `urls` (those the audit kept), cut to `limit` a direction."""
     wanted = sorted(set(urls))
     found: dict[str, PageLinkLists] = {}
     for start in range(0, len(wanted), VIEW_BATCH):
         for lists in await rows.read_many(env.DB, audit_id, wanted[start : start + VIEW_BATCH]):
-            found[lists.url] = cut(lists)
+            found[lists.url] = cut(lists, limit)
     return found

@@ -16,7 +16,8 @@ The document (`FORMAT` names its version) holds everything the audit produced:
 the link lists of the pages the HTML report's per-URL view shows (the first
 `html_pages.PAGE_VIEWS` by URL), exactly as it shows them (service.page_links.view_links): per
 page `{"url", "inlinks_total", "outlinks_total", "inlinks", "outlinks", "complete"}`
-(audit.link_graph.PageLinkLists) with at most `listed` links a direction, each `{"url",
+(audit.link_graph.PageLinkLists) with at most `listed` links a direction (service.page_links:
+10, fewer when more than 5,000 pages are in view), each `{"url",
 "anchor", "anchor_kind", "nofollow", "external", "status_code"}`. `kept` is false, and `pages`
 empty, for an audit that kept no links (one that did not complete, or finished before siteaudit
 kept them); every kept link of one page is `GET /api/audits/{id}/pages/links`.
@@ -47,6 +48,7 @@ from enum import StrEnum
 
 from audit.link_graph import PageLinkLists
 from auditdb import exposure_issues, lighthouse, security_grades, summary
+from auditdb.listing import PageFilter
 from auditdb.records import MAX_LIGHTHOUSE_PAGES, AuditRecord
 from common.bindings import Env
 from common.wire import JsonObject, JsonRecord, JsonValue, as_list, as_object
@@ -125,17 +127,21 @@ async def _document(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
 async def _links(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
     """The `links` section: the view's lists of the pages in view, a keyset page at a time."""
     kept = await page_links.links_kept(env, audit.id)
-    yield f',"links":{{"kept":{_json(kept)},"listed":{page_links.VIEW_LINKS},"pages":['
+    total = await lists.count_pages(env, audit.owner, audit.id, PageFilter())
+    listed = page_links.view_limit(min(total, PAGE_VIEWS))
+    yield f',"links":{{"kept":{_json(kept)},"listed":{listed},"pages":['
     if kept:
         left, first = PAGE_VIEWS, True
         async with aclosing(lists.iter_pages(env, audit.owner, audit.id)) as walk:
             async for pages in walk:
                 urls = [page.url for page in pages[:left]]
-                found = await page_links.view_links(env, audit.id, urls)
-                rows = [_json(found[url].to_dict()) for url in urls if url in found]
-                if rows:
-                    yield ("" if first else ",") + ",".join(rows)
-                    first = False
+                for start in range(0, len(urls), page_links.VIEW_BATCH):
+                    part = urls[start : start + page_links.VIEW_BATCH]
+                    found = await page_links.view_links(env, audit.id, part, listed)
+                    rows = [_json(found[url].to_dict()) for url in part if url in found]
+                    if rows:
+                        yield ("" if first else ",") + ",".join(rows)
+                        first = False
                 left -= len(urls)
                 if left <= 0:
                     break

@@ -80,7 +80,7 @@ async def copy_links(
     copied = 0
     while copied < limit:
         answer = await pad.link_graph(LinkGraphRequest(after, min(DEFAULT_PAGES, limit - copied)))
-        copied += await write_page_links(db, audit_id, answer.pages)
+        copied += await write_page_links(db, audit_id, answer.rows)
         if answer.next_after is None:
             return LinksReport(copied, None)
         after = answer.next_after

@@ -12,7 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.link_graph import AnchorKind, PageLink, PageLinkLists
+from audit.link_graph import (
+    AnchorKind,
+    PageLink,
+    PageLinkLists,
+    decode_links,
+    encode_links,
+    to_row,
+)
 from auditdb import monitors, page_links, repository
 from auditdb.records import AuditRecord
 from common.bindings import D1Database
@@ -53,9 +60,7 @@ page_urls = st.sampled_from([PAGE, "https://a.test/", "not a url", "https://b.te
 
 @given(page_urls, st.lists(links, max_size=6))
 def test_a_list_reads_back_as_it_was_written(page_url: str, written: list[PageLink]) -> None:
-    assert page_links.decode_links(page_url, page_links.encode_links(page_url, written)) == tuple(
-        written
-    )
+    assert decode_links(page_url, encode_links(page_url, written)) == tuple(written)
 
 
 def test_links_on_the_pages_origin_are_kept_as_their_paths() -> None:
@@ -65,7 +70,7 @@ def test_links_on_the_pages_origin_are_kept_as_their_paths() -> None:
         PageLink("https://a.test/x?q=1", "Logo", AnchorKind.IMAGE, status_code=404),
     ]
 
-    assert page_links.encode_links(PAGE, written) == [
+    assert encode_links(PAGE, written) == [
         ["/", "Home", "text", 4, None],
         ["https://other.test/x", None, "none", 3, None],
         ["/x?q=1", "Logo", "image", 4, 404],
@@ -103,8 +108,10 @@ async def test_rows_read_back_and_a_rewrite_leaves_one_row_per_page(
     pages = [lists(f"https://a.test/p{n}", n) for n in range(5)]
     assert not await page_links.links_kept(db, audit_id)
 
-    await page_links.write_page_links(db, audit_id, pages)
-    await page_links.write_page_links(db, audit_id, pages[1:3])  # a retried step
+    await page_links.write_page_links(db, audit_id, [to_row(p) for p in pages])
+    await page_links.write_page_links(
+        db, audit_id, [to_row(p) for p in pages[1:3]]
+    )  # a retried step
 
     assert await count_rows(db, audit_id) == 5
     assert await page_links.links_kept(db, audit_id)
@@ -122,8 +129,8 @@ async def test_statements_stay_under_the_bound_value_limit(
     monkeypatch.setattr(page_links, "MAX_PARAM_BYTES", 2_000)
     pages = [lists(f"https://a.test/{'é' * 40}/{n}", 20) for n in range(30)]
 
-    arrays = page_links._arrays(pages)
-    await page_links.write_page_links(db, audit_id, pages)
+    arrays = page_links._arrays([to_row(p) for p in pages])
+    await page_links.write_page_links(db, audit_id, [to_row(p) for p in pages])
 
     assert len(arrays) > 1
     assert all(len(a.encode()) <= 2_000 or len(json.loads(a)) == 1 for a in arrays)
@@ -177,7 +184,9 @@ async def test_an_audits_rows_go_with_it_on_every_path_that_deletes_audits(
     db = as_d1(migrated_d1)
     audit_id, other = await new_audit(db), await new_audit(db)
     for each in (audit_id, other):
-        await page_links.write_page_links(db, each, [lists("https://a.test/"), lists(PAGE)])
+        await page_links.write_page_links(
+            db, each, [to_row(lists("https://a.test/")), to_row(lists(PAGE))]
+        )
 
     await delete(db, audit_id)
 

@@ -5,7 +5,7 @@ report document (from R2 and rebuilt from D1) give them."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 from xml.etree.ElementTree import Element
 
 import pytest
@@ -170,14 +170,12 @@ async def test_a_list_past_the_cap_shows_its_first_links_and_says_how_many_there
     assert [link["url"] for link in first["links"] + rest["links"]] == [
         site.url(s) for s in sources[:50]
     ]
-    notes = [
-        "".join(p.itertext())
-        for p in find(
-            await html_view(platform, audit_id), f".//details[@id='{page_anchor(hub)}']"
-        ).iter("p")
-    ]
-    route = f"GET /api/audits/{audit_id}/pages/links?url={quote(hub, safe='')}&direction=in"
-    assert notes == [f"Showing {VIEW_LINKS} of 51; {route} lists the first 50."]
+    root = await html_view(platform, audit_id)
+    section = find(root, f".//details[@id='{page_anchor(hub)}']")
+    assert ["".join(p.itertext()) for p in section.iter("p")] == [f"Showing {VIEW_LINKS} of 51."]
+    intro = "".join(find(root, ".//section[@aria-labelledby='views-h']/p").itertext())
+    route = f"GET /api/audits/{audit_id}/pages/links?url=<the page's URL>&direction=in|out"
+    assert f"{route} lists the first 50 of each." in intro
 
 
 async def test_a_retried_keep_links_step_writes_each_pages_row_once(

@@ -47,7 +47,7 @@ async def every_page(pad: Scratchpad, **request: Any) -> list[PageLinkLists]:
     after = ""
     while True:
         answer = await pad.link_graph(LinkGraphRequest(after, **request))
-        pages.extend(answer.pages)
+        pages.extend(answer.pages())
         if answer.next_after is None:
             return pages
         after = answer.next_after
@@ -153,4 +153,4 @@ async def test_a_graph_the_budget_cut_short_says_so(pad: Scratchpad) -> None:
 async def test_an_empty_crawl_has_no_pages(pad: Scratchpad) -> None:
     answer = await pad.link_graph(LinkGraphRequest())
 
-    assert (answer.pages, answer.next_after) == ((), None)
+    assert (answer.rows, answer.next_after) == ([], None)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.link_graph import AnchorKind, PageLink, PageLinkLists
+from audit.link_graph import AnchorKind, PageLink, PageLinkLists, to_row
 from common.wire import JsonObject
 from durable.finalize import FinalizeOptions, FinalizePage
 from durable.link_graph import LinkGraphPage, LinkGraphRequest
@@ -158,7 +158,7 @@ RECORDS: dict[str, st.SearchStrategy[WireRecord]] = {
         LinkGraphRequest, texts, st.integers(1, 1000), st.integers(1, 2**40)
     ),
     "LinkGraphPage": st.builds(
-        LinkGraphPage, st.lists(page_link_lists, max_size=3).map(tuple), st.none() | urls
+        LinkGraphPage, st.lists(page_link_lists.map(to_row), max_size=3), st.none() | urls
     ),
     "FinalizePage": st.builds(
         FinalizePage,

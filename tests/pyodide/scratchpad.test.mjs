@@ -85,19 +85,17 @@ test("link_graph answers each crawled page's kept links, a bounded answer at a t
       { source_url: U("b"), target_url: "https://other.test/", nofollow: false, anchor: "Away", external: true },
     ],
   }));
+  // Rows in the compact form (audit.link_graph.to_row): [url, in total, out total, complete,
+  // inlinks, outlinks], each link [url or path on the page's origin (flag 4), anchor, kind, flags, status].
   const first = await pad.link_graph({ after: "", max_pages: 2, max_bytes: 1048576 });
-  assert.deepEqual(first.pages.map((p) => p.url), [U("a"), U("b")]);
+  assert.deepEqual(first.rows.map((r) => r[0]), [U("a"), U("b")]);
   assert.equal(first.next_after, U("b"));
-  const b = first.pages[1];
-  assert.deepEqual([b.inlinks_total, b.outlinks_total, b.complete], [1, 3, true]);
-  assert.deepEqual(b.inlinks, [{ url: U("a"), anchor: "Read B", anchor_kind: "text", nofollow: false, external: false, status_code: null }]);
-  assert.deepEqual(b.outlinks.map((l) => [l.url, l.anchor, l.anchor_kind, l.nofollow, l.external, l.status_code]), [
-    [U("a"), "Logo", "image", true, false, 200],
-    [U("gone"), "Broken", "text", false, false, 404],
-    ["https://other.test/", "Away", "text", false, true, null],
+  assert.deepEqual(first.rows[1], [U("b"), 1, 3, 1,
+    [["/a", "Read B", "text", 4, null]],
+    [["/a", "Logo", "image", 5, 200], ["/gone", "Broken", "text", 4, 404], ["https://other.test/", "Away", "text", 2, null]],
   ]);
   const last = await pad.link_graph({ after: U("b"), max_pages: 2, max_bytes: 1048576 });
-  assert.deepEqual([last.pages.map((p) => p.url), last.next_after], [[U("gone")], null]);
+  assert.deepEqual([last.rows.map((r) => r[0]), last.next_after], [[U("gone")], null]);
 });
 
 test("run_finalize_checks pages cross-page issues", async () => {

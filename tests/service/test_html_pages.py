@@ -22,6 +22,7 @@ from service.html_pages import (
     directory_of,
     structure_section,
 )
+from service.page_links import MIN_VIEW_LINKS, VIEW_LINK_BUDGET, view_limit
 from service.page_table import is_web_url, page_anchor
 from tests.service.html_doc import parse
 from tests.service.test_html_report import SITE, issue, page, render
@@ -169,3 +170,14 @@ def test_the_per_url_view_covers_the_pages_the_data_island_holds() -> None:
     assert (
         Counter(page_anchor(f"https://a.test/{n}") for n in range(2000)).most_common(1)[0][1] == 1
     )
+
+
+@pytest.mark.parametrize(
+    ("pages_in_view", "listed"),
+    [(0, 10), (1, 10), (5_000, 10), (5_001, 9), (6_250, 8), (10_000, 5), (100_000, 5)],
+)
+def test_the_views_lists_shorten_past_5000_pages_and_never_under_5(
+    pages_in_view: int, listed: int
+) -> None:
+    assert view_limit(pages_in_view) == listed
+    assert pages_in_view * 2 * listed <= VIEW_LINK_BUDGET or listed == MIN_VIEW_LINKS

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.link_graph import AnchorKind, PageLink, PageLinkLists
+from audit.link_graph import AnchorKind, PageLink, PageLinkLists, to_row
 from auditdb import page_links, repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from common.bindings import Env
@@ -65,7 +65,9 @@ async def seed(
             for k in range(issues_per_page)
         ]
         await repository.write_crawled_pages(env.DB, [page], issues)
-    await page_links.write_page_links(env.DB, audit_id, [kept_links(n) for n in range(pages)])
+    await page_links.write_page_links(
+        env.DB, audit_id, [to_row(kept_links(n)) for n in range(pages)]
+    )
     found = await repository.get_audit(env.DB, audit_id)
     assert found is not None and found.status is AuditStatus.COMPLETED
     return found
