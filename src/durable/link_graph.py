@@ -19,6 +19,7 @@ same answer.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,7 +33,7 @@ from audit.link_graph import (
     origin_prefix,
 )
 from common.bindings import SqlRow, SqlValue
-from common.wire import JsonObject, JsonRecord, JsonValue, as_bool, as_int, as_list, as_str
+from common.wire import JsonObject, JsonRecord, JsonValue, as_bool, as_int, as_str
 from durable.external_links import ExternalState
 
 __all__ = ["LinkGraphPage", "LinkGraphQueries", "LinkGraphRequest"]
@@ -42,7 +43,6 @@ MAX_PAGES = 1_000
 # A page of the answer, as JSON: a few hundred pages of usual links, far under the RPC cap and
 # the 2 MB a D1 value may hold, since the step binds one answer's rows as one JSON array.
 DEFAULT_BYTES = 1024 * 1024
-_LINK_OVERHEAD = 96  # what a link's JSON object adds to its URL and anchor (its keys and flags)
 
 _PAGES = "SELECT url FROM page_mirror WHERE url > ? ORDER BY url LIMIT ?"
 _INLINKS = (
@@ -115,13 +115,6 @@ def _encoded(prefix: str | None, row: SqlRow, *, outlink: bool) -> list[JsonValu
     )
 
 
-def _size(row: list[JsonValue]) -> int:
-    """About the bytes of a row's JSON: its link texts and a fixed overhead per link."""
-    links = [as_list(link) for link in (*as_list(row[4]), *as_list(row[5]))]
-    text = sum(len(as_str(link[0])) + len(str(link[1] or "")) for link in links)
-    return len(as_str(row[0])) + text + _LINK_OVERHEAD * len(links)
-
-
 class LinkGraphQueries:
     """Mixin of `durable.scratchpad.ScratchpadMethods`, beside `ScratchpadCore` (whose helpers it
     uses)."""
@@ -144,7 +137,7 @@ class LinkGraphQueries:
                 return LinkGraphPage(rows, urls[len(rows) - 1])
             row = self._page_row(url, complete)
             rows.append(row)
-            size += _size(row)
+            size += len(json.dumps(row, separators=(",", ":")))
         more = len(urls) > request.max_pages
         return LinkGraphPage(rows, urls[len(rows) - 1] if more else None)
 

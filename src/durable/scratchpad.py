@@ -432,9 +432,11 @@ class ScratchpadCore:
             rows = [link for link in links if link.external is external]
             fresh = self._unstored_links(rows, stored_sql)
             fitting = self._within_budget(fresh, edges.edge_bytes, budget)
+            alts = any(link.image_alt is not None for link in fitting)
             for batch in json_arrays([edges.edge_param(link) for link in fitting]):
                 self._sql(write, batch)
-                self._sql(edges.WRITE_ALTS, batch)
+                if alts:
+                    self._sql(edges.WRITE_ALTS, batch)
             written += len(fitting)
         return written
 
