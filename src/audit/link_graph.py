@@ -129,8 +129,8 @@ class PageLinkLists(JsonRecord):
 #
 # A page's lists as the keep-links steps carry them from the scratchpad to D1 and as
 # `audit_page_links` stores them (auditdb.page_links): a row `[url, inlinks_total, outlinks_total,
-# complete (0/1), inlinks, outlinks]`, each list an array of links `[url, anchor, kind, flags,
-# status]`:
+# complete (0/1), inlinks, outlinks]`, each list an array of links (or that array's JSON text, as
+# the scratchpad's SQLite builds it: durable.link_graph) `[url, anchor, kind, flags, status]`:
 #   url     the other end; on the page's own origin, its path (flag 4), which saves the origin's
 #           20 to 40 bytes on most links of most sites
 #   anchor  the text or the image alt, or null (`anchor_of`)
@@ -167,8 +167,8 @@ def encode_link(
     external: bool,
     status: int | None,
 ) -> list[JsonValue]:
-    """One link in the compact form; `prefix` is the page's `origin_prefix`. The scratchpad
-    encodes its rows with it directly, without building a `PageLink` per link."""
+    """One link in the compact form; `prefix` is the page's `origin_prefix` (durable.link_graph
+    spells the same in SQL)."""
     on_origin = prefix is not None and url.startswith(prefix)
     flags = _NOFOLLOW * nofollow | _EXTERNAL * external | _ON_ORIGIN * on_origin
     path = url[len(prefix) - 1 :] if prefix is not None and on_origin else url

@@ -7,13 +7,24 @@ external mark, and both totals; pages come a bounded answer at a time, in URL or
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import itertools
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from audit.issue_ids import page_id
-from audit.link_graph import INLINKS_KEPT, OUTLINKS_KEPT, AnchorKind, PageLink, PageLinkLists
+from audit.link_graph import (
+    INLINKS_KEPT,
+    OUTLINKS_KEPT,
+    AnchorKind,
+    PageLink,
+    PageLinkLists,
+    anchor_of,
+)
 from durable.client import Scratchpad
 from durable.link_graph import LinkGraphRequest
 from durable.records import ExternalCheck, ExternalRef, LinkRow, RecordBatch
@@ -154,3 +165,61 @@ async def test_an_empty_crawl_has_no_pages(pad: Scratchpad) -> None:
     answer = await pad.link_graph(LinkGraphRequest())
 
     assert (answer.rows, answer.next_after) == ([], None)
+
+
+# Edges of a small crawl: (source, target, nofollow, text, alt, external); targets on another
+# origin, and URLs on the page's origin with a path, are both drawn.
+PATHS = st.sampled_from(["", "a", "b", "c/d", "c/d?x=1"])
+EDGES = st.lists(
+    st.tuples(
+        PATHS,
+        st.one_of(PATHS.map(url), st.sampled_from(["https://o.test/", "http://a.test/x"])),
+        st.booleans(),
+        st.none() | st.sampled_from(["", "Text", "é “quoted”"]),
+        st.none() | st.sampled_from(["", "Alt"]),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(EDGES)
+def test_the_lists_sqlite_builds_are_what_the_specification_says(
+    runner: tuple[asyncio.AbstractEventLoop, LocalPlatform], edges: list[Any]
+) -> None:
+    loop, platform = runner
+    pad = Scratchpad(platform.env.AUDIT_SCRATCHPAD.getByName(f"graph-prop-{next(_names)}"))
+    crawled = [url(p) for p in ["", "a", "b", "c/d", "c/d?x=1"]]
+    rows: dict[tuple[str, str], LinkRow] = {}
+    for source, target, nofollow, text, alt in edges:
+        external = not target.startswith("https://a.test/")
+        # One edge per (source, target), the first one's anchor; an alt only without text.
+        row = LinkRow(url(source), target, nofollow, text or None, None if text else alt or None)
+        rows.setdefault((url(source), target), dataclasses.replace(row, external=external))
+    batch = RecordBatch(pages=tuple(mirror(u.removeprefix(url(""))) for u in crawled))
+    loop.run_until_complete(
+        pad.record_batch(dataclasses.replace(batch, links=tuple(rows.values())))
+    )
+
+    got = {page.url: page for page in loop.run_until_complete(every_page(pad))}
+
+    def spec(row: LinkRow, other: str, *, outlink: bool) -> PageLink:
+        anchor, kind = anchor_of(row.anchor, row.image_alt)
+        status = 200 if outlink and not row.external and other in crawled else None
+        return PageLink(other, anchor, kind, row.nofollow, outlink and row.external, status)
+
+    for page_url in crawled:
+        inlinks = sorted(
+            (r for r in rows.values() if r.target_url == page_url and not r.external),
+            key=lambda r: r.source_url,
+        )
+        outlinks = sorted(
+            (r for r in rows.values() if r.source_url == page_url), key=lambda r: r.target_url
+        )
+        assert got[page_url] == PageLinkLists(
+            page_url,
+            len(inlinks),
+            len(outlinks),
+            tuple(spec(r, r.source_url, outlink=False) for r in inlinks),
+            tuple(spec(r, r.target_url, outlink=True) for r in outlinks),
+        )

@@ -86,13 +86,16 @@ test("link_graph answers each crawled page's kept links, a bounded answer at a t
     ],
   }));
   // Rows in the compact form (audit.link_graph.to_row): [url, in total, out total, complete,
-  // inlinks, outlinks], each link [url or path on the page's origin (flag 4), anchor, kind, flags, status].
+  // inlinks, outlinks], each list the JSON text SQLite built, each link [url or path on the
+  // page's origin (flag 4), anchor, kind, flags, status].
   const first = await pad.link_graph({ after: "", max_pages: 2, max_bytes: 1048576 });
   assert.deepEqual(first.rows.map((r) => r[0]), [U("a"), U("b")]);
   assert.equal(first.next_after, U("b"));
-  assert.deepEqual(first.rows[1], [U("b"), 1, 3, 1,
-    [["/a", "Read B", "text", 4, null]],
-    [["/a", "Logo", "image", 5, 200], ["/gone", "Broken", "text", 4, 404], ["https://other.test/", "Away", "text", 2, null]],
+  const [url, inTotal, outTotal, complete, inlinks, outlinks] = first.rows[1];
+  assert.deepEqual([url, inTotal, outTotal, complete], [U("b"), 1, 3, 1]);
+  assert.deepEqual(JSON.parse(inlinks), [["/a", "Read B", "text", 4, null]]);
+  assert.deepEqual(JSON.parse(outlinks), [
+    ["/a", "Logo", "image", 5, 200], ["/gone", "Broken", "text", 4, 404], ["https://other.test/", "Away", "text", 2, null],
   ]);
   const last = await pad.link_graph({ after: U("b"), max_pages: 2, max_bytes: 1048576 });
   assert.deepEqual([last.rows.map((r) => r[0]), last.next_after], [[U("gone")], null]);
