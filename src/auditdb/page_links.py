@@ -1,4 +1,4 @@
-"""The link graph a completed audit keeps, in D1: `audit_page_links` (migrations/d1/0022).
+"""The link graph a completed audit keeps, in D1: `audit_page_links` (migrations/d1/0025).
 
 One row per crawled page (audit.link_graph.PageLinkLists): its totals, whether the crawl's graph
 was complete, and its two lists as JSON arrays of links, in the compact form of

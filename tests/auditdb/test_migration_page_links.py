@@ -1,4 +1,4 @@
-"""Migration 0022 (the kept link graph) on a database at 0021 that holds audits with pages,
+"""Migration 0025 (the kept link graph) on a database at 0024 that holds audits with pages,
 issues and monitor runs: every row survives, no audit has links kept yet, and the new table's rows
 go with their audit."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.auditdb.test_migration_security import migrate_seeded, surviving_audits
 
-PAGE_LINKS = "0022_audit_page_links.sql"
+PAGE_LINKS = "0025_audit_page_links.sql"
 
 
 def test_every_row_survives_and_the_new_rows_cascade_with_their_audit(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The kept link graph in D1 (auditdb.page_links, migrations/d1/0022): a lossless row layout,
+"""The kept link graph in D1 (auditdb.page_links, migrations/d1/0025): a lossless row layout,
 rewrites that leave one row per page, and rows that go with their audit on every path that
 deletes audits."""
 
