@@ -16,14 +16,20 @@ default: every page and issue, the heaviest report). Its peak RSS is its own `ru
 `--trace N` runs the CLI once in-process under tracemalloc in a child (much slower) and prints the
 top allocations by file:line at the largest sampled size and after the report.
 
-Last line: `pages_per_s_1k=.. peak_mb_1k=.. pages_per_s_10k=.. peak_mb_10k=.. ratio_10k=..`
-(and `pages_per_s_100k=.. peak_mb_100k=.. ratio_100k=..` when run); ratio = peak / the 1k peak.
+After each audit the D1 file tells what the kept link graph costs (`audit_page_links`,
+auditdb.page_links, one row per crawled page): the bytes of its rows' values per page (SQLite adds
+a few bytes of record header, and the primary key's index repeats the audit id and the URL).
+
+Last line: `pages_per_s_1k=.. peak_mb_1k=.. links_bytes_per_page_1k=.. pages_per_s_10k=..
+peak_mb_10k=.. links_bytes_per_page_10k=.. ratio_10k=..` (and the same for 100k when run);
+ratio = peak / the 1k peak.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -59,6 +65,7 @@ class Run:
     peak_mb: float
     cpu_s: float
     exit_status: int
+    links_bytes_per_page: float = 0.0  # the kept link graph's D1 values, per crawled page
 
     @property
     def pps(self) -> float:
@@ -104,7 +111,20 @@ def run_audit(pages: int, output_format: str, latency_ms: int, trace: bool = Fal
             child.peak_mb,
             child.cpu_s,
             child.exit_status,
+            links_per_page(Path(tmp) / "state" / "d1"),
         )
+
+
+def links_per_page(d1: Path) -> float:
+    """Bytes of `audit_page_links` values per row (one row per crawled page) in the state's D1."""
+    (db,) = d1.glob("*.sqlite")
+    with sqlite3.connect(db) as conn:
+        rows, values = conn.execute(
+            "SELECT COUNT(*), SUM(length(CAST(audit_id AS BLOB)) + length(CAST(page_url AS BLOB))"
+            " + length(CAST(inlinks AS BLOB)) + length(CAST(outlinks AS BLOB)) + 12) "
+            "FROM audit_page_links"
+        ).fetchone()
+    return (values or 0) / rows if rows else 0.0
 
 
 # -- the traced child ----------------------------------------------------------------------------
@@ -167,7 +187,8 @@ def show(run: Run) -> None:
     print(
         f"  {run.pages:7d} pages: {run.html_200s:7d} HTML 200s ({run.requests} requests) in "
         f"{run.seconds:8.1f} s = {run.pps:6.1f} pages/s, CPU {run.cpu_s:7.1f} s, "
-        f"peak RSS {run.peak_mb:7.1f} MB (exit {run.exit_status})",
+        f"peak RSS {run.peak_mb:7.1f} MB, kept links {run.links_bytes_per_page:,.0f} bytes a "
+        f"page in D1 (exit {run.exit_status})",
         flush=True,
     )
 
@@ -178,6 +199,7 @@ def summary(runs: list[Run]) -> str:
     for run in runs:
         name = label(run.pages)
         fields += [f"pages_per_s_{name}={run.pps:.1f}", f"peak_mb_{name}={run.peak_mb:.1f}"]
+        fields.append(f"links_bytes_per_page_{name}={run.links_bytes_per_page:.0f}")
         if run is not runs[0]:
             fields.append(f"ratio_{name}={run.peak_mb / base:.2f}")
     return " ".join(fields)

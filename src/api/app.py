@@ -54,6 +54,7 @@ from service.errors import (
     NotAuthenticated,
     NotCancellable,
     NotResumable,
+    PageNotFound,
     RateLimited,
     ServiceError,
     StateExpired,
@@ -139,7 +140,7 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return BadRequest(message, _TARGET_CODES[exc.problem])
         case InvalidOptions():
             return BadRequest(message, ApiErrorCode.INVALID_REQUEST)
-        case AuditNotFound():
+        case AuditNotFound() | PageNotFound():
             return NotFound(message)
         case NotResumable() | NotCancellable() | StillRunning():
             return Conflict(message)

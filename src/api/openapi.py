@@ -35,6 +35,7 @@ from api.schemas import (
     CreateVerificationBody,
     UpdateMonitorBody,
 )
+from audit.link_graph import LinkDirection, PageLink
 from audit.verdict import Action as VerdictAction
 from audit.verdict import Scores as VerdictScores
 from auditdb.exposure_issues import AuditExposure
@@ -123,6 +124,7 @@ External = record_model(ExternalProgress, "ExternalProgress")
 Crawled = record_model(CrawledEntry, "CrawledEntry")
 Comparison = record_model(AuditComparison, "Comparison")
 LighthouseResult = record_model(LighthouseRow, "LighthouseResult")
+PageLinkModel = record_model(PageLink, "PageLink")
 Monitor = record_model(MonitorRecord, "Monitor", dropped=views.MONITOR_DROPPED)
 Run = record_model(MonitorRunRecord, "MonitorRun", (views.RunState,))
 CreatedMonitor = record_model(
@@ -156,6 +158,24 @@ class IssueList(_Exact):
 
 class LighthouseList(_Exact):
     lighthouse: list[LighthouseResult]  # type: ignore[valid-type]
+    next_cursor: str | None
+
+
+class PageLinkList(_Exact):
+    """One page's inlinks (`direction` in: the pages linking to it) or outlinks (out: what it
+    links to), as the audit kept them (docs/manual/api.md): the first 50 of each by URL, each
+    with its anchor (`anchor_kind` text, image: an image link's alt, or none: no text), nofollow,
+    and for an outlink its other-site mark and its target's status. `total` counts every link of
+    that direction the crawl found; `kept` is false (and `total` null) when the audit kept no
+    links: one that did not complete, or that finished before siteaudit kept them; `complete` is
+    false when the crawl stopped storing links at its budget."""
+
+    page_url: str
+    direction: LinkDirection
+    kept: bool
+    total: int | None
+    complete: bool
+    links: list[PageLinkModel]  # type: ignore[valid-type]
     next_cursor: str | None
 
 
@@ -276,6 +296,7 @@ _MODELS: dict[Schema, type[BaseModel]] = {
         PageList,
         IssueList,
         LighthouseList,
+        PageLinkList,
         Report,
         Actions,
         AuditProgress,
@@ -476,7 +497,7 @@ def _query(parameter: Parameter) -> dict[str, Any]:
     built: dict[str, Any] = {
         "name": parameter.name,
         "in": "query",
-        "required": False,
+        "required": parameter.required,
         "description": parameter.description,
         "schema": schema,
     }

@@ -3,6 +3,7 @@
     GET /api/audits                  status, url, cursor, limit
     GET /api/audits/{id}/pages       status (404 or 4xx), indexable, has_issue, url, cursor, limit
     GET /api/audits/{id}/issues      type (repeatable, up to 20), severity, page_url, cursor, limit
+    GET /api/audits/{id}/pages/links url (required), direction (required: in or out), cursor, limit
     GET /api/audits/{id}/pages.csv (and .ndjson), issues.csv (and .ndjson): the list's filters,
                                      no cursor or limit (an export is every matching row)
 
@@ -25,6 +26,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from api.errors import BadRequest
 from audit.catalogue import IssueType, Severity
+from audit.link_graph import LinkDirection
 from auditdb.listing import (
     AuditFilter,
     InvalidCursor,
@@ -58,6 +60,7 @@ class Parameter:
     pattern: str | None = None
     integers: tuple[int, int] | None = None
     repeatable: bool = False
+    required: bool = False
 
 
 def _vocabulary(values: Iterable[object]) -> tuple[str, ...]:
@@ -96,6 +99,15 @@ PARAMETERS: dict[ListKind, tuple[Parameter, ...]] = {
     ListKind.MONITORS: (),
     ListKind.RUNS: (),
     ListKind.LIGHTHOUSE: (),
+    ListKind.LINKS: (
+        Parameter("url", "the page's URL, exactly as the pages list gives it", required=True),
+        Parameter(
+            "direction",
+            "in: the pages linking to it; out: what it links to",
+            _vocabulary(LinkDirection),
+            required=True,
+        ),
+    ),
 }
 
 
@@ -183,6 +195,19 @@ def parse_issue_filter(query: Query) -> IssueFilter:
         raise _bad(f"query parameter 'type' may name at most {MAX_TYPES} issue types")
     severity = _maybe(query.one("severity"), "severity", Severity)
     return IssueFilter(types, severity, query.one("page_url"))
+
+
+def parse_page_links(query: Query) -> tuple[str, LinkDirection]:
+    """A page's URL and which of its links to list."""
+    url, direction = _required(query, "url"), _required(query, "direction")
+    return url, _value("direction", LinkDirection, direction)
+
+
+def _required(query: Query, name: str) -> str:
+    value = query.one(name)
+    if value is None:
+        raise _bad(f"query parameter {name!r} is required")
+    return value
 
 
 def _status(raw: str | None) -> tuple[int | None, int | None]:

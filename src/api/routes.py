@@ -287,6 +287,18 @@ ROUTES: tuple[Route, ...] = (
     ),
     Route(
         "GET",
+        "/api/audits/{audit_id}/pages/links",
+        lists.get_page_links,
+        _listing(
+            "listPageLinks",
+            "a page's inlinks or outlinks with their anchor texts, as the audit kept them",
+            Schema.PAGE_LINK_LIST,
+            ListKind.LINKS,
+            (400, *_PER_AUDIT),
+        ),
+    ),
+    Route(
+        "GET",
         "/api/audits/{audit_id}/report.html",
         lists.get_html_report,
         Operation(

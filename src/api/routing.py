@@ -62,6 +62,7 @@ class Schema(StrEnum):
     PAGE_LIST = "PageList"
     ISSUE_LIST = "IssueList"
     LIGHTHOUSE_LIST = "LighthouseList"
+    PAGE_LINK_LIST = "PageLinkList"
     REPORT = "Report"
     ACTIONS = "Actions"
     AUDIT_PROGRESS = "AuditProgress"

@@ -47,6 +47,7 @@ class ListKind(StrEnum):
     MONITORS = "monitors"  # auditdb.monitors.owned_page_statement
     RUNS = "runs"  # auditdb.monitors.runs_page_statement
     LIGHTHOUSE = "lighthouse"  # auditdb.lighthouse.list_results
+    LINKS = "links"  # a page's kept inlinks or outlinks (service.page_links), by position
 
 
 # The sort key of each list, in SQL column names and the Python types a cursor must carry.
@@ -57,6 +58,7 @@ _SORT_COLUMNS: dict[ListKind, tuple[str, ...]] = {
     ListKind.MONITORS: ("created_at", "id"),
     ListKind.RUNS: ("started_at", "id"),
     ListKind.LIGHTHOUSE: ("id",),
+    ListKind.LINKS: ("position",),
 }
 _SORT_TYPES: dict[ListKind, tuple[type, ...]] = {
     ListKind.AUDITS: (str, str),
@@ -65,6 +67,7 @@ _SORT_TYPES: dict[ListKind, tuple[type, ...]] = {
     ListKind.MONITORS: (str, str),
     ListKind.RUNS: (str, str),
     ListKind.LIGHTHOUSE: (str,),
+    ListKind.LINKS: (int,),
 }
 
 

@@ -124,6 +124,8 @@ class ScratchpadStub(Protocol):
 
     def run_finalize_checks(self, options: JsonObject) -> Awaitable[JsonObject]: ...
 
+    def link_graph(self, request: JsonObject) -> Awaitable[JsonObject]: ...
+
 
 class ScratchpadNamespace(Protocol):
     def idFromName(self, name: str) -> DurableObjectId: ...  # noqa: N802 - the runtime's name

@@ -4,10 +4,12 @@ Every `<a href>` the extractor finds (parse.builder's `on_links`, uncapped), its
 (`on_references`, uncapped: page links such as area, iframe, frame, refresh, link next/prev, and
 resources; crawl.references) and, at the end, its canonical and hreflang targets and its redirect
 go through one `PageLinks`. Each normalised target is judged once per page, first occurrence
-winning (its nofollow flag and anchor text): same-site targets become `LinkRow` edges for the
-cross-page checks (and, with a fragment, a `FragmentLink` for the broken-fragment check, once per
-target and fragment; a bare `#fragment` link gives only that), other sites' targets
-`ExternalRef`s when the audit checks external links, targets the URL policy allows become
+winning (its nofollow flag, anchor text and image alt): every target becomes a `LinkRow` edge,
+same-site ones for the cross-page checks and the link graph the report keeps (audit.link_graph),
+other sites' ones (marked `external`) for that graph alone; a same-site link with a fragment also
+gives a `FragmentLink` for the broken-fragment check, once per target and fragment (a bare
+`#fragment` link gives only that); other sites' targets become `ExternalRef`s when the audit
+checks external links, targets the URL policy allows become
 `DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by the
 policy's reason; internal resources become `ResourceRef`s to check. In list mode
 (`follow_links` false, auditdb.scope) no link is followed: edges, fragments, resources and
@@ -87,8 +89,8 @@ class PageLinks:
             if parts is None:
                 continue
             target = self.policy.stripped(parts.unsplit())
+            self._edge(target, link.nofollow, link.text or None, link.image_alt, not internal)
             if internal:
-                self._edge(target, link.nofollow, link.text or None)
                 if "#" in link.href.raw:
                     self._fragment(link)
             elif self.check_external:
@@ -145,13 +147,18 @@ class PageLinks:
         return self.policy.site.covers(parts)
 
     def add_edge(self, target: str) -> None:
-        """A normalised page link target without anchor text: stored once if on the site."""
-        if self.policy.site.covers_url(target):
-            self._edge(target, False, None)
+        """A normalised page link target without anchor text (an area, a frame, a refresh, a
+        link rel next/prev), stored once."""
+        self._edge(target, False, None, None, not self.policy.site.covers_url(target))
 
-    def _edge(self, target: str, nofollow: bool, anchor: str | None) -> None:
+    def _edge(
+        self, target: str, nofollow: bool, anchor: str | None, alt: str | None, external: bool
+    ) -> None:
         if self._edges.add(target):
-            self.rows.append(LinkRow(self.leased.url, target, nofollow, anchor))
+            # The alt names only a link without text (audit.link_graph.anchor_of).
+            image_alt = None if anchor else (alt or None)
+            row = LinkRow(self.leased.url, target, nofollow, anchor, image_alt, external)
+            self.rows.append(row)
 
     def add_candidate(self, target: str, depth: int | None) -> None:
         """A normalised URL to crawl, if the policy allows it (the page itself never)."""

@@ -15,6 +15,7 @@ from audit.external_links import ExternalStop
 from common.bindings import Env, ScratchpadStub
 from durable import rpc
 from durable.finalize import FinalizeOptions, FinalizePage
+from durable.link_graph import LinkGraphPage, LinkGraphRequest
 from durable.records import (
     BatchResult,
     Claim,
@@ -157,3 +158,7 @@ class Scratchpad:
 
     async def run_finalize_checks(self, options: FinalizeOptions) -> FinalizePage:
         return await rpc.RUN_FINALIZE_CHECKS.call(self.stub, options)
+
+    async def link_graph(self, request: LinkGraphRequest) -> LinkGraphPage:
+        """The kept links of the crawled pages after `request.after` (durable.link_graph)."""
+        return await rpc.LINK_GRAPH.call(self.stub, request)

@@ -1,9 +1,17 @@
-"""Internal link edges in the scratchpad, for finalize's cross-page checks.
+"""Link edges in the scratchpad: the internal ones for finalize's cross-page checks, and every one
+for the link graph the report keeps (audit.link_graph, durable.link_graph).
 
-One `links` row per (source page, target URL): whether the link is nofollow and its first
-anchor. Edges are written until the audit's link budget trips (settings `CRAWL.link_budget_bytes`,
-counted by `edge_bytes`); after that the graph is incomplete for good and finalize skips orphan
-detection. `links_target_idx` serves finalize's joins from a target to its referring pages.
+One `links` row per (source page, internal target URL): whether the link is nofollow and its
+first anchor text. `external_edges` holds the same for targets on other sites, which no
+cross-page check reads. `link_alts` holds, for an edge of either table whose link has no text,
+the alt of the image that names it (parse.facts.Link.image_alt); a table of its own rather than a
+column of `links`, because a scratchpad created before it existed keeps its `links` table (the
+schema is `CREATE ... IF NOT EXISTS`), and an audit crawling across a deploy must go on writing.
+
+Edges are written until the audit's link budget trips (settings `CRAWL.link_budget_bytes`,
+counted by `edge_bytes`); after that the graph is incomplete for good, finalize skips orphan
+detection, and the kept graph says so. `links_target_idx` serves finalize's joins from a target to
+its referring pages, and the inlinks of a page.
 """
 
 from __future__ import annotations
@@ -12,40 +20,75 @@ from common.wire import JsonObject
 from durable.json_batches import insert_json_rows, stored
 from durable.records import LinkRow
 
-__all__ = ["SCHEMA", "STORED", "TARGET_INDEX", "WRITE", "edge_bytes", "edge_param"]
+__all__ = [
+    "SCHEMA",
+    "STORED",
+    "STORED_EXTERNAL",
+    "TARGET_INDEX",
+    "WRITE",
+    "WRITE_ALTS",
+    "WRITE_EXTERNAL",
+    "edge_bytes",
+    "edge_param",
+]
 
 TARGET_INDEX = "CREATE INDEX IF NOT EXISTS links_target_idx ON links (target_url)"
-SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS links (
+
+
+def _edge_table(name: str) -> str:
+    """`links` and `external_edges` have one shape."""
+    return f"""CREATE TABLE IF NOT EXISTS {name} (
         source_url TEXT NOT NULL,
         target_url TEXT NOT NULL,
         nofollow INTEGER NOT NULL DEFAULT 0,
         anchor TEXT,
         PRIMARY KEY (source_url, target_url)
-    ) WITHOUT ROWID""",
+    ) WITHOUT ROWID"""
+
+
+SCHEMA = (
+    _edge_table("links"),
     TARGET_INDEX,
+    _edge_table("external_edges"),
+    """CREATE TABLE IF NOT EXISTS link_alts (
+        source_url TEXT NOT NULL,
+        target_url TEXT NOT NULL,
+        alt TEXT NOT NULL,
+        PRIMARY KEY (source_url, target_url)
+    ) WITHOUT ROWID""",
 )
-WRITE = insert_json_rows(
-    "INSERT OR IGNORE", "links", ("source_url", "target_url", "nofollow", "anchor"), ordered=False
+_COLUMNS = ("source_url", "target_url", "nofollow", "anchor")
+WRITE = insert_json_rows("INSERT OR IGNORE", "links", _COLUMNS, ordered=False)
+WRITE_EXTERNAL = insert_json_rows("INSERT OR IGNORE", "external_edges", _COLUMNS, ordered=False)
+# The same batch as WRITE or WRITE_EXTERNAL: only its rows with an image alt.
+WRITE_ALTS = (
+    "INSERT OR IGNORE INTO link_alts (source_url, target_url, alt) "
+    "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
+    "json_extract(value, '$.image_alt') FROM json_each(?) "
+    "WHERE json_extract(value, '$.image_alt') IS NOT NULL"
 )
 STORED = stored("links", "target_url")
+STORED_EXTERNAL = stored("external_edges", "target_url")
 
 
 def edge_bytes(link: LinkRow) -> int:
     """What one stored edge costs, counted by us: the runtime's `databaseSize` cannot be used,
     because the SDK wrapper freezes it at its first read for the life of the object. Twice the
-    text (row plus the target index) and a fixed overhead per row."""
+    text (row plus the target index) and a fixed overhead per row; an image alt once more, with
+    the two URLs of its own row."""
     text = len(link.source_url) + len(link.target_url) + len(link.anchor or "")
-    return 2 * text + 32
+    alt = 0 if link.image_alt is None else len(link.source_url + link.target_url + link.image_alt)
+    return 2 * text + 32 + alt
 
 
 def edge_param(link: LinkRow) -> JsonObject:
-    """One element of `WRITE`'s JSON array (its `json_extract` paths), `nofollow` as 0/1.
-    Spelled out rather than `link.to_dict()`: this runs per edge, and the generic encoder costs
-    a few microseconds more each."""
+    """One element of the write statements' JSON array (their `json_extract` paths), `nofollow`
+    as 0/1. Spelled out rather than `link.to_dict()`: this runs per edge, and the generic encoder
+    costs a few microseconds more each."""
     return {
         "source_url": link.source_url,
         "target_url": link.target_url,
         "nofollow": int(link.nofollow),
         "anchor": link.anchor,
+        "image_alt": link.image_alt,
     }

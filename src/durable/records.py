@@ -233,12 +233,16 @@ class Progress(JsonRecord):
 
 @dataclass(frozen=True, slots=True)
 class LinkRow(JsonRecord):
-    """An internal link edge for the cross-page checks."""
+    """A link edge of a crawled page (durable.links): an internal one for the cross-page checks
+    and the link graph, an `external` one (to another site) for the link graph alone. `anchor`
+    is the link's text, `image_alt` the alt of the image that names a link without text."""
 
     source_url: str
     target_url: str
     nofollow: bool = False
     anchor: str | None = None
+    image_alt: str | None = None
+    external: bool = False
 
 
 @dataclass(frozen=True, slots=True)

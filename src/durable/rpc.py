@@ -30,6 +30,7 @@ from audit.external_links import ExternalStop
 from common.bindings import ScratchpadStub
 from common.wire import JsonObject, JsonValue, as_list, as_str
 from durable.finalize import FinalizeOptions, FinalizePage
+from durable.link_graph import LinkGraphPage, LinkGraphRequest
 from durable.records import (
     BatchResult,
     Claim,
@@ -284,6 +285,7 @@ STATS = BareRpc("stats", FrontierStats)
 PREPARE_RESUME = BareRpc("prepare_resume", ResumeState)
 RECENT_PAGES = Rpc("recent_pages", _Object(ProgressRequest), Progress)
 RUN_FINALIZE_CHECKS = Rpc("run_finalize_checks", _Object(FinalizeOptions), FinalizePage)
+LINK_GRAPH = Rpc("link_graph", _Object(LinkGraphRequest), LinkGraphPage)
 
 # Any: the rows differ in their request and response types, and a row is invariant in both.
 type Method = Rpc[Any, Any] | BareRpc[Any]
@@ -313,4 +315,5 @@ METHODS: tuple[Method, ...] = (
     PREPARE_RESUME,
     RECENT_PAGES,
     RUN_FINALIZE_CHECKS,
+    LINK_GRAPH,
 )

@@ -5,8 +5,9 @@ module per table group, each holding its schema and SQL:
 - `frontier` (durable.frontier, its SQL here): every URL ever seen (the dedup set) and its state
   pending -> leased -> crawled, leases keyed by chunk number so a retried `crawl-chunk-N` step
   re-receives exactly its URLs; `frontier_counts` keeps its rows per state;
-- `links` (durable.links): internal link edges for the cross-page checks, written until a
-  storage budget trips;
+- `links`/`external_edges`/`link_alts` (durable.links): link edges, internal ones for the
+  cross-page checks, all of them for the link graph the report keeps (durable.link_graph),
+  written until a storage budget trips;
 - `page_mirror` (durable.page_mirror): the slim per-page facts that finalize joins against;
 - `fragment_pages`/`fragment_targets`/`link_fragments` (durable.fragments): the fragment targets
   of crawled HTML pages and internal links' fragments, within the same link budget;
@@ -53,6 +54,7 @@ from durable.frontier import (
     target_of,
 )
 from durable.json_batches import json_arrays
+from durable.link_graph import LinkGraphQueries
 from durable.records import (
     BatchResult,
     Claim,
@@ -419,18 +421,29 @@ class ScratchpadCore:
             self._sql(page_mirror.UPSERT, batch)
 
     def _write_links(self, links: Sequence[LinkRow], budget: int) -> int:
-        """Store new edges until the byte budget trips; returns how many were new and fit.
-        Edges already stored (a page written again) neither count nor take budget."""
-        fresh = self._unstored_links(links)
-        fitting = self._within_budget(fresh, edges.edge_bytes, budget)
-        for batch in json_arrays([edges.edge_param(link) for link in fitting]):
-            self._sql(edges.WRITE, batch)
-        return len(fitting)
+        """Store new edges until the byte budget trips, internal ones first (the cross-page
+        checks need them); returns how many were new and fit. Edges already stored (a page
+        written again) neither count nor take budget."""
+        written = 0
+        for external, write, stored_sql in (
+            (False, edges.WRITE, edges.STORED),
+            (True, edges.WRITE_EXTERNAL, edges.STORED_EXTERNAL),
+        ):
+            rows = [link for link in links if link.external is external]
+            fresh = self._unstored_links(rows, stored_sql)
+            fitting = self._within_budget(fresh, edges.edge_bytes, budget)
+            alts = any(link.image_alt is not None for link in fitting)
+            for batch in json_arrays([edges.edge_param(link) for link in fitting]):
+                self._sql(write, batch)
+                if alts:
+                    self._sql(edges.WRITE_ALTS, batch)
+            written += len(fitting)
+        return written
 
-    def _unstored_links(self, links: Sequence[LinkRow]) -> list[LinkRow]:
+    def _unstored_links(self, links: Sequence[LinkRow], stored_sql: str) -> list[LinkRow]:
         """`links` less those already stored and less repeats within `links`, in order."""
         keys = [(link.source_url, link.target_url, "") for link in links]
-        return self._unstored(links, keys, edges.STORED)
+        return self._unstored(links, keys, stored_sql)
 
     def _unstored[T](
         self, items: Sequence[T], keys: list[tuple[str, str, str]], stored_sql: str
@@ -720,7 +733,7 @@ class ScratchpadCore:
         self._sql("INSERT OR REPLACE INTO scratchpad_meta (key, value) VALUES (?, ?)", key, value)
 
 
-class ScratchpadMethods(ScratchpadCore, FinalizeQueries):
+class ScratchpadMethods(ScratchpadCore, FinalizeQueries, LinkGraphQueries):
     """The AuditScratchpad's RPC methods (JSON in, JSON out), the mixin the Durable Object shell
     inherits: one endpoint per row of `durable.rpc.METHODS`, each converting through its row, so
     mypy checks every implementation against the row's request and response records. Not RPC:
@@ -750,6 +763,7 @@ class ScratchpadMethods(ScratchpadCore, FinalizeQueries):
     prepare_resume = rpc.PREPARE_RESUME.serve(ScratchpadCore._prepare_resume)
     recent_pages = rpc.RECENT_PAGES.serve(ScratchpadCore._recent_pages)
     run_finalize_checks = rpc.RUN_FINALIZE_CHECKS.serve(FinalizeQueries._run_finalize_checks)
+    link_graph = rpc.LINK_GRAPH.serve(LinkGraphQueries._link_graph)
 
 
 def _leased_urls(rows: list[SqlRow]) -> tuple[LeasedUrl, ...]:

@@ -86,18 +86,29 @@ def is_jsonld(attrs: Attrs) -> bool:
 
 
 class Capture:
-    """Text of one link or heading, filled in when the element closes."""
+    """Text of one link or heading, filled in when the element closes; for a link, also the alt
+    of the first image inside it that has one (facts.Link.image_alt), as the attribute gave it."""
 
-    __slots__ = ("text", "closed")
+    __slots__ = ("text", "closed", "alt")
 
     def __init__(self) -> None:
         self.text = ""
         self.closed = False
+        self.alt: str | None = None
+
+    def image(self, alt: str | None) -> None:
+        """An `<img>` inside the link: the first alt given is kept."""
+        if self.alt is None and alt is not None:
+            self.alt = _cap(alt)
 
 
 LinkSink = Callable[[list[Link]], None]
 ReferenceSink = Callable[[list[Reference]], None]
 _RawReference = tuple[ReferenceKind, str, str | None]  # kind, raw URL, rel
+
+
+def _alt(capture: Capture) -> str | None:
+    return None if capture.alt is None else cut(capture.alt, ANCHOR_TEXT_CAP)
 
 
 def _closed_capture() -> Capture:
@@ -443,7 +454,9 @@ class FactsBuilder:
         base = document_base(self.page_url, self._base_href)
         self._on_links(
             [
-                Link(UrlRef(h, resolve(h, base)), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc)
+                Link(
+                    UrlRef(h, resolve(h, base)), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc, _alt(c)
+                )
                 for h, c, nf, sp, ugc in ready
             ]
         )
@@ -535,7 +548,7 @@ class FactsBuilder:
             headings_seen=kept.headings.seen,
             heading_levels=tuple(self._heading_levels),
             links=tuple(
-                Link(ref(h), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc)
+                Link(ref(h), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc, _alt(c))
                 for h, c, nf, sp, ugc in kept.links.items
             ),
             links_seen=kept.links.seen,

@@ -637,6 +637,8 @@ class PageExtractor:
         elif name in HEADINGS:
             self._open_heading(HEADINGS[name])
         elif name in ELEMENTS:
+            if name == "img" and self._anchor is not None and self._anchor.capture is not None:
+                self._anchor.capture.image(attrs.get("alt"))  # an image link's name
             self._builder.element(name, attrs)
 
     def _foreign_html_only(self) -> bool:

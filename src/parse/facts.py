@@ -188,13 +188,19 @@ class Heading(JsonRecord):
 
 @dataclass(frozen=True, slots=True)
 class Link(JsonRecord):
-    """An `<a href>` that is not javascript:, mailto:, tel: or a bare #fragment."""
+    """An `<a href>` that is not javascript:, mailto:, tel: or a bare #fragment.
+
+    `image_alt`: the `alt` attribute of the first `<img>` inside the link that has one, collapsed
+    and cut like the text (`ANCHOR_TEXT_CAP`); None when no image in it has an alt. An image
+    link has no text of its own, and its image's alt is what names it (HTML §4.8.4.4.2, "A link
+    or button containing nothing but the image"), so the link graph keeps it as its anchor."""
 
     href: UrlRef
     text: str
     nofollow: bool = False
     sponsored: bool = False
     ugc: bool = False
+    image_alt: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -170,6 +170,7 @@ class _Walk:
         self.elements: list[tuple[int, str, _Node]] = []  # (seq, name, node), facts elements
         self.visible: list[_Text] = []
         self.anchor_texts: dict[int, list[_Text]] = {}  # anchor seq -> texts
+        self.anchor_alts: dict[int, str] = {}  # anchor seq -> its first image's alt
         self.heading_texts: dict[_Node, list[_Text]] = {}
         self.in_tree: list[_Node] = []  # every element in the document tree (fragment targets)
 
@@ -201,6 +202,8 @@ class _Walk:
                     self._element(node, invisible)
                     if name == "a" and not invisible:
                         anchor = node.seq
+                    elif name == "img" and anchor is not None and not invisible:
+                        self._image(anchor, node)
                     elif name in HEADINGS and not invisible:
                         self.heading_texts[node] = []
                         headings = (*headings, node)
@@ -209,6 +212,12 @@ class _Walk:
                     inert = inert or node.namespace == HTML_NS
             for child in reversed(node.childNodes):
                 stack.append((child, hidden, invisible, anchor, headings, inert))
+
+    def _image(self, anchor: int, node: _Node) -> None:
+        """An `<img>` inside a link: its alt names the link unless an earlier image's did."""
+        alt = node.attributes.get("alt")
+        if isinstance(alt, str) and anchor not in self.anchor_alts:
+            self.anchor_alts[anchor] = alt
 
     def _element(self, node: _Node, invisible: bool) -> None:
         name = node.name
@@ -234,6 +243,7 @@ def _report(document: _Node, builder: FactsBuilder, digest: TextDigest) -> None:
             capture = builder.anchor(attrs)
             if capture is not None:
                 capture.text = _joined(walk.anchor_texts.get(seq, []))
+                capture.image(walk.anchor_alts.get(seq))
         elif name in HEADINGS:
             builder.heading(HEADINGS[name]).text = _joined(walk.heading_texts[node])
         elif name == "title":

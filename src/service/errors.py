@@ -4,6 +4,7 @@
     ├── InvalidTarget(problem)          the start URL is malformed or its host is refused
     ├── InvalidOptions                  crawl options outside what this deployment allows
     ├── AuditNotFound(audit_id)         no audit with that id
+    ├── PageNotFound(audit_id, url)     no crawled page of the audit has that URL
     ├── NotResumable(audit_id, status)  only failed or cancelled audits resume; None: lost a race
     ├── NotCancellable(audit_id, status) only running audits can be cancelled
     ├── StillRunning(audit_id)          a running audit is not deleted: cancel it first
@@ -54,6 +55,12 @@ class AuditNotFound(ServiceError):
     def __init__(self, audit_id: str) -> None:
         super().__init__(f"no audit with id {audit_id}")
         self.audit_id = audit_id
+
+
+class PageNotFound(ServiceError):
+    def __init__(self, audit_id: str, url: str) -> None:
+        super().__init__(f"audit {audit_id} crawled no page with URL {url}")
+        self.audit_id, self.url = audit_id, url
 
 
 class NotResumable(ServiceError):

@@ -1,16 +1,21 @@
 """The HTML report's per-URL view and site structure (issue 27 item 1).
 
 * Per-URL view: a `<details>` section per page (`page_section`) with its status, crawl depth,
-  outlinks, the issues found on it (each linked to its issue group) and the link to open it. Its
-  id is `page_anchor(url)`, a hash of the URL, so every place the report shows a URL (the
-  fix-first list, the issue groups, the page table and its script-built rows, the Lighthouse
-  rows) links to it with `page_ref` without knowing the page's row. The first `PAGE_VIEWS` pages
-  by URL get a section, the same pages the table's data island holds (page_table.DATA_ROWS), so
-  the file stays bounded for any audit size; a URL beyond them is shown without the link.
-* Inlinks: D1 keeps no link graph. The edges and their anchor texts live in the crawl's
-  scratchpad (src/durable/links.py) and are dropped when the audit finalizes, so the report
-  names a page's internal link count and says where the edges are not kept rather than inventing
-  them.
+  inlinks and outlinks, the issues found on it (each linked to its issue group) and the link to
+  open it. Its id is `page_anchor(url)`, a hash of the URL, so every place the report shows a URL
+  (the fix-first list, the issue groups, the page table and its script-built rows, the Lighthouse
+  rows, the link lists) links to it with `page_ref` without knowing the page's row. The first
+  `PAGE_VIEWS` pages by URL get a section, the same pages the table's data island holds
+  (page_table.DATA_ROWS), so the file stays bounded for any audit size; a URL beyond them is
+  shown without the link.
+* Inlinks and outlinks: the link graph a completed audit keeps (audit.link_graph, read through
+  service.page_links): each list's first `view_limit` links by URL (10, fewer when more than
+  5,000 pages have a section) with its anchor (the text, an image link's alt, or "no text"), an
+  outlink's target status and its other-site and nofollow marks, under the list's true total; a
+  list cut short says so, and the section's intro names the API route that lists the first 50.
+  A linking page or a target in view links to its section. An audit that
+  kept no links (one that did not complete, or finished before siteaudit kept them) says so, and
+  shows the outlink counts of its page rows instead.
 * Site structure: pages and issues counted by directory (the path's first `TREE_LEVELS`
   segments), as a collapsible tree. At most `DIRECTORIES` directories are counted; past that, a
   new second-level directory folds into its parent and a new top-level one into "other", so the
@@ -24,14 +29,16 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 from urllib.parse import urlsplit
 
 from audit.catalogue import Severity, maybe_descriptor
+from audit.link_graph import AnchorKind, LinkDirection, PageLink, PageLinkLists
 from auditdb.records import IssueRecord, PageRecord
 from service.issue_locating import type_title
+from service.page_links import view_limit
 from service.page_table import DATA_ROWS, LINK_ATTRS, is_web_url, link, page_anchor, view_link
 
 PAGE_VIEWS = DATA_ROWS  # pages with a per-URL section: those the data island holds
@@ -72,8 +79,9 @@ def depth_text(page: PageRecord) -> str:
     return "unknown"
 
 
-def page_section(page: PageRecord, types: Iterable[str]) -> str:
-    """One page's section: what it answered, where it sits, what links out, what is wrong."""
+def page_section(page: PageRecord, types: Iterable[str], links: LinkView | None = None) -> str:
+    """One page's section: what it answered, where it sits, what links in and out, what is
+    wrong. `links` None: the audit kept no links."""
     found = sorted(types, key=lambda t: (SEVERITY_ORDER.get(_severity(t), 9), t))
     issues = (
         "<ul>"
@@ -88,10 +96,7 @@ def page_section(page: PageRecord, types: Iterable[str]) -> str:
         ("Status", escape(str(page.status_code or "no response"))),
         ("Depth", escape(depth_text(page))),
         ("Title", escape(page.title or "none")),
-        (
-            "Outlinks",
-            f"{page.internal_link_count:,} internal, {page.external_link_count:,} other sites",
-        ),
+        *(_link_facts(page, links)),
         *([("Redirects to", link(page.redirect_url))] if page.redirect_url else []),
         (f"Issues ({len(found)})", issues),
         ("Open", _open(page.url)),
@@ -101,6 +106,79 @@ def page_section(page: PageRecord, types: Iterable[str]) -> str:
         f'<details class="page" id="{page_anchor(page.url)}"><summary>{escape(page.url)}</summary>'
         f'<dl class="facts">{rows}</dl></details>'
     )
+
+
+NOT_KEPT = (
+    "the links themselves were not kept for this audit: an audit keeps them when it completes"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkView:
+    """What a page's link lists need beyond its lists: the pages with a section (a link to one
+    of them goes to its section)."""
+
+    in_view: Container[str]
+    lists: PageLinkLists | None = None  # None: this page has none (its audit kept links)
+
+
+def _link_facts(page: PageRecord, view: LinkView | None) -> list[tuple[str, str]]:
+    if view is None or view.lists is None:
+        counts = f"{page.internal_link_count:,} internal, {page.external_link_count:,} other sites"
+        return [("Outlinks", f"{counts} ({NOT_KEPT})")]
+    lists = view.lists
+    facts = [
+        (
+            f"{name} ({lists.total(direction):,})",
+            _link_list(view, direction),
+        )
+        for name, direction in (("Inlinks", LinkDirection.IN), ("Outlinks", LinkDirection.OUT))
+    ]
+    if not lists.complete:
+        facts.append(
+            (
+                "Links",
+                "the crawl stopped keeping links at its storage budget: the "
+                "counts are of the links it kept",
+            )
+        )
+    return facts
+
+
+def _link_list(view: LinkView, direction: LinkDirection) -> str:
+    lists = view.lists
+    assert lists is not None
+    listed, total = lists.listed(direction), lists.total(direction)
+    if not total:
+        return "none"
+    items = "".join(f"<li>{_link_item(view, link)}</li>" for link in listed)
+    more = (
+        f'<p class="note">Showing {len(listed):,} of {total:,}.</p>' if total > len(listed) else ""
+    )
+    return f'<ul class="links">{items}</ul>{more}'
+
+
+def _link_item(view: LinkView, item: PageLink) -> str:
+    if item.url in view.in_view:
+        where = f'<a href="#{page_anchor(item.url)}">{escape(item.url)}</a>'
+    else:
+        where = link(item.url)
+    marks = [_anchor_text(item)]
+    if item.status_code is not None:
+        marks.append(f"status {item.status_code}")
+    if item.external:
+        marks.append("other site")
+    if item.nofollow:
+        marks.append("nofollow")
+    return f"{where} {escape(', '.join(marks))}"
+
+
+def _anchor_text(item: PageLink) -> str:
+    if item.anchor_kind is AnchorKind.TEXT:
+        return f"“{item.anchor}”"
+    if item.anchor_kind is AnchorKind.IMAGE:
+        return f"image alt “{item.anchor}”"
+    return "no text"
 
 
 def _open(url: str) -> str:
@@ -115,15 +193,24 @@ def _severity(issue_type: str) -> str:
     return "" if d is None else str(d.severity)
 
 
-def pages_intro(total: int) -> str:
+def pages_intro(total: int, audit_id: str | None = None) -> str:
+    """The per-URL view's heading and note; `audit_id` None: the audit kept no links."""
     shown = min(total, PAGE_VIEWS)
     beyond = f" (the first {shown:,} of {total:,} by URL)" if total > shown else ""
+    if audit_id is None:
+        links = f"its outlink counts ({NOT_KEPT})"
+        route = ""
+    else:
+        links = (
+            f"its inlinks (the pages linking to it) and outlinks (what it links to), the first "
+            f"{view_limit(shown)} of each by URL with their anchor texts, under their totals"
+        )
+        path = f"GET /api/audits/{audit_id}/pages/links?url=<the page's URL>&direction=in|out"
+        route = f" <code>{escape(path)}</code> lists the first 50 of each."
     return (
         '<section aria-labelledby="views-h"><h2 id="views-h">Page by page</h2>'
         f'<p class="note">Each page{beyond}: its status, crawl depth (clicks from the start page; '
-        '"not linked" for a page only the sitemap led to), outlinks and issues. Inlinks and their '
-        "anchor texts are not in the report: the audit keeps its link graph only while it "
-        "crawls.</p>"
+        f'"not linked" for a page only the sitemap led to), {links}, and its issues.{route}</p>'
     )
 
 

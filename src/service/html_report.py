@@ -49,12 +49,22 @@ import base64
 import hashlib
 import math
 from collections import Counter
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from functools import partial
 from html import escape
 
 from audit.catalogue import IssueDescriptor, IssueType, Severity, doc_url, maybe_descriptor
+from audit.link_graph import PageLinkLists
 from audit.verdict import Action, FindingScope, gain_phrase
 from auditdb import lighthouse
 from auditdb.lighthouse import LighthouseRow
@@ -68,6 +78,7 @@ from service.exports import Export
 from service.html_history import history_section
 from service.html_pages import (
     PAGE_VIEWS,
+    LinkView,
     PageIssues,
     Structure,
     page_section,
@@ -77,6 +88,7 @@ from service.html_pages import (
 from service.html_vitals import vitals_section
 from service.issue_locating import locating_detail, type_title
 from service.lists import Paging, issue_counts, iter_issues, iter_pages, list_issues
+from service.page_links import VIEW_BATCH, links_kept, view_limit, view_links
 from service.page_table import (
     LINK_ATTRS,
     NOT_LINKED,
@@ -95,6 +107,8 @@ from service.verdict import AuditVerdict, verdict_of
 
 MEDIA_TYPE = "text/html; charset=utf-8"
 type PageRef = Callable[[str], str]  # a page URL as the report shows it: a link, maybe its view
+# The kept link lists of some pages in view (service.page_links.view_links, for one audit).
+type LinkReader = Callable[[list[str]], Awaitable[Mapping[str, PageLinkLists]]]
 PAGES_PER_TYPE = 20  # affected pages shown per issue type
 FIX_FIRST = 5  # ranked actions on the first screen; the issue groups hold every one
 ISSUE_TYPE_BARS = 15  # issue types charted; the rest are summed into one bar
@@ -236,10 +250,12 @@ async def html_chunks(
     vitals: Sequence[LighthouseRow] = (),
     verdict: AuditVerdict | None = None,
     views: AsyncGenerator[list[PageRecord]] | None = None,
+    links: LinkReader | None = None,
 ) -> AsyncGenerator[bytes]:
     """The document as encoded chunks: head, the failure banner (when the site could not be
     audited), the verdict and what to fix first, the facts, one chunk per finding, the page table
-    and its data island one chunk per batch of `rows` (None: the kept rows), the charts, the
+    and its data island one chunk per batch of `rows` (None: the kept rows), the per-URL
+    sections with the link lists `links` reads (None: the audit kept no links), the charts, the
     history and the Lighthouse section."""
     ref = stats.index.ref
     opening = _head(audit) + _failure(audit) + verdict_section(audit, verdict, ref)
@@ -261,7 +277,8 @@ async def html_chunks(
         yield text.encode()
     async for text in island_chunks(kept_rows(stats.first) if rows is None else rows):
         yield text.encode()
-    async for text in _page_views(stats, kept_rows(stats.first) if views is None else views):
+    walk = kept_rows(stats.first) if views is None else views
+    async for text in _page_views(audit.id, stats, walk, links):
         yield text.encode()
     yield _charts(counts, stats).encode()
     if history is not None:
@@ -271,15 +288,31 @@ async def html_chunks(
 
 
 async def _page_views(
-    stats: PageStats, batches: AsyncGenerator[list[PageRecord]]
+    audit_id: str,
+    stats: PageStats,
+    batches: AsyncGenerator[list[PageRecord]],
+    links: LinkReader | None,
 ) -> AsyncGenerator[str]:
-    """The per-URL sections of the first `PAGE_VIEWS` pages, one chunk per batch."""
-    yield pages_intro(stats.total)
+    """The per-URL sections of the first `PAGE_VIEWS` pages, one chunk per batch, each batch's
+    link lists read with it."""
+    yield pages_intro(stats.total, None if links is None else audit_id)
     left = PAGE_VIEWS
+    in_view = stats.index.in_view
     async with aclosing(batches) as walk:
         async for batch in walk:
             rows = batch[:left]
-            yield "".join(page_section(p, stats.index.types.get(p.url, ())) for p in rows)
+            # A chunk per VIEW_BATCH pages: their link lists are all the renderer holds.
+            for start in range(0, len(rows), VIEW_BATCH):
+                part = rows[start : start + VIEW_BATCH]
+                found = {} if links is None else await links([p.url for p in part])
+                yield "".join(
+                    page_section(
+                        p,
+                        stats.index.types.get(p.url, ()),
+                        None if links is None else LinkView(in_view, found.get(p.url)),
+                    )
+                    for p in part
+                )
             left -= len(rows)
             if left <= 0:
                 break
@@ -720,5 +753,8 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
     rows = iter_pages(env, owner, audit.id)
     vitals = await lighthouse.list_results(env.DB, audit.id, limit=2 * MAX_LIGHTHOUSE_PAGES)
     views = iter_pages(env, owner, audit.id)
-    chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals, verdict, views)
+    limit = view_limit(min(stats.total, PAGE_VIEWS))
+    kept = await links_kept(env, audit.id)
+    links = partial(view_links, env, audit.id, limit=limit) if kept else None
+    chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals, verdict, views, links)
     return Export(f"siteaudit-{audit.id}.html", MEDIA_TYPE, chunks)

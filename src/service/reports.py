@@ -2,7 +2,7 @@
 
 The document (`FORMAT` names its version) holds everything the audit produced:
 
-    {"format": "siteaudit-report/1",
+    {"format": "siteaudit-report/2",
      "audit": {...the audits row...},
      "scope": {"mode", "facts", "not_checked"},  (service.scope_report)
      "summary": {"issues_total", "issues_by_severity", "issues_by_type"},
@@ -10,7 +10,18 @@ The document (`FORMAT` names its version) holds everything the audit produced:
      "exposure": {"status", "summary"},  (auditdb.exposure_issues)
      "lighthouse": {"status", "total", "completed", "failed", "results": [...rows]},
      "issues": [...every audit_issues row, in list order...],
-     "pages": [...every audit_pages row, in url order...]}
+     "pages": [...every audit_pages row, in url order...],
+     "links": {"kept", "listed", "pages": [...]}}
+
+`links` (added by version 2; a version 1 document has none, which reads as links not kept) holds
+the link lists of the pages the HTML report's per-URL view shows (the first
+`html_pages.PAGE_VIEWS` by URL), exactly as it shows them (service.page_links.view_links): per
+page `{"url", "inlinks_total", "outlinks_total", "inlinks", "outlinks", "complete"}`
+(audit.link_graph.PageLinkLists) with at most `listed` links a direction (service.page_links:
+10, fewer when more than 5,000 pages are in view), each `{"url",
+"anchor", "anchor_kind", "nofollow", "external", "status_code"}`. `kept` is false, and `pages`
+empty, for an audit that kept no links (one that did not complete, or finished before siteaudit
+kept them); every kept link of one page is `GET /api/audits/{id}/pages/links`.
 
 It is written as it is read: the rows come one keyset page at a time (`service.lists.iter_issues`
 and `iter_pages`), each page is serialised and fed to one gzip compressor, and only the compressed
@@ -31,22 +42,26 @@ from __future__ import annotations
 import json
 import logging
 import zlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass
 from enum import StrEnum
 
+from audit.link_graph import PageLinkLists
 from auditdb import exposure_issues, lighthouse, security_grades, summary
+from auditdb.listing import PageFilter
 from auditdb.records import MAX_LIGHTHOUSE_PAGES, AuditRecord
 from common.bindings import Env
-from common.wire import JsonObject, JsonRecord, JsonValue
-from service import lists
+from common.wire import JsonObject, JsonRecord, JsonValue, as_list, as_object
+from service import lists, page_links
 from service.audits import owned_audit
+from service.html_pages import PAGE_VIEWS
 from service.report_keys import report_key
 from service.scope_report import scope_summary
 
 log = logging.getLogger("siteaudit.reports")
 
-FORMAT = "siteaudit-report/1"
+FORMAT = "siteaudit-report/2"  # 2: "links" (the module docstring)
 CONTENT_TYPE = "application/json"
 CONTENT_ENCODING = "gzip"
 # zlib's wbits 16 + 15 writes a gzip member (RFC 1952) with a zeroed mtime, so the same document
@@ -106,7 +121,44 @@ async def _document(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
     async for pages in lists.iter_pages(env, audit.owner, audit.id):
         yield ("" if first else ",") + ",".join(_json(row.to_dict()) for row in pages)
         first = False
+    yield "]"
+    async for text in _links(env, audit):
+        yield text
+    yield "}"
+
+
+async def _links(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
+    """The `links` section: the view's lists of the pages in view, a keyset page at a time."""
+    kept = await page_links.links_kept(env, audit.id)
+    total = await lists.count_pages(env, audit.owner, audit.id, PageFilter())
+    listed = page_links.view_limit(min(total, PAGE_VIEWS))
+    yield f',"links":{{"kept":{_json(kept)},"listed":{listed},"pages":['
+    if kept:
+        left, first = PAGE_VIEWS, True
+        async with aclosing(lists.iter_pages(env, audit.owner, audit.id)) as walk:
+            async for pages in walk:
+                urls = [page.url for page in pages[:left]]
+                for start in range(0, len(urls), page_links.VIEW_BATCH):
+                    part = urls[start : start + page_links.VIEW_BATCH]
+                    found = await page_links.view_links(env, audit.id, part, listed)
+                    rows = [_json(found[url].to_dict()) for url in part if url in found]
+                    if rows:
+                        yield ("" if first else ",") + ",".join(rows)
+                        first = False
+                left -= len(urls)
+                if left <= 0:
+                    break
     yield "]}"
+
+
+def links_in(document: Mapping[str, object]) -> dict[str, PageLinkLists] | None:
+    """The link lists a document holds, by page URL; None when it holds none: a version 1
+    document (written before reports had links) or an audit that kept no links."""
+    section = document.get("links")
+    if not isinstance(section, Mapping) or not section.get("kept"):
+        return None
+    pages = (PageLinkLists.from_dict(as_object(page)) for page in as_list(section["pages"]))
+    return {page.url: page for page in pages}
 
 
 async def _lighthouse(env: Env, audit: AuditRecord) -> JsonObject:

@@ -1,6 +1,7 @@
 """The site audit workflow: check-robots-override (with the `ignore_robots` option) -> discovery
 -> crawl-chunk-N -> timing-check -> external-links-N (with the `check_external` option) ->
-security-grade -> exposure-checks -> Lighthouse -> finalize, each phase made of durable steps.
+security-grade -> exposure-checks -> Lighthouse -> keep-links-N (the link graph the report keeps,
+workflow.links_step) -> finalize, each phase made of durable steps.
 
 `run_site_audit` is what `SiteAuditWorkflow.run` delegates to. It never imports the platform: the
 shell passes the SDK's `step`, the Worker's `env` and the NonRetryableError class to raise for
@@ -46,6 +47,7 @@ from workflow.exposure_step import check_exposure
 from workflow.external_step import check_external_links
 from workflow.finalize import finalize_audit
 from workflow.lighthouse_step import run_lighthouse
+from workflow.links_step import keep_links
 from workflow.params import AuditParams
 from workflow.robots_step import check_robots_override, holds_for, redirected_elsewhere
 from workflow.security_step import grade_start_url
@@ -153,6 +155,7 @@ async def _run_phases(run: AuditRun) -> AuditOutcome:
     await grade_start_url(run)
     await check_exposure(run)
     await run_lighthouse(run)
+    await keep_links(run)
     summary = await _finalize(run, crawl)
     return AuditOutcome(
         pages_crawled=summary.pages_crawled,

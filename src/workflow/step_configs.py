@@ -27,6 +27,9 @@ DISCOVERY_STEP = _config(2, 5_000, "exponential", "4 minutes")
 CRAWL_CHUNK_STEP = _config(1, 10_000, "constant", "5 minutes")
 # Cross-page SQL inside the scratchpad and the issue inserts.
 FINALIZE_STEP = _config(2, 5_000, "exponential", "5 minutes")
+# A keep-links-N step (workflow.links_step): 5,000 pages' lists read from the scratchpad and
+# written to D1, a few dozen RPC calls and D1 batches; rewrites are harmless, so retries are too.
+LINKS_STEP = _config(2, 5_000, "exponential", "5 minutes")
 # The security grade: two entry points followed hop by hop (security.observe: at most 10 hops of
 # 15 s each per entry point, plus the CORS probe); one retry, then the site stays ungraded.
 SECURITY_STEP = _config(1, 5_000, "constant", "6 minutes")

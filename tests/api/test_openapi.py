@@ -10,6 +10,7 @@ import dataclasses
 import json
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from openapi_spec_validator import OpenAPIV31SpecValidator
@@ -40,7 +41,10 @@ LISTS = {
     ListKind.MONITORS: "/api/monitors",
     ListKind.RUNS: "/api/monitors/{monitor_id}/runs",
     ListKind.LIGHTHOUSE: "/api/audits/{audit_id}/lighthouse",
+    ListKind.LINKS: "/api/audits/{audit_id}/pages/links",
 }
+# Values of the required parameters, sent with every request to a list that requires them.
+REQUIRED = {"url": "https://a.test/", "direction": "in"}
 
 
 @pytest.fixture(scope="module")
@@ -182,6 +186,8 @@ async def seeded(platform: LocalPlatform) -> tuple[LocalEnv, str]:
     key = (await keys.create_key(env, "acme")).secret
     audit = AuditRecord("audit-1", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="acme")
     await repository.insert_audit(env.DB, audit)
+    page = PageRecord("page-1", "audit-1", "https://a.test/", NOW, status_code=200)
+    await repository.write_crawled_pages(env.DB, [page], [])
     monitor = MonitorRecord(
         "monitor-1", "acme", "https://a.test/", Frequency.DAILY, 6, 10, NOW, NOW
     )
@@ -206,13 +212,25 @@ async def test_the_documented_parameters_are_accepted_and_no_others(
 ) -> None:
     env, key = seeded
     path = LISTS[kind].format(audit_id="audit-1", monitor_id="monitor-1")
-    for parameter in document["paths"][LISTS[kind]]["get"].get("parameters", []):
+    documented = document["paths"][LISTS[kind]]["get"].get("parameters", [])
+    required = {
+        p["name"]: REQUIRED[p["name"]] for p in documented if p["in"] == "query" and p["required"]
+    }
+    for parameter in documented:
         if parameter["in"] != "query" or parameter["name"] == "cursor":
             continue  # a cursor is only valid when a list made it
-        sent = f"{path}?{parameter['name']}={example(parameter['schema'])}"
+        query = required | {parameter["name"]: example(parameter["schema"])}
+        if parameter["name"] in required:
+            query[parameter["name"]] = required[parameter["name"]]
+        sent = f"{path}?{urlencode(query)}"
         assert (await send(env, "GET", sent, key)).status == 200, sent
+    for name in required:  # each required parameter is refused when missing
+        missing = {n: v for n, v in required.items() if n != name}
+        refused = await send(env, "GET", f"{path}?{urlencode(missing)}", key)
+        assert refused.status == 400
+        assert f"query parameter {name!r} is required" in refused.json()["error"]["message"]
 
-    refused = await send(env, "GET", f"{path}?undocumented=1", key)
+    refused = await send(env, "GET", f"{path}?{urlencode(required)}&undocumented=1", key)
     assert refused.status == 400
     assert "unknown query parameter 'undocumented'" in refused.json()["error"]["message"]
 

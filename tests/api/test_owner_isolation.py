@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
 from api.routes import ROUTES
 from api.routing import Access
 from auditdb import repository
-from auditdb.records import AuditOptions, AuditRecord
+from auditdb.records import AuditOptions, AuditRecord, PageRecord
 from local_platform.runtime import LocalPlatform
 from service import keys
 from service.monitors import CreateMonitor, create_monitor
@@ -55,6 +56,11 @@ OWN = {
     for variant in _on_one_audit(route.template)
 }
 AUDIT_ROUTES = sorted({route for _, route in OWN})
+# The query a route requires, sent with every request to it (the page is one each audit crawled).
+QUERIES = {
+    "/api/audits/{id}/pages/links": "?"
+    + urlencode({"url": "https://page.example/", "direction": "in"})
+}
 
 
 MONITOR_ROUTES = ["/api/monitors/{id}", "/api/monitors/{id}/runs", "/api/monitors/{id}/run"]
@@ -101,6 +107,8 @@ async def owners(platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch) -> di
             options=AuditOptions(),
         )
         await repository.insert_audit(env.DB, audit)
+        page = PageRecord(f"{owner}-page", audit.id, "https://page.example/", audit.created_at)
+        await repository.write_crawled_pages(env.DB, [page], [])
         await (
             env.DB.prepare("UPDATE audits SET status = 'completed' WHERE id = ?")
             .bind(audit.id)
@@ -121,12 +129,13 @@ async def test_another_owners_audit_answers_like_an_unknown_one(
     owners: dict[str, Any], route: str, method: str
 ) -> None:
     env, key = owners["env"], owners["alpha"]
-    other = await send(env, method, route.format(id="beta-audit"), key)
-    unknown = await send(env, method, route.format(id=UNKNOWN), key)
+    query = QUERIES.get(route, "")
+    other = await send(env, method, route.format(id="beta-audit") + query, key)
+    unknown = await send(env, method, route.format(id=UNKNOWN) + query, key)
 
     assert comparable(other, "beta-audit") == comparable(unknown, UNKNOWN)
     assert other.status in (404, 405)
-    own = await send(env, method, route.format(id="alpha-audit"), key)
+    own = await send(env, method, route.format(id="alpha-audit") + query, key)
     assert own.status == OWN.get((method, route), 405)
 
 

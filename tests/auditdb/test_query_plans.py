@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from audit.catalogue import IssueType, Severity
-from auditdb import compare, summary, verdict
+from auditdb import compare, page_links, summary, verdict
 from auditdb.compare import IssueChange, PageChange
 from auditdb.listing import (
     AuditFilter,
@@ -35,7 +35,7 @@ from auditdb.records import AuditStatus
 from local_platform.d1 import LocalD1Database
 
 # The plan names a table by its alias where the statement gives one (auditdb.compare: i, o, p).
-TABLES = ("audits", "audit_pages", "audit_issues", "i", "o", "p")
+TABLES = ("audits", "audit_pages", "audit_issues", "audit_page_links", "i", "o", "p")
 FULL_SCAN = re.compile(rf"\bSCAN ({'|'.join(TABLES)})\b")
 SEEK = re.compile(
     rf"\bSEARCH ({'|'.join(TABLES)}) USING (COVERING )?INDEX \w+ \((audit_id|owner)=\?"
@@ -105,6 +105,17 @@ def _report_statements() -> Iterator[tuple[str, Statement, bool]]:
     yield "first issue", Statement(summary.FIRST_ISSUE_SQL, ("a1", "security-csp")), False
 
 
+def _link_statements() -> Iterator[tuple[str, Statement, bool]]:
+    """The kept link graph: a page's row (the API), a range of rows (the report), any row."""
+    yield "page links", Statement(page_links.ONE_SQL, ("a1", "https://a.test/")), False
+    yield (
+        "page links range",
+        Statement(page_links.MANY_SQL, ("a1", '["https://a.test/"]')),
+        False,
+    )
+    yield "links kept", Statement(page_links.KEPT_SQL, ("a1",)), False
+
+
 def _score_statements() -> Iterator[tuple[str, Statement, bool]]:
     yield "verdict site", Statement(verdict.SITE_SQL, ("a1",)), False
 
@@ -129,6 +140,7 @@ ALL = [
     *_page_statements(),
     *_issue_statements(),
     *_report_statements(),
+    *_link_statements(),
     *_score_statements(),
     *_compare_statements(),
 ]

@@ -34,11 +34,32 @@ def test_each_distinct_target_is_judged_once_refused_or_enqueued() -> None:
         ("https://example.com/next", 1),
     ]
     assert page.skipped == {Decision.OFF_SITE.value: 1, Decision.EXCLUDED.value: 1}
-    assert [(edge.target_url, edge.anchor) for edge in page.links] == [
-        ("https://example.com/a", "A"),
-        ("https://example.com/private/p", "P"),
-        ("https://example.com/frame", None),
-        ("https://example.com/next", None),
+    assert [(edge.target_url, edge.anchor, edge.external) for edge in page.links] == [
+        ("https://example.com/a", "A", False),
+        ("https://other.test/x", "X", True),
+        ("https://example.com/private/p", "P", False),
+        ("https://example.com/frame", None, False),
+        ("https://example.com/next", None, False),
+    ]
+
+
+def test_every_link_target_is_an_edge_of_the_graph_with_its_anchor_or_image_alt() -> None:
+    page = processed(
+        '<a href="/img"><img src="l.png" alt="Logo"></a><a href="/deco"><img alt=""></a>'
+        '<a href="/empty"></a><a href="/both">Text <img alt="icon"></a>'
+        '<a rel="nofollow" href="https://other.test/"><img alt="Partner"></a>'
+        '<area href="https://maps.test/" alt="Map"><a href="/img">Later text</a>'
+    )
+    assert [
+        (edge.target_url, edge.anchor, edge.image_alt, edge.nofollow, edge.external)
+        for edge in page.links
+    ] == [
+        ("https://example.com/img", None, "Logo", False, False),
+        ("https://example.com/deco", None, None, False, False),
+        ("https://example.com/empty", None, None, False, False),
+        ("https://example.com/both", "Text", None, False, False),
+        ("https://other.test/", None, "Partner", True, True),
+        ("https://maps.test/", None, None, False, True),
     ]
 
 

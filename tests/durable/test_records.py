@@ -10,8 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from audit.link_graph import AnchorKind, PageLink, PageLinkLists, to_row
 from common.wire import JsonObject
 from durable.finalize import FinalizeOptions, FinalizePage
+from durable.link_graph import LinkGraphPage, LinkGraphRequest
 from durable.records import (
     BatchResult,
     Claim,
@@ -53,7 +55,37 @@ mirror_rows = st.dictionaries(st.sampled_from(["url", "title", "depth", "is_html
 
 stats = st.builds(FrontierStats, counts, counts, counts, counts, st.booleans())
 leased = st.builds(LeasedUrl, urls, depths, st.booleans())
-links = st.builds(LinkRow, urls, urls, st.booleans(), maybe_texts)
+links = st.builds(LinkRow, urls, urls, st.booleans(), maybe_texts, maybe_texts, st.booleans())
+statuses = st.none() | st.integers(0, 599)
+page_links = st.one_of(
+    st.builds(PageLink, urls, texts, st.sampled_from([AnchorKind.TEXT, AnchorKind.IMAGE])),
+    st.builds(PageLink, urls, st.none(), st.just(AnchorKind.NONE)),
+).flatmap(
+    lambda link: st.builds(
+        PageLink,
+        st.just(link.url),
+        st.just(link.anchor),
+        st.just(link.anchor_kind),
+        st.booleans(),
+        st.booleans(),
+        statuses,
+    )
+)
+page_link_lists = st.builds(
+    lambda url, inlinks, outlinks, extra, complete: PageLinkLists(
+        url,
+        len(inlinks) + extra,
+        len(outlinks) + extra,
+        tuple(inlinks),
+        tuple(outlinks),
+        complete,
+    ),
+    urls,
+    st.lists(page_links, max_size=3),
+    st.lists(page_links, max_size=3),
+    counts.map(lambda n: n % 1000),
+    st.booleans(),
+)
 found = st.builds(DiscoveredUrl, urls, depths, st.none() | urls)
 facts = st.builds(SiteFact, st.sampled_from(SiteFactKind), texts, urls, maybe_texts)
 fragment_links = st.builds(FragmentLink, urls, urls, texts, counts, counts)
@@ -121,6 +153,12 @@ RECORDS: dict[str, st.SearchStrategy[WireRecord]] = {
         st.none() | texts,
         st.integers(1, 50_000),
         st.integers(1, 2**40),
+    ),
+    "LinkGraphRequest": st.builds(
+        LinkGraphRequest, texts, st.integers(1, 1000), st.integers(1, 2**40)
+    ),
+    "LinkGraphPage": st.builds(
+        LinkGraphPage, st.lists(page_link_lists.map(to_row), max_size=3), st.none() | urls
     ),
     "FinalizePage": st.builds(
         FinalizePage,

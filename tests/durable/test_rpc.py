@@ -19,6 +19,7 @@ from common.wire import JsonObject
 from durable import rpc
 from durable.client import Scratchpad
 from durable.finalize import FinalizeOptions
+from durable.link_graph import LinkGraphRequest
 from durable.records import (
     CrawlConfig,
     LinkBatch,
@@ -159,6 +160,10 @@ CALLS: dict[str, tuple[tuple[object, ...], tuple[object, ...]]] = {
     "prepare_resume": ((), ()),
     "recent_pages": ((7,), ({"limit": 7},)),
     "run_finalize_checks": ((FINALIZE,), (FINALIZE.to_dict(),)),
+    "link_graph": (
+        (LinkGraphRequest("https://a.test/x", 50, 4096),),
+        ({"after": "https://a.test/x", "max_pages": 50, "max_bytes": 4096},),
+    ),
 }
 
 

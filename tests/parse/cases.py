@@ -53,6 +53,18 @@ _CASES: dict[str, str | bytes] = {
         "<div><h2>Open heading<div>inside</div></div>after<p><a href=/3>para link</p>continues"
         "<table><tr><td><a href=/4>cell</td><td>next cell</td></tr></table>tail"
     ),
+    # Image links: the first image with an alt names the link (facts.Link.image_alt), an empty
+    # alt included; an image without one, an image in svg or template, or one after the link
+    # closed does not.
+    "image_links": (
+        "<a href=/i1><img src=a.png alt=' First  alt '><img alt=second></a>"
+        "<a href=/i2><img src=no-alt.png><img alt=''></a><a href=/i3>text <img alt=both></a>"
+        "<a href=/i4><svg><image href=s.png></image></svg><template><img alt=inert></template></a>"
+        "<a href=/i5><span><b><img alt='deep &amp; decoded'></b></span></a><img alt=outside>"
+        "<a href=/i6><img alt=one><a href=/i7><img alt=two></a><a href=#f><img alt=frag></a>"
+        "<table><tr><td><a href=/i8>cell<img alt=in-cell></td><td><img alt=next></td></tr></table>"
+        "<a href=/i9><svg><img alt=breakout></svg></a>"
+    ),
     "nested_anchors_blocks": "<a href=/x>outer<div>block <a href=/y>inner</a> rest</div>end</a>",
     "title_in_body": "<html><head></head><body><p>text<title>Body title</title> more</p></body>",
     "comments": (

@@ -79,3 +79,25 @@ SMALL = index(60)
 @given(cuts=st.lists(st.integers(min_value=0, max_value=len(SMALL)), max_size=20))
 def test_any_chunking_reports_the_same_links(cuts: list[int]) -> None:
     assert run(SMALL, cuts)[1] == run(SMALL)[1]
+
+
+@pytest.mark.parametrize(
+    ("markup", "text", "image_alt"),
+    [
+        ('<a href="/a"><img src="logo.png" alt=" Our   logo "></a>', "", "Our logo"),
+        ('<a href="/a"><img src="x.png"><img alt="second"></a>', "", "second"),
+        ('<a href="/a"><img src="x.png" alt=""></a>', "", ""),
+        ('<a href="/a"><img src="x.png"></a>', "", None),
+        ('<a href="/a">Home <img alt="icon"></a>', "Home", "icon"),
+        ('<a href="/a"></a><img alt="after the link">', "", None),
+        ('<a href="/a"><template><img alt="inert"></template></a>', "", None),
+        ('<a href="/a"><img alt="' + "w " * 150 + '"></a>', "", ("w " * 100).strip()),
+    ],
+)
+def test_an_image_links_alt_is_reported_with_the_link(
+    markup: str, text: str, image_alt: str | None
+) -> None:
+    facts, links = run(f"<!doctype html><p>{markup}".encode())
+
+    assert [(link.text, link.image_alt) for link in links] == [(text, image_alt)]
+    assert list(facts.links) == links

@@ -47,7 +47,7 @@ test("a failing D1 read is retried by the step's config, and the run completes",
   assert.deepEqual(log.slice(0, 3).map((e) => [e.step, e.attempt, e.error ?? null]), [
     ["validate-context#1", 1, null], ["validate-context#1", 1, "PythonError"], ["validate-context#1", 2, null],
   ]);
-  assert.deepEqual([...new Set(log.map((e) => e.step))], ["validate-context#1", "discover-urls#1", "crawl-chunk-1#1", "timing-check#1", "external-links-1#1", "security-grade#1", "exposure-checks#1", "select-lighthouse-sample#1", "finalize#1"]);
+  assert.deepEqual([...new Set(log.map((e) => e.step))], ["validate-context#1", "discover-urls#1", "crawl-chunk-1#1", "timing-check#1", "external-links-1#1", "security-grade#1", "exposure-checks#1", "select-lighthouse-sample#1", "keep-links-1#1", "finalize#1"]);
   // audit_driver's audits check external links: one external-links step, with nothing to check.
   // The start URL answers over plain http only: the security-grade step grades that entry point.
   const row = await audit("wf-retry");
@@ -227,8 +227,11 @@ test("a full report: Python bytes become the R2 object, and get() hands them bac
   assert.equal(object.bytes.byteLength, first.stored.size);
   assert.equal(Buffer.from(object.bytes).toString("hex"), first.body);
   const doc = JSON.parse(gunzipSync(object.bytes).toString("utf-8"));
-  assert.equal(doc.format, "siteaudit-report/1");
+  assert.equal(doc.format, "siteaudit-report/2");
   assert.equal(doc.pages.length, doc.audit.pages_crawled);
+  // The completed audit kept its link graph (the keep-links steps' D1 batches, through json_each).
+  assert.equal(doc.links.kept, true);
+  assert.deepEqual(doc.links.pages.map((p) => p.url), doc.pages.map((p) => p.url));
 
   await env.REPORTS.delete(first.stored.key); // the next store writes it again; read falls back to D1 first
   const rebuilt = await rt.runPython(`import workers

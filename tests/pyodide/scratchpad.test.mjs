@@ -74,6 +74,33 @@ test("record_links stores a page's links while it is parsed, and a rewrite count
   assert.deepEqual(again, { ...first, links_written: 0, enqueued: 0 });
 });
 
+test("link_graph answers each crawled page's kept links, a bounded answer at a time", async () => {
+  const pad = ns.getByName("audit-graph");
+  await pad.record_batch(JSON.stringify({
+    pages: [mirror(U("a")), mirror(U("b")), mirror(U("gone"), { status_code: 404 })],
+    links: [
+      { source_url: U("a"), target_url: U("b"), nofollow: false, anchor: "Read B" },
+      { source_url: U("b"), target_url: U("a"), nofollow: true, anchor: null, image_alt: "Logo" },
+      { source_url: U("b"), target_url: U("gone"), nofollow: false, anchor: "Broken" },
+      { source_url: U("b"), target_url: "https://other.test/", nofollow: false, anchor: "Away", external: true },
+    ],
+  }));
+  // Rows in the compact form (audit.link_graph.to_row): [url, in total, out total, complete,
+  // inlinks, outlinks], each list the JSON text SQLite built, each link [url or path on the
+  // page's origin (flag 4), anchor, kind, flags, status].
+  const first = await pad.link_graph({ after: "", max_pages: 2, max_bytes: 1048576 });
+  assert.deepEqual(first.rows.map((r) => r[0]), [U("a"), U("b")]);
+  assert.equal(first.next_after, U("b"));
+  const [url, inTotal, outTotal, complete, inlinks, outlinks] = first.rows[1];
+  assert.deepEqual([url, inTotal, outTotal, complete], [U("b"), 1, 3, 1]);
+  assert.deepEqual(JSON.parse(inlinks), [["/a", "Read B", "text", 4, null]]);
+  assert.deepEqual(JSON.parse(outlinks), [
+    ["/a", "Logo", "image", 5, 200], ["/gone", "Broken", "text", 4, 404], ["https://other.test/", "Away", "text", 2, null],
+  ]);
+  const last = await pad.link_graph({ after: U("b"), max_pages: 2, max_bytes: 1048576 });
+  assert.deepEqual([last.rows.map((r) => r[0]), last.next_after], [[U("gone")], null]);
+});
+
 test("run_finalize_checks pages cross-page issues", async () => {
   const pad = ns.getByName("audit-2");
   await pad.seed_start(U(""));

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from auditdb.records import PageRecord
 from local_platform.runtime import LocalPlatform
 from service.html_pages import (
+    NOT_KEPT,
     OTHER,
     PAGE_VIEWS,
     Structure,
@@ -21,6 +22,7 @@ from service.html_pages import (
     directory_of,
     structure_section,
 )
+from service.page_links import MIN_VIEW_LINKS, VIEW_LINK_BUDGET, view_limit
 from service.page_table import is_web_url, page_anchor
 from tests.service.html_doc import parse
 from tests.service.test_html_report import SITE, issue, page, render
@@ -66,7 +68,8 @@ async def test_every_page_has_a_section_with_status_depth_outlinks_and_issues(re
     blog = view(report, pages[1].url)
     assert blog["Status"] == "200"
     assert blog["Depth"] == "1"
-    assert blog["Outlinks"] == "4 internal, 1 other sites"
+    # An audit whose links were not kept (these rows have none) shows its outlink counts.
+    assert blog["Outlinks"] == f"4 internal, 1 other sites ({NOT_KEPT})"
     assert blog["Issues (2)"] == "Missing titleMissing H1"  # the critical one first
     links = [
         a.get("href")
@@ -167,3 +170,14 @@ def test_the_per_url_view_covers_the_pages_the_data_island_holds() -> None:
     assert (
         Counter(page_anchor(f"https://a.test/{n}") for n in range(2000)).most_common(1)[0][1] == 1
     )
+
+
+@pytest.mark.parametrize(
+    ("pages_in_view", "listed"),
+    [(0, 10), (1, 10), (5_000, 10), (5_001, 9), (6_250, 8), (10_000, 5), (100_000, 5)],
+)
+def test_the_views_lists_shorten_past_5000_pages_and_never_under_5(
+    pages_in_view: int, listed: int
+) -> None:
+    assert view_limit(pages_in_view) == listed
+    assert pages_in_view * 2 * listed <= VIEW_LINK_BUDGET or listed == MIN_VIEW_LINKS

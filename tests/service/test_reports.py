@@ -11,12 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from auditdb import repository
+from audit.link_graph import AnchorKind, PageLink, PageLinkLists, to_row
+from auditdb import page_links, repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from common.bindings import Env
 from local_platform.runtime import LocalPlatform
 from service.errors import AuditNotFound
 from service.lists import EXPORT_PAGE_SIZE
+from service.page_links import VIEW_LINKS, cut
 from service.report_keys import owner_prefix, report_key
 from service.reports import (
     FORMAT,
@@ -24,6 +26,7 @@ from service.reports import (
     ReportSource,
     StoredReport,
     build_report,
+    links_in,
     read_report,
     store_report,
 )
@@ -62,9 +65,21 @@ async def seed(
             for k in range(issues_per_page)
         ]
         await repository.write_crawled_pages(env.DB, [page], issues)
+    await page_links.write_page_links(
+        env.DB, audit_id, [to_row(kept_links(n)) for n in range(pages)]
+    )
     found = await repository.get_audit(env.DB, audit_id)
     assert found is not None and found.status is AuditStatus.COMPLETED
     return found
+
+
+def kept_links(n: int) -> PageLinkLists:
+    """Page n's kept lists: more inlinks than the view lists, one outlink."""
+    inlinks = tuple(
+        PageLink(f"https://a.test/from-{k}", f"to p{n}", AnchorKind.TEXT) for k in range(15)
+    )
+    outlinks = (PageLink("https://b.test/", None, AnchorKind.NONE, external=True),)
+    return PageLinkLists(f"https://a.test/p{n}", 1_234, 1, inlinks, outlinks)
 
 
 async def stored_and_read(env: Env) -> tuple[AuditRecord, StoredReport, ReportBody]:
@@ -101,6 +116,21 @@ async def test_the_document_holds_the_audit_its_summary_and_every_row(
     assert got["issues"][0]["dedupe_key"].startswith("https://a.test/gone/")
 
 
+async def test_the_document_holds_the_link_lists_of_the_pages_in_view_as_the_view_lists_them(
+    platform: LocalPlatform,
+) -> None:
+    audit = await seed(platform.env)
+
+    got = document(await build_report(platform.env, audit))
+
+    assert got["format"] == FORMAT == "siteaudit-report/2"
+    assert (got["links"]["kept"], got["links"]["listed"]) == (True, VIEW_LINKS)
+    expected = [cut(kept_links(n)).to_dict() for n in range(PAGES)]
+    assert got["links"]["pages"] == expected
+    assert len(got["links"]["pages"][0]["inlinks"]) == VIEW_LINKS < 15
+    assert links_in(got) == {page.url: page for page in map(PageLinkLists.from_dict, expected)}
+
+
 async def test_an_audit_without_rows_is_a_document_with_empty_lists(
     platform: LocalPlatform,
 ) -> None:
@@ -110,6 +140,22 @@ async def test_an_audit_without_rows_is_a_document_with_empty_lists(
     got = document(await build_report(platform.env, audit))
 
     assert (got["issues"], got["pages"], got["summary"]["issues_total"]) == ([], [], 0)
+    assert got["links"] == {"kept": False, "listed": VIEW_LINKS, "pages": []}
+    assert links_in(got) is None
+
+
+async def test_a_version_1_document_in_r2_is_read_as_it_was_stored_and_holds_no_links(
+    platform: LocalPlatform,
+) -> None:
+    env = platform.env
+    audit = await seed(env)
+    old = {"format": "siteaudit-report/1", "audit": audit.to_dict(), "issues": [], "pages": []}
+    await env.REPORTS.put(report_key("alpha", audit.id), gzip.compress(json.dumps(old).encode()))
+
+    read = await read_report(env, "alpha", audit.id)
+
+    assert (read.source, document(read.body)) == (ReportSource.R2, old)
+    assert links_in(document(read.body)) is None
 
 
 async def test_a_stored_report_is_read_back_from_r2(platform: LocalPlatform) -> None:

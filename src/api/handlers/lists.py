@@ -1,5 +1,6 @@
-"""An audit's lists (pages, issues, Lighthouse rows; filtered, keyset-paginated) and its
-exports: the same rows streamed whole as CSV or NDJSON, and the HTML report.
+"""An audit's lists (pages, issues, Lighthouse rows; filtered, keyset-paginated; a page's kept
+inlinks or outlinks, paginated by position) and its exports: the same rows streamed whole as CSV
+or NDJSON, and the HTML report.
 
 Lists take filters, `limit` (1-1000, default 100) and `cursor` (api.queries); a page that has a
 successor carries `next_cursor` and a `Link: <...>; rel="next"` header.
@@ -18,13 +19,13 @@ from typing import Protocol
 
 from api import queries
 from api.handlers.render import list_response
-from api.http import ApiResponse, stream_response
+from api.http import ApiResponse, json_response, stream_response
 from api.queries import Query
 from api.routing import Call
 from auditdb.listing import ListKind
 from common.bindings import Env
 from common.wire import JsonObject
-from service import exports, html_report, lists
+from service import exports, html_report, lists, page_links
 from service.exports import ExportFormat
 from service.lists import ListPage, Paging
 
@@ -54,6 +55,27 @@ async def _filtered[F, R: _Row](
     page = await read(call.env, call.owner, call.args["audit_id"], filter_, paging)
     items = [item.to_dict() for item in page.items]
     return list_response(call, query, kind, items, page.next_after)
+
+
+async def get_page_links(call: Call) -> ApiResponse:
+    """One page's inlinks or outlinks as the audit kept them (service.page_links)."""
+    query = Query.of(call.request.url)
+    url, direction = queries.parse_page_links(query)
+    paging = queries.parse_paging(query, ListKind.LINKS)
+    audit_id = call.args["audit_id"]
+    found = await page_links.list_page_links(call.env, call.owner, audit_id, url, direction, paging)
+    cursor = queries.next_cursor(ListKind.LINKS, found.next_after)
+    headers = {} if cursor is None else {"link": query.next_link(call.request.path, cursor)}
+    body = {
+        "page_url": found.page_url,
+        "direction": str(found.direction),
+        "kept": found.kept,
+        "total": found.total,
+        "complete": found.complete,
+        "links": [link.to_dict() for link in found.links],
+        "next_cursor": cursor,
+    }
+    return json_response(body, headers=headers)
 
 
 async def get_lighthouse(call: Call) -> ApiResponse:
