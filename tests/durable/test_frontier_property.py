@@ -63,6 +63,15 @@ class Model:
             self.rows[url] = [INITIAL_STATE, None, level]
         return len(new)
 
+    def link(self, urls: list[str], level: int) -> int:
+        """Links: new URLs, and a pending URL found deeper (or by the sitemap only) takes the
+        link's level (durable.scratchpad._ENQUEUE_LINKS)."""
+        for url in urls:
+            row = self.rows.get(url)
+            if row is not None and row[0] is FrontierState.PENDING and row[2] > level:
+                row[2] = level
+        return self.add(urls, level)
+
     def claimable(self) -> list[str]:
         """What a claim leases first, in order: the lowest open level's pending URLs."""
         open_levels = [
@@ -113,7 +122,7 @@ async def apply(pad: Scratchpad, model: Model, op: tuple[Any, ...]) -> None:
             assert (await pad.seed_sitemap_urls(urls)).inserted == model.add(urls, SITEMAP_LEVEL)
         case ("discover", urls):
             batch = RecordBatch(discovered=tuple(DiscoveredUrl(url, 1) for url in urls))
-            assert (await pad.record_batch(batch)).enqueued == model.add(urls, 1)
+            assert (await pad.record_batch(batch)).enqueued == model.link(urls, 1)
         case ("claim", chunk, limit):
             await claim(pad, model, chunk, limit)
         case ("crawl", urls):
