@@ -11,7 +11,8 @@
     │   ├── PayloadTooLarge       413  payload_too_large
     │   └── TooManyRequests       429  rate_limited, with a `Retry-After` header
     └── ServerError               the Worker or a binding is at fault (5xx): retry later
-        └── ServiceUnavailable    503  workflow_unavailable
+        └── ServiceUnavailable    503  workflow_unavailable, storage_unavailable,
+                                       credentials_unavailable
 
 Handlers and body parsing raise these; the service raises its own `service.errors` tree. Only
 `api.app.handle_request` catches either, and renders `{"error": {"code", "message"}}` with
@@ -42,6 +43,7 @@ class ApiErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     WORKFLOW_UNAVAILABLE = "workflow_unavailable"
     STORAGE_UNAVAILABLE = "storage_unavailable"
+    CREDENTIALS_UNAVAILABLE = "credentials_unavailable"  # CREDENTIALS_KEY missing or wrong
 
 
 class ApiError(Exception):
@@ -141,4 +143,8 @@ class ServerError(ApiError):
 
 class ServiceUnavailable(ServerError):
     status_hint = 503
-    codes = (ApiErrorCode.WORKFLOW_UNAVAILABLE, ApiErrorCode.STORAGE_UNAVAILABLE)
+    codes = (
+        ApiErrorCode.WORKFLOW_UNAVAILABLE,
+        ApiErrorCode.STORAGE_UNAVAILABLE,
+        ApiErrorCode.CREDENTIALS_UNAVAILABLE,
+    )

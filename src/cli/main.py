@@ -2,7 +2,7 @@
 
     siteaudit audit URL [--max-pages N] [--lighthouse auto|none] [--lighthouse-pages N]
                         [--no-check-external] [--external-budget SECONDS]
-                        [--allow-private-hosts] [REPORT OPTIONS] [--state-dir DIR]
+                        [--allow-private-hosts] [CREDENTIALS] [REPORT OPTIONS] [--state-dir DIR]
     siteaudit resume ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit report ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit cancel ID [--state-dir DIR]
@@ -12,9 +12,11 @@
     siteaudit demo [--port N] [--max-pages N] [--format F] [--output FILE] [--keep-serving]
     siteaudit keys create [--owner NAME] [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] [--lighthouse M]
-                           [--check-external] [--external-budget SECONDS]
+                           [--check-external] [--external-budget SECONDS] [CREDENTIALS]
+    siteaudit monitors credentials ID (CREDENTIALS | --remove)
     siteaudit monitors list
     siteaudit monitors runs ID | monitors remove ID | monitors run-due
+    siteaudit credentials-key rotate | credentials-key reseal
     siteaudit security-check --response FILE
     siteaudit security URL [--json] [--allow-private-hosts]
     siteaudit exposure URL [--json] [--no-dns] [--resolver URL] [--allow-private-hosts]
@@ -22,6 +24,9 @@
 REPORT OPTIONS: --format text|json|csv|junit|sarif, --output FILE, --fail-on CONDITION (repeatable
 or comma-separated: critical, warning, score<N, new-issues-since=ID); `--json FILE` is short for
 `--format json --output FILE`. Formats, the gate and the exit statuses: cli/deliver.py, cli/gate.py.
+CREDENTIALS (a closed staging site): --auth USER[:PASSWORD] | --auth-env VAR, --header 'NAME:
+VALUE', --header-env NAME=VAR, --cookie NAME=VALUE, --cookie-env NAME=VAR, --credentials-origin
+URL, --send-credentials-to external-links|lighthouse (cli/credentials.py).
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `report`,
@@ -45,6 +50,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.compare import format_comparison
+from cli.credentials import add_credentials_arguments, credentials_body
+from cli.credentials_key import add_credentials_key_commands, run_credentials_key
 from cli.deliver import Delivery, ExitStatus, OutputFormat, Refused, check_baselines, deliver
 from cli.demo import add_demo_command, run_demo
 from cli.exposure import add_exposure_command, run_exposure
@@ -111,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="allow private, loopback and link-local hosts (local test sites)",
     )
+    add_credentials_arguments(audit)
     add_report_arguments(audit)
     resume = commands.add_parser(
         "resume",
@@ -154,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_demo_command(commands)
     add_keys_commands(commands)
     add_monitors_commands(commands)
+    add_credentials_key_commands(commands)
     add_security_commands(commands)
     add_exposure_command(commands)
     return parser
@@ -215,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_security_check(args)  # pure: no platform, no event loop
     if hasattr(args, "fail_on"):
         args.delivery = delivery_of(parser, args)
+    if hasattr(args, "auth"):  # read before the platform starts: --auth USER asks for a password
+        args.credentials = credentials_body(parser, args)
     try:
         runners = {
             "audit": run_audit,
@@ -227,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
             "demo": lambda demo_args: run_demo(demo_args, run_audit),
             "keys": run_keys,
             "monitors": run_monitors_command,
+            "credentials-key": run_credentials_key_command,
             "security": run_security_command,
             "exposure": run_exposure,
         }
@@ -250,7 +262,14 @@ def _platform(args: argparse.Namespace) -> LocalPlatform:
     private = getattr(args, "allow_private_hosts", False)
     overrides = {"ALLOW_PRIVATE_HOSTS": "true"} if private else {}
     # Secrets `wrangler secret put` sets on Cloudflare (and the PSI endpoint): here, from the shell.
-    for name in ("ADMIN_TOKEN", "PSI_API_KEY", "PSI_ENDPOINT"):
+    # Without CREDENTIALS_KEY the state directory's key seals credentials (local_platform.cipher).
+    for name in (
+        "ADMIN_TOKEN",
+        "PSI_API_KEY",
+        "PSI_ENDPOINT",
+        "CREDENTIALS_KEY",
+        "CREDENTIALS_KEY_PREVIOUS",
+    ):
         if value := os.environ.get(name):
             overrides[name] = value
     if args.command != "serve":
@@ -275,18 +294,17 @@ async def run_audit(args: argparse.Namespace) -> int:
     platform = _platform(args)
     try:
         await check_baselines(platform, args.delivery.conditions)
-        status, body = await platform.request(
-            "POST",
-            "/api/audits",
-            {
-                "url": args.url,
-                "max_pages": args.max_pages,
-                "lighthouse": args.lighthouse,
-                "lighthouse_pages": args.lighthouse_pages,
-                "check_external": args.check_external,
-                "external_budget_s": args.external_budget,
-            },
-        )
+        request = {
+            "url": args.url,
+            "max_pages": args.max_pages,
+            "lighthouse": args.lighthouse,
+            "lighthouse_pages": args.lighthouse_pages,
+            "check_external": args.check_external,
+            "external_budget_s": args.external_budget,
+        }
+        if args.credentials is not None:
+            request["credentials"] = args.credentials
+        status, body = await platform.request("POST", "/api/audits", request)
         if status != 201:
             return _refused(body)
         audit_id = body["audit"]["id"]
@@ -377,6 +395,14 @@ async def run_monitors_command(args: argparse.Namespace) -> int:
     platform = _platform(args)
     try:
         return await run_monitors(platform, args, _refused)
+    finally:
+        await platform.close()
+
+
+async def run_credentials_key_command(args: argparse.Namespace) -> int:
+    platform = _platform(args)
+    try:
+        return await run_credentials_key(platform, args)
     finally:
         await platform.close()
 

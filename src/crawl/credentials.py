@@ -21,17 +21,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from dataclasses import dataclass
 
 from common import ports
 from common.bindings import Env
 from common.deployment import DeploymentVars
-from urls.credentials import Credentials, Recipient
-from urls.normalise import origin_of
+from urls.credentials import Credentials, CredentialScope, Recipient, RedactedCredentials
 
 __all__ = [
     "SEALED_PURPOSE",
     "CredentialedFetchError",
     "CredentialedHttp",
+    "SealedCredentials",
     "credentialed",
     "open_credentials",
     "seal_credentials",
@@ -48,18 +49,13 @@ class CredentialedFetchError(RuntimeError):
 class CredentialedHttp:
     """`ports.HttpClient` that sends `credentials` to their allowed origins and nowhere else."""
 
-    def __init__(self, inner: ports.HttpClient, credentials: Credentials, start_url: str) -> None:
+    def __init__(self, inner: ports.HttpClient, scope: CredentialScope) -> None:
         self.inner = inner
-        self.credentials = credentials
-        self.allowed = credentials.allowed_origins(start_url)
-        self._fields = credentials.request_headers()
-
-    def fields_for(self, url: str) -> dict[str, str]:
-        """The fields a request to `url` gets: the credentials' on an allowed origin, else none."""
-        return dict(self._fields) if origin_of(url) in self.allowed else {}
+        self.scope = scope
+        self.credentials = scope.credentials
 
     async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
-        extra = self.fields_for(request.url)
+        extra = self.scope.fields_for(request.url)
         if extra:
             request = dataclasses.replace(request, headers={**request.headers, **extra})
         try:
@@ -73,23 +69,31 @@ class CredentialedHttp:
 
 def credentialed(
     inner: ports.HttpClient,
-    credentials: Credentials | None,
-    start_url: str,
+    scope: CredentialScope | None,
     recipient: Recipient = Recipient.SITE,
 ) -> ports.HttpClient:
     """`inner` wrapped for `recipient`: unchanged when there are no credentials, or when they
     are not for it (`Credentials.allows`)."""
-    if credentials is None or not credentials.allows(recipient):
+    if scope is None or not scope.credentials.allows(recipient):
         return inner
-    return CredentialedHttp(inner, credentials, start_url)
+    return CredentialedHttp(inner, scope)
 
 
-async def seal_credentials(env: Env, credentials: Credentials) -> str:
+@dataclass(frozen=True, slots=True)
+class SealedCredentials:
+    """Credentials as they are kept: sealed, beside the view that shows them."""
+
+    sealed: str
+    shown: RedactedCredentials
+
+
+async def seal_credentials(env: Env, credentials: Credentials) -> SealedCredentials:
     """The credentials sealed under the deployment's current key; `common.sealing.KeyMissing`
     without one."""
     ring = DeploymentVars.from_env(env).key_ring()
     text = json.dumps(credentials.to_dict(), separators=(",", ":")).encode()
-    return await ring.seal(ports.cipher(), text, SEALED_PURPOSE)
+    sealed = await ring.seal(ports.cipher(), text, SEALED_PURPOSE)
+    return SealedCredentials(sealed, credentials.redacted())
 
 
 async def open_credentials(env: Env, sealed: str) -> Credentials:

@@ -26,6 +26,7 @@ from crawl.start_verdict import StartFailure, falls_back, http_twin, judge_start
 from crawl.url_policy import Decision, UrlPolicy
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
+from urls.credentials import CredentialScope
 from urls.normalise import normalise_url, origin_of, same_site
 from urls.private_hosts import PrivateHosts
 
@@ -75,7 +76,12 @@ class DiscoveryReport(JsonRecord):
 
 
 async def resolve_start(
-    http: ports.HttpClient, url: str, *, private_hosts: PrivateHosts, scheme_assumed: bool = False
+    http: ports.HttpClient,
+    url: str,
+    *,
+    private_hosts: PrivateHosts,
+    scheme_assumed: bool = False,
+    credentials: CredentialScope | None = None,
 ) -> StartResolution:
     """Follow the start URL's redirects (each hop re-validated) to the page the site really serves,
     and judge it (`crawl.start_verdict`): a start URL that gets no answer, an HTTP error or no
@@ -84,7 +90,8 @@ async def resolve_start(
     The audit's origin is anchored on the final URL, so apex -> www and cross-TLD redirects crawl
     the site instead of stopping after one page. A refused hop keeps the last good URL. A start
     URL typed without a scheme (`scheme_assumed`) is tried over https, then over http when https
-    could not connect.
+    could not connect. `credentials` are the audit's (the verdict on a 401 or 403 names what
+    to pass); `http` sends them.
     """
     followed = await _follow_start(http, url, private_hosts)
     note = None
@@ -98,7 +105,7 @@ async def resolve_start(
         followed.final_url,
         len(followed.hops) - 1,
         followed.refused,
-        judge_start(url, followed),
+        judge_start(url, followed, credentials),
         note,
     )
 
@@ -194,6 +201,7 @@ async def discover(
     max_pages: int,
     private_hosts: PrivateHosts,
     scheme_assumed: bool = False,
+    credentials: CredentialScope | None = None,
 ) -> DiscoveryReport:
     """Run discovery and seed `pad` (the audit's scratchpad), or stop at a start URL that cannot
     be audited (`DiscoveryReport.start_failure`: nothing is stored then).
@@ -204,7 +212,13 @@ async def discover(
     # start URLs do not leave their origin, and then its answer is the one needed.
     guessed = origin_of(start_url)
     start, early = await asyncio.gather(
-        resolve_start(http, start_url, private_hosts=private_hosts, scheme_assumed=scheme_assumed),
+        resolve_start(
+            http,
+            start_url,
+            private_hosts=private_hosts,
+            scheme_assumed=scheme_assumed,
+            credentials=credentials,
+        ),
         _robots_of(http, guessed, private_hosts=private_hosts),
     )
     if start.failure is not None:

@@ -54,9 +54,12 @@ async def scan_contents(
     budget_bytes: int,
     private_hosts: PrivateHosts = PrivateHosts.DENY,
     max_scripts: int | None = None,
+    http: ports.HttpClient | None = None,
 ) -> ContentScan:
     """Read the same-site scripts the URL did not identify: at most `budget_bytes` in all and
-    `max_scripts` fetches (None: no limit); the rest are listed as skipped."""
+    `max_scripts` fetches (None: no limit); the rest are listed as skipped. `http` is the
+    platform's client by default (an audit's sends its credentials, crawl.credentials)."""
+    client = http or ports.http_client()
     findings: list[LibraryFinding] = []
     scanned: list[str] = []
     skipped: list[str] = []
@@ -71,7 +74,7 @@ async def scan_contents(
             skipped.append(url)
             continue
         fetched += 1
-        body = await _fetch(url, min(remaining, settings.EXPOSURE.script_max_bytes))
+        body = await _fetch(client, url, min(remaining, settings.EXPOSURE.script_max_bytes))
         if body is None:
             skipped.append(url)
             continue
@@ -81,13 +84,13 @@ async def scan_contents(
     return ContentScan(tuple(findings), used, tuple(scanned), tuple(skipped))
 
 
-async def _fetch(url: str, max_bytes: int) -> bytes | None:
+async def _fetch(http: ports.HttpClient, url: str, max_bytes: int) -> bytes | None:
     request = ports.FetchRequest(
         url=url,
         timeout_s=settings.EXPOSURE.script_timeout_s,
         max_bytes=max_bytes,
         headers={"user-agent": settings.CRAWL.user_agent, "accept": "*/*"},
     )
-    result = await ports.http_client().fetch(request)
+    result = await http.fetch(request)
     # A script cut at the cap is still scanned: version banners open the file.
     return result.body if result.status == 200 else None

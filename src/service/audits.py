@@ -32,8 +32,10 @@ from common.bindings import Env
 from common.deployment import DeploymentVars
 from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode
+from common.sealing import SealingError
 from common.settings import CLEANUP_AFTER_MS, CRAWL, EXTERNAL
 from common.wire import JsonObject, to_json
+from crawl.credentials import SealedCredentials, seal_credentials
 from durable.client import Scratchpad
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
@@ -42,6 +44,7 @@ from maintenance.watchdog import audit_age_ms
 from service import limits, report_keys
 from service.errors import (
     AuditNotFound,
+    CredentialsUnavailable,
     InvalidOptions,
     InvalidTarget,
     NotCancellable,
@@ -51,6 +54,7 @@ from service.errors import (
     TargetProblem,
     WorkflowUnavailable,
 )
+from urls.credentials import Credentials, RedactedCredentials
 from urls.private_hosts import PrivateHosts
 from urls.start_url import StartUrl, StartUrlError, StartUrlRejection, read_start_url
 from workflow.params import AuditParams
@@ -79,6 +83,10 @@ class CreateAudit:
     # a URL typed without a scheme here is recognised on its own (urls.start_url).
     scheme_assumed: bool = False
     external_budget_s: float = EXTERNAL.default_budget_s
+    # -- credentials (issue 28): given in clear by the caller (sealed here, never stored so), or
+    # already sealed (a monitor's run, a re-run)
+    credentials: Credentials | None = None
+    sealed_credentials: SealedCredentials | None = None
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -100,7 +108,13 @@ async def create_audit(
     deployment = DeploymentVars.from_env(env)
     private_hosts = PrivateHosts(deployment.private_hosts)
     start = checked_start(request.url, private_hosts)
-    options = checked_options(request, private_hosts, deployment.max_pages_limit)
+    sealed = await sealed_for(env, request)
+    options = checked_options(
+        request,
+        private_hosts,
+        deployment.max_pages_limit,
+        shown=None if sealed is None else sealed.shown,
+    )
     if key_id is not None:
         # Only valid requests spend the hourly quota. The running count and the insert are two
         # statements, so two simultaneous creates can both pass at the ceiling: it bounds load,
@@ -108,10 +122,15 @@ async def create_audit(
         await limits.admit_audit(env, owner, key_id)
     assumed = start.scheme_assumed or request.scheme_assumed
     audit = _new_audit(audit_id or str(uuid.uuid4()), owner, StartUrl(start.url, assumed), options)
-    await repository.insert_audit(env.DB, audit)
+    sealed_text = None if sealed is None else sealed.sealed
+    await repository.insert_audit(env.DB, audit, sealed_text)
     try:
         params = AuditParams(
-            audit.id, audit.start_url, audit.options, scheme_assumed=audit.scheme_assumed
+            audit.id,
+            audit.start_url,
+            audit.options,
+            scheme_assumed=audit.scheme_assumed,
+            credentials_sealed=sealed_text,
         )
         await env.SITE_AUDIT_WORKFLOW.create(id=audit.id, params=params.to_dict())
     except Exception as exc:  # the binding raises JsException, whose type core code cannot name
@@ -136,7 +155,29 @@ def checked_start(raw: str, private_hosts: PrivateHosts) -> StartUrl:
         raise InvalidTarget(problem, str(exc)) from exc
 
 
-def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: int) -> AuditOptions:
+async def sealed_for(env: Env, request: CreateAudit) -> SealedCredentials | None:
+    """The request's credentials as they are kept: sealed here when given in clear."""
+    if request.credentials is None:
+        return request.sealed_credentials
+    return await sealed(env, request.credentials)
+
+
+async def sealed(env: Env, credentials: Credentials) -> SealedCredentials:
+    """`credentials` sealed (crawl.credentials); `CredentialsUnavailable`, naming the secret,
+    when the deployment has no key to seal them: never kept in clear instead."""
+    try:
+        return await seal_credentials(env, credentials)
+    except SealingError as exc:
+        raise CredentialsUnavailable(str(exc)) from None
+
+
+def checked_options(
+    request: CreateAudit,
+    private_hosts: PrivateHosts,
+    limit: int,
+    *,
+    shown: RedactedCredentials | None = None,
+) -> AuditOptions:
     """The audit's options; `InvalidOptions` past the deployment's `limit` (its
     `MAX_PAGES_LIMIT`) or the crawl's ranges."""
     if request.max_pages > limit:
@@ -153,6 +194,7 @@ def checked_options(request: CreateAudit, private_hosts: PrivateHosts, limit: in
             lighthouse_pages=request.lighthouse_pages,
             check_external=request.check_external,
             external_budget_s=request.external_budget_s,
+            credentials=shown,
         )
     except ValueError as exc:  # AuditOptions checks its own ranges
         raise InvalidOptions(str(exc)) from exc
@@ -285,14 +327,20 @@ async def _terminate(env: Env, instance_id: str) -> None:
 
 
 async def rerun_audit(env: Env, owner: str, audit_id: str, key_id: str | None) -> AuditRecord:
-    """A new audit of the same start URL with the same options, admitted like any new one."""
+    """A new audit of the same start URL with the same options and credentials, admitted like
+    any new one."""
     audit = await owned_audit(env, owner, audit_id)
-    return await create_audit(env, owner, same_request(audit), key_id)
+    sealed = await repository.sealed_credentials(env.DB, audit.id)
+    return await create_audit(env, owner, same_request(audit, sealed), key_id)
 
 
-def same_request(audit: AuditRecord) -> CreateAudit:
-    """The request that makes a new audit like `audit`: its URL as audited, its options."""
+def same_request(audit: AuditRecord, sealed: str | None = None) -> CreateAudit:
+    """The request that makes a new audit like `audit`: its URL as audited, its options, and
+    its credentials still sealed (`sealed`, its row's)."""
     options = audit.options
+    kept = None
+    if sealed is not None and options.credentials is not None:
+        kept = SealedCredentials(sealed, options.credentials)
     return CreateAudit(
         url=audit.start_url,
         max_pages=options.max_pages,
@@ -305,6 +353,7 @@ def same_request(audit: AuditRecord) -> CreateAudit:
         check_external=options.check_external,
         scheme_assumed=audit.scheme_assumed,
         external_budget_s=options.external_budget_s,
+        sealed_credentials=kept,
     )
 
 
@@ -334,6 +383,7 @@ async def resume_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
             audit.options,
             resume=not restart,
             scheme_assumed=audit.scheme_assumed,
+            credentials_sealed=await repository.sealed_credentials(env.DB, audit.id),
         )
         await env.SITE_AUDIT_WORKFLOW.create(id=instance_id, params=params.to_dict())
     except Exception as exc:  # the binding raises JsException; the audit must not stay running

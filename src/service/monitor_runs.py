@@ -168,7 +168,9 @@ async def _start(env: Env, monitor: MonitorRecord, due_at: str, now: str) -> Mon
     if await repository.get_audit(env.DB, audit_id) is not None:
         return run  # an earlier delivery started it and died before recording the run
     try:
-        await audits.create_audit(env, monitor.owner, audit_request(monitor), audit_id=audit_id)
+        sealed = await monitors.credentials_sealed(env.DB, monitor.id)
+        request = audit_request(monitor, sealed)
+        await audits.create_audit(env, monitor.owner, request, audit_id=audit_id)
     except (InvalidTarget, InvalidOptions) as exc:
         # The deployment's policy changed under the monitor (ALLOW_PRIVATE_HOSTS,
         # MAX_PAGES_LIMIT): no retry can help, so the run is recorded as failed.

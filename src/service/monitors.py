@@ -25,11 +25,12 @@ from dataclasses import dataclass
 from enum import Enum
 
 from auditdb import monitors
-from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord
+from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord, NewCredentials
 from common import ports
 from common.bindings import Env
 from common.deployment import DeploymentVars
 from common.settings import CRAWL, EXTERNAL
+from crawl.credentials import SealedCredentials
 from lighthouse.records import LighthouseMode
 from maintenance.monitor_schedule import next_due_at
 from service import audits
@@ -41,6 +42,7 @@ from service.errors import (
     MonitorNotFound,
 )
 from service.lists import ListPage, Paging, page_of
+from urls.credentials import Credentials
 from urls.private_hosts import PrivateHosts
 
 SECRET_PREFIX = "whsec_"
@@ -78,6 +80,7 @@ class CreateMonitor:
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     check_external: bool = False
     external_budget_s: float = EXTERNAL.default_budget_s
+    credentials: Credentials | None = None  # sealed here (issue 28)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,8 @@ class UpdateMonitor:
     lighthouse: LighthouseMode | Keep = KEEP
     check_external: bool | Keep = KEEP
     external_budget_s: float | Keep = KEEP
+    # New credentials (sealed here), None to remove them; left out, the stored ones stay.
+    credentials: Credentials | Keep | None = KEEP
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +145,11 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
     secret = (
         new_secret() if request.webhook_secret is None else _checked_secret(request.webhook_secret)
     )
+    kept = None if request.credentials is None else await audits.sealed(env, request.credentials)
+    if kept is not None:
+        monitor = dataclasses.replace(monitor, credentials=kept.shown)
     await _admit(env, owner)
-    await monitors.insert_monitor(env.DB, monitor, secret)
+    await monitors.insert_monitor(env.DB, monitor, secret, None if kept is None else kept.sealed)
     return CreatedMonitor(monitor, secret)
 
 
@@ -195,8 +203,12 @@ def _webhook_url(raw: str, policy: PrivateHosts) -> str:
         raise InvalidTarget(exc.problem, f"webhook_url: {exc}") from exc
 
 
-def audit_request(monitor: MonitorRecord) -> CreateAudit:
-    """The audit each run of the monitor starts."""
+def audit_request(monitor: MonitorRecord, sealed: str | None = None) -> CreateAudit:
+    """The audit each run of the monitor starts, with its credentials still sealed (`sealed`,
+    its row's: auditdb.monitors.credentials_sealed)."""
+    kept = None
+    if sealed is not None and monitor.credentials is not None:
+        kept = SealedCredentials(sealed, monitor.credentials)
     return CreateAudit(
         url=monitor.url,
         max_pages=monitor.max_pages,
@@ -207,6 +219,7 @@ def audit_request(monitor: MonitorRecord) -> CreateAudit:
         check_external=monitor.check_external,
         scheme_assumed=monitor.scheme_assumed,
         external_budget_s=monitor.external_budget_s,
+        sealed_credentials=kept,
     )
 
 
@@ -254,20 +267,38 @@ async def update_monitor(
     secret = None
     if not isinstance(changes.webhook_secret, Keep):
         secret = _checked_secret(changes.webhook_secret)
-    if not await monitors.update_monitor(env.DB, updated, secret):
+    updated, new_credentials = await _credentials_change(env, updated, changes.credentials)
+    if not await monitors.update_monitor(env.DB, updated, secret, new_credentials):
         raise MonitorNotFound(monitor_id)  # deleted since it was read
     return updated
+
+
+async def _credentials_change(
+    env: Env, monitor: MonitorRecord, given: Credentials | Keep | None
+) -> tuple[MonitorRecord, NewCredentials | None]:
+    """The monitor with the credentials an update sends (sealed) or removes (None); left out,
+    the stored ones stay and nothing is written for them."""
+    if isinstance(given, Keep):
+        return monitor, None
+    if given is None:
+        return dataclasses.replace(monitor, credentials=None), NewCredentials(None)
+    kept = await audits.sealed(env, given)
+    return dataclasses.replace(monitor, credentials=kept.shown), NewCredentials(kept.sealed)
 
 
 def _applied(current: MonitorRecord, changes: UpdateMonitor) -> MonitorRecord:
     given: dict[str, object] = {}
     for field in dataclasses.fields(changes):
         value = getattr(changes, field.name)
-        if field.name != "webhook_secret" and not isinstance(value, Keep):
+        if field.name not in _APPLIED_APART and not isinstance(value, Keep):
             given[field.name] = list(value) if isinstance(value, tuple) else value
     if "url" in given:
         given["scheme_assumed"] = False  # the new text says whether it names a scheme
     return dataclasses.replace(current, **given)  # type: ignore[arg-type]  # MonitorRecord's names
+
+
+# Changed by their own writes: the secret replaced, the credentials sealed (`update_monitor`).
+_APPLIED_APART = frozenset({"webhook_secret", "credentials"})
 
 
 async def delete_monitor(env: Env, owner: str, monitor_id: str) -> None:

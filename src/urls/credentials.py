@@ -56,6 +56,7 @@ __all__ = [
     "REDACTED",
     "BasicAuth",
     "CredentialKind",
+    "CredentialScope",
     "Credentials",
     "CredentialsError",
     "Recipient",
@@ -272,6 +273,27 @@ class RedactedCredentials(_Shape):
             values.append(self.basic_auth.password)
         if any(value != REDACTED for value in values):
             raise CredentialsError(f"a redacted view holds only {REDACTED!r} values")
+
+
+@dataclass(frozen=True, slots=True)
+class CredentialScope:
+    """An audit's credentials and the origins they go to (`Credentials.allowed_origins` of the
+    audit's start URL): the one answer to "does a request to this URL carry them?"."""
+
+    credentials: Credentials
+    allowed: frozenset[str]
+
+    @classmethod
+    def of(cls, credentials: Credentials, start_url: str) -> CredentialScope:
+        return cls(credentials, credentials.allowed_origins(start_url))
+
+    def covers(self, url: str) -> bool:
+        parts = split_url(url)
+        return parts is not None and parts.origin in self.allowed
+
+    def fields_for(self, url: str) -> dict[str, str]:
+        """The fields a request to `url` gets: the credentials' on an allowed origin, else none."""
+        return self.credentials.request_headers() if self.covers(url) else {}
 
 
 def parse_origin(text: str) -> str:

@@ -29,6 +29,7 @@ from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode, classify_error, error_detail
 from common.wire import JsonObject, as_object
 from crawl.chunk import ChunkIO, ChunkPlan, ChunkReport, run_chunk
+from crawl.credentials import credentialed
 from crawl.discovery import DiscoveryReport, discover
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
@@ -162,14 +163,16 @@ async def _discover(run: AuditRun) -> DiscoveryReport:
 
     async def discover_urls() -> DiscoveryReport:
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.DISCOVERY)
+        credentials = await run.credentials()
         report = await discover(
-            ports.http_client(),
+            credentialed(ports.http_client(), credentials),
             run.scratchpad(),
             start_url=params.start_url,
             policy_for=lambda final_url, robots: url_policy(params, final_url, robots),
             max_pages=params.options.max_pages,
             private_hosts=params.options.private_hosts,
             scheme_assumed=params.scheme_assumed,
+            credentials=credentials,
         )
         await repository.set_final_url(
             env.DB, params.audit_id, report.final_url, report.scheme_note
@@ -252,7 +255,7 @@ async def _crawl_chunk(run: AuditRun, chunk_no: int, window: ChunkWindow) -> Chu
             fetch_timeout_s=params.options.fetch_timeout_s,
             no_answer_streak=window.no_answer_streak,
         )
-        io = ChunkIO(pad=pad, db=run.env.DB, http=ports.http_client())
+        io = ChunkIO(pad=pad, db=run.env.DB, http=await run.http())
         return await run_chunk(scope, plan, io)
 
     name = f"crawl-chunk-{chunk_no}"
@@ -283,6 +286,18 @@ async def _finalize(run: AuditRun, crawl: CrawlSummary) -> FinalizeSummary:
     )
 
 
+async def _scrubbed(run: AuditRun, detail: str | None) -> str | None:
+    """The failure's text without the audit's secrets: the fetches scrub their own errors
+    (crawl.credentials), and this stands behind them for any other text."""
+    if detail is None or run.params.credentials_sealed is None:
+        return detail
+    try:
+        scope = await run.credentials()
+    except Exception:  # a key that cannot open them: they were never opened, so never quoted
+        return detail
+    return detail if scope is None else scope.credentials.scrub(detail)
+
+
 def failure_of(exc: Exception) -> tuple[ErrorCode, str | None]:
     """The audit's error code and detail for what ended its run: the site's failure as discovery
     decided it, or our platform's error text, classified."""
@@ -294,6 +309,7 @@ def failure_of(exc: Exception) -> tuple[ErrorCode, str | None]:
 
 async def _record_failure(run: AuditRun, exc: Exception) -> None:
     code, detail = failure_of(exc)
+    detail = await _scrubbed(run, detail)
     params, env = run.params, run.env
 
     async def mark_failed() -> FailureRecorded:

@@ -10,7 +10,7 @@ import pytest
 from common import ports
 from crawl.credentials import CredentialedFetchError, CredentialedHttp, credentialed
 from crawl.redirects import fetch_following
-from urls.credentials import REDACTED, BasicAuth, Credentials, Recipient
+from urls.credentials import REDACTED, BasicAuth, Credentials, CredentialScope, Recipient
 from urls.private_hosts import PrivateHosts
 
 START = "https://stage.example/"
@@ -65,7 +65,7 @@ async def test_a_request_carries_the_credentials_only_to_an_allowed_origin(
     url: str, gets: bool
 ) -> None:
     inner = RecordingHttp()
-    http = CredentialedHttp(inner, CREDS, START)
+    http = CredentialedHttp(inner, CredentialScope.of(CREDS, START))
     await http.fetch(ports.FetchRequest(url, 1.0, 100, {"user-agent": "siteaudit"}))
     ((_, headers),) = inner.sent
     assert carried(headers) is gets
@@ -79,7 +79,7 @@ async def test_a_redirect_to_another_origin_drops_them_and_a_hop_back_re_adds_th
     }
     inner = RecordingHttp(hops)
     followed = await fetch_following(
-        CredentialedHttp(inner, CREDS, START),
+        CredentialedHttp(inner, CredentialScope.of(CREDS, START)),
         START,
         private_hosts=PrivateHosts.ALLOW,
         timeout_s=1.0,
@@ -99,7 +99,7 @@ async def test_an_http_start_sends_them_over_the_https_upgrade_of_the_same_host(
     inner = RecordingHttp({start: "https://stage.example/"})
     creds = Credentials(cookies={"session": "c00kie"})
     await fetch_following(
-        CredentialedHttp(inner, creds, start),
+        CredentialedHttp(inner, CredentialScope.of(creds, start)),
         start,
         private_hosts=PrivateHosts.ALLOW,
         timeout_s=1.0,
@@ -111,7 +111,7 @@ async def test_an_http_start_sends_them_over_the_https_upgrade_of_the_same_host(
 
 async def test_an_error_text_is_scrubbed_of_every_secret() -> None:
     leaky = f"h11 refused header authorization: {FIELDS['authorization']} (cookie session=c00kie)"
-    http = CredentialedHttp(RecordingHttp(error=leaky), CREDS, START)
+    http = CredentialedHttp(RecordingHttp(error=leaky), CredentialScope.of(CREDS, START))
     result = await http.fetch(ports.FetchRequest(START, 1.0, 100))
     assert result.error is not None and REDACTED in result.error
     for secret in (SECRET, "c00kie", FIELDS["authorization"]):
@@ -124,7 +124,7 @@ class RaisingHttp:
 
 
 async def test_an_exception_is_re_raised_scrubbed_and_without_its_cause() -> None:
-    http = CredentialedHttp(RaisingHttp(), CREDS, START)
+    http = CredentialedHttp(RaisingHttp(), CredentialScope.of(CREDS, START))
     with pytest.raises(CredentialedFetchError) as caught:
         await http.fetch(ports.FetchRequest(START, 1.0, 100))
     assert "t0ken" not in str(caught.value) and REDACTED in str(caught.value)
@@ -146,5 +146,6 @@ def test_checks_that_go_elsewhere_get_the_credentials_only_when_allowed(
 ) -> None:
     inner = RecordingHttp()
     creds = Credentials(cookies={"s": "1"}, **flags)  # type: ignore[arg-type]
-    assert isinstance(credentialed(inner, creds, START, recipient), CredentialedHttp) is wrapped
-    assert credentialed(inner, None, START, recipient) is inner
+    scope = CredentialScope.of(creds, START)
+    assert isinstance(credentialed(inner, scope, recipient), CredentialedHttp) is wrapped
+    assert credentialed(inner, None, recipient) is inner
