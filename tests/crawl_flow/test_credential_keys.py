@@ -41,7 +41,7 @@ async def test_credentials_no_key_opens_fail_the_audit_naming_the_secret(
     env.CREDENTIALS_KEY = key_now
 
     with pytest.raises(NonRetryableError, match=words):
-        await run_site_audit({"payload": params.to_dict()}, Steps(), env, NonRetryableError)
+        await run_site_audit({"payload": params.to_dict()}, Steps(), env, NonRetryableError)  # type: ignore[arg-type]
 
     failed = await repository.get_audit(env.DB, audit.id)
     assert failed is not None and failed.status is AuditStatus.FAILED
