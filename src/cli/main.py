@@ -302,8 +302,9 @@ async def run_audit(args: argparse.Namespace) -> int:
             "check_external": args.check_external,
             "external_budget_s": args.external_budget,
         }
-        if args.credentials is not None:
-            request["credentials"] = args.credentials
+        credentials = getattr(args, "credentials", None)  # `demo` audits its own open shop
+        if credentials is not None:
+            request["credentials"] = credentials
         status, body = await platform.request("POST", "/api/audits", request)
         if status != 201:
             return _refused(body)

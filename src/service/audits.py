@@ -56,7 +56,13 @@ from service.errors import (
 )
 from urls.credentials import Credentials, RedactedCredentials
 from urls.private_hosts import PrivateHosts
-from urls.start_url import StartUrl, StartUrlError, StartUrlRejection, read_start_url
+from urls.start_url import (
+    StartUrl,
+    StartUrlError,
+    StartUrlRejection,
+    read_start_url,
+    userinfo_in,
+)
 from workflow.params import AuditParams
 
 log = logging.getLogger("siteaudit.service")
@@ -142,11 +148,28 @@ async def create_audit(
 def checked_start_url(raw: str, private_hosts: PrivateHosts) -> str:
     """The URL normalised as an audit would fetch it; `InvalidTarget` when malformed or when
     the SSRF policy refuses its host."""
-    return checked_start(raw, private_hosts).url
+    return _read_start(raw, private_hosts).url
+
+
+# A site's URL with `user:password@` (curl's way to give basic auth) used to lose them silently,
+# and the audit met the login wall; the message never repeats the URL, which holds the password.
+USERINFO_REFUSED = (
+    "url holds a user name or password (user:password@host), which an audit never sends: give "
+    "them as credentials.basic_auth (the CLI's --auth USER:PASSWORD), which only the site's "
+    "origin gets"
+)
 
 
 def checked_start(raw: str, private_hosts: PrivateHosts) -> StartUrl:
-    """`checked_start_url`, and whether its scheme was assumed (none was typed)."""
+    """A site's start URL (an audit's, a monitor's) as `checked_start_url` reads it, and whether
+    its scheme was assumed (none was typed); a user or password in it is refused
+    (`USERINFO_REFUSED`)."""
+    if userinfo_in(raw):
+        raise InvalidTarget(TargetProblem.MALFORMED, USERINFO_REFUSED)
+    return _read_start(raw, private_hosts)
+
+
+def _read_start(raw: str, private_hosts: PrivateHosts) -> StartUrl:
     try:
         return read_start_url(raw, private_hosts=private_hosts)
     except StartUrlError as exc:
@@ -159,10 +182,10 @@ async def sealed_for(env: Env, request: CreateAudit) -> SealedCredentials | None
     """The request's credentials as they are kept: sealed here when given in clear."""
     if request.credentials is None:
         return request.sealed_credentials
-    return await sealed(env, request.credentials)
+    return await seal(env, request.credentials)
 
 
-async def sealed(env: Env, credentials: Credentials) -> SealedCredentials:
+async def seal(env: Env, credentials: Credentials) -> SealedCredentials:
     """`credentials` sealed (crawl.credentials); `CredentialsUnavailable`, naming the secret,
     when the deployment has no key to seal them: never kept in clear instead."""
     try:

@@ -145,7 +145,7 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
     secret = (
         new_secret() if request.webhook_secret is None else _checked_secret(request.webhook_secret)
     )
-    kept = None if request.credentials is None else await audits.sealed(env, request.credentials)
+    kept = None if request.credentials is None else await audits.seal(env, request.credentials)
     if kept is not None:
         monitor = dataclasses.replace(monitor, credentials=kept.shown)
     await _admit(env, owner)
@@ -282,7 +282,7 @@ async def _credentials_change(
         return monitor, None
     if given is None:
         return dataclasses.replace(monitor, credentials=None), NewCredentials(None)
-    kept = await audits.sealed(env, given)
+    kept = await audits.seal(env, given)
     return dataclasses.replace(monitor, credentials=kept.shown), NewCredentials(kept.sealed)
 
 

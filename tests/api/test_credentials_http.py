@@ -189,3 +189,16 @@ async def test_the_mcp_tool_takes_them_and_refuses_bad_ones_by_name(
     assert TOKEN not in text
     row = await repository.get_audit(platform.env.DB, audit["id"])
     assert row is not None and row.options.credentials is not None
+
+
+@pytest.mark.parametrize("path", ["/api/audits", "/api/monitors"])
+async def test_a_password_in_the_site_url_is_refused_and_never_repeated(
+    platform: LocalPlatform, key: str, path: str
+) -> None:
+    answer = await call(platform, key, "POST", path, {"url": f"https://ci:{PASSWORD}@a.example/"})
+    error = answer.json()["error"]
+    assert (answer.status, error["code"]) == (400, "invalid_url")
+    assert (
+        "give them as credentials.basic_auth (the CLI's --auth USER:PASSWORD)" in error["message"]
+    )
+    assert PASSWORD not in answer.body.decode()
