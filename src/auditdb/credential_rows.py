@@ -1,4 +1,4 @@
-"""The rows that keep sealed credentials (migration 0022: `audits.credentials_sealed`,
+"""The rows that keep sealed credentials (migration 0024: `audits.credentials_sealed`,
 `monitors.credentials_sealed`), read and rewritten for a key rotation (maintenance.reseal).
 
 A page holds the rows whose value is not sealed under the current key id (common.sealing: the

@@ -2,7 +2,7 @@
 
 A monitor row never leaves this module with its webhook secret: `MonitorRecord` has no such
 field, the secret is written once by `insert_monitor` (or replaced by `update_monitor`) and read
-only through `webhook_secret`, for signing. Its sealed credentials (migration 0022) likewise:
+only through `webhook_secret`, for signing. Its sealed credentials (migration 0024) likewise:
 the record holds their redacted view, and `credentials_sealed` reads them for a run's audit.
 Every statement is listed in `STATEMENTS` for the EXPLAIN QUERY PLAN test
 (tests/auditdb/test_monitor_plans.py): each one seeks an index.
@@ -65,7 +65,7 @@ class MonitorRecord(JsonRecord):
     # `url` was given without a scheme: each run's audit tries https, then http (migration 0017)
     scheme_assumed: bool = False
     external_budget_s: float = EXTERNAL.default_budget_s  # each run's audit option (0019)
-    # -- credentials (issue 28): each run's audit's, as views show them (0022)
+    # -- credentials (issue 28): each run's audit's, as views show them (0024)
     credentials: RedactedCredentials | None = None
 
     @classmethod
