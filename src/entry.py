@@ -12,7 +12,7 @@ from http import HTTPMethod
 from typing import Any, Protocol, cast
 
 import js
-from pyodide.ffi import create_proxy, to_js
+from pyodide.ffi import JsException, create_proxy, to_js
 from workers import (
     DurableObject,
     Request,
@@ -28,6 +28,7 @@ from api.json_body import MAX_BODY_BYTES
 from common import ports
 from common.bindings import Env, MessageBatch, WorkflowEvent, WorkflowStep
 from common.deployment import DeploymentVars
+from common.sealing import SealBroken
 from common.wire import JsonObject
 from durable.scratchpad import ScratchpadMethods
 from service.monitor_runs import consume_batch
@@ -135,7 +136,40 @@ def _failure(request: ports.FetchRequest, started: float, error: str) -> ports.F
     return ports.FetchResult(request.url, 0, {}, b"", False, elapsed_ms, error)
 
 
-ports.configure(http=WorkersHttpClient())
+class WebCryptoCipher:
+    """`common.sealing.Cipher` over the runtime's WebCrypto (`crypto.subtle`, W3C Web Cryptography
+    API §AES-GCM): a 12-byte IV, the associated data, a 128-bit tag, which `encrypt` appends to
+    the ciphertext exactly as `cryptography`'s AESGCM does (local_platform.cipher), so either
+    side opens the other's values. `cryptography` itself has no Pyodide wheel."""
+
+    async def encrypt(self, key: bytes, nonce: bytes, plaintext: bytes, aad: bytes) -> bytes:
+        subtle = js.crypto.subtle
+        sealed = await subtle.encrypt(
+            _gcm(nonce, aad), await self._key(key, "encrypt"), to_js(plaintext)
+        )
+        return bytes(sealed.to_bytes())
+
+    async def decrypt(self, key: bytes, nonce: bytes, sealed: bytes, aad: bytes) -> bytes:
+        subtle = js.crypto.subtle
+        try:
+            plain = await subtle.decrypt(
+                _gcm(nonce, aad), await self._key(key, "decrypt"), to_js(sealed)
+            )
+        except JsException:  # OperationError: the tag did not verify
+            raise SealBroken from None
+        return bytes(plain.to_bytes())
+
+    async def _key(self, key: bytes, usage: str) -> Any:  # Any: a JS CryptoKey
+        usages = to_js([usage])
+        return await js.crypto.subtle.importKey("raw", to_js(key), "AES-GCM", False, usages)
+
+
+def _gcm(nonce: bytes, aad: bytes) -> Any:  # Any: the JS AesGcmParams object
+    params = {"name": "AES-GCM", "iv": to_js(nonce), "additionalData": to_js(aad), "tagLength": 128}
+    return to_js(params, dict_converter=js.Object.fromEntries)
+
+
+ports.configure(http=WorkersHttpClient(), cipher=WebCryptoCipher())
 
 
 class PulledBody:

@@ -42,6 +42,7 @@ from common.bindings import Env
 from service import limits
 from service.errors import (
     AuditNotFound,
+    CredentialsUnavailable,
     HostNotVerified,
     InvalidKeyFields,
     InvalidOptions,
@@ -152,6 +153,8 @@ def api_error_for(exc: ServiceError) -> ApiError:
             return ServiceUnavailable(message)
         case StorageUnavailable():
             return ServiceUnavailable(message, ApiErrorCode.STORAGE_UNAVAILABLE)
+        case CredentialsUnavailable():
+            return ServiceUnavailable(message, ApiErrorCode.CREDENTIALS_UNAVAILABLE)
         case NotAuthenticated():
             return Unauthorized(message, token_given=True)
         case InvalidKeyFields():

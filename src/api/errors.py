@@ -12,7 +12,8 @@
     │   ├── PayloadTooLarge       413  payload_too_large
     │   └── TooManyRequests       429  rate_limited, with a `Retry-After` header
     └── ServerError               the Worker or a binding is at fault (5xx): retry later
-        └── ServiceUnavailable    503  workflow_unavailable
+        └── ServiceUnavailable    503  workflow_unavailable, storage_unavailable,
+                                       credentials_unavailable
 
 Handlers and body parsing raise these; the service raises its own `service.errors` tree. Only
 `api.app.handle_request` catches either, and renders `{"error": {"code", "message"}}` with
@@ -45,6 +46,7 @@ class ApiErrorCode(StrEnum):
     STORAGE_UNAVAILABLE = "storage_unavailable"
     # ignore_robots for a host its owner has not verified (docs/manual/verify.md)
     HOST_NOT_VERIFIED = "host_not_verified"
+    CREDENTIALS_UNAVAILABLE = "credentials_unavailable"  # CREDENTIALS_KEY missing or wrong
 
 
 class ApiError(Exception):
@@ -152,4 +154,8 @@ class ServerError(ApiError):
 
 class ServiceUnavailable(ServerError):
     status_hint = 503
-    codes = (ApiErrorCode.WORKFLOW_UNAVAILABLE, ApiErrorCode.STORAGE_UNAVAILABLE)
+    codes = (
+        ApiErrorCode.WORKFLOW_UNAVAILABLE,
+        ApiErrorCode.STORAGE_UNAVAILABLE,
+        ApiErrorCode.CREDENTIALS_UNAVAILABLE,
+    )

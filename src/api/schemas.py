@@ -47,6 +47,15 @@ from service.audits import CreateAudit
 from service.monitors import CreateMonitor, UpdateMonitor
 from service.scope_checks import list_start_url
 from service.verification import RequestVerification
+from urls.credentials import (
+    MAX_COOKIES,
+    MAX_HEADERS,
+    MAX_ORIGINS,
+    MAX_VALUE_CHARS,
+    BasicAuth,
+    Credentials,
+    parse_origin,
+)
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
 # The time the external link checks may take in all (docs/external-links.md, "Politeness and
@@ -65,6 +74,78 @@ IGNORE_ROBOTS_FIELD = Field(
     description="ignore robots.txt disallows (robots.txt is still read and reported); only for "
     "a host the key's owner verified (/api/verifications), else 403 host_not_verified",
 )
+
+
+# -- credentials (issue 28): what a closed site needs; urls.credentials checks the values, and
+# says what is wrong by field name, never quoting a value.
+
+
+class BasicAuthBody(BaseModel):
+    """HTTP basic auth (RFC 7617): sent as `Authorization: Basic`, UTF-8."""
+
+    model_config = _STRICT
+
+    user: str = Field(min_length=1, max_length=MAX_VALUE_CHARS, description="no ':'")
+    password: str = Field(max_length=MAX_VALUE_CHARS)
+
+
+class CredentialsBody(BaseModel):
+    """What a closed site needs: HTTP basic auth, request headers (an access token: Cloudflare
+    Access service tokens, protection-bypass headers), cookies (a login session), or any mix.
+    Sent only to the start URL's origin and the `origins` listed (and to the https twin of an
+    http one), never across a redirect to another origin, to external-link checks or to
+    Lighthouse unless the flags say so. Stored sealed (AES-256-GCM); every read shows names and
+    the basic-auth user, each value `[redacted]`."""
+
+    model_config = _STRICT
+
+    basic_auth: BasicAuthBody | None = None
+    headers: dict[str, str] = Field(
+        default_factory=dict,
+        max_length=MAX_HEADERS,
+        description="name: value; RFC 9110 tokens and field values; not Host, Content-Length, "
+        "Transfer-Encoding, Connection and the other framing fields, User-Agent, "
+        "Accept-Encoding or Cookie (use `cookies`)",
+    )
+    cookies: dict[str, str] = Field(
+        default_factory=dict,
+        max_length=MAX_COOKIES,
+        description="name: value (RFC 6265), sent as one Cookie header",
+    )
+    origins: list[str] = Field(
+        default_factory=list,
+        max_length=MAX_ORIGINS,
+        description="more origins (scheme://host[:port]) that get them, besides the start URL's",
+    )
+    send_to_lighthouse: bool = Field(
+        default=False,
+        description="ask for them to go with Lighthouse; PageSpeed Insights cannot take them, "
+        "so Lighthouse is then skipped (lighthouse_status skipped_credentials)",
+    )
+    send_to_external_links: bool = Field(
+        default=False,
+        description="also send them when checking links to other sites (only to `origins`)",
+    )
+
+    @model_validator(mode="after")
+    def _sendable(self) -> Self:
+        self.to_credentials()  # CredentialsError is a ValueError: a 400 naming the field
+        return self
+
+    def to_credentials(self) -> Credentials:
+        auth = self.basic_auth
+        return Credentials(
+            basic_auth=None if auth is None else BasicAuth(auth.user, auth.password),
+            headers=dict(self.headers),
+            cookies=dict(self.cookies),
+            origins=[parse_origin(origin) for origin in self.origins],
+            send_to_lighthouse=self.send_to_lighthouse,
+            send_to_external_links=self.send_to_external_links,
+        )
+
+
+def _credentials(body: CredentialsBody | None) -> Credentials | None:
+    return None if body is None else body.to_credentials()
 
 
 class ScopeFields(BaseModel):
@@ -164,6 +245,8 @@ class CreateAuditBody(ScopeFields):
             raise ValueError('url is required (only mode "list" may leave it out)')
         return self
 
+    credentials: CredentialsBody | None = None
+
     def to_request(self) -> CreateAudit:
         scope = self.scope()
         return CreateAudit(
@@ -179,6 +262,7 @@ class CreateAuditBody(ScopeFields):
             external_budget_s=self.external_budget_s,
             scope=scope,
             ignore_robots=self.ignore_robots,
+            credentials=_credentials(self.credentials),
         )
 
 
@@ -218,6 +302,7 @@ class CreateMonitorBody(ScopeFields):
     check_external: bool = False  # each run's audit option, off by default as for audits
     external_budget_s: float = EXTERNAL_BUDGET_FIELD
     ignore_robots: bool = IGNORE_ROBOTS_FIELD  # each run's audit option (issue 28, item 2)
+    credentials: CredentialsBody | None = None  # each run's audit's, sealed
 
     @field_validator("include", "exclude")
     @classmethod
@@ -225,14 +310,17 @@ class CreateMonitorBody(ScopeFields):
         return url_patterns(patterns)
 
     def to_request(self) -> CreateMonitor:
-        fields = self.model_dump(exclude=set(_SCOPE_FIELDS))
+        fields = self.model_dump(exclude=set(_SCOPE_FIELDS) | {"credentials"})
         fields["include"], fields["exclude"] = tuple(self.include), tuple(self.exclude)
-        return CreateMonitor(**fields, scope=self.scope())
+        credentials = _credentials(self.credentials)
+        return CreateMonitor(**fields, scope=self.scope(), credentials=credentials)
 
 
 class UpdateMonitorBody(BaseModel):
     """PATCH /api/monitors/{id}: the fields given change, the others stay. `null` is a value
-    only for `max_depth` (no limit) and `webhook_url` (no webhook); elsewhere it is refused."""
+    only for `max_depth` (no limit), `webhook_url` (no webhook) and `credentials` (none: the
+    stored ones are removed); elsewhere it is refused. Left out, `credentials` stay as stored:
+    a read shows them redacted, so an edit never has to send them back."""
 
     model_config = _STRICT
 
@@ -265,6 +353,7 @@ class UpdateMonitorBody(BaseModel):
     urls: list[str] | None = Field(default=None, max_length=MAX_LIST_URLS)
     sitemap_url: str | None = Field(default=None, min_length=1, max_length=2048)
     ignore_robots: bool | None = None
+    credentials: CredentialsBody | None = None
 
     @field_validator("include", "exclude")
     @classmethod
@@ -286,13 +375,16 @@ class UpdateMonitorBody(BaseModel):
         scope = {name: given.pop(name) for name in _SCOPE_FIELDS if name in given}
         if scope:
             given["scope"] = scope
+        if "credentials" in given:
+            given["credentials"] = _credentials(given["credentials"])
         return UpdateMonitor(**given)
 
 
 # null clears a scope option back to its default (no own User-Agent, rate or concurrency; no
-# sitemap), as for max_depth and webhook_url.
+# sitemap), as for max_depth and webhook_url, and drops a monitor's credentials.
 _NULLABLE = frozenset(
     {"max_depth", "webhook_url", "user_agent", "rate_per_s", "concurrency", "sitemap_url"}
+    | {"credentials"}
 )
 
 
@@ -373,4 +465,5 @@ def _validated[M: BaseModel](model: type[M], raw: bytes, example: str) -> M:
         problems = "; ".join(
             f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()
         )
-        raise BadRequest(problems) from exc
+        # Not chained: a ValidationError's text quotes the input, which may hold credentials.
+        raise BadRequest(problems) from None

@@ -2,8 +2,10 @@
 
 A monitor row never leaves this module with its webhook secret: `MonitorRecord` has no such
 field, the secret is written once by `insert_monitor` (or replaced by `update_monitor`) and read
-only through `webhook_secret`, for signing. Every statement is listed in `STATEMENTS` for the
-EXPLAIN QUERY PLAN test (tests/auditdb/test_monitor_plans.py): each one seeks an index.
+only through `webhook_secret`, for signing. Its sealed credentials (migration 0024) likewise:
+the record holds their redacted view, and `credentials_sealed` reads them for a run's audit.
+Every statement is listed in `STATEMENTS` for the EXPLAIN QUERY PLAN test
+(tests/auditdb/test_monitor_plans.py): each one seeks an index.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from common.failures import ErrorCode
 from common.settings import EXTERNAL
 from common.wire import JsonRecord, as_int, as_str
 from lighthouse.records import LighthouseMode
+from urls.credentials import RedactedCredentials
 
 
 class Frequency(StrEnum):
@@ -68,6 +71,8 @@ class MonitorRecord(JsonRecord):
     # Each run's audit ignores robots.txt (0023): set only for a verified host; written by
     # `set_ignore_robots`, a statement of its own.
     ignore_robots: bool = False
+    # -- credentials (issue 28): each run's audit's, as views show them (0024)
+    credentials: RedactedCredentials | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
@@ -75,6 +80,9 @@ class MonitorRecord(JsonRecord):
         data["include"] = json.loads(as_str(data.pop("include_json", "[]")))
         data["exclude"] = json.loads(as_str(data.pop("exclude_json", "[]")))
         data["scope"] = json.loads(as_str(data.pop("scope_json", None) or "{}"))
+        data.pop("credentials_sealed", None)  # read only by `credentials_sealed`
+        shown = data.pop("credentials_json", None)
+        data["credentials"] = None if shown is None else json.loads(as_str(shown))
         return cls.from_dict(data)
 
 
@@ -120,11 +128,18 @@ _INSERT = (
     "INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, max_depth, include_json, "
     "exclude_json, webhook_url, lighthouse, check_external, scheme_assumed, external_budget_s, "
     "scope_json, webhook_secret, alert_score_drop, alert_on_grade_drop, alert_on_new_critical, "
-    f"is_active, next_due_at, created_at) VALUES ({', '.join('?' * 22)})"
+    "is_active, next_due_at, created_at, credentials_sealed, credentials_json) "
+    f"VALUES ({', '.join('?' * 24)})"
 )
 GET_OWNED_SQL = "SELECT * FROM monitors WHERE id = ? AND owner = ?"
 GET_SQL = "SELECT * FROM monitors WHERE id = ?"
 SECRET_SQL = "SELECT webhook_secret FROM monitors WHERE id = ?"
+SEALED_SQL = "SELECT credentials_sealed FROM monitors WHERE id = ?"
+# Credentials change only when a caller sends them (or removes them): a statement of their own,
+# in the same batch as the settings.
+SET_CREDENTIALS_SQL = (
+    "UPDATE monitors SET credentials_sealed = ?, credentials_json = ? WHERE id = ? AND owner = ?"
+)
 COUNT_OWNED_SQL = "SELECT COUNT(*) AS n FROM monitors WHERE owner = ?"
 DELETE_OWNED_SQL = "DELETE FROM monitors WHERE id = ? AND owner = ?"
 # Settings only: the schedule's bookkeeping (last_run_at, lock_until) belongs to the consumer.
@@ -166,9 +181,26 @@ def _alerts(monitor: MonitorRecord) -> list[str | int | float | None]:
     ]
 
 
-async def insert_monitor(db: D1Database, monitor: MonitorRecord, secret: str) -> None:
+async def insert_monitor(
+    db: D1Database, monitor: MonitorRecord, secret: str, sealed: str | None = None
+) -> None:
+    """Insert the monitor with its webhook secret and its credentials, `sealed` (whose view is
+    `monitor.credentials`)."""
     values = [monitor.id, monitor.owner, *_settings(monitor), secret, *_alerts(monitor)]
-    await db.prepare(_INSERT).bind(*values, monitor.created_at).run()
+    shown = _shown(monitor)
+    await db.prepare(_INSERT).bind(*values, monitor.created_at, sealed, shown).run()
+
+
+def _shown(monitor: MonitorRecord) -> str | None:
+    view = monitor.credentials
+    return None if view is None else json.dumps(view.to_dict(), sort_keys=True)
+
+
+async def credentials_sealed(db: D1Database, monitor_id: str) -> str | None:
+    """The monitor's sealed credentials, for each run's audit (never rendered by the API)."""
+    row = await db.prepare(SEALED_SQL).bind(monitor_id).first()
+    value = None if row is None else row.get("credentials_sealed")
+    return None if value is None else as_str(value)
 
 
 async def get_owned_monitor(db: D1Database, owner: str, monitor_id: str) -> MonitorRecord | None:
@@ -193,11 +225,33 @@ async def count_owned(db: D1Database, owner: str) -> int:
     return 0 if row is None else as_int(row["n"])
 
 
-async def update_monitor(db: D1Database, monitor: MonitorRecord, new_secret: str | None) -> bool:
-    """Write the monitor's settings (and a new secret, when given); False if it is gone."""
+@dataclass(frozen=True, slots=True)
+class NewCredentials:
+    """Credentials a monitor's update replaces: `sealed` (None: removed), whose view is the
+    updated record's `credentials`."""
+
+    sealed: str | None
+
+
+async def update_monitor(
+    db: D1Database,
+    monitor: MonitorRecord,
+    new_secret: str | None,
+    new_credentials: NewCredentials | None = None,
+) -> bool:
+    """Write the monitor's settings (and a new secret, new credentials, when given; both in the
+    same batch, so all land or none); False if it is gone."""
     values = [*_settings(monitor), new_secret, *_alerts(monitor), monitor.id, monitor.owner]
-    result = await db.prepare(UPDATE_OWNED_SQL).bind(*values).run()
-    return bool(result["meta"].get("changes", 0))
+    settings = db.prepare(UPDATE_OWNED_SQL).bind(*values)
+    if new_credentials is None:
+        result = await settings.run()
+        return bool(result["meta"].get("changes", 0))
+    sealed = new_credentials.sealed
+    change = db.prepare(SET_CREDENTIALS_SQL).bind(
+        sealed, _shown(monitor), monitor.id, monitor.owner
+    )
+    results = await db.batch([settings, change])
+    return bool(results[0]["meta"].get("changes", 0))
 
 
 async def delete_monitor(db: D1Database, owner: str, monitor_id: str) -> bool:

@@ -20,6 +20,7 @@ from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject, JsonRecord, JsonValue
 from lighthouse.records import LighthouseMode, LighthouseStatus
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
+from urls.credentials import RedactedCredentials
 from urls.private_hosts import PrivateHosts
 
 # An audit's `lighthouse_pages`: how many pages it may sample (each costs two provider calls).
@@ -70,6 +71,10 @@ class AuditOptions(JsonRecord):
     # Ignore robots.txt disallows: accepted only for an owner who verified the start URL's host
     # (service.verification), checked again before the crawl (workflow.robots_step).
     ignore_robots: bool = False
+    # -- credentials (issue 28): what the audit sends to a closed site, as every view shows it
+    # (names, the basic-auth user, "[redacted]" values); the sealed form is the audits row's
+    # `credentials_sealed` column and the workflow's `AuditParams.credentials_sealed`.
+    credentials: RedactedCredentials | None = None
 
     def __post_init__(self) -> None:
         low_s, high_s = EXTERNAL.min_budget_s, EXTERNAL.max_budget_s
@@ -161,6 +166,7 @@ class AuditRecord(JsonRecord):
         data["robots_override"] = _json_column(data.pop("robots_override", None), None)
         data.pop("security_tests", None)  # the per-test results: the report reads them
         data.pop("exposure_summary", None)  # the exposure checks' summary: the report reads it
+        data.pop("credentials_sealed", None)  # never leaves auditdb.repository in a record
         return cls.from_dict(data)
 
 

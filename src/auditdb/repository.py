@@ -31,10 +31,12 @@ _AUDIT_COLUMNS = (
     "workflow_instance_id",
     "created_at",
     "started_at",
+    "credentials_sealed",
 )
 
 
-async def insert_audit(db: D1Database, audit: AuditRecord) -> None:
+async def insert_audit(db: D1Database, audit: AuditRecord, sealed: str | None = None) -> None:
+    """Insert the audit's row; `sealed` is its credentials, sealed (crawl.credentials)."""
     values = [
         audit.id,
         audit.owner,
@@ -47,10 +49,19 @@ async def insert_audit(db: D1Database, audit: AuditRecord) -> None:
         audit.workflow_instance_id,
         audit.created_at,
         audit.started_at,
+        sealed,
     ]
     placeholders = ", ".join("?" for _ in _AUDIT_COLUMNS)
     sql = f"INSERT INTO audits ({', '.join(_AUDIT_COLUMNS)}) VALUES ({placeholders})"
     await db.prepare(sql).bind(*values).run()
+
+
+async def sealed_credentials(db: D1Database, audit_id: str) -> str | None:
+    """The audit's sealed credentials, for the instance a resume or a re-run starts."""
+    sql = "SELECT credentials_sealed FROM audits WHERE id = ?"
+    row = await db.prepare(sql).bind(audit_id).first()
+    value = None if row is None else row.get("credentials_sealed")
+    return None if value is None else as_str(value)
 
 
 async def delete_audit(db: D1Database, audit_id: str) -> None:

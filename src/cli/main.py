@@ -3,7 +3,7 @@
     siteaudit audit URL [--max-pages N] [--lighthouse auto|none] [--lighthouse-pages N]
                         [--no-check-external] [--external-budget SECONDS]
                         [SCOPE OPTIONS] [--allow-private-hosts] [--ignore-robots]
-                        [REPORT OPTIONS] [--state-dir DIR]
+                        [CREDENTIALS] [REPORT OPTIONS] [--state-dir DIR]
     siteaudit audit [URL] --list FILE|- | --list-sitemap URL [...the same options]
     siteaudit resume ID [REPORT OPTIONS] [--state-dir DIR]
     siteaudit report ID [REPORT OPTIONS] [--state-dir DIR]
@@ -14,11 +14,13 @@
     siteaudit demo [--port N] [--max-pages N] [--format F] [--output FILE] [--keep-serving]
     siteaudit keys create [--owner NAME] [--name LABEL] | keys list | keys revoke ID
     siteaudit monitors add URL [--frequency F] [--hour H] [--webhook-url URL] [--lighthouse M]
-                           [--check-external] [--external-budget SECONDS]
+                           [--check-external] [--external-budget SECONDS] [CREDENTIALS]
+    siteaudit monitors credentials ID (CREDENTIALS | --remove)
     siteaudit monitors list
     siteaudit monitors runs ID | monitors remove ID | monitors run-due
     siteaudit verify add HOST [--method file|dns|meta] | verify check ID [--doh URL]
     siteaudit verify list | verify remove ID
+    siteaudit credentials-key rotate | credentials-key reseal
     siteaudit security-check --response FILE
     siteaudit security URL [--json] [--allow-private-hosts]
     siteaudit exposure URL [--json] [--no-dns] [--resolver URL] [--allow-private-hosts]
@@ -29,6 +31,9 @@ SCOPE OPTIONS (cli/scope.py): --max-depth N, --include/--exclude PATTERN, --user
 REPORT OPTIONS: --format text|json|csv|junit|sarif, --output FILE, --fail-on CONDITION (repeatable
 or comma-separated: critical, warning, score<N, new-issues-since=ID); `--json FILE` is short for
 `--format json --output FILE`. Formats, the gate and the exit statuses: cli/deliver.py, cli/gate.py.
+CREDENTIALS (a closed staging site): --auth USER[:PASSWORD] | --auth-env VAR, --header 'NAME:
+VALUE', --header-env NAME=VAR, --cookie NAME=VALUE, --cookie-env NAME=VAR, --credentials-origin
+URL, --send-credentials-to external-links|lighthouse (cli/credentials.py).
 
 All run the Worker's own code (src/entry.py) on the local platform, with all state in one folder
 (default ./.siteaudit), so what a run crawled survives the process. `audit`, `resume`, `report`,
@@ -53,6 +58,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.compare import format_comparison
+from cli.credentials import add_credentials_arguments, credentials_body
+from cli.credentials_key import add_credentials_key_commands, run_credentials_key
 from cli.deliver import Delivery, ExitStatus, OutputFormat, Refused, check_baselines, deliver
 from cli.demo import add_demo_command, run_demo
 from cli.exposure import add_exposure_command, run_exposure
@@ -128,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="ignore robots.txt disallows: for a host you verified (siteaudit verify), or a "
         "private host with --allow-private-hosts",
     )
+    add_credentials_arguments(audit)
     add_report_arguments(audit)
     resume = commands.add_parser(
         "resume",
@@ -171,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_demo_command(commands)
     add_keys_commands(commands)
     add_monitors_commands(commands)
+    add_credentials_key_commands(commands)
     add_security_commands(commands)
     add_exposure_command(commands)
     add_verify_commands(commands)
@@ -233,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_security_check(args)  # pure: no platform, no event loop
     if hasattr(args, "fail_on"):
         args.delivery = delivery_of(parser, args)
+    if hasattr(args, "auth"):  # read before the platform starts: --auth USER asks for a password
+        args.credentials = credentials_body(parser, args)
     try:
         runners = {
             "audit": run_audit,
@@ -245,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
             "demo": lambda demo_args: run_demo(demo_args, run_audit),
             "keys": run_keys,
             "monitors": run_monitors_command,
+            "credentials-key": run_credentials_key_command,
             "security": run_security_command,
             "exposure": run_exposure,
             "verify": run_verify_command,
@@ -269,7 +281,14 @@ def _platform(args: argparse.Namespace) -> LocalPlatform:
     private = getattr(args, "allow_private_hosts", False)
     overrides = {"ALLOW_PRIVATE_HOSTS": "true"} if private else {}
     # Secrets `wrangler secret put` sets on Cloudflare (and the PSI endpoint): here, from the shell.
-    for name in ("ADMIN_TOKEN", "PSI_API_KEY", "PSI_ENDPOINT"):
+    # Without CREDENTIALS_KEY the state directory's key seals credentials (local_platform.cipher).
+    for name in (
+        "ADMIN_TOKEN",
+        "PSI_API_KEY",
+        "PSI_ENDPOINT",
+        "CREDENTIALS_KEY",
+        "CREDENTIALS_KEY_PREVIOUS",
+    ):
         if value := os.environ.get(name):
             overrides[name] = value
     if args.command != "serve":
@@ -310,6 +329,9 @@ async def run_audit(args: argparse.Namespace) -> int:
     }
     if args.url is not None:
         request["url"] = args.url
+    credentials = getattr(args, "credentials", None)  # `demo` audits its own open shop
+    if credentials is not None:
+        request["credentials"] = credentials
     platform = _platform(args)
     try:
         await check_baselines(platform, args.delivery.conditions)
@@ -417,6 +439,14 @@ async def run_verify_command(args: argparse.Namespace) -> int:
     platform = _platform(args)
     try:
         return await run_verify(platform, args, _refused)
+    finally:
+        await platform.close()
+
+
+async def run_credentials_key_command(args: argparse.Namespace) -> int:
+    platform = _platform(args)
+    try:
+        return await run_credentials_key(platform, args)
     finally:
         await platform.close()
 

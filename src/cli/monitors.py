@@ -1,11 +1,14 @@
-"""`siteaudit monitors add|list|runs|remove|run-due`: scheduled re-audits on the local platform.
+"""`siteaudit monitors add|credentials|list|runs|remove|run-due`: scheduled re-audits on the local
+platform.
 
-`add`, `list`, `runs` and `remove` call the API as the owner "local" (the CLI's own key), exactly as
-`curl` on `siteaudit serve` would. `run-due` does what the hourly cron and the queue do on
-Cloudflare, now: the producer enqueues every due monitor (of every owner), the local queue is
-drained through the consumer, the command waits for the audits it started to finish, and drains
-the queue again so their runs are finished (report, alert) and their alerts' first attempts made.
-`--now ID` makes a monitor due first, even if it ran recently.
+`add`, `credentials`, `list`, `runs` and `remove` call the API as the owner "local" (the CLI's own
+key), exactly as `curl` on `siteaudit serve` would; `add` and `credentials` take the audit's
+credential options (cli.credentials), `credentials --remove` drops the stored ones. `run-due`
+does what the hourly cron and the queue do on Cloudflare, now: the producer enqueues every due
+monitor (of every owner), the local queue is drained through the consumer, the command waits for
+the audits it started to finish, and drains the queue again so their runs are finished (report,
+alert) and their alerts' first attempts made. `--now ID` makes a monitor due first, even if it ran
+recently.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditdb import alerts, monitors, repository, run_finish
 from auditdb.monitors import Frequency
+from cli.credentials import add_credentials_arguments
 from cli.scope import add_scope_arguments, scope_fields
 from common import ports, settings
 from common.bindings import MessageBatch
@@ -72,6 +76,13 @@ def add_monitors_commands(commands: Subcommands) -> None:
         help="each run's audit ignores robots.txt: for a host you verified (siteaudit verify), "
         "or a private host with --allow-private-hosts",
     )
+    add_credentials_arguments(add)
+    credentials = actions.add_parser(
+        "credentials", help="replace or remove the credentials a monitor's runs send"
+    )
+    credentials.add_argument("monitor_id")
+    credentials.add_argument("--remove", action="store_true", help="send none from now on")
+    add_credentials_arguments(credentials)
     actions.add_parser("list", help="your monitors, newest first")
     runs = actions.add_parser("runs", help="a monitor's runs, newest first")
     runs.add_argument("monitor_id")
@@ -94,6 +105,8 @@ async def run_monitors(platform: LocalPlatform, args: argparse.Namespace, refuse
     match args.monitors_command:
         case "add":
             return await _add(platform, args, refuse)
+        case "credentials":
+            return await _credentials(platform, args, refuse)
         case "list":
             return await _list(platform)
         case "runs":
@@ -123,6 +136,8 @@ async def _add(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse
         body["hour"] = args.hour
     if args.webhook_url is not None:
         body["webhook_url"] = args.webhook_url
+    if args.credentials is not None:
+        body["credentials"] = args.credentials
     status, answer = await platform.request("POST", "/api/monitors", body)
     if status != 201:
         return refuse(answer)
@@ -130,6 +145,21 @@ async def _add(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse
     print(f"monitor {as_str(monitor['id'])}: {as_str(monitor['url'])}, {_when(monitor)}")
     print(as_str(monitor["webhook_secret"]))
     print("Store the webhook secret now: it is not shown again.", file=sys.stderr)
+    return 0
+
+
+async def _credentials(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse) -> int:
+    if args.remove == (args.credentials is not None):
+        print(
+            "siteaudit: give credential options or --remove, not both or neither", file=sys.stderr
+        )
+        return 2
+    body: JsonObject = {"credentials": args.credentials}
+    status, answer = await platform.request("PATCH", f"/api/monitors/{args.monitor_id}", body)
+    if status != 200:
+        return refuse(answer)
+    shown = as_object(answer["monitor"]).get("credentials")
+    print(f"monitor {args.monitor_id}: credentials {'removed' if shown is None else 'replaced'}")
     return 0
 
 

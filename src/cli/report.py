@@ -287,6 +287,8 @@ def _exposure_line(report: JsonObject) -> list[str]:
 _LIGHTHOUSE_SKIPPED = {
     LighthouseStatus.DISABLED: "lighthouse: not run (option none)",
     LighthouseStatus.SKIPPED_NO_KEY: "lighthouse: skipped (no PSI_API_KEY configured)",
+    LighthouseStatus.SKIPPED_CREDENTIALS: "lighthouse: skipped (PageSpeed Insights cannot send "
+    "the audit's credentials)",
 }
 
 

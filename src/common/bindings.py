@@ -321,6 +321,13 @@ class Env(Protocol):
     @property
     def ADMIN_TOKEN(self) -> str | None: ...  # noqa: N802
 
+    # The keys that seal audit credentials (common.sealing), base64 of 32 bytes
+    @property
+    def CREDENTIALS_KEY(self) -> str | None: ...  # noqa: N802
+
+    @property
+    def CREDENTIALS_KEY_PREVIOUS(self) -> str | None: ...  # noqa: N802
+
 
 # -- Durable Object state and SQL storage (the AuditScratchpad's `self.ctx`) --------------------
 

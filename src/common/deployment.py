@@ -17,6 +17,8 @@ parsed and checked in one place.
     VERIFICATION_DOH_URL            an http(s) URL             DoH JSON resolver for dns proofs
     ROBOTS_OVERRIDE_PRIVATE_HOSTS   false | true               ignore_robots unverified on private
                                                                hosts (the CLI's --ignore-robots)
+    CREDENTIALS_KEY    (secret)     base64 of 32 bytes         seals audit credentials (common.sealing)
+    CREDENTIALS_KEY_PREVIOUS (secret) base64 of 32 bytes       still opens them during a rotation
 
 A value that is absent, or empty (blank), takes the default beside its field below; any other value
 must parse, or `DeploymentVarError` names the variable, the value and what was expected: a typo
@@ -37,10 +39,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from common.bindings import Env
+from common.sealing import KeyRing, parse_key
 from common.settings import CRAWL
 
 
@@ -102,6 +105,13 @@ class DeploymentVars:
     # --allow-private-hosts`, a person's own machine or network, which has no public owner to
     # verify.
     robots_override_private_hosts: bool = False
+    # -- credentials (issue 28): the keys that seal an audit's credentials at rest
+    # (common.sealing); without the current one, credentials are refused, never stored in clear.
+    credentials_key: bytes | None = field(default=None, repr=False)
+    credentials_key_previous: bytes | None = field(default=None, repr=False)
+
+    def key_ring(self) -> KeyRing:
+        return KeyRing(self.credentials_key, self.credentials_key_previous)
 
     @classmethod
     def from_env(cls, env: Env) -> DeploymentVars:
@@ -182,6 +192,16 @@ def _token(name: str, raw: object) -> str:
     return token
 
 
+def _sealing_key(name: str, raw: object) -> bytes:
+    key = parse_key(str(raw))
+    if key is None:
+        # The value is a secret: never echoed.
+        raise DeploymentVarError(
+            name, "<secret>", "the base64 of 32 random bytes (openssl rand -base64 32)"
+        )
+    return key
+
+
 @dataclass(frozen=True, slots=True)
 class _Var:
     name: str  # as wrangler.toml and `wrangler secret put` name it
@@ -205,5 +225,7 @@ _VARS = (
     _Var("ADMIN_TOKEN", "admin_token", _token),
     _Var("VERIFICATION_DOH_URL", "verification_doh_url", _url),
     _Var("ROBOTS_OVERRIDE_PRIVATE_HOSTS", "robots_override_private_hosts", _flag),
+    _Var("CREDENTIALS_KEY", "credentials_key", _sealing_key),
+    _Var("CREDENTIALS_KEY_PREVIOUS", "credentials_key_previous", _sealing_key),
 )
 VAR_NAMES = tuple(var.name for var in _VARS)

@@ -1,8 +1,9 @@
-"""What the core asks of the world besides bindings: outbound HTTP and the time.
+"""What the core asks of the world besides bindings: outbound HTTP, the time and AES-GCM.
 
-The Workers shell (entry.py) configures these with `workers.fetch` and the runtime clock; the local
-platform keeps the shell's HTTP client (running over its own `workers.fetch`) and may swap the
-clock for one that tests move by hand. Bindings (D1, Durable Objects, Workflows, ...) are not
+The Workers shell (entry.py) configures these with `workers.fetch`, the runtime clock and WebCrypto;
+the local platform keeps the shell's HTTP client (running over its own `workers.fetch`), swaps the
+cipher for `cryptography`'s (local_platform.cipher) and may swap the clock for one that tests move
+by hand. Bindings (D1, Durable Objects, Workflows, ...) are not
 here: the core reaches them through `env`, duck-typed, exactly as the SDK presents them.
 """
 
@@ -13,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
+
+from common.sealing import Cipher
 
 
 class BodySink(Protocol):
@@ -83,23 +86,38 @@ def _wall_clock_ms() -> float:
 class Ports:
     http: HttpClient | None = None
     now_ms: Callable[[], float] = _wall_clock_ms
+    cipher: Cipher | None = None
 
 
 _PORTS = Ports()
 
 
-def configure(*, http: HttpClient | None = None, now_ms: Callable[[], float] | None = None) -> None:
+def configure(
+    *,
+    http: HttpClient | None = None,
+    now_ms: Callable[[], float] | None = None,
+    cipher: Cipher | None = None,
+) -> None:
     """Install the platform's implementations; called once by the shell, or by the local platform."""
     if http is not None:
         _PORTS.http = http
     if now_ms is not None:
         _PORTS.now_ms = now_ms
+    if cipher is not None:
+        _PORTS.cipher = cipher
 
 
 def http_client() -> HttpClient:
     if _PORTS.http is None:
         raise RuntimeError("no HTTP client configured: the Worker shell configures one at import")
     return _PORTS.http
+
+
+def cipher() -> Cipher:
+    """AES-256-GCM (common.sealing), as the platform provides it."""
+    if _PORTS.cipher is None:
+        raise RuntimeError("no cipher configured: the Worker shell configures one at import")
+    return _PORTS.cipher
 
 
 def now_ms() -> float:

@@ -35,6 +35,7 @@ from crawl.start_verdict import (
 from crawl.url_policy import Decision, UrlPolicy
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
+from urls.credentials import CredentialScope
 from urls.normalise import normalise_url, origin_of
 from urls.private_hosts import PrivateHosts
 
@@ -91,6 +92,7 @@ async def resolve_start(
     private_hosts: PrivateHosts,
     scheme_assumed: bool = False,
     headers: dict[str, str] | None = None,
+    credentials: CredentialScope | None = None,
 ) -> StartResolution:
     """Follow the start URL's redirects (each hop re-validated) to the page the site really serves,
     and judge it (`crawl.start_verdict`): a start URL that gets no answer, an HTTP error or no
@@ -99,7 +101,8 @@ async def resolve_start(
     The audit's origin is anchored on the final URL, so apex -> www and cross-TLD redirects crawl
     the site instead of stopping after one page. A refused hop keeps the last good URL. A start
     URL typed without a scheme (`scheme_assumed`) is tried over https, then over http when https
-    could not connect.
+    could not connect. `credentials` are the audit's (the verdict on a 401 or 403 names what
+    to pass); `http` sends them.
     """
     followed = await _follow_start(http, url, private_hosts, headers)
     note = None
@@ -113,7 +116,7 @@ async def resolve_start(
         followed.final_url,
         len(followed.hops) - 1,
         followed.refused,
-        judge_start(url, followed),
+        judge_start(url, followed, credentials),
         note,
     )
 
@@ -232,6 +235,7 @@ async def discover(
     private_hosts: PrivateHosts,
     scheme_assumed: bool = False,
     headers: dict[str, str] | None = None,
+    credentials: CredentialScope | None = None,
 ) -> DiscoveryReport:
     """Run discovery and seed `pad` (the audit's scratchpad), or stop at a start URL that cannot
     be audited (`DiscoveryReport.start_failure`: nothing is stored then).
@@ -249,6 +253,7 @@ async def discover(
             private_hosts=private_hosts,
             scheme_assumed=scheme_assumed,
             headers=headers,
+            credentials=credentials,
         ),
         _robots_of(http, guessed, private_hosts=private_hosts, headers=headers),
     )

@@ -10,7 +10,11 @@ second try made seconds later, and the owner's resume audits again once the site
                                   SITE_TIMEOUT | SITE_PRIVATE_ADDRESS | SITE_NETWORK_ERROR
                                   (the error text's kind, `common.net_failure`)
     4xx or 5xx (401, 403, 429) -> SITE_HTTP_ERROR: an access wall or a rate limit stops the whole
-                                  audit as surely as a missing page
+                                  audit as surely as a missing page; for 401 and 403 the sentence
+                                  says what to pass (`_access_refused`): basic auth when a 401
+                                  asks for it (`WWW-Authenticate: Basic`, RFC 7617 §2), else a
+                                  header or a cookie; or, with credentials, that they were refused
+                                  or not sent to that origin (urls.credentials)
     2xx, not text/html         -> START_NOT_HTML (as the crawl judges a page: by its Content-Type,
                                   `crawl.page_pipeline`); there are no links to follow
     robots.txt closes the start
@@ -29,6 +33,7 @@ certificate error). `scheme_note` says which scheme the audit took, and why.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from http import HTTPStatus
 from urllib.parse import urlsplit
@@ -39,6 +44,8 @@ from common.net_failure import NetFailure, classify_net_failure
 from common.wire import JsonRecord
 from crawl.page_pipeline import is_html_type
 from crawl.redirects import FollowedFetch
+from urls.credentials import CredentialKind, Credentials, CredentialScope
+from urls.normalise import origin_of
 
 __all__ = [
     "StartFailure",
@@ -72,12 +79,18 @@ class StartFailure(JsonRecord):
     detail: str
 
 
-def judge_start(start_url: str, followed: FollowedFetch) -> StartFailure | None:
-    """None when the start URL can be crawled; otherwise the failure, said once."""
+def judge_start(
+    start_url: str, followed: FollowedFetch, credentials: CredentialScope | None = None
+) -> StartFailure | None:
+    """None when the start URL can be crawled; otherwise the failure, said once. `credentials`
+    are the audit's, for what a 401 or 403 tells the owner to pass."""
     result = followed.result
     subject = _subject(start_url, followed.final_url)
     if result.status == 0:
         return _no_answer(subject, followed.final_url, result.error)
+    if result.status in (401, 403):
+        wall = Wall(followed, credentials)
+        return StartFailure(ErrorCode.SITE_HTTP_ERROR, _access_refused(subject, wall))
     if result.status >= 400:
         return StartFailure(ErrorCode.SITE_HTTP_ERROR, _http_error(subject, result.status))
     content_type = result.header("content-type")
@@ -182,14 +195,77 @@ _NO_ANSWER: dict[NetFailure, tuple[ErrorCode, str]] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Wall:
+    """A 401 or 403 at the start URL, and the credentials the audit had for it."""
+
+    followed: FollowedFetch
+    scope: CredentialScope | None
+
+    @property
+    def asks_basic(self) -> bool:
+        """A 401 whose challenges include Basic (RFC 9110 §11.6.1, RFC 7617 §2)."""
+        challenge = self.followed.result.header("www-authenticate") or ""
+        return self.followed.result.status == 401 and _BASIC.search(challenge) is not None
+
+    @property
+    def unsent_origin(self) -> str | None:
+        """The origin that answered, when the credentials do not go there."""
+        origin = origin_of(self.followed.final_url)
+        if self.scope is None or origin is None or self.scope.covers(self.followed.final_url):
+            return None
+        return origin
+
+
+# A challenge's auth-scheme opens the header or follows a comma (RFC 9110 §11.6.1).
+_BASIC = re.compile(r"(?:^|,)\s*basic(?:\s|,|$)", re.IGNORECASE)
+_PASS_BASIC = "pass --auth USER:PASSWORD (the API's credentials.basic_auth)"
+
+
+def _access_refused(subject: str, wall: Wall) -> str:
+    status = wall.followed.result.status
+    answered = f"{subject} answered {status}{_phrase(status)}"
+    credentials = None if wall.scope is None else wall.scope.credentials
+    if credentials is None and wall.asks_basic:
+        return f"{answered}: the site needs HTTP basic auth: {_PASS_BASIC}."
+    if credentials is None:
+        return (
+            f"{answered}: the server refused the audit access (a login, an access token, a "
+            "firewall or bot protection). If the site is closed, pass what it needs: an access "
+            "header with --header 'NAME: VALUE' or a login cookie with --cookie NAME=VALUE (the "
+            "API's credentials.headers and credentials.cookies). Otherwise let the audit's user "
+            "agent (siteaudit) through, or start from a public page."
+        )
+    unsent = wall.unsent_origin
+    if unsent is not None and wall.scope is not None:
+        allowed = ", ".join(sorted(wall.scope.allowed))
+        return (
+            f"{answered}: the audit's credentials go only to {allowed}, so {unsent} got none. "
+            f"If it should, add it with --credentials-origin {unsent} (the API's "
+            "credentials.origins)."
+        )
+    if wall.asks_basic and CredentialKind.BASIC_AUTH not in credentials.kinds:
+        return f"{answered}: the site needs HTTP basic auth, which the credentials lack: {_PASS_BASIC}."
+    return (
+        f"{answered}: the server refused the credentials sent ({_described(credentials)}). "
+        "Check that they are current and meant for this site."
+    )
+
+
+def _described(credentials: Credentials) -> str:
+    """What was sent, by name only: never a value."""
+    parts = []
+    if credentials.basic_auth is not None:
+        parts.append(f"basic auth as {credentials.basic_auth.user!r}")
+    if credentials.headers:
+        parts.append("the header " + ", ".join(credentials.headers))
+    if credentials.cookies:
+        parts.append("the cookie " + ", ".join(credentials.cookies))
+    return "; ".join(parts)
+
+
 def _http_error(subject: str, status: int) -> str:
     answered = f"{subject} answered {status}{_phrase(status)}"
-    if status in (401, 403):
-        return (
-            f"{answered}: the server refused the audit access (a login, a firewall or bot "
-            "protection). Let the audit's user agent (siteaudit) through, or start from a "
-            "public page."
-        )
     if status == 429:
         return (
             f"{answered}: the server is rate limiting the audit. Wait a while and audit again, "

@@ -55,10 +55,13 @@ async def scan_contents(
     private_hosts: PrivateHosts = PrivateHosts.DENY,
     max_scripts: int | None = None,
     user_agent: str | None = None,
+    http: ports.HttpClient | None = None,
 ) -> ContentScan:
     """Read the same-site scripts the URL did not identify: at most `budget_bytes` in all and
     `max_scripts` fetches (None: no limit); the rest are listed as skipped. `user_agent`: the
-    audit's own (auditdb.scope), ours by default."""
+    audit's own (auditdb.scope), ours by default. `http` is the platform's client by default (an
+    audit's sends its credentials, crawl.credentials)."""
+    client = http or ports.http_client()
     findings: list[LibraryFinding] = []
     scanned: list[str] = []
     skipped: list[str] = []
@@ -73,7 +76,8 @@ async def scan_contents(
             skipped.append(url)
             continue
         fetched += 1
-        body = await _fetch(url, min(remaining, settings.EXPOSURE.script_max_bytes), user_agent)
+        limit = min(remaining, settings.EXPOSURE.script_max_bytes)
+        body = await _fetch(client, url, limit, user_agent)
         if body is None:
             skipped.append(url)
             continue
@@ -83,13 +87,15 @@ async def scan_contents(
     return ContentScan(tuple(findings), used, tuple(scanned), tuple(skipped))
 
 
-async def _fetch(url: str, max_bytes: int, user_agent: str | None) -> bytes | None:
+async def _fetch(
+    http: ports.HttpClient, url: str, max_bytes: int, user_agent: str | None
+) -> bytes | None:
     request = ports.FetchRequest(
         url=url,
         timeout_s=settings.EXPOSURE.script_timeout_s,
         max_bytes=max_bytes,
         headers={"user-agent": user_agent or settings.CRAWL.user_agent, "accept": "*/*"},
     )
-    result = await ports.http_client().fetch(request)
+    result = await http.fetch(request)
     # A script cut at the cap is still scanned: version banners open the file.
     return result.body if result.status == 200 else None

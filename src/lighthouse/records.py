@@ -47,6 +47,9 @@ class LighthouseStatus(StrEnum):
 
     DISABLED = "disabled"  # the audit's option was `none`
     SKIPPED_NO_KEY = "skipped_no_key"  # no PSI_API_KEY: the phase was skipped
+    # The audit's credentials were to go to Lighthouse (`send_to_lighthouse`), which PageSpeed
+    # Insights cannot take: it fetches the page from Google's side, without request headers.
+    SKIPPED_CREDENTIALS = "skipped_credentials"
     RUNNING = "running"  # the sample is chosen; rows arrive group by group
     COMPLETED = "completed"  # every sampled page has its two rows (some may carry errors)
 

@@ -21,7 +21,7 @@ from auditdb import repository
 from common import ports
 from common.bindings import Env
 from common.deployment import DeploymentVars
-from local_platform import cli_key, workers_sdk
+from local_platform import cipher, cli_key, workers_sdk
 from local_platform.clock import Clock, SystemClock
 from local_platform.cron import CronScheduler, ScheduledController
 from local_platform.d1 import LocalD1Database
@@ -71,6 +71,8 @@ class LocalPlatform:
         workers_sdk.install()
         ports.configure(now_ms=self.clock.now_ms)
         self.entry = importlib.import_module("entry")
+        # After the shell's import, which configures WebCrypto's: CPython has `cryptography`.
+        ports.configure(cipher=cipher.LocalCipher())
         self.databases: dict[str, LocalD1Database] = {}
         self.namespaces: dict[str, DurableObjectNamespace] = {}
         self.queue_consumers: dict[str, dict[str, Any]] = {}
@@ -91,7 +93,17 @@ class LocalPlatform:
             setattr(self.env, name, str(value))
         for name, value in self.var_overrides.items():
             setattr(self.env, name, value)
+        self._bind_credentials_keys()
         DeploymentVars.from_env(self.core_env)
+
+    def _bind_credentials_keys(self) -> None:
+        """The secrets that seal credentials: given ones win, else the state directory's key
+        (made on first use) and the previous one a local rotation left (local_platform.cipher)."""
+        if not getattr(self.env, "CREDENTIALS_KEY", None):
+            self.env.CREDENTIALS_KEY = cipher.load_or_create_key(self.state_dir)
+            previous = cipher.previous_key(self.state_dir)
+            if previous is not None and not getattr(self.env, "CREDENTIALS_KEY_PREVIOUS", None):
+                self.env.CREDENTIALS_KEY_PREVIOUS = previous
 
     def _bind_all(self, entry: ModuleType) -> None:
         self._restrict_fetch()

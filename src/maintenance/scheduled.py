@@ -11,6 +11,7 @@ from common.deployment import DeploymentVars
 from common.wire import JsonObject
 from maintenance.monitor_producer import MONITOR_CRON, enqueue_due_monitors
 from maintenance.reconcile import announce_unfinished_runs, sweep_stale_audits
+from maintenance.reseal import reseal_while_rotating
 
 log = logging.getLogger("siteaudit.scheduled")
 
@@ -28,6 +29,8 @@ async def run_scheduled(cron: str, env: Env) -> JsonObject:
             return {
                 "cleanup": await delete_expired_audits(env),
                 "rate_limit_windows_deleted": await delete_expired_windows(env),
+                # A key rotation's re-sealing, while CREDENTIALS_KEY_PREVIOUS is set.
+                "credentials": (await reseal_while_rotating(env)).to_dict(),
             }
         # The watchdog runs on its own trigger and, defensively, on any unknown one.
         return {

@@ -36,8 +36,15 @@ class ScanRefused(Exception):
 
 
 async def observe_site(
-    url: str, *, private_hosts: PrivateHosts, headers: dict[str, str] | None = None
+    url: str,
+    *,
+    private_hosts: PrivateHosts,
+    headers: dict[str, str] | None = None,
+    client: ports.HttpClient | None = None,
 ) -> ObservedSite:
+    """The site as the Observatory sees it, fetched through `client` (the platform's by
+    default; an audit's sends its credentials to their origins, crawl.credentials)."""
+    fetcher = client or ports.http_client()
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     if parts.scheme not in ("http", "https") or not host:
@@ -47,26 +54,26 @@ async def observe_site(
     sent = dict(headers or {})
     # The two entry points are independent: asked at once, as a browser would open two tabs.
     http, https = await asyncio.gather(
-        _follow(f"http://{netloc}{path}", private_hosts, sent),
-        _follow(f"https://{netloc}{path}", private_hosts, sent),
+        _follow(fetcher, f"http://{netloc}{path}", private_hosts, sent),
+        _follow(fetcher, f"https://{netloc}{path}", private_hosts, sent),
     )
     auto = https if https is not None and https.tls_verified else http
     if auto is None:
         raise ScanRefused("the site seems to be down")
     if not (200 <= auto.status < 400 or auto.status in (401, 403)):
         raise ScanRefused(f"the site answered with HTTP status {auto.status}")
-    cors = await _fetch(auto.url, {**sent, "origin": CORS_PROBE_ORIGIN})
+    cors = await _fetch(fetcher, auto.url, {**sent, "origin": CORS_PROBE_ORIGIN})
     return ObservedSite(host, auto, http, https, None if cors is None else _final(cors, []))
 
 
 async def _follow(
-    url: str, private_hosts: PrivateHosts, headers: dict[str, str]
+    http: ports.HttpClient, url: str, private_hosts: PrivateHosts, headers: dict[str, str]
 ) -> ObservedResponse | None:
     hops: list[RedirectHop] = []
     while True:
         if host_refused(urlsplit(url).hostname or "", private_hosts):
             raise ScanRefused(f"{url}: a private or reserved address")
-        result = await _fetch(url, headers)
+        result = await _fetch(http, url, headers)
         if result is None:
             return None
         location = result.header("location") if 300 <= result.status < 400 else None
@@ -78,9 +85,11 @@ async def _follow(
             return _final(result, hops[:-1])
 
 
-async def _fetch(url: str, headers: dict[str, str]) -> ports.FetchResult | None:
+async def _fetch(
+    http: ports.HttpClient, url: str, headers: dict[str, str]
+) -> ports.FetchResult | None:
     request = ports.FetchRequest(url, TIMEOUT_S, MAX_BODY_BYTES, dict(headers))
-    result = await ports.http_client().fetch(request)
+    result = await http.fetch(request)
     if result.status == 0:
         if result.error and _TLS_FAILURE.search(result.error):
             return ports.FetchResult(url, 0, {}, b"", False, result.elapsed_ms, "tls")

@@ -33,8 +33,10 @@ from common.bindings import Env
 from common.deployment import DeploymentVars
 from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode
+from common.sealing import SealingError
 from common.settings import CLEANUP_AFTER_MS, CRAWL, EXTERNAL
 from common.wire import JsonObject, to_json
+from crawl.credentials import SealedCredentials, seal_credentials
 from durable.client import Scratchpad
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
@@ -43,6 +45,7 @@ from maintenance.watchdog import audit_age_ms
 from service import limits, report_keys, scope_checks, verification
 from service.errors import (
     AuditNotFound,
+    CredentialsUnavailable,
     InvalidOptions,
     InvalidTarget,
     NotCancellable,
@@ -52,8 +55,15 @@ from service.errors import (
     TargetProblem,
     WorkflowUnavailable,
 )
+from urls.credentials import Credentials, RedactedCredentials
 from urls.private_hosts import PrivateHosts
-from urls.start_url import StartUrl, StartUrlError, StartUrlRejection, read_start_url
+from urls.start_url import (
+    StartUrl,
+    StartUrlError,
+    StartUrlRejection,
+    read_start_url,
+    userinfo_in,
+)
 from workflow.params import AuditParams
 
 log = logging.getLogger("siteaudit.service")
@@ -84,6 +94,10 @@ class CreateAudit:
     scope: ScopeOptions = field(default_factory=ScopeOptions)
     # -- robots.txt override (issue 28, item 2): only for a verified host (service.verification)
     ignore_robots: bool = False
+    # -- credentials (issue 28): given in clear by the caller (sealed here, never stored so), or
+    # already sealed (a monitor's run, a re-run)
+    credentials: Credentials | None = None
+    sealed_credentials: SealedCredentials | None = None
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -109,7 +123,14 @@ async def create_audit(
     deployment = DeploymentVars.from_env(env)
     private_hosts = PrivateHosts(deployment.private_hosts)
     start = checked_start(request.url, private_hosts)
-    options = checked_options(request, private_hosts, deployment.max_pages_limit, start.url)
+    sealed = await sealed_for(env, request)
+    options = checked_options(
+        request,
+        private_hosts,
+        deployment.max_pages_limit,
+        start.url,
+        shown=None if sealed is None else sealed.shown,
+    )
     if options.ignore_robots and require_verified:
         await verification.require_robots_override(env, owner, start.url)
     if key_id is not None:
@@ -119,10 +140,15 @@ async def create_audit(
         await limits.admit_audit(env, owner, key_id)
     assumed = start.scheme_assumed or request.scheme_assumed
     audit = _new_audit(audit_id or str(uuid.uuid4()), owner, StartUrl(start.url, assumed), options)
-    await repository.insert_audit(env.DB, audit)
+    sealed_text = None if sealed is None else sealed.sealed
+    await repository.insert_audit(env.DB, audit, sealed_text)
     try:
         params = AuditParams(
-            audit.id, audit.start_url, audit.options, scheme_assumed=audit.scheme_assumed
+            audit.id,
+            audit.start_url,
+            audit.options,
+            scheme_assumed=audit.scheme_assumed,
+            credentials_sealed=sealed_text,
         )
         await env.SITE_AUDIT_WORKFLOW.create(id=audit.id, params=params.to_dict())
     except Exception as exc:  # the binding raises JsException, whose type core code cannot name
@@ -134,11 +160,28 @@ async def create_audit(
 def checked_start_url(raw: str, private_hosts: PrivateHosts) -> str:
     """The URL normalised as an audit would fetch it; `InvalidTarget` when malformed or when
     the SSRF policy refuses its host."""
-    return checked_start(raw, private_hosts).url
+    return _read_start(raw, private_hosts).url
+
+
+# A site's URL with `user:password@` (curl's way to give basic auth) used to lose them silently,
+# and the audit met the login wall; the message never repeats the URL, which holds the password.
+USERINFO_REFUSED = (
+    "url holds a user name or password (user:password@host), which an audit never sends: give "
+    "them as credentials.basic_auth (the CLI's --auth USER:PASSWORD), which only the site's "
+    "origin gets"
+)
 
 
 def checked_start(raw: str, private_hosts: PrivateHosts) -> StartUrl:
-    """`checked_start_url`, and whether its scheme was assumed (none was typed)."""
+    """A site's start URL (an audit's, a monitor's) as `checked_start_url` reads it, and whether
+    its scheme was assumed (none was typed); a user or password in it is refused
+    (`USERINFO_REFUSED`)."""
+    if userinfo_in(raw):
+        raise InvalidTarget(TargetProblem.MALFORMED, USERINFO_REFUSED)
+    return _read_start(raw, private_hosts)
+
+
+def _read_start(raw: str, private_hosts: PrivateHosts) -> StartUrl:
     try:
         return read_start_url(raw, private_hosts=private_hosts)
     except StartUrlError as exc:
@@ -147,8 +190,29 @@ def checked_start(raw: str, private_hosts: PrivateHosts) -> StartUrl:
         raise InvalidTarget(problem, str(exc)) from exc
 
 
+async def sealed_for(env: Env, request: CreateAudit) -> SealedCredentials | None:
+    """The request's credentials as they are kept: sealed here when given in clear."""
+    if request.credentials is None:
+        return request.sealed_credentials
+    return await seal(env, request.credentials)
+
+
+async def seal(env: Env, credentials: Credentials) -> SealedCredentials:
+    """`credentials` sealed (crawl.credentials); `CredentialsUnavailable`, naming the secret,
+    when the deployment has no key to seal them: never kept in clear instead."""
+    try:
+        return await seal_credentials(env, credentials)
+    except SealingError as exc:
+        raise CredentialsUnavailable(str(exc)) from None
+
+
 def checked_options(
-    request: CreateAudit, private_hosts: PrivateHosts, limit: int, start_url: str | None = None
+    request: CreateAudit,
+    private_hosts: PrivateHosts,
+    limit: int,
+    start_url: str | None = None,
+    *,
+    shown: RedactedCredentials | None = None,
 ) -> AuditOptions:
     """The audit's options; `InvalidOptions` past the deployment's `limit` (its
     `MAX_PAGES_LIMIT`) or the crawl's ranges, or for a listed URL off the site of `start_url`
@@ -170,6 +234,7 @@ def checked_options(
             external_budget_s=request.external_budget_s,
             scope=scope,
             ignore_robots=request.ignore_robots,
+            credentials=shown,
         )
     except ValueError as exc:  # AuditOptions checks its own ranges
         raise InvalidOptions(str(exc)) from exc
@@ -302,14 +367,20 @@ async def _terminate(env: Env, instance_id: str) -> None:
 
 
 async def rerun_audit(env: Env, owner: str, audit_id: str, key_id: str | None) -> AuditRecord:
-    """A new audit of the same start URL with the same options, admitted like any new one."""
+    """A new audit of the same start URL with the same options and credentials, admitted like
+    any new one."""
     audit = await owned_audit(env, owner, audit_id)
-    return await create_audit(env, owner, same_request(audit), key_id)
+    sealed = await repository.sealed_credentials(env.DB, audit.id)
+    return await create_audit(env, owner, same_request(audit, sealed), key_id)
 
 
-def same_request(audit: AuditRecord) -> CreateAudit:
-    """The request that makes a new audit like `audit`: its URL as audited, its options."""
+def same_request(audit: AuditRecord, sealed: str | None = None) -> CreateAudit:
+    """The request that makes a new audit like `audit`: its URL as audited, its options, and
+    its credentials still sealed (`sealed`, its row's)."""
     options = audit.options
+    kept = None
+    if sealed is not None and options.credentials is not None:
+        kept = SealedCredentials(sealed, options.credentials)
     return CreateAudit(
         url=audit.start_url,
         max_pages=options.max_pages,
@@ -323,6 +394,7 @@ def same_request(audit: AuditRecord) -> CreateAudit:
         scheme_assumed=audit.scheme_assumed,
         external_budget_s=options.external_budget_s,
         scope=options.scope,
+        sealed_credentials=kept,
     )
 
 
@@ -352,6 +424,7 @@ async def resume_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
             audit.options,
             resume=not restart,
             scheme_assumed=audit.scheme_assumed,
+            credentials_sealed=await repository.sealed_credentials(env.DB, audit.id),
         )
         await env.SITE_AUDIT_WORKFLOW.create(id=instance_id, params=params.to_dict())
     except Exception as exc:  # the binding raises JsException; the audit must not stay running

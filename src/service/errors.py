@@ -10,6 +10,7 @@
     ├── StillRunning(audit_id)          a running audit is not deleted: cancel it first
     ├── StateExpired(audit_id)          the audit's crawl state (its scratchpad) is gone
     ├── WorkflowUnavailable             the Workflow binding refused to create an instance
+    ├── CredentialsUnavailable          credentials cannot be sealed: CREDENTIALS_KEY is not set
     ├── StorageUnavailable              R2 refused an operation the request cannot finish without
     ├── NotAuthenticated                the presented API key is malformed, unknown or revoked
     ├── InvalidKeyFields                a new key's owner or name is not acceptable
@@ -105,6 +106,11 @@ class WorkflowUnavailable(ServiceError):
 
 class StorageUnavailable(ServiceError):
     pass
+
+
+class CredentialsUnavailable(ServiceError):
+    """The deployment cannot keep credentials (common.sealing: no key, or a key that no longer
+    opens what was stored); the message names the secret."""
 
 
 class NotAuthenticated(ServiceError):

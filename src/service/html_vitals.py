@@ -28,6 +28,8 @@ VITALS_COLUMNS = (
 _NOT_RUN = {
     LighthouseStatus.DISABLED: "Lighthouse was not run for this audit (option none).",
     LighthouseStatus.SKIPPED_NO_KEY: "Lighthouse was skipped: no PSI_API_KEY is configured.",
+    LighthouseStatus.SKIPPED_CREDENTIALS: "Lighthouse was skipped: the audit's credentials were "
+    "to go with it, and PageSpeed Insights cannot send credentials.",
 }
 
 

@@ -170,8 +170,10 @@ async def _start(env: Env, monitor: MonitorRecord, due_at: str, now: str) -> Mon
     try:
         # An ignore_robots monitor's verification was required when it was set; each run's audit
         # checks the proof again itself and obeys robots.txt, saying why, if it is gone.
+        sealed = await monitors.credentials_sealed(env.DB, monitor.id)
+        request = audit_request(monitor, sealed)
         await audits.create_audit(
-            env, monitor.owner, audit_request(monitor), audit_id=audit_id, require_verified=False
+            env, monitor.owner, request, audit_id=audit_id, require_verified=False
         )
     except (InvalidTarget, InvalidOptions) as exc:
         # The deployment's policy changed under the monitor (ALLOW_PRIVATE_HOSTS,

@@ -25,12 +25,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from auditdb import monitors
-from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord
+from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord, NewCredentials
 from auditdb.scope import ScopeOptions
 from common import ports
 from common.bindings import Env
 from common.deployment import DeploymentVars
 from common.settings import CRAWL, EXTERNAL
+from crawl.credentials import SealedCredentials
 from lighthouse.records import LighthouseMode
 from maintenance.monitor_schedule import next_due_at
 from service import audits, verification
@@ -42,6 +43,7 @@ from service.errors import (
     MonitorNotFound,
 )
 from service.lists import ListPage, Paging, page_of
+from urls.credentials import Credentials
 from urls.private_hosts import PrivateHosts
 
 SECRET_PREFIX = "whsec_"
@@ -83,6 +85,7 @@ class CreateMonitor:
     scope: ScopeOptions = field(default_factory=ScopeOptions)
     # -- robots.txt override (issue 28, item 2): only for a verified host (service.verification)
     ignore_robots: bool = False
+    credentials: Credentials | None = None  # sealed here (issue 28)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,8 @@ class UpdateMonitor:
     # -- scope and speed, list mode (issue 28): the ScopeOptions fields given change --
     scope: dict[str, object] | Keep = KEEP
     ignore_robots: bool | Keep = KEEP
+    # New credentials (sealed here), None to remove them; left out, the stored ones stay.
+    credentials: Credentials | Keep | None = KEEP
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +157,11 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
     )
     if monitor.ignore_robots:
         await verification.require_robots_override(env, owner, monitor.url)
+    kept = None if request.credentials is None else await audits.seal(env, request.credentials)
+    if kept is not None:
+        monitor = dataclasses.replace(monitor, credentials=kept.shown)
     await _admit(env, owner)
-    await monitors.insert_monitor(env.DB, monitor, secret)
+    await monitors.insert_monitor(env.DB, monitor, secret, None if kept is None else kept.sealed)
     if monitor.ignore_robots:
         await monitors.set_ignore_robots(env.DB, monitor)
     return CreatedMonitor(monitor, secret)
@@ -209,8 +217,12 @@ def _webhook_url(raw: str, policy: PrivateHosts) -> str:
         raise InvalidTarget(exc.problem, f"webhook_url: {exc}") from exc
 
 
-def audit_request(monitor: MonitorRecord) -> CreateAudit:
-    """The audit each run of the monitor starts."""
+def audit_request(monitor: MonitorRecord, sealed: str | None = None) -> CreateAudit:
+    """The audit each run of the monitor starts, with its credentials still sealed (`sealed`,
+    its row's: auditdb.monitors.credentials_sealed)."""
+    kept = None
+    if sealed is not None and monitor.credentials is not None:
+        kept = SealedCredentials(sealed, monitor.credentials)
     return CreateAudit(
         url=monitor.url,
         max_pages=monitor.max_pages,
@@ -223,6 +235,7 @@ def audit_request(monitor: MonitorRecord) -> CreateAudit:
         external_budget_s=monitor.external_budget_s,
         scope=monitor.scope,
         ignore_robots=monitor.ignore_robots,
+        sealed_credentials=kept,
     )
 
 
@@ -273,18 +286,32 @@ async def update_monitor(
     robots_asked = not isinstance(changes.ignore_robots, Keep) or not isinstance(changes.url, Keep)
     if updated.ignore_robots and robots_asked:
         await verification.require_robots_override(env, owner, updated.url)
-    if not await monitors.update_monitor(env.DB, updated, secret):
+    updated, new_credentials = await _credentials_change(env, updated, changes.credentials)
+    if not await monitors.update_monitor(env.DB, updated, secret, new_credentials):
         raise MonitorNotFound(monitor_id)  # deleted since it was read
     if updated.ignore_robots != current.ignore_robots:
         await monitors.set_ignore_robots(env.DB, updated)
     return updated
 
 
+async def _credentials_change(
+    env: Env, monitor: MonitorRecord, given: Credentials | Keep | None
+) -> tuple[MonitorRecord, NewCredentials | None]:
+    """The monitor with the credentials an update sends (sealed) or removes (None); left out,
+    the stored ones stay and nothing is written for them."""
+    if isinstance(given, Keep):
+        return monitor, None
+    if given is None:
+        return dataclasses.replace(monitor, credentials=None), NewCredentials(None)
+    kept = await audits.seal(env, given)
+    return dataclasses.replace(monitor, credentials=kept.shown), NewCredentials(kept.sealed)
+
+
 def _applied(current: MonitorRecord, changes: UpdateMonitor) -> MonitorRecord:
     given: dict[str, object] = {}
     for change in dataclasses.fields(changes):
         value = getattr(changes, change.name)
-        if change.name != "webhook_secret" and not isinstance(value, Keep):
+        if change.name not in _APPLIED_APART and not isinstance(value, Keep):
             given[change.name] = list(value) if isinstance(value, tuple) else value
     if "url" in given:
         given["scheme_assumed"] = False  # the new text says whether it names a scheme
@@ -302,6 +329,10 @@ def _scope_applied(current: ScopeOptions, changes: dict[str, object] | Keep) -> 
         return ScopeOptions.from_dict(merged)
     except ValueError as exc:  # ScopeOptions checks its own fields (WireError is a ValueError)
         raise InvalidOptions(str(exc)) from exc
+
+
+# Changed by their own writes: the secret replaced, the credentials sealed (`update_monitor`).
+_APPLIED_APART = frozenset({"webhook_secret", "credentials"})
 
 
 async def delete_monitor(env: Env, owner: str, monitor_id: str) -> None:

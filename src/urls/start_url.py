@@ -26,6 +26,7 @@ __all__ = [
     "StartUrlRejection",
     "normalise_start_url",
     "read_start_url",
+    "userinfo_in",
 ]
 
 MAX_URL_LENGTH = 2048
@@ -79,6 +80,17 @@ def read_start_url(raw: str, *, private_hosts: PrivateHosts) -> StartUrl:
     port = "" if url.port is None else f":{url.port}"
     query = "" if url.query is None else f"?{url.query}"
     return StartUrl(f"{url.scheme}://{url.host}{port}{url.path}{query}", scheme_assumed=assumed)
+
+
+def userinfo_in(raw: str) -> bool:
+    """Whether `raw` writes a user or password before its host (`user:password@`), which
+    `read_start_url` drops: the URL Standard keeps it apart from the host, and no request sends
+    it. False for a text that does not parse."""
+    try:
+        url, _ = _parse_start_url(raw)
+    except StartUrlError:
+        return False
+    return bool(url.username or url.password)
 
 
 def _parse_start_url(raw: str) -> tuple[Url, bool]:

@@ -13,8 +13,12 @@ from dataclasses import dataclass
 from auditdb import repository
 from auditdb.records import AuditRecord
 from auditdb.verifications import RobotsDecision
+from common import ports
 from common.bindings import Env, WorkflowStep
+from common.sealing import SealingError
+from crawl.credentials import credentialed, open_credentials
 from durable.client import Scratchpad
+from urls.credentials import CredentialScope, Recipient
 from workflow.params import AuditParams
 
 
@@ -47,6 +51,24 @@ class AuditRun:
         audit = await self._audit()
         if not repository.is_running(audit):
             raise self.non_retryable(_not_running(self.audit_id, audit))
+
+    async def credentials(self) -> CredentialScope | None:
+        """The audit's credentials and their origins, opened for this step only (never a step's
+        result); a key that cannot open them fails the audit, naming the secret
+        (common.sealing)."""
+        sealed = self.params.credentials_sealed
+        if sealed is None:
+            return None
+        try:
+            credentials = await open_credentials(self.env, sealed)
+        except SealingError as exc:
+            raise self.non_retryable(str(exc)) from None
+        return CredentialScope.of(credentials, self.params.start_url)
+
+    async def http(self, recipient: Recipient = Recipient.SITE) -> ports.HttpClient:
+        """The platform's HTTP client, sending the audit's credentials to their origins when
+        `recipient` may have them (crawl.credentials)."""
+        return credentialed(ports.http_client(), await self.credentials(), recipient)
 
     async def _audit(self) -> AuditRecord | None:
         return await repository.get_audit(self.env.DB, self.audit_id)

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 from audit.issues import DetectedIssue
 from auditdb import exposure_issues
 from auditdb.exposure_issues import ExposureSummary
-from common import settings
+from common import ports, settings
 from common.bindings import Env
 from durable.client import Scratchpad
 from durable.records import SiteFact, SiteFactKind
@@ -57,7 +57,7 @@ async def check_exposure(run: AuditRun) -> ExposureSummary:
     params, env = run.params, run.env
 
     async def exposure_checks() -> ExposureSummary:
-        return await _check(params, env)
+        return await _check(params, env, await run.http())
 
     async def keep(summary: ExposureSummary) -> None:
         await exposure_issues.record_exposure(env.DB, params.audit_id, [], summary)
@@ -79,10 +79,10 @@ def _failed(params: AuditParams, exc: Exception) -> ExposureSummary:
     return ExposureSummary(error=reason)
 
 
-async def _check(params: AuditParams, env: Env) -> ExposureSummary:
+async def _check(params: AuditParams, env: Env, http: ports.HttpClient) -> ExposureSummary:
     pad = Scratchpad.for_audit(env, params.audit_id)
     start_page = (await pad.crawl_config()).final_url or params.start_url
-    issues, script_count, content = await _library_issues(pad, params, start_page)
+    issues, script_count, content = await _library_issues(pad, params, start_page, http)
     for fact in await pad.all_site_facts(SiteFactKind.DISCLOSURE):
         issues += [finding_issue(f, fact.page_url) for f in _disclosure_findings(fact)]
     host = urlsplit(start_page).hostname or ""
@@ -111,7 +111,7 @@ async def _check(params: AuditParams, env: Env) -> ExposureSummary:
 
 
 async def _library_issues(
-    pad: Scratchpad, params: AuditParams, start_page: str
+    pad: Scratchpad, params: AuditParams, start_page: str, http: ports.HttpClient
 ) -> tuple[list[DetectedIssue], int, scripts.ContentScan]:
     """Vulnerable libraries among the crawl's scripts, each on the first page (in URL order) that loaded it;
     how many distinct scripts there were; what reading them by content cost."""
@@ -125,6 +125,7 @@ async def _library_issues(
         private_hosts=params.options.private_hosts,
         max_scripts=settings.EXPOSURE.script_max_count,
         user_agent=params.options.scope.user_agent,
+        http=http,
     )
     libraries = [*scripts.scan_urls(first_page), *content.findings]
     issues = [

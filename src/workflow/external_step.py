@@ -34,6 +34,7 @@ from common.wire import JsonRecord
 from crawl.external_check import check_external_urls
 from crawl.external_links import HostNames
 from durable.client import Scratchpad
+from urls.credentials import Recipient
 from workflow import step_configs
 from workflow.audit_run import AuditRun
 from workflow.params import AuditParams
@@ -102,14 +103,23 @@ async def _external_step(run: AuditRun, lease_no: int) -> ExternalReport:
             return ExternalReport(lease_no, 0, 0, 0, running=False)
         if lease_no == 1:
             await repository.set_phase(run.env.DB, run.audit_id, AuditPhase.EXTERNAL_LINKS)
-        return await run_external_step(run.params, run.scratchpad(), lease_no)
+        # Links to other sites get the audit's credentials only when the user allowed it, and
+        # then only on the credentials' origins (crawl.credentials).
+        http = await run.http(Recipient.EXTERNAL_LINKS)
+        return await run_external_step(run.params, run.scratchpad(), lease_no, http=http)
 
     name = f"external-links-{lease_no}"
     config = step_configs.EXTERNAL_STEP
     return await durable_step(run.step, name, config, ExternalReport, external_links)
 
 
-async def run_external_step(params: AuditParams, pad: Scratchpad, lease_no: int) -> ExternalReport:
+async def run_external_step(
+    params: AuditParams,
+    pad: Scratchpad,
+    lease_no: int,
+    *,
+    http: ports.HttpClient | None = None,
+) -> ExternalReport:
     """One step's work: lease, check politely until the deadline, record, release; and stop the
     phase when its time budget is spent or DNS does not work here."""
     config = settings.EXTERNAL
@@ -117,7 +127,7 @@ async def run_external_step(params: AuditParams, pad: Scratchpad, lease_no: int)
     left_s = _budget_left_s(params, claim.started_ms)
     names = HostNames.of(claim.resolved_hosts, claim.unresolved_hosts)
     batch = await check_external_urls(
-        ports.http_client(),
+        http or ports.http_client(),
         list(claim.urls),
         params.options.private_hosts,
         min(params.options.fetch_timeout_s, config.timeout_s),

@@ -31,6 +31,7 @@ from lighthouse.records import LighthouseMode, LighthouseRun, LighthouseStatus, 
 from lighthouse.runner import run_page
 from lighthouse.sample import SampledPage, select_sample
 from lighthouse.vitals import page_issues
+from urls.credentials import Recipient
 from workflow import step_configs
 from workflow.audit_run import AuditRun
 from workflow.steps import durable_step
@@ -99,6 +100,13 @@ async def _select(run: AuditRun) -> LighthouseSample:
         if configured_provider(DeploymentVars.from_env(env)) is None:
             log.info("audit %s: no PSI_API_KEY, Lighthouse skipped", params.audit_id)
             return await _decided(env, params.audit_id, LighthouseStatus.SKIPPED_NO_KEY)
+        scope = await run.credentials()
+        if scope is not None and scope.credentials.allows(Recipient.LIGHTHOUSE):
+            # The one provider, PageSpeed Insights v5, takes a URL and no request headers or
+            # cookies: the user asked for the credentials to go with it, so it does not run
+            # against the login wall instead. Without that wish it runs as for any audit.
+            log.info("audit %s: PSI cannot send credentials, Lighthouse skipped", params.audit_id)
+            return await _decided(env, params.audit_id, LighthouseStatus.SKIPPED_CREDENTIALS)
         config = await run.scratchpad().crawl_config()
         pages = await store.crawled_pages(env.DB, params.audit_id)
         sample = select_sample(

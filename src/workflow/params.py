@@ -17,3 +17,6 @@ class AuditParams(JsonRecord):
     resume: bool = False
     # No scheme was typed: discovery tries https, then http (crawl.start_verdict).
     scheme_assumed: bool = False
+    # The audit's credentials sealed (crawl.credentials): the instance store keeps the params,
+    # so they never hold them in clear; each step that fetches opens them (`AuditRun.http`).
+    credentials_sealed: str | None = None

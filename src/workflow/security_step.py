@@ -17,6 +17,7 @@ import logging
 from dataclasses import dataclass
 
 from auditdb import security_grades
+from common import ports
 from common.wire import JsonRecord
 from durable.client import Scratchpad
 from durable.records import SiteFact, SiteFactKind
@@ -51,7 +52,7 @@ async def grade_start_url(run: AuditRun) -> SecurityGraded:
     async def security_grade() -> SecurityGraded:
         pad = run.scratchpad()
         try:
-            grade = await _grade(params, pad)
+            grade = await _grade(params, pad, await run.http())
         except Exception as exc:
             reason = str(exc) or type(exc).__name__
             log.info("audit %s not graded: %s", params.audit_id, reason)
@@ -69,12 +70,13 @@ async def grade_start_url(run: AuditRun) -> SecurityGraded:
     )
 
 
-async def _grade(params: AuditParams, pad: Scratchpad) -> SecurityGrade:
+async def _grade(params: AuditParams, pad: Scratchpad, http: ports.HttpClient) -> SecurityGrade:
     agent = params.options.scope.user_agent  # the audit's own User-Agent (auditdb.scope)
     site = await observe_site(
         params.start_url,
         private_hosts=params.options.private_hosts,
         headers=None if agent is None else {"user-agent": agent},
+        client=http,
     )
     scanned = grade_site(site)
     hsts = next(t for t in scanned.tests if t.test is TestName.STRICT_TRANSPORT_SECURITY)

@@ -31,6 +31,7 @@ from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode, classify_error, error_detail
 from common.wire import JsonObject, as_object
 from crawl.chunk import ChunkIO, ChunkPlan, ChunkReport, run_chunk
+from crawl.credentials import credentialed
 from crawl.discovery import DiscoveryReport, discover
 from crawl.host_proof import authority_of
 from crawl.list_mode import ListSource, discover_list
@@ -41,6 +42,7 @@ from crawl.site_health import NoAnswers, stopped_responding
 from crawl.start_verdict import StartFailure
 from crawl.url_policy import UrlPolicy
 from durable.client import Scratchpad
+from urls.credentials import CredentialScope
 from workflow import step_configs
 from workflow.audit_run import AuditRun
 from workflow.exposure_step import check_exposure
@@ -196,7 +198,8 @@ async def _discover(run: AuditRun) -> DiscoveryReport:
 
     async def discover_urls() -> DiscoveryReport:
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.DISCOVERY)
-        report = await _discovery(params, run.scratchpad(), run.robots)
+        credentials = await run.credentials()
+        report = await _discovery(params, run.scratchpad(), run.robots, credentials)
         await repository.set_final_url(
             env.DB, params.audit_id, report.final_url, report.scheme_note
         )
@@ -221,11 +224,16 @@ async def _discover(run: AuditRun) -> DiscoveryReport:
 
 
 async def _discovery(
-    params: AuditParams, pad: Scratchpad, robots_decision: RobotsDecision | None
+    params: AuditParams,
+    pad: Scratchpad,
+    robots_decision: RobotsDecision | None,
+    credentials: CredentialScope | None,
 ) -> DiscoveryReport:
     """Discovery of a crawl (the start URL, robots.txt, the site's sitemaps) or of a list;
-    robots.txt left out of the scope where the verified owner's override holds."""
+    robots.txt left out of the scope where the verified owner's override holds. Every fetch
+    sends the audit's `credentials` to their origins (crawl.credentials)."""
     options = params.options
+    http = credentialed(ports.http_client(), credentials)
 
     def policy_for(final_url: str, robots: RobotsRules) -> UrlPolicy:
         return url_policy(params, final_url, robots, holds_for(robots_decision, final_url))
@@ -233,7 +241,7 @@ async def _discovery(
     headers = settings.CRAWL.headers_for(options.scope.user_agent)
     if options.scope.is_list:
         return await discover_list(
-            ports.http_client(),
+            http,
             pad,
             start_url=params.start_url,
             source=ListSource(tuple(options.scope.urls), options.scope.sitemap_url),
@@ -243,7 +251,7 @@ async def _discovery(
             headers=headers,
         )
     return await discover(
-        ports.http_client(),
+        http,
         pad,
         start_url=params.start_url,
         policy_for=policy_for,
@@ -251,6 +259,7 @@ async def _discovery(
         private_hosts=options.private_hosts,
         scheme_assumed=params.scheme_assumed,
         headers=headers,
+        credentials=credentials,
     )
 
 
@@ -324,7 +333,7 @@ async def _crawl_chunk(run: AuditRun, chunk_no: int, window: ChunkWindow) -> Chu
             ),
             concurrency=params.options.scope.concurrency,
         )
-        io = ChunkIO(pad=pad, db=run.env.DB, http=ports.http_client())
+        io = ChunkIO(pad=pad, db=run.env.DB, http=await run.http())
         return await run_chunk(scope, plan, io)
 
     name = f"crawl-chunk-{chunk_no}"
@@ -356,6 +365,18 @@ async def _finalize(run: AuditRun, crawl: CrawlSummary) -> FinalizeSummary:
     )
 
 
+async def _scrubbed(run: AuditRun, detail: str | None) -> str | None:
+    """The failure's text without the audit's secrets: the fetches scrub their own errors
+    (crawl.credentials), and this stands behind them for any other text."""
+    if detail is None or run.params.credentials_sealed is None:
+        return detail
+    try:
+        scope = await run.credentials()
+    except Exception:  # a key that cannot open them: they were never opened, so never quoted
+        return detail
+    return detail if scope is None else scope.credentials.scrub(detail)
+
+
 def failure_of(exc: Exception) -> tuple[ErrorCode, str | None]:
     """The audit's error code and detail for what ended its run: the site's failure as discovery
     decided it, or our platform's error text, classified."""
@@ -367,6 +388,7 @@ def failure_of(exc: Exception) -> tuple[ErrorCode, str | None]:
 
 async def _record_failure(run: AuditRun, exc: Exception) -> None:
     code, detail = failure_of(exc)
+    detail = await _scrubbed(run, detail)
     params, env = run.params, run.env
 
     async def mark_failed() -> FailureRecorded:

@@ -52,7 +52,7 @@ async def check_timing(run: AuditRun, crawl: CrawlSummary) -> TimingSummary:
     params, env = run.params, run.env
 
     async def timing_check() -> TimingSummary:
-        return await measure_and_judge(params, env, crawl)
+        return await measure_and_judge(params, env, crawl, http=await run.http())
 
     async def keep(summary: TimingSummary) -> None:
         await timing_db.record_timing(env.DB, params.audit_id, [], {}, summary)
@@ -74,8 +74,16 @@ def _failed(params: AuditParams, exc: Exception) -> TimingSummary:
     return TimingSummary(threshold_ms=timing.page_bar(None), error=reason)
 
 
-async def measure_and_judge(params: AuditParams, env: Env, crawl: CrawlSummary) -> TimingSummary:
-    """Measure the sample and the candidates again, judge them and record the verdict."""
+async def measure_and_judge(
+    params: AuditParams,
+    env: Env,
+    crawl: CrawlSummary,
+    *,
+    http: ports.HttpClient | None = None,
+) -> TimingSummary:
+    """Measure the sample and the candidates again (through `http`, the platform's client by
+    default), judge them and record the verdict."""
+    client = http or ports.http_client()
     skipped = _skipped(crawl)
     if skipped is not None:
         summary = TimingSummary(threshold_ms=timing.page_bar(None), skipped=skipped)
@@ -92,7 +100,7 @@ async def measure_and_judge(params: AuditParams, env: Env, crawl: CrawlSummary) 
     deadline = time.monotonic() + config.soft_deadline_s
     sample = await timing_db.sample_pages(env.DB, params.audit_id, config.sample_pages)
     sample_timeout_s = _timeout_s(params, threshold)
-    sampled = await _measure(params, sample, sample_timeout_s, deadline)
+    sampled = await _measure(params, client, sample, sample_timeout_s, deadline)
     median = timing.site_median(sampled.values())
     bar = timing.page_bar(median)
     found, total = await timing_db.candidates(env.DB, params.audit_id, bar, config.max_remeasured)
@@ -104,7 +112,7 @@ async def measure_and_judge(params: AuditParams, env: Env, crawl: CrawlSummary) 
         if (ms := sampled.get(c.url)) is not None and ms < sample_timeout_s * 1000
     }
     fresh = [c.url for c in found if c.url not in known]
-    measured = known | await _measure(params, fresh, _timeout_s(params, bar), deadline)
+    measured = known | await _measure(params, client, fresh, _timeout_s(params, bar), deadline)
     slow = sorted(url for url, ms in measured.items() if ms is not None and ms > bar)
     issues = await _issues(params, env, slow, median, len(sample))
     summary = TimingSummary(
@@ -128,10 +136,14 @@ def _timeout_s(params: AuditParams, bar_ms: int) -> float:
 
 
 async def _measure(
-    params: AuditParams, urls: list[str], timeout_s: float, deadline: float
+    params: AuditParams,
+    http: ports.HttpClient,
+    urls: list[str],
+    timeout_s: float,
+    deadline: float,
 ) -> dict[str, int | None]:
     return await measure_all(
-        ports.http_client(),
+        http,
         urls,
         timeout_s,
         concurrency=settings.TIMING.concurrency,

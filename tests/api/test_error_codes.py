@@ -2,7 +2,8 @@
 
 The env refuses to create Workflow instances, so a request that passes every check ends in
 workflow_unavailable, which is how the table reaches the 503; requests refused earlier never get
-that far. Its R2 bucket refuses deletes, so deleting an audit ends in storage_unavailable. Audit
+that far. Its R2 bucket refuses deletes, so deleting an audit ends in storage_unavailable, and
+it has no CREDENTIALS_KEY, so an audit with credentials ends in credentials_unavailable. Audit
 rows in each resumable or unresumable state are seeded straight into D1. Calls carry an API key of
 the seeded rows' owner, except the one that shows the 401.
 """
@@ -47,6 +48,7 @@ class WorkflowDownEnv:
         # Doubles of only the methods these requests reach, standing for the whole bindings.
         self.SITE_AUDIT_WORKFLOW = cast(Workflow, RefusingWorkflow())
         self.REPORTS = cast(R2Bucket, RefusingBucket())
+        self.CREDENTIALS_KEY = None  # the secret not put: credentials cannot be sealed
         self.key = key  # the test's API key (not a binding)
 
     def __getattr__(self, name: str) -> Any:
@@ -138,6 +140,20 @@ ERRORS = [
     ("POST", "/api/audits/no-state/resume", None, 410, ApiErrorCode.GONE),
     ("POST", "/api/audits/resumable/resume", None, 503, ApiErrorCode.WORKFLOW_UNAVAILABLE),
     ("DELETE", "/api/audits/done", None, 503, ApiErrorCode.STORAGE_UNAVAILABLE),
+    (
+        "POST",
+        "/api/audits",
+        body({"url": "https://example.com", "credentials": {"cookies": {"s": "1"}}}),
+        503,
+        ApiErrorCode.CREDENTIALS_UNAVAILABLE,
+    ),
+    (
+        "POST",
+        "/api/audits",
+        body({"url": "https://example.com", "credentials": {"headers": {"Host": "x"}}}),
+        400,
+        ApiErrorCode.INVALID_REQUEST,
+    ),
     ("POST", "/api/audits", b"{" + b" " * 64 * 1024 + b"}", 413, ApiErrorCode.PAYLOAD_TOO_LARGE),
     # After one request under a limit of one request a minute (set by the test for 429 rows).
     ("GET", "/api/audits", None, 429, ApiErrorCode.RATE_LIMITED),

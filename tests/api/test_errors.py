@@ -23,6 +23,7 @@ from api.http import error_response
 from auditdb.records import AuditStatus
 from service.errors import (
     AuditNotFound,
+    CredentialsUnavailable,
     HostNotVerified,
     InvalidKeyFields,
     InvalidOptions,
@@ -78,6 +79,11 @@ SERVICE_ERRORS: list[tuple[ServiceError, int, ApiErrorCode]] = [
         StorageUnavailable("could not delete the audit's stored report"),
         503,
         ApiErrorCode.STORAGE_UNAVAILABLE,
+    ),
+    (
+        CredentialsUnavailable("the Worker secret CREDENTIALS_KEY is not set"),
+        503,
+        ApiErrorCode.CREDENTIALS_UNAVAILABLE,
     ),
     (NotAuthenticated("the API key is not valid"), 401, ApiErrorCode.UNAUTHORIZED),
     (InvalidKeyFields("owner must be ..."), 400, ApiErrorCode.INVALID_REQUEST),

@@ -256,7 +256,7 @@ def test_error_responses_carry_the_error_schema_and_their_headers(
         (401, ["unauthorized"]),
         (404, ["not_found"]),
         (429, ["rate_limited"]),
-        (503, ["workflow_unavailable", "storage_unavailable"]),
+        (503, ["workflow_unavailable", "storage_unavailable", "credentials_unavailable"]),
     ],
 )
 def test_each_error_status_names_the_codes_it_carries(status: int, codes: list[str]) -> None:

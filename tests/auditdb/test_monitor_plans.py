@@ -28,6 +28,12 @@ STATEMENTS: list[tuple[str, Statement, str]] = [
     ("get owned", Statement(monitors.GET_OWNED_SQL, ("m1", "o")), "sqlite_autoindex_monitors_1"),
     ("get", Statement(monitors.GET_SQL, ("m1",)), "sqlite_autoindex_monitors_1"),
     ("secret", Statement(monitors.SECRET_SQL, ("m1",)), "sqlite_autoindex_monitors_1"),
+    ("sealed", Statement(monitors.SEALED_SQL, ("m1",)), "sqlite_autoindex_monitors_1"),
+    (
+        "set credentials",
+        Statement(monitors.SET_CREDENTIALS_SQL, (None, None, "m1", "o")),
+        "sqlite_autoindex_monitors_1",
+    ),
     ("count owned", Statement(monitors.COUNT_OWNED_SQL, ("o",)), "monitors_owner_created_id_idx"),
     (
         "delete owned",  # and its runs, by cascade through monitor_runs_monitor_started_idx

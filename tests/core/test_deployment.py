@@ -80,6 +80,10 @@ GOOD = [
     ),
     ("ROBOTS_OVERRIDE_PRIVATE_HOSTS", "true", "robots_override_private_hosts", True),
     ("ROBOTS_OVERRIDE_PRIVATE_HOSTS", "No", "robots_override_private_hosts", False),
+    # `openssl rand -base64 32`, and the URL-safe alphabet of the same 32 bytes
+    ("CREDENTIALS_KEY", "+/" + "A" * 41 + "=", "credentials_key", b"\xfb\xf0" + bytes(30)),
+    ("CREDENTIALS_KEY", "-_" + "A" * 41 + "=", "credentials_key", b"\xfb\xf0" + bytes(30)),
+    ("CREDENTIALS_KEY_PREVIOUS", "A" * 43 + "=", "credentials_key_previous", bytes(32)),
 ]
 
 
@@ -151,6 +155,9 @@ BAD = [
     ("ADMIN_TOKEN", " token-with-a-space", "a token without surrounding whitespace"),
     ("VERIFICATION_DOH_URL", "1.1.1.1", "an http(s) URL"),
     ("ROBOTS_OVERRIDE_PRIVATE_HOSTS", "loopback", "true or false"),
+    ("CREDENTIALS_KEY", "A" * 22 + "==", "the base64 of 32 random bytes"),  # 16 bytes: AES-128
+    ("CREDENTIALS_KEY", "not base64 at all!", "the base64 of 32 random bytes"),
+    ("CREDENTIALS_KEY_PREVIOUS", "A" * 60, "openssl rand -base64 32"),
 ]
 
 
@@ -165,10 +172,24 @@ def test_a_bad_value_is_an_error_naming_the_var_and_what_it_expects(
     assert expected in str(caught.value)
 
 
-def test_a_secret_s_bad_value_is_not_repeated_in_the_error() -> None:
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [
+        ("ADMIN_TOKEN", "s3cret "),
+        ("CREDENTIALS_KEY", "s3cretAAAAAAAAAAAAAAAAAAAA=="),
+        ("CREDENTIALS_KEY_PREVIOUS", "s3cret"),
+    ],
+)
+def test_a_secret_s_bad_value_is_not_repeated_in_the_error(name: str, raw: str) -> None:
     with pytest.raises(DeploymentVarError) as caught:
-        parsed(ADMIN_TOKEN="s3cret ")
+        parsed(**{name: raw})
     assert "s3cret" not in str(caught.value)
+
+
+def test_the_sealing_keys_are_not_in_the_record_s_repr() -> None:
+    deployment = parsed(CREDENTIALS_KEY="A" * 43 + "=")
+    assert deployment.credentials_key == bytes(32)
+    assert "credentials_key" not in repr(deployment) and "x00" not in repr(deployment)
 
 
 def test_every_var_but_the_key_can_be_bad() -> None:

@@ -9,6 +9,7 @@ from common.failures import ErrorCode
 from common.net_failure import NetFailure
 from crawl.redirects import FollowedFetch
 from crawl.start_verdict import StartFailure, falls_back, http_twin, judge_start, scheme_note
+from urls.credentials import BasicAuth, Credentials, CredentialScope
 
 START = "http://127.0.0.1:9/"
 REFUSED = "cannot connect to 127.0.0.1:9: [Errno 111] Connect call failed ('127.0.0.1', 9)"
@@ -134,3 +135,79 @@ def test_the_scheme_note_says_which_scheme_was_used_and_why() -> None:
         scheme_note(https, None)
         == "no scheme given: auditing https://127.0.0.1:8001/ (https answered)"
     )
+
+
+# -- a closed site: what to pass (issue 28) --------------------------------------------------
+
+BASIC_CHALLENGE = {"www-authenticate": 'Basic realm="staging", charset="UTF-8"'}
+
+
+def walled(status: int, headers: dict[str, str] | None = None, url: str = START) -> FollowedFetch:
+    result = ports.FetchResult(url, status, dict(headers or {}), b"", False, 1.0)
+    return FollowedFetch(result, url, [START] if url == START else [START, url])
+
+
+def scope(**fields: object) -> CredentialScope:
+    return CredentialScope.of(Credentials(**fields), START)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("followed", "credentials", "sentence"),
+    [
+        (
+            walled(401, BASIC_CHALLENGE),
+            None,
+            "answered 401 Unauthorized: the site needs HTTP basic auth: pass --auth "
+            "USER:PASSWORD (the API's credentials.basic_auth).",
+        ),
+        (  # several challenges, Basic among them (RFC 9110 §11.6.1)
+            walled(401, {"www-authenticate": 'Bearer realm="api", basic realm="x"'}),
+            None,
+            "needs HTTP basic auth: pass --auth",
+        ),
+        (
+            walled(401, {"www-authenticate": 'Bearer realm="api"'}),
+            None,
+            "pass what it needs: an access header with --header 'NAME: VALUE' or a login cookie "
+            "with --cookie NAME=VALUE",
+        ),
+        (
+            walled(403, BASIC_CHALLENGE),  # a challenge on a 403 asks for nothing
+            None,
+            "answered 403 Forbidden: the server refused the audit access",
+        ),
+        (
+            walled(401, BASIC_CHALLENGE),
+            scope(basic_auth=BasicAuth("ci", "pw-1"), cookies={"session": "c-1"}),
+            "answered 401 Unauthorized: the server refused the credentials sent (basic auth as "
+            "'ci'; the cookie session). Check that they are current and meant for this site.",
+        ),
+        (
+            walled(401, BASIC_CHALLENGE),
+            scope(headers={"X-Token": "t-1"}),
+            "the site needs HTTP basic auth, which the credentials lack: pass --auth",
+        ),
+        (
+            walled(403),
+            scope(headers={"CF-Access-Client-Id": "i", "CF-Access-Client-Secret": "s-1"}),
+            "refused the credentials sent (the header CF-Access-Client-Id, "
+            "CF-Access-Client-Secret)",
+        ),
+        (
+            walled(401, BASIC_CHALLENGE, url="https://login.example/"),
+            scope(basic_auth=BasicAuth("ci", "pw-1")),
+            "http://127.0.0.1:9/ redirects to https://login.example/, which answered 401 "
+            "Unauthorized: the audit's credentials go only to http://127.0.0.1:9, so "
+            "https://login.example got none. If it should, add it with --credentials-origin "
+            "https://login.example (the API's credentials.origins).",
+        ),
+    ],
+)
+def test_a_wall_at_the_start_url_says_what_to_pass_and_never_a_value(
+    followed: FollowedFetch, credentials: CredentialScope | None, sentence: str
+) -> None:
+    failure = judge_start(START, followed, credentials)
+    assert failure is not None and failure.error_code is ErrorCode.SITE_HTTP_ERROR
+    assert sentence in failure.detail
+    for secret in ("pw-1", "c-1", "t-1", "s-1"):
+        assert secret not in failure.detail

@@ -299,3 +299,20 @@ async def test_a_resumed_audit_runs_only_the_pages_without_rows(
     again = [call.url for call in psi.calls[14:]]
     # only the two pages whose rows were never persisted ran again, once per strategy
     assert len(again) == 4 and not set(again) & first_group
+
+
+@pytest.mark.parametrize(("send", "status"), [(True, "skipped_credentials"), (False, "completed")])
+async def test_credentials_meant_for_lighthouse_skip_it_as_psi_cannot_send_them(
+    keyed: LocalPlatform, psi: PsiDouble, site: Site, send: bool, status: str
+) -> None:
+    credentials = {"cookies": {"session": "lh-c00kie"}, "send_to_lighthouse": send}
+    report = await audit_site(keyed, site.url("/"), credentials=credentials)
+
+    audit = report["audit"]
+    assert (audit["status"], audit["lighthouse_status"]) == ("completed", status)
+    assert bool(psi.calls) is not send  # without the wish, PSI runs as for any audit
+    if send:
+        assert "lighthouse: skipped (PageSpeed Insights cannot send the audit's credentials)" in (
+            format_summary(report).splitlines()
+        )
+    assert "lh-c00kie" not in json.dumps(report) + json.dumps([c.url for c in psi.calls])

@@ -13,6 +13,8 @@ from typing import Any
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
 from common import ports
+from crawl.credentials import seal_credentials
+from urls.credentials import Credentials
 from urls.private_hosts import PrivateHosts
 from workflow.params import AuditParams
 
@@ -44,9 +46,21 @@ def tolerate_load() -> None:
     settings.EXTERNAL = dataclasses.replace(settings.EXTERNAL, timeout_s=PARITY_EXTERNAL_TIMEOUT_S)
 
 
-async def start_audit(env: Any, audit_id: str, start_url: str, max_pages: int = 300) -> None:
+async def start_audit(
+    env: Any,
+    audit_id: str,
+    start_url: str,
+    max_pages: int = 300,
+    credentials: Credentials | None = None,
+) -> None:
+    """Insert the audit and start its instance; `credentials` are sealed first, as the service
+    seals them (crawl.credentials: WebCrypto in Pyodide)."""
+    sealed = None if credentials is None else await seal_credentials(env, credentials)
     options = AuditOptions(
-        max_pages=max_pages, private_hosts=PrivateHosts.LOOPBACK, check_external=True
+        max_pages=max_pages,
+        private_hosts=PrivateHosts.LOOPBACK,
+        check_external=True,
+        credentials=None if sealed is None else sealed.shown,
     )
     now = ports.iso_now()
     audit = AuditRecord(
@@ -58,8 +72,9 @@ async def start_audit(env: Any, audit_id: str, start_url: str, max_pages: int = 
         workflow_instance_id=audit_id,
         pages_total=max_pages,
     )
-    await repository.insert_audit(env.DB, audit)
-    params = AuditParams(audit_id, start_url, options)
+    sealed_text = None if sealed is None else sealed.sealed
+    await repository.insert_audit(env.DB, audit, sealed_text)
+    params = AuditParams(audit_id, start_url, options, credentials_sealed=sealed_text)
     await env.SITE_AUDIT_WORKFLOW.create(id=audit_id, params=params.to_dict())
 
 

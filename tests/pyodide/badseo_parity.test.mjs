@@ -3,32 +3,17 @@
 // issues as the CPython local platform's audit of the same site (timing fields excluded), and
 // report exactly the golden issue set. Each audit gets a fresh server on the same port.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import fs from "node:fs";
 import net from "node:net";
-import path from "node:path";
 import { test } from "node:test";
 import { gunzipSync } from "node:zlib";
-import { ROOT, boot } from "./harness/runtime.mjs";
+import { python } from "./harness/python.mjs";
+import { boot } from "./harness/runtime.mjs";
 
-const PYTHON = process.env.SITEAUDIT_PYTHON ?? (fs.existsSync(path.join(ROOT, ".venv/bin/python")) ? path.join(ROOT, ".venv/bin/python") : "python3");
-const pyEnv = { ...process.env, PYTHONPATH: [path.join(ROOT, "src"), ROOT].join(path.delimiter) };
 const AUDIT_ID = "parity-audit";
 
 const freePort = () => new Promise((resolve) => {
   const s = net.createServer().listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)); });
 });
-
-function python(args, { untilLine } = {}) {
-  const child = spawn(PYTHON, args, { cwd: ROOT, env: pyEnv, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "", err = "";
-  child.stderr.on("data", (d) => { err += d; });
-  const done = new Promise((resolve, reject) => {
-    child.stdout.on("data", (d) => { out += d; if (untilLine && out.includes("\n")) resolve(out.trim()); });
-    child.on("exit", (code) => (code === 0 || untilLine ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code}\n${err}`))));
-  });
-  return { child, done };
-}
 
 test("badseo audited in Pyodide equals the CPython local platform's audit and the golden set", async () => {
   const port = await freePort();

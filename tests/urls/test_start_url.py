@@ -3,7 +3,7 @@
 import pytest
 
 from urls.private_hosts import PrivateHosts
-from urls.start_url import StartUrl, StartUrlError, normalise_start_url, read_start_url
+from urls.start_url import StartUrl, StartUrlError, normalise_start_url, read_start_url, userinfo_in
 
 
 @pytest.mark.parametrize(
@@ -84,3 +84,20 @@ def test_a_refusal_says_whether_the_url_is_malformed_or_its_target_blocked(
     with pytest.raises(StartUrlError) as caught:
         normalise_start_url(raw, private_hosts=PrivateHosts.DENY)
     assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("raw", "given"),
+    [
+        ("https://ci:pa55@stage.example/", True),
+        ("ci:pa55@stage.example", True),  # no scheme: https assumed, the user still read
+        ("https://ci@stage.example/", True),
+        ("https://:pa55@stage.example/", True),
+        ("https://stage.example/a@b", False),  # an @ in the path is no userinfo
+        ("https://stage.example/?to=a@b", False),
+        ("https://stage.example/", False),
+        ("http://[bad/", False),  # does not parse: the parse's own error says so
+    ],
+)
+def test_userinfo_in_reads_a_user_or_password_before_the_host(raw: str, given: bool) -> None:
+    assert userinfo_in(raw) is given

@@ -4,10 +4,10 @@ A tool's `inputSchema` (what `tools/list` publishes) is also what its arguments 
 against, so the published contract and the enforced one cannot drift apart. The schemas use a
 small subset of JSON Schema 2020-12 (https://json-schema.org/draft/2020-12/json-schema-validation):
 `type` object, string, integer, boolean, array; `properties`, `required`,
-`additionalProperties: false`; `minLength`/`maxLength`, `pattern`, `enum`,
-`minimum`/`maximum`, `items`, `maxItems`. `check` knows exactly that subset; a schema using
-anything else is a programming error caught by tests/api/mcp/test_schema.py, which checks every
-tool's schema against the official metaschema.
+`additionalProperties: false`, or a map: `additionalProperties: <schema>` with `maxProperties`;
+`minLength`/`maxLength`, `pattern`, `enum`, `minimum`/`maximum`, `items`, `maxItems`. `check`
+knows exactly that subset; a schema using anything else is a programming error caught by
+tests/api/mcp/test_schema.py, which checks every tool's schema against the official metaschema.
 """
 
 from __future__ import annotations
@@ -74,12 +74,30 @@ def array(description: str, items: JsonObject, *, max_items: int) -> JsonObject:
     return {"type": "array", "description": description, "items": items, "maxItems": max_items}
 
 
-def obj(properties: dict[str, JsonObject], required: Sequence[str] = ()) -> JsonObject:
-    return {
+def obj(
+    properties: dict[str, JsonObject],
+    required: Sequence[str] = (),
+    *,
+    description: str | None = None,
+) -> JsonObject:
+    schema: JsonObject = {
         "type": "object",
         "properties": dict(properties),
         "required": list(required),
         "additionalProperties": False,
+    }
+    if description is not None:
+        schema["description"] = description
+    return schema
+
+
+def mapping(description: str, values: JsonObject, *, max_properties: int) -> JsonObject:
+    """An object of any names, each value held to `values` (headers, cookies)."""
+    return {
+        "type": "object",
+        "description": description,
+        "additionalProperties": values,
+        "maxProperties": max_properties,
     }
 
 
@@ -138,6 +156,9 @@ def _json_kind(value: JsonValue) -> str:
 
 
 def _check_object(schema: JsonObject, value: dict[str, JsonValue], where: str) -> None:
+    if "properties" not in schema:
+        _check_mapping(schema, value, where)
+        return
     properties = _object_of(schema["properties"])
     unknown = sorted(set(value) - set(properties))
     if unknown:
@@ -151,6 +172,14 @@ def _check_object(schema: JsonObject, value: dict[str, JsonValue], where: str) -
         check(
             _object_of(properties[name]), item, name if where == "arguments" else f"{where}.{name}"
         )
+
+
+def _check_mapping(schema: JsonObject, value: dict[str, JsonValue], where: str) -> None:
+    most = schema.get("maxProperties")
+    if isinstance(most, int) and len(value) > most:
+        raise InvalidArguments(f"{where} may hold at most {most} entries")
+    for name, item in value.items():
+        check(_object_of(schema["additionalProperties"]), item, f"{where}.{name}")
 
 
 def _check_array(schema: JsonObject, value: list[JsonValue], where: str) -> None:

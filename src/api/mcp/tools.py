@@ -2,7 +2,7 @@
 the service layer.
 
     run_site_audit     url, max_pages, max_depth, include, exclude,  -> {"audit"}
-                       check_external, external_budget_s, and the
+                       check_external, external_budget_s, credentials, and the
                        scope options (api.mcp.scope_args): user_agent,
                        rate_per_s, concurrency, strip_params, subdomains,
                        mode, urls, sitemap_url
@@ -54,13 +54,22 @@ from auditdb.summary import TypeCount
 from auditdb.verifications import VerificationMethod
 from common.bindings import Env
 from common.settings import CRAWL, EXTERNAL
-from common.wire import JsonObject, JsonValue, as_bool, as_int, as_list, as_str
+from common.wire import JsonObject, JsonValue, as_bool, as_int, as_list, as_object, as_str
 from lighthouse.records import LighthouseMode
 from service import audits, lists, verdict, verification
 from service.audits import CreateAudit
 from service.errors import RateLimited, ServiceError
 from service.scope_checks import list_start_url
 from service.verification import RequestVerification, verification_view
+from urls.credentials import (
+    MAX_COOKIES,
+    MAX_HEADERS,
+    MAX_ORIGINS,
+    MAX_VALUE_CHARS,
+    Credentials,
+    CredentialsError,
+    parse_origin,
+)
 
 DEFAULT_ISSUE_LIMIT = 200  # the original's default for get_audit_issues
 DEFAULT_ACTION_LIMIT = 10  # what an agent should read first; `total` says how many there are
@@ -177,6 +186,7 @@ async def run_site_audit(caller: Caller, args: JsonObject) -> JsonObject:
         external_budget_s=as_int(args.get("external_budget_s", _DEFAULT_EXTERNAL_BUDGET_S)),
         scope=scope,
         ignore_robots=as_bool(args.get("ignore_robots", False)),
+        credentials=_credentials(args.get("credentials")),
     )
     audit = await audits.create_audit(caller.env, caller.owner, request, caller.key_id)
     return {"audit": audit_view(audit)}
@@ -273,6 +283,20 @@ async def _audit_id(caller: Caller, args: JsonObject) -> str:
     if latest is None:
         raise ToolRefusal("there are no audits yet; start one with run_site_audit")
     return latest.id
+
+
+def _credentials(value: JsonValue) -> Credentials | None:
+    """The `credentials` argument checked as the API checks them (urls.credentials), refused by
+    field name without quoting a value."""
+    if value is None:
+        return None
+    data = dict(as_object(value))
+    origins = data.get("origins")
+    try:
+        data["origins"] = [parse_origin(as_str(origin)) for origin in as_list(origins or [])]
+        return Credentials.from_dict(data)
+    except CredentialsError as exc:
+        raise ToolRefusal(f"credentials: {exc}") from None
 
 
 def _strings(value: JsonValue) -> tuple[str, ...]:
@@ -405,6 +429,43 @@ VERIFICATION_TOOLS = (
         destructive=True,
     ),
 )
+# What a closed site needs (urls.credentials). No pattern on a value: a pattern's refusal quotes
+# what it refused (api.mcp.schema), and these are secrets.
+_SECRET = schema.string("A secret value: never shown back.", max_length=MAX_VALUE_CHARS)
+_CREDENTIALS = schema.obj(
+    {
+        "basic_auth": schema.obj(
+            {
+                "user": schema.string("The user (no ':').", min_length=1, max_length=4096),
+                "password": _SECRET,
+            },
+            required=["user", "password"],
+            description="HTTP basic auth (RFC 7617).",
+        ),
+        "headers": schema.mapping(
+            "Request headers, name to value: an access token such as Cloudflare Access's "
+            "CF-Access-Client-Id and CF-Access-Client-Secret. Not Host, Cookie, User-Agent or "
+            "the framing headers.",
+            _SECRET,
+            max_properties=MAX_HEADERS,
+        ),
+        "cookies": schema.mapping(
+            "Cookies, name to value: a login session.", _SECRET, max_properties=MAX_COOKIES
+        ),
+        "origins": schema.array(
+            "More origins (https://host[:port]) that get them, besides the start URL's.",
+            schema.string("An origin.", min_length=1, max_length=2048),
+            max_items=MAX_ORIGINS,
+        ),
+        "send_to_external_links": schema.boolean(
+            "Also send them when checking links to other sites (only to `origins`)."
+        ),
+    },
+    description=(
+        "What a closed site (staging, preview) needs: sent only to the start URL's origin and "
+        "`origins`, never across a redirect to another origin; stored sealed, shown redacted."
+    ),
+)
 
 TOOLS: dict[str, Tool] = {
     tool.name: tool
@@ -458,6 +519,7 @@ TOOLS: dict[str, Tool] = {
                         "host you verified (verify_host, check_host_verification); refused "
                         "otherwise, and checked again before the crawl."
                     ),
+                    "credentials": _CREDENTIALS,
                 },
                 # `url` may be left out in list mode only; run_site_audit says so.
             ),
