@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
+from types import MappingProxyType
 from urllib.parse import urlsplit
 
 from audit.catalogue import Severity, maybe_descriptor
@@ -70,6 +71,16 @@ class PageIssues:
         return f"{link(url)} {view_link(url)}"
 
 
+def breakable(url: str) -> str:
+    """The URL as escaped text a narrow screen wraps after a path's slashes, never inside the
+    host while a slash is left to break at (`<wbr>`, WHATWG HTML §4.5.29; the CSS's
+    `overflow-wrap:anywhere` stays the last resort for one overlong segment)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return escape(url)
+    return escape(scheme + sep) + escape(rest).replace("/", "/<wbr>")
+
+
 def depth_text(page: PageRecord) -> str:
     """The crawl depth, or why there is none: a page the sitemap alone led to is not linked."""
     if page.crawl_depth is not None:
@@ -79,14 +90,21 @@ def depth_text(page: PageRecord) -> str:
     return "unknown"
 
 
-def page_section(page: PageRecord, types: Iterable[str], links: LinkView | None = None) -> str:
+def page_section(
+    page: PageRecord,
+    types: Iterable[str],
+    links: LinkView | None = None,
+    anchors: Mapping[str, str] = MappingProxyType({}),
+) -> str:
     """One page's section: what it answered, where it sits, what links in and out, what is
-    wrong. `links` None: the audit kept no links."""
+    wrong. `links` None: the audit kept no links. `anchors`: the section that shows a type the
+    verdict merged into another finding (service.html_report.finding_anchors)."""
     found = sorted(types, key=lambda t: (SEVERITY_ORDER.get(_severity(t), 9), t))
     issues = (
         "<ul>"
         + "".join(
-            f'<li><a href="#type-{escape(t)}">{escape(type_title(t))}</a></li>' for t in found
+            f'<li><a href="#type-{escape(anchors.get(t, t))}">{escape(type_title(t))}</a></li>'
+            for t in found
         )
         + "</ul>"
         if found
@@ -103,7 +121,7 @@ def page_section(page: PageRecord, types: Iterable[str], links: LinkView | None 
     ]
     rows = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     return (
-        f'<details class="page" id="{page_anchor(page.url)}"><summary>{escape(page.url)}</summary>'
+        f'<details class="page" id="{page_anchor(page.url)}"><summary>{breakable(page.url)}</summary>'
         f'<dl class="facts">{rows}</dl></details>'
     )
 

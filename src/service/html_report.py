@@ -278,7 +278,7 @@ async def html_chunks(
     async for text in island_chunks(kept_rows(stats.first) if rows is None else rows):
         yield text.encode()
     walk = kept_rows(stats.first) if views is None else views
-    async for text in _page_views(audit.id, stats, walk, links):
+    async for text in _page_views(audit.id, stats, walk, links, finding_anchors(verdict)):
         yield text.encode()
     yield _charts(counts, stats).encode()
     if history is not None:
@@ -292,9 +292,10 @@ async def _page_views(
     stats: PageStats,
     batches: AsyncGenerator[list[PageRecord]],
     links: LinkReader | None,
+    anchors: Mapping[str, str],
 ) -> AsyncGenerator[str]:
     """The per-URL sections of the first `PAGE_VIEWS` pages, one chunk per batch, each batch's
-    link lists read with it."""
+    link lists read with it; a page's issue links go to the `anchors` of their types."""
     yield pages_intro(stats.total, None if links is None else audit_id)
     left = PAGE_VIEWS
     in_view = stats.index.in_view
@@ -310,6 +311,7 @@ async def _page_views(
                         p,
                         stats.index.types.get(p.url, ()),
                         None if links is None else LinkView(in_view, found.get(p.url)),
+                        anchors,
                     )
                     for p in part
                 )
@@ -703,6 +705,14 @@ async def _first_rows(
     only = IssueFilter(types=(IssueType(count.issue_type),))
     page = await list_issues(env, owner, audit_id, only, Paging(limit=per_type))
     return page.items
+
+
+def finding_anchors(verdict: AuditVerdict | None) -> dict[str, str]:
+    """Each issue type a finding merged into another (the same fix clears both), mapped to the
+    type whose section the report shows (`_finding` writes only the lead type's id)."""
+    if verdict is None:
+        return {}
+    return {t: a.issue_type for a in verdict.actions for t in a.issue_types[1:]}
 
 
 def finding_counts(

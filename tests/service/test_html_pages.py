@@ -11,17 +11,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from auditdb.records import PageRecord
+from auditdb import repository, verdict
+from auditdb.records import AuditRecord, AuditStatus, PageRecord
 from local_platform.runtime import LocalPlatform
+from service.audits import LOCAL_OWNER
 from service.html_pages import (
     NOT_KEPT,
     OTHER,
     PAGE_VIEWS,
     Structure,
+    breakable,
     depth_text,
     directory_of,
     structure_section,
 )
+from service.html_report import export_html
 from service.page_links import MIN_VIEW_LINKS, VIEW_LINK_BUDGET, view_limit
 from service.page_table import is_web_url, page_anchor
 from tests.service.html_doc import parse
@@ -181,3 +185,46 @@ def test_the_views_lists_shorten_past_5000_pages_and_never_under_5(
 ) -> None:
     assert view_limit(pages_in_view) == listed
     assert pages_in_view * 2 * listed <= VIEW_LINK_BUDGET or listed == MIN_VIEW_LINKS
+
+
+async def test_a_page_links_a_merged_type_to_the_finding_that_shows_it(platform) -> None:
+    """The start page's grade fails on its CSP and a page lacks one: one finding (one fix), shown
+    under the lead type; the page's issue link must still land on a section of the report."""
+    pages = seeded_pages()
+    issues = [
+        issue(1, SITE, "security-csp", "warning"),
+        issue(2, pages[1].url, "csp-missing", "warning"),
+    ]
+    env = platform.core_env
+    audit = AuditRecord(
+        "a1", SITE, "2026-12-01T00:00:00.000Z", LOCAL_OWNER, status=AuditStatus.COMPLETED
+    )
+    await repository.insert_audit(env.DB, audit)
+    await repository.write_crawled_pages(env.DB, pages, issues)
+    tally = await verdict.tally(env.DB, "a1", security_score=40)  # as finalize stores it
+    await (
+        env.DB.prepare("UPDATE audits SET verdict = ? WHERE id = ?")
+        .bind(verdict.to_column(tally), "a1")
+        .run()
+    )
+    export = await export_html(env, LOCAL_OWNER, "a1")
+    root = parse(b"".join([chunk async for chunk in export.chunks]).decode())
+    assert "One fix with: No Content-Security-Policy" in "".join(root.itertext())
+    ids = {el.get("id") for el in root.iter() if el.get("id")}
+    section = find(root, f".//details[@id='{page_anchor(pages[1].url)}']")
+    hrefs = [a.get("href") or "" for a in section.iter("a")]
+    assert [h for h in hrefs if h.startswith("#type-")] == ["#type-security-csp"]
+    assert all(h[1:] in ids for h in hrefs if h.startswith("#"))
+
+
+@pytest.mark.parametrize(
+    ("url", "html"),
+    [
+        ("https://shop.test/", "https://shop.test/<wbr>"),
+        ("https://shop.test/a/b?q=1&r=2", "https://shop.test/<wbr>a/<wbr>b?q=1&amp;r=2"),
+        ("https://a-very-long-host.example/", "https://a-very-long-host.example/<wbr>"),
+        ("mailto:x@y.test", "mailto:x@y.test"),
+    ],
+)
+def test_a_url_breaks_after_its_path_slashes_only(url: str, html: str) -> None:
+    assert breakable(url) == html
