@@ -4,7 +4,8 @@ chosen format, the gate's verdict, and the exit status.
 Formats (`--format`, default text):
 
     text    the terminal summary (status, pages, issues by severity and type, score)
-    json    the report with every page and issue: {"audit", "summary", "links", "pages", "issues"}
+    json    the report with every page and issue: {"audit", "summary", "links", "pages", "issues",
+            "page_links", ...} (cli.report)
     csv     the issues, one row each (RFC 4180, the columns of GET /api/audits/{id}/issues.csv)
     junit   JUnit XML (service/junit.py): a `siteaudit` suite with the audit's own checks and the
             gate's conditions, then one suite per issue type

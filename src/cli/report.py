@@ -9,11 +9,13 @@ one object (what the chunks spell, for tests and small audits).
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from audit.link_graph import PageLinkLists
 from audit.verdict import PENALTY, Action, FindingScope, Scores
+from auditdb import repository
 from auditdb.exposure_issues import AuditExposure, ExposureStatus
 from auditdb.records import AuditRecord, AuditStatus
 from auditdb.security_grades import AuditSecurity, SecurityStatus
@@ -28,6 +30,9 @@ LIST_PAGE_SIZE = 1000  # the API's largest page
 
 
 LISTS = ("pages", "issues")  # the report's keys that hold every row of a list route
+# The per-URL link lists of the HTML report's view, as the stored report's "links" section holds
+# them (service.reports): {"kept", "listed", "pages": [...]}. ("links" is taken: the API's routes.)
+PAGE_LINKS = "page_links"
 
 
 def _base(audit_id: str) -> str:
@@ -35,12 +40,41 @@ def _base(audit_id: str) -> str:
 
 
 async def full_report(platform: LocalPlatform, audit_id: str) -> JsonObject:
-    """`{"audit", "summary", "security", "exposure", "links", "pages", "issues", "lighthouse"}`:
-    the report plus every listed row."""
+    """`{"audit", "summary", "security", "exposure", "links", "pages", "issues", "lighthouse",
+    "page_links"}`: the report plus every listed row and the per-URL link lists."""
     report = await _report_with_lighthouse(platform, audit_id)
     for key in LISTS:
         report[key] = [item async for page in list_pages(platform, audit_id, key) for item in page]
+    kept, listed, batches = await _page_links(platform, audit_id)
+    pages: list[JsonValue] = [lists.to_dict() async for batch in batches for lists in batch]
+    report[PAGE_LINKS] = {"kept": kept, "listed": listed, "pages": pages}
     return dict(report)
+
+
+async def _page_links(
+    platform: LocalPlatform, audit_id: str
+) -> tuple[bool, int, AsyncIterator[list[PageLinkLists]]]:
+    from service.reports import link_lists_in_view, links_in_view  # only a JSON report needs it
+
+    env = platform.core_env
+    audit = await repository.get_audit(env.DB, audit_id)
+    if audit is None:
+        raise RuntimeError(f"no audit with id {audit_id}")
+    kept, listed = await links_in_view(env, audit)
+    return kept, listed, link_lists_in_view(env, audit, listed)
+
+
+async def _page_link_chunks(platform: LocalPlatform, audit_id: str) -> AsyncGenerator[bytes]:
+    """The `page_links` object as `json.dumps` indents it at the first level, its pages list a
+    batch per chunk."""
+    kept, listed, batches = await _page_links(platform, audit_id)
+    yield f'{{\n    "kept": {json.dumps(kept)},\n    "listed": {listed},\n    "pages": '.encode()
+    opened = False
+    async for batch in batches:
+        text = ",".join("\n      " + _indented(lists.to_dict(), 3) for lists in batch)
+        yield (("," if opened else "[") + text).encode()
+        opened = True
+    yield b"\n    ]\n  }" if opened else b"[]\n  }"
 
 
 async def _report_with_lighthouse(platform: LocalPlatform, audit_id: str) -> JsonObject:
@@ -64,9 +98,12 @@ async def json_report_chunks(platform: LocalPlatform, audit_id: str) -> AsyncGen
     as it is read: the report's own keys whole, the lists one item at a time."""
     report = await _report_with_lighthouse(platform, audit_id)
     yield b"{"
-    for n, key in enumerate(sorted({*report, *LISTS})):
+    for n, key in enumerate(sorted({*report, *LISTS, PAGE_LINKS})):
         yield f"{',' if n else ''}\n  {json.dumps(key)}: ".encode()
-        if key in LISTS:
+        if key == PAGE_LINKS:
+            async for chunk in _page_link_chunks(platform, audit_id):
+                yield chunk
+        elif key in LISTS:
             async for chunk in _list_chunks(platform, audit_id, key):
                 yield chunk
         else:

@@ -129,26 +129,43 @@ async def _document(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
 
 async def _links(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
     """The `links` section: the view's lists of the pages in view, a keyset page at a time."""
+    kept, listed = await links_in_view(env, audit)
+    yield f',"links":{{"kept":{_json(kept)},"listed":{listed},"pages":['
+    first = True
+    async for batch in link_lists_in_view(env, audit, listed):
+        yield ("" if first else ",") + ",".join(_json(page.to_dict()) for page in batch)
+        first = False
+    yield "]}"
+
+
+async def links_in_view(env: Env, audit: AuditRecord) -> tuple[bool, int]:
+    """Whether the audit kept its links, and how many a direction the view lists a page."""
     kept = await page_links.links_kept(env, audit.id)
     total = await lists.count_pages(env, audit.owner, audit.id, PageFilter())
-    listed = page_links.view_limit(min(total, PAGE_VIEWS))
-    yield f',"links":{{"kept":{_json(kept)},"listed":{listed},"pages":['
-    if kept:
-        left, first = PAGE_VIEWS, True
-        async with aclosing(lists.iter_pages(env, audit.owner, audit.id)) as walk:
-            async for pages in walk:
-                urls = [page.url for page in pages[:left]]
-                for start in range(0, len(urls), page_links.VIEW_BATCH):
-                    part = urls[start : start + page_links.VIEW_BATCH]
-                    found = await page_links.view_links(env, audit.id, part, listed)
-                    rows = [_json(found[url].to_dict()) for url in part if url in found]
-                    if rows:
-                        yield ("" if first else ",") + ",".join(rows)
-                        first = False
-                left -= len(urls)
-                if left <= 0:
-                    break
-    yield "]}"
+    return kept, page_links.view_limit(min(total, PAGE_VIEWS))
+
+
+async def link_lists_in_view(
+    env: Env, audit: AuditRecord, listed: int
+) -> AsyncIterator[list[PageLinkLists]]:
+    """The link lists of the pages the HTML report's per-URL view shows (the first `PAGE_VIEWS`
+    by URL), `listed` links a direction, a non-empty batch of `VIEW_BATCH` pages at most at a
+    time; nothing for an audit that kept no links."""
+    if not await page_links.links_kept(env, audit.id):
+        return
+    left = PAGE_VIEWS
+    async with aclosing(lists.iter_pages(env, audit.owner, audit.id)) as walk:
+        async for pages in walk:
+            urls = [page.url for page in pages[:left]]
+            for start in range(0, len(urls), page_links.VIEW_BATCH):
+                part = urls[start : start + page_links.VIEW_BATCH]
+                found = await page_links.view_links(env, audit.id, part, listed)
+                batch = [found[url] for url in part if url in found]
+                if batch:
+                    yield batch
+            left -= len(urls)
+            if left <= 0:
+                break
 
 
 def links_in(document: Mapping[str, object]) -> dict[str, PageLinkLists] | None:

@@ -8,13 +8,15 @@ from typing import Any
 import pytest
 
 from audit.catalogue import IssueType, Severity
+from audit.link_graph import AnchorKind, PageLink, PageLinkLists, to_row
 from audit.verdict import Tally, TypeTally, judge
-from auditdb import repository
+from auditdb import page_links, repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from cli import report as cli_report
 from cli.report import format_summary, full_report, json_report_chunks
 from common.wire import JsonObject
 from local_platform.runtime import LocalPlatform
+from service import page_links as service_page_links
 from service.audits import LOCAL_OWNER
 
 
@@ -236,17 +238,58 @@ async def seed(platform: LocalPlatform, audit_id: str, pages: int) -> None:
     await repository.write_crawled_pages(platform.env.DB, rows, issues)
 
 
-@pytest.mark.parametrize(("pages", "page_size"), [(0, 1000), (1, 1000), (7, 3), (9, 3)])
+async def keep_links(platform: LocalPlatform, audit_id: str, pages: int) -> None:
+    """Each page links to the next, with its number as the anchor text."""
+    urls = [f"https://a.test/{n}" for n in range(pages)]
+    lists = [
+        PageLinkLists(
+            url,
+            inlinks_total=int(n > 0),
+            outlinks_total=int(n + 1 < pages),
+            inlinks=(PageLink(urls[n - 1], str(n - 1), AnchorKind.TEXT),) if n else (),
+            outlinks=(PageLink(urls[n + 1], str(n), AnchorKind.TEXT, status_code=200),)
+            if n + 1 < pages
+            else (),
+        )
+        for n, url in enumerate(urls)
+    ]
+    await page_links.write_page_links(platform.env.DB, audit_id, [to_row(p) for p in lists])
+
+
+@pytest.mark.parametrize(
+    ("pages", "page_size", "batch", "links"),
+    [(0, 1000, 50, False), (1, 1000, 50, True), (7, 3, 2, True), (9, 3, 50, False)],
+)
 async def test_the_streamed_json_report_is_the_whole_report_byte_for_byte(
-    platform: LocalPlatform, monkeypatch: pytest.MonkeyPatch, pages: int, page_size: int
+    platform: LocalPlatform,
+    monkeypatch: pytest.MonkeyPatch,
+    pages: int,
+    page_size: int,
+    batch: int,
+    links: bool,
 ) -> None:
     monkeypatch.setattr(cli_report, "LIST_PAGE_SIZE", page_size)
+    monkeypatch.setattr(service_page_links, "VIEW_BATCH", batch)
     await seed(platform, "x-1", pages)
+    if links:
+        await keep_links(platform, "x-1", pages)
 
     chunks = [chunk async for chunk in json_report_chunks(platform, "x-1")]
     whole = await full_report(platform, "x-1")
 
     assert b"".join(chunks).decode() == json.dumps(whole, indent=2, sort_keys=True) + "\n"
     assert len(whole["pages"]) == len(whole["issues"]) == pages  # type: ignore[arg-type]
+    # The per-URL link lists of the HTML report's view, as the stored report holds them.
+    section = whole["page_links"]
+    assert isinstance(section, dict) and section["kept"] is links
+    listed = [PageLinkLists.from_dict(page) for page in section["pages"]]
+    assert [(p.url, [link.anchor for link in p.outlinks]) for p in listed] == (
+        [
+            (f"https://a.test/{n}", [str(n)] if n + 1 < pages else [])
+            for n in sorted(range(pages), key=str)
+        ]
+        if links
+        else []
+    )
     # One chunk per list page (and one per key), never the whole list at once.
     assert len(chunks) >= 2 * -(-pages // page_size)
