@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 from common import ports
 from crawl.window import WindowLimits
 
-__all__ = ["HostPacer", "PacedHttp", "capped_limits", "effective_rate", "epoch_s"]
+__all__ = ["HostPacer", "NoTurnLeft", "PacedHttp", "capped_limits", "effective_rate", "epoch_s"]
 
 
 def effective_rate(
@@ -86,13 +86,6 @@ class HostPacer:
         if self.rate_per_s is not None:
             self._next[_host(url)] = now + 1 / self.rate_per_s
 
-    def reserve(self, url: str, now: float) -> float:
-        """Book the next turn of `url`'s host: seconds from `now` until it (0: now). Turns booked
-        one after another are 1/rate apart, so concurrent callers each wait for their own."""
-        wait = self.wait_s(url, now)
-        self.started(url, now + wait)
-        return wait
-
     @classmethod
     def resumed(
         cls, rate_per_s: float | None, carried: Mapping[str, float], now: float, epoch: float
@@ -119,27 +112,50 @@ def epoch_s() -> float:
     return ports.now_ms() / 1000
 
 
+class NoTurnLeft(Exception):
+    """A request's turn at the audit's rate would come after its step's deadline: the step
+    ends its requests there (a step that overran would be killed by its timeout instead)."""
+
+
 @dataclass(slots=True)
 class PacedHttp:
-    """`http` with every request waiting for its host's turn at `pacer`'s rate."""
+    """`http` with every request waiting for its host's turn at `pacer`'s rate; a request whose
+    turn comes after `deadline` (on `clock`) raises `NoTurnLeft` instead of waiting."""
 
     http: ports.HttpClient
     pacer: HostPacer
     clock: Callable[[], float] = time.monotonic
+    deadline: float | None = None
+    # One waiter per host at a time, its turn counted from when the last request really started
+    # (a sleep may end late): never two starts closer than 1/rate, fetches still overlapping.
+    _turns: dict[str, asyncio.Lock] = field(default_factory=dict)
 
     async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
-        wait = self.pacer.reserve(request.url, self.clock())
-        if wait > 0:
-            await asyncio.sleep(wait)
+        async with self._turns.setdefault(_host(request.url), asyncio.Lock()):
+            wait = self.pacer.wait_s(request.url, self.clock())
+            if self.deadline is not None and self.clock() + wait > self.deadline:
+                raise NoTurnLeft(
+                    f"at the audit's rate of {self.pacer.rate_per_s:g} requests a second to "
+                    f"{_host(request.url)}, no request could start before the step's deadline"
+                )
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.pacer.started(request.url, self.clock())
         return await self.http.fetch(request)
 
     @classmethod
     def resumed(
-        cls, http: ports.HttpClient, rate_per_s: float | None, carried: Mapping[str, float]
+        cls,
+        http: ports.HttpClient,
+        rate_per_s: float | None,
+        carried: Mapping[str, float],
+        budget_s: float | None = None,
     ) -> PacedHttp:
-        """`http` at `rate_per_s` per host, from where a previous step `carried` the pace."""
-        pacer = HostPacer.resumed(rate_per_s, carried, time.monotonic(), epoch_s())
-        return cls(http, pacer)
+        """`http` at `rate_per_s` per host, from where a previous step `carried` the pace; no
+        request starts more than `budget_s` from now."""
+        now = time.monotonic()
+        pacer = HostPacer.resumed(rate_per_s, carried, now, epoch_s())
+        return cls(http, pacer, deadline=None if budget_s is None else now + budget_s)
 
     def carried(self) -> dict[str, float]:
         """The pace for the next step (`HostPacer.carried`)."""

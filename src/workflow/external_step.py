@@ -112,8 +112,10 @@ async def _external_step(run: AuditRun, lease_no: int) -> ExternalReport:
             await repository.set_phase(run.env.DB, run.audit_id, AuditPhase.EXTERNAL_LINKS)
         # Links to other sites get the audit's credentials only when the user allowed it, and
         # then only on the credentials' origins (crawl.credentials); each host at the audit's
-        # rate, if it gave one (workflow.pace).
-        http = paced(await run.http(Recipient.EXTERNAL_LINKS), external_rate(run.params), run)
+        # rate, if it gave one (workflow.pace). No pace budget: the batch's own deadline stops
+        # its launches, and a check waiting for its turn is one the step's timeout allows for.
+        external = await run.http(Recipient.EXTERNAL_LINKS)
+        http = paced(external, external_rate(run.params), run, budget_s=None)
         report = await run_external_step(run.params, run.scratchpad(), lease_no, http=http)
         return replace(report, next_request_at=http.carried())
 

@@ -21,7 +21,7 @@ from workflow.audit_run import AuditRun
 from workflow.params import AuditParams
 from workflow.robots_step import holds_for
 
-__all__ = ["crawl_rate", "external_rate", "paced", "site_rate"]
+__all__ = ["STEP_PACE_BUDGET_S", "crawl_rate", "external_rate", "paced", "site_rate"]
 
 
 def crawl_rate(
@@ -54,6 +54,19 @@ def external_rate(params: AuditParams) -> float | None:
     return params.options.scope.rate_per_s
 
 
-def paced(http: ports.HttpClient, rate_per_s: float | None, run: AuditRun) -> PacedHttp:
-    """`http` at `rate_per_s` per host, starting where the step before this one left the pace."""
-    return PacedHttp.resumed(http, rate_per_s, run.pace)
+# How long a step after the crawl may wait for turns at the audit's rate: a request whose turn
+# comes later is not sent (crawl.pacing.NoTurnLeft, which those steps record as their failure
+# and the audit goes on), well inside the shortest of their timeouts (step_configs: 5 minutes).
+# Only a rate far below what a person asks for reaches it (at 0.1 a second, 12 requests).
+STEP_PACE_BUDGET_S = 120.0
+
+
+def paced(
+    http: ports.HttpClient,
+    rate_per_s: float | None,
+    run: AuditRun,
+    budget_s: float | None = STEP_PACE_BUDGET_S,
+) -> PacedHttp:
+    """`http` at `rate_per_s` per host, starting where the step before this one left the pace,
+    starting no request past `budget_s` from now (None: no bound)."""
+    return PacedHttp.resumed(http, rate_per_s, run.pace, budget_s)

@@ -5,6 +5,7 @@ checks) never sends its first request the moment the last step sent its last one
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import time
 from dataclasses import replace
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from common import ports
 from crawl.chunk import ChunkReport
-from crawl.pacing import HostPacer, PacedHttp
+from crawl.pacing import HostPacer, NoTurnLeft, PacedHttp, epoch_s
 from crawl.site_health import NoAnswers
 from local_platform.runtime import LocalPlatform
 from tests.crawl_flow.test_chunk_refill import CHAIN, reports, site
@@ -69,13 +70,6 @@ def test_a_pacer_carries_each_hosts_next_turn_in_epoch_seconds(
     assert pacer.carried(now, epoch) == carried
 
 
-def test_reserved_turns_are_one_interval_apart_whoever_asks() -> None:
-    pacer = HostPacer(4.0)
-    assert [pacer.reserve(A, 0.0) for _ in range(3)] == [0.0, 0.25, 0.5]
-    assert pacer.reserve(B, 0.0) == 0.0  # another host has its own turns
-    assert HostPacer(None).reserve(A, 0.0) == 0.0  # no rate: never waits
-
-
 @given(
     st.dictionaries(st.sampled_from(["a.test", "b.test", "c.test"]), st.floats(0, 30), max_size=3),
     st.floats(0, 1e6),
@@ -116,11 +110,31 @@ async def test_paced_http_waits_for_each_hosts_turn() -> None:
             return ports.FetchResult(request.url, 200, {}, b"", False, 1.0)
 
     http = PacedHttp.resumed(Site(), 20.0, {})
-    for url in (A, A, B, A):
-        await http.fetch(ports.FetchRequest(url, 1.0, 1000))
+    # Concurrent callers too: each waits for its own turn, counted from the last real start.
+    await asyncio.gather(*(http.fetch(ports.FetchRequest(url, 1.0, 1000)) for url in (A, A, B, A)))
+    await http.fetch(ports.FetchRequest(A, 1.0, 1000))
     a_times = [at for url, at in starts if url == A]
-    assert all(later - earlier >= 0.05 - 0.002 for earlier, later in itertools.pairwise(a_times))
+    assert len(a_times) == 4 and all(
+        later - earlier >= 0.05 - 0.002 for earlier, later in itertools.pairwise(a_times)
+    )
     assert set(http.carried()) <= {"a.test", "b.test"}
+
+
+async def test_a_turn_past_the_steps_deadline_is_refused_not_waited_for() -> None:
+    sent: list[str] = []
+
+    class Site:
+        async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
+            sent.append(request.url)
+            return ports.FetchResult(request.url, 200, {}, b"", False, 1.0)
+
+    # The last step left a.test's next turn 30 s away; this step may wait 5 s at most.
+    http = PacedHttp.resumed(Site(), 0.1, {"a.test": epoch_s() + 30.0}, budget_s=5.0)
+    with pytest.raises(NoTurnLeft, match=r"0\.1 requests a second to a\.test"):
+        await http.fetch(ports.FetchRequest(A, 1.0, 1000))
+    await http.fetch(ports.FetchRequest(B, 1.0, 1000))  # another host's turn is now
+    assert sent == [B]
+    assert http.carried()["a.test"] >= epoch_s() + 29.0  # the refused turn was not booked
 
 
 # -- a whole audit at a low rate, two chunks and the steps after them ------------------------------
