@@ -22,6 +22,7 @@ from auditdb.security_grades import AuditSecurity, SecurityStatus
 from auditdb.timing import TimingSummary
 from common.wire import JsonObject, JsonValue, as_int, as_list, as_object
 from lighthouse.records import LighthouseStatus
+from service.scope_report import scope_summary
 
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
@@ -158,6 +159,7 @@ def format_summary(report: JsonObject) -> str:
         f"start url: {audit.start_url}",
         *([audit.scheme_note] if audit.scheme_note else []),
         *([audit.robots_note] if audit.robots_note else []),
+        *_scope_lines(audit),
         *([f"failed: {audit.site_failure_line}"] if audit.site_failure_line else []),
         f"pages crawled: {audit.pages_crawled}",
         *_score_lines(report, audit),
@@ -167,6 +169,16 @@ def format_summary(report: JsonObject) -> str:
         *_finding_lines(report),
     ]
     return "\n".join(lines)
+
+
+def _scope_lines(audit: AuditRecord) -> list[str]:
+    """`scope: <sentence>` for each option the audit ran with that is not the default, and what
+    a list audit did not check: the same sentences as every other report (service.scope_report)."""
+    scope = scope_summary(audit.options)
+    lines = [f"scope: {fact}" for fact in scope.facts]
+    if scope.not_checked_sentence is not None:
+        lines.append(f"not checked: {scope.not_checked_sentence}")
+    return lines
 
 
 def _score_lines(report: JsonObject, audit: AuditRecord) -> list[str]:

@@ -34,7 +34,7 @@ from common.wire import JsonRecord
 from crawl.discovery import fetch_robots
 from crawl.host_robots import HostRobots
 from crawl.in_flight import InFlight
-from crawl.pacing import HostPacer, capped_limits
+from crawl.pacing import HostPacer, capped_limits, epoch_s
 from crawl.page_pipeline import CrawlScope, ProcessedPage
 from crawl.page_stream import PageStream
 from crawl.persister import Persister, SubBatches
@@ -74,6 +74,9 @@ class ChunkPlan:
     user_agent: str | None = None  # sent instead of ours (settings.CrawlSettings.headers_for)
     rate_per_s: float | None = None  # the effective rate per host (crawl.pacing.effective_rate)
     concurrency: int | None = None  # at most this many fetches in flight
+    # Per host, the epoch second its next request may start, as the last chunk left it
+    # (ChunkReport.next_request_at, crawl.pacing): the rate holds across the chunks' boundary.
+    next_request_at: dict[str, float] = field(default_factory=dict)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -101,6 +104,9 @@ class ChunkReport(JsonRecord):
     resources_checked: int = 0
     resources_pending: int = 0  # unleased resources left after this chunk's claim
     no_answers: NoAnswers = field(default_factory=NoAnswers)  # crawl.site_health
+    # Per host, the epoch second the next request may start at the audit's rate (crawl.pacing);
+    # the next step's pacer starts from it.
+    next_request_at: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -111,6 +117,7 @@ class ChunkIO:
     db: D1Database
     http: ports.HttpClient
     clock: Callable[[], float] = time.monotonic  # monotonic: a deadline once passed stays passed
+    epoch: Callable[[], float] = epoch_s  # the wall's, for the pace carried across steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +184,7 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
         resources_checked=resources.checked,
         resources_pending=resources.pending,
         no_answers=runner.no_answers.counts(),
+        next_request_at=runner.pacer.carried(io.clock(), io.epoch()),
     )
 
 
@@ -242,7 +250,10 @@ class _ChunkRunner:
         self.queue: deque[LeasedUrl] = deque()  # leased, not launched yet
         limits = capped_limits(window_limits(is_retry=is_retry), plan.concurrency)
         self.window = FetchWindow(limits, start_window(limits, plan.window_hint, is_retry=is_retry))
-        self.pacer = HostPacer(plan.rate_per_s)  # the audit's rate per host (crawl.pacing)
+        # The audit's rate per host (crawl.pacing), from where the last step left it.
+        self.pacer = HostPacer.resumed(
+            plan.rate_per_s, plan.next_request_at, io.clock(), io.epoch()
+        )
         # Hosts only the `subdomains` option brings in: their own robots.txt (crawl.host_robots).
         self.host_robots = HostRobots(scope.policy, self._read_robots)
         self.in_flight: InFlight[ProcessedPage | None] = InFlight()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from common import ports, settings
 from common.wire import JsonRecord
@@ -66,6 +66,9 @@ class DiscoveryReport(JsonRecord):
     start_failure: StartFailure | None = None  # set: nothing was seeded, the audit fails
     scheme_note: str | None = None
     list_refused: int = 0  # list mode: listed URLs the URL policy or robots.txt left out
+    # Per host, the epoch second its next request may start at the audit's rate (crawl.pacing):
+    # the first crawl chunk's pace starts there.
+    next_request_at: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def failed(cls, start: StartResolution) -> DiscoveryReport:

@@ -49,14 +49,20 @@ type Record = Callable[[list[ExternalCheck]], Awaitable[object]]
 
 
 async def check_external_url(
-    http: ports.HttpClient, url: str, private_hosts: PrivateHosts, timeout_s: float
+    http: ports.HttpClient,
+    url: str,
+    private_hosts: PrivateHosts,
+    timeout_s: float,
+    headers: dict[str, str] | None = None,
 ) -> ExternalCheck:
+    """`url` hop by hop, each hop sent with `headers` (the audit's, its User-Agent; the crawl's
+    by default)."""
     current = url
     max_hops = settings.EXTERNAL.max_hops
     for hops in range(max_hops + 1):
         if host_refused(host_of(current), private_hosts):
             return private_target(url, current, hops)
-        result = await head_or_get(http, current, timeout_s)
+        result = await head_or_get(http, current, timeout_s, headers)
         target = next_hop(current, result.status, result.header("location"))
         if target is None:
             body_head = result.body[: settings.CRAWL.body_head_chars].decode("latin-1")
@@ -84,12 +90,14 @@ async def check_external_urls(
     clock: Callable[[], float] = time.monotonic,
     names: HostNames | None = None,
     record: Record | None = None,
+    headers: dict[str, str] | None = None,
 ) -> BatchOutcome:
     """Check `urls` at most `per_host` at a time per host and `concurrency` in all, each host's
     requests `host_spacing_s` apart, launching nothing after `deadline_s` (from now); `names`
     (what earlier batches learnt of host names) is updated as checks end, and every answer is
-    handed to `record` (when given) before the batch returns."""
-    batch = _Batch(http, private_hosts, timeout_s, names or HostNames(), record)
+    handed to `record` (when given) before the batch returns; each request carries `headers`
+    (the audit's User-Agent: `check_external_url`)."""
+    batch = _Batch(http, private_hosts, timeout_s, names or HostNames(), record, headers)
     await batch.run(deque(urls), clock, deadline_s)
     await batch.flush()
     return batch.outcome
@@ -102,6 +110,7 @@ class _Batch:
     timeout_s: float
     names: HostNames
     record: Record | None = None
+    headers: dict[str, str] | None = None
     outcome: BatchOutcome = field(default_factory=BatchOutcome)
     recorded: int = 0  # answers already handed to `record`
     recorded_at: float = 0.0
@@ -173,7 +182,7 @@ class _Batch:
         host = host_of(url)
         self.busy[host] = self.busy.get(host, 0) + 1
         self.free_at[host] = now + settings.EXTERNAL.host_spacing_s
-        check = check_external_url(self.http, url, self.private_hosts, self.timeout_s)
+        check = check_external_url(self.http, url, self.private_hosts, self.timeout_s, self.headers)
         self.running[asyncio.ensure_future(check)] = url
         return True
 

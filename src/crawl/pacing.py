@@ -14,17 +14,32 @@ may set a rate on top, and the lowest wins:
 
 `HostPacer` is pure bookkeeping on the caller's monotonic clock: when the next request to a host
 may start. The chunk asks it before each launch (crawl.chunk); it reads no clock and sleeps on
-nothing itself, so its tests are tables.
+nothing itself, so its tests are tables. `PacedHttp` is the same bookkeeping in front of any
+`HttpClient`, for the steps after the crawl (the timing re-measure, the security grade, the
+exposure checks' scripts, external link checks): each request, every redirect hop and HEAD's GET
+fallback included, waits for its host's turn.
+
+A pacer lives as long as one Workflow step, but the rate holds across steps: a new step's first
+request to a host must not go at once when the last step's last one went a moment ago. The
+state crosses the step boundary as `carried`: per host, the wall-clock time (epoch seconds)
+when the next request may start. Never a monotonic reading: a retried or resumed step may run
+on another instance, whose monotonic clock has another origin. `HostPacer.resumed` turns it back
+into the new step's monotonic clock.
 """
 
 from __future__ import annotations
 
+import asyncio
+import math
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
 
+from common import ports
 from crawl.window import WindowLimits
 
-__all__ = ["HostPacer", "capped_limits", "effective_rate"]
+__all__ = ["HostPacer", "NoTurnLeft", "PacedHttp", "capped_limits", "effective_rate", "epoch_s"]
 
 
 def effective_rate(
@@ -70,6 +85,81 @@ class HostPacer:
         """A request to `url`'s host started at `now`."""
         if self.rate_per_s is not None:
             self._next[_host(url)] = now + 1 / self.rate_per_s
+
+    @classmethod
+    def resumed(
+        cls, rate_per_s: float | None, carried: Mapping[str, float], now: float, epoch: float
+    ) -> HostPacer:
+        """A pacer at `rate_per_s` whose hosts wait as a previous step's pacer `carried` them
+        (epoch seconds), read at `now` on this step's monotonic clock and `epoch` on the wall's."""
+        pacer = cls(rate_per_s)
+        pacer._next = {host: now + (at - epoch) for host, at in carried.items() if at > epoch}
+        return pacer
+
+    def carried(self, now: float, epoch: float) -> dict[str, float]:
+        """For the next step: per host still to wait for, the epoch second its next request may
+        start (`now` on this pacer's monotonic clock is `epoch` on the wall's)."""
+        # Rounded up to the millisecond: a turn carried over may come late, never early.
+        return {
+            host: math.ceil((epoch + at - now) * 1000) / 1000
+            for host, at in sorted(self._next.items())
+            if at > now
+        }
+
+
+def epoch_s() -> float:
+    """The wall clock in seconds since the epoch (common.ports, so tests can move it)."""
+    return ports.now_ms() / 1000
+
+
+class NoTurnLeft(Exception):
+    """A request's turn at the audit's rate would come after its step's deadline: the step
+    ends its requests there (a step that overran would be killed by its timeout instead)."""
+
+
+@dataclass(slots=True)
+class PacedHttp:
+    """`http` with every request waiting for its host's turn at `pacer`'s rate; a request whose
+    turn comes after `deadline` (on `clock`) raises `NoTurnLeft` instead of waiting."""
+
+    http: ports.HttpClient
+    pacer: HostPacer
+    clock: Callable[[], float] = time.monotonic
+    deadline: float | None = None
+    # One waiter per host at a time, its turn counted from when the last request really started
+    # (a sleep may end late): never two starts closer than 1/rate, fetches still overlapping.
+    _turns: dict[str, asyncio.Lock] = field(default_factory=dict)
+
+    async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
+        async with self._turns.setdefault(_host(request.url), asyncio.Lock()):
+            wait = self.pacer.wait_s(request.url, self.clock())
+            if self.deadline is not None and self.clock() + wait > self.deadline:
+                raise NoTurnLeft(
+                    f"at the audit's rate of {self.pacer.rate_per_s:g} requests a second to "
+                    f"{_host(request.url)}, no request could start before the step's deadline"
+                )
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.pacer.started(request.url, self.clock())
+        return await self.http.fetch(request)
+
+    @classmethod
+    def resumed(
+        cls,
+        http: ports.HttpClient,
+        rate_per_s: float | None,
+        carried: Mapping[str, float],
+        budget_s: float | None = None,
+    ) -> PacedHttp:
+        """`http` at `rate_per_s` per host, from where a previous step `carried` the pace; no
+        request starts more than `budget_s` from now."""
+        now = time.monotonic()
+        pacer = HostPacer.resumed(rate_per_s, carried, now, epoch_s())
+        return cls(http, pacer, deadline=None if budget_s is None else now + budget_s)
+
+    def carried(self) -> dict[str, float]:
+        """The pace for the next step (`HostPacer.carried`)."""
+        return self.pacer.carried(self.clock(), epoch_s())
 
 
 def _host(url: str) -> str:

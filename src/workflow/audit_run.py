@@ -8,7 +8,7 @@ replay, since code outside steps runs again: the record holds nothing a replay c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from auditdb import repository
 from auditdb.records import AuditRecord
@@ -32,6 +32,10 @@ class AuditRun:
     # obeyed, as in every audit that does not ask otherwise. Set from the step's result, so a
     # replay sets it the same.
     robots: RobotsDecision | None = None
+    # Per host, the epoch second its next request may start, as the last step that requested it
+    # left it (crawl.pacing, workflow.pace); set from that step's result, so a replay sets it the
+    # same.
+    pace: dict[str, float] = field(default_factory=dict)
 
     @property
     def audit_id(self) -> str:

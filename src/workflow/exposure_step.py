@@ -45,6 +45,7 @@ from exposure.findings import (
 )
 from workflow import step_configs
 from workflow.audit_run import AuditRun
+from workflow.pace import paced, site_rate
 from workflow.params import AuditParams
 from workflow.steps import optional_step
 
@@ -57,7 +58,9 @@ async def check_exposure(run: AuditRun) -> ExposureSummary:
     params, env = run.params, run.env
 
     async def exposure_checks() -> ExposureSummary:
-        return await _check(params, env, await run.http())
+        # The site's scripts are read at the audit's rate, from where the step before left it
+        # (workflow.pace); the last step to request the site, so its pace goes no further.
+        return await _check(params, env, paced(await run.http(), await site_rate(run), run))
 
     async def keep(summary: ExposureSummary) -> None:
         await exposure_issues.record_exposure(env.DB, params.audit_id, [], summary)

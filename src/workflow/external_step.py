@@ -24,7 +24,7 @@ the same resolver again).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from audit.external_links import ExternalStop
 from auditdb import repository
@@ -37,6 +37,7 @@ from durable.client import Scratchpad
 from urls.credentials import Recipient
 from workflow import step_configs
 from workflow.audit_run import AuditRun
+from workflow.pace import external_rate, paced
 from workflow.params import AuditParams
 from workflow.steps import durable_step
 
@@ -56,13 +57,17 @@ class ExternalReport(JsonRecord):
     over_budget: int  # pending URLs the budget leaves unchecked for good
     running: bool = True  # False: the audit was no longer running, nothing was checked
     stopped: ExternalStop | None = None  # the checks end here: out of time, or no DNS
+    # The pace the step leaves: per host, the epoch second its next request may start
+    # (workflow.pace).
+    next_request_at: dict[str, float] = field(default_factory=dict)
 
 
-async def check_external_links(run: AuditRun) -> None:
-    """Run external-links-1, -2, ... until nothing is left to check or the budget is spent."""
+async def check_external_links(run: AuditRun) -> dict[str, float]:
+    """Run external-links-1, -2, ... until nothing is left to check or the budget is spent;
+    the pace the last step left (workflow.pace)."""
     params = run.params
     if not params.options.check_external:
-        return
+        return run.pace
     lease_no = idle = 0
     while idle < MAX_IDLE_STEPS:
         lease_no += 1
@@ -70,7 +75,8 @@ async def check_external_links(run: AuditRun) -> None:
             report = await _external_step(run, lease_no)
         except Exception as exc:  # the step failed after its retry: the audit goes on
             log.info("audit %s external link checks stopped: %s", params.audit_id, exc)
-            return
+            return run.pace
+        run = replace(run, pace=report.next_request_at)
         if not report.running:
             # Raised outside the step, from its stored result, so a replay raises it again.
             raise run.non_retryable(f"audit {params.audit_id} is no longer running")
@@ -81,7 +87,7 @@ async def check_external_links(run: AuditRun) -> None:
                 report.over_budget,
                 settings.EXTERNAL.budget_urls,
             )
-            return
+            return run.pace
         if report.stopped is not None:
             log.info(
                 "audit %s external link checks stopped (%s), %d URLs left unchecked",
@@ -89,10 +95,11 @@ async def check_external_links(run: AuditRun) -> None:
                 report.stopped,
                 report.pending,
             )
-            return
+            return run.pace
         if report.pending == 0:
-            return
+            return run.pace
         idle = idle + 1 if report.checked == 0 else 0
+    return run.pace
 
 
 async def _external_step(run: AuditRun, lease_no: int) -> ExternalReport:
@@ -104,9 +111,13 @@ async def _external_step(run: AuditRun, lease_no: int) -> ExternalReport:
         if lease_no == 1:
             await repository.set_phase(run.env.DB, run.audit_id, AuditPhase.EXTERNAL_LINKS)
         # Links to other sites get the audit's credentials only when the user allowed it, and
-        # then only on the credentials' origins (crawl.credentials).
-        http = await run.http(Recipient.EXTERNAL_LINKS)
-        return await run_external_step(run.params, run.scratchpad(), lease_no, http=http)
+        # then only on the credentials' origins (crawl.credentials); each host at the audit's
+        # rate, if it gave one (workflow.pace). No pace budget: the batch's own deadline stops
+        # its launches, and a check waiting for its turn is one the step's timeout allows for.
+        external = await run.http(Recipient.EXTERNAL_LINKS)
+        http = paced(external, external_rate(run.params), run, budget_s=None)
+        report = await run_external_step(run.params, run.scratchpad(), lease_no, http=http)
+        return replace(report, next_request_at=http.carried())
 
     name = f"external-links-{lease_no}"
     config = step_configs.EXTERNAL_STEP
@@ -134,6 +145,9 @@ async def run_external_step(
         max(0.0, min(config.step_soft_deadline_s, left_s)),
         names=names,
         record=pad.record_external,  # as they come: the progress feed counts them
+        # The audit's User-Agent (auditdb.scope), as its own site gets; never its credentials
+        # unless the user allowed them (crawl.credentials).
+        headers=settings.CRAWL.headers_for(params.options.scope.user_agent),
     )
     if batch.unlaunched:
         await pad.release_external(batch.unlaunched)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from auditdb import security_grades
 from common import ports
@@ -27,6 +27,7 @@ from security.observe import observe_site
 from security.results import SriResult, TestName, TestOutcome, outcome
 from workflow import step_configs
 from workflow.audit_run import AuditRun
+from workflow.pace import paced, site_rate
 from workflow.params import AuditParams
 from workflow.steps import durable_step
 
@@ -44,6 +45,9 @@ class SecurityGraded(JsonRecord):
     score: int | None = None
     issues: int = 0
     reason: str | None = None
+    # The pace the step leaves: per host, the epoch second its next request may start
+    # (workflow.pace).
+    next_request_at: dict[str, float] = field(default_factory=dict)
 
 
 async def grade_start_url(run: AuditRun) -> SecurityGraded:
@@ -51,19 +55,23 @@ async def grade_start_url(run: AuditRun) -> SecurityGraded:
 
     async def security_grade() -> SecurityGraded:
         pad = run.scratchpad()
+        # At the audit's rate, from where the step before left it (workflow.pace).
+        http = paced(await run.http(), await site_rate(run), run)
         try:
-            grade = await _grade(params, pad, await run.http())
+            grade = await _grade(params, pad, http)
         except Exception as exc:
             reason = str(exc) or type(exc).__name__
             log.info("audit %s not graded: %s", params.audit_id, reason)
             await security_grades.record_not_graded(env.DB, params.audit_id, reason)
-            return SecurityGraded(graded=False, reason=reason)
+            return SecurityGraded(graded=False, reason=reason, next_request_at=http.carried())
         # The issues go on the start page as crawled (discovery's final URL after redirects),
         # those of a test the crawl lowered on the page where it was seen.
         config = await pad.crawl_config()
         page_url = config.final_url or params.start_url
         issues = await security_grades.record_grade(env.DB, params.audit_id, grade, page_url)
-        return SecurityGraded(True, str(grade.grade), grade.score, issues)
+        return SecurityGraded(
+            True, str(grade.grade), grade.score, issues, next_request_at=http.carried()
+        )
 
     return await durable_step(
         run.step, STEP_NAME, step_configs.SECURITY_STEP, SecurityGraded, security_grade

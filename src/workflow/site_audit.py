@@ -18,12 +18,12 @@ writes as they are (never through `classify_error`, which reads our platform's e
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from auditdb import repository, verifications
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase
-from auditdb.verifications import VERIFIED_MAX_RATE, RobotsDecision
+from auditdb.verifications import RobotsDecision
 from common import ports, settings
 from common.bindings import Env, WorkflowEvent, WorkflowStep
 from common.deployment import DeploymentVars
@@ -33,9 +33,8 @@ from common.wire import JsonObject, as_object
 from crawl.chunk import ChunkIO, ChunkPlan, ChunkReport, run_chunk
 from crawl.credentials import credentialed
 from crawl.discovery import DiscoveryReport, discover
-from crawl.host_proof import authority_of
 from crawl.list_mode import ListSource, discover_list
-from crawl.pacing import effective_rate
+from crawl.pacing import PacedHttp, effective_rate
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
 from crawl.site_health import NoAnswers, stopped_responding
@@ -50,6 +49,7 @@ from workflow.external_step import check_external_links
 from workflow.finalize import finalize_audit
 from workflow.lighthouse_step import run_lighthouse
 from workflow.links_step import keep_links
+from workflow.pace import crawl_rate
 from workflow.params import AuditParams
 from workflow.robots_step import check_robots_override, holds_for, redirected_elsewhere
 from workflow.security_step import grade_start_url
@@ -109,21 +109,6 @@ def url_policy(
     )
 
 
-def crawl_rate(
-    params: AuditParams, robots: RobotsRules, decision: RobotsDecision | None, final_url: str
-) -> float | None:
-    """Requests a second per host (crawl.pacing): the audit's rate, never above robots.txt's
-    Crawl-delay unless the owner's proof of the host was found again before this run
-    (workflow.robots_step); then at most VERIFIED_MAX_RATE above it."""
-    verified = (
-        decision is not None and decision.verified and authority_of(final_url) == decision.host
-    )
-    rate = effective_rate(params.options.scope.rate_per_s, robots.crawl_delay, verified=verified)
-    if verified and rate is not None and robots.crawl_delay:  # raised above the Crawl-delay
-        rate = min(rate, max(1 / robots.crawl_delay, VERIFIED_MAX_RATE))
-    return rate
-
-
 async def crawl_scope(
     params: AuditParams, pad: Scratchpad, robots_decision: RobotsDecision | None = None
 ) -> CrawlScope:
@@ -150,11 +135,18 @@ async def _run_phases(run: AuditRun) -> AuditOutcome:
         discovery = await _discover(run)
         if discovery.start_failure is not None:
             raise StartFailed(discovery.start_failure)
-        start = CrawlStart(attempted=0, pending=discovery.seeded, last_chunk=0)
+        start = CrawlStart(
+            attempted=0,
+            pending=discovery.seeded,
+            last_chunk=0,
+            next_request_at=discovery.next_request_at,
+        )
     crawl = await _crawl(run, start)
-    await check_timing(run, crawl)
-    await check_external_links(run)
-    await grade_start_url(run)
+    # Each step that requests a site starts from the pace the one before it left (workflow.pace).
+    run = replace(run, pace=crawl.next_request_at)
+    run = replace(run, pace=(await check_timing(run, crawl)).next_request_at)
+    run = replace(run, pace=await check_external_links(run))
+    run = replace(run, pace=(await grade_start_url(run)).next_request_at)
     await check_exposure(run)
     await run_lighthouse(run)
     await keep_links(run)
@@ -199,7 +191,15 @@ async def _discover(run: AuditRun) -> DiscoveryReport:
     async def discover_urls() -> DiscoveryReport:
         await repository.set_phase(env.DB, params.audit_id, AuditPhase.DISCOVERY)
         credentials = await run.credentials()
-        report = await _discovery(params, run.scratchpad(), run.robots, credentials)
+        # robots.txt is not read yet: the audit's own rate holds (crawl.pacing), and where the
+        # discovery's pace ends the first chunk's begins.
+        http = PacedHttp.resumed(
+            credentialed(ports.http_client(), credentials),
+            effective_rate(params.options.scope.rate_per_s, None),
+            {},
+        )
+        report = await _discovery(params, run.scratchpad(), run.robots, credentials, http)
+        report = replace(report, next_request_at=http.carried())
         await repository.set_final_url(
             env.DB, params.audit_id, report.final_url, report.scheme_note
         )
@@ -228,12 +228,12 @@ async def _discovery(
     pad: Scratchpad,
     robots_decision: RobotsDecision | None,
     credentials: CredentialScope | None,
+    http: ports.HttpClient,
 ) -> DiscoveryReport:
     """Discovery of a crawl (the start URL, robots.txt, the site's sitemaps) or of a list;
     robots.txt left out of the scope where the verified owner's override holds. Every fetch
-    sends the audit's `credentials` to their origins (crawl.credentials)."""
+    sends the audit's `credentials` to their origins through `http` (crawl.credentials)."""
     options = params.options
-    http = credentialed(ports.http_client(), credentials)
 
     def policy_for(final_url: str, robots: RobotsRules) -> UrlPolicy:
         return url_policy(params, final_url, robots, holds_for(robots_decision, final_url))
@@ -270,14 +270,16 @@ async def _crawl(run: AuditRun, start: CrawlStart) -> CrawlSummary:
     idle = 0
     links_truncated = rate_limited = False
     no_answers = NoAnswers()
+    pace = start.next_request_at
     # Chunks go on while pages may be crawled or resources wait for their check
     # (crawl.references); a resource-only chunk claims no pages.
     while ((pending > 0 and attempted < run.params.options.max_pages) or resources > 0) and (
         idle < MAX_IDLE_CHUNKS
     ):
         chunk_no += 1
-        window = ChunkWindow(attempted, hint, no_answers.streak)
+        window = ChunkWindow(attempted, hint, no_answers.streak, pace)
         report = await _crawl_chunk(run, chunk_no, window)
+        pace = report.next_request_at
         attempted, pending, hint = report.attempted, report.pending, report.window_end
         resources = report.resources_pending
         links_truncated = links_truncated or report.links_truncated
@@ -296,17 +298,20 @@ async def _crawl(run: AuditRun, start: CrawlStart) -> CrawlSummary:
         links_truncated=links_truncated,
         rate_limited=rate_limited,
         no_answers=no_answers,
+        next_request_at=pace,
     )
 
 
 @dataclass(frozen=True, slots=True)
 class ChunkWindow:
     """Where the next chunk starts: pages attempted so far, the window size the last chunk
-    ended with, and the fetches in a row that got no answer."""
+    ended with, the fetches in a row that got no answer, and per host the epoch second its
+    next request may start (crawl.pacing)."""
 
     attempted: int
     hint: int | None
     no_answer_streak: int
+    next_request_at: dict[str, float] = field(default_factory=dict)
 
 
 async def _crawl_chunk(run: AuditRun, chunk_no: int, window: ChunkWindow) -> ChunkReport:
@@ -332,6 +337,7 @@ async def _crawl_chunk(run: AuditRun, chunk_no: int, window: ChunkWindow) -> Chu
                 params, scope.policy.robots or RobotsRules(), run.robots, scope.policy.start_url
             ),
             concurrency=params.options.scope.concurrency,
+            next_request_at=window.next_request_at,
         )
         io = ChunkIO(pad=pad, db=run.env.DB, http=await run.http())
         return await run_chunk(scope, plan, io)

@@ -87,6 +87,8 @@ class CrawlStart(JsonRecord):
     pending: int
     last_chunk: int
     resources_pending: int = 0
+    # Per host, the epoch second its next request may start (crawl.pacing): discovery's pace.
+    next_request_at: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,7 @@ class CrawlSummary(JsonRecord):
     links_truncated: bool
     rate_limited: bool
     no_answers: NoAnswers = field(default_factory=NoAnswers)  # crawl.site_health, summed
+    next_request_at: dict[str, float] = field(default_factory=dict)  # the last chunk's pace
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Self
 
 from audit import timing
 from audit.issues import DetectedIssue
@@ -26,9 +29,12 @@ from auditdb import timing as timing_db
 from auditdb.timing import TimingSummary
 from common import ports, settings
 from common.bindings import Env
+from common.wire import JsonRecord, from_json
+from crawl.pacing import PacedHttp
 from crawl.remeasure import measure_all
 from workflow import step_configs
 from workflow.audit_run import AuditRun
+from workflow.pace import paced, site_rate
 from workflow.params import AuditParams
 from workflow.steps import CrawlSummary, optional_step
 
@@ -48,22 +54,47 @@ def _skipped(crawl: CrawlSummary) -> str | None:
     return STOPPED_ANSWERING if crawl.no_answers.stopped else None
 
 
-async def check_timing(run: AuditRun, crawl: CrawlSummary) -> TimingSummary:
+@dataclass(frozen=True, slots=True)
+class TimingChecked(JsonRecord):
+    """timing-check: the summary stored with the audit, and the pace the step leaves (per host,
+    the epoch second its next request may start: workflow.pace)."""
+
+    summary: TimingSummary
+    next_request_at: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Self:
+        """Also the step's result as stored before it carried the pace: the summary alone (a
+        workflow in flight across the upgrade replays it, and must not fail on it)."""
+        if "summary" not in data:
+            return cls(TimingSummary.from_dict(data))
+        return from_json(cls, data)
+
+
+async def check_timing(run: AuditRun, crawl: CrawlSummary) -> TimingChecked:
     params, env = run.params, run.env
+    clients: list[PacedHttp] = []  # this attempt's, for the pace it leaves even if it fails
 
-    async def timing_check() -> TimingSummary:
-        return await measure_and_judge(params, env, crawl, http=await run.http())
+    async def timing_check() -> TimingChecked:
+        # Measured at the audit's rate, from where the crawl left it (workflow.pace): a paced
+        # request waits before it starts, and its time is counted from its start.
+        http = paced(await run.http(), await site_rate(run), run)
+        clients.append(http)
+        return TimingChecked(await measure_and_judge(params, env, crawl, http=http), http.carried())
 
-    async def keep(summary: TimingSummary) -> None:
-        await timing_db.record_timing(env.DB, params.audit_id, [], {}, summary)
+    def failed(exc: Exception) -> TimingChecked:
+        return TimingChecked(_failed(params, exc), clients[-1].carried() if clients else run.pace)
+
+    async def keep(result: TimingChecked) -> None:
+        await timing_db.record_timing(env.DB, params.audit_id, [], {}, result.summary)
 
     return await optional_step(
         run.step,
         STEP_NAME,
         step_configs.TIMING_STEP,
-        TimingSummary,
+        TimingChecked,
         timing_check,
-        failed=lambda exc: _failed(params, exc),
+        failed=failed,
         keep=keep,
     )
 
@@ -164,4 +195,4 @@ async def _issues(
     return issues
 
 
-__all__ = ["STEP_NAME", "check_timing", "measure_and_judge"]
+__all__ = ["STEP_NAME", "TimingChecked", "check_timing", "measure_and_judge"]

@@ -11,13 +11,16 @@ from audit.catalogue import IssueType, Severity
 from audit.link_graph import AnchorKind, PageLink, PageLinkLists, to_row
 from audit.verdict import Tally, TypeTally, judge
 from auditdb import page_links, repository
-from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from auditdb.records import AuditOptions, AuditRecord, AuditStatus, IssueRecord, PageRecord
+from auditdb.scope import AuditMode, ScopeOptions
+from auditdb.verifications import RobotsDecision
 from cli import report as cli_report
 from cli.report import format_summary, full_report, json_report_chunks
 from common.wire import JsonObject
 from local_platform.runtime import LocalPlatform
 from service import page_links as service_page_links
 from service.audits import LOCAL_OWNER
+from service.scope_report import scope_summary
 
 
 def report(status: str, **audit: Any) -> JsonObject:
@@ -293,3 +296,73 @@ async def test_the_streamed_json_report_is_the_whole_report_byte_for_byte(
     )
     # One chunk per list page (and one per key), never the whole list at once.
     assert len(chunks) >= 2 * -(-pages // page_size)
+
+
+ROBOTS_IGNORED = RobotsDecision(True, "robots.txt was ignored (host verified by dns)", "a.test")
+
+
+@pytest.mark.parametrize(
+    ("options", "robots", "expected"),
+    [
+        (AuditOptions(), None, []),  # every default: no scope line
+        (AuditOptions(max_depth=2), None, ["scope: At most 2 clicks from the start URL."]),
+        (
+            AuditOptions(include_patterns=["/blog/*"], exclude_patterns=["/tag/*", "/x"]),
+            None,
+            ["scope: Only URLs matching: /blog/*.", "scope: URLs never crawled: /tag/*, /x."],
+        ),
+        (
+            AuditOptions(scope=ScopeOptions(user_agent="StagingBot/1.0", rate_per_s=0.5)),
+            None,
+            [
+                "scope: User-Agent sent: StagingBot/1.0 (robots.txt matched on 'siteaudit').",
+                "scope: At most 0.5 requests a second to one host (lower where robots.txt asks "
+                "for a Crawl-delay).",
+            ],
+        ),
+        (
+            AuditOptions(scope=ScopeOptions(concurrency=3, strip_params=["sid", "utm_*"])),
+            None,
+            [
+                "scope: At most 3 page fetches in flight.",
+                "scope: Query parameters stripped before deduplication: sid, utm_*.",
+            ],
+        ),
+        (
+            AuditOptions(scope=ScopeOptions(subdomains=True)),
+            None,
+            ["scope: Subdomains included: every host under the start host's registrable domain."],
+        ),
+        (
+            AuditOptions(
+                scope=ScopeOptions(
+                    mode=AuditMode.LIST, urls=["https://a.test/", "https://a.test/b"]
+                )
+            ),
+            None,
+            [
+                "scope: List mode: 2 listed URLs, no link followed.",
+                "not checked: Orphan pages, crawl depth, sitemap coverage: not checked in list mode.",
+            ],
+        ),
+        (
+            AuditOptions(ignore_robots=True, max_depth=0),
+            ROBOTS_IGNORED,
+            [ROBOTS_IGNORED.note, "scope: At most 0 clicks from the start URL."],
+        ),
+    ],
+)
+def test_the_summary_states_the_scope_an_audit_ran_with_when_not_the_default(
+    options: AuditOptions, robots: RobotsDecision | None, expected: list[str]
+) -> None:
+    lines = format_summary(
+        report("completed", options=options, robots_override=robots)
+    ).splitlines()
+
+    # Right after the start URL, before the counts, as the HTML report's "About this audit".
+    assert lines[2 : lines.index("pages crawled: 7")] == expected
+    # The same sentences as the JSON, HTML and SARIF reports (service.scope_report).
+    summary = scope_summary(options)
+    assert [line for line in expected if line.startswith("scope: ")] == [
+        f"scope: {fact}" for fact in summary.facts
+    ]

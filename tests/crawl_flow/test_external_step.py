@@ -14,6 +14,7 @@ import pytest
 from audit.external_links import ExternalStop
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord, AuditStatus
+from auditdb.scope import ScopeOptions
 from common import settings
 from common.wire import JsonValue
 from durable.client import Scratchpad
@@ -233,3 +234,42 @@ async def test_past_its_time_budget_the_phase_stops_and_reports_the_rest_uncheck
     assert note["issue_type"] == "external-links-unchecked"
     assert (note["details"]["reason"], note["details"]["uncheckedUrls"]) == ("time-budget", 1)
     assert "time budget of 5 s" in note["details"]["detail"]
+
+
+# -- what an external check sends ------------------------------------------------------------------
+
+
+async def test_external_checks_send_the_audits_user_agent(platform: LocalPlatform) -> None:
+    scope = ScopeOptions(user_agent="StagingBot/1.0 (+https://shop.example/bot)")
+    options = dataclasses.replace(LOOPBACK, scope=scope)
+    with serve_site(other_site()) as other:
+        reports, issues = await run_steps(platform, [other.url("/moved")], options)
+        seen = [(r.method, r.path, r.headers.get("user-agent")) for r in other.requests]
+    assert reports[-1].pending == 0 and issues[0]["issue_type"] == "external-redirect"
+    # Both hops, each with the audit's User-Agent, never siteaudit's own.
+    assert seen == [
+        ("HEAD", "/moved", scope.user_agent),
+        ("HEAD", "/fine", scope.user_agent),
+    ]
+
+
+async def test_external_checks_keep_the_audits_rate_per_host(platform: LocalPlatform) -> None:
+    rate = 5.0  # requests a second per host: 0.2 s apart, every hop counted
+    options = dataclasses.replace(LOOPBACK, scope=ScopeOptions(rate_per_s=rate))
+    audit_id = f"audit-{next(_names)}"
+    record = AuditRecord(audit_id, START, "2026-01-01T00:00:00.000Z", options=options)
+    await repository.insert_audit(platform.env.DB, record)
+    run = AuditRun(AuditParams(audit_id, START, options), Steps(), platform.env, Stop)
+    mirror: tuple[MirrorRow, ...] = (
+        {"url": START, "page_id": "id-start", "status_code": 200, "fetch_class": "ok"},
+    )
+    with serve_site(other_site()) as other:
+        targets = [other.url("/moved"), other.url("/fine?a"), other.url("/fine?b")]
+        refs = tuple(ExternalRef(START, target) for target in targets)
+        await run.scratchpad().record_batch(RecordBatch(pages=mirror, external=refs))
+        pace = await check_external_links(run)
+        arrivals = sorted(r.at for r in other.requests)
+    assert len(arrivals) == 4  # the redirect's second hop included
+    # Arrival times: the server notes them a little after the start, by a varying delay.
+    assert min(b - a for a, b in itertools.pairwise(arrivals)) >= 1 / rate - 0.05
+    assert list(pace) == ["127.0.0.1"]  # handed on to the next step (workflow.pace)

@@ -15,12 +15,18 @@ from audit.issue_ids import page_id
 from auditdb import repository
 from auditdb import timing as timing_db
 from auditdb.records import AuditRecord, PageRecord
+from auditdb.timing import TimingSummary
 from common import ports, settings
 from crawl.site_health import NoAnswers
 from local_platform.runtime import LocalEnv, LocalPlatform
 from workflow.params import AuditParams
 from workflow.steps import CrawlSummary
-from workflow.timing_step import RATE_LIMITED, STOPPED_ANSWERING, measure_and_judge
+from workflow.timing_step import (
+    RATE_LIMITED,
+    STOPPED_ANSWERING,
+    TimingChecked,
+    measure_and_judge,
+)
 
 ORIGIN = "https://a.test"
 CRAWLED = CrawlSummary(
@@ -248,3 +254,20 @@ async def test_a_second_run_of_the_step_replaces_its_issues(
     _, second = await verdict(platform.env)
 
     assert ([t for t, _, _ in first], second) == (["slow-response"], [])
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        TimingSummary(threshold_ms=1000, error="boom"),
+        TimingSummary(threshold_ms=800),
+    ],
+)
+def test_the_step_result_reads_back_in_its_new_and_its_old_stored_shape(
+    summary: TimingSummary,
+) -> None:
+    """A workflow in flight across the upgrade replays the step's stored result, which was the
+    summary alone before the step carried the pace."""
+    checked = TimingChecked(summary, {"a.test": 1_790_000_000.125})
+    assert TimingChecked.from_dict(json.loads(json.dumps(checked.to_dict()))) == checked
+    assert TimingChecked.from_dict(summary.to_dict()) == TimingChecked(summary)

@@ -1,4 +1,4 @@
-"""The crawl rate a run uses (workflow.site_audit.crawl_rate): a user's rate only lowers the pace
+"""The crawl rate a run uses (workflow.pace.crawl_rate): a user's rate only lowers the pace
 below robots.txt's Crawl-delay, unless the owner's proof of the host was found again before the
 run (workflow.robots_step), and then at most VERIFIED_MAX_RATE (issue 28, item 2: a verified
 owner may raise the crawl rate)."""
@@ -11,9 +11,9 @@ from auditdb.records import AuditOptions
 from auditdb.scope import ScopeOptions
 from auditdb.verifications import VERIFIED_MAX_RATE, RobotsDecision, VerificationMethod
 from crawl.robots import RobotsRules
+from workflow.pace import crawl_rate
 from workflow.params import AuditParams
 from workflow.robots_step import needs_proof
-from workflow.site_audit import crawl_rate
 
 SITE = "https://shop.example/"
 PROOF = RobotsDecision(False, "", "shop.example", VerificationMethod.FILE, "2026-12-05", True)
