@@ -1,6 +1,7 @@
 """The web app at `/`: a few static files from `api/static/`, with the headers that make it strict.
 
-    GET|HEAD /             index.html   the page (sign in, audits, progress, report, monitors)
+    GET|HEAD /             index.html   the page (sign in, audits, progress, report, monitors,
+                           host verification)
     GET|HEAD /app.js       the one script, an ES module that calls the /api routes only
     GET|HEAD /app.css      the stylesheet
     GET|HEAD /favicon.svg  the icon (named by index.html, so browsers do not ask for /favicon.ico)

@@ -3,7 +3,8 @@ of the page it is about. The accessibility, keyboard and layout tests and script
 all walk this table, so a new screen is a new row.
 
 The screens share one `Session`: a `siteaudit serve` on its own state folder with a key that has
-two finished audits of the badseo site and a monitor with two runs; a second key that owns
+two finished audits of the badseo site, a monitor with two runs (and scope options and
+credentials, shown redacted when it is edited) and a verified host; a second key that owns
 nothing (the empty states); the standalone HTML report of the first audit as a file; a slow site
 (tests/browser/slow_site.py) whose audits run long enough to be cancelled.
 """
@@ -168,6 +169,35 @@ def monitor_edit(s: Session) -> None:
     expect(s.page.locator("#edit-monitor-h")).to_be_focused()
 
 
+def advanced_fields(s: Session, form: str) -> None:
+    """A form's advanced fields, opened by a click on their disclosure."""
+    details = s.page.locator(f"#{form} details.advanced")
+    details.locator("summary").click()
+    expect(details).to_have_attribute("open", "")
+
+
+def new_audit_advanced(s: Session) -> None:
+    signed_in(s)
+    advanced_fields(s, "audit-form")
+
+
+def monitor_edit_advanced(s: Session) -> None:
+    """The monitor's scope options filled in, its credentials said to be set, never shown."""
+    monitor_edit(s)
+    advanced_fields(s, "edit-monitor-form")
+    expect(s.page.locator("#edit-monitor-form .credentials-summary")).to_contain_text("set")
+
+
+def host_verification(s: Session) -> None:
+    """A verification started from the form: its token, the three ways to publish it, and the
+    owner's hosts (one verified before)."""
+    signed_in(s)
+    s.page.get_by_label("Host (with :port").fill(VERIFIED_HOST.replace("preview", "staging"))
+    s.page.get_by_role("button", name="Start verification").click()
+    expect(s.page.locator("#verification-h")).to_be_focused()
+    expect(s.page.locator("#verifications-table tbody tr")).to_have_count(2)
+
+
 def standalone_report(s: Session) -> None:
     s.page.goto(s.report.as_uri())
     expect(s.page.locator("figure.chart").first).to_be_visible()
@@ -195,6 +225,7 @@ SCREENS = (
     Screen("sign-in", signed_out, "#sign-in"),
     Screen("sign-in-refused", refused_key, "#main"),
     Screen("new-audit", signed_in, "#new-audit"),
+    Screen("new-audit-advanced", new_audit_advanced, "#new-audit"),
     Screen("audits", signed_in, "#audits"),
     Screen("empty", nothing_yet, "#audits"),
     Screen("audit-progress", audit_progress, "#progress"),
@@ -205,6 +236,10 @@ SCREENS = (
     Screen("monitors", signed_in, "#monitors"),
     Screen("monitor-runs", monitor_runs, "#monitor-runs"),
     Screen("monitor-edit", monitor_edit, "#edit-monitor"),
+    Screen(
+        "monitor-edit-advanced", monitor_edit_advanced, "#edit-monitor-form fieldset.credentials"
+    ),
+    Screen("verify", host_verification, "#verify"),
     Screen("report", standalone_report, "main"),
     Screen("report-issue", report_issue_group, ISSUE_OPENED),
     Screen("report-page", report_page_view, PAGE_OPENED),
@@ -246,7 +281,18 @@ def _finished_audit(origin: str, key: str, url: str, max_pages: int) -> str:
 
 
 def _monitor_with_runs(origin: str, key: str, state: Path) -> None:
-    body = {"url": "https://example.com/", "frequency": "weekly"}
+    body = {
+        "url": "https://example.com/",
+        "frequency": "weekly",
+        "max_depth": 4,
+        "exclude": ["/search"],
+        "strip_params": ["utm_*"],
+        "concurrency": 4,
+        "credentials": {
+            "basic_auth": {"user": "preview", "password": "not-shown"},
+            "headers": {"X-Preview-Token": "not-shown"},
+        },
+    }
     monitor_id = _call(origin, key, "POST", "/api/monitors", body)["monitor"]["id"]
     add_two_runs(state, monitor_id, "screens")
 
@@ -264,6 +310,24 @@ def add_two_runs(state: Path, monitor_id: str, prefix: str) -> None:
                 (f"{prefix}-run-2", monitor_id, "a2", "d2", "2026-12-08T10:00:00.000Z",
                  "failed", None, "site_dns_error", DNS_SENTENCE),
             ],
+        )  # fmt: skip
+        db.commit()
+
+
+VERIFIED_HOST = "preview.example.com"
+
+
+def _verified_host(state: Path, owner: str) -> None:
+    """A host the owner verified by DNS, as a passing check leaves its row."""
+    with closing(sqlite3.connect(state / "d1" / "siteaudit.sqlite")) as db:
+        db.execute(
+            "INSERT INTO host_verifications (id, owner, host, method, token, status, reason, "
+            "created_at, checked_at, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                "ver_screens00000001", owner, VERIFIED_HOST, "dns", "t" * 32, "verified",
+                f'the TXT record "siteaudit-verification={"t" * 32}" is at _siteaudit.{VERIFIED_HOST}',
+                "2026-12-01T09:00:00.000Z", "2026-12-07T09:00:00.000Z", "2026-12-07T09:00:00.000Z",
+            ),
         )  # fmt: skip
         db.commit()
 
@@ -291,6 +355,7 @@ def open_session(browser: Browser, folder: Path) -> Iterator[Session]:
         first = _finished_audit(origin, key, site.start_url, 500)
         second = _finished_audit(origin, key, site.start_url, 60)
         _monitor_with_runs(origin, key, state)
+        _verified_host(state, "screens")
         report = folder / "report.html"
         html = _call(origin, key, "GET", f"/api/audits/{first}/report.html")["html"]
         report.write_text(html, encoding="utf-8")

@@ -52,8 +52,10 @@ function notify(text) {
   $("notice").textContent = text;
 }
 
+const messageOf = (error) => (error instanceof ApiFailure ? error.message : `Error: ${error}`);
+
 function fail(error) {
-  $("error").textContent = error instanceof ApiFailure ? error.message : `Error: ${error}`;
+  $("error").textContent = messageOf(error);
 }
 
 // Runs an async action for an event, reporting any failure in the alert region (and clearing
@@ -65,6 +67,19 @@ const guarded = (action) => async (event) => {
     await action(event);
   } catch (error) {
     fail(error);
+  }
+};
+
+// The same for a form's submission, whose failure (the API's 400 sentence, say) is shown next to
+// the form, in its own alert region, where the reader who pressed its button is.
+const guardedForm = (errorId, action) => async (event) => {
+  event.preventDefault();
+  $("error").textContent = "";
+  $(errorId).textContent = "";
+  try {
+    await action(event);
+  } catch (error) {
+    $(errorId).textContent = messageOf(error);
   }
 };
 
@@ -142,14 +157,17 @@ function signOut(reason) {
   $("sign-in").hidden = false;
   closeReport();
   // Nothing of the signed-out owner stays on the page.
-  for (const id of ["audits-table", "monitors-table", "monitor-runs-table"]) {
+  for (const id of ["audits-table", "monitors-table", "monitor-runs-table", "verifications-table"]) {
     $(id).tBodies[0].replaceChildren();
   }
-  for (const id of ["progress", "compare-result", "monitor-secret", "monitor-runs", "edit-monitor"]) {
+  for (const id of ["progress", "compare-result", "monitor-secret", "monitor-runs", "edit-monitor", "verification"]) {
     $(id).hidden = true;
   }
   runsOf = null;
   editing = null;
+  shownVerification = null;
+  for (const form of document.querySelectorAll("form")) form.reset();
+  $("verification-token").textContent = "";
   $("runs-chart").replaceChildren();
   for (const id of ["compare-before", "compare-after", "compare-summary", "progress-recent"]) {
     $(id).replaceChildren();
@@ -165,7 +183,7 @@ async function showWorkspace() {
   $("workspace").hidden = false;
   $("site-nav").hidden = false;
   $("sign-out").hidden = false;
-  await Promise.all([loadAudits(), loadMonitors()]);
+  await Promise.all([loadAudits(), loadMonitors(), loadVerifications()]);
 }
 
 // -- audits --------------------------------------------------------------------------------------
@@ -305,13 +323,20 @@ function statusCell(audit) {
 }
 
 async function startAudit() {
+  const form = $("audit-form");
   const url = $("audit-url").value.trim();
-  if (!url) throw new ApiFailure(0, "Enter the URL of the site to audit.");
-  const body = { url };
+  const scope = scopeOf(form);
+  // In list mode the API starts from the list's first URL (or the sitemap's site).
+  if (!url && scope.mode !== "list") throw new ApiFailure(0, "Enter the URL of the site to audit.");
+  const body = url ? { url } : {};
   const maxPages = $("audit-max-pages").valueAsNumber;
   if (Number.isFinite(maxPages)) body.max_pages = maxPages;
   body.check_external = $("audit-check-external").checked;
+  Object.assign(body, changedFrom(SCOPE_DEFAULTS, scope));
+  const credentials = credentialsOf(form);
+  if (credentials) body.credentials = credentials;
   const { audit } = await json("/api/audits", { method: "POST", body });
+  clearCredentials(form); // sent once, kept sealed by the API: nothing of them stays on the page
   notify(`Audit ${audit.id} started.`);
   await loadAudits();
   await watch(audit.id);
@@ -620,12 +645,17 @@ function editMonitor(monitor) {
   $("edit-max-pages").value = monitor.max_pages;
   $("edit-check-external").checked = monitor.check_external;
   $("edit-webhook").value = monitor.webhook_url ?? "";
+  const form = $("edit-monitor-form");
+  fillScope(form, scopeOfMonitor(monitor));
+  showStoredCredentials(form, monitor.credentials);
+  $("edit-monitor-form-error").textContent = "";
   $("edit-monitor").hidden = false;
   $("edit-monitor-h").focus();
 }
 
 function closeEdit() {
   editing = null;
+  clearCredentials($("edit-monitor-form"));
   $("edit-monitor").hidden = true;
 }
 
@@ -643,6 +673,11 @@ async function saveMonitor() {
     const value = $(id).valueAsNumber;
     if (Number.isFinite(value)) body[name] = value;
   }
+  // Only the advanced fields the form changed: an unchanged `ignore_robots` is not asked again.
+  const form = $("edit-monitor-form");
+  Object.assign(body, changedFrom(scopeOfMonitor(editing), scopeOf(form)));
+  const credentials = credentialsChange(form);
+  if (credentials !== undefined) body.credentials = credentials;
   const { monitor } = await json(monitorPath(editing.id), { method: "PATCH", body });
   closeEdit();
   await refreshMonitor(monitor);
@@ -786,6 +821,10 @@ async function createMonitor() {
   body.check_external = $("monitor-check-external").checked;
   const webhook = $("monitor-webhook").value.trim();
   if (webhook) body.webhook_url = webhook;
+  const form = $("monitor-form");
+  Object.assign(body, changedFrom(SCOPE_DEFAULTS, scopeOf(form)));
+  const credentials = credentialsOf(form);
+  if (credentials) body.credentials = credentials;
   const { monitor } = await json("/api/monitors", { method: "POST", body });
   // Every monitor gets a signing secret; it matters (and is shown, once) when alerts go out.
   const secret = webhook ? monitor.webhook_secret : "";
@@ -813,6 +852,330 @@ async function removeMonitor(monitor) {
   $("monitors-h").focus();
 }
 
+// -- the advanced fields: scope, speed, list mode, robots.txt, credentials ------------------------
+
+// One set of fields (index.html's #advanced-fields template) in each form that starts crawls,
+// its ids prefixed with the form's own. Each control is named after the API's field.
+function mountAdvancedFields() {
+  const template = $("advanced-fields");
+  for (const slot of document.querySelectorAll(".advanced-slot")) {
+    const fields = template.content.cloneNode(true);
+    const prefixed = (id) => id.replace(/^P-/, `${slot.dataset.prefix}-`);
+    for (const node of fields.querySelectorAll("[id]")) node.id = prefixed(node.id);
+    for (const label of fields.querySelectorAll("label[for]")) label.htmlFor = prefixed(label.htmlFor);
+    for (const node of fields.querySelectorAll("[aria-describedby]")) {
+      node.setAttribute("aria-describedby", prefixed(node.getAttribute("aria-describedby")));
+    }
+    slot.append(fields);
+    const form = slot.closest("form");
+    for (const radio of form.querySelectorAll("[name=credentials_action]")) {
+      radio.addEventListener("change", () => showCredentialFields(form));
+    }
+    for (const radio of form.querySelectorAll("[name=mode]")) {
+      radio.addEventListener("change", () => showListFields(form));
+    }
+    form.addEventListener("reset", () => setTimeout(() => showListFields(form)));
+  }
+}
+
+// The list's fields are shown in list mode only (crawl mode sends neither).
+function showListFields(form) {
+  form.querySelector(".list-fields").hidden = control(form, "mode").value !== "list";
+}
+
+const control = (form, name) => form.elements.namedItem(name);
+const linesOf = (text) => text.split("\n").map((line) => line.trim()).filter(Boolean);
+const numberOf = (input) => (Number.isFinite(input.valueAsNumber) ? input.valueAsNumber : null);
+const textOf = (input) => input.value.trim() || null;
+
+// What the API takes when a field is left out (src/api/schemas.py ScopeFields, CreateAuditBody).
+const SCOPE_DEFAULTS = {
+  max_depth: null,
+  include: [],
+  exclude: [],
+  user_agent: null,
+  rate_per_s: null,
+  concurrency: null,
+  strip_params: [],
+  subdomains: false,
+  mode: "crawl",
+  urls: [],
+  sitemap_url: null,
+  ignore_robots: false,
+};
+
+// The scope fields as the form says them, in the API's names and types.
+function scopeOf(form) {
+  const list = control(form, "mode").value === "list";
+  const values = {};
+  for (const [name, fallback] of Object.entries(SCOPE_DEFAULTS)) {
+    const input = control(form, name);
+    if (typeof fallback === "boolean") values[name] = input.checked;
+    else if (Array.isArray(fallback)) values[name] = linesOf(input.value);
+    else if (input.type === "number") values[name] = numberOf(input);
+    else values[name] = textOf(input);
+  }
+  // The list's fields go only with list mode, which is what the API accepts.
+  values.mode = list ? "list" : "crawl";
+  if (!list) Object.assign(values, { urls: [], sitemap_url: null });
+  return values;
+}
+
+// A monitor's scope fields, as scopeOf says them (the API keeps the first three beside `scope`).
+function scopeOfMonitor(monitor) {
+  const { max_depth, include, exclude, ignore_robots } = monitor;
+  return { ...SCOPE_DEFAULTS, ...monitor.scope, max_depth, include, exclude, ignore_robots };
+}
+
+function fillScope(form, values) {
+  for (const [name, value] of Object.entries(values)) {
+    const input = control(form, name);
+    if (name === "mode") input.value = value;
+    else if (typeof value === "boolean") input.checked = value;
+    else if (Array.isArray(value)) input.value = value.join("\n");
+    else input.value = value ?? "";
+  }
+  showListFields(form);
+}
+
+// The fields of `values` that differ from `base` (null clears a field back to its default).
+function changedFrom(base, values) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  return Object.fromEntries(Object.entries(values).filter(([name, value]) => !same(base[name], value)));
+}
+
+// "name: value" lines (headers) or "name=value" lines (cookies) as the API's object. A line that
+// is not one is refused by its number: it may hold a secret, which no message repeats.
+function pairsOf(text, separator, what) {
+  const pairs = {};
+  text.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    const at = line.indexOf(separator);
+    if (at < 1) throw new ApiFailure(0, `${what}: line ${i + 1} is not "name${separator} value".`);
+    pairs[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  });
+  return pairs;
+}
+
+// The credentials the form holds in the API's shape (CredentialsBody), or null when it holds none.
+function credentialsOf(form) {
+  const user = control(form, "basic_user").value.trim();
+  const password = control(form, "basic_password").value;
+  const credentials = {
+    headers: pairsOf(control(form, "headers").value, ":", "Request headers"),
+    cookies: pairsOf(control(form, "cookies").value, "=", "Cookies"),
+    origins: linesOf(control(form, "origins").value),
+    send_to_external_links: control(form, "send_to_external_links").checked,
+    send_to_lighthouse: control(form, "send_to_lighthouse").checked,
+  };
+  if (user || password) credentials.basic_auth = { user, password };
+  const given = user || password || Object.keys(credentials.headers).length > 0 ||
+    Object.keys(credentials.cookies).length > 0 || credentials.origins.length > 0;
+  return given ? credentials : null;
+}
+
+// What an edit does to a monitor's stored credentials: undefined keeps them (left out of the
+// PATCH), null removes them, an object replaces them whole (the API keeps no part of the old).
+function credentialsChange(form) {
+  const stored = !form.querySelector(".credentials-state").hidden;
+  const action = stored ? control(form, "credentials_action").value : "replace";
+  if (action === "keep") return undefined;
+  if (action === "remove") return null;
+  const credentials = credentialsOf(form);
+  if (credentials === null && stored) {
+    throw new ApiFailure(0, "Enter the new credentials, or choose to keep or remove them.");
+  }
+  return credentials ?? undefined;
+}
+
+// A monitor's stored credentials as the API shows them (each value redacted): which are set,
+// never what they are, and whether to keep, replace or remove them.
+function showStoredCredentials(form, credentials) {
+  clearCredentials(form);
+  form.querySelector(".credentials-state").hidden = credentials === null;
+  form.querySelector(".credentials-summary").textContent = credentials ? credentialsSummary(credentials) : "";
+  control(form, "credentials_action").value = "keep";
+  showCredentialFields(form);
+}
+
+function credentialsSummary({ basic_auth, headers, cookies, origins }) {
+  const names = (record) => Object.keys(record).join(", ");
+  const parts = [];
+  if (basic_auth) parts.push(`basic auth as ${basic_auth.user}`);
+  if (Object.keys(headers).length) parts.push(`headers ${names(headers)}`);
+  if (Object.keys(cookies).length) parts.push(`cookies ${names(cookies)}`);
+  const also = origins.length ? `; also sent to ${origins.join(", ")}` : "";
+  return `Credentials are set (${parts.join("; ") || "none"}${also}); their values are never shown.`;
+}
+
+function showCredentialFields(form) {
+  const stored = !form.querySelector(".credentials-state").hidden;
+  const replacing = control(form, "credentials_action").value === "replace";
+  form.querySelector(".credentials-fields").hidden = stored && !replacing;
+}
+
+function clearCredentials(form) {
+  for (const name of ["basic_user", "basic_password", "headers", "cookies", "origins"]) {
+    control(form, name).value = "";
+  }
+  for (const name of ["send_to_external_links", "send_to_lighthouse"]) control(form, name).checked = false;
+}
+
+// -- verifying a host ----------------------------------------------------------------------------
+
+let shownVerification = null; // the verification whose token and ways are shown
+
+const verificationPath = (id) => `/api/verifications/${encodeURIComponent(id)}`;
+const verificationCheckPath = (id) => `/api/verifications/${encodeURIComponent(id)}/check`;
+
+// Where each way puts the token and what goes there, for the ways the verification is not set
+// to (the API's `proof` says it for the one it is): src/crawl/host_proof.py's WELL_KNOWN_PATH,
+// DNS_LABEL, TXT_PREFIX and META_NAME, as service/verification.py proof_of uses them
+// (tests/browser/test_webapp_options.py compares the three with the API's).
+const hostnameOf = (host) => (host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d+$/, ""));
+const WAYS = {
+  file: {
+    title: "A file on the site",
+    how: "Serve a text file at this address (over http where the site has no https) holding the token on a line of its own.",
+    proof: (host, token) => ({ where: `https://${host}/.well-known/siteaudit-verification.txt`, value: token }),
+  },
+  dns: {
+    title: "A DNS TXT record",
+    how: "Add a TXT record with this text at this name (or at the host name itself).",
+    proof: (host, token) => ({ where: `_siteaudit.${hostnameOf(host)}`, value: `siteaudit-verification=${token}` }),
+  },
+  meta: {
+    title: "A meta tag on the home page",
+    how: "Put this tag in the <head> of the page at this address.",
+    proof: (host, token) => ({
+      where: `https://${host}/`,
+      value: `<meta name="siteaudit-verification" content="${token}">`,
+    }),
+  },
+};
+
+async function loadVerifications() {
+  const { verifications } = await json("/api/verifications");
+  $("verifications-table").tBodies[0].replaceChildren(...verifications.map(verificationRow));
+  $("verifications-empty").hidden = verifications.length > 0;
+}
+
+function verificationRow(verification) {
+  const row = element("tr", undefined, { "data-verification-id": verification.id });
+  const state = element("td", verification.status);
+  if (verification.reason) state.append(element("span", verification.reason, { class: "failure" }));
+  const checked = verification.checked_at ? verification.checked_at.replace("T", " ").slice(0, 16) : "never";
+  row.append(
+    element("th", verification.host, { scope: "row" }),
+    element("td", WAYS[verification.method]?.title ?? verification.method),
+    state,
+    element("td", checked),
+  );
+  const context = `the verification of ${verification.host}`;
+  const actions = element("td", undefined, { class: "row-actions" });
+  actions.append(
+    rowButton("Show", context, () => showVerification(verification)),
+    rowButton("Check now", context, () => checkVerification(verification, verification.method)),
+    rowButton("Forget", context, () => forgetVerification(verification)),
+  );
+  row.append(actions);
+  return row;
+}
+
+async function startVerification() {
+  const host = $("verify-host").value.trim();
+  if (!host) throw new ApiFailure(0, "Enter the host to verify.");
+  const method = control($("verify-form"), "method").value;
+  const { verification } = await json("/api/verifications", { method: "POST", body: { host, method } });
+  await loadVerifications();
+  showVerification(verification);
+  notify(`Verification of ${verification.host} started: publish its token, then check it.`);
+}
+
+function showVerification(verification) {
+  shownVerification = verification;
+  const when = (at) => (at ? at.replace("T", " ").slice(0, 16) : "never");
+  const facts = [
+    ["State", verification.status],
+    ["Checked by", WAYS[verification.method]?.title ?? verification.method],
+    ["Last checked (UTC)", when(verification.checked_at)],
+    ["Verified (UTC)", when(verification.verified_at)],
+  ];
+  if (verification.reason) facts.push(["Last check", verification.reason]);
+  $("verification-facts").replaceChildren(...facts.flatMap(([k, v]) => [element("dt", k), element("dd", v)]));
+  $("verification-host").textContent = verification.host;
+  $("verification-token").textContent = verification.token;
+  $("verification-ways").replaceChildren(
+    ...Object.keys(WAYS).map((method) => wayItem(verification, method)),
+  );
+  $("verification-method").value = verification.method;
+  $("verification").hidden = false;
+  $("verification-h").focus();
+}
+
+function wayItem(verification, method) {
+  const way = WAYS[method];
+  const current = method === verification.method;
+  const proof = current ? verification.proof : way.proof(verification.host, verification.token);
+  const item = element("li", undefined, { "data-method": method });
+  item.append(element("h4", current ? `${way.title} (the way checked)` : way.title));
+  item.append(element("p", current ? proof.instructions : way.how));
+  item.append(copyable("Where", proof.where, `where ${way.title.toLowerCase()} goes`));
+  item.append(copyable("What", proof.value, `what ${way.title.toLowerCase()} holds`));
+  return item;
+}
+
+// A line of text to copy, and its button; the text stays selectable where the clipboard is shut.
+function copyable(label, text, context) {
+  const line = element("p", `${label}: `, { class: "copyable" });
+  const code = element("code", text);
+  const button = element("button", "Copy", { type: "button", class: "secondary copy" });
+  button.append(element("span", ` ${context}`, { class: "visually-hidden" }));
+  button.addEventListener("click", guarded(() => copyText(code)));
+  line.append(code, " ", button);
+  return line;
+}
+
+async function copyText(code) {
+  try {
+    await navigator.clipboard.writeText(code.textContent);
+    notify("Copied.");
+  } catch {
+    getSelection().selectAllChildren(code);
+    notify("Selected: copy it with Ctrl+C (or Cmd+C).");
+  }
+}
+
+// Checks the way asked for; another way than the verification's is asked for first (the API
+// keeps the token and makes the verification pending until this check).
+async function checkVerification(verification, method) {
+  let current = verification;
+  if (method !== current.method) {
+    const body = { host: current.host, method };
+    ({ verification: current } = await json("/api/verifications", { method: "POST", body }));
+  }
+  const { verification: checked } = await json(verificationCheckPath(current.id), { method: "POST" });
+  await loadVerifications();
+  if (shownVerification?.id === checked.id) showVerification(checked);
+  notify(`${checked.host}: ${checked.status}${checked.reason ? `: ${checked.reason}` : "."}`);
+}
+
+async function forgetVerification(verification) {
+  if (!window.confirm(`Forget the verification of ${verification.host}? Audits of it obey its robots.txt again.`)) return;
+  try {
+    await api(verificationPath(verification.id), { method: "DELETE" });
+  } catch (error) {
+    if (error.status !== 404) throw error; // already gone: what was asked is done
+  }
+  if (shownVerification?.id === verification.id) {
+    shownVerification = null;
+    $("verification").hidden = true;
+  }
+  await loadVerifications();
+  notify(`The verification of ${verification.host} is forgotten.`);
+  $("verify-h").focus();
+}
+
 // -- wiring --------------------------------------------------------------------------------------
 
 function start() {
@@ -823,7 +1186,8 @@ function start() {
     signOut();
     $("sign-in-h").focus();
   });
-  $("audit-form").addEventListener("submit", guarded(startAudit));
+  mountAdvancedFields();
+  $("audit-form").addEventListener("submit", guardedForm("audit-form-error", startAudit));
   $("refresh-audits").addEventListener("click", guarded(() => loadAudits()));
   $("more-audits").addEventListener("click", guarded(() => loadAudits(true)));
   $("cancel-audit").addEventListener("click", guarded(cancelWatched));
@@ -843,10 +1207,20 @@ function start() {
   for (const id of ["compare-before", "compare-after"]) {
     $(id).addEventListener("change", () => ($(id).dataset.chosen = "yes"));
   }
-  $("monitor-form").addEventListener("submit", guarded(createMonitor));
+  $("monitor-form").addEventListener("submit", guardedForm("monitor-form-error", createMonitor));
   $("more-monitors").addEventListener("click", guarded(() => loadMonitors(true)));
   $("more-runs").addEventListener("click", guarded(() => loadRuns(runsOf.monitor, true)));
-  $("edit-monitor-form").addEventListener("submit", guarded(saveMonitor));
+  $("edit-monitor-form").addEventListener("submit", guardedForm("edit-monitor-form-error", saveMonitor));
+  $("verify-form").addEventListener("submit", guardedForm("verify-form-error", startVerification));
+  $("verification-check-form").addEventListener(
+    "submit",
+    guardedForm("verification-check-form-error", () =>
+      checkVerification(shownVerification, $("verification-method").value),
+    ),
+  );
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    button.addEventListener("click", guarded(() => copyText($(button.dataset.copy))));
+  }
   $("cancel-edit").addEventListener("click", () => {
     closeEdit();
     $("monitors-h").focus();
