@@ -10,7 +10,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from common.wire import JsonRecord, JsonValue, WireError, from_json, to_json
+from common.wire import (
+    AS_COLUMNS,
+    JsonRecord,
+    JsonValue,
+    WireError,
+    from_columns,
+    from_json,
+    to_columns,
+    to_json,
+)
 
 
 class Colour(StrEnum):
@@ -137,3 +146,106 @@ def test_a_record_sent_as_json_text_comes_back_equal(record: Sent) -> None:
 def test_bad_json_text_names_the_record(payload: object, message: str) -> None:
     with pytest.raises(WireError, match=message):
         Sent.from_json_text(payload)
+
+
+# -- columns (issue 29) ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    source: str
+    target: str
+    flag: bool = False
+    depth: int | None = None
+    weight: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Edges(JsonRecord):
+    page: str
+    edges: tuple[Edge, ...] = field(default=(), metadata=AS_COLUMNS)
+
+
+edge_lists = st.lists(
+    st.builds(
+        Edge,
+        st.text(),
+        st.text(),
+        st.booleans(),
+        st.none() | st.integers(-(2**53) + 1, 2**53 - 1),
+        st.floats(allow_nan=False, allow_infinity=False),
+    ),
+    max_size=5,
+).map(tuple)
+
+
+@given(st.text(), edge_lists)
+def test_records_sent_as_columns_come_back_equal(page: str, edges: tuple[Edge, ...]) -> None:
+    record = Edges(page, edges)
+    wire_form = json.loads(record.to_json_text())
+    assert wire_form["edges"] == {
+        "source": [e.source for e in edges],
+        "target": [e.target for e in edges],
+        "flag": [e.flag for e in edges],
+        "depth": [e.depth for e in edges],
+        "weight": [e.weight for e in edges],
+    }
+    assert Edges.from_json_text(record.to_json_text()) == record
+    assert Edges.from_dict(record.to_dict()) == record
+
+
+def test_columns_are_read_as_objects_too_as_senders_wrote_them_before() -> None:
+    rows = [{"source": "a", "target": "b", "flag": 1}, {"source": "c", "target": "d"}]
+    assert Edges.from_dict({"page": "p", "edges": rows}).edges == (
+        Edge("a", "b", True),
+        Edge("c", "d"),
+    )
+
+
+def test_a_column_an_older_sender_did_not_send_is_its_default() -> None:
+    sent = {"page": "p", "edges": {"source": ["a", "c"], "target": ["b", "d"]}}
+    assert Edges.from_dict(sent).edges == (Edge("a", "b"), Edge("c", "d"))
+
+
+def test_platform_spellings_in_a_column_are_read_as_values_are() -> None:
+    sent = {"source": ["a"], "target": ["b"], "flag": [1], "depth": [2.0], "weight": [3]}
+    edge = from_columns(Edge, sent)[0]
+    assert edge == Edge("a", "b", True, 2, 3.0)
+    assert type(edge.depth) is int and type(edge.weight) is float
+
+
+@pytest.mark.parametrize(
+    ("columns", "message"),
+    [
+        ({"target": ["b"]}, "Edge: missing column 'source'"),
+        ({"source": ["a", "c"], "target": ["b"]}, r"Edge: columns of different lengths \[1, 2\]"),
+        ({"source": "a", "target": ["b"]}, r"Edge.source: expected a column \(list\), got str"),
+        ({"source": ["a", 7], "target": ["b", "d"]}, r"Edge.source\[1\]: expected a string"),
+        ({"source": ["a"], "target": ["b"], "flag": [2]}, r"Edge.flag\[0\]: expected a boolean"),
+        ([["a", "b"]], "Edge columns: expected an object, got list"),
+    ],
+)
+def test_a_malformed_column_names_its_record_field_and_position(
+    columns: object, message: str
+) -> None:
+    with pytest.raises(WireError, match=message):
+        from_columns(Edge, columns)
+    if isinstance(columns, dict):  # and through the record that carries them
+        with pytest.raises(WireError, match="Edges.edges: " + message):
+            Edges.from_dict({"page": "p", "edges": columns})
+
+
+def test_only_tuples_of_flat_records_cross_as_columns() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Nested(JsonRecord):
+        items: tuple[Outer, ...] = field(default=(), metadata=AS_COLUMNS)
+
+    with pytest.raises(TypeError, match="cannot cross as a column"):
+        Nested().to_dict()
+    assert to_columns([], Edge) == {
+        "source": [],
+        "target": [],
+        "flag": [],
+        "depth": [],
+        "weight": [],
+    }

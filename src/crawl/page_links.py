@@ -88,7 +88,9 @@ class PageLinks:
             self.external += not internal
             if parts is None:
                 continue
-            target = self.policy.stripped(parts.unsplit())
+            # The cached spelling (the same string on every page that links it, its hash kept):
+            # the dedup tables and the policy's memo below hash it without reading it again.
+            target = self.policy.stripped(normalise_url(url) or parts.unsplit())
             self._edge(target, link.nofollow, link.text or None, link.image_alt, not internal)
             if internal:
                 if "#" in link.href.raw:
@@ -96,7 +98,7 @@ class PageLinks:
             elif self.check_external:
                 self.add_external(target)
             if not link.nofollow:
-                self.add_candidate(target, self.child_depth)
+                self._followed(target, self.child_depth)
 
     def add_references(self, refs: list[Reference]) -> None:
         """The page's other references in source order (the extractor's `on_references`):
@@ -115,9 +117,9 @@ class PageLinks:
                 self._resource(target, ref)
 
     def _page_link(self, target: str, kind: ReferenceKind) -> None:
-        self.add_edge(target)
-        self.add_candidate(target, self.child_depth)
         external = not self.policy.site.covers_url(target)
+        self._edge(target, False, None, None, external)
+        self._followed(target, self.child_depth)
         if self.check_external and kind is ReferenceKind.AREA and external:
             self.add_external(target)
 
@@ -146,11 +148,6 @@ class PageLinks:
     def _on_site(self, parts: UrlParts) -> bool:
         return self.policy.site.covers(parts)
 
-    def add_edge(self, target: str) -> None:
-        """A normalised page link target without anchor text (an area, a frame, a refresh, a
-        link rel next/prev), stored once."""
-        self._edge(target, False, None, None, not self.policy.site.covers_url(target))
-
     def _edge(
         self, target: str, nofollow: bool, anchor: str | None, alt: str | None, external: bool
     ) -> None:
@@ -162,14 +159,22 @@ class PageLinks:
 
     def add_candidate(self, target: str, depth: int | None) -> None:
         """A normalised URL to crawl, if the policy allows it (the page itself never)."""
+        self._followed(self.policy.stripped(target), depth)
+
+    def _followed(self, target: str, depth: int | None) -> None:
+        """`add_candidate` for a target already stripped."""
         if not self.follow_links:
             self.skipped[NOT_FOLLOWED] = self.skipped.get(NOT_FOLLOWED, 0) + 1
             return
-        self.add_moved(target, depth)
+        self._judged(target, depth)
 
     def add_moved(self, target: str, depth: int | None) -> None:
         """The page's redirect target: followed in list mode too (the same page, moved)."""
-        target = self.policy.stripped(target)
+        self._judged(self.policy.stripped(target), depth)
+
+    def _judged(self, target: str, depth: int | None) -> None:
+        """A stripped target judged once per page: enqueued, or counted by the policy's reason
+        (which the policy remembers per distinct URL: crawl.url_policy)."""
         if target == self.leased.url or not self._found.add(target):
             return
         decision = self.policy.decide(target, depth)

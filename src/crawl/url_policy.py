@@ -32,9 +32,10 @@ URL gets no exemption: include patterns that do not match it leave only sitemap 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from types import MappingProxyType
 
 from crawl.robots import RobotsRules, pattern_matches
@@ -42,9 +43,17 @@ from crawl.scope_rules import SiteRule, strip_url
 from urls.normalise import UrlParts, normalise_request_target, split_url
 from urls.private_hosts import PrivateHosts, host_refused
 
-__all__ = ["RESERVED_PATH_PREFIX", "Decision", "UrlPolicy"]
+__all__ = ["DECIDED_URLS_CACHED", "RESERVED_PATH_PREFIX", "Decision", "UrlPolicy"]
 
 RESERVED_PATH_PREFIX = "/cdn-cgi/"
+# Distinct URLs whose depth-independent checks one policy remembers (least recently used first
+# out). A page asks about each of its targets once (crawl.page_links), but a site repeats its
+# navigation on every page: a link-heavy site's pages asked about ~270 targets each, and robots.txt
+# matched every one of them against every rule (~1,600 `pattern_matches` calls a page, issue 29).
+# The same size as `urls.normalise.split_url`'s cache: about 2 MB when full.
+DECIDED_URLS_CACHED = 8192
+
+type _Checks = tuple[Decision | None, Decision]
 
 
 class Decision(StrEnum):
@@ -78,6 +87,7 @@ class UrlPolicy:
     host_robots: Mapping[str, RobotsRules] = field(default_factory=lambda: MappingProxyType({}))
     _start: UrlParts = field(init=False, repr=False, compare=False)
     _site: SiteRule = field(init=False, repr=False, compare=False)
+    _checked: Callable[[str], _Checks] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         start = split_url(self.start_url)
@@ -90,15 +100,27 @@ class UrlPolicy:
         object.__setattr__(self, "_site", SiteRule(start, self.subdomains))
         object.__setattr__(self, "include", _patterns(self.include))
         object.__setattr__(self, "exclude", _patterns(self.exclude))
+        # Per policy: the answers depend on its fields, and a chunk builds one policy.
+        object.__setattr__(self, "_checked", lru_cache(maxsize=DECIDED_URLS_CACHED)(self._checks))
 
     def decide(self, url: str, depth: int | None) -> Decision:
         """The first failing check's reason, or ALLOWED. `depth` is clicks from the start URL
         (0 for the start URL itself; None when unknown)."""
+        before_depth, robots = self._checked(url)
+        if before_depth is not None:
+            return before_depth
+        if depth is not None and self.max_depth is not None and depth > self.max_depth:
+            return Decision.TOO_DEEP
+        return robots
+
+    def _checks(self, url: str) -> _Checks:
+        """What `decide` answers whatever the depth: the first failing check before the depth
+        check (None if none fails), and the robots.txt check after it (ALLOWED when not run)."""
         parts = split_url(url)
         if parts is None:
-            return Decision.MALFORMED if _looks_http(url) else Decision.NOT_HTTP
-        target = parts.request_target
-        return self._scope(parts) or self._config(target, depth) or self._robots(parts)
+            return (Decision.MALFORMED if _looks_http(url) else Decision.NOT_HTTP), Decision.ALLOWED
+        failed = self._scope(parts) or self._config(parts.request_target)
+        return failed, Decision.ALLOWED if failed is not None else self._robots(parts)
 
     def stripped(self, url: str) -> str:
         """A normalised URL without the query parameters the audit strips."""
@@ -126,13 +148,11 @@ class UrlPolicy:
             return Decision.RESERVED_PATH
         return None
 
-    def _config(self, target: str, depth: int | None) -> Decision | None:
+    def _config(self, target: str) -> Decision | None:
         if any(pattern_matches(pattern, target) for pattern in self.exclude):
             return Decision.EXCLUDED
         if self.include and not any(pattern_matches(pattern, target) for pattern in self.include):
             return Decision.NOT_INCLUDED
-        if depth is not None and self.max_depth is not None and depth > self.max_depth:
-            return Decision.TOO_DEEP
         return None
 
     def _robots(self, parts: UrlParts) -> Decision:

@@ -21,7 +21,9 @@ __all__ = [
     "STORED",
     "WRITE_LINKS",
     "WRITE_TARGETS",
+    "LinkFragmentRow",
     "link_bytes",
+    "link_row",
     "targets_bytes",
 ]
 
@@ -59,6 +61,7 @@ WRITE_LINKS = insert_json_rows(
     "link_fragments",
     ("source_url", "target_url", "fragment", "key", "decoded_key"),
     ordered=False,
+    positional=True,  # link_row's arrays, which the STORED lookup reads too
 )
 STORED = stored("link_fragments", "target_url", fragment=True)
 
@@ -68,5 +71,14 @@ def targets_bytes(targets: FragmentTargets) -> int:
     return 24 * len(targets.keys) + 2 * len(targets.url) + 32
 
 
-def link_bytes(link: FragmentLink) -> int:
-    return len(link.source_url) + len(link.target_url) + len(link.fragment) + 48
+type LinkFragmentRow = tuple[str, str, str, int, int]
+
+
+def link_row(link: FragmentLink) -> LinkFragmentRow:
+    """One element of WRITE_LINKS's (and STORED's) JSON array."""
+    return (link.source_url, link.target_url, link.fragment, link.key, link.decoded_key)
+
+
+def link_bytes(row: LinkFragmentRow) -> int:
+    """What one stored link fragment costs against the link budget: its text and an overhead."""
+    return len(row[0]) + len(row[1]) + len(row[2]) + 48

@@ -16,7 +16,6 @@ its referring pages, and the inlinks of a page.
 
 from __future__ import annotations
 
-from common.wire import JsonObject
 from durable.json_batches import insert_json_rows, stored
 from durable.records import LinkRow
 
@@ -28,9 +27,14 @@ __all__ = [
     "WRITE",
     "WRITE_ALTS",
     "WRITE_EXTERNAL",
+    "EdgeRow",
     "edge_bytes",
-    "edge_param",
+    "edge_row",
 ]
+
+# One edge as the write statements read it, by position: source, target, nofollow as 0/1, anchor,
+# image alt. The same arrays serve the lookup of stored edges (json_batches.stored) and the writes.
+type EdgeRow = tuple[str, str, int, str | None, str | None]
 
 TARGET_INDEX = "CREATE INDEX IF NOT EXISTS links_target_idx ON links (target_url)"
 
@@ -58,37 +62,31 @@ SCHEMA = (
     ) WITHOUT ROWID""",
 )
 _COLUMNS = ("source_url", "target_url", "nofollow", "anchor")
-WRITE = insert_json_rows("INSERT OR IGNORE", "links", _COLUMNS, ordered=False)
-WRITE_EXTERNAL = insert_json_rows("INSERT OR IGNORE", "external_edges", _COLUMNS, ordered=False)
+WRITE = insert_json_rows("INSERT OR IGNORE", "links", _COLUMNS, ordered=False, positional=True)
+WRITE_EXTERNAL = insert_json_rows(
+    "INSERT OR IGNORE", "external_edges", _COLUMNS, ordered=False, positional=True
+)
 # The same batch as WRITE or WRITE_EXTERNAL: only its rows with an image alt.
 WRITE_ALTS = (
     "INSERT OR IGNORE INTO link_alts (source_url, target_url, alt) "
-    "SELECT json_extract(value, '$.source_url'), json_extract(value, '$.target_url'), "
-    "json_extract(value, '$.image_alt') FROM json_each(?) "
-    "WHERE json_extract(value, '$.image_alt') IS NOT NULL"
+    "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
+    "json_extract(value, '$[4]') FROM json_each(?) "
+    "WHERE json_extract(value, '$[4]') IS NOT NULL"
 )
 STORED = stored("links", "target_url")
 STORED_EXTERNAL = stored("external_edges", "target_url")
 
 
-def edge_bytes(link: LinkRow) -> int:
+def edge_bytes(edge: EdgeRow) -> int:
     """What one stored edge costs, counted by us: the runtime's `databaseSize` cannot be used,
     because the SDK wrapper freezes it at its first read for the life of the object. Twice the
     text (row plus the target index) and a fixed overhead per row; an image alt once more, with
     the two URLs of its own row."""
-    text = len(link.source_url) + len(link.target_url) + len(link.anchor or "")
-    alt = 0 if link.image_alt is None else len(link.source_url + link.target_url + link.image_alt)
-    return 2 * text + 32 + alt
+    source, target, _, anchor, alt = edge
+    text = len(source) + len(target) + len(anchor or "")
+    return 2 * text + 32 + (0 if alt is None else len(source) + len(target) + len(alt))
 
 
-def edge_param(link: LinkRow) -> JsonObject:
-    """One element of the write statements' JSON array (their `json_extract` paths), `nofollow`
-    as 0/1. Spelled out rather than `link.to_dict()`: this runs per edge, and the generic encoder
-    costs a few microseconds more each."""
-    return {
-        "source_url": link.source_url,
-        "target_url": link.target_url,
-        "nofollow": int(link.nofollow),
-        "anchor": link.anchor,
-        "image_alt": link.image_alt,
-    }
+def edge_row(link: LinkRow) -> EdgeRow:
+    """One element of the write statements' JSON array, `nofollow` as 0/1."""
+    return (link.source_url, link.target_url, int(link.nofollow), link.anchor, link.image_alt)

@@ -14,11 +14,11 @@ differs from the fields, `from_dict` says so and reshapes the object before `fro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Self
 
-from common.wire import JsonObject, JsonRecord, WireError, from_json, to_json
+from common.wire import AS_COLUMNS, JsonObject, JsonRecord, WireError, from_json, to_json
 
 __all__ = [
     "BatchResult",
@@ -404,20 +404,22 @@ class RecordBatch(JsonRecord):
 
     `pages` are `page_mirror` rows (crawl.page_pipeline.mirror_row): the table's columns, booleans
     as 0/1, `hreflang_json` a JSON list of {"lang", "url"}. `link_budget_bytes` None means the
-    crawl's budget (`CRAWL.link_budget_bytes`).
+    crawl's budget (`CRAWL.link_budget_bytes`). The per-link tuples cross as columns
+    (common.wire, "Columns").
     """
 
     crawled: tuple[str, ...] = ()
     pages: tuple[MirrorRow, ...] = ()
-    links: tuple[LinkRow, ...] = ()
-    discovered: tuple[DiscoveredUrl, ...] = ()
+    links: tuple[LinkRow, ...] = field(default=(), metadata=AS_COLUMNS)
+    discovered: tuple[DiscoveredUrl, ...] = field(default=(), metadata=AS_COLUMNS)
     link_budget_bytes: int | None = None
     progress: tuple[CrawledEntry, ...] = ()  # the batch's pages for the live feed
     facts: tuple[SiteFact, ...] = ()  # security and exposure facts (first page URL per fact wins)
     fragment_targets: tuple[FragmentTargets, ...] = ()
-    fragment_links: tuple[FragmentLink, ...] = ()
-    resources: tuple[ResourceRef, ...] = ()
-    external: tuple[ExternalRef, ...] = ()  # links to other sites (check_external only)
+    fragment_links: tuple[FragmentLink, ...] = field(default=(), metadata=AS_COLUMNS)
+    resources: tuple[ResourceRef, ...] = field(default=(), metadata=AS_COLUMNS)
+    # links to other sites (check_external only)
+    external: tuple[ExternalRef, ...] = field(default=(), metadata=AS_COLUMNS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,13 +427,13 @@ class LinkBatch(JsonRecord):
     """A page's links sent while it is still being parsed (crawl.page_links): edges, link
     fragments, links to other sites and resources to check, stored within the link budget, and
     URLs to enqueue. Idempotent: a rewrite stores nothing twice. `link_budget_bytes` None means
-    the crawl's budget."""
+    the crawl's budget. The per-link tuples cross as columns (common.wire, "Columns")."""
 
-    links: tuple[LinkRow, ...] = ()
-    discovered: tuple[DiscoveredUrl, ...] = ()
-    fragment_links: tuple[FragmentLink, ...] = ()
-    external: tuple[ExternalRef, ...] = ()
-    resources: tuple[ResourceRef, ...] = ()
+    links: tuple[LinkRow, ...] = field(default=(), metadata=AS_COLUMNS)
+    discovered: tuple[DiscoveredUrl, ...] = field(default=(), metadata=AS_COLUMNS)
+    fragment_links: tuple[FragmentLink, ...] = field(default=(), metadata=AS_COLUMNS)
+    external: tuple[ExternalRef, ...] = field(default=(), metadata=AS_COLUMNS)
+    resources: tuple[ResourceRef, ...] = field(default=(), metadata=AS_COLUMNS)
     link_budget_bytes: int | None = None
 
 

@@ -53,7 +53,7 @@ from durable.frontier import (
     sources_of,
     target_of,
 )
-from durable.json_batches import json_arrays
+from durable.json_batches import json_arrays, json_slices
 from durable.link_graph import LinkGraphQueries
 from durable.records import (
     BatchResult,
@@ -141,8 +141,8 @@ _LEASE_LEVEL = (
 # new only rowids past the table's largest before the statement.
 _ENQUEUE_LINKS = (
     "INSERT INTO frontier (url, depth, source, found_on) "
-    "SELECT json_extract(value, '$.url'), json_extract(value, '$.depth'), "
-    f"'{FrontierSource.LINK.value}', json_extract(value, '$.found_on') "
+    "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
+    f"'{FrontierSource.LINK.value}', json_extract(value, '$[2]') "
     "FROM json_each(?) WHERE true ORDER BY key "
     "ON CONFLICT(url) DO UPDATE SET depth = excluded.depth, found_on = excluded.found_on, "
     "source = excluded.source "
@@ -429,33 +429,56 @@ class ScratchpadCore:
             (False, edges.WRITE, edges.STORED),
             (True, edges.WRITE_EXTERNAL, edges.STORED_EXTERNAL),
         ):
-            rows = [link for link in links if link.external is external]
-            fresh = self._unstored_links(rows, stored_sql)
-            fitting = self._within_budget(fresh, edges.edge_bytes, budget)
-            alts = any(link.image_alt is not None for link in fitting)
-            for batch in json_arrays([edges.edge_param(link) for link in fitting]):
+            rows = [edges.edge_row(link) for link in links if link.external is external]
+            fitting, arrays = self._fresh_within_budget(
+                rows, 2, stored_sql, edges.edge_bytes, budget
+            )
+            alts = any(row[4] is not None for row in fitting)
+            for batch in arrays:
                 self._sql(write, batch)
                 if alts:
                     self._sql(edges.WRITE_ALTS, batch)
             written += len(fitting)
         return written
 
-    def _unstored_links(self, links: Sequence[LinkRow], stored_sql: str) -> list[LinkRow]:
-        """`links` less those already stored and less repeats within `links`, in order."""
-        keys = [(link.source_url, link.target_url, "") for link in links]
-        return self._unstored(links, keys, stored_sql)
+    def _fresh_within_budget[R: tuple[JsonValue, ...]](
+        self,
+        rows: list[R],
+        key_width: int,
+        stored_sql: str,
+        size_of: Callable[[R], int],
+        budget: int,
+    ) -> tuple[Sequence[R], list[str]]:
+        """`rows` (arrays whose first `key_width` items are their key) less those `stored_sql`
+        finds and less repeats, the leading ones within the budget; and the JSON arrays to
+        write them with: on a first write that fits (the usual case) the very arrays the
+        lookup read, so each row is encoded once."""
+        slices = list(json_slices(rows))
+        stored = {
+            start + as_int(row["i"])
+            for start, batch in slices
+            for row in self._rows(stored_sql, batch)
+        }
+        seen: set[tuple[JsonValue, ...]] = set()
+        fresh = []
+        for index, row in enumerate(rows):
+            key = row[:key_width]
+            if index not in stored and key not in seen:
+                seen.add(key)
+                fresh.append(row)
+        fitting = self._within_budget(fresh, size_of, budget)
+        if len(fitting) == len(rows):
+            return fitting, [batch for _, batch in slices]
+        return fitting, list(json_arrays(list(fitting)))
 
     def _unstored[T](
         self, items: Sequence[T], keys: list[tuple[str, str, str]], stored_sql: str
     ) -> list[T]:
         """`items` whose (source, target, fragment) key `stored_sql` does not find, first of
         each key: what a rewrite (a retried chunk) must neither store nor count again."""
-        params: list[JsonValue] = [
-            {"i": i, "s": s, "t": t, "f": f} for i, (s, t, f) in enumerate(keys)
-        ]
         stored = {
-            as_int(row["i"])
-            for batch in json_arrays(params)
+            start + as_int(row["i"])
+            for start, batch in json_slices(list[JsonValue](keys))
             for row in self._rows(stored_sql, batch)
         }
         seen: set[tuple[str, str, str]] = set()
@@ -484,10 +507,11 @@ class ScratchpadCore:
         ]
         for batch in json_arrays(sets):
             self._sql(fragments.WRITE_TARGETS, batch)
-        keys = [(link.source_url, link.target_url, link.fragment) for link in links]
-        fresh = self._unstored(links, keys, fragments.STORED)
-        fitting = self._within_budget(fresh, fragments.link_bytes, budget)
-        for batch in json_arrays([link.to_dict() for link in fitting]):
+        rows = [fragments.link_row(link) for link in links]
+        _, arrays = self._fresh_within_budget(
+            rows, 3, fragments.STORED, fragments.link_bytes, budget
+        )
+        for batch in arrays:
             self._sql(fragments.WRITE_LINKS, batch)
 
     def _write_resources(self, refs: Sequence[ResourceRef], budget: int) -> None:
@@ -658,9 +682,7 @@ class ScratchpadCore:
     def _enqueue(self, discovered: Sequence[DiscoveredUrl]) -> int:
         """Queue new URLs; a URL already seen keeps its row (the frontier is the dedup set), and
         only a pending one's depth may shrink (`_ENQUEUE_LINKS`)."""
-        items: list[JsonValue] = [
-            {"url": item.url, "depth": item.depth, "found_on": item.found_on} for item in discovered
-        ]
+        items: list[JsonValue] = [(item.url, item.depth, item.found_on) for item in discovered]
         enqueued = 0
         for batch in json_arrays(items):
             last = as_int(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +11,7 @@ from crawl.page_pipeline import CrawlScope, ProcessedPage
 from crawl.page_stream import process_response
 from crawl.url_policy import Decision, UrlPolicy
 from durable.records import LeasedUrl
+from tests.support.counted_calls import counted_calls
 from urls.normalise import normalise_url
 
 PAGE = "https://example.com/docs/page.html"
@@ -121,3 +123,15 @@ def test_discovery_is_every_allowed_distinct_url_and_a_count_of_each_refused_one
             refused[decision.value] = refused.get(decision.value, 0) + 1
     assert [d.url for d in page.discovered] == expected
     assert page.skipped == refused
+
+
+def test_each_link_is_normalised_and_stripped_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: a followed link's target was stripped of the audit's query parameters twice,
+    and parsed again by the policy; now once per link, and the policy judges the spelling it was
+    given."""
+    stripped = counted_calls(monkeypatch, UrlPolicy, "stripped")
+    page = processed("".join(f'<a href="/t{i}?utm_source=x&k={i}">{i}</a>' for i in range(5)))
+    assert len(stripped) == 5
+    assert [d.url for d in page.discovered] == [
+        f"https://example.com/t{i}?utm_source=x&k={i}" for i in range(5)
+    ]

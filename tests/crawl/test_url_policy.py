@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from crawl.robots import RobotsRules
 from crawl.url_policy import Decision, UrlPolicy
+from tests.support.counted_calls import counted_calls
 from urls.private_hosts import PrivateHosts
 
 START = "https://www.example.com/"
@@ -195,3 +196,50 @@ def test_the_vocabulary_is_closed() -> None:
 @given(st.text(max_size=60), st.one_of(st.none(), st.integers(-5, 10)))
 def test_decide_never_raises(url: str, depth: int | None) -> None:
     assert POLICY.decide(url, depth) in set(Decision)
+
+
+# -- decided once per distinct URL (issue 29) ------------------------------------------------------
+
+_URLS = st.sampled_from(
+    [
+        "https://www.example.com/",
+        "https://www.example.com/admin/x",
+        "https://www.example.com/docs/a.pdf",
+        "https://www.example.com/tmp/y",
+        "https://other.example.org/",
+        "http://localhost/",
+        "mailto:a@example.com",
+        "https://www.example.com/deep/page",
+    ]
+)
+
+
+@given(st.lists(st.tuples(_URLS, st.one_of(st.none(), st.integers(0, 6))), max_size=30))
+def test_a_remembered_decision_is_the_one_a_fresh_policy_makes(
+    asked: list[tuple[str, int | None]],
+) -> None:
+    """The same URL at another depth: the depth check is never remembered with the URL."""
+    policy = UrlPolicy(START, exclude=("/tmp/",), max_depth=3, robots=ROBOTS)
+    for url, depth in asked:
+        fresh = UrlPolicy(START, exclude=("/tmp/",), max_depth=3, robots=ROBOTS)
+        assert policy.decide(url, depth) is fresh.decide(url, depth)
+
+
+def test_robots_txt_is_matched_once_per_distinct_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A site's navigation repeats on every page: its targets are matched against robots.txt
+    once each, not once per page that links them (issue 29: ~1,600 matches a page)."""
+    matched = counted_calls(monkeypatch, RobotsRules, "allows_target")
+    policy = UrlPolicy(START, robots=ROBOTS)
+    navigation = [f"https://www.example.com/p/{i}.html" for i in range(50)]
+    for depth in range(1, 11):  # ten pages, each linking the same fifty
+        assert {policy.decide(url, depth) for url in navigation} == {Decision.ALLOWED}
+    assert sorted(matched) == sorted(target.removeprefix(START[:-1]) for target in navigation)
+
+
+def test_what_a_policy_remembers_is_bounded() -> None:
+    from crawl.url_policy import DECIDED_URLS_CACHED
+
+    policy = UrlPolicy(START, robots=ROBOTS)
+    for i in range(DECIDED_URLS_CACHED + 100):
+        policy.decide(f"https://www.example.com/p/{i}", 1)
+    assert policy._checked.cache_info().currsize == DECIDED_URLS_CACHED  # type: ignore[attr-defined]

@@ -21,6 +21,7 @@ from durable.frontier import (
     sources_of,
     target_of,
 )
+from tests.support.memory_db import memory_db
 
 P, L, C = FrontierState.PENDING, FrontierState.LEASED, FrontierState.CRAWLED
 LEASE, RELEASE, CRAWL = FrontierEvent.LEASE, FrontierEvent.RELEASE, FrontierEvent.CRAWL
@@ -75,11 +76,8 @@ def test_every_state_is_reachable_and_can_be_left_or_is_final() -> None:
 
 @pytest.fixture
 def db() -> Iterator[sqlite3.Connection]:
-    connection = sqlite3.connect(":memory:")
-    for statement in SCHEMA:
-        connection.execute(statement)
-    yield connection
-    connection.close()
+    with memory_db(SCHEMA) as connection:
+        yield connection
 
 
 @pytest.mark.parametrize("state", list(FrontierState))

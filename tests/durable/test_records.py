@@ -271,3 +271,26 @@ def test_a_value_of_the_wrong_shape_is_a_wire_error_naming_record_and_field(
     with pytest.raises(WireError) as caught:
         record.from_dict(wire)
     assert str(caught.value) == message
+
+
+def test_a_batchs_links_cross_as_columns_not_as_an_object_per_link() -> None:
+    """Issue 29: each edge, URL to enqueue and link fragment crossed as its own object, converted
+    field by field on both sides; a batch now carries one column per field."""
+    batch = LinkBatch(
+        links=(
+            LinkRow("https://a.test/", "https://a.test/b"),
+            LinkRow("https://a.test/", "x", True),
+        ),
+        discovered=(DiscoveredUrl("https://a.test/b", 1, "https://a.test/"),),
+    )
+    wire = json.loads(batch.to_json_text())
+    assert wire["links"]["target_url"] == ["https://a.test/b", "x"]
+    assert wire["links"]["nofollow"] == [False, True]
+    assert wire["discovered"] == {
+        "url": ["https://a.test/b"],
+        "depth": [1],
+        "found_on": ["https://a.test/"],
+    }
+    assert LinkBatch.from_json_text(batch.to_json_text()) == batch
+    recorded = RecordBatch(links=batch.links, discovered=batch.discovered)
+    assert json.loads(recorded.to_json_text())["links"] == wire["links"]
