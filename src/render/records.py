@@ -51,6 +51,7 @@ class RenderFailure(StrEnum):
     REFUSED_URL = "refused-url"  # the page's own URL is refused by the SSRF policy
     NO_RESPONSE = "no-response"  # the document itself got no answer
     TIMEOUT = "timeout"  # the time budget ran out before the DOM could be read
+    TOO_LARGE = "too-large"  # the document alone is larger than the byte budget
     RATE_LIMITED = "rate-limited"  # the provider refused with 429 after the allowed waits
     PROVIDER_ERROR = "provider-error"  # the provider answered with an error
     BROWSER_ERROR = "browser-error"  # the local browser failed (crashed, could not start)
