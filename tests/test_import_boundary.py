@@ -11,7 +11,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 PLATFORM_MODULES = {"js", "pyodide", "workers"}
-CPYTHON_ONLY = {"local_platform", "cli", "httpx", "sqlite3"}
+CPYTHON_ONLY = {"local_platform", "cli", "httpx", "sqlite3", "playwright"}
 SHELL = SRC / "entry.py"
 NOT_DEPLOYED = ("local_platform", "cli")
 

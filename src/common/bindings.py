@@ -307,6 +307,19 @@ class Env(Protocol):
     @property
     def PSI_ENDPOINT(self) -> str: ...  # noqa: N802
 
+    # Browser Rendering (render.renderers, docs/rendering.md)
+    @property
+    def BROWSER_RENDERING_ENDPOINT(self) -> str: ...  # noqa: N802
+
+    @property
+    def BROWSER_RENDERING_REQUESTS_PER_MINUTE(self) -> str: ...  # noqa: N802
+
+    @property
+    def BROWSER_RENDERING_ACCOUNT_ID(self) -> str | None: ...  # noqa: N802
+
+    @property
+    def BROWSER_RENDERING_API_TOKEN(self) -> str | None: ...  # noqa: N802
+
     # Host verification and the robots.txt override (common.deployment, docs/manual/verify.md)
     @property
     def VERIFICATION_DOH_URL(self) -> str: ...  # noqa: N802

@@ -13,6 +13,10 @@ parsed and checked in one place.
     MONITOR_RUN_CLEANUP_MAX_RUNS    0 ..  (0: keep every run)  runs looked at per daily cleanup
     PSI_API_KEY        (secret)     any                        without it Lighthouse is skipped
     PSI_ENDPOINT                    an http(s) URL             PageSpeed Insights (a test double)
+    BROWSER_RENDERING_ACCOUNT_ID    any                        with the token: pages are rendered
+    BROWSER_RENDERING_API_TOKEN (secret) any                   by Browser Rendering (docs/rendering.md)
+    BROWSER_RENDERING_ENDPOINT      an http(s) URL             Cloudflare's API (a test double)
+    BROWSER_RENDERING_REQUESTS_PER_MINUTE 1 ..                 the account's REST rate (Free: 6)
     ADMIN_TOKEN        (secret)     no surrounding spaces      without it /api/keys does not exist
     VERIFICATION_DOH_URL            an http(s) URL             DoH JSON resolver for dns proofs
     ROBOTS_OVERRIDE_PRIVATE_HOSTS   false | true               ignore_robots unverified on private
@@ -93,6 +97,12 @@ class DeploymentVars:
     # Lighthouse (docs/lighthouse.md): skipped without a key; Google's endpoint by default.
     psi_api_key: str | None = None
     psi_endpoint: str = "https://www.googleapis.com/pagespeedonline/v5/runPagespeed"
+    # Rendering (issue 30, docs/rendering.md): Browser Rendering's REST API when both the account
+    # id and the API token are set, else no renderer; the paid plan's rate (10 a second) by default.
+    browser_rendering_account_id: str | None = None
+    browser_rendering_api_token: str | None = field(default=None, repr=False)
+    browser_rendering_endpoint: str = "https://api.cloudflare.com/client/v4"
+    browser_rendering_requests_per_minute: int = 600
     # Without the secret the admin routes do not exist (api.auth).
     admin_token: str | None = None
     # -- host verification and the robots.txt override (issue 28, item 2; docs/manual/verify.md) --
@@ -222,6 +232,12 @@ _VARS = (
     _Var("MONITOR_RUN_CLEANUP_MAX_RUNS", "run_cleanup_max_runs", _count(0)),
     _Var("PSI_API_KEY", "psi_api_key", _key),
     _Var("PSI_ENDPOINT", "psi_endpoint", _url),
+    _Var("BROWSER_RENDERING_ACCOUNT_ID", "browser_rendering_account_id", _key),
+    _Var("BROWSER_RENDERING_API_TOKEN", "browser_rendering_api_token", _key),
+    _Var("BROWSER_RENDERING_ENDPOINT", "browser_rendering_endpoint", _url),
+    _Var(
+        "BROWSER_RENDERING_REQUESTS_PER_MINUTE", "browser_rendering_requests_per_minute", _count(1)
+    ),
     _Var("ADMIN_TOKEN", "admin_token", _token),
     _Var("VERIFICATION_DOH_URL", "verification_doh_url", _url),
     _Var("ROBOTS_OVERRIDE_PRIVATE_HOSTS", "robots_override_private_hosts", _flag),

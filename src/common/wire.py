@@ -67,6 +67,7 @@ __all__ = [
     "as_str",
     "from_columns",
     "from_json",
+    "json_object_or_none",
     "to_columns",
     "to_json",
 ]
@@ -109,6 +110,16 @@ class JsonRecord:
         except ValueError as exc:
             raise WireError(f"{cls.__name__}: not JSON text ({exc})") from None
         return from_json(cls, data)  # type: ignore[type-var]
+
+
+def json_object_or_none(body: bytes) -> Mapping[str, object] | None:
+    """A response body as a JSON object; None for anything else (not JSON, not UTF-8, not an
+    object), which a provider's reader turns into its own error."""
+    try:
+        value = json.loads(body)
+    except ValueError:  # JSONDecodeError and UnicodeDecodeError
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def to_json(record: DataclassInstance) -> JsonObject:

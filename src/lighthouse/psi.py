@@ -22,13 +22,13 @@ status (400 for a URL Lighthouse cannot reach, 429 for quota, 500 for its own fa
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from common.ports import FetchRequest, FetchResult
 from common.settings import MIB
+from common.wire import json_object_or_none
 from lighthouse.provider import ProviderAnswer
 from lighthouse.records import FieldData, FieldMetric, FieldScope, LighthouseRun, Strategy
 
@@ -81,7 +81,7 @@ class PageSpeedInsights:
             return ProviderAnswer(LighthouseRun.failed(strategy, response.error or "no response"))
         if response.truncated:
             return ProviderAnswer(LighthouseRun.failed(strategy, "response too large"))
-        document = _json_object(response.body)
+        document = json_object_or_none(response.body)
         if response.status != 200 or document is None:
             return ProviderAnswer(LighthouseRun.failed(strategy, _error_text(response, document)))
         return ProviderAnswer(parse_result(strategy, document), response.body)
@@ -141,14 +141,6 @@ def _error_text(response: FetchResult, document: Mapping[str, object] | None) ->
     if not isinstance(message, str) or not message:
         message = response.body[:_ERROR_TEXT_CHARS].decode("utf-8", "replace").strip()
     return f"HTTP {response.status}: {message or 'no error message'}"[:_ERROR_TEXT_CHARS]
-
-
-def _json_object(body: bytes) -> Mapping[str, object] | None:
-    try:
-        value = json.loads(body)
-    except ValueError:  # JSONDecodeError and UnicodeDecodeError
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def _object(value: object) -> Mapping[str, object]:

@@ -14,9 +14,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from common import ports
 from common.ports import HttpClient
-from common.retry_after import parse_retry_after
+from common.retry_after import Backoff429, fetch_waiting_out_429
 from lighthouse.provider import LighthouseProvider, ProviderAnswer
 from lighthouse.records import LighthouseRun, Strategy
 
@@ -59,15 +58,9 @@ async def _call(
     sleep: Sleep,
 ) -> ProviderAnswer:
     try:
-        for attempt in range(policy.max_429_retries + 1):
-            response = await http.fetch(provider.request(url, strategy, policy.timeout_s))
-            if response.status != 429 or attempt == policy.max_429_retries:
-                break
-            wait = parse_retry_after(response.header("retry-after"), ports.now_ms() / 1000)
-            wait = policy.default_wait_s if wait is None else wait
-            if wait > policy.max_wait_s:
-                break
-            await sleep(wait)
+        backoff = Backoff429(policy.max_429_retries, policy.default_wait_s, policy.max_wait_s)
+        request = provider.request(url, strategy, policy.timeout_s)
+        response = await fetch_waiting_out_429(http, request, backoff, sleep)
         return provider.parse(strategy, response)
     except Exception as exc:  # a bug or a binding error: one error row, not a failed audit
         log.warning("lighthouse %s %s failed: %s", strategy, url, exc)

@@ -71,6 +71,15 @@ GOOD = [
     ("PSI_API_KEY", "k", "psi_api_key", "k"),
     ("PSI_API_KEY", " k ", "psi_api_key", "k"),
     ("PSI_ENDPOINT", "http://127.0.0.1:1/x", "psi_endpoint", "http://127.0.0.1:1/x"),
+    ("BROWSER_RENDERING_ACCOUNT_ID", "0123abcd", "browser_rendering_account_id", "0123abcd"),
+    ("BROWSER_RENDERING_API_TOKEN", " t0ken ", "browser_rendering_api_token", "t0ken"),
+    (
+        "BROWSER_RENDERING_ENDPOINT",
+        "http://127.0.0.1:1/client/v4",
+        "browser_rendering_endpoint",
+        "http://127.0.0.1:1/client/v4",
+    ),
+    ("BROWSER_RENDERING_REQUESTS_PER_MINUTE", "6", "browser_rendering_requests_per_minute", 6),
     ("ADMIN_TOKEN", "admin-token-0123456789", "admin_token", "admin-token-0123456789"),
     (
         "VERIFICATION_DOH_URL",
@@ -152,6 +161,8 @@ BAD = [
     ("MONITOR_RUN_CLEANUP_MAX_RUNS", "²", "a whole number from 0"),  # a digit int() refuses
     ("PSI_ENDPOINT", "www.googleapis.com/pagespeedonline", "an http(s) URL"),
     ("PSI_ENDPOINT", "ftp://example.com/x", "an http(s) URL"),
+    ("BROWSER_RENDERING_ENDPOINT", "api.cloudflare.com/client/v4", "an http(s) URL"),
+    ("BROWSER_RENDERING_REQUESTS_PER_MINUTE", "0", "a whole number from 1"),
     ("ADMIN_TOKEN", " token-with-a-space", "a token without surrounding whitespace"),
     ("VERIFICATION_DOH_URL", "1.1.1.1", "an http(s) URL"),
     ("ROBOTS_OVERRIDE_PRIVATE_HOSTS", "loopback", "true or false"),
@@ -193,8 +204,10 @@ def test_the_sealing_keys_are_not_in_the_record_s_repr() -> None:
 
 
 def test_every_var_but_the_key_can_be_bad() -> None:
-    # PSI_API_KEY is any text Google hands out; blank means not set.
-    assert {name for name, *_ in BAD} == set(VAR_NAMES) - {"PSI_API_KEY"}
+    # PSI_API_KEY is any text Google hands out, and Browser Rendering's account id and token any
+    # text Cloudflare hands out; blank means not set.
+    any_text = {"PSI_API_KEY", "BROWSER_RENDERING_ACCOUNT_ID", "BROWSER_RENDERING_API_TOKEN"}
+    assert {name for name, *_ in BAD} == set(VAR_NAMES) - any_text
 
 
 # -- where the Worker starts ------------------------------------------------------------------
