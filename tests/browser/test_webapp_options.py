@@ -144,6 +144,13 @@ def secrets_in(page: Page) -> list[str]:
     return [secret for secret in SECRETS if secret in shown]
 
 
+def save(page: Page, edit: Locator) -> None:
+    """Save the edit form and wait for the API's answer: each save shows the same notice, so the
+    notice alone cannot tell this save from the last one."""
+    with page.expect_response(lambda r: r.request.method == "PATCH" and "/api/monitors/" in r.url):
+        edit.get_by_role("button", name="Save monitor").click()
+
+
 def test_a_monitors_credentials_are_set_replaced_and_removed_and_never_shown_back(
     browser: Browser, worker: Worker, quick_site: Site
 ) -> None:
@@ -191,7 +198,7 @@ def test_a_monitors_credentials_are_set_replaced_and_removed_and_never_shown_bac
         expect(fields.get_by_label("Basic auth password")).to_be_hidden()
         fields.get_by_label("Replace them").check()
         fields.get_by_label("Request headers").fill(f"X-Other-Token: {NEW_TOKEN}")
-        edit.get_by_role("button", name="Save monitor").click()
+        save(page, edit)
         expect(page.locator("#notice")).to_have_text(f"Monitor of {url} saved.")
         assert secrets_in(page) == []
         replaced = api_get(page, worker, f"/api/monitors/{monitor_id}")["monitor"]["credentials"]
@@ -202,13 +209,13 @@ def test_a_monitors_credentials_are_set_replaced_and_removed_and_never_shown_bac
         row.get_by_role("button", name=re.compile("^Edit ")).click()
         expect(edit.locator(".credentials-summary")).to_contain_text("headers X-Other-Token")
         page.get_by_label("Run frequency").select_option("weekly")
-        edit.get_by_role("button", name="Save monitor").click()
+        save(page, edit)
         expect(page.locator("#notice")).to_have_text(f"Monitor of {url} saved.")
         kept = api_get(page, worker, f"/api/monitors/{monitor_id}")["monitor"]
         assert (kept["frequency"], kept["credentials"]) == ("weekly", replaced)
         row.get_by_role("button", name=re.compile("^Edit ")).click()
         advanced(edit).get_by_label("Remove them").check()
-        edit.get_by_role("button", name="Save monitor").click()
+        save(page, edit)
         expect(page.locator("#notice")).to_have_text(f"Monitor of {url} saved.")
         removed = api_get(page, worker, f"/api/monitors/{monitor_id}")["monitor"]
         assert removed["credentials"] is None
