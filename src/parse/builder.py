@@ -46,6 +46,7 @@ from parse.facts import (
     UrlRef,
 )
 from parse.text import cut
+from parse.url_refs import UrlRefs
 from urls.fragment import fragment_key
 from urls.resolve import clean, document_base, is_http, resolve
 
@@ -87,14 +88,18 @@ def is_jsonld(attrs: Attrs) -> bool:
 
 class Capture:
     """Text of one link or heading, filled in when the element closes; for a link, also the alt
-    of the first image inside it that has one (facts.Link.image_alt), as the attribute gave it."""
+    of the first image inside it that has one (facts.Link.image_alt), as the attribute gave it;
+    whether the facts keep the link, and if so the `Link` it became when it was streamed, with the
+    base it was resolved against (the facts reuse it while the base is the same)."""
 
-    __slots__ = ("text", "closed", "alt")
+    __slots__ = ("text", "closed", "alt", "kept", "sent")
 
     def __init__(self) -> None:
         self.text = ""
         self.closed = False
         self.alt: str | None = None
+        self.kept = False
+        self.sent: tuple[str, Link] | None = None
 
     def image(self, alt: str | None) -> None:
         """An `<img>` inside the link: the first alt given is kept."""
@@ -109,6 +114,10 @@ _RawReference = tuple[ReferenceKind, str, str | None]  # kind, raw URL, rel
 
 def _alt(capture: Capture) -> str | None:
     return None if capture.alt is None else cut(capture.alt, ANCHOR_TEXT_CAP)
+
+
+def _never(key: Hashable) -> bool:
+    return False
 
 
 def _closed_capture() -> Capture:
@@ -129,20 +138,33 @@ _RawLink = tuple[str, Capture, bool, bool, bool]  # href, text, nofollow, sponso
 class _Outbox[T]:
     """Distinct items on their way to a sink, uncapped: held until `hold` are pending (or the
     end), so a page of ordinary size resolves them against its final base as its facts do; past
-    that, due in batches of LINK_BATCH. One compact hash per distinct key (common.seen)."""
+    that, due in batches of LINK_BATCH. Keys are remembered in a plain set while there are at
+    most `hold` of them (the held items keep their strings alive anyway, and a set lookup costs
+    a twentieth of a hashed one), then as one compact hash per distinct key (common.seen)."""
 
-    __slots__ = ("hold", "pending", "seen", "streaming")
+    __slots__ = ("hold", "pending", "keys", "seen", "streaming")
 
     def __init__(self, hold: int) -> None:
         self.hold = hold
         self.pending: list[T] = []
+        self.keys: set[str] | None = set()
         self.seen = SeenHashes()
         self.streaming = False
 
     def add(self, key: str, item: T) -> bool:
         """Queue `item` unless `key` came before; True if it was new."""
-        if not self.seen.add(key):
+        keys = self.keys
+        if keys is None:
+            if not self.seen.add(key):
+                return False
+        elif key in keys:
             return False
+        else:
+            keys.add(key)
+            if len(keys) > self.hold:
+                for known in keys:
+                    self.seen.add(known)
+                self.keys = None
         self.pending.append(item)
         return True
 
@@ -165,6 +187,10 @@ class _Kept[T]:
         self.cap = cap
         self.seen = 0
         self._keys: set[Hashable] = set()
+
+    def holds(self, key: Hashable) -> bool:
+        """Whether an item of `key` was kept."""
+        return key in self._keys
 
     def add(self, item: T, key: Hashable | None = None) -> bool:
         """Keep `item` unless the list is full or `key` (when not None) was kept before."""
@@ -240,6 +266,7 @@ class FactsBuilder:
         self._on_references = on_references
         self._refs = _Outbox[_RawReference](REFERENCES_CAP)
         self._base_href: str | None = None
+        self._urls = UrlRefs()  # each (base, raw URL) resolved once, streamed or kept
         self._lang: str | None = None
         self._declared: str | None = None
         self._kept = _Collected()
@@ -365,15 +392,18 @@ class FactsBuilder:
             self._kept.references.add(item, item)
             sent = self._on_references is not None
             if sent and self._refs.add(f"{kind}\0{rel}\0{raw}", item) and self._refs.due():
-                self._send_references()
+                self._send_references(final=False)
 
-    def _send_references(self) -> None:
+    def _send_references(self, *, final: bool) -> None:
         if self._on_references is None or not self._refs.pending:
             return
         ready, self._refs.pending = self._refs.pending, []
-        base = document_base(self.page_url, self._base_href)
+        base, ref = document_base(self.page_url, self._base_href), self._urls.ref
+        # At the end, the facts ask again for the URLs they keep (not before: a page of more
+        # references than the facts keep sends its first batch early, and holds nothing for it).
+        kept = self._kept.references.holds if final else _never
         self._on_references(
-            [Reference(k, UrlRef(raw, resolve(raw, base)), rel) for k, raw, rel in ready]
+            [Reference(k, ref(raw, base, keep=kept((k, raw, rel))), rel) for k, raw, rel in ready]
         )
 
     def _resource(self, tag: str, raw: str) -> None:
@@ -430,7 +460,7 @@ class FactsBuilder:
         rel = _tokens(attrs.get("rel"))
         capture = Capture()
         link = (_cap(href), capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
-        kept = self._kept.links.add(link, link[0])
+        kept = capture.kept = self._kept.links.add(link, link[0])
         return capture if self._stream_link(link) or kept else None
 
     def _stream_link(self, link: _RawLink) -> bool:
@@ -452,14 +482,28 @@ class FactsBuilder:
             done -= 1
         ready, self._links.pending = pending[:done], pending[done:]
         base = document_base(self.page_url, self._base_href)
-        self._on_links(
-            [
-                Link(
-                    UrlRef(h, resolve(h, base)), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc, _alt(c)
-                )
-                for h, c, nf, sp, ugc in ready
-            ]
+        self._on_links([self._made_link(raw, base, final=final) for raw in ready])
+
+    def _made_link(self, raw: _RawLink, base: str, *, final: bool = True) -> Link:
+        """The `Link` a raw link makes against `base`; one the facts keep, made at the end, is
+        remembered for them (the first batch of a long page, sent early, is not held)."""
+        href, capture, nofollow, sponsored, ugc = raw
+        sent = capture.sent
+        if sent is not None and sent[0] == base:
+            return sent[1]
+        # A bare #fragment link's URL is asked again for the facts' fragment_links if kept there.
+        keep = final and capture is _NO_TEXT and self._kept.fragment_links.holds(href)
+        link = Link(
+            self._urls.ref(href, base, keep=keep),
+            cut(capture.text, ANCHOR_TEXT_CAP),
+            nofollow,
+            sponsored,
+            ugc,
+            _alt(capture),
         )
+        if final and capture.kept:
+            capture.sent = (base, link)
+        return link
 
     def jsonld(self, text: str | None) -> None:
         """One JSON-LD block's content, or None when it exceeded JSONLD_MAX_CHARS."""
@@ -510,17 +554,14 @@ class FactsBuilder:
         content_hash: str | None,
     ) -> PageFacts:
         self._send_links(final=True)
-        self._send_references()
+        self._send_references(final=True)
         base = document_base(self.page_url, self._base_href)
         kept = self._kept
 
-        resolved: dict[str, str | None] = {}  # pages repeat their URLs
+        urls = self._urls
 
         def ref(raw: str) -> UrlRef:
-            url = resolved.get(raw, "")
-            if url == "":
-                url = resolved[raw] = resolve(raw, base)
-            return UrlRef(raw, url)
+            return urls.ref(raw, base)
 
         def maybe_ref(raw: str | None) -> UrlRef | None:
             return None if raw is None else ref(raw)
@@ -547,10 +588,7 @@ class FactsBuilder:
             headings=tuple(Heading(lv, cut(c.text, TEXT_CAP)) for lv, c in kept.headings.items),
             headings_seen=kept.headings.seen,
             heading_levels=tuple(self._heading_levels),
-            links=tuple(
-                Link(ref(h), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc, _alt(c))
-                for h, c, nf, sp, ugc in kept.links.items
-            ),
+            links=tuple(self._made_link(raw, base) for raw in kept.links.items),
             links_seen=kept.links.seen,
             images=tuple(Image(maybe_ref(s), a, w, h) for s, a, w, h in kept.images.items),
             images_seen=kept.images.seen,
