@@ -64,6 +64,8 @@ _MEDIA = {
 }
 _WS = " \t\n\r\f"
 _SKIPPED_LINK_PREFIXES = ("javascript:", "mailto:", "tel:", "#")  # the original analyzer's filter
+# What an href that may have one of those prefixes starts with (the empty string included).
+_MAY_SKIP = "#jJmMtT" + _WS
 _JSONLD_TYPES = ("application/ld+json",)
 _WALK_BUDGET = 10_000  # JSON-LD nodes visited per block
 
@@ -449,19 +451,31 @@ class FactsBuilder:
         href = attrs.get("href")
         if href is None:
             return None
-        lead = href.lstrip(" \t\n\r\f")[:11].lower()
-        if lead.startswith("#"):
-            href = _cap(href)
-            self._kept.fragment_links.add(href, href)
-            self._stream_link((href, _NO_TEXT, False, False, False))
-            return None
-        if lead.startswith(_SKIPPED_LINK_PREFIXES):
-            return None
-        rel = _tokens(attrs.get("rel"))
+        if href[:1] in _MAY_SKIP:  # else it neither is a #fragment nor has a skipped scheme
+            lead = href.lstrip(" \t\n\r\f")[:11].lower()
+            if lead.startswith("#"):
+                href = _cap(href)
+                self._kept.fragment_links.add(href, href)
+                self._stream_link((href, _NO_TEXT, False, False, False))
+                return None
+            if lead.startswith(_SKIPPED_LINK_PREFIXES):
+                return None
+        rel = attrs.get("rel")
         capture = Capture()
-        link = (_cap(href), capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
+        if rel:
+            tokens = _tokens(rel)
+            link = (
+                _cap(href),
+                capture,
+                "nofollow" in tokens,
+                "sponsored" in tokens,
+                "ugc" in tokens,
+            )
+        else:
+            link = (_cap(href), capture, False, False, False)
         kept = capture.kept = self._kept.links.add(link, link[0])
-        return capture if self._stream_link(link) or kept else None
+        streamed = self._on_links is not None and self._stream_link(link)
+        return capture if streamed or kept else None
 
     def _stream_link(self, link: _RawLink) -> bool:
         """Queue a link for `on_links` unless its href came before; True if it was queued."""

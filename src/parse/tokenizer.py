@@ -37,7 +37,8 @@ _ATTRS_NO_ID = (
 # A tag's attribute text that may name an `id` (parse_attrs decides).
 MAY_HAVE_ID = re.compile(rf"(?:^|[{_WS}/])[iI][dD](?=[{_WS}/>=]|\Z)")
 # Groups: 1 "/" of an end tag, 2 tag name, 3 attribute text, 4 ">" if complete, 5 one of "!?/".
-MARKUP = re.compile(rf"<(?:(/?)([A-Za-z][^{_WS}/>]*+)({_ATTRS})(>)?|([!?/]))")
+_MARKUP = rf"<(?:(/?)([A-Za-z][^{_WS}/>]*+)({_ATTRS})(>)?|([!?/]))"
+MARKUP = re.compile(_MARKUP)
 # Any complete tag, for removing uninteresting tags from a text region in one pass.
 TAGS = re.compile(rf"</?[A-Za-z][^{_WS}/>]*+{_ATTRS}>")
 _ATTR = re.compile(
@@ -117,10 +118,12 @@ def is_self_closing(source: str) -> bool:
 def region_pattern(start_names: frozenset[str], end_names: frozenset[str]) -> re.Pattern[str]:
     """A run of text and tags whose names are not in the given sets, stopping before any other
     markup (a tag of those names, a start tag with an `id` attribute, which is a fragment
-    target, a comment or declaration, or a tag cut by the buffer's end).
+    target, a comment or declaration, or a tag cut by the buffer's end), then that markup token
+    if there is one: group 1, whose groups 2-6 are MARKUP's 1-5.
 
     It lets the extractor skip, in one C-level match, the stretches of a page where no tag
-    matters; `TAGS.sub` then leaves their character data. Names compare ASCII-case-insensitively.
+    matters, and read the next tag that does; `TAGS.sub` then leaves the stretch's character
+    data. Names compare ASCII-case-insensitively.
     """
 
     def tag(prefix: str, group: frozenset[str], attrs: str) -> str:
@@ -128,7 +131,7 @@ def region_pattern(start_names: frozenset[str], end_names: frozenset[str]) -> re
         return rf"{prefix}{exclude}[A-Za-z][^{_WS}/>]*+{attrs}>"
 
     boring = rf"{tag('<', start_names, _ATTRS_NO_ID)}|{tag('</', end_names, _ATTRS)}"
-    return re.compile(rf"(?:[^<]++|{boring}|<(?![A-Za-z!?/]|\Z))*+")
+    return re.compile(rf"(?:[^<]++|{boring}|<(?![A-Za-z!?/]|\Z))*+({_MARKUP})?")
 
 
 def _trie(names: frozenset[str]) -> str:
