@@ -16,7 +16,7 @@ correct since every key names its base). At most `cap` entries are held, the fir
 from __future__ import annotations
 
 from parse.facts import UrlRef
-from urls.resolve import resolve
+from urls.resolve import BaseUrl, base_url
 
 # Above REFERENCES_CAP + LINKS_CAP (the facts' references and fragment links, the largest lists
 # asked for again), with room for the canonicals, hreflangs and forms.
@@ -24,25 +24,26 @@ URL_REFS_CAP = 4096
 
 
 class UrlRefs:
-    __slots__ = ("cap", "_base", "_refs")
+    __slots__ = ("cap", "_base", "_url", "_refs")
 
     def __init__(self, cap: int | None = None) -> None:
         self.cap = URL_REFS_CAP if cap is None else cap  # read per page: tests lower it
-        self._base: str | None = None
+        self._base = ""  # the base the entries were resolved against, read once as `_url`
+        self._url: BaseUrl = base_url("")
         self._refs: dict[str, UrlRef] = {}
 
     def __len__(self) -> int:
         return len(self._refs)
 
     def ref(self, raw: str, base: str, *, keep: bool = True) -> UrlRef:
-        """`raw` as written and resolved against `base` (urls.resolve.resolve); remembered
+        """`raw` as written and resolved against `base` (urls.resolve); remembered
         unless `keep` is False (the caller knows it will not be asked again)."""
         if base != self._base:
-            self._base, self._refs = base, {}
+            self._base, self._url, self._refs = base, base_url(base), {}
         refs = self._refs
         found = refs.get(raw)
         if found is None:
-            found = UrlRef(raw, resolve(raw, base))
+            found = UrlRef(raw, self._url.resolve(raw))
             if keep and len(refs) < self.cap:
                 refs[raw] = found
         return found
