@@ -114,10 +114,6 @@ ReferenceSink = Callable[[list[Reference]], None]
 _RawReference = tuple[ReferenceKind, str, str | None]  # kind, raw URL, rel
 
 
-def _alt(capture: Capture) -> str | None:
-    return None if capture.alt is None else cut(capture.alt, ANCHOR_TEXT_CAP)
-
-
 def _never(key: Hashable) -> bool:
     return False
 
@@ -286,7 +282,7 @@ class FactsBuilder:
 
     def element(self, name: str, attrs: Attrs) -> None:
         """A start tag in `ELEMENTS` outside template and foreign content."""
-        _ELEMENT_HANDLERS[name](self, name, attrs)
+        ELEMENT_HANDLERS[name](self, name, attrs)
 
     def _html(self, name: str, attrs: Attrs) -> None:
         if self._lang is None and "lang" in attrs:
@@ -389,7 +385,7 @@ class FactsBuilder:
 
     def _reference(self, kind: ReferenceKind, raw: str | None, rel: str | None = None) -> None:
         """A URL the page names; empty or whitespace-only values name nothing."""
-        if raw is not None and raw.strip(_WS):
+        if raw is not None and (raw[:1] not in _WS or raw.strip(_WS)):  # "" is in _WS
             item = (kind, raw, rel)
             self._kept.references.add(item, item)
             sent = self._on_references is not None
@@ -507,13 +503,14 @@ class FactsBuilder:
             return sent[1]
         # A bare #fragment link's URL is asked again for the facts' fragment_links if kept there.
         keep = final and capture is _NO_TEXT and self._kept.fragment_links.holds(href)
+        alt = capture.alt
         link = Link(
             self._urls.ref(href, base, keep=keep),
             cut(capture.text, ANCHOR_TEXT_CAP),
             nofollow,
             sponsored,
             ugc,
-            _alt(capture),
+            None if alt is None else cut(alt, ANCHOR_TEXT_CAP),
         )
         if final and capture.kept:
             capture.sent = (base, link)
@@ -654,8 +651,8 @@ class FactsBuilder:
 
 
 # The start tags the builder wants to see (besides a, h1-h6 and title, which carry text), each
-# with the method that reads it.
-_ELEMENT_HANDLERS: dict[str, Callable[[FactsBuilder, str, Attrs], None]] = {
+# with the method that reads it (`element`, or the extractor straight from its own tag table).
+ELEMENT_HANDLERS: dict[str, Callable[[FactsBuilder, str, Attrs], None]] = {
     "html": FactsBuilder._html,
     "base": FactsBuilder._base,
     "meta": FactsBuilder._meta,
@@ -668,7 +665,7 @@ _ELEMENT_HANDLERS: dict[str, Callable[[FactsBuilder, str, Attrs], None]] = {
     "frame": FactsBuilder._frame,
     **dict.fromkeys(_MEDIA, FactsBuilder._media),
 }
-ELEMENTS = frozenset(_ELEMENT_HANDLERS)
+ELEMENTS = frozenset(ELEMENT_HANDLERS)
 
 
 def declared_charset(attrs: Attrs) -> str | None:

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from functools import partial
 
 from parse.builder import (
+    ELEMENT_HANDLERS,
     ELEMENTS,
     Attrs,
     Capture,
@@ -644,7 +645,7 @@ class PageExtractor:
         if not hidden:
             if name == "img" and self._anchor is not None and self._anchor.capture is not None:
                 self._anchor.capture.image(attrs.get("alt"))  # an image link's name
-            self._builder.element(name, attrs)
+            ELEMENT_HANDLERS[name](self._builder, name, attrs)
 
     def _start_meta(self, name: str, source: str, attrs: Attrs, hidden: bool) -> None:
         self._meta_charset(attrs)
