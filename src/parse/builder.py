@@ -46,6 +46,7 @@ from parse.facts import (
     UrlRef,
 )
 from parse.text import cut
+from parse.url_refs import UrlRefs
 from urls.fragment import fragment_key
 from urls.resolve import clean, document_base, is_http, resolve
 
@@ -63,6 +64,8 @@ _MEDIA = {
 }
 _WS = " \t\n\r\f"
 _SKIPPED_LINK_PREFIXES = ("javascript:", "mailto:", "tel:", "#")  # the original analyzer's filter
+# What an href that may have one of those prefixes starts with (the empty string included).
+_MAY_SKIP = "#jJmMtT" + _WS
 _JSONLD_TYPES = ("application/ld+json",)
 _WALK_BUDGET = 10_000  # JSON-LD nodes visited per block
 
@@ -87,14 +90,18 @@ def is_jsonld(attrs: Attrs) -> bool:
 
 class Capture:
     """Text of one link or heading, filled in when the element closes; for a link, also the alt
-    of the first image inside it that has one (facts.Link.image_alt), as the attribute gave it."""
+    of the first image inside it that has one (facts.Link.image_alt), as the attribute gave it;
+    whether the facts keep the link, and if so the `Link` it became when it was streamed, with the
+    base it was resolved against (the facts reuse it while the base is the same)."""
 
-    __slots__ = ("text", "closed", "alt")
+    __slots__ = ("text", "closed", "alt", "kept", "sent")
 
     def __init__(self) -> None:
         self.text = ""
         self.closed = False
         self.alt: str | None = None
+        self.kept = False
+        self.sent: tuple[str, Link] | None = None
 
     def image(self, alt: str | None) -> None:
         """An `<img>` inside the link: the first alt given is kept."""
@@ -107,8 +114,8 @@ ReferenceSink = Callable[[list[Reference]], None]
 _RawReference = tuple[ReferenceKind, str, str | None]  # kind, raw URL, rel
 
 
-def _alt(capture: Capture) -> str | None:
-    return None if capture.alt is None else cut(capture.alt, ANCHOR_TEXT_CAP)
+def _never(key: Hashable) -> bool:
+    return False
 
 
 def _closed_capture() -> Capture:
@@ -129,20 +136,33 @@ _RawLink = tuple[str, Capture, bool, bool, bool]  # href, text, nofollow, sponso
 class _Outbox[T]:
     """Distinct items on their way to a sink, uncapped: held until `hold` are pending (or the
     end), so a page of ordinary size resolves them against its final base as its facts do; past
-    that, due in batches of LINK_BATCH. One compact hash per distinct key (common.seen)."""
+    that, due in batches of LINK_BATCH. Keys are remembered in a plain set while there are at
+    most `hold` of them (the held items keep their strings alive anyway, and a set lookup costs
+    a twentieth of a hashed one), then as one compact hash per distinct key (common.seen)."""
 
-    __slots__ = ("hold", "pending", "seen", "streaming")
+    __slots__ = ("hold", "pending", "keys", "seen", "streaming")
 
     def __init__(self, hold: int) -> None:
         self.hold = hold
         self.pending: list[T] = []
+        self.keys: set[str] | None = set()
         self.seen = SeenHashes()
         self.streaming = False
 
     def add(self, key: str, item: T) -> bool:
         """Queue `item` unless `key` came before; True if it was new."""
-        if not self.seen.add(key):
+        keys = self.keys
+        if keys is None:
+            if not self.seen.add(key):
+                return False
+        elif key in keys:
             return False
+        else:
+            keys.add(key)
+            if len(keys) > self.hold:
+                for known in keys:
+                    self.seen.add(known)
+                self.keys = None
         self.pending.append(item)
         return True
 
@@ -165,6 +185,10 @@ class _Kept[T]:
         self.cap = cap
         self.seen = 0
         self._keys: set[Hashable] = set()
+
+    def holds(self, key: Hashable) -> bool:
+        """Whether an item of `key` was kept."""
+        return key in self._keys
 
     def add(self, item: T, key: Hashable | None = None) -> bool:
         """Keep `item` unless the list is full or `key` (when not None) was kept before."""
@@ -240,6 +264,7 @@ class FactsBuilder:
         self._on_references = on_references
         self._refs = _Outbox[_RawReference](REFERENCES_CAP)
         self._base_href: str | None = None
+        self._urls = UrlRefs()  # each (base, raw URL) resolved once, streamed or kept
         self._lang: str | None = None
         self._declared: str | None = None
         self._kept = _Collected()
@@ -257,7 +282,7 @@ class FactsBuilder:
 
     def element(self, name: str, attrs: Attrs) -> None:
         """A start tag in `ELEMENTS` outside template and foreign content."""
-        _ELEMENT_HANDLERS[name](self, name, attrs)
+        ELEMENT_HANDLERS[name](self, name, attrs)
 
     def _html(self, name: str, attrs: Attrs) -> None:
         if self._lang is None and "lang" in attrs:
@@ -360,20 +385,23 @@ class FactsBuilder:
 
     def _reference(self, kind: ReferenceKind, raw: str | None, rel: str | None = None) -> None:
         """A URL the page names; empty or whitespace-only values name nothing."""
-        if raw is not None and raw.strip(_WS):
+        if raw is not None and (raw[:1] not in _WS or raw.strip(_WS)):  # "" is in _WS
             item = (kind, raw, rel)
             self._kept.references.add(item, item)
             sent = self._on_references is not None
             if sent and self._refs.add(f"{kind}\0{rel}\0{raw}", item) and self._refs.due():
-                self._send_references()
+                self._send_references(final=False)
 
-    def _send_references(self) -> None:
+    def _send_references(self, *, final: bool) -> None:
         if self._on_references is None or not self._refs.pending:
             return
         ready, self._refs.pending = self._refs.pending, []
-        base = document_base(self.page_url, self._base_href)
+        base, ref = document_base(self.page_url, self._base_href), self._urls.ref
+        # At the end, the facts ask again for the URLs they keep (not before: a page of more
+        # references than the facts keep sends its first batch early, and holds nothing for it).
+        kept = self._kept.references.holds if final else _never
         self._on_references(
-            [Reference(k, UrlRef(raw, resolve(raw, base)), rel) for k, raw, rel in ready]
+            [Reference(k, ref(raw, base, keep=kept((k, raw, rel))), rel) for k, raw, rel in ready]
         )
 
     def _resource(self, tag: str, raw: str) -> None:
@@ -419,19 +447,31 @@ class FactsBuilder:
         href = attrs.get("href")
         if href is None:
             return None
-        lead = href.lstrip(" \t\n\r\f")[:11].lower()
-        if lead.startswith("#"):
-            href = _cap(href)
-            self._kept.fragment_links.add(href, href)
-            self._stream_link((href, _NO_TEXT, False, False, False))
-            return None
-        if lead.startswith(_SKIPPED_LINK_PREFIXES):
-            return None
-        rel = _tokens(attrs.get("rel"))
+        if href[:1] in _MAY_SKIP:  # else it neither is a #fragment nor has a skipped scheme
+            lead = href.lstrip(" \t\n\r\f")[:11].lower()
+            if lead.startswith("#"):
+                href = _cap(href)
+                self._kept.fragment_links.add(href, href)
+                self._stream_link((href, _NO_TEXT, False, False, False))
+                return None
+            if lead.startswith(_SKIPPED_LINK_PREFIXES):
+                return None
+        rel = attrs.get("rel")
         capture = Capture()
-        link = (_cap(href), capture, "nofollow" in rel, "sponsored" in rel, "ugc" in rel)
-        kept = self._kept.links.add(link, link[0])
-        return capture if self._stream_link(link) or kept else None
+        if rel:
+            tokens = _tokens(rel)
+            link = (
+                _cap(href),
+                capture,
+                "nofollow" in tokens,
+                "sponsored" in tokens,
+                "ugc" in tokens,
+            )
+        else:
+            link = (_cap(href), capture, False, False, False)
+        kept = capture.kept = self._kept.links.add(link, link[0])
+        streamed = self._on_links is not None and self._stream_link(link)
+        return capture if streamed or kept else None
 
     def _stream_link(self, link: _RawLink) -> bool:
         """Queue a link for `on_links` unless its href came before; True if it was queued."""
@@ -452,14 +492,29 @@ class FactsBuilder:
             done -= 1
         ready, self._links.pending = pending[:done], pending[done:]
         base = document_base(self.page_url, self._base_href)
-        self._on_links(
-            [
-                Link(
-                    UrlRef(h, resolve(h, base)), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc, _alt(c)
-                )
-                for h, c, nf, sp, ugc in ready
-            ]
+        self._on_links([self._made_link(raw, base, final=final) for raw in ready])
+
+    def _made_link(self, raw: _RawLink, base: str, *, final: bool = True) -> Link:
+        """The `Link` a raw link makes against `base`; one the facts keep, made at the end, is
+        remembered for them (the first batch of a long page, sent early, is not held)."""
+        href, capture, nofollow, sponsored, ugc = raw
+        sent = capture.sent
+        if sent is not None and sent[0] == base:
+            return sent[1]
+        # A bare #fragment link's URL is asked again for the facts' fragment_links if kept there.
+        keep = final and capture is _NO_TEXT and self._kept.fragment_links.holds(href)
+        alt = capture.alt
+        link = Link(
+            self._urls.ref(href, base, keep=keep),
+            cut(capture.text, ANCHOR_TEXT_CAP),
+            nofollow,
+            sponsored,
+            ugc,
+            None if alt is None else cut(alt, ANCHOR_TEXT_CAP),
         )
+        if final and capture.kept:
+            capture.sent = (base, link)
+        return link
 
     def jsonld(self, text: str | None) -> None:
         """One JSON-LD block's content, or None when it exceeded JSONLD_MAX_CHARS."""
@@ -510,17 +565,14 @@ class FactsBuilder:
         content_hash: str | None,
     ) -> PageFacts:
         self._send_links(final=True)
-        self._send_references()
+        self._send_references(final=True)
         base = document_base(self.page_url, self._base_href)
         kept = self._kept
 
-        resolved: dict[str, str | None] = {}  # pages repeat their URLs
+        urls = self._urls
 
         def ref(raw: str) -> UrlRef:
-            url = resolved.get(raw, "")
-            if url == "":
-                url = resolved[raw] = resolve(raw, base)
-            return UrlRef(raw, url)
+            return urls.ref(raw, base)
 
         def maybe_ref(raw: str | None) -> UrlRef | None:
             return None if raw is None else ref(raw)
@@ -547,10 +599,7 @@ class FactsBuilder:
             headings=tuple(Heading(lv, cut(c.text, TEXT_CAP)) for lv, c in kept.headings.items),
             headings_seen=kept.headings.seen,
             heading_levels=tuple(self._heading_levels),
-            links=tuple(
-                Link(ref(h), cut(c.text, ANCHOR_TEXT_CAP), nf, sp, ugc, _alt(c))
-                for h, c, nf, sp, ugc in kept.links.items
-            ),
+            links=tuple(self._made_link(raw, base) for raw in kept.links.items),
             links_seen=kept.links.seen,
             images=tuple(Image(maybe_ref(s), a, w, h) for s, a, w, h in kept.images.items),
             images_seen=kept.images.seen,
@@ -602,8 +651,8 @@ class FactsBuilder:
 
 
 # The start tags the builder wants to see (besides a, h1-h6 and title, which carry text), each
-# with the method that reads it.
-_ELEMENT_HANDLERS: dict[str, Callable[[FactsBuilder, str, Attrs], None]] = {
+# with the method that reads it (`element`, or the extractor straight from its own tag table).
+ELEMENT_HANDLERS: dict[str, Callable[[FactsBuilder, str, Attrs], None]] = {
     "html": FactsBuilder._html,
     "base": FactsBuilder._base,
     "meta": FactsBuilder._meta,
@@ -616,7 +665,7 @@ _ELEMENT_HANDLERS: dict[str, Callable[[FactsBuilder, str, Attrs], None]] = {
     "frame": FactsBuilder._frame,
     **dict.fromkeys(_MEDIA, FactsBuilder._media),
 }
-ELEMENTS = frozenset(_ELEMENT_HANDLERS)
+ELEMENTS = frozenset(ELEMENT_HANDLERS)
 
 
 def declared_charset(attrs: Attrs) -> str | None:

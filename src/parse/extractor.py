@@ -34,6 +34,7 @@ from collections.abc import Callable
 from functools import partial
 
 from parse.builder import (
+    ELEMENT_HANDLERS,
     ELEMENTS,
     Attrs,
     Capture,
@@ -113,6 +114,8 @@ _MATH_INTEGRATION = frozenset({"mi", "mo", "mn", "ms", "mtext"})
 _INTERESTING = frozenset(
     {*ELEMENTS, *RAW_ELEMENTS, *HEADINGS, "a", "template", "svg", "math", "pre", "listing"}
 )
+# Start tags whose attributes are read whatever they are (others only for a possible `id`).
+_WANTS_ATTRS = frozenset({*ELEMENTS, "a"})
 # Tags that matter to an open anchor when nothing else is open (see `_track_start/_track_end`).
 _ANCHOR_START = MARKERS | {"table", "tr"}
 _ANCHOR_END = MARKERS | TABLE_PARTS | {"a", "table"}
@@ -132,13 +135,14 @@ class _Restart(Exception):
 class _Text:
     """Text of one element being captured, kept bounded by compacting as it grows."""
 
-    __slots__ = ("capture", "cap", "done", "pieces", "size", "inner", "markers", "tables")
+    __slots__ = ("capture", "cap", "done", "pieces", "size", "full", "inner", "markers", "tables")
 
     def __init__(self, capture: Capture | None, cap: int) -> None:
         self.capture, self.cap = capture, cap
         self.done = ""  # decoded, whitespace-compacted text so far
         self.pieces: list[str] = []  # undecoded pieces since
         self.size = 0
+        self.full = False  # `done` holds more than `cap` characters: later text is dropped
         self.inner: list[str] = []  # headings: elements opened inside and still open
         self.markers = 0  # anchors: cells/markers opened inside
         self.tables = 0  # anchors: tables opened inside
@@ -150,20 +154,29 @@ class _Text:
             self._compact()
 
     def _compact(self) -> None:
+        if self.full:
+            self.pieces, self.size = [], 0
+            return
         text = self.done + _decode_pieces(self.pieces)
         words = collapse(text)
         if len(words) > self.cap:  # later text cannot change the first `cap` characters
-            self.done, self.size = words[: self.cap + 1], 0
-            self.pieces, self.add = [], lambda piece: None  # type: ignore[method-assign]
+            self.done, self.pieces, self.size, self.full = words[: self.cap + 1], [], 0, True
             return
         lead = " " if text[:1].isspace() else ""
         trail = " " if text[-1:].isspace() and words else ""
         self.done, self.pieces, self.size = lead + words + trail, [], 0
 
     def finish(self) -> None:
-        if self.capture is not None:
-            self.capture.text = self.done + _decode_pieces(self.pieces)
-            self.capture.closed = True
+        capture = self.capture
+        if capture is not None:
+            pieces = self.pieces
+            if self.full or not pieces:
+                capture.text = self.done
+            elif len(pieces) == 1 and not self.done and "&" not in pieces[0]:
+                capture.text = pieces[0].replace("\0", "")  # nothing to decode
+            else:
+                capture.text = self.done + _decode_pieces(pieces)
+            capture.closed = True
 
 
 def _decode_pieces(pieces: list[str]) -> str:
@@ -292,12 +305,14 @@ class PageExtractor:
         if self._headings or self._template or self._foreign:
             return self._scan_tokens(buf, pos, eof)
         anchor = self._anchor
-        region = (_ANCHOR_REGION if anchor is not None else _REGION).match
+        region = _region(anchor)
         end = len(buf)
         text_append = self._text.append
         captures = self._captures
         while True:
-            stop = region(buf, pos).end()  # type: ignore[union-attr]
+            m = region(buf, pos)  # the text and dull tags up to a markup token, and that token
+            tag = m.start(1)
+            stop = m.end() if tag < 0 else tag
             if stop == end and not eof:
                 hold = PARTIAL_CHARREF.search(buf, max(pos, end - 40))
                 if hold is not None:
@@ -310,30 +325,31 @@ class PageExtractor:
                 for capture in captures:
                     capture.add(piece)
                 pos = stop
-            if pos >= end or (stop < end and buf[stop] != "<"):
+            if tag < 0:  # the end of the buffer, a lone "<" or a character reference there
                 self._waiting = True
                 return self._trailing_text(buf, pos, eof)
-            m = MARKUP.match(buf, pos)
-            if m is None:  # a lone "<" at the end of the buffer
-                self._waiting = True
-                return self._trailing_text(buf, pos, eof)
-            slash, name, source, close, other = m.groups()
+            _, slash, name, source, close, other = m.groups()
             if name is None:
-                pos = self._markup_declaration(buf, pos, other, eof)
-                if pos == m.start():
+                pos = self._markup_declaration(buf, tag, other, eof)
+                if pos == tag:
                     self._waiting = True
                 return pos
             if close is None:
-                return self._unfinished_tag(m.start(), end, eof)
+                return self._unfinished_tag(tag, end, eof)
             pos = m.end()
-            self._tag(slash == "/", name.lower() if name.isascii() else lower(name), source)
+            name = name.lower() if name.isascii() else lower(name)
+            # No foreign content is open here (see above), so `_tag` would do just this.
+            if slash:
+                self._end_tag(name)
+            else:
+                self._start_tag(name, source)
             if self._raw is not None or self._drop_newline or self._headings:
                 return pos
             if self._template or self._foreign:
                 return pos
             if self._anchor is not anchor:
                 anchor = self._anchor
-                region = (_ANCHOR_REGION if anchor is not None else _REGION).match
+                region = _region(anchor)
 
     def _unfinished_tag(self, start: int, end: int, eof: bool) -> int:
         if eof:
@@ -605,41 +621,61 @@ class PageExtractor:
         return name in _MATH_INTEGRATION
 
     def _start_tag(self, name: str, source: str) -> None:
-        if name == "a" and self._foreign and self._anchor is not None and not self._template:
+        template, foreign = self._template, self._foreign
+        if name == "a" and foreign and self._anchor is not None and not template:
             # An <a> in an HTML integration point (svg <title>, <foreignObject>, ...) while an
             # <a> outside the svg is open: the adoption agency closes that outer <a>, popping the
             # svg with it, so the new link is ordinary HTML again.
-            self._foreign.clear()
-        hidden = self._template or self._foreign
-        wanted = name in ELEMENTS or name == "a" or MAY_HAVE_ID.search(source)
+            foreign.clear()
+        hidden = bool(template or foreign)
+        wanted = name in _WANTS_ATTRS or MAY_HAVE_ID.search(source)
         attrs: Attrs = parse_attrs(source) if source and wanted else {}
-        if not self._template and ("id" in attrs or (name == "a" and "name" in attrs)):
+        if not template and ("id" in attrs or (name == "a" and "name" in attrs)):
             self._builder.targets(name, attrs, html=True)
-        if not hidden:
+        if not hidden and (self._anchor is not None or self._headings):
             self._track_start(name)
-        if name == "meta":
-            self._meta_charset(attrs)
-        if name in RAW_ELEMENTS and not self._foreign_html_only():
+        start = _STARTS.get(name)
+        if start is not None:
+            start(self, name, source, attrs, hidden)
+
+    # Each start tag that does more than name fragment targets and close elements: its effect,
+    # in or out of `hidden` (template or foreign) content. `_STARTS` maps the names to them.
+
+    def _start_element(self, name: str, source: str, attrs: Attrs, hidden: bool) -> None:
+        if not hidden:
+            if name == "img" and self._anchor is not None and self._anchor.capture is not None:
+                self._anchor.capture.image(attrs.get("alt"))  # an image link's name
+            ELEMENT_HANDLERS[name](self._builder, name, attrs)
+
+    def _start_meta(self, name: str, source: str, attrs: Attrs, hidden: bool) -> None:
+        self._meta_charset(attrs)
+        self._start_element(name, source, attrs, hidden)
+
+    def _start_raw(self, name: str, source: str, attrs: Attrs, hidden: bool) -> None:
+        if not self._foreign_html_only():
             capture = not hidden and (name == "title" or (name == "script" and is_jsonld(attrs)))
             self._jsonld_open = capture and name == "script"
             self._open_raw(name, capture)
-        if name in ("pre", "listing"):
-            self._drop_newline = True
-        if name == "template":
-            self._template += 1
-        elif name in ("svg", "math"):
-            if not is_self_closing(source):
-                self._foreign.append((name, False, name))
-        elif hidden:
-            return
-        elif name == "a":
+        if name in ELEMENTS:  # script, iframe
+            self._start_element(name, source, attrs, hidden)
+
+    def _start_pre(self, name: str, source: str, attrs: Attrs, hidden: bool) -> None:
+        self._drop_newline = True
+
+    def _start_template(self, name: str, source: str, attrs: Attrs, hidden: bool) -> None:
+        self._template += 1
+
+    def _start_foreign(self, name: str, source: str, attrs: Attrs, hidden: bool) -> None:
+        if not is_self_closing(source):
+            self._foreign.append((name, False, name))
+
+    def _start_anchor(self, name: str, source: str, attrs: Attrs, hidden: bool) -> None:
+        if not hidden:
             self._open_anchor(attrs)
-        elif name in HEADINGS:
+
+    def _start_heading(self, name: str, source: str, attrs: Attrs, hidden: bool) -> None:
+        if not hidden:
             self._open_heading(HEADINGS[name])
-        elif name in ELEMENTS:
-            if name == "img" and self._anchor is not None and self._anchor.capture is not None:
-                self._anchor.capture.image(attrs.get("alt"))  # an image link's name
-            self._builder.element(name, attrs)
 
     def _foreign_html_only(self) -> bool:
         """Whether raw-text switching is off: in foreign content, not at an integration point."""
@@ -683,15 +719,20 @@ class PageExtractor:
                 self._set_capturing(outer, False)
             else:
                 self._close_anchor()  # a new <a> closes the open one (adoption agency)
-        self._anchor = _Text(self._builder.anchor(attrs), ANCHOR_TEXT_CAP)
-        self._set_capturing(self._anchor, True)
+        anchor = self._anchor = _Text(self._builder.anchor(attrs), ANCHOR_TEXT_CAP)
+        if anchor.capture is not None:
+            self._captures.append(anchor)
 
     def _close_anchor(self) -> None:
         """Close the innermost <a>; text then belongs to the one around it, if any."""
         anchor = self._anchor
         if anchor is not None:
             anchor.finish()
-            self._set_capturing(anchor, False)
+            captures = self._captures
+            if captures and captures[-1] is anchor:  # the usual case: the last capture opened
+                captures.pop()
+            else:
+                self._set_capturing(anchor, False)
             self._anchor = self._outer_anchors.pop() if self._outer_anchors else None
             if self._anchor is not None:
                 self._set_capturing(self._anchor, True)
@@ -777,6 +818,26 @@ class PageExtractor:
         while self._headings:
             self._close_heading()
         self._flush_text()
+
+
+_Start = Callable[[PageExtractor, str, str, Attrs, bool], None]
+_STARTS: dict[str, _Start] = {
+    **dict.fromkeys(ELEMENTS, PageExtractor._start_element),
+    "meta": PageExtractor._start_meta,
+    **dict.fromkeys(RAW_ELEMENTS, PageExtractor._start_raw),
+    "pre": PageExtractor._start_pre,
+    "listing": PageExtractor._start_pre,
+    "template": PageExtractor._start_template,
+    "svg": PageExtractor._start_foreign,
+    "math": PageExtractor._start_foreign,
+    "a": PageExtractor._start_anchor,
+    **dict.fromkeys(HEADINGS, PageExtractor._start_heading),
+}
+
+
+def _region(anchor: _Text | None) -> Callable[[str, int], re.Match[str]]:
+    """The region pattern's `match` while `anchor` is open (or none is): it always matches."""
+    return (_ANCHOR_REGION if anchor is not None else _REGION).match  # type: ignore[return-value]
 
 
 def _last(items: list[str], name: str) -> int:

@@ -37,13 +37,13 @@ _ATTRS_NO_ID = (
 # A tag's attribute text that may name an `id` (parse_attrs decides).
 MAY_HAVE_ID = re.compile(rf"(?:^|[{_WS}/])[iI][dD](?=[{_WS}/>=]|\Z)")
 # Groups: 1 "/" of an end tag, 2 tag name, 3 attribute text, 4 ">" if complete, 5 one of "!?/".
-MARKUP = re.compile(rf"<(?:(/?)([A-Za-z][^{_WS}/>]*+)({_ATTRS})(>)?|([!?/]))")
+_MARKUP = rf"<(?:(/?)([A-Za-z][^{_WS}/>]*+)({_ATTRS})(>)?|([!?/]))"
+MARKUP = re.compile(_MARKUP)
 # Any complete tag, for removing uninteresting tags from a text region in one pass.
 TAGS = re.compile(rf"</?[A-Za-z][^{_WS}/>]*+{_ATTRS}>")
 _ATTR = re.compile(
     rf"""([^{_WS}/>][^{_WS}/>=]*)(?:[{_WS}]*=[{_WS}]*(?:"([^"]*)"|'([^']*)'|([^{_WS}>]*)))?"""
 )
-_NEEDS_FIXING = re.compile(r"[&\r\0]")
 COMMENT_END = re.compile(r"--!?>")
 BOGUS_END = re.compile(r">")
 CDATA_END = re.compile(r"\]\]>")
@@ -87,12 +87,15 @@ def fix_value(value: str) -> str:
 
 def parse_attrs(source: str) -> dict[str, str]:
     """Attributes from a tag's attribute text (group 3 of MARKUP); the first duplicate wins."""
-    pairs = _ATTR.findall(source)
-    if source.isascii() and not _NEEDS_FIXING.search(source):
-        # Common case: iterate backwards so that the first of duplicate attributes wins.
-        return {name.lower(): d or s or u for name, d, s, u in reversed(pairs)}
     attrs: dict[str, str] = {}
-    for name, double, single, unquoted in pairs:
+    if source.isascii() and "&" not in source and "\r" not in source and "\0" not in source:
+        # The common case: nothing to decode or replace (`in` is a C-level scan, `isascii` O(1)).
+        for name, double, single, unquoted in _ATTR.findall(source):
+            name = name.lower()
+            if name not in attrs:
+                attrs[name] = double or single or unquoted
+        return attrs
+    for name, double, single, unquoted in _ATTR.findall(source):
         name = name.lower() if name.isascii() else lower(name)
         if "\0" in name:
             name = name.replace("\0", "\ufffd")
@@ -117,10 +120,12 @@ def is_self_closing(source: str) -> bool:
 def region_pattern(start_names: frozenset[str], end_names: frozenset[str]) -> re.Pattern[str]:
     """A run of text and tags whose names are not in the given sets, stopping before any other
     markup (a tag of those names, a start tag with an `id` attribute, which is a fragment
-    target, a comment or declaration, or a tag cut by the buffer's end).
+    target, a comment or declaration, or a tag cut by the buffer's end), then that markup token
+    if there is one: group 1, whose groups 2-6 are MARKUP's 1-5.
 
     It lets the extractor skip, in one C-level match, the stretches of a page where no tag
-    matters; `TAGS.sub` then leaves their character data. Names compare ASCII-case-insensitively.
+    matters, and read the next tag that does; `TAGS.sub` then leaves the stretch's character
+    data. Names compare ASCII-case-insensitively.
     """
 
     def tag(prefix: str, group: frozenset[str], attrs: str) -> str:
@@ -128,7 +133,7 @@ def region_pattern(start_names: frozenset[str], end_names: frozenset[str]) -> re
         return rf"{prefix}{exclude}[A-Za-z][^{_WS}/>]*+{attrs}>"
 
     boring = rf"{tag('<', start_names, _ATTRS_NO_ID)}|{tag('</', end_names, _ATTRS)}"
-    return re.compile(rf"(?:[^<]++|{boring}|<(?![A-Za-z!?/]|\Z))*+")
+    return re.compile(rf"(?:[^<]++|{boring}|<(?![A-Za-z!?/]|\Z))*+({_MARKUP})?")
 
 
 def _trie(names: frozenset[str]) -> str:

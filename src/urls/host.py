@@ -161,6 +161,8 @@ def ends_in_a_number(domain: str) -> bool:
             return False
         parts.pop()
     last = parts[-1]
+    if not "0" <= last[:1] <= "9":
+        return False  # every IPv4 number (decimal, 0x hex, 0 octal) starts with a digit
     if last.isascii() and last.isdigit():
         return True
     return _ipv4_number(last) is not None

@@ -147,7 +147,7 @@ def _parse_authority_onwards(scheme: str, rest: str) -> Url:
         password=percent_encode(password, USERINFO_SET) if at else "",
         host=host,
         port=port,
-        path=_serialise_path(_add_segments([], path_text[1:])),
+        path=_rooted_path(path_text),
         query=query,
         fragment=fragment,
     )
@@ -161,7 +161,9 @@ def _parse_relative(rest: str, base: Url) -> Url:
         if query is None:
             query = base.query
     elif path_text[0] in "/\\":
-        path = _serialise_path(_add_segments([], path_text[1:]))
+        path = _rooted_path(path_text)
+    elif _is_plain_path(path_text):  # the base's directory, then the text as it is
+        path = base.path[: base.path.rfind("/") + 1] + path_text
     else:
         path = _serialise_path(_add_segments(base.path[1:].split("/")[:-1], path_text))
     return Url(
@@ -210,6 +212,26 @@ def _split_tail(rest: str) -> tuple[str, str | None, str | None]:
     query = percent_encode(query_text, SPECIAL_QUERY_SET) if question_mark else None
     fragment = percent_encode(fragment_text, FRAGMENT_SET) if hash_mark else None
     return path_text, query, fragment
+
+
+def _rooted_path(path_text: str) -> str:
+    """The path of `path_text`, which is empty or starts with "/" or "\\" (no base path)."""
+    if _is_plain_path(path_text):
+        return path_text or "/"
+    return _serialise_path(_add_segments([], path_text[1:]))
+
+
+def _is_plain_path(text: str) -> bool:
+    """Whether the "path state" copies `text` as it is: nothing to percent-encode, no "\\"
+    and no dot segment (a segment starting with "." or "%2" is checked the long way)."""
+    return (
+        text.isascii()
+        and PATH_SET.isdisjoint(text)
+        and "\\" not in text
+        and "/." not in text
+        and "%2" not in text
+        and text[:1] != "."
+    )
 
 
 def _add_segments(path: list[str], text: str) -> list[str]:

@@ -8,6 +8,11 @@ domain whose last label starts with a letter (so not IPv4, nothing to map) witho
 optional non-default port, path segments that are not dot segments and hold nothing the path
 percent-encode set holds (nor `\\`), a query free of the special-query set. A property test checks
 the fast paths against `parse_url` on generated URLs.
+
+A page resolves all its links against one base, so what the fast paths need of the base (its
+scheme, its origin, its directory) is worked out once, in a `BaseUrl`; `resolve(raw, base)`
+keeps the last few in a cache, and a caller that holds its base (parse.url_refs) asks its
+`BaseUrl` directly.
 """
 
 from __future__ import annotations
@@ -25,12 +30,18 @@ from urls.parser import (
     scheme_of,
 )
 
-__all__ = ["clean", "document_base", "fast_resolve", "is_http", "resolve"]
+__all__ = ["BaseUrl", "base_url", "clean", "document_base", "fast_resolve", "is_http", "resolve"]
 
 _HOST = r"(?:[a-z0-9_\-]+\.)*[a-z][a-z0-9_\-]*\.?"
 _PORT = r"(?::(?P<port>[1-9][0-9]{0,3}))?"
-_SEGMENT = r"/(?!(?:\.|%2[eE]){1,2}(?:[/?#]|\Z))[^\x00-\x20\"#<>?`{}\x7f-\U0010ffff/\\]*"
-_TAIL = rf"(?P<path>(?:{_SEGMENT})*)(?P<query>\?[^\x00-\x20\"#<>'\x7f-\U0010ffff]*)?(?:#.*)?\Z"
+# Character classes as positive ASCII sets (a bitmap test per character in the regex engine,
+# where a negated class reaching U+10FFFF is a slower range test): printable ASCII outside the
+# path percent-encode set, "/" and "\\" (a path segment's text), and outside the special-query
+# percent-encode set (a query's).
+_SEGMENT_CHARS = r"[!$-.0-;=@-\[\]-_a-z|~]"
+_QUERY_CHARS = r"[!$-&(-;=?-~]"
+_SEGMENT = rf"/(?!(?:\.|%2[eE]){{1,2}}(?:[/?#]|\Z)){_SEGMENT_CHARS}*"
+_TAIL = rf"(?P<path>(?:{_SEGMENT})*)(?P<query>\?{_QUERY_CHARS}*)?(?:#.*)?\Z"
 _PLAIN_ABSOLUTE = re.compile(rf"(?P<origin>https?://(?P<host>{_HOST}){_PORT}){_TAIL}", re.DOTALL)
 _PLAIN_ROOTED = re.compile(rf"(?=/[^/\\]|/\Z){_TAIL}", re.DOTALL)
 # A path-relative reference ("sql-select.html", "api/x.html?q"): a first segment that is no dot
@@ -38,41 +49,71 @@ _PLAIN_ROOTED = re.compile(rf"(?=/[^/\\]|/\Z){_TAIL}", re.DOTALL)
 # http(s) base it is the base's directory plus the text (URL standard, "path state": the base's
 # last segment is shortened away, nothing else of the base is kept).
 _PLAIN_RELATIVE = re.compile(
-    rf"(?!(?:\.|%2[eE]){{1,2}}(?:[/?#]|\Z))(?P<first>[^\x00-\x20\"#<>?`{{}}\x7f-\U0010ffff/\\:]+){_TAIL}",
+    rf"(?!(?:\.|%2[eE]){{1,2}}(?:[/?#]|\Z))(?P<first>[!$-.0-9;=@-\[\]-_a-z|~]+){_TAIL}",
     re.DOTALL,
 )
 _OPAQUE_SCHEMES = ("data", "javascript")
 
 
+class BaseUrl:
+    """A base URL, read once, against which many references are resolved."""
+
+    __slots__ = ("base", "_scheme", "_origin", "_directory")
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        url = _parse_base(base)
+        # What a scheme-relative, rooted or path-relative reference is appended to, for an
+        # http(s) base (the fast paths' only kind): "scheme:", "scheme://userinfo@host:port" and
+        # that plus the path up to its last "/".
+        self._scheme = self._origin = self._directory = None
+        if url is not None and url.scheme in ("http", "https"):
+            self._scheme = url.scheme + ":"
+            self._origin = url.authority_prefix()
+            self._directory = self._origin + url.path[: url.path.rfind("/") + 1]
+
+    def resolve(self, raw: str) -> str | None:
+        """`raw` resolved against this base; see `resolve`."""
+        text = clean(raw)
+        fast = self.fast_resolve(text)
+        return fast if fast is not None else _resolve_fully(text, self.base)
+
+    def fast_resolve(self, text: str) -> str | None:
+        """The fast paths' answer for a cleaned `text`, or None when they do not apply."""
+        if text[:1] == "/":
+            if text[1:2] == "/":
+                return None if self._scheme is None else _plain_absolute(self._scheme + text)
+            if self._origin is None:
+                return None
+            match = _PLAIN_ROOTED.match(text)
+            return None if match is None else f"{self._origin}{match['path']}{match['query'] or ''}"
+        if text[:4] == "http":
+            absolute = _plain_absolute(text)
+            if absolute is not None:
+                return absolute
+        if self._directory is None:
+            return None
+        match = _PLAIN_RELATIVE.match(text)
+        if match is None:
+            return None
+        return f"{self._directory}{match['first']}{match['path']}{match['query'] or ''}"
+
+
+@lru_cache(maxsize=64)
+def base_url(base: str) -> BaseUrl:
+    """The `BaseUrl` of `base`, cached: one page resolves all its links against one base."""
+    return BaseUrl(base)
+
+
 def resolve(raw: str, base: str) -> str | None:
     """`raw` resolved against `base` without its fragment, as a browser resolves it; None if it is
     not a valid URL. Schemes the parser does not model come back as written, less the fragment."""
-    text = clean(raw)
-    fast = fast_resolve(text, base)
-    return fast if fast is not None else _resolve_fully(text, base)
+    return base_url(base).resolve(raw)
 
 
 def fast_resolve(text: str, base: str) -> str | None:
     """The fast paths' answer for a cleaned `text`, or None when they do not apply."""
-    if text.startswith("/"):
-        if text.startswith("//"):
-            prefix = _scheme_of(base)
-            return None if prefix is None else _plain_absolute(prefix + text)
-        prefix = _origin_of(base)
-        match = None if prefix is None else _PLAIN_ROOTED.match(text)
-        return None if match is None else f"{prefix}{match['path']}{match['query'] or ''}"
-    absolute = _plain_absolute(text)
-    return absolute if absolute is not None else _plain_relative(text, base)
-
-
-def _plain_relative(text: str, base: str) -> str | None:
-    match = _PLAIN_RELATIVE.match(text)
-    if match is None:
-        return None
-    directory = _directory_of(base)
-    if directory is None:
-        return None
-    return f"{directory}{match['first']}{match['path']}{match['query'] or ''}"
+    return base_url(base).fast_resolve(text)
 
 
 def _plain_absolute(text: str) -> str | None:
@@ -103,29 +144,6 @@ def _parse_base(base: str) -> Url | None:
         return parse_url(base)
     except (InvalidUrl, UnsupportedScheme):
         return None
-
-
-@lru_cache(maxsize=64)
-def _origin_of(base: str) -> str | None:
-    """scheme://userinfo@host:port of an http(s) base: what a rooted path is appended to."""
-    url = _parse_base(base)
-    if url is None or url.scheme not in ("http", "https"):
-        return None
-    return url.authority_prefix()
-
-
-@lru_cache(maxsize=64)
-def _directory_of(base: str) -> str | None:
-    """An http(s) base up to the last "/" of its path: what a path-relative reference extends."""
-    url = _parse_base(base)
-    if url is None or url.scheme not in ("http", "https"):
-        return None
-    return url.authority_prefix() + url.path[: url.path.rfind("/") + 1]
-
-
-def _scheme_of(base: str) -> str | None:
-    url = _parse_base(base)
-    return None if url is None or url.scheme not in ("http", "https") else url.scheme + ":"
 
 
 def document_base(page_url: str, base_href: str | None) -> str:

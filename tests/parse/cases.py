@@ -194,6 +194,13 @@ _CASES["frameset"] = (
     '<html><head><title>Frames</title></head><frameset cols="50%,50%">'
     '<frame src="/left.html"><frame src="/right.html"></frameset></html>'
 )
+# Link and heading texts far beyond their caps (ANCHOR_TEXT_CAP, TEXT_CAP): compacted while they
+# grow, and cut at the cap once they are closed.
+_LONG = " ".join(f"w{i} <b>&amp;</b>" for i in range(1500))
+_CASES["long_texts"] = (
+    f'<title>t</title><a href="/long">{_LONG}</a><p>after</p><h2>{_LONG}</h2>'
+    f'<a href="/next">next</a><h3><a href="/in">{_LONG}</a> tail</h3>'
+)
 CONTENT_TYPE_CASES: dict[str, tuple[bytes, str]] = {
     "transport_overrides_meta": (
         '<meta charset="iso-8859-1"><title>caf\u00e9</title>'.encode("utf-8"),

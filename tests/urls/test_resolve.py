@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parse.extractor import PageExtractor
+from urls import parser
 from urls.parser import InvalidUrl, UnsupportedScheme, clean, parse_url
 from urls.resolve import document_base, fast_resolve, is_http, resolve
 
@@ -128,6 +129,21 @@ def test_fast_paths_agree_with_the_parser(raw: str, base: str) -> None:
     fast = fast_resolve(text, base)
     if fast is not None:
         assert fast == _parser_answer(text, base)
+
+
+def _parsed(text: str, base: str | None) -> str | None:
+    try:
+        return parse_url(text, None if base is None else parse_url(base)).href
+    except (InvalidUrl, UnsupportedScheme):
+        return None
+
+
+@given(st.one_of(_ABSOLUTE, _ROOTED, _RELATIVE, _TAILS), st.one_of(st.none(), _BASES))
+def test_the_parsers_plain_path_shortcut_changes_nothing(raw: str, base: str | None) -> None:
+    shortcut = _parsed(raw, base)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parser, "_is_plain_path", lambda text: False)
+        assert shortcut == _parsed(raw, base)
 
 
 @given(st.one_of(_ABSOLUTE, _ROOTED, st.text(max_size=40)), _BASES)
