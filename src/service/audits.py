@@ -68,10 +68,6 @@ from workflow.params import AuditParams
 
 log = logging.getLogger("siteaudit.service")
 
-# The owner the CLI acts as on the local platform (local_platform.cli_key), and the owner of
-# audits created before API keys existed (the column's default).
-LOCAL_OWNER = "local"
-
 
 @dataclass(frozen=True, slots=True)
 class CreateAudit:
