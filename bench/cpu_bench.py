@@ -2,7 +2,8 @@
 timed from outside as hyperfine times a command, and an audit's CPU phase by phase.
 
 Run: `uv run python bench/cpu_bench.py [--reps 5] [--latencies 0,50] [--sites pg,apidocs]
-[--api-pages 10000] [--base SRC]`, or `--phases SITE [--profile]` for one audit's CPU per phase.
+[--api-pages 10000] [--base SRC]`, `--phases SITE [--profile]` for one audit's CPU per phase, or
+`--startup [--base SRC] [--reps N]` for `siteaudit --help` and a 6-page audit.
 
 Whole-process mode (the default). Per run, one fresh site server (bench/site_server.py: the sites
 of bench/crawl_bench.py, `bench_sites`) and one command, started as a user starts it:
@@ -34,6 +35,12 @@ is the process's CPU once `cli.main` is imported. A step's figure includes whate
 the event loop meanwhile (the CLI's progress polling, alarms), which is little. `--profile`
 adds a cProfile of the phases after the crawl only (enabled around those steps and the report),
 saved to bench/.out/phases-SITE.prof, its top functions printed.
+
+Start-up mode (`--startup`): `siteaudit --help`, then an audit of a 6-page generated site
+(`synthetic_site.SyntheticSite(6)`, no latency, a fresh state folder), whole process, `--reps`
+times, alternating with the same two commands of `--base SRC`; medians of CPU and wall.
+Last line `audit_help_cpu_ms=.. audit_help_wall_ms=.. audit_tiny_audit_cpu_ms=.. ...` (and
+`base_...`).
 
 Last line (whole-process mode): per site and latency `ratio_SITE_LATms=..` (audit pages/s over
 Scrapy's, of the medians) `paired_SITE_LATms=..` (the median of each repetition's ratio)
@@ -71,6 +78,7 @@ from crawl_bench import (
     parse_kb,
     scrapy_python,
 )
+from site_server import SiteServer
 
 CHILD_TIMEOUT_S = 3600
 SPIDER = OUT / "site_spider.py"
@@ -127,6 +135,13 @@ def scrapy_command(scrapy: Path, url: str) -> list[str]:
 def child_env() -> dict[str, str]:
     """The shell's environment without what would make the audit reach beyond loopback."""
     return {k: v for k, v in os.environ.items() if k not in ("PSI_API_KEY", "PSI_ENDPOINT")}
+
+
+def compile_bytecode_of(folders: list[Path]) -> None:
+    """Bytecode for these source folders, as crawl_bench.compile_bytecode writes for this tree's
+    (a machine with PYTHONDONTWRITEBYTECODE set would compile each module on every run)."""
+    command = [sys.executable, "-m", "compileall", "-q", "-j", "0", *map(str, folders)]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
 
 
 # -- whole-process runs -------------------------------------------------------------------------
@@ -256,6 +271,47 @@ def whole_process(opts: argparse.Namespace, sites: list[BenchSite], scrapy: Path
     print(" ".join(fields))
 
 
+# -- start-up -----------------------------------------------------------------------------------
+
+
+def startup(opts: argparse.Namespace) -> None:
+    """`siteaudit --help` and an audit of a 6-page site, whole process, `--reps` times each,
+    alternating with the same commands of `--base SRC` when given; medians."""
+    from synthetic_site import SyntheticSite
+
+    tiny = SyntheticSite(6)
+    kinds = ["audit"] if opts.base is None else ["audit", "base"]
+    spent: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    with SiteServer(generated=tiny.page) as server:
+        for rep in range(opts.reps):
+            for kind in kinds if rep % 2 == 0 else kinds[::-1]:
+                env = child_env()
+                if kind == "base":
+                    env["PYTHONPATH"] = str(opts.base)
+                for name in ("help", "tiny audit"):
+                    with tempfile.TemporaryDirectory(dir=OUT) as tmp:
+                        arguments = (
+                            ["--help"]
+                            if name == "help"
+                            else audit_arguments(server.url("/"), 10, Path(tmp))
+                        )
+                        log = OUT / f"startup-{kind}.log"
+                        child = run_measured(
+                            siteaudit_command() + arguments, log, timeout_s=120, cwd=ROOT, env=env
+                        )
+                    if child.exit_status != 0:
+                        sys.exit(f"{kind} {name} exited {child.exit_status}; see {log}")
+                    spent.setdefault((kind, name), []).append((child.cpu_s, child.wall_s))
+    fields: list[str] = []
+    for (kind, name), got in spent.items():
+        cpu = statistics.median(c for c, _ in got)
+        wall = statistics.median(w for _, w in got)
+        print(f"  {kind:5} {name:10}: CPU {1000 * cpu:6.0f} ms, wall {1000 * wall:6.0f} ms")
+        key = f"{kind}_{name.replace(' ', '_')}"
+        fields += [f"{key}_cpu_ms={1000 * cpu:.0f}", f"{key}_wall_ms={1000 * wall:.0f}"]
+    print(" ".join(fields))
+
+
 # -- phases -------------------------------------------------------------------------------------
 
 
@@ -381,9 +437,17 @@ def main() -> None:
     )
     args.add_argument("--phases", metavar="SITE", help="one audit's CPU per phase instead")
     args.add_argument(
+        "--startup", action="store_true", help="`siteaudit --help` and a 6-page audit instead"
+    )
+    args.add_argument(
         "--profile", action="store_true", help="with --phases: cProfile after the crawl"
     )
     opts = args.parse_args()
+    if opts.startup:
+        OUT.mkdir(parents=True, exist_ok=True)
+        compile_bytecode_of([ROOT / "src", *([opts.base] if opts.base else [])])
+        startup(opts)
+        return
     every = bench_sites(opts.large_pages, parse_kb(opts.large_kb), opts.link_pages, opts.api_pages)
     wanted = [opts.phases] if opts.phases else opts.sites.split(",")
     sites = [site for site in every if site.name in wanted]
@@ -395,8 +459,7 @@ def main() -> None:
     scrapy = scrapy_python()
     compile_bytecode(scrapy)
     if opts.base is not None:  # its bytecode too, as compile_bytecode does for this tree's
-        command = [sys.executable, "-m", "compileall", "-q", "-j", "0", str(opts.base)]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        compile_bytecode_of([opts.base])
     print(f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; load {os.getloadavg()}")
     for site in sites:
         print(f"site {site.name}: {site.description}")
