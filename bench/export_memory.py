@@ -36,9 +36,9 @@ sys.path.insert(0, str(BENCH.parent / "src"))
 
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
-from common.settings import LOCAL_OWNER
 from local_platform.http import Request
 from local_platform.runtime import LocalPlatform
+from service.audits import LOCAL_OWNER
 
 TARGET_MB = 10.0
 FLAT_RATIO = 1.5

@@ -42,7 +42,7 @@ from report_formats_memory import written
 
 from audit.link_graph import AnchorKind, PageLink, PageLinkLists, encode_links
 from common.bindings import Env
-from common.settings import LOCAL_OWNER
+from service.audits import LOCAL_OWNER
 from service.html_report import export_html
 from service.page_table import DATA_ROWS, TABLE_ROWS
 

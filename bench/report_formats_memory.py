@@ -36,8 +36,8 @@ from export_memory import parse_sizes, print_figures, seed_completed_audit
 from audit.catalogue import Severity
 from auditdb.listing import IssueFilter
 from common.bindings import Env
-from common.settings import LOCAL_OWNER
 from local_platform.runtime import LocalPlatform
+from service.audits import LOCAL_OWNER
 from service.exports import Export, ExportFormat, export_issues
 from service.junit import Check, export_junit
 from service.sarif import export_sarif

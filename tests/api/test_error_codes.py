@@ -22,11 +22,11 @@ from api.http import ApiRequest
 from auditdb import repository
 from auditdb.records import AuditOptions, AuditRecord
 from common.bindings import Env, R2Bucket, Workflow
-from common.settings import LOCAL_OWNER
 from durable.client import Scratchpad
 from durable.records import CrawlConfig
 from local_platform.runtime import LocalPlatform
 from service import keys
+from service.audits import LOCAL_OWNER
 
 
 class RefusingWorkflow:

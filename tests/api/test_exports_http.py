@@ -24,9 +24,9 @@ from api.http import ApiResponse, stream_response
 from audit.catalogue import IssueType
 from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
-from common.settings import LOCAL_OWNER
 from local_platform.runtime import LocalPlatform
 from service import exports, keys
+from service.audits import LOCAL_OWNER
 from tests.api.client import served
 
 AUDIT = "export-1"

@@ -11,9 +11,9 @@ import pytest
 from api import webapp
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
-from common.settings import LOCAL_OWNER
 from local_platform.runtime import LocalPlatform
 from service import html_report, html_style
+from service.audits import LOCAL_OWNER
 from tests.api.client import served
 
 AUDIT = "html-1"

@@ -11,8 +11,8 @@ from api.http import ApiRequest, ApiResponse
 from audit.catalogue import IssueType
 from auditdb import repository
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
-from common.settings import LOCAL_OWNER
 from local_platform.runtime import LocalPlatform
+from service.audits import LOCAL_OWNER
 
 AUDIT = "audit-1"
 TYPES = [IssueType.MISSING_TITLE, IssueType.THIN_CONTENT, IssueType.BROKEN_INTERNAL_LINK]

@@ -11,9 +11,9 @@ import pytest
 
 from audit.catalogue import Severity
 from cli.report import format_summary, full_report
-from common.settings import LOCAL_OWNER
 from local_platform.runtime import LocalPlatform
 from service import keys
+from service.audits import LOCAL_OWNER
 from service.exports import Export
 from service.html_report import export_html
 from service.junit import export_junit

@@ -13,9 +13,9 @@ from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from cli import report as cli_report
 from cli.report import format_summary, full_report, json_report_chunks
-from common.settings import LOCAL_OWNER
 from common.wire import JsonObject
 from local_platform.runtime import LocalPlatform
+from service.audits import LOCAL_OWNER
 
 
 def report(status: str, **audit: Any) -> JsonObject:

@@ -6,8 +6,8 @@ from collections import Counter
 from typing import Any
 
 from cli.report import full_report
-from common.settings import LOCAL_OWNER
 from local_platform.runtime import LocalPlatform
+from service.audits import LOCAL_OWNER
 from service.html_report import export_html
 from tests.support.loopback_http import LoopbackOnlyHttp
 from tests.support.site_server import Reply, html_page, serve_site

@@ -18,10 +18,10 @@ from auditdb import repository
 from auditdb.exposure_issues import ExposureSummary
 from cli.report import format_summary
 from common import settings
-from common.settings import LOCAL_OWNER
 from exposure import scripts
 from exposure.dns_records import RecordType
 from local_platform.runtime import LocalPlatform
+from service.audits import LOCAL_OWNER
 from service.exports import Export
 from service.html_report import export_html
 from service.sarif import export_sarif

@@ -14,8 +14,8 @@ import workflow.links_step as links_step
 from auditdb import page_links as rows
 from auditdb import repository
 from auditdb.records import AuditRecord
-from common.settings import LOCAL_OWNER
 from local_platform.runtime import LocalPlatform
+from service.audits import LOCAL_OWNER
 from service.html_pages import NOT_KEPT
 from service.html_report import export_html
 from service.page_links import VIEW_LINKS, cut

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from auditdb import monitors as table
-from common.settings import LOCAL_OWNER
 from local_platform.runtime import LocalPlatform
 from maintenance.monitor_producer import MonitorDue
 from service import monitors
+from service.audits import LOCAL_OWNER
 from service.monitor_runs import RunOutcome, run_monitor
 from service.monitors import UpdateMonitor
 from tests.api.mcp.test_transport import tool

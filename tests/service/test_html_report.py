@@ -20,10 +20,10 @@ from audit.verdict import Tally, TypeTally, judge
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from auditdb.summary import IssueCounts
-from common.settings import LOCAL_OWNER
 from common.wire import JsonValue
 from local_platform.runtime import LocalPlatform
 from service import html_style, page_table
+from service.audits import LOCAL_OWNER
 from service.html_report import (
     FIX_FIRST,
     PAGES_PER_TYPE,

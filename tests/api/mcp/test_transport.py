@@ -14,9 +14,9 @@ from audit.catalogue import IssueType, descriptor
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from common import ports
-from common.settings import LOCAL_OWNER
 from local_platform.runtime import LocalPlatform
 from service import keys
+from service.audits import LOCAL_OWNER
 from tests.api.client import send
 
 JSON = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
