@@ -59,6 +59,7 @@ import re
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from collections import Counter
@@ -445,7 +446,8 @@ def main() -> None:
     opts = args.parse_args()
     if opts.startup:
         OUT.mkdir(parents=True, exist_ok=True)
-        compile_bytecode_of([ROOT / "src", *([opts.base] if opts.base else [])])
+        purelib = Path(sysconfig.get_paths()["purelib"])  # this venv's packages, pydantic's
+        compile_bytecode_of([ROOT / "src", purelib, *([opts.base] if opts.base else [])])
         startup(opts)
         return
     every = bench_sites(opts.large_pages, parse_kb(opts.large_kb), opts.link_pages, opts.api_pages)
