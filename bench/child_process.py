@@ -18,7 +18,7 @@ import os
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,8 +39,10 @@ def run_measured(
     timeout_s: float,
     cwd: Path,
     capture_stdout: bool = False,
+    env: Mapping[str, str] | None = None,
 ) -> ChildRun:
-    """Run `command`, stderr (and stdout unless captured) to `log`; killed after `timeout_s`."""
+    """Run `command`, stderr (and stdout unless captured) to `log`; killed after `timeout_s`;
+    in `env` when given (else this process's environment)."""
     start = time.perf_counter()
     with open(log, "w") as log_file:
         child = subprocess.Popen(
@@ -49,6 +51,7 @@ def run_measured(
             stderr=log_file if capture_stdout else subprocess.STDOUT,
             text=True,
             cwd=cwd,
+            env=None if env is None else dict(env),
         )
         killer = threading.Timer(timeout_s, child.kill)
         killer.start()

@@ -1,10 +1,11 @@
 """Whole-site crawl speed and memory: the full siteaudit audit vs a plain Scrapy crawl, on three sites.
 
-Run: `uv run python bench/crawl_bench.py [--reps 3] [--latencies 50] [--sites pg,large,links]
+Run: `uv run python bench/crawl_bench.py [--reps 3] [--latencies 0,50] [--sites pg,large,links]
 [--profile SITE]`.
 
 The sites, each served by bench/site_server.py on 127.0.0.1 (threaded, keep-alive, TCP_NODELAY, one
-fresh server per run, an injected latency per request, 50 ms by default):
+fresh server per run, an injected latency per request: 0 ms (no latency: the crawl is CPU-bound)
+and 50 ms by default):
 * `pg`: the PostgreSQL 15 HTML documentation (Debian `postgresql-doc-15`, 1,169 pages of ~14 KB,
   installed with apt-get if missing);
 * `large`: bench/synthetic_site.py's `IndexSite`, `--large-pages` index pages of `--large-kb` KB
@@ -23,6 +24,11 @@ Pages/s = distinct HTML 200s the server answered during the run / the crawl's wa
 the child from the crawl's start to its end: the audit from POST /api/audits until its workflow
 finished, Scrapy around `CrawlerProcess.start()`; interpreter start-up and imports excluded). Both
 run from compiled bytecode (`compile_bytecode`), as after a user's first run.
+CPU per page and per link = the child's user + system CPU time (`os.wait4`, its whole process,
+start-up included) / the HTML 200s, and / the links the audit extracted: the sum of its pages'
+`internal_link_count + external_link_count` (distinct `<a href>`s per page, the audit's own
+counters, read from its D1 file). Scrapy's per-link figure divides by its pages times the
+audit's links per page on the same site (the same pages carry the same links).
 Within each repetition the sites take turns and, per site, the two crawlers alternate (the order
 flips every repetition); medians are reported, since identical runs here vary by up to 35%
 (bench/README.md, "Fair measurement").
@@ -32,8 +38,10 @@ prints where the time goes (stats saved to bench/.out/audit-SITE.prof).
 
 Last line: `ratio_pg=.. paired_pg=.. ratio_large=.. ...` (audit pages/s / Scrapy pages/s at the
 highest latency, of the medians, and the median of each repetition's ratio, for the sites run),
-then each site's `audit_pps_SITE=.. scrapy_pps_SITE=..`, and
-`peak_mb_100=.. peak_mb_all=..` (the PostgreSQL audits' peak RSS).
+then each site's `audit_pps_SITE=.. scrapy_pps_SITE=..`,
+`peak_mb_100=.. peak_mb_all=..` (the PostgreSQL audits' peak RSS), and per site and latency the
+CPU figures `audit_cpu_ms_page_SITE_LATms=.. audit_cpu_us_link_SITE_LATms=..` and Scrapy's
+`scrapy_cpu_ms_page_SITE_LATms=.. scrapy_cpu_us_link_SITE_LATms=..`.
 """
 
 from __future__ import annotations
@@ -42,11 +50,13 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,8 +106,15 @@ class BenchSite:
         return SiteServer(self.root, latency_s=latency_ms / 1000, generated=self.generated)
 
 
-def bench_sites(large_pages: int, large_kb: tuple[int, int], link_pages: int) -> list[BenchSite]:
+# The `apidocs` site's module sizes: 500-1,640 links a page (bench/synthetic_site.py).
+API_MODULES = (40, 900)
+
+
+def bench_sites(
+    large_pages: int, large_kb: tuple[int, int], link_pages: int, api_pages: int = 10_000
+) -> list[BenchSite]:
     index, api = IndexSite(large_pages, *large_kb), ApiDocsSite(link_pages)
+    big_api = ApiDocsSite(api_pages, *API_MODULES)
     return [
         # "/index.html", not "/": the same page under two paths would count twice
         BenchSite("pg", f"PostgreSQL 15 docs ({DOCS})", "/index.html", FULL_SITE_PAGES, root=DOCS),
@@ -114,6 +131,14 @@ def bench_sites(large_pages: int, large_kb: tuple[int, int], link_pages: int) ->
             "/",
             max(FULL_SITE_PAGES, link_pages),
             generated=api.page,
+        ),
+        BenchSite(
+            "apidocs",
+            f"{api_pages} API pages of 36-101 KB, 500-1,640 links each (ApiDocsSite, modules "
+            f"of {API_MODULES[0]}-{API_MODULES[1]} items)",
+            "/",
+            max(FULL_SITE_PAGES, api_pages),
+            generated=big_api.page,
         ),
     ]
 
@@ -169,6 +194,18 @@ def scrapy_python() -> Path:
 # -- the children -------------------------------------------------------------------------------
 
 
+def audit_links(state_dir: Path) -> int:
+    """The links an audit of this state folder extracted: its pages' distinct `<a href>`s (the
+    audit's own counters), from the local D1 file the platform names after wrangler.toml."""
+    config = tomllib.loads((ROOT / "wrangler.toml").read_text())
+    name = config["d1_databases"][0]["database_name"]
+    with sqlite3.connect(state_dir / "d1" / f"{name}.sqlite") as db:
+        (links,) = db.execute(
+            "SELECT COALESCE(SUM(internal_link_count + external_link_count), 0) FROM audit_pages"
+        ).fetchone()
+    return int(links)
+
+
 def audit_child(url: str, max_pages: int, state_dir: str, profile: str | None) -> dict[str, object]:
     import asyncio
 
@@ -202,13 +239,14 @@ def audit_child(url: str, max_pages: int, state_dir: str, profile: str | None) -
             await platform.close()
 
     if profile is None:
-        return asyncio.run(audit())
-    import cProfile
+        result = asyncio.run(audit())
+    else:
+        import cProfile
 
-    profiler = cProfile.Profile()
-    result = profiler.runcall(asyncio.run, audit())
-    profiler.dump_stats(profile)
-    return result
+        profiler = cProfile.Profile()
+        result = profiler.runcall(asyncio.run, audit())
+        profiler.dump_stats(profile)
+    return {**result, "links": audit_links(Path(state_dir))}
 
 
 def scrapy_child(url: str) -> dict[str, object]:
@@ -266,6 +304,7 @@ class Run:
     peak_mb: float
     cpu_s: float  # the child's user + system CPU time: robust to a busy machine, unlike pages/s
     detail: str
+    links: int | None = None  # the links the audit extracted; None for Scrapy (no such counter)
 
     @property
     def pps(self) -> float:
@@ -274,6 +313,12 @@ class Run:
     @property
     def cpu_ms_per_page(self) -> float:
         return 1000 * self.cpu_s / max(1, self.html_200s)
+
+    def cpu_us_per_link(self, links_per_page: float) -> float:
+        """CPU microseconds per link: the audit's own count, or (Scrapy) its pages times the
+        audit's links per page on the same site."""
+        links = self.links if self.links is not None else self.html_200s * links_per_page
+        return 1e6 * self.cpu_s / max(1.0, links)
 
 
 def run_child(
@@ -298,6 +343,7 @@ def run_child(
         sys.exit(f"{kind} child failed (exit {child.exit_status}); see {log}")
     result = json.loads(lines[-1].removeprefix("RESULT "))
     detail = f"status={result['status']} pages={result['pages_crawled']}"
+    links = result.get("links")
     return Run(
         site.name,
         kind,
@@ -308,6 +354,7 @@ def run_child(
         float(result["peak_mb"]),
         child.cpu_s,
         detail,
+        None if links is None else int(links),
     )
 
 
@@ -315,7 +362,8 @@ def show(run: Run) -> None:
     print(
         f"  {run.site:5} {run.kind:8} {run.latency_ms:3d} ms: {run.html_200s:5d} HTML 200s "
         f"({run.requests} requests) in {run.seconds:6.2f} s = {run.pps:6.1f} pages/s, "
-        f"CPU {run.cpu_ms_per_page:5.1f} ms/page, peak {run.peak_mb:6.1f} MB  [{run.detail}]",
+        f"CPU {run.cpu_ms_per_page:5.1f} ms/page, peak {run.peak_mb:6.1f} MB  [{run.detail}"
+        + ("]" if run.links is None else f" links={run.links}]"),
         flush=True,
     )
 
@@ -386,6 +434,45 @@ def paired_ratios(runs: list[Run], site: str, latency_ms: int) -> list[float]:
     return [a / s for a, s in zip(pps("audit"), pps("scrapy"), strict=False)]
 
 
+def links_per_page(runs: list[Run], site: str, latency_ms: int) -> float:
+    """The audit's links per HTML page on `site` (the same at every latency; median of runs)."""
+    rates = [
+        r.links / r.html_200s
+        for r in runs
+        if (r.site, r.latency_ms) == (site, latency_ms) and r.links and r.html_200s
+    ]
+    return statistics.median(rates) if rates else float("nan")
+
+
+def cpu_figures(runs: list[Run], site: str, latency_ms: int) -> dict[str, float]:
+    """Median CPU ms per page and µs per link of the audit and of Scrapy on `site`."""
+    per_page = links_per_page(runs, site, latency_ms)
+    figures: dict[str, float] = {}
+    for kind in ("audit", "scrapy"):
+        picked = [r for r in runs if (r.site, r.kind, r.latency_ms) == (site, kind, latency_ms)]
+        if picked:
+            page = statistics.median(r.cpu_ms_per_page for r in picked)
+            link = statistics.median(r.cpu_us_per_link(per_page) for r in picked)
+            figures[f"{kind}_cpu_ms_page"], figures[f"{kind}_cpu_us_link"] = page, link
+    return figures
+
+
+def cpu_line(runs: list[Run], sites: list[BenchSite], latencies: list[int]) -> list[str]:
+    """`audit_cpu_ms_page_SITE_LATms=..` and the rest, for the last line; printed as a table."""
+    print("CPU (child's own user + system, whole process; medians):")
+    fields: list[str] = []
+    for site in sites:
+        for latency in latencies:
+            figures = cpu_figures(runs, site.name, latency)
+            print(
+                f"  {site.name:5} {latency:3d} ms: "
+                + ", ".join(f"{k} {v:.2f}" for k, v in figures.items())
+                + f" ({links_per_page(runs, site.name, latency):.0f} links a page)"
+            )
+            fields += [f"{k}_{site.name}_{latency}ms={v:.2f}" for k, v in figures.items()]
+    return fields
+
+
 def report(runs: list[Run], sites: list[BenchSite], latencies: list[int]) -> None:
     print("medians:")
     for site in sites:
@@ -408,8 +495,8 @@ def report(runs: list[Run], sites: list[BenchSite], latencies: list[int]) -> Non
         scrapy = median(runs, site.name, "scrapy", top, "pps")
         ratio = audit / scrapy
         print(
-            f"  {site.name:5} at {top} ms: ratio {ratio:.2f} (target >= {TARGETS[site.name]}): "
-            + ("met" if ratio >= TARGETS[site.name] else "NOT met")
+            f"  {site.name:5} at {top} ms: ratio {ratio:.2f} (target >= {TARGETS.get(site.name)}): "
+            + ("met" if ratio >= TARGETS.get(site.name, 0) else "NOT met")
         )
         paired = paired_ratios(runs, site.name, top)
         print(
@@ -429,7 +516,8 @@ def report(runs: list[Run], sites: list[BenchSite], latencies: list[int]) -> Non
             f"whole site {peak_all:.1f} MB ({peak_all / peak_100:.2f}x; target <= 1.3x)"
         )
         peaks = [f"peak_mb_100={peak_100:.1f}", f"peak_mb_all={peak_all:.1f}"]
-    print(" ".join(ratios + rates + peaks))
+    cpu = cpu_line(runs, sites, latencies)
+    print(" ".join(ratios + rates + peaks + cpu))
 
 
 def parse_kb(text: str) -> tuple[int, int]:
@@ -443,15 +531,16 @@ def main() -> None:
         return
     args = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     args.add_argument("--reps", type=int, default=3)
-    args.add_argument("--latencies", default="50", help="injected ms per request, e.g. 0,50")
-    args.add_argument("--sites", default="pg,large,links", help="of pg, large, links")
+    args.add_argument("--latencies", default="0,50", help="injected ms per request, e.g. 0,50")
+    args.add_argument("--sites", default="pg,large,links", help="of pg, large, links, apidocs")
     args.add_argument("--large-pages", type=int, default=300)
     args.add_argument("--large-kb", default="1024-3072", help="the large pages' sizes, KB")
     args.add_argument("--link-pages", type=int, default=2000)
+    args.add_argument("--api-pages", type=int, default=10_000, help="the apidocs site's pages")
     args.add_argument("--profile", metavar="SITE", help="profile one full audit of SITE instead")
     opts = args.parse_args()
     latencies = [int(x) for x in opts.latencies.split(",")]
-    every = bench_sites(opts.large_pages, parse_kb(opts.large_kb), opts.link_pages)
+    every = bench_sites(opts.large_pages, parse_kb(opts.large_kb), opts.link_pages, opts.api_pages)
     wanted = [opts.profile] if opts.profile else opts.sites.split(",")
     sites = [site for site in every if site.name in wanted]
     if len(sites) != len(wanted):

@@ -21,6 +21,7 @@ API reference pages).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import random
@@ -242,25 +243,51 @@ class IndexSite(_GeneratedPages):
         return "".join(parts)
 
 
+@functools.cache
+def _module_starts(pages: int, min_items: int, max_items: int) -> tuple[int, ...]:
+    """Where each module of ApiDocsSite begins: sizes drawn from [min_items, max_items] (all
+    equal when the two are), and one start past the last module's nominal end, whose sidebar
+    lists a next module that wraps round to the site's first pages."""
+    rng = random.Random(f"modules-{pages}-{min_items}-{max_items}")
+    starts = [0]
+    while starts[-1] < pages or len(starts) < 3:
+        starts.append(starts[-1] + rng.randint(min_items, max_items))
+    starts.append(starts[-1] + rng.randint(min_items, max_items))
+    return tuple(starts)
+
+
 @dataclass(frozen=True, slots=True)
 class ApiDocsSite(_GeneratedPages):
     """`pages` link-heavy pages, like generated API documentation (rustdoc, javadoc, Sphinx).
 
-    Pages are items grouped in modules of `MODULE_ITEMS`; page i (at `/` for 0, else
-    `/p/<i>.html`) has a sidebar listing every item of its module and of the next module
-    (240 links), a heading linking its module, a signature and description per member, each
-    linking to a few types (other pages, some with a `#method.name` fragment), and a footer:
-    27-48 KB of HTML with 340-490 links, most of them distinct URLs within the site.
+    Pages are items grouped in modules of `min_module`..`max_module` items (`MODULE_ITEMS` each
+    by default; a size drawn per module otherwise); page i (at `/` for 0, else `/p/<i>.html`)
+    has a sidebar listing every item of its module and of the next module, a heading linking
+    its module, a signature and description per member, each linking to a few types (other
+    pages, some with a `#method.name` fragment), and a footer. By default: 27-48 KB of HTML with
+    340-490 links, most of them distinct URLs within the site. With modules of 40-900 items
+    (bench/cpu_bench.py's `apidocs`, like the large crates and class libraries whose sidebars
+    list every item of a module), 10,000 pages carry 500-1,640 links each (1,110 on average,
+    36-101 KB, 70 KB on average).
     """
 
     pages: int
+    min_module: int = MODULE_ITEMS
+    max_module: int = MODULE_ITEMS
 
     def _item(self, index: int) -> str:
         return _name(random.Random(index), 2)
 
+    def _module(self, index: int) -> tuple[int, int, int]:
+        """Page `index`'s module number, its first item and the sidebar's item count (its
+        module and the next; the last module's sidebar wraps round to the first)."""
+        starts = _module_starts(self.pages, self.min_module, self.max_module)
+        module = bisect.bisect_right(starts, index) - 1
+        return module, starts[module], starts[module + 2] - starts[module]
+
     def html(self, index: int) -> str:
         rng = random.Random(f"api-{index}")
-        module = index // MODULE_ITEMS
+        module, first, sidebar = self._module(index)
         name = self._item(index)
         parts = [
             f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{name} in '
@@ -268,8 +295,7 @@ class ApiDocsSite(_GeneratedPages):
             '<link rel="stylesheet" href="/static/rustdoc.css"><script src="/static/main.js">'
             "</script></head><body><nav class=sidebar><ul>"
         ]
-        first = module * MODULE_ITEMS
-        for k in range(2 * MODULE_ITEMS):  # the last module's sidebar wraps round to the first
+        for k in range(sidebar):
             item = (first + k) % self.pages
             parts.append(f'<li><a href="{self.path_of(item)}">{self._item(item)}</a></li>')
         parts.append(f'</ul></nav><main><h1>Struct <a href="{self.path_of(first)}">mod{module}')

@@ -33,7 +33,7 @@ from api.errors import (
     Unauthorized,
 )
 from api.http import ApiRequest, ApiResponse, error_response
-from api.mcp import transport as mcp
+from api.mcp import PATH as MCP_PATH
 from api.queries import Query
 from api.routes import ROUTES
 from api.routing import Access, Call, Found, match, with_access
@@ -102,8 +102,11 @@ async def _dispatch(request: ApiRequest, env: Env) -> ApiResponse:
         key = await _charged_key(request, env)
         owner, key_id = key.owner, key.id
         found = match(_KEY_ROUTES, path)
-    elif path == mcp.PATH:
-        return await mcp.handle(request, env, _charged_key)
+    elif path == MCP_PATH:
+        # The MCP server (its tools and schemas) loads with the first request that uses it.
+        from api.mcp import transport
+
+        return await transport.handle(request, env, _charged_key)
     elif webapp.is_asset(path):
         return webapp.serve(request)
     else:

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from api.errors import MethodNotAllowed
 from api.http import ApiRequest, ApiResponse
-from service.html_report import SCRIPT_HASH as REPORT_SCRIPT_HASH
-from service.html_report import STYLE_HASH as REPORT_STYLE_HASH
+from service.html_style import SCRIPT_HASH as REPORT_SCRIPT_HASH
+from service.html_style import STYLE_HASH as REPORT_STYLE_HASH
 
 STATIC_DIR = Path(__file__).parent / "static"
 # path -> (file under STATIC_DIR, media type)

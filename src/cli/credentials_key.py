@@ -18,10 +18,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from local_platform import cipher
-from maintenance.reseal import ResealReport, reseal_credentials
 
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
+    from maintenance.reseal import ResealReport
 
 type Subcommands = argparse._SubParsersAction[Any]  # argparse's private class, as in cli.keys
 
@@ -36,6 +36,8 @@ def add_credentials_key_commands(commands: Subcommands) -> None:
 
 
 async def run_credentials_key(platform: LocalPlatform, args: argparse.Namespace) -> int:
+    from maintenance.reseal import reseal_credentials
+
     if args.credentials_key_command == "rotate":
         refusal = _rotate(platform)
         if refusal is not None:

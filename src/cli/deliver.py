@@ -32,59 +32,23 @@ from __future__ import annotations
 import sys
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
-from dataclasses import dataclass
-from enum import IntEnum, StrEnum
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from auditdb.listing import IssueFilter
 from auditdb.records import AuditRecord, AuditStatus
+from cli.delivery import Delivery, ExitStatus, OutputFormat, Refused
 from cli.gate import Condition, GateFacts, NewIssuesSince, Verdict, decide, failing_severities
 from cli.gate import summary_line as gate_line
 from cli.report import format_summary, json_report_chunks
 from common.wire import JsonObject, as_int, as_object
-from service.exports import ExportFormat, export_issues
-from service.html_report import export_html
-from service.junit import Check, export_junit
-from service.sarif import export_sarif
 
 if TYPE_CHECKING:
+    from common.bindings import Env
     from local_platform.runtime import LocalPlatform
+    from service.junit import Check
 
-
-class OutputFormat(StrEnum):
-    TEXT = "text"
-    JSON = "json"
-    CSV = "csv"
-    JUNIT = "junit"
-    SARIF = "sarif"
-    HTML = "html"
-
-
-class ExitStatus(IntEnum):
-    OK = 0
-    GATE_FAILED = 1
-    USAGE = 2
-    INCOMPLETE = 3
-
-
-@dataclass(frozen=True, slots=True)
-class Delivery:
-    """What to hand over: the format, where (None: stdout), and the `--fail-on` conditions."""
-
-    format: OutputFormat = OutputFormat.TEXT
-    output: Path | None = None
-    conditions: tuple[Condition, ...] = ()
-
-    @property
-    def report_on_stdout(self) -> bool:
-        """The report itself goes to stdout, so nothing else may (`audit <id>` goes to stderr)."""
-        return self.format is not OutputFormat.TEXT and self.output is None
-
-
-class Refused(Exception):
-    """The API refused a request the delivery needed; its message is for stderr (exit 2)."""
+__all__ = ["Delivery", "ExitStatus", "OutputFormat", "Refused", "check_baselines", "deliver"]
 
 
 async def deliver(platform: LocalPlatform, audit_id: str, delivery: Delivery) -> int:
@@ -93,7 +57,7 @@ async def deliver(platform: LocalPlatform, audit_id: str, delivery: Delivery) ->
     audit = AuditRecord.from_dict(as_object(report["audit"]))
     completed = audit.status is AuditStatus.COMPLETED
     verdicts = await _verdicts(platform, audit, report, delivery.conditions)
-    await _write(platform, audit, report, delivery, _checks(audit, delivery.conditions, verdicts))
+    await _write(platform, audit, report, delivery, verdicts)
     if delivery.output is not None:
         print(f"siteaudit: {delivery.format} report written to {delivery.output}", file=sys.stderr)
     if audit.scheme_note and delivery.report_on_stdout:
@@ -163,6 +127,8 @@ def _checks(
     audit: AuditRecord, conditions: Sequence[Condition], verdicts: Sequence[Verdict]
 ) -> list[Check]:
     """The JUnit report's own testcases: the audit's completion and each gate condition."""
+    from service.junit import Check
+
     if audit.site_failure is not None:  # the site's failure: a failed check, not our error
         return [
             Check("audit completed", failure=audit.site_failure_line),
@@ -185,32 +151,51 @@ async def _write(
     audit: AuditRecord,
     report: JsonObject,
     delivery: Delivery,
-    checks: Sequence[Check],
+    verdicts: Sequence[Verdict],
 ) -> None:
-    match delivery.format:
-        case OutputFormat.TEXT:
-            _write_text(delivery.output, format_summary(report) + "\n")
-            return
-        case OutputFormat.JSON:
-            await _write_chunks(delivery.output, json_report_chunks(platform, audit.id))
-        case OutputFormat.CSV:
-            env = platform.core_env
-            export = await export_issues(
-                env, audit.owner, audit.id, IssueFilter(), ExportFormat.CSV
-            )
-            await _write_chunks(delivery.output, export.chunks)
-        case OutputFormat.SARIF:
-            export = await export_sarif(platform.core_env, audit.owner, audit.id, _version())
-            await _write_chunks(delivery.output, export.chunks)
-        case OutputFormat.JUNIT:
-            failing = failing_severities(delivery.conditions)
-            export = await export_junit(platform.core_env, audit.owner, audit.id, failing, checks)
-            await _write_chunks(delivery.output, export.chunks)
-        case OutputFormat.HTML:
-            export = await export_html(platform.core_env, audit.owner, audit.id)
-            await _write_chunks(delivery.output, export.chunks)
+    if delivery.format is OutputFormat.TEXT:
+        _write_text(delivery.output, format_summary(report) + "\n")
+        return
+    chunks = await _report_chunks(platform, audit, delivery, verdicts)
+    await _write_chunks(delivery.output, chunks)
     if delivery.output is not None:
         print(format_summary(report))
+
+
+async def _report_chunks(
+    platform: LocalPlatform, audit: AuditRecord, delivery: Delivery, verdicts: Sequence[Verdict]
+) -> AsyncGenerator[bytes]:
+    """The chosen format's chunks. Each format's module is imported here, by the run that writes
+    it: the others (HTML and its charts, SARIF, JUnit, the CSV export) stay unloaded."""
+    env, owner = platform.core_env, audit.owner
+    match delivery.format:
+        case OutputFormat.JSON:
+            return json_report_chunks(platform, audit.id)
+        case OutputFormat.CSV:
+            return await _csv_chunks(env, owner, audit.id)
+        case OutputFormat.SARIF:
+            from service.sarif import export_sarif
+
+            return (await export_sarif(env, owner, audit.id, _version())).chunks
+        case OutputFormat.JUNIT:
+            from service.junit import export_junit
+
+            failing = failing_severities(delivery.conditions)
+            checks = _checks(audit, delivery.conditions, verdicts)
+            return (await export_junit(env, owner, audit.id, failing, checks)).chunks
+        case OutputFormat.HTML:
+            from service.html_report import export_html
+
+            return (await export_html(env, owner, audit.id)).chunks
+    raise AssertionError(f"no writer for {delivery.format}")  # TEXT is written by _write
+
+
+async def _csv_chunks(env: Env, owner: str, audit_id: str) -> AsyncGenerator[bytes]:
+    from auditdb.listing import IssueFilter
+    from service.exports import ExportFormat, export_issues
+
+    export = await export_issues(env, owner, audit_id, IssueFilter(), ExportFormat.CSV)
+    return export.chunks
 
 
 def _write_text(output: Path | None, text: str) -> None:

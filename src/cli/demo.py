@@ -14,16 +14,13 @@ until Ctrl-C, for following the report's page links or auditing it again by hand
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from cli.deliver import Delivery, OutputFormat
+from cli.delivery import Delivery, OutputFormat
 from common import settings
-from demo.server import serve_site
-from demo.shop import routes
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 
@@ -80,6 +77,11 @@ def audit_arguments(args: argparse.Namespace, url: str) -> argparse.Namespace:
 
 
 async def run_demo(args: argparse.Namespace, run_audit: AuditRunner) -> int:
+    import asyncio
+
+    from demo.server import serve_site
+    from demo.shop import routes
+
     with serve_site(routes(), port=args.port) as site:
         url = site.url("/")
         print(f"demo site: {url} (Ridgeline Outfitters, a shop with planted problems)", flush=True)

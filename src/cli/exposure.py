@@ -16,15 +16,15 @@ import argparse
 import dataclasses
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from common import settings
-from exposure.disclosure import Disclosure
-from exposure.dns_audit import DomainReport
-from exposure.libraries import LibraryFinding
-from exposure.site_check import ExposureReport, check_site
-from urls.private_hosts import PrivateHosts
-from urls.start_url import StartUrlError, normalise_start_url
+
+if TYPE_CHECKING:
+    from exposure.disclosure import Disclosure
+    from exposure.dns_audit import DomainReport
+    from exposure.libraries import LibraryFinding
+    from exposure.site_check import ExposureReport
 
 type Subcommands = argparse._SubParsersAction[Any]  # argparse's private class, as in cli.keys
 
@@ -49,7 +49,10 @@ def add_exposure_command(commands: Subcommands) -> None:
 
 
 async def run_exposure(args: argparse.Namespace) -> int:
+    from exposure.site_check import check_site
     from local_platform import fetch, workers_sdk  # the platform's fetch, as `audit` uses it
+    from urls.private_hosts import PrivateHosts
+    from urls.start_url import StartUrlError, normalise_start_url
 
     workers_sdk.install()
     import entry  # noqa: F401  (configures the shell's HTTP client)

@@ -23,19 +23,29 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from audit.catalogue import Severity
-from security.grade import Grade
+
+if TYPE_CHECKING:
+    from security.grade import Grade
 
 _SCORE = re.compile(r"score\s*<\s*(?P<n>\S+)")
 _SINCE = re.compile(r"new-issues-since\s*=\s*(?P<id>\S+)")
 _GRADE = re.compile(r"grade\s*<\s*(?P<g>\S+)")
-_GRADES = list(Grade)  # best first: A+ ranks 0, F ranks last
 CONDITIONS_HELP = "critical, warning, score<N (0-100), grade<G (A+ to F) or new-issues-since=ID"
 
 
 class GateSyntaxError(ValueError):
     """A `--fail-on` value that names no condition; the message says what was expected."""
+
+
+def _grades() -> list[Grade]:
+    """The grades best first (A+ ranks 0, F last). security.grade brings every Observatory test
+    with it, so it is imported by a gate that names a grade, not by the CLI's start-up."""
+    from security.grade import Grade
+
+    return list(Grade)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +100,11 @@ def parse_condition(text: str) -> Condition:
     if word.startswith("new-issues-since"):
         raise GateSyntaxError(f"{word!r}: name the earlier audit, as new-issues-since=ID")
     if grade := _GRADE.fullmatch(word):
-        if grade["g"].upper() not in _GRADES:
-            letters = " ".join(_GRADES)
+        named = [g for g in _grades() if g == grade["g"].upper()]
+        if not named:
+            letters = " ".join(_grades())
             raise GateSyntaxError(f"grade<G needs a grade G among {letters}, not {grade['g']!r}")
-        return GradeBelow(Grade(grade["g"].upper()))
+        return GradeBelow(named[0])
     raise GateSyntaxError(f"unknown condition {word!r}; expected {CONDITIONS_HELP}")
 
 
@@ -173,9 +184,10 @@ def _reason(condition: Condition, facts: GateFacts) -> str | None:
                 return f"health score {facts.health_score:g} is below {threshold:g}"
             return None
         case GradeBelow(grade):
-            if facts.security_grade not in _GRADES:
+            letters = [str(g) for g in _grades()]
+            if facts.security_grade not in letters:
                 return "the audit has no security grade (its start URL could not be graded)"
-            if _GRADES.index(Grade(facts.security_grade)) > _GRADES.index(grade):
+            if letters.index(facts.security_grade) > letters.index(grade):
                 return f"security grade {facts.security_grade} is below {grade}"
             return None
         case NewIssuesSince(audit_id):

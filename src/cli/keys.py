@@ -10,12 +10,10 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from auditdb.keys import ApiKeyRecord
-from service import keys
-from service.audits import LOCAL_OWNER
-from service.errors import InvalidKeyFields, KeyNotFound
+from common.settings import LOCAL_OWNER
 
 if TYPE_CHECKING:
+    from auditdb.keys import ApiKeyRecord
     from local_platform.runtime import LocalPlatform
 
 # argparse's subparsers action is a private class; Any stands for it.
@@ -55,6 +53,9 @@ async def run_keys(args: argparse.Namespace) -> int:
 
 
 async def _create(platform: LocalPlatform, owner: str, name: str) -> int:
+    from service import keys
+    from service.errors import InvalidKeyFields
+
     try:
         created = await keys.create_key(platform.core_env, owner, name)
     except InvalidKeyFields as exc:
@@ -68,6 +69,8 @@ async def _create(platform: LocalPlatform, owner: str, name: str) -> int:
 
 
 async def _list(platform: LocalPlatform) -> int:
+    from service import keys
+
     rows = [_row(key) for key in await keys.list_keys(platform.core_env)]
     header = ("ID", "OWNER", "NAME", "PREFIX", "CREATED", "LAST USED", "REVOKED")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
@@ -91,6 +94,9 @@ def _row(key: ApiKeyRecord) -> tuple[str, ...]:
 
 
 async def _revoke(platform: LocalPlatform, key_id: str) -> int:
+    from service import keys
+    from service.errors import KeyNotFound
+
     try:
         await keys.revoke_key(platform.core_env, key_id)
     except KeyNotFound as exc:

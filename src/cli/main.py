@@ -50,36 +50,37 @@ PageSpeed Insights endpoint); without it audits say Lighthouse was skipped (docs
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cli.compare import format_comparison
 from cli.credentials import add_credentials_arguments, credentials_body
-from cli.credentials_key import add_credentials_key_commands, run_credentials_key
-from cli.deliver import Delivery, ExitStatus, OutputFormat, Refused, check_baselines, deliver
-from cli.demo import add_demo_command, run_demo
-from cli.exposure import add_exposure_command, run_exposure
+from cli.credentials_key import add_credentials_key_commands
+from cli.delivery import Delivery, ExitStatus, OutputFormat
+from cli.demo import add_demo_command
+from cli.exposure import add_exposure_command
 from cli.gate import CONDITIONS_HELP, GateSyntaxError, parse_fail_on
-from cli.keys import add_keys_commands, run_keys
-from cli.monitors import add_monitors_commands, run_monitors
-from cli.progress import Snapshot, progress_view
+from cli.keys import add_keys_commands
+from cli.monitors import add_monitors_commands
 from cli.scope import add_scope_arguments, scope_fields
-from cli.security import add_security_commands, run_security, run_security_check
-from cli.verify import add_verify_commands, run_verify, verify_vars
+from cli.security import add_security_commands, run_security_check
+from cli.verify import add_verify_commands, verify_vars
 from common import settings
 from common.deployment import DeploymentVarError
 from common.wire import JsonObject, as_object, as_str
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
-from service.audits import LOCAL_OWNER
-from urls.private_hosts import PrivateHosts
 
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
+
+# Start-up: this module and the parser's modules import only what building the parser needs.
+# Each command imports what it runs (the local platform, the report formats, the command's
+# module, even asyncio) in its `run_*` function below, so `siteaudit --help` or `siteaudit
+# cancel` does not load the HTML report, the API's schemas or the MCP server
+# (tests/cli/test_startup.py).
 
 DEFAULT_STATE_DIR = ".siteaudit"
 PROGRESS_INTERVAL_S = 1.0
@@ -244,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         args.delivery = delivery_of(parser, args)
     if hasattr(args, "auth"):  # read before the platform starts: --auth USER asks for a password
         args.credentials = credentials_body(parser, args)
+    import asyncio  # after parsing: --help and argument errors exit without it
+
     try:
         runners = {
             "audit": run_audit,
@@ -253,12 +256,12 @@ def main(argv: list[str] | None = None) -> int:
             "delete": run_delete,
             "compare": run_compare,
             "serve": run_serve,
-            "demo": lambda demo_args: run_demo(demo_args, run_audit),
-            "keys": run_keys,
+            "demo": run_demo_command,
+            "keys": run_keys_command,
             "monitors": run_monitors_command,
             "credentials-key": run_credentials_key_command,
             "security": run_security_command,
-            "exposure": run_exposure,
+            "exposure": run_exposure_command,
             "verify": run_verify_command,
         }
         return asyncio.run(runners[args.command](args))
@@ -314,6 +317,8 @@ def _refuse(message: str) -> int:
 
 
 async def run_audit(args: argparse.Namespace) -> int:
+    from cli.deliver import Refused, check_baselines, deliver
+
     try:
         scope = scope_fields(args)
     except OSError as error:
@@ -355,6 +360,8 @@ def _announce(audit_id: str, delivery: Delivery) -> None:
 
 
 async def run_report(args: argparse.Namespace) -> int:
+    from cli.deliver import Refused, check_baselines, deliver
+
     platform = _platform(args)
     try:
         await platform.act_for_audit(args.audit_id)
@@ -414,6 +421,8 @@ async def _request_once(args: argparse.Namespace, method: str, path: str) -> tup
 
 
 async def run_compare(args: argparse.Namespace) -> int:
+    from cli.compare import format_comparison
+
     platform = _platform(args)
     try:
         await platform.act_for_audit(args.before_id)
@@ -427,7 +436,27 @@ async def run_compare(args: argparse.Namespace) -> int:
         await platform.close()
 
 
+async def run_demo_command(args: argparse.Namespace) -> int:
+    from cli.demo import run_demo
+
+    return await run_demo(args, run_audit)
+
+
+async def run_keys_command(args: argparse.Namespace) -> int:
+    from cli.keys import run_keys
+
+    return await run_keys(args)
+
+
+async def run_exposure_command(args: argparse.Namespace) -> int:
+    from cli.exposure import run_exposure
+
+    return await run_exposure(args)
+
+
 async def run_monitors_command(args: argparse.Namespace) -> int:
+    from cli.monitors import run_monitors
+
     platform = _platform(args)
     try:
         return await run_monitors(platform, args, _refused)
@@ -436,6 +465,8 @@ async def run_monitors_command(args: argparse.Namespace) -> int:
 
 
 async def run_verify_command(args: argparse.Namespace) -> int:
+    from cli.verify import run_verify
+
     platform = _platform(args)
     try:
         return await run_verify(platform, args, _refused)
@@ -444,6 +475,8 @@ async def run_verify_command(args: argparse.Namespace) -> int:
 
 
 async def run_credentials_key_command(args: argparse.Namespace) -> int:
+    from cli.credentials_key import run_credentials_key
+
     platform = _platform(args)
     try:
         return await run_credentials_key(platform, args)
@@ -452,6 +485,8 @@ async def run_credentials_key_command(args: argparse.Namespace) -> int:
 
 
 async def run_security_command(args: argparse.Namespace) -> int:
+    from cli.security import run_security
+
     platform = _platform(args)
     try:
         return await run_security(args, platform)
@@ -462,6 +497,9 @@ async def run_security_command(args: argparse.Namespace) -> int:
 async def run_resume(args: argparse.Namespace) -> int:
     """A run killed outright leaves its audit `running` and its instance resumable in the local
     engine: replay it. A failed or cancelled audit is resumed through the API (a new instance)."""
+    from cli.deliver import Refused, check_baselines, deliver
+    from urls.private_hosts import PrivateHosts
+
     platform = _platform(args)
     try:
         await platform.act_for_audit(args.audit_id)
@@ -489,6 +527,10 @@ async def run_resume(args: argparse.Namespace) -> int:
 
 async def _follow(platform: LocalPlatform, audit_id: str) -> None:
     """Run the audit's workflow to its end, showing its progress on stderr each second."""
+    import asyncio
+
+    from cli.progress import Snapshot, progress_view
+
     _, body = await platform.request("GET", f"/api/audits/{audit_id}")
     instance_id = body["audit"]["workflow_instance_id"] or audit_id
     crawled_before = body["audit"]["pages_crawled"]
@@ -513,6 +555,8 @@ async def _settled(platform: LocalPlatform, instance_id: str) -> None:
 
 
 async def run_serve(args: argparse.Namespace) -> int:
+    import asyncio
+
     from local_platform import cli_key
     from local_platform.http_server import serve
 
@@ -537,6 +581,8 @@ def serve_banner(origin: str, app_key: str) -> str:
     (RFC 3986 §3.5); app.js moves it into the tab's session storage and drops it from the address
     bar. Its owner is "local", the owner of the audits `siteaudit audit` runs on this state dir.
     """
+    from common.settings import LOCAL_OWNER
+
     return (
         f"siteaudit API on {origin}/api/audits\n"
         f"siteaudit app on {origin}/\n"

@@ -14,25 +14,21 @@ recently.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from auditdb import alerts, monitors, repository, run_finish
 from auditdb.monitors import Frequency
 from cli.credentials import add_credentials_arguments
 from cli.scope import add_scope_arguments, scope_fields
-from common import ports, settings
-from common.bindings import MessageBatch
+from common import settings
 from common.wire import JsonObject, as_list, as_object, as_str
 from lighthouse.records import LighthouseMode
-from maintenance.monitor_producer import enqueue_due_monitors
-from service.monitor_runs import QueueResult, RunOutcome, RunResult, consume_batch
-from service.run_reasons import run_reason
 
 if TYPE_CHECKING:
+    from common.bindings import MessageBatch
     from local_platform.runtime import LocalPlatform
+    from service.monitor_runs import QueueResult, RunResult
 
 type Subcommands = argparse._SubParsersAction[Any]  # argparse's private class, as in cli.keys
 type Refuse = Callable[[object], int]  # prints the API's refusal, returns the exit status
@@ -252,6 +248,12 @@ async def _remove(platform: LocalPlatform, monitor_id: str, refuse: Refuse) -> i
 
 
 async def _run_due(platform: LocalPlatform, now_ids: list[str]) -> int:
+    # The producer and the consumer load with the command that runs them (cli/main.py).
+    from auditdb import monitors
+    from common import ports
+    from maintenance.monitor_producer import enqueue_due_monitors
+    from service.monitor_runs import RunOutcome, RunResult, consume_batch
+
     env = platform.core_env
     for monitor_id in now_ids:
         if not await monitors.make_due_now(env.DB, monitor_id, ports.iso_now()):
@@ -276,6 +278,8 @@ async def _run_due(platform: LocalPlatform, now_ids: list[str]) -> int:
 
 
 async def _wait_for(platform: LocalPlatform, audit_ids: list[str]) -> None:
+    import asyncio  # not at start-up: cli/main.py
+
     waits = [asyncio.ensure_future(_settled(platform, audit_id)) for audit_id in audit_ids]
     while not all(wait.done() for wait in waits):
         await asyncio.wait(waits, timeout=WAIT_INTERVAL_S)
@@ -290,6 +294,9 @@ async def _settled(platform: LocalPlatform, instance_id: str) -> None:
 
 
 async def _outcome(platform: LocalPlatform, result: RunResult) -> str:
+    from auditdb import alerts, repository, run_finish
+    from service.run_reasons import run_reason
+
     line = f"monitor {result.monitor_id}: {result.outcome}"
     if result.audit_id is None:
         return line

@@ -20,14 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol, TextIO
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 from auditdb.records import AuditPhase
 from common.wire import as_int, as_object
 from service.progress import expected_pages
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import TaskID
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +130,9 @@ class RichBar:
     """A progress bar redrawn in place; drawn on each update (no refresh thread)."""
 
     def __init__(self, console: Console) -> None:
+        # rich costs a tenth of a second to import: only a run on a terminal pays it.
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
         self.progress = Progress(
             TextColumn("{task.description:<10}"),
             BarColumn(),
@@ -173,5 +177,7 @@ def _bar(snapshot: Snapshot) -> tuple[str, int, int, str]:
 def progress_view(stream: TextIO) -> ProgressView:
     """A bar when `stream` is a terminal, plain lines otherwise."""
     if stream.isatty():
+        from rich.console import Console
+
         return RichBar(Console(file=stream))
     return PlainLines(stream)

@@ -16,13 +16,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from security.grade import SecurityGrade, grade_response, grade_site
-from security.observe import ScanRefused, observe_site
-from security.observed import ObservationError, response_from_input
-from urls.private_hosts import PrivateHosts
-
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
+    from security.grade import SecurityGrade
 
 type Subcommands = argparse._SubParsersAction[Any]  # argparse's private class, as in cli.keys
 
@@ -43,6 +39,10 @@ def add_security_commands(commands: Subcommands) -> None:
 
 
 def run_security_check(args: argparse.Namespace) -> int:
+    # The grade's modules load here, when a command runs: the parser needs none (cli/main.py).
+    from security.grade import grade_response
+    from security.observed import ObservationError, response_from_input
+
     try:
         text = sys.stdin.read() if args.response == "-" else Path(args.response).read_text()
         response = response_from_input(json.loads(text))
@@ -55,6 +55,10 @@ def run_security_check(args: argparse.Namespace) -> int:
 
 
 async def run_security(args: argparse.Namespace, platform: LocalPlatform) -> int:
+    from security.grade import grade_site
+    from security.observe import ScanRefused, observe_site
+    from urls.private_hosts import PrivateHosts
+
     policy = PrivateHosts.ALLOW if args.allow_private_hosts else PrivateHosts.DENY
     platform.allow_private_hosts(policy)
     try:

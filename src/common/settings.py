@@ -87,6 +87,11 @@ CRAWL = CrawlSettings()
 # resume, then its Durable Object's alarm deletes it; a resume after that is refused.
 CLEANUP_AFTER_MS = 7 * 24 * 60 * 60 * 1000
 
+# The owner the CLI acts as on the local platform (local_platform.cli_key), and the owner of
+# audits created before API keys existed (the column's default). Here, not in service.audits,
+# because the CLI's parser shows it (`keys create --owner`) and must not import the service.
+LOCAL_OWNER = "local"
+
 
 @dataclass(frozen=True, slots=True)
 class ExposureSettings:

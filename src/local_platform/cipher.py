@@ -21,9 +21,6 @@ import os
 import secrets
 from pathlib import Path
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
 from common.sealing import KEY_BYTES, SealBroken
 
 KEY_FILE = "credentials.key"
@@ -31,12 +28,19 @@ PREVIOUS_KEY_FILE = "credentials.key.previous"
 
 
 class LocalCipher:
-    """`common.sealing.Cipher` over `cryptography`."""
+    """`common.sealing.Cipher` over `cryptography`, imported on the first seal or open: every
+    platform configures a cipher, and most runs (an audit without credentials, `--help`) never
+    use it, so they do not pay its native module's import."""
 
     async def encrypt(self, key: bytes, nonce: bytes, plaintext: bytes, aad: bytes) -> bytes:
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
         return AESGCM(key).encrypt(nonce, plaintext, aad)
 
     async def decrypt(self, key: bytes, nonce: bytes, sealed: bytes, aad: bytes) -> bytes:
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
         try:
             return AESGCM(key).decrypt(nonce, sealed, aad)
         except InvalidTag:

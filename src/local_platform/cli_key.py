@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common.bindings import Env
+from common.settings import LOCAL_OWNER
 from service import keys
-from service.audits import LOCAL_OWNER
 from service.errors import NotAuthenticated
 
 

@@ -35,6 +35,10 @@ from common.events import TerminalStatus, log_terminal
 from common.failures import ErrorCode
 from common.sealing import SealingError
 from common.settings import CLEANUP_AFTER_MS, CRAWL, EXTERNAL
+
+# Re-exported: callers have imported the owner the CLI acts as from here (it lives in settings so
+# the CLI's parser reads it without importing the service).
+from common.settings import LOCAL_OWNER as LOCAL_OWNER
 from common.wire import JsonObject, to_json
 from crawl.credentials import SealedCredentials, seal_credentials
 from durable.client import Scratchpad
@@ -67,10 +71,6 @@ from urls.start_url import (
 from workflow.params import AuditParams
 
 log = logging.getLogger("siteaudit.service")
-
-# The owner the CLI acts as on the local platform (local_platform.cli_key), and the owner of
-# audits created before API keys existed (the column's default).
-LOCAL_OWNER = "local"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from api import webapp
 from auditdb import repository
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from local_platform.runtime import LocalPlatform
-from service import html_report
+from service import html_report, html_style
 from service.audits import LOCAL_OWNER
 from tests.api.client import served
 
@@ -48,7 +48,7 @@ async def test_the_html_report_is_the_one_the_cli_writes(
     assert response.status_code == 200
     assert response.content == expected
     assert response.headers["content-type"] == html_report.MEDIA_TYPE
-    assert response.headers["content-security-policy"] == html_report.CSP
+    assert response.headers["content-security-policy"] == html_style.CSP
     assert response.headers["content-disposition"] == f'attachment; filename="{export.file_name}"'
     assert response.headers["cache-control"] == "no-store"
     assert HOSTILE_TITLE not in response.text  # escaped, as in every report

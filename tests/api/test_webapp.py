@@ -17,7 +17,7 @@ from api.routing import match
 from local_platform.runtime import LocalPlatform
 from security.grade import Grade, grade_response
 from security.observed import response_from_input
-from service import html_report, page_table
+from service import html_style, page_table
 from tests.api.client import send
 
 PATHS = list(webapp.FILES)
@@ -73,8 +73,8 @@ def test_the_policy_allows_nothing_inline_but_the_reports_own_style_and_script()
 
     assert directives == {
         "default-src": "'none'",
-        "script-src": f"'self' {html_report.csp_hash(page_table.SCRIPT)}",
-        "style-src": f"'self' {html_report.csp_hash(html_report.STYLE)}",
+        "script-src": f"'self' {html_style.csp_hash(page_table.SCRIPT)}",
+        "style-src": f"'self' {html_style.csp_hash(html_style.STYLE)}",
         "img-src": "'self'",
         "connect-src": "'self'",
         "base-uri": "'none'",

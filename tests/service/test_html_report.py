@@ -22,19 +22,19 @@ from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from auditdb.summary import IssueCounts
 from common.wire import JsonValue
 from local_platform.runtime import LocalPlatform
-from service import page_table
+from service import html_style, page_table
 from service.audits import LOCAL_OWNER
 from service.html_report import (
     FIX_FIRST,
     PAGES_PER_TYPE,
     PageStats,
-    csp_hash,
     export_html,
     html_chunks,
     score_band,
     time_bucket,
     verdict_section,
 )
+from service.html_style import csp_hash
 from service.issue_locating import locating_detail
 from service.page_table import LINK_REL, TABLE_ROWS, status_class
 from service.svg_charts import Tone
@@ -332,9 +332,7 @@ def test_the_locating_detail(key: str, details: dict, line: str) -> None:
 
 
 def test_no_style_attribute_or_external_url_hides_in_the_constant_parts() -> None:
-    from service import html_report
-
-    assert not re.search(r"url\(|@import|https?://", html_report.STYLE + page_table.SCRIPT)
+    assert not re.search(r"url\(|@import|https?://", html_style.STYLE + page_table.SCRIPT)
     assert "innerHTML" not in page_table.SCRIPT and "setAttribute('style'" not in page_table.SCRIPT
 
 
@@ -455,7 +453,7 @@ def contrast(a: str, b: str) -> float:
 
 def style_colours() -> list[tuple[str, str, str]]:
     """(selector, property, colour) of every colour the stylesheet sets, variables resolved."""
-    from service.html_report import STYLE
+    from service.html_style import STYLE
 
     variables = dict(re.findall(r"(--[\w-]+):(#[0-9a-f]{6})", STYLE))
     found = []

@@ -25,7 +25,7 @@ from api.routing import Call
 from auditdb.listing import ListKind
 from common.bindings import Env
 from common.wire import JsonObject
-from service import exports, html_report, lists, page_links
+from service import exports, html_style, lists, page_links
 from service.exports import ExportFormat
 from service.lists import ListPage, Paging
 
@@ -106,7 +106,10 @@ async def export_lighthouse(call: Call) -> ApiResponse:
 async def get_html_report(call: Call) -> ApiResponse:
     """The report as one HTML file; it is data to the web app, which shows it in a sandboxed
     frame, and carries its own policy as a header too, should anything render it directly."""
+    # The renderer and its charts load with the route that uses them, not with the API.
+    from service import html_report
+
     found = await html_report.export_html(call.env, call.owner, call.args["audit_id"])
     response = stream_response(found.chunks, found.media_type, found.file_name)
-    policy = {"content-security-policy": html_report.CSP}
+    policy = {"content-security-policy": html_style.CSP}
     return dataclasses.replace(response, headers={**response.headers, **policy})

@@ -30,14 +30,13 @@ from collections.abc import Awaitable, Callable
 from api import hardening
 from api.errors import MethodNotAllowed
 from api.http import ApiRequest, ApiResponse, json_response
-from api.mcp import jsonrpc, protocol
+from api.mcp import PATH, jsonrpc, protocol
 from api.mcp.jsonrpc import ErrorCode, JsonRpcError, Request
 from api.mcp.tools import Caller, CallerTools
 from auditdb.keys import ApiKeyRecord
 from common.bindings import Env
 from common.wire import JsonObject, JsonValue
 
-PATH = "/mcp"
 VERSION_HEADER = "mcp-protocol-version"
 
 type Authenticate = Callable[[ApiRequest, Env], Awaitable[ApiKeyRecord]]

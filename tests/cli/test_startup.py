@@ -1,0 +1,97 @@
+"""What start-up imports (issue 29): a command loads what it uses and nothing else.
+
+`siteaudit --help` took 0.47 s because `import cli.main` loaded every command's code, the report
+formats and rich; the API loaded the MCP server and the HTML report with its first request. Each
+row below runs one statement in a fresh interpreter (the test process has imported everything
+already) and names the modules it must not have loaded; `test_an_audit_loads_no_other_format`
+runs a whole text-format audit the same way. A row fails when a top-level import comes back.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+from tests.support.cli_process import ROOT
+from tests.support.site_server import Reply, serve_site
+
+# The report formats a text audit does not write, the web API's schemas, the MCP server.
+FORMATS = ("service.html_report", "service.svg_charts", "service.sarif", "service.junit")
+SCHEMAS = ("pydantic", "api.schemas", "api.openapi")
+MCP = ("api.mcp.transport", "api.mcp.tools", "api.mcp.protocol")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    statement: str
+    not_loaded: tuple[str, ...]
+
+
+ROWS = {
+    # The parser: every command's options, none of their code.
+    "the CLI's parser": Row(
+        "import cli.main; cli.main.build_parser()",
+        (
+            *FORMATS,
+            *SCHEMAS,
+            *MCP,
+            "service.exports",
+            "service.audits",
+            "local_platform.runtime",
+            "entry",
+            "rich",
+            "cryptography",
+            "h11",
+            "asyncio",
+            "security.grade",
+            "exposure.site_check",
+            "demo.server",
+        ),
+    ),
+    "the API's entry point": Row("import api.app", (*FORMATS, *SCHEMAS, *MCP)),
+    "the progress view off a terminal": Row(
+        "import io, cli.progress; cli.progress.progress_view(io.StringIO())", ("rich",)
+    ),
+    "the local cipher until it seals": Row(
+        "import local_platform.cipher as c; c.LocalCipher()", ("cryptography",)
+    ),
+}
+
+
+def loaded_after(statement: str) -> set[str]:
+    """The modules a fresh interpreter holds after `statement`."""
+    code = f"{statement}\nimport json, sys; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize("name", ROWS)
+def test_start_up_loads_only_what_it_uses(name: str) -> None:
+    row = ROWS[name]
+    loaded = loaded_after(row.statement)
+    assert loaded & set(row.not_loaded) == set()
+
+
+PAGES = {
+    "/": Reply(body=b'<!doctype html><html lang="en"><title>Home page</title><a href="/a">A</a>'),
+    "/a": Reply(body=b'<!doctype html><html lang="en"><title>Page A here</title><a href="/">H</a>'),
+}
+
+
+def test_an_audit_loads_no_other_format(tmp_path) -> None:
+    """A whole `siteaudit audit URL` (text summary) loads pydantic for its POST, and neither the
+    other formats, nor the MCP server, nor rich (stderr is a pipe), nor cryptography (nothing
+    sealed)."""
+    with serve_site(PAGES) as site:
+        argv = ["--state-dir", str(tmp_path), "audit", site.url("/"), "--allow-private-hosts"]
+        statement = f"import cli.main; assert cli.main.main({argv!r}) == 0"
+        loaded = loaded_after(statement)
+    assert "api.schemas" in loaded  # the statement did run the audit through the API
+    assert loaded & {*FORMATS, *MCP, "api.openapi", "rich", "cryptography", "demo.server"} == set()
