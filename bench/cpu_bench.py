@@ -73,11 +73,7 @@ from crawl_bench import (
     SCRAPY_SETTINGS,
     BenchSite,
     audit_links,
-    bench_sites,
-    compile_bytecode,
-    ensure_docs,
-    parse_kb,
-    scrapy_python,
+    prepared_sites,
 )
 from site_server import SiteServer
 
@@ -450,21 +446,9 @@ def main() -> None:
         compile_bytecode_of([ROOT / "src", purelib, *([opts.base] if opts.base else [])])
         startup(opts)
         return
-    every = bench_sites(opts.large_pages, parse_kb(opts.large_kb), opts.link_pages, opts.api_pages)
-    wanted = [opts.phases] if opts.phases else opts.sites.split(",")
-    sites = [site for site in every if site.name in wanted]
-    if len(sites) != len(wanted):
-        sys.exit(f"unknown site in {wanted}: the sites are {[s.name for s in every]}")
-    OUT.mkdir(parents=True, exist_ok=True)
-    if any(site.name == "pg" for site in sites):
-        ensure_docs()
-    scrapy = scrapy_python()
-    compile_bytecode(scrapy)
+    sites, scrapy = prepared_sites(opts, [opts.phases] if opts.phases else opts.sites.split(","))
     if opts.base is not None:  # its bytecode too, as compile_bytecode does for this tree's
         compile_bytecode_of([opts.base])
-    print(f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; load {os.getloadavg()}")
-    for site in sites:
-        print(f"site {site.name}: {site.description}")
     if opts.phases:
         latency = max(int(x) for x in opts.latencies.split(","))
         phases(sites[0], latency, opts.profile)

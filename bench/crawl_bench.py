@@ -525,6 +525,25 @@ def parse_kb(text: str) -> tuple[int, int]:
     return int(low), int(high or low)
 
 
+def prepared_sites(opts: argparse.Namespace, wanted: list[str]) -> tuple[list[BenchSite], Path]:
+    """The `wanted` sites at the sizes `opts` gives (`--large-pages`, `--large-kb`,
+    `--link-pages`, `--api-pages`), with what they need installed (the PostgreSQL manual, the
+    Scrapy venv and its bytecode), and the machine and sites printed; and Scrapy's Python."""
+    every = bench_sites(opts.large_pages, parse_kb(opts.large_kb), opts.link_pages, opts.api_pages)
+    sites = [site for site in every if site.name in wanted]
+    if len(sites) != len(wanted):
+        sys.exit(f"unknown site in {wanted}: the sites are {[s.name for s in every]}")
+    OUT.mkdir(parents=True, exist_ok=True)
+    if any(site.name == "pg" for site in sites):
+        ensure_docs()
+    scrapy = scrapy_python()
+    compile_bytecode(scrapy)
+    print(f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; load {os.getloadavg()}")
+    for site in sites:
+        print(f"site {site.name}: {site.description}")
+    return sites, scrapy
+
+
 def main() -> None:
     if "--child" in sys.argv:
         child_main(sys.argv[1:])
@@ -540,19 +559,7 @@ def main() -> None:
     args.add_argument("--profile", metavar="SITE", help="profile one full audit of SITE instead")
     opts = args.parse_args()
     latencies = [int(x) for x in opts.latencies.split(",")]
-    every = bench_sites(opts.large_pages, parse_kb(opts.large_kb), opts.link_pages, opts.api_pages)
-    wanted = [opts.profile] if opts.profile else opts.sites.split(",")
-    sites = [site for site in every if site.name in wanted]
-    if len(sites) != len(wanted):
-        sys.exit(f"unknown site in {wanted}: the sites are {[s.name for s in every]}")
-    OUT.mkdir(parents=True, exist_ok=True)
-    if any(site.name == "pg" for site in sites):
-        ensure_docs()
-    scrapy = scrapy_python()
-    compile_bytecode(scrapy)
-    print(f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; load {os.getloadavg()}")
-    for site in sites:
-        print(f"site {site.name}: {site.description}")
+    sites, scrapy = prepared_sites(opts, [opts.profile] if opts.profile else opts.sites.split(","))
     if opts.profile:
         profile_audit(sites[0], max(latencies), scrapy)
         return
