@@ -34,9 +34,11 @@ from api.routing import Access, Route
 from tests.support.site_server import Site
 from tests.test_openapi_conformance import Target, new_key, serving
 
-SCHEMATHESIS_EXAMPLES = 40  # per operation and generation mode (the conformance test: 25)
-RAW_EXAMPLES = 60  # per route, for bodies and query strings each
-MCP_EXAMPLES = 150
+# Examples are derandomized (the same every run), so these sizes fix what the pass covers; they
+# were halved when the suite's time mattered (each example is a request to a real server).
+SCHEMATHESIS_EXAMPLES = 20  # per operation and generation mode (the conformance test: 25)
+RAW_EXAMPLES = 30  # per route, for bodies and query strings each
+MCP_EXAMPLES = 80
 
 
 def _settings(examples: int) -> settings:
