@@ -102,10 +102,8 @@ class RenderedLoad(Protocol):
 class RenderNotDoneReason(StrEnum):
     """Why a page that looked like it needed rendering was not rendered."""
 
-    MODE_NEVER = "render-never"  # the audit was asked not to render (`--render never`)
-    NOT_CONFIGURED = (
-        "no-renderer"  # the deployment has no renderer; the detail says what is missing
-    )
+    MODE_NEVER = "render-never"  # the audit's render option said never
+    NOT_CONFIGURED = "no-renderer"  # the deployment has none; the detail says what is missing
     RENDER_FAILED = "render-failed"  # a render was tried and produced no DOM; the detail says why
 
 
