@@ -119,7 +119,12 @@ def rendering_not_done_issue(
 def rendered_page_issues(
     raw: PageObservation, rendered: PageObservation, page: RenderedLoad
 ) -> list[DetectedIssue]:
-    """Every raw-versus-rendered finding of one page, and what went wrong while it loaded."""
+    """Every raw-versus-rendered finding of one page, and what went wrong while it loaded.
+
+    `rendered` is the raw observation with the rendered DOM's facts in place of the raw HTML's
+    (`dataclasses.replace(raw, facts=...)`, the DOM parsed against `page.final_url`): the response
+    and its headers are the same document's.
+    """
     issues = _load_issues(raw.url, page)
     if not _comparable(raw, rendered, page):
         return issues
@@ -192,19 +197,20 @@ def _links_only_after_script(
     assert raw.facts is not None and rendered.facts is not None  # _comparable
     if _cut(raw) or raw.facts.links_seen > len(raw.facts.links):
         return []
-    before = _internal_links(raw)
-    added = [url for url in _internal_links(rendered) if url not in before]
+    before = _internal_links(raw, raw.url)
+    added = [url for url in _internal_links(rendered, raw.url) if url not in before]
     if not added:
         return []
     details: dict[str, JsonValue] = {"count": len(added), "sampleUrls": added[:SCRIPT_LINK_SAMPLE]}
     return [DetectedIssue(IssueType.LINKS_ONLY_AFTER_SCRIPT, raw.url, details)]
 
 
-def _internal_links(obs: PageObservation) -> dict[str, None]:
-    """The page's internal link targets, normalised, in source order (a dict keeps it)."""
+def _internal_links(obs: PageObservation, page_url: str) -> dict[str, None]:
+    """The page's links to its own site (the original's same-site rule, as
+    rules_field.internal_nofollow_links reads it), normalised, in source order (a dict keeps it)."""
     links = obs.facts.links if obs.facts else ()
     targets = (normalise_url(link.href.url) for link in links if link.href.url)
-    return {url: None for url in targets if url and same_site(obs.url, url)}
+    return {url: None for url in targets if url and same_site(page_url, url)}
 
 
 def _title_changed(raw: PageObservation, rendered: PageObservation) -> list[DetectedIssue]:
