@@ -203,6 +203,21 @@ class IssueType(StrEnum):
     FIELD_POOR_LCP = "field-poor-lcp"
     FIELD_POOR_INP = "field-poor-inp"
     FIELD_POOR_CLS = "field-poor-cls"
+    # --- raw HTML against the rendered page (issue 30, audit.rendering_rules, docs/rendering.md) ---
+    CONTENT_ONLY_AFTER_SCRIPT = "content-only-after-script"
+    LINKS_ONLY_AFTER_SCRIPT = "links-only-after-script"
+    TITLE_CHANGED_BY_SCRIPT = "title-changed-by-script"
+    META_DESCRIPTION_CHANGED_BY_SCRIPT = "meta-description-changed-by-script"
+    CANONICAL_ADDED_BY_SCRIPT = "canonical-added-by-script"
+    CANONICAL_CHANGED_BY_SCRIPT = "canonical-changed-by-script"
+    NOINDEX_ADDED_BY_SCRIPT = "noindex-added-by-script"
+    NOINDEX_REMOVED_BY_SCRIPT = "noindex-removed-by-script"
+    ROBOTS_CHANGED_BY_SCRIPT = "robots-changed-by-script"
+    UNCAUGHT_EXCEPTION_DURING_LOAD = "uncaught-exception-during-load"
+    CONSOLE_ERROR_DURING_LOAD = "console-error-during-load"
+    RESOURCES_BLOCKED_BY_ROBOTS = "resources-blocked-by-robots"
+    SOFT_404 = "soft-404"
+    RENDERING_NOT_DONE = "rendering-not-done"
 
     @property
     def severity(self) -> Severity:
@@ -219,6 +234,7 @@ _ORIG_PAGE = "original system §1.2"
 _CWV = "web.dev Core Web Vitals"
 _ORIG_CROSS = "original system §1.3"
 _ORIG_ANALYZER = "original system §6.1"
+_JS_SEO = "Google Search Central, JavaScript SEO basics"
 
 TITLE_MAX_CHARS = 60
 TITLE_MIN_CHARS = 10
@@ -254,6 +270,13 @@ POOR_CLS_HUNDREDTHS = 25
 # without an answer also make the finding: most of the site did not answer.
 SITE_DOWN_STREAK = 20
 SITE_DOWN_SHARE_PERCENT = 50
+# Raw against rendered (audit.rendering_rules). Content only after script: the rendered page has
+# at least JS_SHELL_MAX_WORDS words (fewer is little text either way) and the raw HTML at most this
+# share of its word count, so at least four words in five appear only after script.
+CONTENT_AFTER_SCRIPT_MAX_RAW_PERCENT = 20
+# Links only after script: how many of them the finding lists, enough to recognise which part of
+# the page script builds (a menu, a product list) without storing every link of a large page.
+SCRIPT_LINK_SAMPLE = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -1603,6 +1626,220 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "web.dev Core Web Vitals (CLS poor > 0.25, p75); PageSpeed Insights loadingExperience",
         (_t("POOR_CLS_HUNDREDTHS", POOR_CLS_HUNDREDTHS, "hundredths of CLS", _CWV),),
         category=_PERF,
+    ),
+    # ------------------------------------------------------------------ raw against rendered
+    _D(
+        IssueType.CONTENT_ONLY_AFTER_SCRIPT,
+        _WARN,
+        _PAGE,
+        "Content appears only after JavaScript",
+        "the rendered page has >= 20 words and the raw HTML at most 20 % as many",
+        "Most of the page's text is not in the HTML the server sends; a browser builds it with "
+        "JavaScript. Google renders pages before indexing them, but later than it crawls them, "
+        "and crawlers that do not run JavaScript (link previews, many other search and AI "
+        "crawlers) see an almost empty page. Warning.",
+        "Render the page's main content on the server (server-side rendering, static "
+        "generation or pre-rendering), so the HTML already holds it.",
+        _JS_SEO,
+        (
+            _t("JS_SHELL_MAX_WORDS", JS_SHELL_MAX_WORDS, "words", _ORIG_ANALYZER),
+            _t(
+                "CONTENT_AFTER_SCRIPT_MAX_RAW_PERCENT",
+                CONTENT_AFTER_SCRIPT_MAX_RAW_PERCENT,
+                "% of the rendered word count",
+                "siteaudit",
+            ),
+        ),
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.LINKS_ONLY_AFTER_SCRIPT,
+        _WARN,
+        _PAGE,
+        "Internal links appear only after JavaScript",
+        "internal links in the rendered page that the raw HTML does not have (count and "
+        "examples); silent when the raw page has more links than the extractor keeps",
+        "These links to your own pages exist only once JavaScript has run. Google finds them "
+        "when it renders the page, later than links in the HTML; crawlers that do not run "
+        "JavaScript never find the pages behind them. Warning.",
+        "Put the links in the server's HTML as <a href> elements (server-side rendering, or a "
+        "plain navigation the script enhances).",
+        _JS_SEO,
+        (_t("SCRIPT_LINK_SAMPLE", SCRIPT_LINK_SAMPLE, "example links listed", "siteaudit"),),
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.TITLE_CHANGED_BY_SCRIPT,
+        _INFO,
+        _PAGE,
+        "Title set or changed by JavaScript",
+        "the first <title> of the raw HTML and of the rendered page differ (trimmed)",
+        "The page's title is set or changed by JavaScript, so the HTML carries another one (or "
+        "none). Google uses the rendered title; link previews and crawlers that do not run "
+        "JavaScript show the raw one. Info: Google supports it.",
+        "Send the final title in the server's HTML.",
+        _JS_SEO,
+        category=_ONPAGE,
+    ),
+    _D(
+        IssueType.META_DESCRIPTION_CHANGED_BY_SCRIPT,
+        _INFO,
+        _PAGE,
+        "Meta description set or changed by JavaScript",
+        "the first meta description of the raw HTML and of the rendered page differ (trimmed)",
+        "The page's description is set or changed by JavaScript, so the HTML carries another one "
+        "(or none). Google can use the rendered one; link previews and crawlers that do not run "
+        "JavaScript show the raw one. Info: Google supports it.",
+        "Send the final meta description in the server's HTML.",
+        _JS_SEO,
+        category=_ONPAGE,
+    ),
+    _D(
+        IssueType.CANONICAL_ADDED_BY_SCRIPT,
+        _INFO,
+        _PAGE,
+        "Canonical added by JavaScript",
+        "no canonical in the raw HTML or the Link header; the rendered page has one",
+        "The canonical URL exists only after JavaScript has run. Google picks it up when it "
+        "renders the page, but recommends against it; crawlers that do not run JavaScript never "
+        "see it. Info.",
+        "Put the canonical link in the server's HTML, or leave it out entirely if script must "
+        "decide it (then make sure the rendered page has exactly one).",
+        _JS_SEO,
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.CANONICAL_CHANGED_BY_SCRIPT,
+        _WARN,
+        _PAGE,
+        "Canonical changed by JavaScript",
+        "the raw HTML (or Link header) names a canonical and the rendered page names another, "
+        "or none",
+        "The canonical in the HTML differs from the one after JavaScript. Google reads the "
+        "canonical when it crawls the HTML and again after rendering; two different values are "
+        "conflicting signals, and Google may choose either URL. Warning: the page may be "
+        "indexed under the URL you did not mean.",
+        "Send the same canonical in the HTML as the script ends with; if script must decide it, "
+        "leave the canonical out of the HTML.",
+        _JS_SEO,
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.NOINDEX_ADDED_BY_SCRIPT,
+        _WARN,
+        _PAGE,
+        "noindex added by JavaScript",
+        "no noindex in the raw HTML or X-Robots-Tag; the rendered page's robots or googlebot "
+        "meta says noindex (or none)",
+        "The page becomes noindex only after JavaScript runs. Google sees it only if it renders "
+        "the page, so it may or may not keep the page out of its index; crawlers that do not run "
+        "JavaScript index it. Warning: the page's indexing is left to chance.",
+        "If the page must stay out of search results, send the noindex in the HTML or an "
+        "X-Robots-Tag header; if it should be indexed, remove the script that adds it.",
+        _JS_SEO,
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.NOINDEX_REMOVED_BY_SCRIPT,
+        _CRIT,
+        _PAGE,
+        "noindex in the HTML removed by JavaScript",
+        "the raw HTML's robots or googlebot meta says noindex (or none); the rendered page's "
+        "does not",
+        "The HTML asks search engines not to index the page and JavaScript then removes the "
+        "request. Google may skip rendering a page whose HTML says noindex, so the script's "
+        "change does not count: the page stays out of Google's index. Critical: the script "
+        "shows the page is meant to be indexed, and it will not be.",
+        "Remove the noindex from the HTML the server sends; add it only to pages that must stay "
+        "out of search results.",
+        _JS_SEO,
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.ROBOTS_CHANGED_BY_SCRIPT,
+        _INFO,
+        _PAGE,
+        "Robots directives changed by JavaScript",
+        "the robots and googlebot meta directives differ between the raw HTML and the rendered "
+        "page, noindex unchanged (nofollow, nosnippet, max-snippet...)",
+        "JavaScript changes the page's robots directives. Google applies the rendered ones only "
+        "when it renders the page, and crawlers that do not run JavaScript apply the raw ones. "
+        "Info.",
+        "Send the directives the page needs in the server's HTML.",
+        _JS_SEO,
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.UNCAUGHT_EXCEPTION_DURING_LOAD,
+        _WARN,
+        _PAGE,
+        "JavaScript error while the page loads",
+        "the browser reported an uncaught exception while rendering the page (count and the "
+        "first messages)",
+        "A script on the page failed while it loaded. Part of the page may be missing or broken "
+        "for visitors, and for search engines that render it. Warning.",
+        "Open the page with the browser's developer tools, find the failing script in the "
+        "console and fix it.",
+        "Lighthouse (errors logged to the console); " + _JS_SEO,
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.CONSOLE_ERROR_DURING_LOAD,
+        _INFO,
+        _PAGE,
+        "Console errors while the page loads",
+        "the browser's console logged errors while rendering the page (count and the first "
+        "messages)",
+        "Something logged an error while the page loaded: a failed request, a script's own "
+        "error report. Often harmless, sometimes a sign of a missing part. Info.",
+        "Read the messages in the browser's console and fix what they report.",
+        "Lighthouse (errors logged to the console)",
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.RESOURCES_BLOCKED_BY_ROBOTS,
+        _WARN,
+        _PAGE,
+        "Resources the page needs are blocked by robots.txt",
+        "the renderer refused requests of the page because robots.txt disallows them (count "
+        "and examples)",
+        "robots.txt stops search engines from loading scripts, styles or data this page loads. "
+        "Google renders the page without them, so what it indexes may lack content or links "
+        "visitors see. Warning.",
+        "Allow the page's scripts, styles and the APIs it reads in robots.txt.",
+        _JS_SEO,
+        (_t("SCRIPT_LINK_SAMPLE", SCRIPT_LINK_SAMPLE, "example requests listed", "siteaudit"),),
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.SOFT_404,
+        _WARN,
+        _PAGE,
+        'Page shows "not found" but answers 200',
+        'the document answered 2xx and the rendered page\'s title or first H1 says "not found" '
+        "(a table of phrases in 12 languages), it has < 150 words and no noindex",
+        'Visitors see a "not found" page while the server reports success. Search engines treat '
+        "it as a soft 404: the URL wastes crawling and may be indexed as an empty page. Warning.",
+        "Answer 404 for URLs that do not exist: in a single-page app, send the browser by "
+        "script to a URL the server answers with 404, or add a noindex to the not-found view.",
+        _JS_SEO,
+        (_t("THIN_CONTENT_WORDS", THIN_CONTENT_WORDS, "words", _ORIG_PAGE),),
+        category=_LINKS,
+    ),
+    _D(
+        IssueType.RENDERING_NOT_DONE,
+        _INFO,
+        _PAGE,
+        "Page needs JavaScript rendering, which this audit did not do",
+        "the raw HTML looked like it needed rendering and the page was not rendered (rendering "
+        "off, no renderer, or the render failed; the reason is in the details)",
+        "The page's content, links or head tags are likely built by JavaScript, and this audit "
+        "read the raw HTML only, so its checks may miss what visitors and Google see. Info: "
+        "about the audit's reach, not a fault of the page.",
+        "Audit the site again with rendering on, on a deployment that has a renderer "
+        "(docs/rendering.md).",
+        "siteaudit (issue 30)",
+        category=_LINKS,
     ),
 )
 

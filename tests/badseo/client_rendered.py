@@ -19,8 +19,9 @@ Theory of operation
 * Every route is reachable from `/` through rendered links only, and none is in the sitemap
   (which lists `/` alone), so only rendering finds them.
 
-The catalogue's issue types for these defects come with the raw-versus-rendered rules (issue 30
-step 5); until then `Planted` names them, and the browser test checks each is there to be found.
+`tests/badseo/test_client_rendered_rules.py` maps each planted defect to the catalogue type the
+raw-versus-rendered rules (audit.rendering_rules) report it with; the browser test here checks
+each is there to be found.
 """
 
 from __future__ import annotations
