@@ -100,6 +100,8 @@ class _Walker:
     vocab: Vocabulary
     graph: Graph
     findings: list[Finding] = field(default_factory=list)
+    # Paths of the nodes whose terms were found in a wrong namespace (reported once each).
+    misplaced: set[tuple[str, ...]] = field(default_factory=set)
 
     def add(
         self,
@@ -182,7 +184,10 @@ class _Walker:
     def in_schema(self, iri: str, path: tuple[str, ...]) -> str | None:
         """The term's schema.org name, or None for a term validation leaves alone."""
         namespace, name = classify(iri)
-        if namespace is Namespace.VARIANT:
+        # Once per node: a Microdata item typed `www.schema.org/Product` has every property
+        # name in the same wrong namespace.
+        if namespace is Namespace.VARIANT and path not in self.misplaced:
+            self.misplaced.add(path)
             self.add(
                 FindingKind.WRONG_NAMESPACE,
                 Severity.ERROR,

@@ -204,6 +204,26 @@ def test_no_context_is_one_error_per_node() -> None:
     assert [(f.kind, f.term) for f in found] == [(K.NO_VOCABULARY, "Product")]
 
 
+def test_a_wrong_namespace_is_reported_once_per_node() -> None:
+    www = "https://www.schema.org/"
+    graph = from_microdata(
+        [
+            {
+                "type": www + "Product",
+                "properties": {
+                    "name": "x",
+                    "offers": {"type": www + "Offer", "properties": {"price": "1"}},
+                },
+            }
+        ]
+    )
+    found = [(f.kind, f.path_text, f.suggestions) for f in validate(graph)]
+    assert found == [
+        (K.WRONG_NAMESPACE, "Product", (S + "Product",)),
+        (K.WRONG_NAMESPACE, "Product > offers", (S + "Offer",)),
+    ]
+
+
 def test_microdata_and_rdfa_are_validated_alike() -> None:
     microdata = from_microdata(
         [{"type": S + "Product", "properties": {"nmae": "x", "offers": "https://example.com/o"}}]
