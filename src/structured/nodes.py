@@ -196,7 +196,11 @@ def _json_ld_node(item: Mapping[str, object], context: _Context, by_id: dict[str
     raw_id = item.get("@id")
     node = Node(Syntax.JSON_LD, types, raw_id if isinstance(raw_id, str) else None, properties)
     if node.id is not None and (types or properties):
-        by_id.setdefault(node.id, node)
+        # The fullest description of an id wins: `{"@id": "#org", "@type": "Organization"}` as a
+        # value must not hide the node that describes #org elsewhere on the page.
+        known = by_id.get(node.id)
+        if known is None or len(known.properties) < len(properties):
+            by_id[node.id] = node
     return node
 
 

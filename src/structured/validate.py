@@ -33,6 +33,7 @@ from structured.vocabulary import (
     PropertyTerm,
     TermStatus,
     Vocabulary,
+    suggest,
     vocabulary,
 )
 
@@ -320,9 +321,7 @@ class _Walker:
         members = [
             m.name for m in self.vocab.members.values() if _member_of(self.vocab, m, enumerations)
         ]
-        suggestions = [m for m in members if m.casefold() == name.casefold()] or _close(
-            name, members
-        )
+        suggestions = suggest(name, members)
         self.add(
             FindingKind.UNKNOWN_ENUMERATION_MEMBER,
             Severity.ERROR,
@@ -343,12 +342,11 @@ class _Walker:
             self.fits(value.iri, r, path) for r in term.ranges
         ):
             return
-        # A class's IRI as the value names that class (`interactionType`: `.../CommentAction`).
-        if namespace is Namespace.SCHEMA and name in self.vocab.classes:
+        # A class's IRI names that class: `interactionType` (an Action) may be `.../CommentAction`.
+        if namespace is Namespace.SCHEMA and self.vocab.is_subclass(name, term.ranges):
             return
         if enumerations and namespace is Namespace.SCHEMA:
-            if not any(self.fits(value.iri, r, path) for r in enumerations):
-                self.unknown_member(name, enumerations, term, path)
+            self.unknown_member(name, enumerations, term, path)
             return
         # An IRI is a URL (a Text) and names a thing: every range but the other data types fits.
         if all(
@@ -366,12 +364,6 @@ class _Walker:
 
 def _member_of(vocab: Vocabulary, member: MemberTerm, enumerations: list[str]) -> bool:
     return any(vocab.is_subclass(t, enumerations) for t in member.types)
-
-
-def _close(name: str, names: list[str]) -> list[str]:
-    import difflib
-
-    return difflib.get_close_matches(name, names, n=3, cutoff=0.8)
 
 
 def _either(names: Iterable[str]) -> str:

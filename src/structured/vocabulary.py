@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache, cached_property
@@ -35,6 +35,7 @@ __all__ = [
     "TermStatus",
     "Vocabulary",
     "compact",
+    "suggest",
     "vocabulary",
 ]
 
@@ -233,13 +234,14 @@ class Vocabulary:
 
     def suggest_type(self, name: str) -> tuple[str, ...]:
         """Classes a misspelt type name probably meant: its case variant, else close matches."""
-        return _suggest(name, self._type_names)
+        return suggest(name, self._type_names)
 
     def suggest_property(self, name: str) -> tuple[str, ...]:
-        return _suggest(name, self._property_names)
+        return suggest(name, self._property_names)
 
 
-def _suggest(name: str, names: tuple[str, ...]) -> tuple[str, ...]:
+def suggest(name: str, names: Sequence[str]) -> tuple[str, ...]:
+    """What a misspelt name probably meant among `names`: its case variant, else close matches."""
     folded = [n for n in names if n.casefold() == name.casefold()]
     if folded:
         return tuple(folded)

@@ -72,6 +72,20 @@ def test_json_ld_graph_nested_nodes_and_references() -> None:
     assert props[S + "inLanguage"] == (Literal("en"),)
 
 
+def test_the_fullest_node_of_an_id_is_the_one_references_reach() -> None:
+    graph = from_json_ld(
+        [
+            {
+                "@context": S,
+                "@type": "Article",
+                "publisher": {"@id": "#o", "@type": "Organization"},
+            },
+            {"@context": S, "@type": "Organization", "@id": "#o", "name": "ACME", "url": "/"},
+        ]
+    )
+    assert _props(graph.by_id["#o"]) == {S + "name": (Literal("ACME"),), S + "url": (Literal("/"),)}
+
+
 def test_json_ld_blocks_that_hold_lists() -> None:
     graph = from_json_ld([[{"@context": S, "@type": "Thing"}, {"@context": S, "@type": "Place"}]])
     assert [n.types for n in graph.roots] == [(S + "Thing",), (S + "Place",)]

@@ -47,6 +47,8 @@ VALID = [
     },
     # http and https are both schema.org
     {"@type": "http://schema.org/Product", "http://schema.org/name": "Anvil"},
+    # a class's IRI names the class, where the range admits it
+    {"@type": "InteractionCounter", "interactionType": {"@id": S + "CommentAction"}},
     # a node referenced by @id is checked against the range by its type
     {"@type": "Offer", "availability": {"@id": S + "InStock"}, "itemOffered": {"@id": "#p"}},
 ]
@@ -114,6 +116,11 @@ def test_valid_markup_has_no_finding(node) -> None:
             {"@type": "Offer", "availability": {"@id": "https://schema.org/Monday"}},
             [(K.UNKNOWN_ENUMERATION_MEMBER, ERROR, "Offer > availability", ())],
             id="member-of-another-enumeration",
+        ),
+        pytest.param(
+            {"@type": "Offer", "availability": {"@id": S + "Product"}},
+            [(K.UNKNOWN_ENUMERATION_MEMBER, ERROR, "Offer > availability", ())],
+            id="class-iri-outside-the-range",
         ),
         pytest.param(
             {"@type": "Person", "birthDate": "yesterday"},
