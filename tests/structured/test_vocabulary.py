@@ -4,7 +4,8 @@ file, every term keeps its status, and the class hierarchy answers as schema.org
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import tomllib
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -39,6 +40,16 @@ def test_every_schema_org_term_of_the_release_is_kept() -> None:
     # The release counts 1,007 classes and 1,684 properties with the other vocabularies' terms
     # it maps to; schema.org's own are these.
     assert (len(vocab.classes), len(vocab.properties)) == (937, 1529)
+
+
+def test_wrangler_uploads_the_compact_copy_beside_its_module() -> None:
+    """The Worker opens the file next to structured/vocabulary.py: wrangler.toml must upload it
+    as a Text module (wrangler uploads no .json without a rule)."""
+    root = VENDORED.parents[1]
+    config = tomllib.loads((root / "wrangler.toml").read_text(encoding="utf-8"))
+    globs = [g for rule in config["rules"] if rule["type"] == "Text" for g in rule["globs"]]
+    name = PurePosixPath(COMPACT_PATH.relative_to(root / "src").as_posix())
+    assert any(name.full_match(glob) for glob in globs)
 
 
 def test_the_compact_copy_carries_the_license() -> None:
