@@ -160,7 +160,22 @@ class _Walker:
         return None if term is None else term.name
 
     def property_term(self, iri: str, path: tuple[str, ...]) -> PropertyTerm | None:
+        if self.is_action_constraint(iri):
+            return None
         return self.known(iri, path, self.vocab.properties, _PROPERTY)
+
+    def is_action_constraint(self, iri: str) -> bool:
+        """`query-input`, `target-output`: an Action's constraint on one of its properties
+        (https://schema.org/docs/actions.html, "Action constraints"), whose value is a
+        PropertyValueSpecification or its textual shorthand, not a property of its own."""
+        namespace, name = classify(iri)
+        base, dash, suffix = name.rpartition("-")
+        return (
+            namespace is Namespace.SCHEMA
+            and bool(dash)
+            and suffix in ("input", "output")
+            and base in self.vocab.properties
+        )
 
     def known[T: ClassTerm | PropertyTerm](
         self, iri: str, path: tuple[str, ...], table: Mapping[str, T], what: _TermKind

@@ -47,6 +47,15 @@ VALID = [
     },
     # http and https are both schema.org
     {"@type": "http://schema.org/Product", "http://schema.org/name": "Anvil"},
+    # an Action's constraints on its properties (`query-input`: Google's sitelinks search box)
+    {
+        "@type": "WebSite",
+        "potentialAction": {
+            "@type": "SearchAction",
+            "target": {"@type": "EntryPoint", "urlTemplate": "https://e.com/?q={q}"},
+            "query-input": "required name=q",
+        },
+    },
     # a class's IRI names the class, where the range admits it
     {"@type": "InteractionCounter", "interactionType": {"@id": S + "CommentAction"}},
     # a node referenced by @id is checked against the range by its type
@@ -116,6 +125,11 @@ def test_valid_markup_has_no_finding(node) -> None:
             {"@type": "Offer", "availability": {"@id": "https://schema.org/Monday"}},
             [(K.UNKNOWN_ENUMERATION_MEMBER, ERROR, "Offer > availability", ())],
             id="member-of-another-enumeration",
+        ),
+        pytest.param(
+            {"@type": "SearchAction", "qurey-input": "required name=q"},
+            [(K.UNKNOWN_PROPERTY, ERROR, "SearchAction > qurey-input", ())],
+            id="constraint-on-no-property",
         ),
         pytest.param(
             {"@type": "Offer", "availability": {"@id": S + "Product"}},
