@@ -1,7 +1,10 @@
 // The exposure checks inside Pyodide: the compacted retire.js data loads from the bundle's file
 // system (src/ mounted at /session/metadata, as workerd mounts the uploaded modules), every pattern
 // compiles, and check_site fetches a page, its scripts and DoH answers through the Worker's own
-// fetch (entry.WorkersHttpClient over Node's fetch) from a server on 127.0.0.1.
+// fetch (entry.WorkersHttpClient over Node's fetch) from a server on 127.0.0.1. The structured-data
+// package's compacted schema.org vocabulary loads the same way (wrangler.toml's Text rule uploads
+// structured/data/*.json), and a page's JSON-LD is validated and checked against Google's
+// rich-result rules there as on CPython (in this file to share its Pyodide boot).
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, test } from "node:test";
@@ -61,4 +64,27 @@ json.dumps(report.to_dict())`);
   assert.ok(checks.includes("vulnerable_js_library") && checks.includes("version_disclosed"), checks.join());
   assert.equal(parsed.domain.spf.all_qualifier, "-");
   assert.deepEqual(parsed.domain.spf.problems, []);
+});
+
+test("the schema.org vocabulary loads and validates in Pyodide", async () => {
+  const out = await rt.runPython(`
+import json
+from structured.nodes import from_json_ld
+from structured.rich_results import evaluate
+from structured.validate import validate
+from structured.vocabulary import vocabulary
+vocab = vocabulary()
+graph = from_json_ld([{"@context": "https://schema.org", "@type": "Product", "name": "Anvil",
+                       "offers": {"@type": "Offer", "prise": "9.99"}}])
+json.dumps({
+    "classes": len(vocab.classes),
+    "properties": len(vocab.properties),
+    "findings": [[f.kind.value, f.path_text, list(f.suggestions)] for f in validate(graph)],
+    "eligible": [f.value for f in evaluate(graph).eligible_features],
+})`);
+  const parsed = JSON.parse(out);
+  assert.equal(parsed.classes, 937);
+  assert.equal(parsed.properties, 1529);
+  assert.deepEqual(parsed.findings, [["unknown-property", "Product > offers > prise", ["price"]]]);
+  assert.deepEqual(parsed.eligible, []);
 });
