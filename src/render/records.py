@@ -22,6 +22,7 @@ __all__ = [
     "BlockedRequest",
     "RenderBudget",
     "RenderFailure",
+    "RenderMode",
     "RenderedPage",
 ]
 
@@ -30,6 +31,15 @@ __all__ = [
 # Chrome DevTools Protocol's `Network.ResourceType` values in lower case, as Playwright's
 # `request.resource_type` and Browser Rendering's `rejectResourceTypes` (Puppeteer's) spell them.
 SKIPPED_RESOURCE_TYPES = frozenset({"image", "media", "font"})
+
+
+class RenderMode(StrEnum):
+    """An audit's `render` option (issue 30): which pages a browser renders after their raw fetch
+    (render.decision). `auto` with no renderer configured renders nothing and says so."""
+
+    NEVER = "never"  # raw HTML only; pages that look like app shells are counted, not rendered
+    AUTO = "auto"  # app shells, and a small deterministic sample of the other HTML pages
+    ALWAYS = "always"  # every HTML page the crawl fetches (within max_pages)
 
 
 class BlockReason(StrEnum):
