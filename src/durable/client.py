@@ -35,7 +35,6 @@ from durable.records import (
     ReleaseResult,
     RenderClaim,
     RenderOutcome,
-    RenderTally,
     ResourceCheck,
     ResourceClaim,
     ResumeState,
@@ -47,6 +46,7 @@ from durable.records import (
     SitemapBlockedPage,
     SitemapBlockedRequest,
 )
+from render.records import RenderCounts
 
 __all__ = ["Scratchpad"]
 
@@ -173,5 +173,5 @@ class Scratchpad:
     async def record_renders(self, outcomes: Sequence[RenderOutcome]) -> SeedResult:
         return await rpc.RECORD_RENDERS.call(self.stub, outcomes)
 
-    async def render_tally(self) -> RenderTally:
+    async def render_tally(self) -> RenderCounts:
         return await rpc.RENDER_TALLY.call(self.stub)

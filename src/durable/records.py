@@ -51,7 +51,6 @@ __all__ = [
     "RenderCandidate",
     "RenderClaim",
     "RenderOutcome",
-    "RenderTally",
     "ResourceCheck",
     "ResourceClaim",
     "ResourceRef",
@@ -468,22 +467,6 @@ class RenderOutcome(JsonRecord):
     url: str
     state: str
     detail: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RenderTally(JsonRecord):
-    """The render queue at the audit's end: pages rendered, failed (a page still leased belongs
-    to a render step that failed), skipped, and never reached; `shells_not_rendered` counts the
-    app shells among the failed, skipped and unreached, which rendering would have shown, and
-    `reason` is one skipped page's reason (the audit's option, or no renderer)."""
-
-    rendered: int = 0
-    failed: int = 0
-    skipped: int = 0
-    unreached: int = 0
-    shells_not_rendered: int = 0
-    reason: str | None = None
-    script_links: int = 0  # URLs only a rendered DOM linked (durable.render_queue)
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,6 @@ from durable.records import (
     ReleaseResult,
     RenderClaim,
     RenderOutcome,
-    RenderTally,
     ResourceCheck,
     ResourceClaim,
     ResumeState,
@@ -60,6 +59,7 @@ from durable.records import (
     SitemapBlockedPage,
     SitemapBlockedRequest,
 )
+from render.records import RenderCounts
 
 __all__ = ["LOCAL_ONLY", "METHODS", "BareRpc", "Codec", "Method", "Rpc"]
 
@@ -291,7 +291,7 @@ RUN_FINALIZE_CHECKS = Rpc("run_finalize_checks", _Object(FinalizeOptions), Final
 LINK_GRAPH = Rpc("link_graph", _Object(LinkGraphRequest), LinkGraphPage)
 CLAIM_RENDERS = Rpc("claim_renders", _Object(ClaimRequest), RenderClaim)
 RECORD_RENDERS = Rpc("record_renders", _Objects(RenderOutcome), SeedResult)
-RENDER_TALLY = BareRpc("render_tally", RenderTally)
+RENDER_TALLY = BareRpc("render_tally", RenderCounts)
 
 # Any: the rows differ in their request and response types, and a row is invariant in both.
 type Method = Rpc[Any, Any] | BareRpc[Any]

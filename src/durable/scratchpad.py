@@ -87,7 +87,6 @@ from durable.records import (
     RenderCandidate,
     RenderClaim,
     RenderOutcome,
-    RenderTally,
     ResourceCheck,
     ResourceClaim,
     ResourceRef,
@@ -101,6 +100,7 @@ from durable.records import (
 )
 from durable.render_queue import RenderState
 from render.decision import SAMPLE_MAX_PAGES, RenderReason
+from render.records import RenderCounts
 
 _SCHEMA = (
     *FRONTIER_SCHEMA,
@@ -745,7 +745,7 @@ class ScratchpadCore:
         items: list[JsonValue] = [outcome.to_dict() for outcome in outcomes]
         return self._record_checks(renders.RECORD, items)
 
-    def _render_tally(self) -> RenderTally:
+    def _render_tally(self) -> RenderCounts:
         counts = dict.fromkeys(RenderState, 0)
         shells = 0
         reason: str | None = None
@@ -756,7 +756,7 @@ class ScratchpadCore:
                 shells += n
             if state is RenderState.SKIPPED and reason is None and row["detail"] is not None:
                 reason = as_str(row["detail"])
-        return RenderTally(
+        return RenderCounts(
             rendered=counts[RenderState.RENDERED],
             failed=counts[RenderState.FAILED] + counts[RenderState.LEASED],
             skipped=counts[RenderState.SKIPPED],

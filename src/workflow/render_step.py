@@ -25,6 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from auditdb.rendering import RenderSummary, record_render_summary
 from common import settings
 from common.deployment import DeploymentVars
 from common.wire import JsonRecord
@@ -42,7 +43,7 @@ from workflow import step_configs
 from workflow.audit_run import AuditRun
 from workflow.steps import durable_step
 
-__all__ = ["PAGES_PER_STEP", "RenderReport", "render_queued"]
+__all__ = ["PAGES_PER_STEP", "RenderReport", "record_summary", "render_queued"]
 
 log = logging.getLogger("siteaudit.workflow")
 
@@ -213,3 +214,12 @@ async def _persist(
         HostRobots(scope.policy, read_robots),
         from_rendered=True,
     )
+
+
+async def record_summary(run: AuditRun) -> RenderSummary:
+    """The render queue's tally, stored on the audit for its reports (auditdb.rendering); part
+    of the finalize step, before the scratchpad is wiped."""
+    counts = await run.scratchpad().render_tally()
+    summary = RenderSummary(run.params.options.render, counts)
+    await record_render_summary(run.env.DB, run.audit_id, summary)
+    return summary

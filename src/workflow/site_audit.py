@@ -53,7 +53,7 @@ from workflow.lighthouse_step import run_lighthouse
 from workflow.links_step import keep_links
 from workflow.pace import crawl_rate
 from workflow.params import AuditParams
-from workflow.render_step import render_queued
+from workflow.render_step import record_summary, render_queued
 from workflow.robots_step import check_robots_override, holds_for, redirected_elsewhere
 from workflow.security_step import grade_start_url
 from workflow.steps import (
@@ -370,6 +370,9 @@ async def _finalize(run: AuditRun, crawl: CrawlSummary) -> FinalizeSummary:
 
     async def finalize() -> FinalizeSummary:
         pad = run.scratchpad()
+        # What rendering did, or that it would find more (auditdb.rendering); the finding with
+        # the count and the reason is the catalogue's `rendering-not-done` (issue 30 step 5).
+        await record_summary(run)
         final_url = (await pad.crawl_config()).final_url or params.start_url
         stopped = stopped_responding(crawl.no_answers, final_url)
         return await finalize_audit(

@@ -14,23 +14,23 @@ from typing import Any
 
 import pytest
 
-from cli.report import full_report
+from cli.report import format_summary, full_report
 from local_platform.chromium_renderer import chromium_executable
 from local_platform.runtime import LocalPlatform
 from tests.badseo.client_rendered import BROKEN_TARGET, ROUTES, SOFT_404, serve_client_rendered
 from tests.support.platform_vars import TEST_VARS
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        chromium_executable() is None, reason="needs Chromium: no `chromium` on PATH"
-    ),
-]
+needs_chromium = pytest.mark.skipif(
+    chromium_executable() is None, reason="needs Chromium: no `chromium` on PATH"
+)
 
 
-async def audited(tmp_path: Path, render: str) -> tuple[dict[str, Any], str]:
-    """The full report of an audit of the site in the `render` mode, and the site's origin."""
-    platform = LocalPlatform(tmp_path / "state", var_overrides=TEST_VARS, local_renderer=True)
+async def audited(
+    tmp_path: Path, render: str, *, renderer: bool = True
+) -> tuple[dict[str, Any], str]:
+    """The full report of an audit of the site in the `render` mode, and the site's origin;
+    `renderer`: the local platform renders with Chromium."""
+    platform = LocalPlatform(tmp_path / "state", var_overrides=TEST_VARS, local_renderer=renderer)
     try:
         with serve_client_rendered() as site:
             request = {"url": site.url("/"), "max_pages": 30, "render": render}
@@ -51,6 +51,8 @@ def issues_of(report: dict[str, Any], origin: str) -> set[tuple[str, str]]:
     return {(i["issue_type"], i["page_url"].removeprefix(origin) or "/") for i in report["issues"]}
 
 
+@pytest.mark.slow
+@needs_chromium
 async def test_auto_renders_the_shell_and_finds_every_route_and_the_broken_link(
     tmp_path: Path,
 ) -> None:
@@ -70,13 +72,33 @@ async def test_auto_renders_the_shell_and_finds_every_route_and_the_broken_link(
     assert not {(t, p) for t, p in found if t == "javascript-rendering-suspected"}
     rendered = [i for i in report["issues"] if i["page_url"].startswith(f"{origin}/private")]
     assert rendered and all(i["details"].get("rendered") is True for i in rendered)
+    summary = report["rendering"]["counts"]
+    # Every route, the soft 404 and the missing brochure came from rendered links alone.
+    assert summary["script_links"] >= len(ROUTES) + 1
+    assert report["rendering"]["mode"] == "auto"
+    assert (summary["shells_not_rendered"], summary["failed"]) == (0, 0)
+    assert summary["rendered"] == len(ROUTES) + 1  # each route and the soft-404 route
+    assert "rendering would find more" not in format_summary(report)
 
 
-async def test_never_finds_the_start_page_alone_and_says_rendering_would_find_more(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("render", "renderer", "reason"),
+    [
+        pytest.param("never", True, "the audit's render option is never", marks=needs_chromium),
+        ("auto", False, "no renderer: the BROWSER_RENDERING_ACCOUNT_ID var and"),
+    ],
+    ids=["never", "auto-without-a-renderer"],
+)
+async def test_without_rendering_only_the_start_page_is_found_and_the_audit_says_why(
+    tmp_path: Path, render: str, renderer: bool, reason: str
 ) -> None:
-    report, origin = await audited(tmp_path, "never")
+    report, origin = await audited(tmp_path, render, renderer=renderer)
 
     assert report["audit"]["status"] == "completed", report["audit"]
     assert set(by_path(report, origin)) == {"/"}
     assert ("javascript-rendering-suspected", "/") in issues_of(report, origin)
+    summary = report["rendering"]["counts"]
+    assert (summary["rendered"], summary["shells_not_rendered"]) == (0, 1)
+    assert summary["reason"].startswith(reason)
+    line = "rendering: rendering would find more: 1 page looks like an app shell and was not "
+    assert f"{line}rendered ({summary['reason']})" in format_summary(report).splitlines()
