@@ -163,9 +163,16 @@ def assemble_observed(
 def render_candidate(
     scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult, obs: PageObservation
 ) -> RenderCandidate | None:
-    """The page queued for rendering with what its raw answer left, or None (render.decision)."""
+    """The page queued for rendering with what its raw answer left, or None (render.decision).
+
+    A page whose raw answer says `noindex` (meta robots or X-Robots-Tag) is never rendered: that
+    `noindex` is final, as Google does not render such a page ("Understand the JavaScript SEO
+    basics", developers.google.com/search/docs/crawling-indexing/javascript/javascript-seo-basics),
+    so what its script would add is never seen by a search engine."""
     facts = obs.facts
     if scope.render is None or facts is None or obs.fetch_class is not FetchClass.OK:
+        return None
+    if not obs.is_indexable:
         return None
     reason = render_reason(scope.render, leased.url, facts)
     if reason is None:

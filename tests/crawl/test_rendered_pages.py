@@ -72,6 +72,14 @@ def test_the_rendered_dom_is_judged_by_the_same_rules_and_its_findings_say_so() 
     assert pair.raw.facts == raw.render.raw_facts
 
 
+def test_a_shell_whose_raw_answer_says_noindex_is_never_rendered() -> None:
+    noindex = replace(
+        fetched(SHELL), headers={"content-type": "text/html", "x-robots-tag": "noindex"}
+    )
+    page = process_response(SCOPE, LeasedUrl(f"{SITE}widgets", 1, False), noindex)
+    assert page.render is None
+
+
 def test_without_the_option_nothing_is_queued() -> None:
     scope = replace(SCOPE, render=None)
     page = process_response(scope, LeasedUrl(f"{SITE}widgets", 1, False), fetched(SHELL))
