@@ -34,11 +34,13 @@ _RENDERED_TYPE = "text/html; charset=utf-8"
 
 @dataclass(frozen=True, slots=True)
 class RenderedPair:
-    """A rendered page as the crawl would persist it, and the raw and rendered observations."""
+    """A rendered page as the crawl would persist it, the raw and rendered observations, and the
+    render itself (console errors, exceptions, refused requests)."""
 
     page: ProcessedPage
     raw: PageObservation
     rendered: PageObservation
+    render: RenderedPage
 
 
 def rendered_pair(
@@ -53,9 +55,8 @@ def rendered_pair(
         replace(issue, details={**issue.details, RENDERED_DETAIL: True})
         for issue in processed.issues
     ]
-    return RenderedPair(
-        replace(processed, issues=marked), raw_observation(scope, candidate), rendered
-    )
+    raw = raw_observation(scope, candidate)
+    return RenderedPair(replace(processed, issues=marked), raw, rendered, page)
 
 
 def _as_fetched(candidate: RenderCandidate, page: RenderedPage) -> ports.FetchResult:

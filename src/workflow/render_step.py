@@ -118,9 +118,7 @@ async def _render_step(run: AuditRun, scope_of: ScopeOf, chunk_no: int, k: int) 
         return await durable_step(
             run.step, f"render-{chunk_no}-{k}", step_configs.RENDER_STEP, RenderReport, render_pages
         )
-    except (
-        Exception
-    ) as exc:  # the step's timeout: its pages stay leased (failed), the audit goes on
+    except Exception as exc:  # its timeout: its pages stay leased (failed); the audit goes on
         log.warning("audit %s: render-%d-%d failed: %s", run.audit_id, chunk_no, k, exc)
         return RenderReport()
 
@@ -192,9 +190,11 @@ async def _persist(
     """Write the rendered pages over their raw rows (None: there were none)."""
     if not pairs:
         return None
-    # Raw versus rendered (issue 30 step 5): here each page's raw and rendered observations are
-    # side by side (`pair.raw`, `pair.rendered`, and the `RenderedPage`); the comparison rules'
-    # findings (audit.rendering_rules.rendered_page_issues) join `pair.page.issues` here.
+    # THE CALL SITE of the raw-versus-rendered rules (issue 30 step 5): here each page's raw and
+    # rendered observations and its render are side by side (`pair.raw`, `pair.rendered`,
+    # `pair.render`); the findings of audit.rendering_rules.rendered_page_issues(pair.raw,
+    # pair.rendered, pair.render) join `pair.page.issues` here, as
+    # IssueRecord.from_detected(scope.audit_id, issue, pair.page.record.id).
     http = await run.http()
     options = run.params.options
     headers = settings.CRAWL.headers_for(options.scope.user_agent)
