@@ -64,6 +64,8 @@ LEASE = (
     "RETURNING candidate_json"
 )
 PENDING = f"SELECT COUNT(*) AS n FROM render_queue WHERE state = {_P}"
+# A resume (ScratchpadCore._prepare_resume): the dead run's leases go back to pending.
+RELEASE_ALL = f"UPDATE render_queue SET state = {_P}, step_key = NULL WHERE state = {_L}"
 RECORD = (
     "UPDATE render_queue SET state = json_extract(j.value, '$.state'), "
     "detail = json_extract(j.value, '$.detail') FROM json_each(?) AS j "

@@ -354,6 +354,7 @@ class ScratchpadCore:
             ).one()
             self._move(FrontierEvent.RELEASE, None)
             self._sql(res.RELEASE_ALL)
+            self._sql(renders.RELEASE_ALL)  # pages the dead run's render steps had leased
             # The resumed instance's external-links steps lease from number 1 again, with a
             # time budget of their own.
             self._sql(ext.RELEASE_ALL)

@@ -285,7 +285,9 @@ async def _crawl(run: AuditRun, start: CrawlStart) -> CrawlSummary:
         report = await _crawl_chunk(run, chunk_no, window)
         pace = report.next_request_at
         attempted, pending, hint = report.attempted, report.pending, report.window_end
-        if report.render_queued > 0:
+        # A resumed audit renders after its first chunk what the run it resumes left queued.
+        resumed_first = run.params.resume and chunk_no == start.last_chunk + 1
+        if report.render_queued > 0 or resumed_first:
             rendered = await render_queued(run, _scope_reader(run), chunk_no)
             # Rendered pages' links (script links) join the frontier after the chunk's count.
             if rendered.frontier_pending is not None:

@@ -63,6 +63,16 @@ async def test_a_page_is_queued_once_and_leased_to_one_step_which_gets_it_back(
     assert (done.candidates, done.is_retry) == ((), True)
 
 
+async def test_a_resume_gives_a_dead_runs_leased_pages_back(pad: Scratchpad) -> None:
+    await queue(pad, candidate("/a"), candidate("/b"))
+    dead = await pad.claim_renders(1001, 10)
+    await pad.prepare_resume()
+
+    resumed = await pad.claim_renders(3001, 10)
+
+    assert resumed.candidates == dead.candidates and not resumed.is_retry
+
+
 async def test_auto_sample_stops_at_its_cap_and_app_shells_do_not(pad: Scratchpad) -> None:
     sampled = [candidate(f"/s{n}", RenderReason.SAMPLE) for n in range(SAMPLE_MAX_PAGES + 3)]
     await queue(pad, *sampled[:2], candidate("/shell"))
