@@ -1,4 +1,5 @@
 import asyncio
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -9,6 +10,12 @@ from local_platform.runtime import LocalPlatform
 from tests.support.loopback_http import LoopbackOnlyHttp
 from tests.support.platform_vars import TEST_VARS
 from tests.support.site_server import Reply, Site, html_page, serve_site
+
+# The suite's audits render nothing unless a test asks for the local Chromium renderer
+# (local_platform.runtime.LOCAL_RENDERER_VAR): a render costs about a second, and an audit in
+# `auto` would render its app shells and a sample of its pages. Set before any platform starts,
+# so the CLI processes the tests start inherit it.
+os.environ.setdefault("SITEAUDIT_LOCAL_RENDERER", "none")
 
 
 @pytest.fixture(autouse=True)

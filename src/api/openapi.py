@@ -43,6 +43,7 @@ from auditdb.keys import ApiKeyRecord
 from auditdb.lighthouse import LighthouseRow
 from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from auditdb.rendering import RenderSummary
 from auditdb.security_grades import AuditSecurity
 from auditdb.timing import TimingSummary
 from auditdb.verifications import HostVerification
@@ -238,6 +239,8 @@ class Report(_Exact):
     security: record_model(AuditSecurity, "AuditSecurity")  # type: ignore[valid-type]
     exposure: record_model(AuditExposure, "AuditExposure")  # type: ignore[valid-type]
     timing: record_model(TimingSummary, "TimingSummary") | None  # type: ignore[valid-type]
+    # What rendering did, or that it would find more (docs/rendering.md); null before finalize.
+    rendering: record_model(RenderSummary, "RenderSummary") | None  # type: ignore[valid-type]
     # The scope the audit ran with, and what it did not check (service.scope_report).
     scope: record_model(ScopeSummary, "ScopeSummary")  # type: ignore[valid-type]
     links: ReportLinks

@@ -42,6 +42,7 @@ from auditdb.verifications import VerificationMethod
 from common.settings import CRAWL, EXTERNAL
 from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
+from render.records import RenderMode
 from service import keys
 from service.audits import CreateAudit
 from service.monitors import CreateMonitor, UpdateMonitor
@@ -66,6 +67,14 @@ EXTERNAL_BUDGET_FIELD = Field(
     le=EXTERNAL.max_budget_s,
     description="seconds the checks of links to other sites may take in all (check_external); "
     "URLs left when it runs out are reported unchecked (external-links-unchecked)",
+)
+# Which pages a browser renders (docs/rendering.md); `auto` without a renderer renders nothing
+# and the audit says which pages would have needed it.
+RENDER_FIELD = Field(
+    default=RenderMode.AUTO,
+    strict=False,
+    description="render pages in a browser: never, auto (pages that look like app shells and a "
+    "small sample of the rest) or always (every HTML page)",
 )
 
 # Ignore robots.txt disallows (docs/manual/verify.md): only for a host the key's owner verified.
@@ -236,6 +245,7 @@ class CreateAuditBody(ScopeFields):
     # an API client (or a monitor, daily) should choose; the CLI turns it on.
     check_external: bool = False
     external_budget_s: float = EXTERNAL_BUDGET_FIELD
+    render: RenderMode = RENDER_FIELD
     # -- robots.txt override (issue 28, item 2) --
     ignore_robots: bool = IGNORE_ROBOTS_FIELD
 
@@ -260,6 +270,7 @@ class CreateAuditBody(ScopeFields):
             lighthouse_pages=self.lighthouse_pages,
             check_external=self.check_external,
             external_budget_s=self.external_budget_s,
+            render=self.render,
             scope=scope,
             ignore_robots=self.ignore_robots,
             credentials=_credentials(self.credentials),
@@ -301,6 +312,7 @@ class CreateMonitorBody(ScopeFields):
     lighthouse: LighthouseMode = Field(default=LighthouseMode.AUTO, strict=False)
     check_external: bool = False  # each run's audit option, off by default as for audits
     external_budget_s: float = EXTERNAL_BUDGET_FIELD
+    render: RenderMode = RENDER_FIELD  # each run's audit option (issue 30)
     ignore_robots: bool = IGNORE_ROBOTS_FIELD  # each run's audit option (issue 28, item 2)
     credentials: CredentialsBody | None = None  # each run's audit's, sealed
 
@@ -342,6 +354,7 @@ class UpdateMonitorBody(BaseModel):
     external_budget_s: float | None = Field(
         default=None, ge=EXTERNAL.min_budget_s, le=EXTERNAL.max_budget_s
     )
+    render: RenderMode | None = Field(default=None, strict=False)
     # -- scope and speed, list mode (ScopeFields'; the monitor's whole scope is checked after
     # the change, by the service) --
     user_agent: str | None = Field(default=None, min_length=1, max_length=MAX_USER_AGENT_CHARS)

@@ -29,6 +29,7 @@ __all__ = [
     "canonicalized_page",
     "deep_page",
     "h1_issues",
+    "has_executable_script",
     "heading_order_skip",
     "is_javascript_shell",
     "javascript_shell",
@@ -74,7 +75,7 @@ def deep_page(obs: PageObservation) -> list[DetectedIssue]:
     return [DetectedIssue(IssueType.DEEP_PAGE, obs.url, {"crawlDepth": depth})]
 
 
-def _has_executable_script(facts: PageFacts) -> bool:
+def has_executable_script(facts: PageFacts) -> bool:
     return any(
         (script.type or "").strip().lower() in _EXECUTABLE_SCRIPT_TYPES for script in facts.scripts
     )
@@ -84,7 +85,7 @@ def is_javascript_shell(facts: PageFacts) -> bool:
     """The original's app-shell heuristic (§6.1) minus its app-root test, which PageFacts does not
     report: an executable script, fewer than 20 words, and no headings, links or images."""
     return (
-        _has_executable_script(facts)
+        has_executable_script(facts)
         and facts.word_count < JS_SHELL_MAX_WORDS
         and not facts.headings
         and facts.links_seen == 0

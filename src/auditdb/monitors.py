@@ -23,6 +23,7 @@ from common.failures import ErrorCode
 from common.settings import EXTERNAL
 from common.wire import JsonRecord, as_int, as_str
 from lighthouse.records import LighthouseMode
+from render.records import RenderMode
 from urls.credentials import RedactedCredentials
 
 
@@ -68,6 +69,7 @@ class MonitorRecord(JsonRecord):
     external_budget_s: float = EXTERNAL.default_budget_s  # each run's audit option (0019)
     # -- each run's scope and speed options, list mode (issue 28; auditdb.scope; 0022) --
     scope: ScopeOptions = field(default_factory=ScopeOptions)
+    render: RenderMode = RenderMode.AUTO  # each run's audit option (issue 30; 0026)
     # Each run's audit ignores robots.txt (0023): set only for a verified host; written by
     # `set_ignore_robots`, a statement of its own.
     ignore_robots: bool = False
@@ -127,9 +129,9 @@ class RecencyCutoffs:
 _INSERT = (
     "INSERT INTO monitors (id, owner, url, frequency, hour, max_pages, max_depth, include_json, "
     "exclude_json, webhook_url, lighthouse, check_external, scheme_assumed, external_budget_s, "
-    "scope_json, webhook_secret, alert_score_drop, alert_on_grade_drop, alert_on_new_critical, "
-    "is_active, next_due_at, created_at, credentials_sealed, credentials_json) "
-    f"VALUES ({', '.join('?' * 24)})"
+    "scope_json, render, webhook_secret, alert_score_drop, alert_on_grade_drop, "
+    "alert_on_new_critical, is_active, next_due_at, created_at, credentials_sealed, "
+    f"credentials_json) VALUES ({', '.join('?' * 25)})"
 )
 GET_OWNED_SQL = "SELECT * FROM monitors WHERE id = ? AND owner = ?"
 GET_SQL = "SELECT * FROM monitors WHERE id = ?"
@@ -146,7 +148,8 @@ DELETE_OWNED_SQL = "DELETE FROM monitors WHERE id = ? AND owner = ?"
 UPDATE_OWNED_SQL = (
     "UPDATE monitors SET url = ?, frequency = ?, hour = ?, max_pages = ?, max_depth = ?, "
     "include_json = ?, exclude_json = ?, webhook_url = ?, lighthouse = ?, check_external = ?, "
-    "scheme_assumed = ?, external_budget_s = ?, scope_json = ?, webhook_secret = COALESCE(?, webhook_secret), "
+    "scheme_assumed = ?, external_budget_s = ?, scope_json = ?, render = ?, "
+    "webhook_secret = COALESCE(?, webhook_secret), "
     "alert_score_drop = ?, alert_on_grade_drop = ?, alert_on_new_critical = ?, is_active = ?, "
     "next_due_at = ? "
     "WHERE id = ? AND owner = ?"
@@ -168,6 +171,7 @@ def _settings(monitor: MonitorRecord) -> list[str | int | float | None]:
         int(monitor.scheme_assumed),
         monitor.external_budget_s,
         json.dumps(monitor.scope.to_dict()),
+        str(monitor.render),
     ]
 
 

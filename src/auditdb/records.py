@@ -20,6 +20,7 @@ from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject, JsonRecord, JsonValue
 from lighthouse.records import LighthouseMode, LighthouseStatus
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
+from render.records import RenderMode
 from urls.credentials import RedactedCredentials
 from urls.private_hosts import PrivateHosts
 
@@ -65,6 +66,9 @@ class AuditOptions(JsonRecord):
     check_external: bool = False
     # Seconds the external checks may take in all; what is left is reported unchecked.
     external_budget_s: float = EXTERNAL.default_budget_s
+    # Which pages a browser renders (issue 30, docs/rendering.md); options stored before the
+    # option existed read back as `auto`.
+    render: RenderMode = RenderMode.AUTO
     # -- scope and speed, list mode (issue 28, items 3 and 4; auditdb.scope) --
     scope: ScopeOptions = field(default_factory=ScopeOptions)
     # -- robots.txt override (issue 28, item 2; auditdb.verifications) --

@@ -222,7 +222,15 @@ async def write_crawled_pages(
     db: D1Database, pages: Sequence[PageRecord], issues: Sequence[IssueRecord]
 ) -> None:
     """Upsert page rows and insert their issues in one atomic D1 batch."""
-    statements = [
+    statements = _page_statements(db, pages, issues)
+    if statements:
+        await db.batch(statements)
+
+
+def _page_statements(
+    db: D1Database, pages: Sequence[PageRecord], issues: Sequence[IssueRecord]
+) -> list[D1PreparedStatement]:
+    return [
         db.prepare(sql).bind(*values)
         for verb, rows in (
             ("INSERT OR REPLACE INTO audit_pages", [page.to_row() for page in pages]),
@@ -231,8 +239,25 @@ async def write_crawled_pages(
         if rows
         for sql, values in _multi_row_inserts(verb, rows)
     ]
-    if statements:
-        await db.batch(statements)
+
+
+# A rendered page's issues replace its raw HTML's (workflow.render_step): its page ids as one JSON
+# array (a render step writes a few pages at a time).
+_DELETE_PAGE_ISSUES_SQL = (
+    "DELETE FROM audit_issues WHERE page_id IN (SELECT value FROM json_each(?)) AND audit_id = ?"
+)
+
+
+async def replace_crawled_pages(
+    db: D1Database, pages: Sequence[PageRecord], issues: Sequence[IssueRecord]
+) -> None:
+    """Rewrite pages already written, with their issues: the pages' old issues deleted, then
+    the rows written as `write_crawled_pages` writes them, in one atomic D1 batch."""
+    if not pages:
+        return
+    ids = json.dumps([page.id for page in pages])
+    delete = db.prepare(_DELETE_PAGE_ISSUES_SQL).bind(ids, pages[0].audit_id)
+    await db.batch([delete, *_page_statements(db, pages, issues)])
 
 
 async def count_crawled_pages(db: D1Database, audit_id: str) -> int:

@@ -64,6 +64,7 @@ from cli.exposure import add_exposure_command
 from cli.gate import CONDITIONS_HELP, GateSyntaxError, parse_fail_on
 from cli.keys import add_keys_commands
 from cli.monitors import add_monitors_commands
+from cli.render_option import add_render_argument
 from cli.scope import add_scope_arguments, scope_fields
 from cli.security import add_security_commands, run_security_check
 from cli.verify import add_verify_commands, verify_vars
@@ -129,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="allow private, loopback and link-local hosts (local test sites)",
     )
+    add_render_argument(audit)
     add_scope_arguments(audit)
     audit.add_argument(
         "--ignore-robots",
@@ -329,6 +331,7 @@ async def run_audit(args: argparse.Namespace) -> int:
         "lighthouse_pages": args.lighthouse_pages,
         "check_external": args.check_external,
         "external_budget_s": args.external_budget,
+        "render": getattr(args, "render", "auto"),  # `demo` has no --render
         "ignore_robots": getattr(args, "ignore_robots", False),
         **scope,
     }

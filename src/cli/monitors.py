@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditdb.monitors import Frequency
 from cli.credentials import add_credentials_arguments
+from cli.render_option import add_render_argument
 from cli.scope import add_scope_arguments, scope_fields
 from common import settings
 from common.wire import JsonObject, as_list, as_object, as_str
@@ -65,6 +66,7 @@ def add_monitors_commands(commands: Subcommands) -> None:
         help="time each run's checks of links to other sites may take (default: %(default)g)",
     )
     add.add_argument("--allow-private-hosts", action="store_true")
+    add_render_argument(add)
     add_scope_arguments(add)
     add.add_argument(
         "--ignore-robots",
@@ -126,6 +128,7 @@ async def _add(platform: LocalPlatform, args: argparse.Namespace, refuse: Refuse
         "lighthouse": args.lighthouse,
         "check_external": args.check_external,
         "external_budget_s": args.external_budget,
+        "render": args.render,
         "ignore_robots": args.ignore_robots,
     }
     if args.hour is not None:

@@ -18,6 +18,7 @@ from audit.verdict import PENALTY, Action, FindingScope, Scores
 from auditdb import repository
 from auditdb.exposure_issues import AuditExposure, ExposureStatus
 from auditdb.records import AuditRecord, AuditStatus
+from auditdb.rendering import RenderSummary
 from auditdb.security_grades import AuditSecurity, SecurityStatus
 from auditdb.timing import TimingSummary
 from common.wire import JsonObject, JsonValue, as_int, as_list, as_object
@@ -233,8 +234,20 @@ def _phase_lines(report: JsonObject, audit: AuditRecord) -> list[str]:
         *_security_line(report),
         *_exposure_line(report),
         *_timing_line(report),
+        *_rendering_line(report),
         *_lighthouse_line(audit),
     ]
+
+
+def _rendering_line(report: JsonObject) -> list[str]:
+    """What rendering did, or that it would find more (docs/rendering.md)."""
+    found = report.get("rendering")
+    if not isinstance(found, Mapping):
+        return []
+    summary = RenderSummary.from_dict(found)
+    if not summary.would_find_more and summary.counts.rendered + summary.counts.failed == 0:
+        return []  # nothing needed rendering and nothing was rendered
+    return [f"rendering: {summary.note}"]
 
 
 def _timing_line(report: JsonObject) -> list[str]:

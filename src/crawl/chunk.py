@@ -103,6 +103,7 @@ class ChunkReport(JsonRecord):
     skipped: dict[str, int] = field(default_factory=dict)
     resources_checked: int = 0
     resources_pending: int = 0  # unleased resources left after this chunk's claim
+    render_queued: int = 0  # pages this chunk queued for rendering (render.decision)
     no_answers: NoAnswers = field(default_factory=NoAnswers)  # crawl.site_health
     # Per host, the epoch second the next request may start at the audit's rate (crawl.pacing);
     # the next step's pacer starts from it.
@@ -185,6 +186,7 @@ async def run_chunk(scope: CrawlScope, plan: ChunkPlan, io: ChunkIO) -> ChunkRep
         resources_pending=resources.pending,
         no_answers=runner.no_answers.counts(),
         next_request_at=runner.pacer.carried(io.clock(), io.epoch()),
+        render_queued=runner.render_queued,
     )
 
 
@@ -266,6 +268,7 @@ class _ChunkRunner:
         self.persister = Persister(self._write)
         self.finished = 0
         self.skipped: dict[str, int] = {}
+        self.render_queued = 0
 
     async def run(self, leased: list[LeasedUrl]) -> None:
         self.queue.extend(leased)
@@ -385,6 +388,7 @@ class _ChunkRunner:
 
     def _finished(self, page: ProcessedPage) -> None:
         self.finished += 1
+        self.render_queued += page.render is not None
         for reason, count in page.skipped.items():
             self.skipped[reason] = self.skipped.get(reason, 0) + count
         self._persist(self.batches.add(page))
@@ -425,6 +429,8 @@ async def persist_batch(
     io: ChunkIO,
     batch: list[ProcessedPage],
     host_robots: HostRobots | None = None,
+    *,
+    from_rendered: bool = False,
 ) -> BatchResult:
     """Write one sub-batch: page rows and issues to D1, then the scratchpad, then progress.
 
@@ -433,9 +439,11 @@ async def persist_batch(
     sent while it was parsed (`record_links`, crawl.page_stream) reached the scratchpad earlier;
     they move no URL's state, and a retry's rewrite of them stores and counts nothing twice.
     """
-    await repository.write_crawled_pages(
-        io.db, [page.record for page in batch], [issue for page in batch for issue in page.issues]
-    )
+    pages, issues = [page.record for page in batch], [i for page in batch for i in page.issues]
+    if from_rendered:  # the raw HTML's issues give way to the rendered page's
+        await repository.replace_crawled_pages(io.db, pages, issues)
+    else:
+        await repository.write_crawled_pages(io.db, pages, issues)
     discovered = _first_of_each(item for page in batch for item in page.discovered)
     if host_robots is not None:
         discovered = await host_robots.keep(discovered)
@@ -459,6 +467,8 @@ async def persist_batch(
             fragment_links=tuple(link for page in batch for link in page.fragment_links),
             resources=tuple(ref for page in batch for ref in page.resources),
             external=tuple(ref for page in batch for ref in page.external),
+            render=tuple(page.render for page in batch if page.render is not None),
+            from_rendered=from_rendered,
         )
     )
     stats = result.stats

@@ -33,13 +33,29 @@ from durable.records import (
     LeasedUrl,
     LinkRow,
     MirrorRow,
+    RenderCandidate,
     ResourceRef,
     SiteFact,
 )
 from parse.facts import PageFacts
+from render.decision import render_reason
+from render.records import RenderMode
 from urls.normalise import normalise_url
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
+# The response headers `observe` reads: what a page queued for rendering keeps of its raw answer,
+# so its rendered HTML is judged with the same headers (RenderCandidate, crawl.rendered_pages).
+OBSERVED_HEADERS = (
+    "content-type",
+    "x-robots-tag",
+    "link",
+    "strict-transport-security",
+    "content-security-policy",
+    "x-content-type-options",
+    "x-frame-options",
+    "referrer-policy",
+    "location",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +67,9 @@ class CrawlScope:
     site_is_https: bool
     check_external: bool = False  # keep links to other sites for the external-links steps
     follow_links: bool = True  # false in list mode (auditdb.scope): only redirects are followed
+    # The audit's `render` option: which pages are queued for rendering (render.decision); None
+    # for pages that are themselves rendered, which are never queued again.
+    render: RenderMode | None = None
 
     @property
     def site_host(self) -> str:
@@ -72,6 +91,7 @@ class ProcessedPage:
     fragment_links: list[FragmentLink] = field(default_factory=list)
     resources: list[ResourceRef] = field(default_factory=list)
     external: list[ExternalRef] = field(default_factory=list)
+    render: RenderCandidate | None = None  # queued for rendering (render.decision)
 
 
 @dataclass(slots=True)
@@ -92,6 +112,19 @@ def assemble(
     *,
     retried_after_429: bool = False,
 ) -> ProcessedPage:
+    return assemble_observed(scope, leased, result, body, retried_after_429=retried_after_429)[0]
+
+
+def assemble_observed(
+    scope: CrawlScope,
+    leased: LeasedUrl,
+    result: ports.FetchResult,
+    body: ParsedBody,
+    *,
+    retried_after_429: bool = False,
+) -> tuple[ProcessedPage, PageObservation]:
+    """`assemble`, with the observation the rules judged (a rendered page is compared with its
+    raw HTML's, crawl.rendered_pages)."""
     observation = observe(scope, leased, result, body)
     row_id = page_id(scope.audit_id, leased.url)
     issues = [
@@ -100,7 +133,7 @@ def assemble(
     ]
     links = body.links
     other_links(links, observation)
-    return ProcessedPage(
+    page = ProcessedPage(
         record=page_record(scope.audit_id, observation, links),
         issues=issues,
         mirror=mirror_row(scope.audit_id, observation),
@@ -122,6 +155,38 @@ def assemble(
         fragment_links=links.fragments,
         resources=links.resources,
         external=links.external_refs,
+        render=render_candidate(scope, leased, result, observation),
+    )
+    return page, observation
+
+
+def render_candidate(
+    scope: CrawlScope, leased: LeasedUrl, result: ports.FetchResult, obs: PageObservation
+) -> RenderCandidate | None:
+    """The page queued for rendering with what its raw answer left, or None (render.decision).
+
+    A page whose raw answer says `noindex` (meta robots or X-Robots-Tag) is never rendered: that
+    `noindex` is final, as Google does not render such a page ("Understand the JavaScript SEO
+    basics", developers.google.com/search/docs/crawling-indexing/javascript/javascript-seo-basics),
+    so what its script would add is never seen by a search engine."""
+    facts = obs.facts
+    if scope.render is None or facts is None or obs.fetch_class is not FetchClass.OK:
+        return None
+    if not obs.is_indexable:
+        return None
+    reason = render_reason(scope.render, leased.url, facts)
+    if reason is None:
+        return None
+    return RenderCandidate(
+        url=leased.url,
+        reason=reason,
+        final_url=result.url,
+        status=result.status,
+        elapsed_ms=result.elapsed_ms,
+        headers={name: result.headers[name] for name in OBSERVED_HEADERS if name in result.headers},
+        raw_facts=facts,
+        depth=leased.depth,
+        in_sitemap=leased.in_sitemap,
     )
 
 

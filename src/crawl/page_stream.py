@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from audit.page import PageObservation
 from common import ports, settings
 from common.fetch_class import FetchClass
 from crawl.page_links import PageLinks
@@ -32,7 +33,7 @@ from crawl.page_pipeline import (
     CrawlScope,
     ParsedBody,
     ProcessedPage,
-    assemble,
+    assemble_observed,
     fetch_class_of,
     parses,
 )
@@ -120,6 +121,12 @@ class PageStream:
         self, result: ports.FetchResult, *, retried_after_429: bool = False
     ) -> ProcessedPage:
         """The page, once the fetch returned: a client that did not stream gave the body whole."""
+        return self.finish_observed(result, retried_after_429=retried_after_429)[0]
+
+    def finish_observed(
+        self, result: ports.FetchResult, *, retried_after_429: bool = False
+    ) -> tuple[ProcessedPage, PageObservation]:
+        """`finish`, with the observation the page's rules judged."""
         if not self._opened:
             self.open(result.status, result.headers)
             self.take(result.body)
@@ -134,7 +141,9 @@ class PageStream:
             facts = self._extractor.close()
         links = self.links if facts is not None else self._new_links()
         body = ParsedBody(head, 0 if failed else self._size, facts, links)
-        return assemble(self.scope, self.leased, result, body, retried_after_429=retried_after_429)
+        return assemble_observed(
+            self.scope, self.leased, result, body, retried_after_429=retried_after_429
+        )
 
 
 def process_response(

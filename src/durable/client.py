@@ -33,6 +33,8 @@ from durable.records import (
     ProgressRequest,
     RecordBatch,
     ReleaseResult,
+    RenderClaim,
+    RenderOutcome,
     ResourceCheck,
     ResourceClaim,
     ResumeState,
@@ -44,6 +46,7 @@ from durable.records import (
     SitemapBlockedPage,
     SitemapBlockedRequest,
 )
+from render.records import RenderCounts
 
 __all__ = ["Scratchpad"]
 
@@ -162,3 +165,13 @@ class Scratchpad:
     async def link_graph(self, request: LinkGraphRequest) -> LinkGraphPage:
         """The kept links of the crawled pages after `request.after` (durable.link_graph)."""
         return await rpc.LINK_GRAPH.call(self.stub, request)
+
+    async def claim_renders(self, step_key: int, limit: int) -> RenderClaim:
+        """Lease up to `limit` pages to render to the render step keyed `step_key`."""
+        return await rpc.CLAIM_RENDERS.call(self.stub, ClaimRequest(step_key, limit))
+
+    async def record_renders(self, outcomes: Sequence[RenderOutcome]) -> SeedResult:
+        return await rpc.RECORD_RENDERS.call(self.stub, outcomes)
+
+    async def render_tally(self) -> RenderCounts:
+        return await rpc.RENDER_TALLY.call(self.stub)

@@ -19,6 +19,8 @@ from enum import StrEnum
 from typing import Self
 
 from common.wire import AS_COLUMNS, JsonObject, JsonRecord, WireError, from_json, to_json
+from parse.facts import PageFacts
+from render.decision import RenderReason
 
 __all__ = [
     "BatchResult",
@@ -46,6 +48,9 @@ __all__ = [
     "ProgressRequest",
     "RecordBatch",
     "ReleaseResult",
+    "RenderCandidate",
+    "RenderClaim",
+    "RenderOutcome",
     "ResourceCheck",
     "ResourceClaim",
     "ResourceRef",
@@ -420,6 +425,48 @@ class RecordBatch(JsonRecord):
     resources: tuple[ResourceRef, ...] = field(default=(), metadata=AS_COLUMNS)
     # links to other sites (check_external only)
     external: tuple[ExternalRef, ...] = field(default=(), metadata=AS_COLUMNS)
+    # pages to render (render.decision), queued with the batch (durable.render_queue)
+    render: tuple[RenderCandidate, ...] = ()
+    # The batch is rendered pages (workflow.render_step): URLs it finds that the frontier does
+    # not hold yet enter it as script links (durable.frontier.FrontierSource.SCRIPT).
+    from_rendered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RenderCandidate(JsonRecord):
+    """A crawled page queued for rendering (render.decision, durable.render_queue), with what its
+    raw fetch left: the answer's URL, status, time and the headers the page's rules read, and
+    the raw HTML's facts, so the render step audits the rendered HTML as the crawl audited the
+    raw one (crawl.rendered_pages) and can set the two side by side."""
+
+    url: str
+    reason: RenderReason
+    final_url: str
+    status: int
+    elapsed_ms: float
+    headers: dict[str, str]
+    raw_facts: PageFacts
+    depth: int | None = None
+    in_sitemap: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RenderClaim(JsonRecord):
+    """The pages leased to one render step, and how many wait unleased after the claim."""
+
+    candidates: tuple[RenderCandidate, ...]
+    is_retry: bool
+    pending: int
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOutcome(JsonRecord):
+    """What became of one leased page: `state` a durable.render_queue.RenderState value
+    (rendered, failed, skipped) and, unless rendered, why."""
+
+    url: str
+    state: str
+    detail: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

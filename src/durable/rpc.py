@@ -48,6 +48,8 @@ from durable.records import (
     ProgressRequest,
     RecordBatch,
     ReleaseResult,
+    RenderClaim,
+    RenderOutcome,
     ResourceCheck,
     ResourceClaim,
     ResumeState,
@@ -57,6 +59,7 @@ from durable.records import (
     SitemapBlockedPage,
     SitemapBlockedRequest,
 )
+from render.records import RenderCounts
 
 __all__ = ["LOCAL_ONLY", "METHODS", "BareRpc", "Codec", "Method", "Rpc"]
 
@@ -286,6 +289,9 @@ PREPARE_RESUME = BareRpc("prepare_resume", ResumeState)
 RECENT_PAGES = Rpc("recent_pages", _Object(ProgressRequest), Progress)
 RUN_FINALIZE_CHECKS = Rpc("run_finalize_checks", _Object(FinalizeOptions), FinalizePage)
 LINK_GRAPH = Rpc("link_graph", _Object(LinkGraphRequest), LinkGraphPage)
+CLAIM_RENDERS = Rpc("claim_renders", _Object(ClaimRequest), RenderClaim)
+RECORD_RENDERS = Rpc("record_renders", _Objects(RenderOutcome), SeedResult)
+RENDER_TALLY = BareRpc("render_tally", RenderCounts)
 
 # Any: the rows differ in their request and response types, and a row is invariant in both.
 type Method = Rpc[Any, Any] | BareRpc[Any]
@@ -316,4 +322,7 @@ METHODS: tuple[Method, ...] = (
     RECENT_PAGES,
     RUN_FINALIZE_CHECKS,
     LINK_GRAPH,
+    CLAIM_RENDERS,
+    RECORD_RENDERS,
+    RENDER_TALLY,
 )

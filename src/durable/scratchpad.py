@@ -18,6 +18,8 @@ module per table group, each holding its schema and SQL:
 - `recent_pages` (durable.progress_feed): the live progress feed;
 - `site_facts` (durable.site_facts): the crawl's distinct security and exposure facts;
 - `sitemap_blocked` (durable.sitemap_blocked): sitemap URLs robots.txt disallows;
+- `render_queue`/`script_links` (durable.render_queue): pages to render and what became of them,
+  and the URLs only a rendered DOM linked (issue 30);
 - `scratchpad_meta` (here): configuration, the link budget's use, the external phase's clock.
 Every method is synchronous SQL inside the object, so each RPC call is atomic, and every write is
 insert-or-ignore / upsert / insert-or-replace on a stable key because workflow steps are retried.
@@ -40,6 +42,7 @@ from common.wire import JsonValue, as_int, as_str
 from durable import external_links as ext
 from durable import fragments, page_mirror, progress_feed, rpc, site_facts, sitemap_blocked
 from durable import links as edges
+from durable import render_queue as renders
 from durable import resources as res
 from durable.finalize import FinalizeQueries
 from durable.frontier import (
@@ -81,6 +84,9 @@ from durable.records import (
     ProgressRequest,
     RecordBatch,
     ReleaseResult,
+    RenderCandidate,
+    RenderClaim,
+    RenderOutcome,
     ResourceCheck,
     ResourceClaim,
     ResourceRef,
@@ -92,6 +98,9 @@ from durable.records import (
     SitemapBlockedPage,
     SitemapBlockedRequest,
 )
+from durable.render_queue import RenderState
+from render.decision import SAMPLE_MAX_PAGES, RenderReason
+from render.records import RenderCounts
 
 _SCHEMA = (
     *FRONTIER_SCHEMA,
@@ -104,6 +113,7 @@ _SCHEMA = (
     *sitemap_blocked.SCHEMA,
     *progress_feed.SCHEMA,
     *site_facts.SCHEMA,
+    *renders.SCHEMA,
 )
 
 # Claim order, in levels: link-discovered URLs breadth-first (by depth), then those of unknown
@@ -148,7 +158,7 @@ _ENQUEUE_LINKS = (
     "source = excluded.source "
     f"WHERE frontier.state = '{FrontierState.PENDING.value}' AND excluded.depth IS NOT NULL "
     "AND (frontier.depth IS NULL OR excluded.depth < frontier.depth) "
-    "RETURNING rowid AS row"
+    "RETURNING rowid AS row, url, found_on"
 )
 # A URL already known only gains in_sitemap. The guard `WHERE in_sitemap = 0` means an updated
 # row is always a link-sourced one (sitemap rows are born with in_sitemap = 1 and never lose it),
@@ -344,6 +354,7 @@ class ScratchpadCore:
             ).one()
             self._move(FrontierEvent.RELEASE, None)
             self._sql(res.RELEASE_ALL)
+            self._sql(renders.RELEASE_ALL)  # pages the dead run's render steps had leased
             # The resumed instance's external-links steps lease from number 1 again, with a
             # time budget of their own.
             self._sql(ext.RELEASE_ALL)
@@ -374,7 +385,8 @@ class ScratchpadCore:
             self._write_fragments(parsed.fragment_targets, parsed.fragment_links, budget)
             self._write_resources(parsed.resources, budget)
             self._write_external(parsed.external, budget)
-            return links_written, self._enqueue(parsed.discovered)
+            self._queue_renders(parsed.render)
+            return links_written, self._enqueue(parsed.discovered, parsed.from_rendered)
 
         links_written, enqueued = self.ctx.storage.transactionSync(write)
         return BatchResult(self._stats(), links_written, enqueued)
@@ -679,19 +691,81 @@ class ScratchpadCore:
         self._set_meta("link_bytes", str(used))
         return items[:count]
 
-    def _enqueue(self, discovered: Sequence[DiscoveredUrl]) -> int:
+    def _enqueue(self, discovered: Sequence[DiscoveredUrl], by_script: bool = False) -> int:
         """Queue new URLs; a URL already seen keeps its row (the frontier is the dedup set), and
-        only a pending one's depth may shrink (`_ENQUEUE_LINKS`)."""
+        only a pending one's depth may shrink (`_ENQUEUE_LINKS`). `by_script`: the URLs come
+        from rendered pages, and those new to the frontier are marked as script links."""
         items: list[JsonValue] = [(item.url, item.depth, item.found_on) for item in discovered]
         enqueued = 0
         for batch in json_arrays(items):
             last = as_int(
                 self._sql("SELECT COALESCE(MAX(rowid), 0) AS last FROM frontier").one()["last"]
             )
-            rows = self._rows(_ENQUEUE_LINKS, batch)
-            enqueued += sum(1 for row in rows if as_int(row["row"]) > last)
+            new = [row for row in self._rows(_ENQUEUE_LINKS, batch) if as_int(row["row"]) > last]
+            enqueued += len(new)
+            if by_script and new:
+                marks: list[JsonValue] = [(as_str(row["url"]), row["found_on"]) for row in new]
+                self._sql(renders.MARK_SCRIPT_LINKS, json.dumps(marks))
         self._count(FrontierState.PENDING, enqueued)
         return enqueued
+
+    # -- rendering (issue 30) -------------------------------------------------------------------
+
+    def _queue_renders(self, candidates: Sequence[RenderCandidate]) -> None:
+        """Queue pages to render; a page queued before keeps its row, and auto's sample stops at
+        `SAMPLE_MAX_PAGES` rows."""
+        room = SAMPLE_MAX_PAGES - as_int(self._sql(renders.SAMPLED).one()["n"])
+        items: list[JsonValue] = []
+        for candidate in candidates:
+            if candidate.reason is RenderReason.SAMPLE:
+                if room <= 0:
+                    continue
+                room -= 1
+            items.append((candidate.url, candidate.reason.value, candidate.to_json_text()))
+        for batch in json_arrays(items):
+            self._sql(renders.ADD, batch)
+
+    def _claim_renders(self, claim: ClaimRequest) -> RenderClaim:
+        """Lease up to `limit` pending pages to render step `chunk_no` (its key); idempotent per
+        key, as `claim_chunk` is."""
+
+        def lease() -> tuple[tuple[RenderCandidate, ...], bool]:
+            leased = self._rows(renders.LEASED_TO, claim.chunk_no)
+            if leased or self._rows(renders.DONE_BY, claim.chunk_no):
+                return _candidates(leased), True
+            if claim.limit <= 0:
+                return (), False
+            return _candidates(self._rows(renders.LEASE, claim.chunk_no, claim.limit)), False
+
+        candidates, is_retry = self.ctx.storage.transactionSync(lease)
+        pending = as_int(self._sql(renders.PENDING).one()["n"])
+        return RenderClaim(tuple(sorted(candidates, key=lambda c: c.url)), is_retry, pending)
+
+    def _record_renders(self, outcomes: Sequence[RenderOutcome]) -> SeedResult:
+        """Keep what became of each leased page."""
+        items: list[JsonValue] = [outcome.to_dict() for outcome in outcomes]
+        return self._record_checks(renders.RECORD, items)
+
+    def _render_tally(self) -> RenderCounts:
+        counts = dict.fromkeys(RenderState, 0)
+        shells = 0
+        reason: str | None = None
+        for row in self._rows(renders.TALLY):
+            state, n = RenderState(as_str(row["state"])), as_int(row["n"])
+            counts[state] += n
+            if state is not RenderState.RENDERED and row["reason"] == RenderReason.APP_SHELL:
+                shells += n
+            if state is RenderState.SKIPPED and reason is None and row["detail"] is not None:
+                reason = as_str(row["detail"])
+        return RenderCounts(
+            rendered=counts[RenderState.RENDERED],
+            failed=counts[RenderState.FAILED] + counts[RenderState.LEASED],
+            skipped=counts[RenderState.SKIPPED],
+            unreached=counts[RenderState.PENDING],
+            shells_not_rendered=shells,
+            reason=reason,
+            script_links=as_int(self._sql(renders.SCRIPT_LINKS).one()["n"]),
+        )
 
     # -- moves and counts -----------------------------------------------------------------------
 
@@ -786,6 +860,13 @@ class ScratchpadMethods(ScratchpadCore, FinalizeQueries, LinkGraphQueries):
     recent_pages = rpc.RECENT_PAGES.serve(ScratchpadCore._recent_pages)
     run_finalize_checks = rpc.RUN_FINALIZE_CHECKS.serve(FinalizeQueries._run_finalize_checks)
     link_graph = rpc.LINK_GRAPH.serve(LinkGraphQueries._link_graph)
+    claim_renders = rpc.CLAIM_RENDERS.serve(ScratchpadCore._claim_renders)
+    record_renders = rpc.RECORD_RENDERS.serve(ScratchpadCore._record_renders)
+    render_tally = rpc.RENDER_TALLY.serve(ScratchpadCore._render_tally)
+
+
+def _candidates(rows: list[SqlRow]) -> tuple[RenderCandidate, ...]:
+    return tuple(RenderCandidate.from_json_text(as_str(row["candidate_json"])) for row in rows)
 
 
 def _leased_urls(rows: list[SqlRow]) -> tuple[LeasedUrl, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,8 @@ from local_platform.migrations import apply_migrations
 from local_platform.queues import Handler, LocalQueue, QueueBroker
 from local_platform.r2 import LocalR2Bucket
 from local_platform.workflows import WorkflowEngine
+from render.renderer import Renderer
+from render.renderers import use_local_renderer
 from urls.private_hosts import PrivateHosts
 
 log = logging.getLogger("siteaudit.local")
@@ -54,12 +57,29 @@ class LocalEnv:
         return f"LocalEnv({', '.join(sorted(vars(self)))})"
 
 
+LOCAL_RENDERER_VAR = "SITEAUDIT_LOCAL_RENDERER"
+
+
+def _chromium(http: ports.HttpClient, private_hosts: PrivateHosts) -> Renderer:
+    """The local renderer, imported on first use: Playwright loads only for an audit that
+    renders."""
+    from local_platform.chromium_renderer import ChromiumRenderer
+
+    return ChromiumRenderer(http, private_hosts)
+
+
 @dataclass
 class LocalPlatform:
     state_dir: Path
     clock: Clock = field(default_factory=SystemClock)
     var_overrides: dict[str, str] = field(default_factory=dict)
     project_root: Path = PROJECT_ROOT
+    # Render pages with Debian's Chromium where the Browser Rendering settings are absent
+    # (docs/rendering.md); SITEAUDIT_LOCAL_RENDERER=none turns it off (the test suite does, and
+    # its rendering tests turn it on for themselves).
+    local_renderer: bool = field(
+        default_factory=lambda: os.environ.get(LOCAL_RENDERER_VAR, "chromium") != "none"
+    )
     env: LocalEnv = field(init=False, default_factory=LocalEnv)
     config: dict[str, Any] = field(init=False, default_factory=dict)
 
@@ -70,6 +90,7 @@ class LocalPlatform:
         self._bind_vars()  # first: a bad var is refused before any file is opened
         workers_sdk.install()
         ports.configure(now_ms=self.clock.now_ms)
+        use_local_renderer(_chromium if self.local_renderer else None)
         self.entry = importlib.import_module("entry")
         # After the shell's import, which configures WebCrypto's: CPython has `cryptography`.
         ports.configure(cipher=cipher.LocalCipher())

@@ -21,7 +21,9 @@ __all__ = [
     "BlockReason",
     "BlockedRequest",
     "RenderBudget",
+    "RenderCounts",
     "RenderFailure",
+    "RenderMode",
     "RenderedPage",
 ]
 
@@ -30,6 +32,15 @@ __all__ = [
 # Chrome DevTools Protocol's `Network.ResourceType` values in lower case, as Playwright's
 # `request.resource_type` and Browser Rendering's `rejectResourceTypes` (Puppeteer's) spell them.
 SKIPPED_RESOURCE_TYPES = frozenset({"image", "media", "font"})
+
+
+class RenderMode(StrEnum):
+    """An audit's `render` option (issue 30): which pages a browser renders after their raw fetch
+    (render.decision). `auto` with no renderer configured renders nothing and says so."""
+
+    NEVER = "never"  # raw HTML only; pages that look like app shells are counted, not rendered
+    AUTO = "auto"  # app shells, and a small deterministic sample of the other HTML pages
+    ALWAYS = "always"  # every HTML page the crawl fetches (within max_pages)
 
 
 class BlockReason(StrEnum):
@@ -125,3 +136,20 @@ class RenderedPage(JsonRecord):
     @property
     def ok(self) -> bool:
         return self.failure is None
+
+
+@dataclass(frozen=True, slots=True)
+class RenderCounts(JsonRecord):
+    """The render queue at the audit's end (durable.render_queue's tally, auditdb.rendering):
+    pages rendered, failed (a page still leased belongs to a render step that failed), skipped,
+    and never reached; `shells_not_rendered` counts the app shells among the failed, skipped and
+    unreached, which rendering would have shown, and `reason` is one skipped page's reason (the
+    audit's option, or no renderer)."""
+
+    rendered: int = 0
+    failed: int = 0
+    skipped: int = 0
+    unreached: int = 0
+    shells_not_rendered: int = 0
+    reason: str | None = None
+    script_links: int = 0  # URLs only a rendered DOM linked (durable.render_queue)

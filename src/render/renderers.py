@@ -1,6 +1,14 @@
-"""Which renderer the deployment uses, from its settings; `NotConfigured` says what is missing."""
+"""Which renderer the deployment uses, from its settings; `NotConfigured` says what is missing.
+
+The local platform installs its own (`use_local_renderer`: Debian's Chromium,
+local_platform.chromium_renderer), which serves wherever Browser Rendering's settings are absent;
+the Worker never installs one. Renderers that hold a browser are closed after each render step
+(`close_renderer`).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
 
 from common.deployment import DeploymentVars
 from common.ports import HttpClient
@@ -9,7 +17,27 @@ from render.cloudflare import BrowserRenderingRenderer, CallPolicy
 from render.renderer import NotConfigured, Renderer
 from urls.private_hosts import PrivateHosts
 
-__all__ = ["configured_renderer"]
+__all__ = ["close_renderer", "configured_renderer", "local_renderer", "use_local_renderer"]
+
+type LocalRenderer = Callable[[HttpClient, PrivateHosts], Renderer]
+_LOCAL: list[LocalRenderer] = []  # the one the local platform installed, if any
+
+
+def use_local_renderer(factory: LocalRenderer | None) -> None:
+    """Install the platform's renderer (None: none), which `configured_renderer` returns where
+    Browser Rendering is not configured."""
+    _LOCAL[:] = [] if factory is None else [factory]
+
+
+def local_renderer() -> LocalRenderer | None:
+    return _LOCAL[0] if _LOCAL else None
+
+
+async def close_renderer(renderer: Renderer) -> None:
+    """Stop what a renderer holds (a browser), if it holds anything."""
+    aclose: Callable[[], Awaitable[None]] | None = getattr(renderer, "aclose", None)
+    if aclose is not None:
+        await aclose()
 
 
 def configured_renderer(
@@ -18,7 +46,8 @@ def configured_renderer(
     """Browser Rendering when the account id and the API token are both set, at
     BROWSER_RENDERING_ENDPOINT (tests point it at a double); otherwise no renderer, and why.
 
-    The local platform renders with Chromium instead (local_platform.chromium_renderer)."""
+    The local platform renders with Chromium instead (local_platform.chromium_renderer), when
+    it installed it (`use_local_renderer`)."""
     account, token = deployment.browser_rendering_account_id, deployment.browser_rendering_api_token
     missing = [
         name
@@ -28,6 +57,8 @@ def configured_renderer(
         )
         if value is None
     ]
+    if (missing or account is None or token is None) and _LOCAL:
+        return _LOCAL[0](http, private_hosts)
     if missing or account is None or token is None:
         return NotConfigured(f"no renderer: {' and '.join(missing)} not set (docs/rendering.md)")
     api = BrowserRenderingApi(account, token, deployment.browser_rendering_endpoint)

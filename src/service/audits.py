@@ -46,6 +46,7 @@ from lighthouse.records import LighthouseMode
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from maintenance.reconcile import reconcile_audit
 from maintenance.watchdog import audit_age_ms
+from render.records import RenderMode
 from service import limits, report_keys, scope_checks, verification
 from service.errors import (
     AuditNotFound,
@@ -90,6 +91,7 @@ class CreateAudit:
     # a URL typed without a scheme here is recognised on its own (urls.start_url).
     scheme_assumed: bool = False
     external_budget_s: float = EXTERNAL.default_budget_s
+    render: RenderMode = RenderMode.AUTO  # which pages a browser renders (docs/rendering.md)
     # -- scope and speed, list mode (issue 28; auditdb.scope, service.scope_checks) --
     scope: ScopeOptions = field(default_factory=ScopeOptions)
     # -- robots.txt override (issue 28, item 2): only for a verified host (service.verification)
@@ -232,6 +234,7 @@ def checked_options(
             lighthouse_pages=request.lighthouse_pages,
             check_external=request.check_external,
             external_budget_s=request.external_budget_s,
+            render=request.render,
             scope=scope,
             ignore_robots=request.ignore_robots,
             credentials=shown,
@@ -393,6 +396,7 @@ def same_request(audit: AuditRecord, sealed: str | None = None) -> CreateAudit:
         check_external=options.check_external,
         scheme_assumed=audit.scheme_assumed,
         external_budget_s=options.external_budget_s,
+        render=options.render,
         scope=options.scope,
         sealed_credentials=kept,
     )

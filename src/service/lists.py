@@ -13,11 +13,20 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from functools import partial
 
-from auditdb import exposure_issues, lighthouse, listing, security_grades, summary, timing
+from auditdb import (
+    exposure_issues,
+    lighthouse,
+    listing,
+    rendering,
+    security_grades,
+    summary,
+    timing,
+)
 from auditdb.exposure_issues import AuditExposure
 from auditdb.lighthouse import LighthouseRow
 from auditdb.listing import AuditFilter, IssueFilter, Keyed, PageFilter, SortKey
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
+from auditdb.rendering import RenderSummary
 from auditdb.security_grades import AuditSecurity
 from auditdb.summary import IssueCounts
 from auditdb.timing import TimingSummary
@@ -67,6 +76,7 @@ class AuditReport:
     security: AuditSecurity  # the site's security grade with its 12 test outcomes
     exposure: AuditExposure  # what the exposure checks looked at (their findings are issues)
     timing: TimingSummary | None = None  # what the timing check measured again (docs/timing.md)
+    rendering: RenderSummary | None = None  # what rendering did (docs/rendering.md)
 
 
 async def list_audits(
@@ -179,7 +189,8 @@ async def audit_report(env: Env, owner: str, audit_id: str) -> AuditReport:
     security = await security_grades.read_security(env.DB, audit)
     exposure = await exposure_issues.read_exposure(env.DB, audit)
     timing_summary = await timing.read_timing_summary(env.DB, audit.id)
-    return AuditReport(audit, counts, top_issues, security, exposure, timing_summary)
+    rendered = await rendering.read_render_summary(env.DB, audit.id)
+    return AuditReport(audit, counts, top_issues, security, exposure, timing_summary, rendered)
 
 
 async def list_lighthouse(

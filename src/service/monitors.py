@@ -34,6 +34,7 @@ from common.settings import CRAWL, EXTERNAL
 from crawl.credentials import SealedCredentials
 from lighthouse.records import LighthouseMode
 from maintenance.monitor_schedule import next_due_at
+from render.records import RenderMode
 from service import audits, verification
 from service.audits import CreateAudit
 from service.errors import (
@@ -81,6 +82,7 @@ class CreateMonitor:
     lighthouse: LighthouseMode = LighthouseMode.AUTO
     check_external: bool = False
     external_budget_s: float = EXTERNAL.default_budget_s
+    render: RenderMode = RenderMode.AUTO  # each run's audit option (issue 30)
     # -- scope and speed, list mode (issue 28; auditdb.scope) --
     scope: ScopeOptions = field(default_factory=ScopeOptions)
     # -- robots.txt override (issue 28, item 2): only for a verified host (service.verification)
@@ -108,6 +110,7 @@ class UpdateMonitor:
     lighthouse: LighthouseMode | Keep = KEEP
     check_external: bool | Keep = KEEP
     external_budget_s: float | Keep = KEEP
+    render: RenderMode | Keep = KEEP
     # -- scope and speed, list mode (issue 28): the ScopeOptions fields given change --
     scope: dict[str, object] | Keep = KEEP
     ignore_robots: bool | Keep = KEEP
@@ -146,6 +149,7 @@ async def create_monitor(env: Env, owner: str, request: CreateMonitor) -> Create
         lighthouse=request.lighthouse,
         check_external=request.check_external,
         external_budget_s=request.external_budget_s,
+        render=request.render,
         scope=request.scope,
         ignore_robots=request.ignore_robots,
         next_due_at=now,
@@ -233,6 +237,7 @@ def audit_request(monitor: MonitorRecord, sealed: str | None = None) -> CreateAu
         check_external=monitor.check_external,
         scheme_assumed=monitor.scheme_assumed,
         external_budget_s=monitor.external_budget_s,
+        render=monitor.render,
         scope=monitor.scope,
         ignore_robots=monitor.ignore_robots,
         sealed_credentials=kept,

@@ -1,5 +1,6 @@
 """The site audit workflow: check-robots-override (with the `ignore_robots` option) -> discovery
--> crawl-chunk-N -> timing-check -> external-links-N (with the `check_external` option) ->
+-> crawl-chunk-N, each followed by render-N-K when it queued pages to render (workflow.render_step)
+-> timing-check -> external-links-N (with the `check_external` option) ->
 security-grade -> exposure-checks -> Lighthouse -> keep-links-N (the link graph the report keeps,
 workflow.links_step) -> finalize, each phase made of durable steps.
 
@@ -18,6 +19,7 @@ writes as they are (never through `classify_error`, which reads our platform's e
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
 from auditdb import repository, verifications
@@ -51,6 +53,7 @@ from workflow.lighthouse_step import run_lighthouse
 from workflow.links_step import keep_links
 from workflow.pace import crawl_rate
 from workflow.params import AuditParams
+from workflow.render_step import record_summary, render_queued
 from workflow.robots_step import check_robots_override, holds_for, redirected_elsewhere
 from workflow.security_step import grade_start_url
 from workflow.steps import (
@@ -123,6 +126,7 @@ async def crawl_scope(
         site_is_https=final_url.startswith("https:"),
         check_external=params.options.check_external,
         follow_links=not params.options.scope.is_list,
+        render=params.options.render,
     )
 
 
@@ -281,6 +285,13 @@ async def _crawl(run: AuditRun, start: CrawlStart) -> CrawlSummary:
         report = await _crawl_chunk(run, chunk_no, window)
         pace = report.next_request_at
         attempted, pending, hint = report.attempted, report.pending, report.window_end
+        # A resumed audit renders after its first chunk what the run it resumes left queued.
+        resumed_first = run.params.resume and chunk_no == start.last_chunk + 1
+        if report.render_queued > 0 or resumed_first:
+            rendered = await render_queued(run, _scope_reader(run), chunk_no)
+            # Rendered pages' links (script links) join the frontier after the chunk's count.
+            if rendered.frontier_pending is not None:
+                pending = rendered.frontier_pending
         resources = report.resources_pending
         links_truncated = links_truncated or report.links_truncated
         no_answers = no_answers.merged(report.no_answers)
@@ -300,6 +311,15 @@ async def _crawl(run: AuditRun, start: CrawlStart) -> CrawlSummary:
         no_answers=no_answers,
         next_request_at=pace,
     )
+
+
+def _scope_reader(run: AuditRun) -> Callable[[], Awaitable[CrawlScope]]:
+    """The audit's crawl scope, read inside a step from what discovery stored."""
+
+    async def scope() -> CrawlScope:
+        return await crawl_scope(run.params, run.scratchpad(), run.robots)
+
+    return scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,6 +372,9 @@ async def _finalize(run: AuditRun, crawl: CrawlSummary) -> FinalizeSummary:
 
     async def finalize() -> FinalizeSummary:
         pad = run.scratchpad()
+        # What rendering did, or that it would find more (auditdb.rendering); the finding with
+        # the count and the reason is the catalogue's `rendering-not-done` (issue 30 step 5).
+        await record_summary(run)
         final_url = (await pad.crawl_config()).final_url or params.start_url
         stopped = stopped_responding(crawl.no_answers, final_url)
         return await finalize_audit(

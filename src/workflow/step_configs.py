@@ -45,6 +45,10 @@ EXPOSURE_STEP = _config(1, 5_000, "constant", "10 minutes")
 # retried step would issue calls that already counted against the provider's quota (the original's
 # LIGHTHOUSE_FETCH_STEP). The calls' own timeouts and 429 waits fit well inside the 5 minutes.
 LIGHTHOUSE_FETCH_STEP = _config(0, 0, "constant", "5 minutes")
+# One render-N-K step (workflow.render_step): at most 8 pages, two at a time, each within its
+# 20 s budget, then their rows written. No retries, as for Lighthouse: a render is charged
+# browser time, and a replay must hand back the stored counters instead of rendering again.
+RENDER_STEP = _config(0, 0, "constant", "5 minutes")
 # A group's rows, issues and counters: D1 writes only, idempotent, so they retry like DB_STEP.
 LIGHTHOUSE_PERSIST_STEP = _config(3, 5_000, "exponential", "5 minutes")
 # One batch of external link checks (workflow.external_step): launches stop at

@@ -126,8 +126,10 @@ async def test_the_report_summarises_and_links_instead_of_embedding_rows(
         *("scores", "actions", "verdict_note"),
         *("audit", "summary", "security", "exposure", "timing", "links"),
         "scope",  # the scope the audit ran with (service.scope_report)
+        "rendering",  # what rendering did (docs/rendering.md)
     }
     assert body["timing"] is None  # the timing check has not run
+    assert body["rendering"] is None  # finalize has not stored it
     # a running audit has no verdict yet, and says so
     assert (body["scores"], body["actions"]) == (None, [])
     assert (

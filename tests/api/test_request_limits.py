@@ -143,6 +143,8 @@ WRONG_TYPES = [
     ("include", [1]),
     ("lighthouse", 1),
     ("lighthouse_pages", "2"),
+    ("render", 1),
+    ("render", "sometimes"),
 ]
 MONITOR_WRONG_TYPES = [
     ("hour", "6"),
@@ -166,7 +168,9 @@ async def test_an_audit_body_refuses_a_value_of_the_wrong_json_type(
     assert field in response.json()["error"]["message"]
 
 
-MONITOR_FIELDS = {"url", "max_pages", "max_depth", "include", "lighthouse", "check_external"}
+MONITOR_FIELDS = {
+    "url", "max_pages", "max_depth", "include", "lighthouse", "check_external", "render",
+}  # fmt: skip
 
 
 @pytest.mark.parametrize(

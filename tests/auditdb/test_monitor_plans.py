@@ -42,7 +42,7 @@ STATEMENTS: list[tuple[str, Statement, str]] = [
     ),
     (
         "update owned",
-        Statement(monitors.UPDATE_OWNED_SQL, (*[None] * 19, "m1", "o")),
+        Statement(monitors.UPDATE_OWNED_SQL, (*[None] * 20, "m1", "o")),
         "sqlite_autoindex_monitors_1",
     ),
     (

@@ -225,6 +225,18 @@ def test_audit_checks_external_links_unless_told_not_to(
     assert parsed.check_external is check_external
 
 
+@pytest.mark.parametrize(("args", "render"), [((), "auto"), (("--render", "never"), "never")])
+def test_audit_renders_in_auto_mode_unless_told_otherwise(
+    args: tuple[str, ...], render: str
+) -> None:
+    from cli.main import build_parser
+
+    parsed = build_parser().parse_args(["audit", "https://example.com/", *args])
+    assert parsed.render == render
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["audit", "https://example.com/", "--render", "sometimes"])
+
+
 def test_compare_of_two_different_sites_warns_and_still_compares(
     small_site: Site, tmp_path: Path
 ) -> None:

@@ -113,19 +113,19 @@ def test_a_run_that_never_started_its_audit_shows_a_dash() -> None:
     assert _run_row({**UNFINISHED, "status": "failed", "audit_id": None})[-1] == "-"
 
 
-def test_add_keeps_the_lighthouse_and_check_external_options(tmp_path: Path) -> None:
+def test_add_keeps_the_lighthouse_check_external_and_render_options(tmp_path: Path) -> None:
     import sqlite3
     from contextlib import closing
 
     state = tmp_path / "state"
     added = siteaudit(
         "monitors", "add", "https://example.com", "--lighthouse", "none", "--check-external",
-        state_dir=state,
+        "--render", "always", state_dir=state,
     )  # fmt: skip
     assert added.returncode == 0, added.stderr
     with closing(sqlite3.connect(state / "d1" / "siteaudit.sqlite")) as db:
-        rows = db.execute("SELECT lighthouse, check_external FROM monitors").fetchall()
-        assert rows == [("none", 1)]
+        rows = db.execute("SELECT lighthouse, check_external, render FROM monitors").fetchall()
+        assert rows == [("none", 1, "always")]
 
 
 def test_runs_prints_a_failed_runs_reason_under_its_row(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from durable.records import (
     CrawlConfig,
     LinkBatch,
     RecordBatch,
+    RenderOutcome,
     ResourceCheck,
     SiteFactKind,
     SiteFactsRequest,
@@ -164,6 +165,12 @@ CALLS: dict[str, tuple[tuple[object, ...], tuple[object, ...]]] = {
         (LinkGraphRequest("https://a.test/x", 50, 4096),),
         ({"after": "https://a.test/x", "max_pages": 50, "max_bytes": 4096},),
     ),
+    "claim_renders": ((2, 8), ({"chunk_no": 2, "limit": 8},)),
+    "record_renders": (
+        ([RenderOutcome("https://a.test/", "skipped", "never")],),
+        ([{"url": "https://a.test/", "state": "skipped", "detail": "never"}],),
+    ),
+    "render_tally": ((), ()),
 }
 
 

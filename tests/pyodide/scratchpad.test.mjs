@@ -183,6 +183,27 @@ test("external links: stored with their referrers, leased within the budget, ans
   assert.deepEqual(found, expected.map((e) => JSON.stringify(e)).sort());
 });
 
+test("pages to render: queued with a batch, leased per render step, answered, tallied; script links marked", async () => {
+  const pad = ns.getByName("audit-renders");
+  const facts = { page_url: U("app"), encoding: { name: "windows-1252", source: "default", declared: null }, html_bytes: 18, truncated: false };
+  const candidate = (path, reason) => ({
+    url: U(path), reason, final_url: U(path), status: 200, elapsed_ms: 3.5,
+    headers: { "content-type": "text/html" }, raw_facts: facts, depth: 1, in_sitemap: false,
+  });
+  await pad.record_batch(JSON.stringify({ render: [candidate("app", "app-shell"), candidate("s", "sample")] }));
+  const claim = await pad.claim_renders({ chunk_no: 1001, limit: 1 });
+  assert.deepEqual(claim.candidates.map((c) => [c.url, c.reason, c.raw_facts.html_bytes]), [[U("app"), "app-shell", 18]]);
+  assert.deepEqual([claim.is_retry, claim.pending], [false, 1]);
+  assert.equal((await pad.claim_renders({ chunk_no: 1001, limit: 1 })).is_retry, true, "a step run again gets its own pages");
+  assert.deepEqual(await pad.record_renders([{ url: U("app"), state: "skipped", detail: "no renderer" }]), { received: 1, inserted: 1 });
+  await pad.seed_start(U(""));
+  const rendered = await pad.record_batch(JSON.stringify({ discovered: [{ url: U("only-rendered"), depth: 1, found_on: U("app") }], from_rendered: true }));
+  assert.equal(rendered.enqueued, 1);
+  assert.deepEqual(await pad.render_tally(), {
+    rendered: 0, failed: 0, skipped: 1, unreached: 1, shells_not_rendered: 1, reason: "no renderer", script_links: 1,
+  });
+});
+
 test("destroy and the alarm handler wipe the object; a later call reopens it", async () => {
   const pad = ns.getByName("audit-3");
   await pad.seed_start(U(""));

@@ -8,8 +8,9 @@ import pytest
 
 from auditdb import repository
 from auditdb.listing import AuditFilter, read_audits
-from auditdb.records import AuditRecord, AuditStatus
+from auditdb.records import AuditOptions, AuditRecord, AuditStatus
 from local_platform.runtime import LocalPlatform
+from render.records import RenderMode
 from service.audits import CreateAudit, create_audit, read_audit, resume_audit
 from service.errors import (
     AuditNotFound,
@@ -91,6 +92,24 @@ def test_the_check_external_option_reaches_the_audit_options(check_external: boo
     options = checked_options(request, PrivateHosts.DENY, 100)
     assert options.check_external is check_external
     assert CreateAudit("https://example.com/", 5).check_external is False  # the API's default
+
+
+@pytest.mark.parametrize("render", list(RenderMode))
+def test_the_render_option_reaches_the_audit_options_and_a_rerun(render: RenderMode) -> None:
+    from service.audits import checked_options
+    from urls.private_hosts import PrivateHosts
+
+    options = checked_options(
+        CreateAudit("https://example.com/", 5, render=render), PrivateHosts.DENY, 100
+    )
+    assert options.render is render
+    assert CreateAudit("https://example.com/", 5).render is RenderMode.AUTO  # the API's default
+
+
+def test_options_stored_before_the_render_option_read_back_as_auto() -> None:
+    stored = AuditOptions(max_pages=7).to_dict()
+    del stored["render"]
+    assert AuditOptions.from_dict(stored) == AuditOptions(max_pages=7, render=RenderMode.AUTO)
 
 
 @pytest.mark.parametrize(

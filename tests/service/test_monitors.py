@@ -11,6 +11,7 @@ from auditdb import monitors as table
 from auditdb.monitors import Frequency
 from lighthouse.records import LighthouseMode
 from local_platform.runtime import LocalPlatform
+from render.records import RenderMode
 from service.errors import (
     InvalidOptions,
     InvalidTarget,
@@ -237,6 +238,23 @@ async def test_the_check_external_option_is_stored_updated_and_given_to_each_run
     changed = await update_monitor(env, OWNER, stored.id, UpdateMonitor(check_external=False))
     assert await get_monitor(env, OWNER, stored.id) == changed
     assert audit_request(changed).check_external is False
+
+
+async def test_the_render_option_is_stored_updated_and_given_to_each_run(
+    platform: LocalPlatform,
+) -> None:
+    env = platform.env
+    env.ALLOW_PRIVATE_HOSTS = "false"
+    default = await create_monitor(env, OWNER, CreateMonitor("https://example.org"))
+    assert audit_request(default.monitor).render is RenderMode.AUTO
+    created = await create_monitor(
+        env, OWNER, CreateMonitor("https://example.com", render=RenderMode.NEVER)
+    )
+    stored = await get_monitor(env, OWNER, created.monitor.id)
+    assert (stored.render, audit_request(stored).render) == (RenderMode.NEVER,) * 2
+    changed = await update_monitor(env, OWNER, stored.id, UpdateMonitor(render=RenderMode.ALWAYS))
+    assert await get_monitor(env, OWNER, stored.id) == changed
+    assert audit_request(changed).render is RenderMode.ALWAYS
 
 
 async def test_the_external_time_budget_is_stored_updated_and_given_to_each_run(

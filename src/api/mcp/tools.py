@@ -2,7 +2,7 @@
 the service layer.
 
     run_site_audit     url, max_pages, max_depth, include, exclude,  -> {"audit"}
-                       check_external, external_budget_s, credentials, and the
+                       check_external, external_budget_s, render, credentials, and the
                        scope options (api.mcp.scope_args): user_agent,
                        rate_per_s, concurrency, strip_params, subdomains,
                        mode, urls, sitemap_url
@@ -56,6 +56,7 @@ from common.bindings import Env
 from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject, JsonValue, as_bool, as_int, as_list, as_object, as_str
 from lighthouse.records import LighthouseMode
+from render.records import RenderMode
 from service import audits, lists, verdict, verification
 from service.audits import CreateAudit
 from service.errors import RateLimited, ServiceError
@@ -184,6 +185,7 @@ async def run_site_audit(caller: Caller, args: JsonObject) -> JsonObject:
         lighthouse=LighthouseMode.NONE,
         check_external=as_bool(args.get("check_external", False)),
         external_budget_s=as_int(args.get("external_budget_s", _DEFAULT_EXTERNAL_BUDGET_S)),
+        render=RenderMode(as_str(args.get("render", RenderMode.AUTO.value))),
         scope=scope,
         ignore_robots=as_bool(args.get("ignore_robots", False)),
         credentials=_credentials(args.get("credentials")),
@@ -512,6 +514,12 @@ TOOLS: dict[str, Tool] = {
                         minimum=int(EXTERNAL.min_budget_s),
                         maximum=int(EXTERNAL.max_budget_s),
                         default=_DEFAULT_EXTERNAL_BUDGET_S,
+                    ),
+                    "render": schema.string(
+                        "Render pages in a browser: auto (pages whose HTML looks like an app "
+                        "shell, and a small sample of the rest), always (every HTML page) or "
+                        "never; without a renderer the audit counts what would have been.",
+                        enum=[str(mode) for mode in RenderMode],
                     ),
                     **SCOPE_PROPERTIES,
                     "ignore_robots": schema.boolean(

@@ -1,0 +1,225 @@
+"""Rendering, in steps of its own after each crawl chunk that queued pages (issue 30,
+docs/rendering.md):
+
+    render-N-K    after crawl-chunk-N queued pages (ChunkReport.render_queued), K = 1, 2, ...
+                  until none waits: up to PAGES_PER_STEP pages rendered, RENDER_CONCURRENCY at
+                  once, each audited with the page rules (crawl.rendered_pages) and written over
+                  its raw rows, its new links queued as script links; NO retries
+
+Rendering never runs inside the raw crawl: a render costs about as much as hundreds of raw
+fetches (docs/rendering.md, "Local figures"). As with the Lighthouse phase
+(workflow.lighthouse_step), a render step has no retries, so a replay hands back its stored
+counters instead of rendering again (a render is charged browser time); a step that fails anyway
+(its timeout) leaves its pages leased, which the tally counts as failed, and the audit goes on.
+The results stay in the AuditScratchpad (durable.render_queue); step results are counters.
+
+Nothing is rendered when the audit's option is `never` or no renderer is configured: each queued
+page is marked skipped with the reason, and finalize says how many app shells rendering would
+have shown (`RenderTally.shells_not_rendered`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from auditdb.rendering import RenderSummary, record_render_summary
+from common import settings
+from common.deployment import DeploymentVars
+from common.wire import JsonRecord
+from crawl.chunk import ChunkIO, ChunkPlan, persist_batch
+from crawl.discovery import fetch_robots
+from crawl.host_robots import HostRobots
+from crawl.page_pipeline import CrawlScope
+from crawl.rendered_pages import RenderedPair, rendered_pair
+from durable.records import BatchResult, RenderCandidate, RenderOutcome
+from durable.render_queue import RenderState
+from render.records import RenderBudget, RenderedPage, RenderMode
+from render.renderer import Renderer
+from render.renderers import close_renderer, configured_renderer
+from workflow import step_configs
+from workflow.audit_run import AuditRun
+from workflow.steps import durable_step
+
+__all__ = ["PAGES_PER_STEP", "RenderReport", "record_summary", "render_queued"]
+
+log = logging.getLogger("siteaudit.workflow")
+
+# Pages one render step renders: at the budget's 20 s a page, two at a time, 80 s at most.
+PAGES_PER_STEP = 8
+RENDER_CONCURRENCY = 2
+# Pages one step marks skipped when nothing renders: a row write each, no browser.
+SKIPS_PER_STEP = 500
+# Render steps after one chunk at most (a chunk claims at most CRAWL.chunk_target_pages pages).
+MAX_STEPS_PER_CHUNK = 1_000
+NEVER_REASON = "the audit's render option is never"
+
+
+@dataclass(frozen=True, slots=True)
+class RenderReport(JsonRecord):
+    """render-N-K: pages claimed, what became of them, pages still waiting after the claim, and
+    URLs the rendered pages brought into the frontier (script links)."""
+
+    claimed: int = 0
+    rendered: int = 0
+    failed: int = 0
+    skipped: int = 0
+    pending: int = 0
+    discovered: int = 0
+    # The frontier's URLs pending or leased after the step's writes; None when it wrote none.
+    frontier_pending: int | None = None
+
+
+type ScopeOf = Callable[[], Awaitable[CrawlScope]]
+
+
+async def render_queued(run: AuditRun, scope_of: ScopeOf, chunk_no: int) -> RenderReport:
+    """Render what crawl-chunk-N queued, step after step; the counters summed. `scope_of` reads
+    the audit's crawl scope inside each step (workflow.site_audit.crawl_scope)."""
+    total = RenderReport()
+    for k in range(1, MAX_STEPS_PER_CHUNK + 1):
+        report = await _render_step(run, scope_of, chunk_no, k)
+        total = RenderReport(
+            claimed=total.claimed + report.claimed,
+            rendered=total.rendered + report.rendered,
+            failed=total.failed + report.failed,
+            skipped=total.skipped + report.skipped,
+            pending=report.pending,
+            discovered=total.discovered + report.discovered,
+            frontier_pending=(
+                total.frontier_pending
+                if report.frontier_pending is None
+                else report.frontier_pending
+            ),
+        )
+        if report.claimed == 0 or report.pending == 0:
+            break
+    return total
+
+
+async def _render_step(run: AuditRun, scope_of: ScopeOf, chunk_no: int, k: int) -> RenderReport:
+    async def render_pages() -> RenderReport:
+        if not await run.still_running():
+            return RenderReport()  # cancelled: spend no browser time on it
+        scope = await scope_of()
+        http = await run.http()
+        options = run.params.options
+        renderer = configured_renderer(
+            DeploymentVars.from_env(run.env), http, options.private_hosts
+        )
+        try:
+            return await _render_claimed(run, scope, renderer, _step_key(chunk_no, k))
+        finally:
+            await close_renderer(renderer)
+
+    try:
+        return await durable_step(
+            run.step, f"render-{chunk_no}-{k}", step_configs.RENDER_STEP, RenderReport, render_pages
+        )
+    except Exception as exc:  # its timeout: its pages stay leased (failed); the audit goes on
+        log.warning("audit %s: render-%d-%d failed: %s", run.audit_id, chunk_no, k, exc)
+        return RenderReport()
+
+
+def _step_key(chunk_no: int, k: int) -> int:
+    """The lease key of render-N-K in the render queue, unique within the audit."""
+    return chunk_no * MAX_STEPS_PER_CHUNK + k
+
+
+async def _render_claimed(
+    run: AuditRun, scope: CrawlScope, renderer: Renderer, key: int
+) -> RenderReport:
+    pad = run.scratchpad()
+    reason = skip_reason(run.params.options.render, renderer)
+    claim = await pad.claim_renders(key, SKIPS_PER_STEP if reason else PAGES_PER_STEP)
+    candidates = claim.candidates
+    if reason is not None:
+        skipped = [RenderOutcome(c.url, RenderState.SKIPPED.value, reason) for c in candidates]
+        await pad.record_renders(skipped)
+        return RenderReport(claimed=len(candidates), skipped=len(skipped), pending=claim.pending)
+    pages = await _rendered(renderer, candidates)
+    pairs = [
+        rendered_pair(scope, candidate, page)
+        for candidate, page in zip(candidates, pages, strict=True)
+        if page.ok
+    ]
+    written = await _persist(run, scope, pairs)
+    await pad.record_renders([_outcome(c, p) for c, p in zip(candidates, pages, strict=True)])
+    return RenderReport(
+        claimed=len(candidates),
+        rendered=len(pairs),
+        failed=len(candidates) - len(pairs),
+        pending=claim.pending,
+        discovered=0 if written is None else written.enqueued,
+        frontier_pending=None if written is None else written.stats.pending + written.stats.leased,
+    )
+
+
+def skip_reason(mode: RenderMode, renderer: Renderer) -> str | None:
+    """Why nothing is rendered (the option, or no renderer), or None: render."""
+    if mode is RenderMode.NEVER:
+        return NEVER_REASON
+    return renderer.unavailable
+
+
+async def _rendered(
+    renderer: Renderer, candidates: Sequence[RenderCandidate]
+) -> list[RenderedPage]:
+    """Each page rendered, at most RENDER_CONCURRENCY at once; a render never raises."""
+    gate = asyncio.Semaphore(RENDER_CONCURRENCY)
+
+    async def render(candidate: RenderCandidate) -> RenderedPage:
+        async with gate:
+            return await renderer.render(candidate.url, RenderBudget())
+
+    return list(await asyncio.gather(*(render(candidate) for candidate in candidates)))
+
+
+def _outcome(candidate: RenderCandidate, page: RenderedPage) -> RenderOutcome:
+    if page.ok:
+        return RenderOutcome(candidate.url, RenderState.RENDERED.value)
+    detail = page.error or (None if page.failure is None else page.failure.value)
+    return RenderOutcome(candidate.url, RenderState.FAILED.value, detail)
+
+
+async def _persist(
+    run: AuditRun, scope: CrawlScope, pairs: Sequence[RenderedPair]
+) -> BatchResult | None:
+    """Write the rendered pages over their raw rows (None: there were none)."""
+    if not pairs:
+        return None
+    # THE CALL SITE of the raw-versus-rendered rules (issue 30 step 5): here each page's raw and
+    # rendered observations and its render are side by side (`pair.raw`, `pair.rendered`,
+    # `pair.render`); the findings of audit.rendering_rules.rendered_page_issues(pair.raw,
+    # pair.rendered, pair.render) join `pair.page.issues` here, as
+    # IssueRecord.from_detected(scope.audit_id, issue, pair.page.record.id).
+    http = await run.http()
+    options = run.params.options
+    headers = settings.CRAWL.headers_for(options.scope.user_agent)
+
+    async def read_robots(origin: str) -> str:
+        return (
+            await fetch_robots(http, origin, private_hosts=options.private_hosts, headers=headers)
+        )[1]
+
+    io = ChunkIO(pad=run.scratchpad(), db=run.env.DB, http=http)
+    plan = ChunkPlan(chunk_no=0, limit=0, max_pages=options.max_pages)
+    return await persist_batch(
+        scope,
+        plan,
+        io,
+        [pair.page for pair in pairs],
+        HostRobots(scope.policy, read_robots),
+        from_rendered=True,
+    )
+
+
+async def record_summary(run: AuditRun) -> RenderSummary:
+    """The render queue's tally, stored on the audit for its reports (auditdb.rendering); part
+    of the finalize step, before the scratchpad is wiped."""
+    counts = await run.scratchpad().render_tally()
+    summary = RenderSummary(run.params.options.render, counts)
+    await record_render_summary(run.env.DB, run.audit_id, summary)
+    return summary

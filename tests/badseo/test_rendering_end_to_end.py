@@ -1,0 +1,104 @@
+"""badseo's client-rendered site (client_rendered.py) audited through the Worker's API and the
+full workflow with the local renderer (Debian's Chromium; skipped with the reason without it).
+
+`--render auto` renders the app shell, finds every route through links present only in the
+rendered DOM, judges each route on what a visitor's browser shows (its title, description and
+h1, the canonical and the `noindex` added by script), and finds the broken link that exists only
+in the rendered DOM. `--render never` finds the start page alone, and says rendering would find
+more. One audit per mode: a render costs about a second."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.report import format_summary, full_report
+from local_platform.chromium_renderer import chromium_executable
+from local_platform.runtime import LocalPlatform
+from tests.badseo.client_rendered import BROKEN_TARGET, ROUTES, SOFT_404, serve_client_rendered
+from tests.support.platform_vars import TEST_VARS
+
+needs_chromium = pytest.mark.skipif(
+    chromium_executable() is None, reason="needs Chromium: no `chromium` on PATH"
+)
+
+
+async def audited(
+    tmp_path: Path, render: str, *, renderer: bool = True
+) -> tuple[dict[str, Any], str]:
+    """The full report of an audit of the site in the `render` mode, and the site's origin;
+    `renderer`: the local platform renders with Chromium."""
+    platform = LocalPlatform(tmp_path / "state", var_overrides=TEST_VARS, local_renderer=renderer)
+    try:
+        with serve_client_rendered() as site:
+            request = {"url": site.url("/"), "max_pages": 30, "render": render}
+            status, body = await platform.request("POST", "/api/audits", request)
+            assert status == 201, body
+            audit_id = body["audit"]["id"]
+            await platform.wait_for_workflow(audit_id, timeout_s=300)
+            return await full_report(platform, audit_id), site.origin
+    finally:
+        await platform.close()
+
+
+def by_path(report: dict[str, Any], origin: str) -> dict[str, dict[str, Any]]:
+    return {page["url"].removeprefix(origin) or "/": page for page in report["pages"]}
+
+
+def issues_of(report: dict[str, Any], origin: str) -> set[tuple[str, str]]:
+    return {(i["issue_type"], i["page_url"].removeprefix(origin) or "/") for i in report["issues"]}
+
+
+@pytest.mark.slow
+@needs_chromium
+async def test_auto_renders_the_shell_and_finds_every_route_and_the_broken_link(
+    tmp_path: Path,
+) -> None:
+    report, origin = await audited(tmp_path, "auto")
+
+    assert report["audit"]["status"] == "completed", report["audit"]
+    pages = by_path(report, origin)
+    assert {route.path for route in ROUTES} | {SOFT_404, BROKEN_TARGET} <= set(pages)
+    for route in ROUTES:  # judged on the rendered DOM: the title and h1 the script set
+        assert (pages[route.path]["title"], pages[route.path]["h1_count"]) == (route.title, 1)
+    assert pages["/products/widget"]["canonical_url"] == f"{origin}/products"
+    assert pages["/private"]["is_indexable"] is False
+    found = issues_of(report, origin)
+    assert ("broken-page", BROKEN_TARGET) in found  # linked only from the rendered /downloads
+    assert ("noindex-page", "/private") in found
+    assert ("canonicalized-page", "/products/widget") in found
+    assert not {(t, p) for t, p in found if t == "javascript-rendering-suspected"}
+    rendered = [i for i in report["issues"] if i["page_url"].startswith(f"{origin}/private")]
+    assert rendered and all(i["details"].get("rendered") is True for i in rendered)
+    summary = report["rendering"]["counts"]
+    # Every route, the soft 404 and the missing brochure came from rendered links alone.
+    assert summary["script_links"] >= len(ROUTES) + 1
+    assert report["rendering"]["mode"] == "auto"
+    assert (summary["shells_not_rendered"], summary["failed"]) == (0, 0)
+    assert summary["rendered"] == len(ROUTES) + 1  # each route and the soft-404 route
+    assert "rendering would find more" not in format_summary(report)
+
+
+@pytest.mark.parametrize(
+    ("render", "renderer", "reason"),
+    [
+        pytest.param("never", True, "the audit's render option is never", marks=needs_chromium),
+        ("auto", False, "no renderer: the BROWSER_RENDERING_ACCOUNT_ID var and"),
+    ],
+    ids=["never", "auto-without-a-renderer"],
+)
+async def test_without_rendering_only_the_start_page_is_found_and_the_audit_says_why(
+    tmp_path: Path, render: str, renderer: bool, reason: str
+) -> None:
+    report, origin = await audited(tmp_path, render, renderer=renderer)
+
+    assert report["audit"]["status"] == "completed", report["audit"]
+    assert set(by_path(report, origin)) == {"/"}
+    assert ("javascript-rendering-suspected", "/") in issues_of(report, origin)
+    summary = report["rendering"]["counts"]
+    assert (summary["rendered"], summary["shells_not_rendered"]) == (0, 1)
+    assert summary["reason"].startswith(reason)
+    line = "rendering: rendering would find more: 1 page looks like an app shell and was not "
+    assert f"{line}rendered ({summary['reason']})" in format_summary(report).splitlines()
