@@ -7,8 +7,10 @@ descriptions, headings, canonicals, robots directives and links are judged on wh
 browser shows, and the page's links found only there feed discovery (workflow.render_step). Each
 of its findings says it comes from the rendered page (`RENDERED_DETAIL`).
 
-The raw HTML's observation is rebuilt beside it from the raw facts the crawl kept, so the
-comparison of the two (the raw-versus-rendered rules) has both side by side.
+The raw HTML's observation is rebuilt beside it from the raw facts the crawl kept, and the two are
+compared (audit.rendering_rules: content, links, title, description, canonical and robots that
+only script sets or changes, a soft 404) along with what went wrong while the page loaded
+(uncaught exceptions, console errors): those findings join the rendered page's own.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from audit.page import PageObservation
+from audit.rendering_rules import rendered_page_issues
+from auditdb.records import IssueRecord
 from common import ports
 from crawl.page_links import PageLinks
 from crawl.page_pipeline import CrawlScope, ParsedBody, ProcessedPage, is_html_type, observe
@@ -51,11 +55,15 @@ def rendered_pair(
     scope = replace(scope, render=None)
     leased = LeasedUrl(candidate.url, candidate.depth, candidate.in_sitemap)
     processed, rendered = PageStream(scope, leased).finish_observed(_as_fetched(candidate, page))
+    raw = raw_observation(scope, candidate)
+    compared = [
+        IssueRecord.from_detected(scope.audit_id, issue, processed.record.id)
+        for issue in rendered_page_issues(raw, rendered, page)
+    ]
     marked = [
         replace(issue, details={**issue.details, RENDERED_DETAIL: True})
-        for issue in processed.issues
+        for issue in [*processed.issues, *compared]
     ]
-    raw = raw_observation(scope, candidate)
     return RenderedPair(replace(processed, issues=marked), raw, rendered, page)
 
 

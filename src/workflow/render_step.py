@@ -190,11 +190,8 @@ async def _persist(
     """Write the rendered pages over their raw rows (None: there were none)."""
     if not pairs:
         return None
-    # THE CALL SITE of the raw-versus-rendered rules (issue 30 step 5): here each page's raw and
-    # rendered observations and its render are side by side (`pair.raw`, `pair.rendered`,
-    # `pair.render`); the findings of audit.rendering_rules.rendered_page_issues(pair.raw,
-    # pair.rendered, pair.render) join `pair.page.issues` here, as
-    # IssueRecord.from_detected(scope.audit_id, issue, pair.page.record.id).
+    # Each pair's issues hold the rendered page's findings and the raw-versus-rendered ones
+    # (crawl.rendered_pages.rendered_pair).
     http = await run.http()
     options = run.params.options
     headers = settings.CRAWL.headers_for(options.scope.user_agent)

@@ -4,8 +4,9 @@ full workflow with the local renderer (Debian's Chromium; skipped with the reaso
 `--render auto` renders the app shell, finds every route through links present only in the
 rendered DOM, judges each route on what a visitor's browser shows (its title, description and
 h1, the canonical and the `noindex` added by script), and finds the broken link that exists only
-in the rendered DOM. `--render never` finds the start page alone, and says rendering would find
-more. One audit per mode: a render costs about a second."""
+in the rendered DOM; every defect planted in a route is reported on its page by the
+raw-versus-rendered rules (audit.rendering_rules). `--render never` finds the start page
+alone, and says rendering would find more. One audit per mode: a render costs about a second."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from cli.report import format_summary, full_report
 from local_platform.chromium_renderer import chromium_executable
 from local_platform.runtime import LocalPlatform
 from tests.badseo.client_rendered import BROKEN_TARGET, ROUTES, SOFT_404, serve_client_rendered
+from tests.badseo.test_client_rendered_rules import ALL_ROUTES, expected_types
 from tests.support.platform_vars import TEST_VARS
 
 needs_chromium = pytest.mark.skipif(
@@ -70,6 +72,10 @@ async def test_auto_renders_the_shell_and_finds_every_route_and_the_broken_link(
     assert ("noindex-page", "/private") in found
     assert ("canonicalized-page", "/products/widget") in found
     assert not {(t, p) for t, p in found if t == "javascript-rendering-suspected"}
+    # Every planted defect, as the raw-versus-rendered rules name it, on its own page.
+    for route in ALL_ROUTES:
+        wanted = {(issue_type.value, route.path) for issue_type in expected_types(route)}
+        assert wanted <= found, route.path
     rendered = [i for i in report["issues"] if i["page_url"].startswith(f"{origin}/private")]
     assert rendered and all(i["details"].get("rendered") is True for i in rendered)
     summary = report["rendering"]["counts"]
