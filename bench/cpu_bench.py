@@ -130,8 +130,11 @@ def scrapy_command(scrapy: Path, url: str) -> list[str]:
 
 
 def child_env() -> dict[str, str]:
-    """The shell's environment without what would make the audit reach beyond loopback."""
-    return {k: v for k, v in os.environ.items() if k not in ("PSI_API_KEY", "PSI_ENDPOINT")}
+    """The shell's environment without what would make the audit reach beyond loopback, and
+    with the local renderer off: Scrapy does not render, and a tree from before issue 30 has no
+    `--render` option to say `never` with (docs/rendering.md)."""
+    kept = {k: v for k, v in os.environ.items() if k not in ("PSI_API_KEY", "PSI_ENDPOINT")}
+    return {**kept, "SITEAUDIT_LOCAL_RENDERER": "none"}
 
 
 def compile_bytecode_of(folders: list[Path]) -> None:

@@ -213,7 +213,12 @@ def audit_child(url: str, max_pages: int, state_dir: str, profile: str | None) -
     from local_platform.runtime import LocalPlatform
 
     async def audit() -> dict[str, object]:
-        platform = LocalPlatform(Path(state_dir), var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"})
+        # No local renderer: Scrapy does not render either (docs/rendering.md).
+        platform = LocalPlatform(
+            Path(state_dir),
+            var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"},
+            local_renderer=False,
+        )
         try:
             await platform.local_key()  # the API key requests carry: made before the clock starts
             # Imports stay outside the clock for both crawlers; the POST route imports its pydantic
