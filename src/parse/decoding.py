@@ -29,6 +29,34 @@ _BOMS = (
 _CHARSET_PARAM = re.compile(r"""charset\s*=\s*["']?([^"';\s]+)""", re.IGNORECASE)
 _FALLBACK = "windows-1252"
 
+# The prescan of most pages, read by one regular expression instead of html5lib's byte-by-byte
+# Python loop: markup that `EncodingParser` provably skips without effect, then `<meta charset=X>`
+# (charset its first attribute), whose label html5lib would take if it names an encoding. Each
+# token is modelled on what `EncodingParser.getEncoding` does at a `<`, in its order of tests:
+# `<!--` jumps to `-->`; `<!` and `<?` to `>`; `</` + letters and digits ends at the `>`; `<` +
+# a letter (not `<meta`, which it tests first) skips the name to whitespace or
+# `<>`, then attributes as `getAttribute` reads them, limited here to names without quotes or
+# `=` that follow whitespace or `/`, each with no value or a quoted one. Any other markup before
+# the charset (an unquoted value, `<meta name=...>` first, ...) is not matched, and html5lib
+# decides. html5lib steps past a value's closing quote, so a byte must follow it (else it finds
+# nothing); tests/parse/test_prescan.py checks the two agree on generated heads.
+_P_WS = r"\t\n\f\r "
+_P_ATTRS = (  # whitespace or "/", a name, optionally = and a quoted value; repeated
+    rf"""(?:[{_P_WS}/]++[^{_P_WS}/<>="']++(?:[{_P_WS}]*+=[{_P_WS}]*+(?:"[^"]*+"|'[^']*+'))?+)*+"""
+    rf"[{_P_WS}/]*+"
+)
+_P_SKIPPED = (
+    r"(?s:<!--.*?-->)|<!(?!--)[^>]*+>|<\?[^>]*+>|</[a-z][a-z0-9]*+>"
+    rf"|<(?!meta)[a-z][^{_P_WS}<>]*+{_P_ATTRS}>"
+)
+_PLAIN_HEAD = re.compile(
+    (
+        rf"(?:[^<]*+(?:{_P_SKIPPED}))*+[^<]*+<meta[{_P_WS}]++charset[{_P_WS}]*+=[{_P_WS}]*+"
+        rf"""(?:"([^"]*+)"(?s:(?=.))|'([^']*+)'(?s:(?=.))|([^{_P_WS}<>"'][^{_P_WS}<>]*+)"""
+        rf"(?=[{_P_WS}<>]))"
+    ).encode()
+)
+
 
 def transport_label(content_type: str | None) -> str | None:
     """The charset label of a Content-Type header value, if any."""
@@ -56,13 +84,25 @@ def sniff_bom(head: bytes) -> tuple[webencodings.Encoding, int] | None:
 
 def prescan(head: bytes) -> webencodings.Encoding | None:
     """The meta prescan over the first bytes (html5lib's EncodingParser); UTF-16 means UTF-8."""
-    try:
-        encoding = EncodingParser(head[:PRESCAN_BYTES]).getEncoding()
-    except Exception:  # the byte scanner is html5lib's; never let odd bytes escape as errors
+    head = head[:PRESCAN_BYTES].lower()  # html5lib reads the bytes lowercased (EncodingBytes)
+    if b"<meta" not in head:  # and this is its own first test
         return None
+    encoding = _plain_meta_charset(head)
+    if encoding is None:
+        try:
+            encoding = EncodingParser(head).getEncoding()
+        except Exception:  # the byte scanner is html5lib's; never let odd bytes escape as errors
+            return None
     if encoding is not None and encoding.name in ("utf-16be", "utf-16le"):
         return lookup("utf-8")
     return encoding
+
+
+def _plain_meta_charset(head: bytes) -> webencodings.Encoding | None:
+    """html5lib's prescan answer when `head` (lowercased, as html5lib reads it) is plain (see
+    `_PLAIN_HEAD`), else None."""
+    m = _PLAIN_HEAD.match(head)
+    return None if m is None else lookup(m[1] or m[2] or m[3])
 
 
 class Decoder:
