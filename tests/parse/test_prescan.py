@@ -40,6 +40,13 @@ def fast(head: bytes) -> str | None:
         b'<br/><img/src="x"><meta charset="windows-1251"/>',
         b'<html title="<meta charset=koi8-r>"><meta charset=utf-8>',  # a value's text is skipped
         b"<HTML><META CHARSET=KOI8-R><meta charset=utf-8>",  # html5lib reads it lowercased
+        b'<meta name="viewport" content="x"><meta data-rh="true" charset="utf-8">',
+        b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">',
+        b'<meta content="text/html;charset=koi8-r" http-equiv="content-type"><meta charset=utf-8>',
+        b'<meta charset="bogus" charset="koi8-r">',  # an unknown label: the next attribute
+        b'<meta http-equiv="content-type" content="text/html"><meta charset="koi8-r">',
+        b"<html lang=en-gb class=a/b><meta name=x content=y><meta charset=koi8-r>",
+        b"<a b=c><meta charset=utf-8>",
     ],
 )
 def test_plain_heads_take_the_fast_path(head: bytes) -> None:
@@ -51,13 +58,14 @@ def test_plain_heads_take_the_fast_path(head: bytes) -> None:
     "head",
     [
         b"<metadata><meta charset=koi8-r>",  # <meta + non-space: html5lib reads on inside
-        b'<meta name="viewport" content="x"><meta charset="utf-8">',  # not first: html5lib's
-        b"<a b=c><meta charset=utf-8>",  # an unquoted value before it
         b"<<meta charset=koi8-r>",  # a lone < makes html5lib step over the next byte
+        b'<a b="x"c><meta charset=koi8-r>',  # an attribute right after a quote
+        b"<a b=c<d><meta charset=koi8-r>",  # html5lib ends the value at <, then reads on oddly
         b'<meta charset="no-such-label"><meta charset=utf-8>',  # unknown: html5lib reads on
         b'<meta charset="utf-8',  # cut short
         b"<meta charset=utf-8",  # EOF in an unquoted value
         b'<meta charset="koi8-r"',  # html5lib steps past the closing quote into EOF: no answer
+        b'<meta content="text/html; charset=koi8-r"><meta charset="utf-8">',  # no pragma: reads on
     ],
 )
 def test_other_heads_are_left_to_html5lib(head: bytes) -> None:
@@ -109,6 +117,11 @@ _PIECES = st.sampled_from(
         b"1",
         b"content",
         b"http-equiv",
+        b' http-equiv="content-type"',
+        b' content="text/html; charset=koi8-r"',
+        b" content=charset=gbk",
+        b"=en",
+        b" a=b",
         b"<!DOCTYPE html>",
     ]
 )
