@@ -1,5 +1,7 @@
 """Bytes to text like a browser: BOM, then Content-Type charset, then the meta prescan, then
-windows-1252, with the WHATWG label table; reuses html5lib's sniffing code and codecs.
+windows-1252, with the WHATWG label table; reuses html5lib's sniffing code and codecs. The
+prescan's answer is html5lib's; plain heads (most pages) get it from a regular expression that
+models html5lib's scan instead of from its byte-by-byte loop (see `_PLAIN_HEAD`).
 
 The decision needs the first `PRESCAN_BYTES` of the page (the HTML spec's prescan window, the
 number html5lib uses), so output starts once they have arrived. A decision from the prescan or
