@@ -96,3 +96,7 @@ def role_type(page: Page, element: Element) -> str | None:
     found = role(page, element)
     spec = aria().roles.get(found) if found else None
     return spec.get("type") if spec else None
+
+
+# The alternatives most naming rules accept: aria-labelledby, aria-label, title.
+AUTHOR_NAME = (aria_label, aria_labelledby, title)

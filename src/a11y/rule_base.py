@@ -12,6 +12,7 @@ from a11y.rule_ids import RuleId
 from a11y.tree import Element
 
 Rule = Callable[[Page], Iterator[Outcome]]
+Check = Callable[[Page, Element], bool | None]
 
 
 def verdicts(rule: RuleId, decided: Iterable[tuple[Element, bool | None]]) -> Iterator[Outcome]:
@@ -26,9 +27,7 @@ def visible(page: Page, elements: Iterable[Element]) -> Iterator[Element]:
     return (e for e in elements if not page.hidden.to_assistive_tech(e))
 
 
-def any_passes(
-    page: Page, element: Element, *checks: Callable[[Page, Element], bool | None]
-) -> bool | None:
+def any_passes(page: Page, element: Element, *checks: Check) -> bool | None:
     """axe-core's `any` list: passes when one check passes; undecided when none passes and
     one is undecided."""
     undecided = False
@@ -38,6 +37,13 @@ def any_passes(
             return True
         undecided = undecided or result is None
     return None if undecided else False
+
+
+def any_of(
+    rule: RuleId, page: Page, elements: Iterable[Element], *checks: Check
+) -> Iterator[Outcome]:
+    """Each element passes when one of the checks passes (axe-core's `any` list)."""
+    return verdicts(rule, ((e, any_passes(page, e, *checks)) for e in elements))
 
 
 def no_explicit_name_required(page: Page, element: Element) -> bool:

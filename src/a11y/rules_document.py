@@ -221,15 +221,18 @@ def heading_order(page: Page) -> Iterator[Outcome]:
 
 
 def duplicate_id_aria(page: Page) -> Iterator[Outcome]:
-    """Ids that ARIA or a label refers to must be unique (hidden elements count)."""
+    """Ids that ARIA or a label refers to must be unique (hidden elements count). Like
+    axe-core, only the first element of each id is judged. axe-core reports a failure of this
+    rule as needing review (reviewOnFail); the duplicate itself is certain, so it fails here."""
     referenced = _accessible_refs(page)
-    elements = (
-        e for e in page.document.order if e.get("id") is not None and e.get("id") in referenced
-    )
-    decided = (
-        (e, not (e.get("id") or "").strip() or page.document.id_counts[e.get("id") or ""] == 1)
-        for e in elements
-    )
+    judged: set[str] = set()
+    decided = []
+    for element in page.document.order:
+        value = element.get("id")
+        if value is None or value not in referenced or value.strip() in judged:
+            continue
+        judged.add(value.strip())
+        decided.append((element, not value.strip() or page.document.id_counts[value] == 1))
     return verdicts(RuleId.DUPLICATE_ID_ARIA, decided)
 
 
@@ -253,30 +256,19 @@ def tabindex(page: Page) -> Iterator[Outcome]:
 
 
 def accesskeys(page: Page) -> Iterator[Outcome]:
-    """Each accesskey value (case-insensitively) is used once among shown elements; the first
-    of a duplicated value fails, those after it pass (axe-core reports the first)."""
+    """Each accesskey value (case-insensitively) is used once among shown elements. Like
+    axe-core, only the first element of each value is judged: it fails when another shares it."""
     first: dict[str, Element] = {}
     repeated: set[str] = set()
-    keyed = [e for e in page.document.order if e.has("accesskey")]
-    for element in keyed:
-        if page.hidden.to_everyone(element):
+    for element in page.document.order:
+        if not element.has("accesskey") or page.hidden.to_everyone(element):
             continue
         key = (element.get("accesskey") or "").upper()
         if key in first:
             repeated.add(key)
         else:
-            first.setdefault(key, element)
-    decided = (
-        (
-            e,
-            not (
-                first.get((e.get("accesskey") or "").upper()) is e
-                and (e.get("accesskey") or "").upper() in repeated
-            ),
-        )
-        for e in keyed
-    )
-    return verdicts(RuleId.ACCESSKEYS, decided)
+            first[key] = element
+    return verdicts(RuleId.ACCESSKEYS, ((e, key not in repeated) for key, e in first.items()))
 
 
 def autocomplete_valid(page: Page) -> Iterator[Outcome]:

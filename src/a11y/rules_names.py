@@ -10,34 +10,27 @@ from a11y.accname import accessible_name
 from a11y.findings import Outcome
 from a11y.page import Page
 from a11y.roles import parse_tabindex, role
-from a11y.rule_base import any_passes, no_explicit_name_required, verdicts, visible
+from a11y.rule_base import any_of, any_passes, no_explicit_name_required, verdicts, visible
 from a11y.rule_ids import RuleId
 from a11y.tree import Element
 
 _NOT_LABELLED_INPUTS = frozenset({"hidden", "image", "button", "submit", "reset"})
+# What names a button or a form control besides its own content or value.
+_CONTROL_NAME = (
+    *checks.AUTHOR_NAME,
+    checks.implicit_label,
+    checks.explicit_label,
+    checks.presentational,
+)
 
 
 def button_name(page: Page) -> Iterator[Outcome]:
-    buttons = visible(page, page.document.by_tag("button"))
-    decided = (
-        (
-            button,
-            any_passes(
-                page,
-                button,
-                checks.has_text,
-                checks.aria_label,
-                checks.aria_labelledby,
-                checks.title,
-                checks.implicit_label,
-                checks.explicit_label,
-                checks.presentational,
-            ),
-        )
-        for button in buttons
-        if no_explicit_name_required(page, button)
+    buttons = (
+        b
+        for b in visible(page, page.document.by_tag("button"))
+        if no_explicit_name_required(page, b)
     )
-    return verdicts(RuleId.BUTTON_NAME, decided)
+    return any_of(RuleId.BUTTON_NAME, page, buttons, checks.has_text, *_CONTROL_NAME)
 
 
 def _value_if_present(page: Page, element: Element) -> bool:
@@ -51,32 +44,18 @@ def _value(page: Page, element: Element) -> bool:
 
 
 def input_button_name(page: Page) -> Iterator[Outcome]:
-    inputs = visible(page, page.document.by_tag("input"))
-    decided = (
-        (
-            element,
-            any_passes(
-                page,
-                element,
-                _value_if_present,
-                _value,
-                checks.aria_label,
-                checks.aria_labelledby,
-                checks.title,
-                checks.implicit_label,
-                checks.explicit_label,
-                checks.presentational,
-            ),
-        )
-        for element in inputs
-        if _raw_type(element) in ("button", "submit", "reset")
-        and no_explicit_name_required(page, element)
+    # axe-core's selector, `input[type="button"]`, compares exactly (its own selector engine).
+    inputs = (
+        e
+        for e in visible(page, page.document.by_tag("input"))
+        if e.get("type") in ("button", "submit", "reset") and no_explicit_name_required(page, e)
     )
-    return verdicts(RuleId.INPUT_BUTTON_NAME, decided)
+    return any_of(RuleId.INPUT_BUTTON_NAME, page, inputs, _value_if_present, _value, *_CONTROL_NAME)
 
 
 def _raw_type(element: Element) -> str:
-    """The type attribute as a CSS attribute selector matches it (case-insensitively)."""
+    """The type attribute lower-cased, as axe-core's label-matches reads it. (Its selectors,
+    `input[type="button"]`, compare exactly: axe-core's own selector engine.)"""
     return (element.get("type") or "").lower()
 
 
@@ -125,16 +104,8 @@ def select_name(page: Page) -> Iterator[Outcome]:
 def _labelled(page: Page, field: Element, placeholder: bool) -> bool | None:
     if checks.hidden_explicit_label(page, field):
         return False
-    alternatives = [
-        checks.implicit_label,
-        checks.explicit_label,
-        checks.aria_label,
-        checks.aria_labelledby,
-        checks.title,
-    ]
-    if placeholder:
-        alternatives.append(_placeholder)
-    return any_passes(page, field, *alternatives, checks.presentational)
+    extra = (_placeholder,) if placeholder else ()
+    return any_passes(page, field, *_CONTROL_NAME, *extra)
 
 
 def form_field_multiple_labels(page: Page) -> Iterator[Outcome]:
@@ -162,13 +133,4 @@ def _one_label(page: Page, field: Element) -> bool | None:
 
 def empty_heading(page: Page) -> Iterator[Outcome]:
     headings = (h for h in visible(page, page.document.order) if role(page, h) == "heading")
-    decided = (
-        (
-            h,
-            any_passes(
-                page, h, checks.has_text, checks.aria_label, checks.aria_labelledby, checks.title
-            ),
-        )
-        for h in headings
-    )
-    return verdicts(RuleId.EMPTY_HEADING, decided)
+    return any_of(RuleId.EMPTY_HEADING, page, headings, checks.has_text, *checks.AUTHOR_NAME)

@@ -63,7 +63,7 @@ def definition_list(page: Page) -> Iterator[Outcome]:
 
 
 def _dl_ok(page: Page, dl: Element) -> bool:
-    if _dd_before_dt(dl):
+    if _unstructured(dl):
         return False
     roles = ("definition", "term", "listitem")
     for child in dl.children:
@@ -74,15 +74,17 @@ def _dl_ok(page: Page, dl: Element) -> bool:
     return True
 
 
-def _dd_before_dt(dl: Element) -> bool:
-    """axe-core's structured-dlitems: a dd with no dt before it (direct children only)."""
-    seen_dt = False
+def _unstructured(dl: Element) -> bool:
+    """axe-core's structured-dlitems: direct dt or dd children, and no dd after a dt."""
+    has_dt = has_dd = False
     for child in dl.elements:
         if child.tag == "dt":
-            seen_dt = True
-        if child.tag == "dd" and not seen_dt:
-            return not any(c.tag == "dt" for c in dl.elements)
-    return False
+            has_dt = True
+        if has_dt and child.tag == "dd":
+            return False
+        if child.tag == "dd":
+            has_dd = True
+    return has_dt or has_dd
 
 
 def dlitem(page: Page) -> Iterator[Outcome]:

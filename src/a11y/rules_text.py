@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from a11y import checks
 from a11y.findings import Outcome
 from a11y.page import Page
-from a11y.roles import PRESENTATIONAL, input_type, parse_tabindex, role
-from a11y.rule_base import any_passes, in_svg, no_explicit_name_required, verdicts, visible
+from a11y.roles import PRESENTATIONAL, parse_tabindex, role
+from a11y.rule_base import any_of, any_passes, in_svg, no_explicit_name_required, verdicts, visible
 from a11y.rule_ids import RuleId
 from a11y.tree import Element, text_content
 
@@ -38,37 +38,25 @@ def image_alt(page: Page) -> Iterator[Outcome]:
 def _image_alt(page: Page, img: Element) -> bool | None:
     if _alt_only_space(page, img):
         return False
-    return any_passes(
-        page,
-        img,
-        _alt,
-        checks.aria_label,
-        checks.aria_labelledby,
-        checks.title,
-        checks.presentational,
-    )
+    return any_passes(page, img, _alt, *checks.AUTHOR_NAME, checks.presentational)
 
 
 def input_image_alt(page: Page) -> Iterator[Outcome]:
-    inputs = visible(page, page.document.by_tag("input"))
-    decided = (
-        (
-            element,
-            any_passes(
-                page,
-                element,
-                _non_empty_alt,
-                checks.aria_label,
-                checks.aria_labelledby,
-                checks.title,
-                checks.implicit_label,
-                checks.explicit_label,
-            ),
-        )
-        for element in inputs
-        if input_type(element) == "image" and no_explicit_name_required(page, element)
+    # axe-core's own selector engine compares `[type="image"]` case-sensitively.
+    inputs = (
+        e
+        for e in visible(page, page.document.by_tag("input"))
+        if e.get("type") == "image" and no_explicit_name_required(page, e)
     )
-    return verdicts(RuleId.INPUT_IMAGE_ALT, decided)
+    return any_of(
+        RuleId.INPUT_IMAGE_ALT,
+        page,
+        inputs,
+        _non_empty_alt,
+        *checks.AUTHOR_NAME,
+        checks.implicit_label,
+        checks.explicit_label,
+    )
 
 
 def area_alt(page: Page) -> Iterator[Outcome]:
@@ -78,40 +66,18 @@ def area_alt(page: Page) -> Iterator[Outcome]:
         for area in page.document.by_tag("area")
         if area.has("href") and any(a.tag == "map" for a in page.document.ancestors(area))
     )
-    decided = (
-        (
-            area,
-            any_passes(
-                page, area, _non_empty_alt, checks.aria_label, checks.aria_labelledby, checks.title
-            ),
-        )
-        for area in areas
-    )
-    return verdicts(RuleId.AREA_ALT, decided)
+    return any_of(RuleId.AREA_ALT, page, areas, _non_empty_alt, *checks.AUTHOR_NAME)
 
 
 def object_alt(page: Page) -> Iterator[Outcome]:
     """`object[data]` that shows no fallback content. Whether the fallback renders depends on
     the resource loading, so an object with fallback content is undecided."""
-    objects = visible(page, page.document.by_tag("object"))
-    decided = (
-        (
-            obj,
-            any_passes(
-                page,
-                obj,
-                checks.aria_label,
-                checks.aria_labelledby,
-                checks.title,
-                checks.presentational,
-            )
-            if _no_fallback(obj)
-            else None,
-        )
-        for obj in objects
-        if obj.has("data") and no_explicit_name_required(page, obj)
+    objects = (
+        o
+        for o in visible(page, page.document.by_tag("object"))
+        if o.has("data") and _no_fallback(o) and no_explicit_name_required(page, o)
     )
-    return verdicts(RuleId.OBJECT_ALT, decided)
+    return any_of(RuleId.OBJECT_ALT, page, objects, *checks.AUTHOR_NAME, checks.presentational)
 
 
 def _no_fallback(obj: Element) -> bool:
@@ -129,21 +95,7 @@ def svg_img_alt(page: Page) -> Iterator[Outcome]:
         for element in visible(page, page.document.order)
         if _svg_graphic(element) and in_svg(page, element)
     )
-    decided = (
-        (
-            element,
-            any_passes(
-                page,
-                element,
-                _svg_title,
-                checks.aria_label,
-                checks.aria_labelledby,
-                checks.title,
-            ),
-        )
-        for element in graphics
-    )
-    return verdicts(RuleId.SVG_IMG_ALT, decided)
+    return any_of(RuleId.SVG_IMG_ALT, page, graphics, _svg_title, *checks.AUTHOR_NAME)
 
 
 def _svg_graphic(element: Element) -> bool:
@@ -161,31 +113,16 @@ def role_img_alt(page: Page) -> Iterator[Outcome]:
         and element.tag not in ("img", "area", "input", "object")
         and not in_svg(page, element)
     )
-    decided = (
-        (e, any_passes(page, e, checks.aria_label, checks.aria_labelledby, checks.title))
-        for e in images
-    )
-    return verdicts(RuleId.ROLE_IMG_ALT, decided)
+    return any_of(RuleId.ROLE_IMG_ALT, page, images, *checks.AUTHOR_NAME)
 
 
 def frame_title(page: Page) -> Iterator[Outcome]:
-    frames = visible(page, page.document.by_tag("iframe", "frame"))
-    decided = (
-        (
-            frame,
-            any_passes(
-                page,
-                frame,
-                checks.title,
-                checks.aria_label,
-                checks.aria_labelledby,
-                checks.presentational,
-            ),
-        )
-        for frame in frames
-        if (parse_tabindex(frame.get("tabindex")) or 0) >= 0
+    frames = (
+        f
+        for f in visible(page, page.document.by_tag("iframe", "frame"))
+        if (parse_tabindex(f.get("tabindex")) or 0) >= 0
     )
-    return verdicts(RuleId.FRAME_TITLE, decided)
+    return any_of(RuleId.FRAME_TITLE, page, frames, *checks.AUTHOR_NAME, checks.presentational)
 
 
 def server_side_image_map(page: Page) -> Iterator[Outcome]:

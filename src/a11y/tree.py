@@ -67,7 +67,10 @@ class Document:
             if element_id is not None:
                 self.ids.setdefault(element_id, element)
                 self.id_counts[element_id] = self.id_counts.get(element_id, 0) + 1
-            children = list(element.elements)
+            # A template's content is a separate, inert document fragment (HTML § 4.12.3).
+            children = (
+                [] if element.tag == "template" and element.is_html else list(element.elements)
+            )
             for child in children:
                 self._parent[id(child)] = element
             stack.extend(reversed(children))
@@ -83,7 +86,9 @@ class Document:
             parent = self.parent(parent)
 
     def descendants(self, element: Element) -> Iterator[Element]:
-        """Every element under `element`, in document order."""
+        """Every element under `element`, in document order (not a template's content)."""
+        if element.tag == "template" and element.is_html:
+            return
         for child in element.elements:
             yield child
             yield from self.descendants(child)

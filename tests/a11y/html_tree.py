@@ -47,8 +47,9 @@ def _attribute_name(name: str) -> str:
 
 
 def parse(html: str) -> Element:
-    """The document's `<html>` element."""
-    return _element(html5lib.parse(html, treebuilder="etree"))
+    """The document's `<html>` element, parsed as a browser with scripting on parses it
+    (`<noscript>` content is text), as Chromium in the agreement harness does."""
+    return _element(html5lib.parse(html, treebuilder="etree", scripting=True))
 
 
 def page(html: str) -> Page:

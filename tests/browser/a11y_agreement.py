@@ -1,0 +1,231 @@
+"""The agreement harness of issue 31 item 3: real axe-core and the static rules (src/a11y) on
+the same documents, compared per rule and per element.
+
+Each document is served to headless Chromium from a route (no network) with
+`Content-Security-Policy: script-src 'none'`, so the page's own scripts do not run and the DOM
+is what the parser built, as the static rules see it; axe-core is evaluated through the
+DevTools protocol, which the policy does not govern. Its stylesheets from other URLs are
+refused, its inline styles apply. axe-core runs with the WCAG 2.1 A and AA tags plus the
+best-practice rules siteaudit implements, on the top document only. Each result node is located
+by its element path (the index among the parent's element children, from `<html>` down), which
+`a11y.tree.Document.path` computes on the html5lib tree of the same bytes.
+
+An element where axe-core is definite (a pass or a violation) agrees when the static rule gives
+the same verdict. The other cases are disagreements: the static rule undecided, a different
+verdict, or a static verdict where axe-core has none (it asks for a review: `review`, or does not
+apply the rule there: `static-only`).
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, Route
+
+from a11y.aria import aria
+from a11y.page import Page as A11yPage
+from a11y.rule_ids import RuleId
+from a11y.rules import outcomes
+from tests.a11y.html_tree import parse
+from tests.browser.axe import WCAG21_AA, axe_source
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "data" / "corpus" / "pages"
+ORIGIN = "http://a11y.test"
+# The best-practice rules among those implemented: not in the WCAG tags, enabled by id.
+BEST_PRACTICE = tuple(r for r in RuleId if aria().rules[r]["level"] == "best-practice")
+
+_RUN = """async ([tags, extra]) => {
+  const rules = Object.fromEntries(extra.map((id) => [id, { enabled: true }]));
+  const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, rules,
+                                           iframes: false, elementRef: true });
+  const path = (el) => {
+    const steps = [];
+    while (el.parentElement) {
+      steps.unshift(Array.prototype.indexOf.call(el.parentElement.children, el));
+      el = el.parentElement;
+    }
+    return steps;
+  };
+  const out = [];
+  for (const [kind, list] of [['pass', result.passes], ['fail', result.violations],
+                              ['review', result.incomplete]]) {
+    for (const rule of list) {
+      for (const node of rule.nodes) {
+        const el = node.element;
+        out.push([rule.id, kind, el ? path(el) : null, node.target.join(' ')]);
+      }
+    }
+  }
+  return out;
+}"""
+
+_PROBE = """(paths) => {
+  axe.setup(document);
+  try {
+    return paths.map((steps) => {
+      let el = document.documentElement;
+      for (const i of steps) { el = el && el.children[i]; }
+      if (!el) return 'missing';
+      return axe.commons.dom.isVisibleToScreenReaders(el) ? 'shown' : 'hidden';
+    });
+  } finally {
+    axe.teardown();
+  }
+}"""
+
+Path_ = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    document: str
+    rule: str
+    path: Path_
+    kind: str  # undecided | verdict | static-only | review
+    axe: str  # pass | fail | review | none
+    static: str  # pass | fail | none
+    target: str
+    browser: str = ""  # static-only: whether Chromium shows the element to assistive tech
+
+
+@dataclass
+class Tally:
+    """Per rule: elements axe-core decided, and how many the static rule matches."""
+
+    decided: Counter[str] = field(default_factory=Counter)
+    matched: Counter[str] = field(default_factory=Counter)
+    disagreements: list[Disagreement] = field(default_factory=list)
+
+
+def corpus_sample(count: int) -> list[Path]:
+    """Every (128 // count)-th corpus page by name: a fixed sample across the set."""
+    pages = sorted(CORPUS.glob("*.html.gz"))
+    return pages[:: max(1, len(pages) // count)][:count]
+
+
+def corpus_document(path: Path) -> tuple[str, str]:
+    return path.name[:12], gzip.decompress(path.read_bytes()).decode("utf-8", "replace")
+
+
+def _serve(page: Page, html: str) -> None:
+    def route(route: Route) -> None:
+        if route.request.url == f"{ORIGIN}/doc":
+            route.fulfill(
+                status=200,
+                headers={
+                    "content-type": "text/html; charset=utf-8",
+                    "content-security-policy": "script-src 'none'",
+                },
+                body=html.encode("utf-8"),
+            )
+        elif route.request.is_navigation_request():
+            # A meta refresh or link navigation: 204 No Content keeps the current document.
+            route.fulfill(status=204)
+        else:
+            route.abort()
+
+    page.unroute("**/*")
+    page.route("**/*", route)
+    page.goto(f"{ORIGIN}/doc", wait_until="load")
+
+
+def axe_results(page: Page, html: str) -> list[tuple[str, str, Path_ | None, str]]:
+    _serve(page, html)
+    page.evaluate("() => {\n" + axe_source() + "\n}")
+    raw = page.evaluate(_RUN, [list(WCAG21_AA), list(BEST_PRACTICE)])
+    return [(r, k, tuple(p) if p is not None else None, t) for r, k, p, t in raw]
+
+
+def static_results(html: str) -> dict[tuple[str, Path_], bool]:
+    a11y_page = A11yPage(parse(html))
+    document = a11y_page.document
+    return {(str(o.rule), document.path(o.element)): o.passed for o in outcomes(a11y_page)}
+
+
+def compare(name: str, html: str, page: Page, tally: Tally) -> None:
+    ours = static_results(html)
+    theirs: dict[tuple[str, Path_], tuple[str, str]] = {}
+    implemented = {str(r) for r in RuleId}
+    for rule, kind, path, target in axe_results(page, html):
+        if rule in implemented and path is not None:
+            theirs[(rule, path)] = (kind, target)
+    for (rule, path), (kind, target) in theirs.items():
+        static = ours.get((rule, path))
+        said = "none" if static is None else ("pass" if static else "fail")
+        if kind == "review":
+            if static is not None:
+                tally.disagreements.append(
+                    Disagreement(name, rule, path, "review", kind, said, target)
+                )
+            continue
+        tally.decided[rule] += 1
+        if said == kind:
+            tally.matched[rule] += 1
+        else:
+            gap = "undecided" if static is None else "verdict"
+            tally.disagreements.append(Disagreement(name, rule, path, gap, kind, said, target))
+    only = [(key, passed) for key, passed in ours.items() if key not in theirs]
+    shown = page.evaluate(_PROBE, [list(path) for (_, path), _ in only]) if only else []
+    for ((rule, path), passed), browser in zip(only, shown, strict=True):
+        said = "pass" if passed else "fail"
+        tally.disagreements.append(
+            Disagreement(name, rule, path, "static-only", "none", said, "", browser)
+        )
+
+
+def run(browser: Browser, documents: Iterator[tuple[str, str]]) -> Tally:
+    """Both engines on every document, in one browser page."""
+    tally = Tally()
+    axe_source()  # skips, saying why, before the browser starts work without axe-core
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        for name, html in documents:
+            compare(name, html, page, tally)
+    finally:
+        context.close()
+    return tally
+
+
+# Causes of a whole kind of disagreement, each checked on the disagreement, not assumed.
+HIDDEN_BY_STYLE = (
+    "a style sheet hides the element (display or visibility from the cascade; axe-core "
+    "excludes it): the static rules see only what the markup hides (a11y/hidden.py)"
+)
+REVIEW_ON_FAIL = (
+    "axe-core asks for a review of every element this rule fails (duplicate-id-aria is "
+    "reviewOnFail; server-side-image-map's check never decides); the static rule fails the "
+    "certain fact"
+)
+_REVIEW_ON_FAIL_RULES = frozenset({"duplicate-id-aria", "server-side-image-map"})
+# Single disagreements and their causes, by (document, rule, element path). None so far: a new
+# one fails the test until its cause is found and written here or fixed.
+KNOWN: dict[tuple[str, str, Path_], str] = {}
+
+
+def cause(disagreement: Disagreement) -> str | None:
+    """Why the engines disagree on this element, or None when nobody knows yet."""
+    key = (disagreement.document, disagreement.rule, disagreement.path)
+    if key in KNOWN:
+        return KNOWN[key]
+    if disagreement.kind == "static-only" and disagreement.browser == "hidden":
+        return HIDDEN_BY_STYLE
+    if disagreement.kind == "review" and disagreement.rule in _REVIEW_ON_FAIL_RULES:
+        return REVIEW_ON_FAIL
+    return None
+
+
+def table(tally: Tally) -> str:
+    """The per-rule table for bench/README.md."""
+    lines = [
+        "| rule | nodes axe-core decided | static rule matches |",
+        "|---|---:|---:|",
+    ]
+    for rule in RuleId:
+        lines.append(f"| `{rule}` | {tally.decided[rule]} | {tally.matched[rule]} |")
+    return "\n".join(lines)
