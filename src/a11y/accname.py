@@ -183,6 +183,8 @@ def _control_value(page: Page, element: Element, context: _Context) -> str:
         return _selected_options(page, element)
     if found in ("progressbar", "scrollbar", "slider", "spinbutton"):
         return _range_value(element)
+    if found == "textbox":  # an ARIA textbox: its text (axe-core's ariaTextboxValue)
+        return subtree_name(page, element)
     return ""
 
 

@@ -6,7 +6,7 @@ what it holds, `script`, `style`, `template`, `noscript`; axe-core's `nativelyHi
 `<details>` element's content but its summary, and `<input type=hidden>`.
 Not decidable without layout and the cascade: a stylesheet's `display: none` or `visibility`,
 `content-visibility`, a `hidden` attribute a stylesheet overrides, off-screen positioning, zero
-size and clipping. A rule whose outcome depends on those says so (a11y/README.md).
+size and clipping. A rule whose outcome depends on those says so (docs/accessibility.md).
 """
 
 from __future__ import annotations

@@ -294,7 +294,8 @@ def role_spec(page: Page, element: Element) -> RoleSpec | None:
 def element_spec(page: Page, element: Element, *, match_name: bool = True) -> dict[str, object]:
     """The element's entry in axe-core's htmlElms with its matching variants applied, in order,
     then the default variant's keys it lacks (axe-core's getElementSpec)."""
-    standard = aria().elements.get(element.tag) if element.is_html else None
+    # axe-core looks the spec up by node name, whatever the namespace (an <svg> has one).
+    standard = aria().elements.get(element.tag.lower())
     if standard is None:
         return {"contentTypes": []}
     variants = standard.get("variant")
