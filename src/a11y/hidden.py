@@ -15,7 +15,12 @@ import re
 
 from a11y.tree import Document, Element
 
-_NATIVELY_HIDDEN = frozenset({"head", "script", "style", "template", "noscript", "title"})
+# Never rendered: axe-core's nativelyHidden, and what the HTML rendering section's user-agent
+# style sheet gives `display: none` (HTML § 15.3.1; `area` excepted, as axe-core excepts it).
+_NATIVELY_HIDDEN = frozenset(
+    "head script style template noscript title base basefont datalist link meta noembed "
+    "noframes param rp".split()
+)
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*display\s*:\s*none\s*(?:!important\s*)?(?:;|$)", re.I)
 _VISIBILITY_HIDDEN = re.compile(
     r"(?:^|;)\s*visibility\s*:\s*(?:hidden|collapse)\s*(?:!important\s*)?(?:;|$)", re.I
@@ -43,15 +48,17 @@ def _hidden_self(element: Element, parent: Element | None) -> bool:
 
 class Hidden:
     """Per document: the elements hidden for everyone and those hidden from the accessibility
-    tree (the former, plus `aria-hidden="true"` and `inert` subtrees)."""
+    tree (the former, plus `aria-hidden="true"` and `inert` subtrees). `styled` names elements
+    a renderer found hidden by the cascade, where one is at hand; without it, only the markup
+    decides."""
 
-    def __init__(self, document: Document) -> None:
+    def __init__(self, document: Document, styled: frozenset[int] = frozenset()) -> None:
         self.for_everyone: set[int] = set()
         self.from_at: set[int] = set()
         for element in document.order:
             parent = document.parent(element)
             inherited = parent is not None and id(parent) in self.for_everyone
-            if inherited or _hidden_self(element, parent):
+            if inherited or id(element) in styled or _hidden_self(element, parent):
                 self.for_everyone.add(id(element))
             hidden_parent = parent is not None and id(parent) in self.from_at
             own = element.get("aria-hidden") == "true" or element.has("inert")

@@ -7,8 +7,11 @@ from a11y.tree import Document, Element
 
 
 class Page:
-    def __init__(self, root: Element) -> None:
+    """`styled_hidden`: elements a renderer found hidden by the cascade (their `id()`s; the
+    agreement harness passes Chromium's), which the markup alone cannot tell."""
+
+    def __init__(self, root: Element, styled_hidden: frozenset[int] = frozenset()) -> None:
         self.document = Document(root)
-        self.hidden = Hidden(self.document)
+        self.hidden = Hidden(self.document, styled_hidden)
         self.roles: dict[int, str | None] = {}
         self.names: dict[int, str] = {}

@@ -172,9 +172,25 @@ def aria_hidden_body(page: Page) -> Iterator[Outcome]:
     return verdicts(RuleId.ARIA_HIDDEN_BODY, ((b, b.get("aria-hidden") != "true") for b in bodies))
 
 
+def _page_has(page: Page, found: bool) -> bool | None:
+    """axe-core passes these page rules while a modal is open (passForModal): a dialog shown
+    on screen, which needs layout, so a page without the element but with a dialog the markup
+    does not hide is undecided. (axe-core also counts a positioned element covering 75% of the
+    viewport as a modal: only layout shows that.)"""
+    if found:
+        return True
+    dialogs = (
+        e
+        for e in visible(page, page.document.order)
+        if e.tag == "dialog" or e.get("role") == "dialog" or e.get("aria-modal") == "true"
+    )
+    return None if any(True for _ in dialogs) else False
+
+
 def page_has_heading_one(page: Page) -> Iterator[Outcome]:
     found = any(_level_one(e) for e in visible(page, page.document.order))
-    return verdicts(RuleId.PAGE_HAS_HEADING_ONE, ((root, found) for root in _root(page)))
+    decided = _page_has(page, found)
+    return verdicts(RuleId.PAGE_HAS_HEADING_ONE, ((root, decided) for root in _root(page)))
 
 
 def _level_one(element: Element) -> bool:
@@ -192,7 +208,8 @@ def landmark_one_main(page: Page) -> Iterator[Outcome]:
         (e.tag == "main" and e.is_html and not e.has("role")) or e.get("role") == "main"
         for e in visible(page, page.document.order)
     )
-    return verdicts(RuleId.LANDMARK_ONE_MAIN, ((root, found) for root in _root(page)))
+    decided = _page_has(page, found)
+    return verdicts(RuleId.LANDMARK_ONE_MAIN, ((root, decided) for root in _root(page)))
 
 
 def heading_level(page: Page, heading: Element) -> int:

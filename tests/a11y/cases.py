@@ -382,7 +382,11 @@ CASES = [
         "ismap",
         doc(f'<a href="/map"><img {F} src="m.png" alt="Map" ismap></a><img src="n.png" alt="N">'),
     ),
-    Case(R.MARQUEE, "shown", doc(f"<marquee {F}>News</marquee>")),
+    Case(
+        R.MARQUEE,
+        "shown",
+        doc(f'<marquee {F}>News</marquee><marquee {P} style="display: none">Old</marquee>'),
+    ),
     Case(
         R.BLINK, "shown", doc(f'<blink {F}>Sale</blink><blink {P} style="display:none">x</blink>')
     ),

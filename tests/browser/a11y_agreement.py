@@ -78,6 +78,30 @@ _PROBE = """(paths) => {
   }
 }"""
 
+# The tops of the subtrees Chromium hides for everyone (display, visibility): their paths.
+_STYLED_HIDDEN = """() => {
+  axe.setup(document);
+  try {
+    const hidden = (el) => axe.commons.dom.isHiddenForEveryone(axe.utils.getNodeFromTree(el));
+    const out = [];
+    const walk = (el, steps) => {
+      Array.from(el.children).forEach((child, i) => {
+        const here = steps.concat([i]);
+        if (hidden(child)) out.push(here); else walk(child, here);
+      });
+    };
+    walk(document.documentElement, []);
+    return out;
+  } finally {
+    axe.teardown();
+  }
+}"""
+
+_MODAL_OPEN = """() => {
+  axe.setup(document);
+  try { return axe.commons.dom.isModalOpen(); } finally { axe.teardown(); }
+}"""
+
 Path_ = tuple[int, ...]
 
 
@@ -91,6 +115,8 @@ class Disagreement:
     static: str  # pass | fail | none
     target: str
     browser: str = ""  # static-only: whether Chromium shows the element to assistive tech
+    styled: str = ""  # verdict, undecided: the static verdict once Chromium's hidden set is known
+    modal: bool = False  # whether axe-core finds a modal open on the page
 
 
 @dataclass
@@ -141,10 +167,24 @@ def axe_results(page: Page, html: str) -> list[tuple[str, str, Path_ | None, str
     return [(r, k, tuple(p) if p is not None else None, t) for r, k, p, t in raw]
 
 
-def static_results(html: str) -> dict[tuple[str, Path_], bool]:
-    a11y_page = A11yPage(parse(html))
+def static_results(
+    html: str, styled_hidden: list[Path_] | None = None
+) -> dict[tuple[str, Path_], bool]:
+    """The static outcomes by (rule, element path); with `styled_hidden`, the elements at those
+    paths count as hidden (what Chromium's cascade hides), which the markup cannot tell."""
+    root = parse(html)
+    hidden: frozenset[int] = frozenset()
+    if styled_hidden:
+        plain = A11yPage(root).document
+        by_path = {plain.path(e): e for e in plain.order}
+        hidden = frozenset(id(by_path[p]) for p in styled_hidden if p in by_path)
+    a11y_page = A11yPage(root, hidden)
     document = a11y_page.document
     return {(str(o.rule), document.path(o.element)): o.passed for o in outcomes(a11y_page)}
+
+
+def _said(passed: bool | None) -> str:
+    return "none" if passed is None else ("pass" if passed else "fail")
 
 
 def compare(name: str, html: str, page: Page, tally: Tally) -> None:
@@ -154,9 +194,10 @@ def compare(name: str, html: str, page: Page, tally: Tally) -> None:
     for rule, kind, path, target in axe_results(page, html):
         if rule in implemented and path is not None:
             theirs[(rule, path)] = (kind, target)
+    differ: list[tuple[str, Path_, str, str, str]] = []
     for (rule, path), (kind, target) in theirs.items():
         static = ours.get((rule, path))
-        said = "none" if static is None else ("pass" if static else "fail")
+        said = _said(static)
         if kind == "review":
             if static is not None:
                 tally.disagreements.append(
@@ -167,8 +208,16 @@ def compare(name: str, html: str, page: Page, tally: Tally) -> None:
         if said == kind:
             tally.matched[rule] += 1
         else:
-            gap = "undecided" if static is None else "verdict"
-            tally.disagreements.append(Disagreement(name, rule, path, gap, kind, said, target))
+            differ.append((rule, path, kind, said, target))
+    if differ:
+        styled = static_results(html, [tuple(p) for p in page.evaluate(_STYLED_HIDDEN)])
+        modal = bool(page.evaluate(_MODAL_OPEN))
+        for rule, path, kind, said, target in differ:
+            gap = "undecided" if said == "none" else "verdict"
+            again = _said(styled.get((rule, path)))
+            tally.disagreements.append(
+                Disagreement(name, rule, path, gap, kind, said, target, styled=again, modal=modal)
+            )
     only = [(key, passed) for key, passed in ours.items() if key not in theirs]
     shown = page.evaluate(_PROBE, [list(path) for (_, path), _ in only]) if only else []
     for ((rule, path), passed), browser in zip(only, shown, strict=True):
@@ -197,6 +246,15 @@ HIDDEN_BY_STYLE = (
     "a style sheet hides the element (display or visibility from the cascade; axe-core "
     "excludes it): the static rules see only what the markup hides (a11y/hidden.py)"
 )
+HIDDEN_BY_STYLE_NEAR = (
+    "a style sheet hides an element the verdict depends on (a label, the content that names "
+    "the element, a child of a list, the previous heading): with the elements Chromium hides "
+    "added to the markup's, the static rule gives axe-core's verdict"
+)
+MODAL_OPEN = (
+    "axe-core passes page rules while it finds a modal open (passForModal), here by layout: a "
+    "dialog shown on screen or a positioned element covering 75% of the viewport"
+)
 REVIEW_ON_FAIL = (
     "axe-core asks for a review of every element this rule fails (duplicate-id-aria is "
     "reviewOnFail; server-side-image-map's check never decides); the static rule fails the "
@@ -215,6 +273,11 @@ def cause(disagreement: Disagreement) -> str | None:
         return KNOWN[key]
     if disagreement.kind == "static-only" and disagreement.browser == "hidden":
         return HIDDEN_BY_STYLE
+    if disagreement.kind in ("verdict", "undecided") and disagreement.styled == disagreement.axe:
+        return HIDDEN_BY_STYLE_NEAR
+    page_rule = disagreement.rule in ("page-has-heading-one", "landmark-one-main")
+    if page_rule and disagreement.axe == "pass" and disagreement.modal:
+        return MODAL_OPEN
     if disagreement.kind == "review" and disagreement.rule in _REVIEW_ON_FAIL_RULES:
         return REVIEW_ON_FAIL
     return None
