@@ -15,3 +15,11 @@ class Page:
         self.hidden = Hidden(self.document, styled_hidden)
         self.roles: dict[int, str | None] = {}
         self.names: dict[int, str] = {}
+        self._shown: list[Element] | None = None
+
+    def shown(self) -> list[Element]:
+        """The elements in the accessibility tree, in document order, listed once."""
+        if self._shown is None:
+            hidden = self.hidden
+            self._shown = [e for e in self.document.order if not hidden.to_assistive_tech(e)]
+        return self._shown

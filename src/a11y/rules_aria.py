@@ -21,7 +21,7 @@ from a11y.roles import (
     is_valid_role,
     role,
 )
-from a11y.rule_base import verdicts, visible
+from a11y.rule_base import verdicts
 from a11y.rule_ids import RuleId
 from a11y.tree import Element
 
@@ -40,7 +40,7 @@ def _aria_names(element: Element) -> list[str]:
 
 
 def _with_aria(page: Page) -> Iterator[Element]:
-    return (e for e in visible(page, page.document.order) if _aria_names(e))
+    return (e for e in page.shown() if _aria_names(e))
 
 
 def aria_valid_attr(page: Page) -> Iterator[Outcome]:
@@ -159,7 +159,7 @@ def _level_ok(element: Element) -> bool | None:
 
 
 def aria_roles(page: Page) -> Iterator[Outcome]:
-    elements = (e for e in visible(page, page.document.order) if (e.get("role") or "").strip())
+    elements = (e for e in page.shown() if (e.get("role") or "").strip())
     return verdicts(RuleId.ARIA_ROLES, ((e, _roles_ok(e)) for e in elements))
 
 
@@ -246,7 +246,7 @@ def _allowed_on_element(page: Page, element: Element) -> bool:
 
 
 def aria_required_attr(page: Page) -> Iterator[Outcome]:
-    elements = (e for e in visible(page, page.document.order) if e.has("role"))
+    elements = (e for e in page.shown() if e.has("role"))
     return verdicts(RuleId.ARIA_REQUIRED_ATTR, ((e, _required(page, e)) for e in elements))
 
 
@@ -270,7 +270,7 @@ def _required(page: Page, element: Element) -> bool:
 def aria_required_children(page: Page) -> Iterator[Outcome]:
     elements = (
         e
-        for e in visible(page, page.document.order)
+        for e in page.shown()
         if aria().roles.get(explicit_role(e, dpub=True) or "", {}).get("requiredOwned")
     )
     return verdicts(RuleId.ARIA_REQUIRED_CHILDREN, ((e, _children_ok(page, e)) for e in elements))
@@ -328,7 +328,7 @@ def _is_content(node: Element | str) -> bool:
 def aria_required_parent(page: Page) -> Iterator[Outcome]:
     elements = (
         e
-        for e in visible(page, page.document.order)
+        for e in page.shown()
         if aria().roles.get(explicit_role(e) or "", {}).get("requiredContext")
     )
     return verdicts(RuleId.ARIA_REQUIRED_PARENT, ((e, _parent_ok(page, e)) for e in elements))
@@ -390,7 +390,7 @@ def presentation_role_conflict(page: Page) -> Iterator[Outcome]:
     role must not be focusable nor carry a global ARIA attribute, which undo the marking."""
     elements = (
         e
-        for e in visible(page, page.document.order)
+        for e in page.shown()
         if ((e.tag == "img" and e.get("alt") == "") or (e.get("role") in ("none", "presentation")))
         and implicit_role(page, e) is not None
     )
@@ -403,7 +403,7 @@ def nested_interactive(page: Page) -> Iterator[Outcome]:
     focusable content, which assistive technology cannot reach."""
     elements = (
         e
-        for e in visible(page, page.document.order)
+        for e in page.shown()
         if aria().roles.get(role(page, e) or "", {}).get("childrenPresentational")
     )
     return verdicts(

@@ -80,7 +80,7 @@ def html_lang_valid(page: Page) -> Iterator[Outcome]:
 def valid_lang(page: Page) -> Iterator[Outcome]:
     elements = (
         e
-        for e in visible(page, page.document.order)
+        for e in page.shown()
         if e is not page.document.root and (e.has("lang") or e.has("xml:lang"))
     )
     decided = ((e, _valid_lang(page, e)) for e in elements)
@@ -181,14 +181,14 @@ def _page_has(page: Page, found: bool) -> bool | None:
         return True
     dialogs = (
         e
-        for e in visible(page, page.document.order)
+        for e in page.shown()
         if e.tag == "dialog" or e.get("role") == "dialog" or e.get("aria-modal") == "true"
     )
     return None if any(True for _ in dialogs) else False
 
 
 def page_has_heading_one(page: Page) -> Iterator[Outcome]:
-    found = any(_level_one(e) for e in visible(page, page.document.order))
+    found = any(_level_one(e) for e in page.shown())
     decided = _page_has(page, found)
     return verdicts(RuleId.PAGE_HAS_HEADING_ONE, ((root, decided) for root in _root(page)))
 
@@ -206,7 +206,7 @@ def _level_one(element: Element) -> bool:
 def landmark_one_main(page: Page) -> Iterator[Outcome]:
     found = any(
         (e.tag == "main" and e.is_html and not e.has("role")) or e.get("role") == "main"
-        for e in visible(page, page.document.order)
+        for e in page.shown()
     )
     decided = _page_has(page, found)
     return verdicts(RuleId.LANDMARK_ONE_MAIN, ((root, decided) for root in _root(page)))
@@ -229,7 +229,7 @@ def heading_level(page: Page, heading: Element) -> int:
 def heading_order(page: Page) -> Iterator[Outcome]:
     """Each heading's level is at most one more than the previous heading's (the first always
     passes). Headings inside iframes are outside this document (axe-core walks into frames)."""
-    headings = [h for h in visible(page, page.document.order) if role(page, h) == "heading"]
+    headings = [h for h in page.shown() if role(page, h) == "heading"]
     decided = (
         (h, index == 0 or heading_level(page, h) - heading_level(page, headings[index - 1]) <= 1)
         for index, h in enumerate(headings)
@@ -254,20 +254,23 @@ def duplicate_id_aria(page: Page) -> Iterator[Outcome]:
 
 
 def _accessible_refs(page: Page) -> set[str]:
-    ref_attributes = [
+    """The ids a `label for` or an ID-reference ARIA attribute names (axe-core's
+    getAccessibleRefs)."""
+    ref_attributes = frozenset(
         name for name, spec in aria().attributes.items() if spec.get("type") in ("idref", "idrefs")
-    ]
+    )
     found: set[str] = set()
     for element in page.document.order:
         if element.tag == "label" and element.has("for"):
             found.add(element.get("for") or "")
-        for name in ref_attributes:
-            found.update(sanitize(element.get(name) or "").split())
+        for name, value in element.attributes.items():
+            if name in ref_attributes:
+                found.update(value.split())
     return found
 
 
 def tabindex(page: Page) -> Iterator[Outcome]:
-    elements = (e for e in visible(page, page.document.order) if e.has("tabindex"))
+    elements = (e for e in page.shown() if e.has("tabindex"))
     decided = ((e, (parse_tabindex(e.get("tabindex")) or 0) <= 0) for e in elements)
     return verdicts(RuleId.TABINDEX, decided)
 

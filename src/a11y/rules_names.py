@@ -132,5 +132,5 @@ def _one_label(page: Page, field: Element) -> bool | None:
 
 
 def empty_heading(page: Page) -> Iterator[Outcome]:
-    headings = (h for h in visible(page, page.document.order) if role(page, h) == "heading")
+    headings = (h for h in page.shown() if role(page, h) == "heading")
     return any_of(RuleId.EMPTY_HEADING, page, headings, checks.has_text, *checks.AUTHOR_NAME)
