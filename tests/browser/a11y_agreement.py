@@ -8,12 +8,17 @@ DevTools protocol, which the policy does not govern. Its stylesheets from other 
 refused, its inline styles apply. axe-core runs with the WCAG 2.1 A and AA tags plus the
 best-practice rules siteaudit implements, on the top document only. Each result node is located
 by its element path (the index among the parent's element children, from `<html>` down), which
-`a11y.tree.Document.path` computes on the html5lib tree of the same bytes.
+`a11y.tree.Document.path` computes on the html5lib tree of the same bytes (parsed with scripting
+on, as Chromium parses `<noscript>`). A navigation the document starts (a meta refresh) is
+answered 204 No Content, which keeps the document.
 
 An element where axe-core is definite (a pass or a violation) agrees when the static rule gives
 the same verdict. The other cases are disagreements: the static rule undecided, a different
 verdict, or a static verdict where axe-core has none (it asks for a review: `review`, or does not
-apply the rule there: `static-only`).
+apply the rule there: `static-only`). `cause` names why each happens, checked against the
+browser (whether Chromium hides the element, whether the static rule given the elements
+Chromium hides reaches axe-core's verdict, whether axe-core finds a modal open); a disagreement
+without a cause fails tests/browser/test_a11y_agreement.py.
 """
 
 from __future__ import annotations
