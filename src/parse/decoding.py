@@ -1,5 +1,6 @@
 """Bytes to text like a browser: BOM, then Content-Type charset, then the meta prescan, then
-windows-1252, with the WHATWG label table; reuses html5lib's sniffing code and codecs.
+windows-1252, with the WHATWG label table; html5lib's sniffing code (ported: parse.prescan) and
+webencodings' codecs.
 
 The decision needs the first `PRESCAN_BYTES` of the page (the HTML spec's prescan window, the
 number html5lib uses), so output starts once they have arrived. A decision from the prescan or
@@ -15,9 +16,9 @@ import codecs
 import re
 
 import webencodings
-from html5lib._inputstream import EncodingParser, lookupEncoding
 
 from parse.facts import EncodingInfo, EncodingSource
+from parse.prescan import EncodingParser, lookup_encoding
 
 PRESCAN_BYTES = 1024  # HTML spec "prescan a byte stream"; html5lib's numBytesMeta
 RETAIN_BYTES = 128 * 1024  # far beyond where pages declare their charset; bounds memory
@@ -39,7 +40,7 @@ def transport_label(content_type: str | None) -> str | None:
 def lookup(label: str | bytes | None) -> webencodings.Encoding | None:
     """WHATWG label lookup (html5lib's), None for unknown or undecodable labels."""
     try:
-        return lookupEncoding(label)
+        return lookup_encoding(label)
     except (UnicodeError, TypeError):
         return None
 
@@ -57,8 +58,8 @@ def sniff_bom(head: bytes) -> tuple[webencodings.Encoding, int] | None:
 def prescan(head: bytes) -> webencodings.Encoding | None:
     """The meta prescan over the first bytes (html5lib's EncodingParser); UTF-16 means UTF-8."""
     try:
-        encoding = EncodingParser(head[:PRESCAN_BYTES]).getEncoding()
-    except Exception:  # the byte scanner is html5lib's; never let odd bytes escape as errors
+        encoding = EncodingParser(head[:PRESCAN_BYTES]).get_encoding()
+    except Exception:  # the byte scanner (html5lib's) fails on odd bytes; never let that escape
         return None
     if encoding is not None and encoding.name in ("utf-16be", "utf-16le"):
         return lookup("utf-8")
