@@ -13,6 +13,9 @@ Theory of operation
   referring page, one issue each, uncapped: they are ordered SELECTs read with LIMIT/OFFSET like
   the set-based checks. The link join is pinned to start from the few crawled error/redirect
   targets and seek `links_target_idx` per target, instead of scanning every stored edge.
+* Broken fragments are the exception: their query scans every stored link fragment, and a
+  link-heavy site has tens of broken ones a page, so the section numbers them into a scratch table
+  once (`NumberedSection`) and reads each page by number instead of by OFFSET.
 * The redirect walk loads the redirect rows with one scan and walks them in Python with the
   specification's own walk; see `redirect_section` for why neither a recursive CTE nor per-hop
   lookups.
