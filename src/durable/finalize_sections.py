@@ -13,6 +13,9 @@ Theory of operation
   referring page, one issue each, uncapped: they are ordered SELECTs read with LIMIT/OFFSET like
   the set-based checks. The link join is pinned to start from the few crawled error/redirect
   targets and seek `links_target_idx` per target, instead of scanning every stored edge.
+* Broken fragments are the exception: their query scans every stored link fragment, and a
+  link-heavy site has tens of broken ones a page, so the section numbers them into a scratch table
+  once (`NumberedSection`) and reads each page by number instead of by OFFSET.
 * The redirect walk loads the redirect rows with one scan and walks them in Python with the
   specification's own walk; see `redirect_section` for why neither a recursive CTE nor per-hop
   lookups.
@@ -49,9 +52,11 @@ from audit.issues import DetectedIssue
 from common.bindings import SqlRow, SqlValue
 from common.wire import JsonObject, as_int, as_str, from_json
 from durable import external_links as ext
+from durable import fragments
 
 __all__ = [
     "ListSection",
+    "NumberedSection",
     "Query",
     "Section",
     "SqlSection",
@@ -149,6 +154,54 @@ class ListSection:
 
     def counts(self) -> Counter[IssueType]:
         return Counter(issue.issue_type for issue in self._all())
+
+
+@dataclass(frozen=True, slots=True)
+class NumberedSection:
+    """An ordered SELECT numbered once into a scratch table, then read a page at a time by number.
+
+    For a section whose rows grow with the site's links (one per broken link fragment: tens of
+    thousands on a large API-docs site), where reading with OFFSET would rescan and re-sort every
+    stored link on every page, so a finalize costs pages x links. The table (created with the
+    schema, columns `n` then `columns`) is rebuilt when the section is read from its start, and
+    whenever the row before `offset` is not where a previous page left it (a scratchpad
+    finalized afresh after a resume starts from offset 0, so stale numbers are never read).
+    """
+
+    name: str
+    types: tuple[IssueType, ...]
+    sql: str  # the unordered SELECT of `columns`, its `kind` among them
+    order: str  # its ORDER BY terms, over `columns`
+    table: str
+    columns: tuple[str, ...]
+    to_issue: Callable[[Row], DetectedIssue]
+    query: Query
+
+    def fetch(self, offset: int, limit: int) -> list[DetectedIssue]:
+        rows = [] if offset == 0 else self._read(offset - 1, limit + 1)
+        if not rows or as_int(rows[0]["n"]) != offset - 1:
+            self._number()
+            rows = self._read(offset, limit)
+        else:
+            rows = rows[1:]
+        return [self.to_issue(row) for row in rows]
+
+    def _read(self, first: int, limit: int) -> list[Row]:
+        return self.query(
+            f"SELECT * FROM {self.table} WHERE n >= ? ORDER BY n LIMIT ?", first, limit
+        )
+
+    def _number(self) -> None:
+        listed = ", ".join(self.columns)
+        self.query(f"DELETE FROM {self.table}")
+        self.query(
+            f"INSERT INTO {self.table} (n, {listed}) "
+            f"SELECT row_number() OVER (ORDER BY {self.order}) - 1, {listed} FROM ({self.sql})"
+        )
+
+    def counts(self) -> Counter[IssueType]:
+        rows = self.query(f"SELECT kind, COUNT(*) AS n FROM ({self.sql}) GROUP BY kind")
+        return Counter({self.types[as_int(row["kind"])]: as_int(row["n"]) for row in rows})
 
 
 # --------------------------------------------------------------------------- duplicates
@@ -323,33 +376,29 @@ CROSS JOIN fragment_pages AS t ON t.url = f.target_url
 CROSS JOIN page_mirror AS s ON s.url = f.source_url
 WHERE NOT EXISTS (
     SELECT 1 FROM fragment_targets AS k WHERE k.page = t.id AND k.key IN (f.key, f.decoded_key)
-)
-ORDER BY s.page_id, f.source_url, f.target_url, f.fragment"""
+)"""
+_FRAGMENT_ORDER = "source_id, source_url, target_url, fragment"
 
 
-@dataclass(frozen=True, slots=True)
-class FragmentHit:
-    """A `_BROKEN_FRAGMENTS` row."""
-
-    source_id: str
-    source_url: str
-    target_url: str
-    fragment: str
-
-
-def _fragment_issue(hit: FragmentHit) -> DetectedIssue:
-    details: JsonObject = {"targetUrl": hit.target_url, "fragment": hit.fragment}
-    dedupe_key = f"{hit.target_url}#{hit.fragment}"
-    return DetectedIssue(IssueType.BROKEN_FRAGMENT, hit.source_url, details, dedupe_key=dedupe_key)
+def _fragment_issue(row: Row) -> DetectedIssue:
+    # Read by hand (one row per broken fragment, tens of thousands on a link-heavy site).
+    target_url, fragment = as_str(row["target_url"]), as_str(row["fragment"])
+    details: JsonObject = {"targetUrl": target_url, "fragment": fragment}
+    dedupe_key = f"{target_url}#{fragment}"
+    source_url = as_str(row["source_url"])
+    return DetectedIssue(IssueType.BROKEN_FRAGMENT, source_url, details, dedupe_key=dedupe_key)
 
 
 def fragment_section(query: Query) -> Section:
     """broken-fragment (cross_page.broken_fragments): every broken link fragment."""
-    return SqlSection(
+    return NumberedSection(
         IssueType.BROKEN_FRAGMENT.value,
         (IssueType.BROKEN_FRAGMENT,),
         _BROKEN_FRAGMENTS,
-        lambda row: _fragment_issue(from_json(FragmentHit, row)),
+        _FRAGMENT_ORDER,
+        fragments.BROKEN_TABLE,
+        fragments.BROKEN_COLUMNS,
+        _fragment_issue,
         query,
     )
 

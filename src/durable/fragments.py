@@ -5,7 +5,8 @@ pages whose set is complete, under a small integer per page so each key costs a 
 `link_fragments`: internal links' fragments with their lookup keys (as written, and
 percent-decoded). Both count towards the link budget and stop, like `links`, when it trips
 (missing rows only hide broken fragments). A page's set replaces what a retried batch stored for
-it, so a stored page always has its whole set.
+it, so a stored page always has its whole set. `broken_fragments` is finalize's scratch table:
+the broken ones numbered in their issues' order, so finalize reads them a page at a time.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from durable.records import FragmentLink, FragmentTargets
 
 __all__ = [
     "ADD_PAGES",
+    "BROKEN_COLUMNS",
+    "BROKEN_TABLE",
     "CLEAR_TARGETS",
     "KEYS_PER_OBJECT",
     "SCHEMA",
@@ -42,7 +45,19 @@ SCHEMA = (
         decoded_key INTEGER NOT NULL,
         PRIMARY KEY (source_url, target_url, fragment)
     ) WITHOUT ROWID""",
+    # Finalize's broken link fragments, numbered in the section's order
+    # (durable.finalize_sections.NumberedSection); scratch space, rebuilt by each finalize.
+    """CREATE TABLE IF NOT EXISTS broken_fragments (
+        n INTEGER PRIMARY KEY,
+        source_id TEXT NOT NULL,
+        source_url TEXT NOT NULL,
+        target_url TEXT NOT NULL,
+        fragment TEXT NOT NULL,
+        kind INTEGER NOT NULL
+    )""",
 )
+BROKEN_TABLE = "broken_fragments"
+BROKEN_COLUMNS = ("source_id", "source_url", "target_url", "fragment", "kind")
 # A sub-batch's pages in three statements, whatever their number: their ids, their old target
 # sets cleared (a retried batch), their new sets from `{"u": url, "k": [keys]}` objects.
 ADD_PAGES = "INSERT OR IGNORE INTO fragment_pages (url) SELECT value FROM json_each(?)"

@@ -46,6 +46,7 @@ from parse.facts import (
     Script,
     UrlRef,
 )
+from parse.prescan import ContentAttrParser, EncodingBytes
 from parse.text import cut
 from parse.url_refs import UrlRefs
 from urls.fragment import fragment_key
@@ -687,11 +688,10 @@ def declared_charset(attrs: Attrs) -> str | None:
 
 
 def content_type_charset(content: str) -> str | None:
-    """The charset parameter of a Content-Type value, via html5lib's WHATWG algorithm."""
-    from html5lib._inputstream import ContentAttrParser, EncodingBytes
+    """The charset parameter of a Content-Type value, by the prescan's algorithm (html5lib's)."""
 
     try:
         label = ContentAttrParser(EncodingBytes(content.encode("utf-8", "replace"))).parse()
-    except Exception:  # html5lib's byte parser signals "no charset" with assorted errors
+    except Exception:  # the byte parser (html5lib's) signals "no charset" with assorted errors
         return None
     return _cap(label.decode("utf-8", "replace")) if label else None

@@ -1,7 +1,8 @@
 """Bytes to text like a browser: BOM, then Content-Type charset, then the meta prescan, then
-windows-1252, with the WHATWG label table; reuses html5lib's sniffing code and codecs. The
-prescan's answer is html5lib's; plain heads (most pages) get it from a regular expression that
-models html5lib's scan instead of from its byte-by-byte loop (see `_PLAIN_HEAD`).
+windows-1252, with the WHATWG label table; html5lib's sniffing code (ported: parse.prescan) and
+webencodings' codecs. The prescan's answer is html5lib's; plain heads (most pages) get it from a
+regular expression that models html5lib's scan instead of from its byte-by-byte loop (see
+`_PLAIN_HEAD`).
 
 The decision needs the first `PRESCAN_BYTES` of the page (the HTML spec's prescan window, the
 number html5lib uses), so output starts once they have arrived. A decision from the prescan or
@@ -17,14 +18,9 @@ import codecs
 import re
 
 import webencodings
-from html5lib._inputstream import (
-    ContentAttrParser,
-    EncodingBytes,
-    EncodingParser,
-    lookupEncoding,
-)
 
 from parse.facts import EncodingInfo, EncodingSource
+from parse.prescan import ContentAttrParser, EncodingBytes, EncodingParser, lookup_encoding
 
 PRESCAN_BYTES = 1024  # HTML spec "prescan a byte stream"; html5lib's numBytesMeta
 RETAIN_BYTES = 128 * 1024  # far beyond where pages declare their charset; bounds memory
@@ -39,7 +35,7 @@ _FALLBACK = "windows-1252"
 # The prescan of most pages, read by regular expressions instead of html5lib's byte-by-byte
 # Python loop: markup that `EncodingParser` provably skips without effect, then the first `<meta`
 # that may declare a charset, whose attributes `_meta_encoding` weighs as `handleMeta` does. Each
-# token is modelled on what `EncodingParser.getEncoding` does at a `<`, in its order of tests:
+# token is modelled on what `EncodingParser.get_encoding` does at a `<`, in its order of tests:
 # `<!--` jumps to `-->`; `<meta` + whitespace reads attributes (`handleMeta`), which change
 # nothing unless one is named `charset` or a `content` value names one (`ContentAttrParser`
 # looks for "charset"), so a `<meta` none of whose names and values holds "charset" is skipped;
@@ -94,7 +90,7 @@ def transport_label(content_type: str | None) -> str | None:
 def lookup(label: str | bytes | None) -> webencodings.Encoding | None:
     """WHATWG label lookup (html5lib's), None for unknown or undecodable labels."""
     try:
-        return lookupEncoding(label)
+        return lookup_encoding(label)
     except (UnicodeError, TypeError):
         return None
 
@@ -119,8 +115,8 @@ def prescan(head: bytes) -> webencodings.Encoding | None:
     encoding = _plain_meta_charset(head)
     if encoding is None:
         try:
-            encoding = EncodingParser(head).getEncoding()
-        except Exception:  # the byte scanner is html5lib's; never let odd bytes escape as errors
+            encoding = EncodingParser(head).get_encoding()
+        except Exception:  # the byte scanner (html5lib's, ported); never let odd bytes escape
             return None
     if encoding is not None and encoding.name in ("utf-16be", "utf-16le"):
         return lookup("utf-8")

@@ -2,20 +2,32 @@
 
 Whitespace collapsing, the visible-text digest (word count and SHA-256, computed incrementally with
 bounded memory) and HTML character-reference decoding (WHATWG "character reference state", with the
-attribute-value rule for legacy references without a semicolon; html5lib's tables).
+attribute-value rule for legacy references without a semicolon; the spec's tables).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from html.entities import html5
 
-from html5lib import constants
-
-# The HTML spec's named character references and numeric-reference replacements, as html5lib
-# ships them (html5lib is untyped, hence the annotations).
-_ENTITIES: dict[str, str] = constants.entities
-_REPLACEMENTS: dict[int, str] = constants.replacementCharacters
+# The HTML spec's named character references (https://html.spec.whatwg.org/entities.json): the
+# standard library's copy, the table html5lib ships too (tests/parse/test_text.py compares them);
+# importing html5lib for it cost every audit's start-up html5lib's parser modules.
+_ENTITIES: dict[str, str] = html5
+# HTML spec "numeric character reference end state": U+0000 becomes U+FFFD, and 0x80-0x9F are
+# read as windows-1252 where it defines a character (the others stay themselves). U+000D is
+# listed because html5lib's table (the reference parser's) lists it; it maps to itself.
+_REPLACEMENTS: dict[int, str] = {
+    0x00: "\ufffd",
+    0x0D: "\r",
+    **{code: chr(code) for code in (0x81, 0x8D, 0x8F, 0x90, 0x9D)},
+    **{
+        code: bytes([code]).decode("windows-1252")
+        for code in range(0x80, 0xA0)
+        if code not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)
+    },
+}
 
 _LONGEST_ENTITY = max(map(len, _ENTITIES))
 _CHARREF = re.compile(r"&(?:#([0-9]+);?|#[xX]([0-9a-fA-F]+);?|([A-Za-z][A-Za-z0-9]*;?))")

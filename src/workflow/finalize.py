@@ -49,7 +49,7 @@ async def finalize_audit(
         crawl_issues = (*crawl_issues, _crawl_rate_limited(start_url))
     if crawl_issues:
         # Crawl-level issues belong to no page row, so their page_id stays empty.
-        records = [_record(audit_id, issue, set()) for issue in crawl_issues]
+        records = [_record(audit_id, issue, {}) for issue in crawl_issues]
         await repository.insert_issues(env.DB, records)
         issues_written += len(records)
     counts = await repository.score_counts(env.DB, audit_id)
@@ -111,7 +111,9 @@ async def _write_cross_page_issues(
         issues = [DetectedIssue.from_dict(dict(item)) for item in page.issues]
         # Only this page's URLs are looked up: the audit's whole URL set is never held.
         crawled = await repository.crawled_among(db, audit_id, (i.page_url for i in issues))
-        await repository.insert_issues(db, [_record(audit_id, issue, crawled) for issue in issues])
+        # A page's issues come together (a link-heavy page has thousands): each id hashed once.
+        ids = {url: page_id(audit_id, url) for url in crawled}
+        await repository.insert_issues(db, [_record(audit_id, issue, ids) for issue in issues])
         written += len(issues)
         if not page.next_cursor:
             return written
@@ -124,6 +126,6 @@ def _crawl_rate_limited(start_url: str) -> DetectedIssue:
     )
 
 
-def _record(audit_id: str, issue: DetectedIssue, crawled: set[str]) -> IssueRecord:
-    row_id = page_id(audit_id, issue.page_url) if issue.page_url in crawled else None
-    return IssueRecord.from_detected(audit_id, issue, row_id)
+def _record(audit_id: str, issue: DetectedIssue, page_ids: dict[str, str]) -> IssueRecord:
+    """The issue's row, with its page's id where its page was crawled (`page_ids` by URL)."""
+    return IssueRecord.from_detected(audit_id, issue, page_ids.get(issue.page_url))

@@ -11,6 +11,7 @@ import pytest
 
 from audit.catalogue import IssueType
 from audit.cross_page import FragmentRef, broken_fragments
+from durable.finalize import FinalizeOptions, FinalizePage
 from durable.records import FragmentLink, FragmentTargets, RecordBatch
 from local_platform.runtime import LocalPlatform
 from urls.fragment import fragment_key, fragment_keys
@@ -109,3 +110,33 @@ async def test_a_set_larger_than_one_bound_object_is_stored_whole(pad: Any) -> N
     await write(pad, {}, refs)
     found = sorted(i["details"]["fragment"] for i in await fragment_issues(pad))
     assert found == ["s0", "s45000"]  # "s0" on the page "two"
+
+
+async def test_pages_of_any_size_concatenate_to_the_whole_result(pad: Any) -> None:
+    targets = {"doc": ["a"], "two": []}
+    refs = [ref(source, target, f"f{n}") for source in "xyz" for target in targets for n in (1, 2)]
+    sets = await write(pad, targets, refs)
+    expected = [i.to_dict() for i in broken_fragments(AUDIT, sets, refs)]
+    assert len(expected) == 12
+    for limit in (1, 5, 2_000):
+        issues, _ = await finalize_all(pad, limit=limit)
+        assert [i for i in issues if i["issue_type"] == IssueType.BROKEN_FRAGMENT] == expected
+
+
+async def test_a_page_read_from_the_middle_numbers_the_fragments_first(pad: Any) -> None:
+    refs = [ref("a", "doc", f"f{n}") for n in range(4)]
+    sets = await write(pad, {"doc": []}, refs)
+    expected = [i.to_dict() for i in broken_fragments(AUDIT, sets, refs)]
+    options = FinalizeOptions(AUDIT, url(""), crawl_completed=True, cursor="broken-fragment:1")
+    page = FinalizePage.from_dict(await pad.run_finalize_checks(options.to_dict()))
+    assert [dict(i) for i in page.issues][:3] == expected[1:]
+
+
+async def test_a_second_finalize_numbers_what_the_crawl_added_since_the_first(pad: Any) -> None:
+    first = [ref("b", "doc", "f1")]
+    await write(pad, {"doc": []}, first)
+    assert len(await fragment_issues(pad)) == 1
+    later = [ref("a", "doc", "f0"), ref("c", "doc", "f2")]
+    sets = await write(pad, {"doc": []}, later)
+    expected = [i.to_dict() for i in broken_fragments(AUDIT, sets, first + later)]
+    assert await fragment_issues(pad) == expected
