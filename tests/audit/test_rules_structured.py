@@ -10,6 +10,7 @@ from audit.catalogue import STRUCTURED_FINDINGS_LISTED, Category, IssueType
 from audit.issues import DetectedIssue
 from audit.page_rules import run_page_rules
 from audit.rules_structured import ISSUE_OF_KIND, structured_data_issues
+from audit.verdict import FindingScope, Tally, TypeTally, findings, score
 from structured.findings import FindingKind
 from structured.page import PageStructuredData, check_json_ld
 from tests.audit.audit_builders import observe
@@ -92,3 +93,19 @@ def test_the_page_rules_run_the_check_on_content_pages_only() -> None:
 @pytest.mark.parametrize("kind", list(FindingKind))
 def test_every_finding_kind_has_an_issue_type_in_the_content_category(kind: FindingKind) -> None:
     assert ISSUE_OF_KIND[kind].category is Category.CONTENT
+
+
+def test_a_template_fault_counts_once_in_the_content_category() -> None:
+    # An Article template with a misspelt property: the issue on all 80 pages of 100 is one
+    # site-wide finding, and it lowers the content score, not on-page SEO's.
+    issue = IssueType.STRUCTURED_DATA_UNKNOWN_PROPERTY
+    tally = Tally(100, 100, 3000, None, (TypeTally(str(issue), issue.severity, 80, 80, 2400),))
+
+    (finding,) = findings(tally)
+    scores = {c.category: c.score for c in score(tally).categories}
+
+    assert (finding.scope, finding.category) == (FindingScope.SITE_WIDE, Category.CONTENT)
+    content = scores[Category.CONTENT]
+    assert content is not None
+    assert content < 100
+    assert scores[Category.ON_PAGE] == 100
