@@ -218,6 +218,17 @@ class IssueType(StrEnum):
     RESOURCES_BLOCKED_BY_ROBOTS = "resources-blocked-by-robots"
     SOFT_404 = "soft-404"
     RENDERING_NOT_DONE = "rendering-not-done"
+    # --- a page's JSON-LD against schema.org and Google's rich results (issue 32,
+    # audit.rules_structured, docs/structured-data.md) ---
+    STRUCTURED_DATA_UNKNOWN_TYPE = "structured-data-unknown-type"
+    STRUCTURED_DATA_UNKNOWN_PROPERTY = "structured-data-unknown-property"
+    STRUCTURED_DATA_WRONG_VOCABULARY = "structured-data-wrong-vocabulary"
+    STRUCTURED_DATA_PROPERTY_NOT_ON_TYPE = "structured-data-property-not-on-type"
+    STRUCTURED_DATA_INVALID_VALUE = "structured-data-invalid-value"
+    STRUCTURED_DATA_TEXT_FOR_THING = "structured-data-text-for-thing"
+    STRUCTURED_DATA_DEPRECATED_TERM = "structured-data-deprecated-term"
+    RICH_RESULT_MISSING_REQUIRED = "rich-result-missing-required"
+    RICH_RESULT_MISSING_RECOMMENDED = "rich-result-missing-recommended"
 
     @property
     def severity(self) -> Severity:
@@ -277,6 +288,9 @@ CONTENT_AFTER_SCRIPT_MAX_RAW_PERCENT = 20
 # Links only after script: how many of them the finding lists, enough to recognise which part of
 # the page script builds (a menu, a product list) without storing every link of a large page.
 SCRIPT_LINK_SAMPLE = 5
+# Structured data (audit.rules_structured): how many findings one issue lists, each with its
+# property path; the detail also counts them all. Enough to show a template's faults.
+STRUCTURED_FINDINGS_LISTED = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +347,11 @@ _PAGE, _CROSS, _CRAWL, _SITE = Scope.PAGE, Scope.CROSS_PAGE, Scope.CRAWL, Scope.
 _LH = Scope.LIGHTHOUSE
 _LINKS, _ONPAGE, _CONTENT = Category.CRAWLABILITY, Category.ON_PAGE, Category.CONTENT
 _SEC, _PERF = Category.SECURITY, Category.PERFORMANCE
+_SCHEMA_VALIDATOR = "Schema Markup Validator (https://validator.schema.org/)"
+_RICH_RESULTS = "Google Search Central, structured data feature guides"
+_FINDINGS_LISTED = _t(
+    "STRUCTURED_FINDINGS_LISTED", STRUCTURED_FINDINGS_LISTED, "findings listed", "siteaudit"
+)
 
 _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
     # ------------------------------------------------------------------ original: per page
@@ -1840,6 +1859,129 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "(docs/rendering.md).",
         "siteaudit (issue 30)",
         category=_LINKS,
+    ),
+    # ------------------------------------------------------------------ structured data (issue 32)
+    _D(
+        IssueType.STRUCTURED_DATA_UNKNOWN_TYPE,
+        _WARN,
+        _PAGE,
+        "Structured data uses a type schema.org does not define",
+        "a JSON-LD item's @type is not a schema.org type (the details list each with its "
+        "property path and the likely intended type)",
+        "Search engines ignore an item of a type they do not know, with every property on it. "
+        "Warning: the markup was written to be used and is not.",
+        "Correct the type's spelling and case (e.g. Prodcut -> Product), as the details suggest.",
+        _SCHEMA_VALIDATOR,
+        (_FINDINGS_LISTED,),
+        category=_CONTENT,
+    ),
+    _D(
+        IssueType.STRUCTURED_DATA_UNKNOWN_PROPERTY,
+        _WARN,
+        _PAGE,
+        "Structured data uses a property schema.org does not define",
+        "a JSON-LD property is not a schema.org property (the details list each with its path and "
+        "the likely intended name)",
+        "A misspelt property is dropped by search engines, so the value it carries is lost "
+        "(a price, a date, an author). Warning.",
+        "Rename the property as the details suggest (e.g. colour -> color, Name -> name).",
+        _SCHEMA_VALIDATOR,
+        (_FINDINGS_LISTED,),
+        category=_CONTENT,
+    ),
+    _D(
+        IssueType.STRUCTURED_DATA_WRONG_VOCABULARY,
+        _WARN,
+        _PAGE,
+        "Structured data does not name the schema.org vocabulary correctly",
+        "a JSON-LD item has no @context, or writes schema.org terms in another namespace "
+        "(www.schema.org, schema.org/ without a scheme, an undeclared schema: prefix)",
+        "Without the right vocabulary the item's terms mean nothing to a consumer, so the whole "
+        "item can be ignored. Warning.",
+        'Start each block with "@context": "https://schema.org" and write terms without a prefix.',
+        _SCHEMA_VALIDATOR,
+        (_FINDINGS_LISTED,),
+        category=_CONTENT,
+    ),
+    _D(
+        IssueType.STRUCTURED_DATA_PROPERTY_NOT_ON_TYPE,
+        _WARN,
+        _PAGE,
+        "Structured data puts a property on a type that does not have it",
+        "a schema.org property whose domain includes none of the item's types or their parents",
+        "The property exists but not for this kind of thing (an offer's price on a Product), so "
+        "consumers do not read it where it is. Warning.",
+        "Move the property to the item it belongs to (the details give the path), or give the "
+        "item the type that has it.",
+        _SCHEMA_VALIDATOR,
+        (_FINDINGS_LISTED,),
+        category=_CONTENT,
+    ),
+    _D(
+        IssueType.STRUCTURED_DATA_INVALID_VALUE,
+        _WARN,
+        _PAGE,
+        "Structured data has a value of the wrong kind",
+        "a value fits none of the property's expected types: a malformed date, number or "
+        "boolean, a nested item of an unrelated type, or an unknown enumeration member",
+        "A value consumers cannot read is dropped (a date that is not ISO 8601, "
+        "https://schema.org/Instock for InStock). Warning.",
+        "Write the value in the expected format or type, as the details say for each path.",
+        _SCHEMA_VALIDATOR,
+        (_FINDINGS_LISTED,),
+        category=_CONTENT,
+    ),
+    _D(
+        IssueType.STRUCTURED_DATA_TEXT_FOR_THING,
+        _INFO,
+        _PAGE,
+        "Structured data gives text where an item is expected",
+        "a property that expects a thing (an author, an address) has plain text",
+        "schema.org's data model accepts text there, so the markup is valid, but a nested item "
+        "says more (a Person with a name and url). Info.",
+        "Replace the text with a nested item of the expected type where it matters.",
+        "schema.org data model, Conformance (https://schema.org/docs/datamodel.html)",
+        (_FINDINGS_LISTED,),
+        category=_CONTENT,
+    ),
+    _D(
+        IssueType.STRUCTURED_DATA_DEPRECATED_TERM,
+        _INFO,
+        _PAGE,
+        "Structured data uses a superseded or retired schema.org term",
+        "a type, property or member that schema.org superseded (supersededBy) or retired (attic)",
+        "Old terms still parse, but consumers follow the current vocabulary and may stop "
+        "reading them. Info.",
+        "Use the replacement term the details name.",
+        _SCHEMA_VALIDATOR,
+        (_FINDINGS_LISTED,),
+        category=_CONTENT,
+    ),
+    _D(
+        IssueType.RICH_RESULT_MISSING_REQUIRED,
+        _WARN,
+        _PAGE,
+        "Structured data misses a property a rich result requires",
+        "an item of a Google rich-result feature's type lacks a required property, so the page "
+        "is not eligible for that feature (the details name feature and path)",
+        "Google shows the rich result (product snippet, breadcrumb, FAQ...) only when every "
+        "required property is there: the markup earns nothing. Warning.",
+        "Add the missing properties the details list, as Google's page for the feature shows.",
+        _RICH_RESULTS,
+        (_FINDINGS_LISTED,),
+        category=_CONTENT,
+    ),
+    _D(
+        IssueType.RICH_RESULT_MISSING_RECOMMENDED,
+        _INFO,
+        _PAGE,
+        "Structured data misses a property a rich result recommends",
+        "an item of a Google rich-result feature's type lacks a recommended property",
+        "The page stays eligible, but Google may show a plainer result. Info.",
+        "Add the recommended properties the details list where the page has the data.",
+        _RICH_RESULTS,
+        (_FINDINGS_LISTED,),
+        category=_CONTENT,
     ),
 )
 

@@ -14,6 +14,7 @@ from audit.text import js_trim
 from common.fetch_class import FetchClass
 from common.wire import JsonRecord
 from parse.facts import PageFacts
+from structured.page import PageStructuredData
 from urls.normalise import normalise_url
 
 __all__ = ["PageObservation"]
@@ -41,6 +42,8 @@ class PageObservation(JsonRecord):
     in_sitemap: bool = False
     site_is_https: bool = False  # the audit's resolved start URL is https
     facts: PageFacts | None = None
+    # The page's JSON-LD checked (structured.page); None when it has no block that parsed.
+    structured_data: PageStructuredData | None = None
 
     def __post_init__(self) -> None:
         if self.status_code < 0 or self.html_bytes < 0:

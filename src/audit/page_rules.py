@@ -7,9 +7,9 @@ Theory of operation (original system §1.2):
   9-12 noindex, canonical conflict, canonicalized, deep page
   13   JavaScript shell -> stop (its title, headings and text are not the rendered page's)
   14-20 title, meta description, H1, heading order, thin content, image alt, outgoing links
-  then the branch JSON-LD check and the field checks (rules_field, rules_security), which run on
-  every readable 2xx HTML page, shells included: they read the head and headers, which a shell
-  serves like any page.
+  then the branch JSON-LD check, the structured-data checks (audit.rules_structured), and the
+  field checks (rules_field, rules_security), which run on every readable 2xx HTML page, shells
+  included: they read the head and headers, which a shell serves like any page.
 
 Every rule is a pure function of one `PageObservation` returning a list of `DetectedIssue`.
 """
@@ -18,7 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from audit import rules_content, rules_field, rules_head, rules_security, rules_status
+from audit import (
+    rules_content,
+    rules_field,
+    rules_head,
+    rules_security,
+    rules_status,
+    rules_structured,
+)
 from audit.issues import DetectedIssue
 from audit.page import PageObservation
 
@@ -32,7 +39,7 @@ _INDEXING_RULES: Sequence[Rule] = (  # steps 9-12
     rules_head.canonicalized_page,
     rules_head.deep_page,
 )
-_CONTENT_RULES: Sequence[Rule] = (  # steps 14-20, then the branch JSON-LD check
+_CONTENT_RULES: Sequence[Rule] = (  # steps 14-20, then the JSON-LD checks
     rules_head.title_issues,
     rules_head.meta_description_issues,
     rules_head.h1_issues,
@@ -41,6 +48,7 @@ _CONTENT_RULES: Sequence[Rule] = (  # steps 14-20, then the branch JSON-LD check
     rules_content.images_missing_alt,
     rules_content.no_outgoing_links,
     rules_content.invalid_structured_data,
+    rules_structured.structured_data_issues,
 )
 FIELD_RULES: Sequence[Rule] = (
     rules_field.http_page_on_https_site,

@@ -10,7 +10,7 @@ and site facts. It does no I/O, so tests can call it on canned responses.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
 
 from audit.cross_page import crawled_page
@@ -40,6 +40,7 @@ from durable.records import (
 from parse.facts import PageFacts
 from render.decision import render_reason
 from render.records import RenderMode
+from structured.page import PageStructuredData, check_json_ld
 from urls.normalise import normalise_url
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -206,6 +207,7 @@ def observe(
 ) -> PageObservation:
     headers = result.headers
     content_type = headers.get("content-type")
+    facts, structured_data = checked_structured_data(body.facts)
     return PageObservation(
         url=leased.url,
         final_url=result.url,
@@ -226,8 +228,20 @@ def observe(
         crawl_depth=leased.depth,
         in_sitemap=leased.in_sitemap,
         site_is_https=scope.site_is_https,
-        facts=body.facts,
+        facts=facts,
+        structured_data=structured_data,
     )
+
+
+def checked_structured_data(
+    facts: PageFacts | None,
+) -> tuple[PageFacts | None, PageStructuredData | None]:
+    """The page's JSON-LD validated, and its facts without the blocks' texts: the observation
+    crosses step and storage boundaries, so it keeps the bounded findings, not the blocks."""
+    if facts is None or not facts.json_ld.documents:
+        return facts, None
+    checked = check_json_ld(facts.json_ld.documents)
+    return replace(facts, json_ld=replace(facts.json_ld, documents=())), checked
 
 
 def is_html_type(content_type: str | None) -> bool:

@@ -25,6 +25,7 @@ from parse.facts import (
     IMAGES_CAP,
     JSONLD_MAX_BLOCKS,
     JSONLD_MAX_DEPTH,
+    JSONLD_MAX_KEPT_CHARS,
     JSONLD_MAX_TYPES,
     LINKS_CAP,
     LIST_CAP,
@@ -282,6 +283,8 @@ class FactsBuilder:
         self._jsonld_errors = 0
         self._jsonld_types: list[str] = []
         self._jsonld_truncated = False
+        self._jsonld_documents: list[str] = []
+        self._jsonld_kept = 0  # characters in _jsonld_documents
 
     # -- elements ---------------------------------------------------------------------------
 
@@ -535,8 +538,17 @@ class FactsBuilder:
         except (ValueError, RecursionError):
             self._jsonld_errors += 1
             return
+        self._keep_jsonld(text)
         if not self._collect_types(data):
             self._jsonld_truncated = True
+
+    def _keep_jsonld(self, text: str) -> None:
+        """Keep a parsed block's text for validation while the page's budget lasts."""
+        if self._jsonld_kept + len(text) > JSONLD_MAX_KEPT_CHARS:
+            self._jsonld_truncated = True
+            return
+        self._jsonld_kept += len(text)
+        self._jsonld_documents.append(text)
 
     def _collect_types(self, data: object) -> bool:
         """Gather @type strings breadth-first within the bounds; False if a bound was hit."""
@@ -625,6 +637,7 @@ class FactsBuilder:
                 self._jsonld_errors,
                 tuple(self._jsonld_types),
                 self._jsonld_truncated,
+                tuple(self._jsonld_documents),
             ),
             fragment_targets=() if self._targets is None else tuple(sorted(self._targets)),
             fragment_targets_capped=self._targets is None,

@@ -120,6 +120,10 @@ JSONLD_MAX_BLOCKS = 25
 JSONLD_MAX_CHARS = 64_000
 JSONLD_MAX_DEPTH = 12
 JSONLD_MAX_TYPES = 50
+# The blocks kept for validation (structured.page): 64,000 characters a page in all, one block's
+# worth, so a page's facts never carry more than one full block's text to the audit. A page past
+# it is validated on the blocks that fit, and its JsonLd says `truncated`.
+JSONLD_MAX_KEPT_CHARS = 64_000
 
 
 class EncodingSource(StrEnum):
@@ -244,12 +248,17 @@ class JsonLd(JsonRecord):
     Bounds follow the original's accumulator: at most `JSONLD_MAX_BLOCKS` blocks parsed, each at
     most `JSONLD_MAX_CHARS` characters, `@type` values gathered to depth `JSONLD_MAX_DEPTH`, at most
     `JSONLD_MAX_TYPES` of them. `truncated` is True when any bound cut the work short.
+
+    `documents` are the texts of the blocks that parsed, in document order, kept for validation
+    within `JSONLD_MAX_KEPT_CHARS` a page; the crawl validates them where it makes the page's
+    observation (crawl.page_pipeline.observe) and drops them there, so they never reach storage.
     """
 
     blocks: int = 0
     parse_errors: int = 0
     types: tuple[str, ...] = ()
     truncated: bool = False
+    documents: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,6 +162,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "audit"
                 "rules_field.py",
                 "rules_security.py",
                 "rendering_rules.py",
+                "rules_structured.py",
             ],
         ),
         (Scope.CROSS_PAGE, ["cross_page.py", "external_links.py", "timing.py"]),

@@ -33,6 +33,7 @@ Theory of operation (original system §6.3, adapted to this project's catalogue)
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -208,6 +209,43 @@ JSON_LD_VALID = (
 JSON_LD_BROKEN = (
     '<script type="application/ld+json">{"@context": "https://schema.org", "@type": </script>'
 )
+# A JSON-LD Article with every property Google's article rich result recommends, and a Product
+# eligible for the product snippet with no warning: each structured-data fixture changes one thing.
+ARTICLE: Mapping[str, object] = MappingProxyType(
+    {
+        "@context": "https://schema.org",
+        "@type": "Article",
+        "headline": "A badseo article",
+        "image": "https://example.org/article.png",
+        "datePublished": "2026-01-02",
+        "dateModified": "2026-01-03",
+        "author": {"@type": "Person", "name": "Ada", "url": "https://example.org/ada"},
+    }
+)
+PRODUCT: Mapping[str, object] = MappingProxyType(
+    {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        "name": "Fern",
+        "image": "https://example.org/fern.png",
+        "description": "A fern in a pot.",
+        "offers": {
+            "@type": "Offer",
+            "price": "12.50",
+            "priceCurrency": "EUR",
+            "availability": "https://schema.org/InStock",
+            "priceValidUntil": "2027-01-01",
+        },
+    }
+)
+
+
+def json_ld(item: Mapping[str, object], **changes: object) -> str:
+    """A JSON-LD block of `item` with `changes` (a None value removes the property)."""
+    data = {k: v for k, v in {**item, **changes}.items() if v is not None}
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
 PIXEL_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
     "0000000d4944415478da63f8ffff3f0005fe02fea7d6a4c90000000049454e44ae426082"
@@ -429,6 +467,81 @@ _CONTENT = [
         "A JSON-LD block that is not JSON.",
         (T.INVALID_STRUCTURED_DATA,),
         head=JSON_LD_BROKEN,
+    ),
+    page(
+        "/content/structured-data-valid-article",
+        Category.CONTENT,
+        "A JSON-LD Article with every property Google recommends: clean.",
+        head=json_ld(ARTICLE),
+    ),
+    page(
+        "/content/structured-data-valid-product",
+        Category.CONTENT,
+        "A JSON-LD Product eligible for the product snippet: clean.",
+        head=json_ld(PRODUCT),
+    ),
+    page(
+        "/content/structured-data-unknown-type",
+        Category.CONTENT,
+        "A JSON-LD item of type Prodcut, which schema.org does not define.",
+        (T.STRUCTURED_DATA_UNKNOWN_TYPE,),
+        head=json_ld(PRODUCT, **{"@type": "Prodcut"}),
+    ),
+    page(
+        "/content/structured-data-unknown-property",
+        Category.CONTENT,
+        "A JSON-LD Article with a misspelt property, headlin.",
+        (T.STRUCTURED_DATA_UNKNOWN_PROPERTY,),
+        head=json_ld(ARTICLE, headlin="A typo"),
+    ),
+    page(
+        "/content/structured-data-wrong-vocabulary",
+        Category.CONTENT,
+        "A JSON-LD Article whose context is www.schema.org, not schema.org.",
+        (T.STRUCTURED_DATA_WRONG_VOCABULARY,),
+        head=json_ld(ARTICLE, **{"@context": "http://www.schema.org"}),
+    ),
+    page(
+        "/content/structured-data-property-not-on-type",
+        Category.CONTENT,
+        "A JSON-LD Article with a price, a property of offers, not of articles.",
+        (T.STRUCTURED_DATA_PROPERTY_NOT_ON_TYPE,),
+        head=json_ld(ARTICLE, price="3.00"),
+    ),
+    page(
+        "/content/structured-data-invalid-value",
+        Category.CONTENT,
+        "A JSON-LD Article whose datePublished is not a date.",
+        (T.STRUCTURED_DATA_INVALID_VALUE,),
+        head=json_ld(ARTICLE, datePublished="yesterday"),
+    ),
+    page(
+        "/content/structured-data-text-for-thing",
+        Category.CONTENT,
+        "A JSON-LD Article whose publisher is plain text, not an organization.",
+        (T.STRUCTURED_DATA_TEXT_FOR_THING,),
+        head=json_ld(ARTICLE, publisher="Acme"),
+    ),
+    page(
+        "/content/structured-data-deprecated-term",
+        Category.CONTENT,
+        "A JSON-LD Article with isBasedOnUrl, which schema.org superseded by isBasedOn.",
+        (T.STRUCTURED_DATA_DEPRECATED_TERM,),
+        head=json_ld(ARTICLE, isBasedOnUrl="https://example.org/source"),
+    ),
+    page(
+        "/content/rich-result-missing-required",
+        Category.CONTENT,
+        "A JSON-LD Product with no offers, review or rating: no product snippet.",
+        (T.RICH_RESULT_MISSING_REQUIRED,),
+        head=json_ld(PRODUCT, offers=None),
+    ),
+    page(
+        "/content/rich-result-missing-recommended",
+        Category.CONTENT,
+        "A JSON-LD Article without the image Google recommends.",
+        (T.RICH_RESULT_MISSING_RECOMMENDED,),
+        head=json_ld(ARTICLE, image=None),
     ),
     page(
         "/content/javascript-shell",

@@ -4,7 +4,13 @@ capped list keeps its first items (the first of each when they repeat) while cou
 import pytest
 
 from parse.builder import ELEMENTS, FactsBuilder
-from parse.facts import EncodingInfo, EncodingSource, PageFacts, ReferenceKind
+from parse.facts import (
+    JSONLD_MAX_KEPT_CHARS,
+    EncodingInfo,
+    EncodingSource,
+    PageFacts,
+    ReferenceKind,
+)
 
 PAGE = "https://x.test/dir/page.html"
 # One attribute set that gives every handler something to read.
@@ -70,3 +76,19 @@ def test_a_singleton_list_keeps_only_the_first_few(monkeypatch: pytest.MonkeyPat
         builder.element("link", {"rel": "canonical", "href": f"/c{n}"})
 
     assert [c.raw for c in _build(builder).canonicals] == ["/c0", "/c1"]
+
+
+def test_jsonld_blocks_that_parse_are_kept_for_validation_within_the_page_budget() -> None:
+    builder = FactsBuilder(PAGE)
+    product = '{"@context": "https://schema.org", "@type": "Product", "name": "P"}'
+    builder.jsonld(product)
+    builder.jsonld("{not json")  # counted as an error, never kept
+    builder.jsonld('{"@type": "Big", "x": "' + "y" * JSONLD_MAX_KEPT_CHARS + '"}')  # over budget
+    builder.jsonld('{"@type": "Article"}')  # still fits after the big one was left out
+
+    json_ld = _build(builder).json_ld
+
+    assert json_ld.documents == (product, '{"@type": "Article"}')
+    assert json_ld.parse_errors == 1
+    assert json_ld.types == ("Product", "Big", "Article")  # the type list reads every block
+    assert json_ld.truncated  # the budget cut what validation sees
