@@ -5,7 +5,8 @@ full workflow with the local renderer (Debian's Chromium; skipped with the reaso
 rendered DOM, judges each route on what a visitor's browser shows (its title, description and
 h1, the canonical and the `noindex` added by script), and finds the broken link that exists only
 in the rendered DOM; every defect planted in a route is reported on its page by the
-raw-versus-rendered rules (audit.rendering_rules). `--render never` finds the start page
+raw-versus-rendered rules (audit.rendering_rules), the script robots.txt disallows among them:
+the render refuses it and reports it on its page. `--render never` finds the start page
 alone, and says rendering would find more. One audit per mode: a render costs about a second."""
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ import pytest
 from cli.report import format_summary, full_report
 from local_platform.chromium_renderer import chromium_executable
 from local_platform.runtime import LocalPlatform
-from tests.badseo.client_rendered import BROKEN_TARGET, ROUTES, SOFT_404, serve_client_rendered
+from tests.badseo.client_rendered import (
+    BLOCKED_SCRIPT,
+    BROKEN_TARGET,
+    ROUTES,
+    SOFT_404,
+    serve_client_rendered,
+)
 from tests.badseo.test_client_rendered_rules import ALL_ROUTES, expected_types
 from tests.support.platform_vars import TEST_VARS
 
@@ -76,6 +83,14 @@ async def test_auto_renders_the_shell_and_finds_every_route_and_the_broken_link(
     for route in ALL_ROUTES:
         wanted = {(issue_type.value, route.path) for issue_type in expected_types(route)}
         assert wanted <= found, route.path
+    # The script robots.txt disallows: refused by the render, and reported on its page. (The
+    # site does see it requested: the exposure checks read same-site scripts by content, and
+    # apply no robots.txt; tests/badseo/test_client_rendered.py shows the render never asks.)
+    blocked = next(i for i in report["issues"] if i["issue_type"] == "resources-blocked-by-robots")
+    assert blocked["page_url"] == f"{origin}/reviews"
+    assert blocked["details"]["sample"] == [
+        {"url": f"{origin}{BLOCKED_SCRIPT}", "resourceType": "script"}
+    ]
     rendered = [i for i in report["issues"] if i["page_url"].startswith(f"{origin}/private")]
     assert rendered and all(i["details"].get("rendered") is True for i in rendered)
     summary = report["rendering"]["counts"]
