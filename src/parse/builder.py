@@ -13,6 +13,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import overload
 
+from common.fast_record import maker
 from common.seen import SeenHashes
 from parse.attr_urls import refresh_url, srcset_urls
 from parse.facts import (
@@ -68,6 +69,9 @@ _SKIPPED_LINK_PREFIXES = ("javascript:", "mailto:", "tel:", "#")  # the original
 _MAY_SKIP = "#jJmMtT" + _WS
 _JSONLD_TYPES = ("application/ld+json",)
 _WALK_BUDGET = 10_000  # JSON-LD nodes visited per block
+# Built for every link and reference of every page: without the frozen __init__ (common.fast_record).
+_link_record = maker(Link)
+_reference_record = maker(Reference)
 
 
 @overload
@@ -401,7 +405,10 @@ class FactsBuilder:
         # references than the facts keep sends its first batch early, and holds nothing for it).
         kept = self._kept.references.holds if final else _never
         self._on_references(
-            [Reference(k, ref(raw, base, keep=kept((k, raw, rel))), rel) for k, raw, rel in ready]
+            [
+                _reference_record(k, ref(raw, base, keep=kept((k, raw, rel))), rel)
+                for k, raw, rel in ready
+            ]
         )
 
     def _resource(self, tag: str, raw: str) -> None:
@@ -504,7 +511,7 @@ class FactsBuilder:
         # A bare #fragment link's URL is asked again for the facts' fragment_links if kept there.
         keep = final and capture is _NO_TEXT and self._kept.fragment_links.holds(href)
         alt = capture.alt
-        link = Link(
+        link = _link_record(
             self._urls.ref(href, base, keep=keep),
             cut(capture.text, ANCHOR_TEXT_CAP),
             nofollow,
@@ -622,7 +629,9 @@ class FactsBuilder:
             fragment_targets_capped=self._targets is None,
             fragment_links=tuple(ref(h) for h in kept.fragment_links.items),
             fragment_links_seen=kept.fragment_links.seen,
-            references=tuple(Reference(k, ref(raw), rel) for k, raw, rel in kept.references.items),
+            references=tuple(
+                _reference_record(k, ref(raw), rel) for k, raw, rel in kept.references.items
+            ),
             references_seen=kept.references.seen,
             word_count=word_count,
             content_hash=content_hash,

@@ -1,5 +1,7 @@
 """Bytes to text like a browser: BOM, then Content-Type charset, then the meta prescan, then
-windows-1252, with the WHATWG label table; reuses html5lib's sniffing code and codecs.
+windows-1252, with the WHATWG label table; reuses html5lib's sniffing code and codecs. The
+prescan's answer is html5lib's; plain heads (most pages) get it from a regular expression that
+models html5lib's scan instead of from its byte-by-byte loop (see `_PLAIN_HEAD`).
 
 The decision needs the first `PRESCAN_BYTES` of the page (the HTML spec's prescan window, the
 number html5lib uses), so output starts once they have arrived. A decision from the prescan or
@@ -15,7 +17,12 @@ import codecs
 import re
 
 import webencodings
-from html5lib._inputstream import EncodingParser, lookupEncoding
+from html5lib._inputstream import (
+    ContentAttrParser,
+    EncodingBytes,
+    EncodingParser,
+    lookupEncoding,
+)
 
 from parse.facts import EncodingInfo, EncodingSource
 
@@ -28,6 +35,54 @@ _BOMS = (
 )
 _CHARSET_PARAM = re.compile(r"""charset\s*=\s*["']?([^"';\s]+)""", re.IGNORECASE)
 _FALLBACK = "windows-1252"
+
+# The prescan of most pages, read by regular expressions instead of html5lib's byte-by-byte
+# Python loop: markup that `EncodingParser` provably skips without effect, then the first `<meta`
+# that may declare a charset, whose attributes `_meta_encoding` weighs as `handleMeta` does. Each
+# token is modelled on what `EncodingParser.getEncoding` does at a `<`, in its order of tests:
+# `<!--` jumps to `-->`; `<meta` + whitespace reads attributes (`handleMeta`), which change
+# nothing unless one is named `charset` or a `content` value names one (`ContentAttrParser`
+# looks for "charset"), so a `<meta` none of whose names and values holds "charset" is skipped;
+# `</` + letters and digits ends at the `>`; `<!` and `<?` jump to `>`; `<` + a letter (not
+# `<meta`) skips the name to whitespace or `<>`, then attributes as `getAttribute` reads them.
+# Attributes are limited here to names without quotes or `=` that follow whitespace or `/` (see
+# `_p_attr`). Any other markup before that meta (`a="x"b`, a lone `<`, ...), or a meta that
+# leaves the question open, is not answered here: html5lib decides.
+# tests/parse/test_prescan.py checks the two agree on the corpus and on generated heads.
+_P_WS = r"\t\n\f\r "
+
+
+def _p_attr(group: str, guard: str = "") -> str:
+    """One attribute as `getAttribute` reads it: whitespace or "/", a name, optionally = and a
+    value, quoted or not (an unquoted one ends at whitespace or `>` here; html5lib also ends it
+    at `<`, where it reads on strangely). `group` "" captures the name and the double-quoted,
+    single-quoted and unquoted value; every character matches `guard` first."""
+
+    def char(cls: str) -> str:
+        return f"(?:{guard}{cls})" if guard else cls
+
+    name = char(rf"""[^{_P_WS}/<>="']""")
+    double, single = char('[^"]'), char("[^']")
+    unquoted = char(rf"""[^{_P_WS}<>"']""") + char(rf"[^{_P_WS}<>]") + "*+"
+    return (
+        rf"[{_P_WS}/]++({group}{name}++)(?:[{_P_WS}]*+=[{_P_WS}]*+"
+        rf"""(?:"({group}{double}*+)"|'({group}{single}*+)'|({group}{unquoted})(?=[{_P_WS}>])))?+"""
+    )
+
+
+_P_ATTRS = rf"(?:{_p_attr('?:')})*+[{_P_WS}/]*+"
+# The same, where no name or value holds "charset".
+_P_META_ATTRS = rf"(?:{_p_attr('?:', '(?!charset)')})*+[{_P_WS}/]*+"
+_P_SKIPPED = (
+    r"(?s:<!--.*?-->)"
+    rf"|<meta(?=[{_P_WS}]){_P_META_ATTRS}>"
+    r"|</[a-z][a-z0-9]*+>|<!(?!--)[^>]*+>|<\?[^>]*+>"
+    rf"|<(?!meta)[a-z][^{_P_WS}<>]*+{_P_ATTRS}>"
+)
+_PLAIN_HEAD = re.compile(
+    rf"(?:[^<]*+(?:{_P_SKIPPED}))*+[^<]*+<meta(?=[{_P_WS}])({_P_ATTRS})>".encode()
+)
+_META_ATTR = re.compile(_p_attr("").encode())
 
 
 def transport_label(content_type: str | None) -> str | None:
@@ -56,13 +111,51 @@ def sniff_bom(head: bytes) -> tuple[webencodings.Encoding, int] | None:
 
 def prescan(head: bytes) -> webencodings.Encoding | None:
     """The meta prescan over the first bytes (html5lib's EncodingParser); UTF-16 means UTF-8."""
-    try:
-        encoding = EncodingParser(head[:PRESCAN_BYTES]).getEncoding()
-    except Exception:  # the byte scanner is html5lib's; never let odd bytes escape as errors
+    head = head[:PRESCAN_BYTES].lower()  # html5lib reads the bytes lowercased (EncodingBytes)
+    if b"<meta" not in head:  # and this is its own first test
         return None
+    if b"charset" not in head:  # every answer is an attribute named so, or a value naming one
+        return None
+    encoding = _plain_meta_charset(head)
+    if encoding is None:
+        try:
+            encoding = EncodingParser(head).getEncoding()
+        except Exception:  # the byte scanner is html5lib's; never let odd bytes escape as errors
+            return None
     if encoding is not None and encoding.name in ("utf-16be", "utf-16le"):
         return lookup("utf-8")
     return encoding
+
+
+def _plain_meta_charset(head: bytes) -> webencodings.Encoding | None:
+    """html5lib's prescan answer when `head` (lowercased, as html5lib reads it) is plain (see
+    `_PLAIN_HEAD`) and its first meta that may declare a charset does, else None."""
+    m = _PLAIN_HEAD.match(head)
+    return None if m is None else _meta_encoding(head[m.start(1) : m.end()])
+
+
+def _meta_encoding(attrs: bytes) -> webencodings.Encoding | None:
+    """What html5lib's `handleMeta` finds in a meta's attribute text (with the closing `>`,
+    which ends an unquoted value); None when it reads on."""
+    pragma, pending = False, None
+    for name, double, single, unquoted in _META_ATTR.findall(attrs):
+        value = double or single or unquoted
+        if name == b"http-equiv":
+            pragma = value == b"content-type"
+            if pragma and pending is not None:
+                return pending
+        elif name == b"charset":
+            encoding = lookup(value)
+            if encoding is not None:
+                return encoding
+        elif name == b"content":
+            label = ContentAttrParser(EncodingBytes(value)).parse()
+            encoding = None if label is None else lookup(label)
+            if encoding is not None:
+                if pragma:
+                    return encoding
+                pending = encoding
+    return None
 
 
 class Decoder:

@@ -5,9 +5,10 @@ holding only what earlier feeds could not finish (a cut tag, a partial character
 tail of a raw-text element). `_run()` then walks the buffer with the tokenizer's patterns; for
 each token it does the least work the facts need:
 
-* character data goes, undecoded, to the visible-text list (and to open link/heading captures);
-  character references are decoded once per batch, which is exact because batches are joined with
-  NUL, a character no reference spans and visible text drops anyway;
+* character data goes, undecoded, to the visible-text list (and to open link/heading captures),
+  with the uninteresting tags the region pattern skipped still in it; those tags are removed and
+  character references decoded once per batch, which is exact because batches are joined with
+  NUL, a character no reference or tag spans and visible text drops anyway;
 * tags outside `ELEMENTS`, raw-text, heading, anchor and foreign names cost one dict lookup,
   unless a capture or foreign content is open (`_busy`), when `_tag()` keeps the small amount of
   tree-construction state the facts depend on;
@@ -172,16 +173,26 @@ class _Text:
             pieces = self.pieces
             if self.full or not pieces:
                 capture.text = self.done
-            elif len(pieces) == 1 and not self.done and "&" not in pieces[0]:
-                capture.text = pieces[0].replace("\0", "")  # nothing to decode
+            elif (
+                len(pieces) == 1 and not self.done and "&" not in pieces[0] and "<" not in pieces[0]
+            ):
+                capture.text = pieces[0].replace("\0", "")  # nothing to decode or drop
             else:
                 capture.text = self.done + _decode_pieces(pieces)
             capture.closed = True
 
 
 def _decode_pieces(pieces: list[str]) -> str:
-    """Decode character data pieces exactly as if one by one, dropping NULs."""
-    return decode_text("\0".join(pieces)).replace("\0", "")
+    """Character data pieces, decoded exactly as if one by one, without their tags and NULs.
+
+    A piece is character data and complete tags (`_scan`'s regions), so no tag starts in one
+    piece and ends in the next; a tag becomes NUL, which keeps it splitting references (text
+    around a tag is not decoded as one reference) and is dropped with the rest. Tags go before
+    references are decoded: `&lt;b>` is text, not a tag."""
+    text = "\0".join(pieces)
+    if "<" in text:
+        text = TAGS.sub("\0", text)
+    return decode_text(text).replace("\0", "")
 
 
 class PageExtractor:
@@ -318,9 +329,7 @@ class PageExtractor:
                 if hold is not None:
                     stop = hold.start()
             if stop > pos:
-                piece = buf[pos:stop]
-                if "<" in piece:
-                    piece = TAGS.sub("\0", piece)  # NUL: dropped later, and splits references
+                piece = buf[pos:stop]  # text and complete dull tags (`_decode_pieces` drops them)
                 text_append(piece)
                 for capture in captures:
                     capture.add(piece)
@@ -338,6 +347,15 @@ class PageExtractor:
                 return self._unfinished_tag(tag, end, eof)
             pos = m.end()
             name = name.lower() if name.isascii() else lower(name)
+            if name == "a":  # the most frequent tag: with no heading open, its whole effect
+                if slash:
+                    self._close_anchor()
+                else:
+                    self._start_link(source)
+                if self._anchor is not anchor:
+                    anchor = self._anchor
+                    region = _region(anchor)
+                continue
             # No foreign content is open here (see above), so `_tag` would do just this.
             if slash:
                 self._end_tag(name)
@@ -637,6 +655,14 @@ class PageExtractor:
         start = _STARTS.get(name)
         if start is not None:
             start(self, name, source, attrs, hidden)
+
+    def _start_link(self, source: str) -> None:
+        """`_start_tag("a", source)` where no template, foreign content or heading is open: there
+        `_track_start("a")` changes nothing (only cells, tables and headings close or count)."""
+        attrs: Attrs = parse_attrs(source) if source else {}
+        if "id" in attrs or "name" in attrs:
+            self._builder.targets("a", attrs, html=True)
+        self._open_anchor(attrs)
 
     # Each start tag that does more than name fragment targets and close elements: its effect,
     # in or out of `hidden` (template or foreign) content. `_STARTS` maps the names to them.

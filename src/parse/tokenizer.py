@@ -41,8 +41,11 @@ _MARKUP = rf"<(?:(/?)([A-Za-z][^{_WS}/>]*+)({_ATTRS})(>)?|([!?/]))"
 MARKUP = re.compile(_MARKUP)
 # Any complete tag, for removing uninteresting tags from a text region in one pass.
 TAGS = re.compile(rf"</?[A-Za-z][^{_WS}/>]*+{_ATTRS}>")
+# One attribute: name, then the value's double-quoted, single-quoted or unquoted text. Possessive:
+# no character a quantifier gives back could start what follows it, so they never backtrack.
 _ATTR = re.compile(
-    rf"""([^{_WS}/>][^{_WS}/>=]*)(?:[{_WS}]*=[{_WS}]*(?:"([^"]*)"|'([^']*)'|([^{_WS}>]*)))?"""
+    rf"""([^{_WS}/>][^{_WS}/>=]*+)(?:[{_WS}]*+=[{_WS}]*+"""
+    rf"""(?:"([^"]*+)"|'([^']*+)'|([^{_WS}>]*+)))?"""
 )
 COMMENT_END = re.compile(r"--!?>")
 BOGUS_END = re.compile(r">")

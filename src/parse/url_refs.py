@@ -15,12 +15,14 @@ correct since every key names its base). At most `cap` entries are held, the fir
 
 from __future__ import annotations
 
+from common.fast_record import maker
 from parse.facts import UrlRef
 from urls.resolve import BaseUrl, base_url
 
 # Above REFERENCES_CAP + LINKS_CAP (the facts' references and fragment links, the largest lists
 # asked for again), with room for the canonicals, hreflangs and forms.
 URL_REFS_CAP = 4096
+_url_ref = maker(UrlRef)  # one a distinct URL of every page: built without the frozen __init__
 
 
 class UrlRefs:
@@ -43,7 +45,7 @@ class UrlRefs:
         refs = self._refs
         found = refs.get(raw)
         if found is None:
-            found = UrlRef(raw, self._url.resolve(raw))
+            found = _url_ref(raw, self._url.resolve(raw))
             if keep and len(refs) < self.cap:
                 refs[raw] = found
         return found

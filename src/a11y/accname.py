@@ -1,0 +1,281 @@
+"""The W3C Accessible Name and Description Computation 1.2 (https://www.w3.org/TR/accname-1.2/)
+over the element tree, in the order and with the HTML-AAM native methods axe-core 4.14.1 uses
+(lib/commons/text/accessible-text-virtual.js and its steps), so names agree with the engine the
+rules are named after.
+
+Steps, each tried in turn until one gives text: aria-labelledby (2B: not while already following
+one, each referenced element named in its "labelledby context" where a hidden referent's hidden
+content counts), aria-label (2C), the native alternative of the element's kind (2E, HTML-AAM:
+alt, value, label elements, placeholder, caption, legend, figcaption, svg title, default button
+labels), the value of an embedded control (2E inside a label), name from content (2F: for roles
+that allow it, for elements without a role, and for every descendant once descending), and the
+title attribute (2I). Hidden content (a11y.hidden) is skipped unless a labelledby referent is
+itself hidden. CSS generated content (::before/::after) and whether an element is rendered as a
+block (which decides a separating space) need layout: names here join block-level children with
+a space by the element's content model instead, which changes spacing, never emptiness.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from a11y.aria import aria
+from a11y.page import Page
+from a11y.roles import PRESENTATIONAL, element_spec, input_type, role
+from a11y.tree import Element
+
+_SPACES = re.compile(r"[\s\u00a0]+")
+_CONTROL_VALUE_ROLES = frozenset(
+    {"textbox", "progressbar", "scrollbar", "slider", "spinbutton", "combobox", "listbox"}
+)
+_BUTTON_DEFAULTS = {"submit": "Submit", "image": "Submit", "reset": "Reset"}
+_TEXTBOX_TYPES = frozenset({"text", "search", "tel", "url", "email", "password", "number"})
+
+
+def sanitize(text: str) -> str:
+    """Whitespace collapsed and trimmed (axe-core's sanitize)."""
+    return _SPACES.sub(" ", text).strip()
+
+
+@dataclass
+class _Context:
+    start: Element
+    in_labelledby: bool = False
+    in_control: bool = False
+    include_hidden: bool | None = None
+    descending: bool = False
+    processed: set[int] = field(default_factory=set)
+
+
+_Method = Callable[[Page, Element, _Context], str]
+
+
+def accessible_name(page: Page, element: Element) -> str:
+    """The element's accessible name, whitespace collapsed; memoised per page."""
+    key = id(element)
+    if key not in page.names:
+        page.names[key] = sanitize(_text(page, element, _Context(start=element)))
+    return page.names[key]
+
+
+def subtree_name(page: Page, element: Element) -> str:
+    """The element's text content as accname's name from content would read it (axe-core's
+    visible text of a subtree, as `has-visible-text` takes it), hidden content left out."""
+    context = _Context(start=element, descending=True)
+    return sanitize(_children_text(page, element, context))
+
+
+def _text(page: Page, element: Element, context: _Context) -> str:
+    if context.in_labelledby and context.include_hidden is None:
+        context = replace(context, include_hidden=page.hidden.to_assistive_tech(element))
+    if _ignored_hidden(page, element, context):
+        return ""
+    for step in _STEPS:
+        found = step(page, element, context)
+        if element is context.start:
+            found = sanitize(found)
+        if found:
+            return found
+    return ""
+
+
+def _ignored_hidden(page: Page, element: Element, context: _Context) -> bool:
+    if context.include_hidden and element.tag not in ("script", "style", "template", "noscript"):
+        return False
+    return page.hidden.to_assistive_tech(element)
+
+
+def _labelledby(page: Page, element: Element, context: _Context) -> str:
+    if context.in_labelledby or context.in_control or not element.get("aria-labelledby"):
+        return ""
+    parts = []
+    for target in page.document.idrefs(element, "aria-labelledby"):
+        inner = replace(context, in_labelledby=True, processed=context.processed)
+        parts.append(_text(page, target, inner))
+    return " ".join(part for part in parts if part) if any(parts) else ""
+
+
+def _aria_label(page: Page, element: Element, context: _Context) -> str:
+    return (element.get("aria-label") or "").strip()
+
+
+def _native(page: Page, element: Element, context: _Context) -> str:
+    if role(page, element) in PRESENTATIONAL:
+        return ""
+    methods = element_spec(page, element, match_name=False).get("namingMethods") or []
+    assert isinstance(methods, list)
+    for method in methods:
+        found = _NATIVE_METHODS[method](page, element, context)
+        if found:
+            return found
+    return ""
+
+
+def _label_text(page: Page, element: Element, context: _Context) -> str:
+    if context.in_control or context.in_labelledby or id(element) in context.processed:
+        return ""
+    context.processed.add(id(element))
+    labels = labels_of(page, element)
+    inner = replace(context, in_control=True, processed=context.processed)
+    texts = (_text(page, label, inner) for label in labels)
+    return " ".join(text for text in texts if text)
+
+
+def labels_of(page: Page, element: Element) -> list[Element]:
+    """The label elements of a form control: those whose `for` names its id, and the closest
+    ancestor label, in document order."""
+    labels: list[Element] = []
+    element_id = element.get("id")
+    if element_id:
+        labels = [
+            label for label in page.document.by_tag("label") if label.get("for") == element_id
+        ]
+    implicit = next((a for a in page.document.ancestors(element) if a.tag == "label"), None)
+    if implicit is not None and implicit not in labels:
+        labels.append(implicit)
+        labels.sort(key=page.document.position)
+    return labels
+
+
+def _first_child_text(tag: str) -> _Method:
+    """The first `tag` descendant's name, unless an element like the named one comes first
+    (axe-core's descendantText: `querySelector('caption,table')`)."""
+
+    def method(page: Page, element: Element, context: _Context) -> str:
+        for candidate in page.document.descendants(element):
+            if candidate.tag == tag:
+                return _text(page, candidate, context)
+            if candidate.tag == element.tag:
+                return ""
+        return ""
+
+    return method
+
+
+def _attribute(name: str) -> _Method:
+    def method(page: Page, element: Element, context: _Context) -> str:
+        return element.get(name) or ""
+
+    return method
+
+
+def _title(page: Page, element: Element, context: _Context) -> str:
+    if element.tag != "iframe" and role(page, element) in PRESENTATIONAL:
+        return ""
+    return element.get("title") or ""
+
+
+def _button_default(page: Page, element: Element, context: _Context) -> str:
+    return _BUTTON_DEFAULTS.get(input_type(element), "")
+
+
+def _control_value(page: Page, element: Element, context: _Context) -> str:
+    found = role(page, element)
+    if element is context.start or found not in _CONTROL_VALUE_ROLES:
+        return ""
+    if element.tag == "textarea":
+        return "".join(c for c in element.children if isinstance(c, str))
+    if element.tag == "input" and input_type(element) in _TEXTBOX_TYPES:
+        return element.get("value") or ""
+    if element.tag == "select":
+        return _selected_options(page, element)
+    if found in ("progressbar", "scrollbar", "slider", "spinbutton"):
+        return _range_value(element)
+    if found == "textbox":  # an ARIA textbox: its text (axe-core's ariaTextboxValue)
+        return subtree_name(page, element)
+    return ""
+
+
+def _selected_options(page: Page, element: Element) -> str:
+    options = [o for o in page.document.descendants(element) if o.tag == "option"]
+    chosen = [o for o in options if o.has("selected")] or options[:1]
+    return " ".join(subtree_name(page, option) for option in chosen)
+
+
+def _range_value(element: Element) -> str:
+    value = element.get("aria-valuenow")
+    if value is None:
+        return ""
+    try:
+        return format(float(value), "g")
+    except ValueError:
+        return "0"
+
+
+def _subtree(page: Page, element: Element, context: _Context) -> str:
+    if id(element) in context.processed:
+        return ""
+    context.processed.add(id(element))
+    content_types = element_spec(page, element, match_name=False).get("contentTypes") or []
+    assert isinstance(content_types, list)
+    if "embedded" in content_types or role(page, element) in _CONTROL_VALUE_ROLES:
+        return ""
+    if not (context.descending or context.in_labelledby or named_from_content(page, element)):
+        return ""
+    descending = context.descending or not (context.in_control or context.in_labelledby)
+    return _children_text(page, element, replace(context, descending=descending))
+
+
+def _children_text(page: Page, element: Element, context: _Context) -> str:
+    text = ""
+    for child in element.children:
+        if isinstance(child, str):
+            text += child
+            continue
+        part = _text(page, child, context)
+        if part and child.tag not in _phrasing():
+            part = part if part.startswith(" ") else part + " "
+            part = " " + part if text and not text.endswith(" ") else part
+        text += part
+    return text
+
+
+def named_from_content(page: Page, element: Element, *, strict: bool = False) -> bool:
+    """Whether the element's role takes its name from content (axe-core's namedFromContents:
+    unless strict, also an element without a role, or a presentational one)."""
+    found = role(page, element)
+    spec = aria().roles.get(found) if found else None
+    if spec is not None and spec.get("nameFromContent"):
+        return True
+    return not strict and (spec is None or found in PRESENTATIONAL)
+
+
+_PHRASING: frozenset[str] | None = None
+
+
+def _phrasing() -> frozenset[str]:
+    global _PHRASING
+    if _PHRASING is None:
+        _PHRASING = frozenset(
+            tag for tag, spec in aria().elements.items() if "phrasing" in _content_types(spec)
+        )
+    return _PHRASING
+
+
+def _content_types(spec: dict[str, object]) -> list[str]:
+    found = spec.get("contentTypes")
+    if isinstance(found, list):
+        return found
+    variants = spec.get("variant")
+    default = variants.get("default", {}) if isinstance(variants, dict) else {}
+    return list(default.get("contentTypes", []))
+
+
+_NATIVE_METHODS: dict[str, _Method] = {
+    "valueText": _attribute("value"),
+    "buttonDefaultText": _button_default,
+    "tableCaptionText": _first_child_text("caption"),
+    "figureText": _first_child_text("figcaption"),
+    "svgTitleText": _first_child_text("title"),
+    "fieldsetLegendText": _first_child_text("legend"),
+    "altText": _attribute("alt"),
+    "tableSummaryText": _attribute("summary"),
+    "titleText": _title,
+    "subtreeText": _subtree,
+    "labelText": _label_text,
+    "singleSpace": lambda page, element, context: " ",
+    "placeholderText": _attribute("placeholder"),
+}
+_STEPS = (_labelledby, _aria_label, _native, _control_value, _subtree, _title)

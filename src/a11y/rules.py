@@ -1,0 +1,72 @@
+"""The static rules, by axe-core rule id, and running them over a page."""
+
+from __future__ import annotations
+
+from a11y import rules_aria, rules_document, rules_names, rules_structure, rules_text
+from a11y.findings import Finding, Outcome, finding
+from a11y.page import Page
+from a11y.rule_base import Rule
+from a11y.rule_ids import RuleId
+from a11y.tree import Element
+
+RULES: dict[RuleId, Rule] = {
+    RuleId.IMAGE_ALT: rules_text.image_alt,
+    RuleId.INPUT_IMAGE_ALT: rules_text.input_image_alt,
+    RuleId.AREA_ALT: rules_text.area_alt,
+    RuleId.OBJECT_ALT: rules_text.object_alt,
+    RuleId.SVG_IMG_ALT: rules_text.svg_img_alt,
+    RuleId.ROLE_IMG_ALT: rules_text.role_img_alt,
+    RuleId.BUTTON_NAME: rules_names.button_name,
+    RuleId.INPUT_BUTTON_NAME: rules_names.input_button_name,
+    RuleId.LINK_NAME: rules_names.link_name,
+    RuleId.LABEL: rules_names.label,
+    RuleId.SELECT_NAME: rules_names.select_name,
+    RuleId.FORM_FIELD_MULTIPLE_LABELS: rules_names.form_field_multiple_labels,
+    RuleId.FRAME_TITLE: rules_text.frame_title,
+    RuleId.DOCUMENT_TITLE: rules_document.document_title,
+    RuleId.HTML_HAS_LANG: rules_document.html_has_lang,
+    RuleId.HTML_LANG_VALID: rules_document.html_lang_valid,
+    RuleId.VALID_LANG: rules_document.valid_lang,
+    RuleId.HTML_XML_LANG_MISMATCH: rules_document.html_xml_lang_mismatch,
+    RuleId.DUPLICATE_ID_ARIA: rules_document.duplicate_id_aria,
+    RuleId.ARIA_VALID_ATTR: rules_aria.aria_valid_attr,
+    RuleId.ARIA_VALID_ATTR_VALUE: rules_aria.aria_valid_attr_value,
+    RuleId.ARIA_ROLES: rules_aria.aria_roles,
+    RuleId.ARIA_ALLOWED_ATTR: rules_aria.aria_allowed_attr,
+    RuleId.ARIA_REQUIRED_ATTR: rules_aria.aria_required_attr,
+    RuleId.ARIA_REQUIRED_CHILDREN: rules_aria.aria_required_children,
+    RuleId.ARIA_REQUIRED_PARENT: rules_aria.aria_required_parent,
+    RuleId.ARIA_HIDDEN_BODY: rules_document.aria_hidden_body,
+    RuleId.PRESENTATION_ROLE_CONFLICT: rules_aria.presentation_role_conflict,
+    RuleId.NESTED_INTERACTIVE: rules_aria.nested_interactive,
+    RuleId.META_REFRESH: rules_document.meta_refresh,
+    RuleId.META_VIEWPORT: rules_document.meta_viewport,
+    RuleId.LIST: rules_structure.list_rule,
+    RuleId.LISTITEM: rules_structure.listitem,
+    RuleId.DEFINITION_LIST: rules_structure.definition_list,
+    RuleId.DLITEM: rules_structure.dlitem,
+    RuleId.TD_HEADERS_ATTR: rules_structure.td_headers_attr,
+    RuleId.TH_HAS_DATA_CELLS: rules_structure.th_has_data_cells,
+    RuleId.SCOPE_ATTR_VALID: rules_structure.scope_attr_valid,
+    RuleId.TABINDEX: rules_document.tabindex,
+    RuleId.ACCESSKEYS: rules_document.accesskeys,
+    RuleId.SERVER_SIDE_IMAGE_MAP: rules_text.server_side_image_map,
+    RuleId.MARQUEE: rules_text.marquee,
+    RuleId.BLINK: rules_text.blink,
+    RuleId.EMPTY_HEADING: rules_names.empty_heading,
+    RuleId.HEADING_ORDER: rules_document.heading_order,
+    RuleId.PAGE_HAS_HEADING_ONE: rules_document.page_has_heading_one,
+    RuleId.LANDMARK_ONE_MAIN: rules_document.landmark_one_main,
+    RuleId.AUTOCOMPLETE_VALID: rules_document.autocomplete_valid,
+}
+
+
+def outcomes(page: Page, only: tuple[RuleId, ...] = tuple(RuleId)) -> list[Outcome]:
+    """Every decided outcome of the chosen rules, rule by rule in document order."""
+    return [outcome for rule in only for outcome in RULES[rule](page)]
+
+
+def audit(root: Element) -> list[Finding]:
+    """The failures of every rule on the document rooted at `root`."""
+    page = Page(root)
+    return [finding(page.document, o) for o in outcomes(page) if not o.passed]

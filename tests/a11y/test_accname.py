@@ -1,0 +1,119 @@
+"""The accessible name computation on the examples of the W3C Accessible Name and Description
+Computation 1.2 (https://www.w3.org/TR/accname-1.2/, steps 2A-2I) and of HTML-AAM's native
+alternatives (https://www.w3.org/TR/html-aam-1.0/#accessible-name-computations-by-html-element).
+The named element is the one with id="target"."""
+
+from __future__ import annotations
+
+import pytest
+
+from a11y.accname import accessible_name
+from tests.a11y.html_tree import page
+
+EXAMPLES = [
+    # 2B: aria-labelledby, not followed again inside a labelledby traversal.
+    (
+        "labelledby",
+        '<span id="l">hello</span><button id="target" aria-labelledby="l">x</button>',
+        "hello",
+    ),
+    (
+        "labelledby-chain",
+        '<i id="a" aria-labelledby="c"></i><b id="target" aria-labelledby="a"></b><u id="c">hello</u>',
+        "",
+    ),
+    (
+        "labelledby-self",
+        '<button id="target" aria-labelledby="target f">Delete</button><span id="f">file.txt</span>',
+        "Delete file.txt",
+    ),
+    ("labelledby-missing-ids", '<button id="target" aria-labelledby="nope">Save</button>', "Save"),
+    # 2A and 2B: a hidden referent counts, with its hidden content; hidden parts of a shown one do not.
+    (
+        "labelledby-hidden",
+        '<div id="h" hidden>Hidden <b>label</b></div><button id="target" aria-labelledby="h">x</button>',
+        "Hidden label",
+    ),
+    (
+        "labelledby-hidden-part",
+        '<div id="v">Shown <span hidden>secret</span></div><button id="target" aria-labelledby="v">x</button>',
+        "Shown",
+    ),
+    # 2C: aria-label, unless blank.
+    ("aria-label", '<button id="target" aria-label="Close">X</button>', "Close"),
+    ("aria-label-blank", '<button id="target" aria-label="  ">Save</button>', "Save"),
+    # 2E: native alternatives (HTML-AAM).
+    ("img-alt", '<img id="target" src="t.png" alt="Tent">', "Tent"),
+    ("label-for", '<label for="target">Name</label><input id="target">', "Name"),
+    ("label-wrapping", "<label>Email <input id=target type=email></label>", "Email"),
+    (
+        "label-embedded-controls",
+        "<label>Pick <select><option>A</option><option selected>B</option></select> or "
+        '<input value="typed"> now <input id="target"></label>',
+        "Pick B or typed now",
+    ),
+    (
+        "label-embedded-aria-textbox",
+        '<label for="target">Flash <span role="textbox">3</span> times</label><input id="target" type="checkbox">',
+        "Flash 3 times",
+    ),
+    ("placeholder", '<input id="target" placeholder="Search the shop">', "Search the shop"),
+    ("submit-default", '<input id="target" type="submit">', "Submit"),
+    ("reset-default", '<input id="target" type="reset">', "Reset"),
+    ("button-value", '<input id="target" type="button" value="Go">', "Go"),
+    ("image-alt", '<input id="target" type="image" src="go.png" alt="Search">', "Search"),
+    (
+        "fieldset-legend",
+        '<fieldset id="target"><legend>Shipping</legend><input></fieldset>',
+        "Shipping",
+    ),
+    (
+        "table-caption",
+        '<table id="target"><caption>Prices</caption><tr><td>1</td></tr></table>',
+        "Prices",
+    ),
+    (
+        "figure-caption",
+        '<figure id="target"><img src="a.png" alt=""><figcaption>Tent</figcaption></figure>',
+        "Tent",
+    ),
+    (
+        "svg-title",
+        '<svg id="target"><title>Chart</title><rect width="2" height="2"/></svg>',
+        "Chart",
+    ),
+    # 2F: name from content, recursively, hidden content left out, white space collapsed.
+    ("content", '<a id="target" href="/"><img src="h.png" alt="Home"> page</a>', "Home page"),
+    (
+        "content-inline",
+        '<a id="target" href="#"><span>Go to</span> <em>the</em> shop</a>',
+        "Go to the shop",
+    ),
+    ("content-blocks", '<button id="target"><div>One</div><div>Two</div></button>', "One Two"),
+    (
+        "content-aria-hidden",
+        '<a id="target" href="/">Read <span aria-hidden="true">→</span></a>',
+        "Read",
+    ),
+    (
+        "content-display-none",
+        '<button id="target">Save <span style="display: none">x</span></button>',
+        "Save",
+    ),
+    ("content-spaces", '<h2 id="target">  Two \n  words </h2>', "Two words"),
+    ("heading-role", '<div id="target" role="heading" aria-level="2">Specs</div>', "Specs"),
+    # 2F does not apply to roles that do not take their name from content.
+    ("no-content-name", '<nav id="target"><a href="/">Home</a></nav>', ""),
+    # 2I: the tooltip attribute last.
+    ("title", '<input id="target" title="Quantity">', "Quantity"),
+    ("title-after-content", '<a id="target" href="/" title="Tip">Text</a>', "Text"),
+    ("presentational-img", '<img id="target" src="d.png" alt="">', ""),
+]
+
+
+@pytest.mark.parametrize(("body", "name"), [e[1:] for e in EXAMPLES], ids=[e[0] for e in EXAMPLES])
+def test_accessible_name(body: str, name: str) -> None:
+    built = page(f"<!DOCTYPE html><html><body>{body}</body></html>")
+    target = built.document.by_id("target")
+    assert target is not None
+    assert accessible_name(built, target) == name

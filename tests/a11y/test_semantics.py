@@ -1,0 +1,143 @@
+"""What the rules stand on: hidden content, roles, tables and selectors, on small documents.
+The element examined is the one with id="target"."""
+
+from __future__ import annotations
+
+import pytest
+
+from a11y.findings import selector
+from a11y.page import Page
+from a11y.roles import implicit_role, is_focusable, role
+from a11y.tables import grid, is_data_table
+from a11y.tree import Element
+from tests.a11y.html_tree import page
+
+
+def _target(body: str, head: str = "") -> tuple[Page, Element]:
+    built = page(f"<!DOCTYPE html><html><head>{head}</head><body>{body}</body></html>")
+    target = built.document.by_id("target")
+    assert target is not None
+    return built, target
+
+
+HIDDEN = [
+    ('<p id="target" hidden>x</p>', True, True),
+    ('<div hidden><p id="target">x</p></div>', True, True),
+    ('<p id="target" aria-hidden="true">x</p>', False, True),
+    ('<div inert><p id="target">x</p></div>', False, True),
+    ('<p id="target" style="color: red; display:none">x</p>', True, True),
+    ('<p id="target" style="visibility: hidden !important">x</p>', True, True),
+    ('<p id="target" style="display: block">x</p>', False, False),
+    ('<details><summary id="target">More</summary><p>x</p></details>', False, False),
+    ("<details><summary>More</summary><p id=target>x</p></details>", True, True),
+    ("<details open><summary>More</summary><p id=target>x</p></details>", False, False),
+    ('<input id="target" type="hidden">', True, True),
+    ('<p aria-hidden="false"><b id="target">x</b></p>', False, False),
+]
+
+
+@pytest.mark.parametrize(("body", "everyone", "assistive"), HIDDEN)
+def test_hidden_as_the_markup_decides(body: str, everyone: bool, assistive: bool) -> None:
+    built, target = _target(body)
+    assert built.hidden.to_everyone(target) is everyone
+    assert built.hidden.to_assistive_tech(target) is assistive
+
+
+def test_what_the_head_holds_is_hidden() -> None:
+    built, target = _target("", head='<meta id="target" name="x" content="y">')
+    assert built.hidden.to_everyone(target)
+
+
+ROLES = [
+    ('<a id="target" href="/">x</a>', "link"),
+    ('<a id="target">x</a>', None),
+    ('<img id="target" src="a.png" alt="">', "presentation"),
+    ('<img id="target" src="a.png" alt="" aria-label="x">', "img"),
+    ('<img id="target" src="a.png" alt="" tabindex="0">', "img"),
+    ('<input id="target" type="checkbox">', "checkbox"),
+    ('<input id="target" list="d"><datalist id="d"></datalist>', "combobox"),
+    ('<input id="target" type="bogus">', "textbox"),
+    ('<select id="target" size="4"></select>', "listbox"),
+    ('<section id="target">x</section>', None),
+    ('<section id="target" aria-label="News">x</section>', "region"),
+    ('<header id="target">x</header>', "banner"),
+    ('<article><header id="target">x</header></article>', None),
+    ('<ul role="presentation"><li id="target">x</li></ul>', "presentation"),
+    ('<div id="target" role="button">x</div>', "button"),
+    ('<div id="target" role="doc-noteref">x</div>', None),
+    ('<div id="target" role="none" tabindex="0">x</div>', None),
+    ('<button id="target" role="presentation">x</button>', "button"),
+    ('<table><tr><th id="target">H</th><td>1</td></tr></table>', "rowheader"),
+    ('<table><tr><th id="target">H</th></tr><tr><th>K</th></tr></table>', "columnheader"),
+    ('<table><tr><td>1</td></tr><tr><th id="target" scope="row">H</th></tr></table>', "rowheader"),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), ROLES)
+def test_role_as_axe_core_resolves_it(body: str, expected: str | None) -> None:
+    built, target = _target(body)
+    assert role(built, target) == expected
+
+
+def test_implicit_role_ignores_the_role_attribute() -> None:
+    built, target = _target('<nav id="target" role="button">x</nav>')
+    assert implicit_role(built, target) == "navigation"
+
+
+@pytest.mark.parametrize(
+    ("body", "focusable"),
+    [
+        ('<a id="target" href="/">x</a>', True),
+        ('<button id="target" disabled>x</button>', False),
+        ('<fieldset disabled><input id="target"></fieldset>', False),
+        ('<fieldset disabled><legend><input id="target"></legend></fieldset>', True),
+        ('<span id="target" tabindex="-1">x</span>', True),
+        ('<span id="target" tabindex="x">x</span>', False),
+        ('<a id="target" href="/" hidden>x</a>', False),
+    ],
+)
+def test_focusable(body: str, focusable: bool) -> None:
+    built, target = _target(body)
+    assert is_focusable(built, target) is focusable
+
+
+def test_grid_places_spanning_cells() -> None:
+    _built, target = _target(
+        '<table id="target"><tr><td rowspan="2" id="a">A</td><td colspan="2" id="b">B</td></tr>'
+        '<tr><td id="c">C</td><td id="d">D</td></tr></table>'
+    )
+    ids = [[cell.get("id") if cell else None for cell in row] for row in grid(target)]
+    assert ids == [["a", "b", "b"], ["a", "c", "d"]]
+
+
+@pytest.mark.parametrize(
+    ("body", "data"),
+    [
+        ('<table id="target"><tr><th>H</th></tr><tr><td>1</td></tr></table>', True),
+        ('<table id="target" role="presentation"><tr><th>H</th></tr></table>', False),
+        ('<table id="target"><caption>C</caption><tr><td>1</td></tr></table>', True),
+        ('<table id="target"><tr><td>1</td></tr></table>', False),
+        (
+            '<table id="target"><tr><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></table>',
+            None,
+        ),
+    ],
+)
+def test_data_table_where_the_markup_decides(body: str, data: bool | None) -> None:
+    built, target = _target(body)
+    assert is_data_table(built, target) is data
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('<img id="target" src="a.png">', "#target"),
+        ('<main id="m"><p>a</p><p><img id="target" src="a.png"></p></main>', "#target"),
+        ('<main id="m"><p>a</p><p><img src="a.png"></p></main>', "#m > p:nth-child(2) > img"),
+        ('<i id="d"></i><i id="d"><b></b></i>', "html > body > i:nth-child(2) > b"),
+    ],
+)
+def test_selector_is_short_and_finds_only_the_element(body: str, expected: str) -> None:
+    built = page(f"<!DOCTYPE html><html><head></head><body>{body}</body></html>")
+    img_or_b = next(e for e in built.document.order if e.tag in ("img", "b"))
+    assert selector(built.document, img_or_b) == expected
