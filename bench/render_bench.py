@@ -1,7 +1,20 @@
-"""The local renderer's speed and memory: badseo's client-rendered site rendered page after page.
+"""Rendering's cost: whole audits with and without it, and the local renderer page after page.
 
-Run: `uv run python bench/render_bench.py [--passes N]`. Needs Debian's `chromium` (apt-get
-install chromium). The site (tests/badseo/client_rendered.py, its seven routes and the soft-404
+Run: `uv run python bench/render_bench.py [--pages N] [--shells K]` (audits, the default) or
+`uv run python bench/render_bench.py --renderer [--passes N]`. Needs Debian's `chromium`
+(apt-get install chromium).
+
+Audits (the default). A mixed site on 127.0.0.1: bench/synthetic_site.py's server-rendered site
+of N pages (200 by default), whose start page also links the first of K app-shell routes
+(`/shell/<k>.html`, 10 by default). Each shell is an empty `<div id=app>` and a module script
+that builds the route's title, text and links in the browser; shell k links shell k+1 only in
+its rendered DOM, so only rendering finds the rest. Two whole audits through the local platform's
+API and workflow (one process, a fresh state folder each, the local renderer installed for
+both): `--render never` (raw HTML only) and `--render auto` (the app shells, and auto's sample of
+the other pages). Each prints pages crawled, pages/s, pages rendered and wall time; the last line
+is `key=value` pairs for both.
+
+Renderer (`--renderer`). The site (tests/badseo/client_rendered.py, its seven routes and the soft-404
 route) is served on 127.0.0.1; each pass renders every path once with the local renderer
 (local_platform.chromium_renderer: one browser, a fresh context a page, every request fetched
 through the platform's client), one page at a time, then fetches the same paths raw through the
@@ -13,9 +26,7 @@ same client for comparison. Figures:
   each render; its peak, and its growth per page after the first pass (a leak shows here);
 - raw pages/s over the same client, and how many raw fetches one render costs in time.
 
-The audit-level comparison the issue asks for (raw-only against `--render auto` on a mixed site)
-needs the render steps in the workflow (issue 30 step 5), which are not built yet. The last line
-is machine-readable.
+The last line is machine-readable.
 """
 
 from __future__ import annotations
@@ -25,13 +36,18 @@ import asyncio
 import os
 import statistics
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 for entry in (ROOT / "src", ROOT):
     if str(entry) not in sys.path:
         sys.path.insert(0, str(entry))
+
+from site_server import Page, SiteServer  # bench/ is the script's folder, so it is on sys.path
+from synthetic_site import SyntheticSite
 
 from common import ports
 from local_platform import workers_sdk
@@ -42,6 +58,122 @@ from tests.badseo.client_rendered import ROUTES, SOFT_404, serve_client_rendered
 from urls.private_hosts import PrivateHosts
 
 PATHS = [route.path for route in ROUTES] + [SOFT_404]
+
+# -- whole audits on a mixed site ----------------------------------------------------------------
+
+SHELL_PATH = "/shell/{}.html"
+# One app shell for every shell route: the router reads the route number from the path.
+_SHELL = (
+    b"<!doctype html><html lang=en><head><meta charset=utf-8><title>Loading</title>"
+    b'<script type=module src="/shell.js"></script></head><body><div id=app></div></body></html>'
+)
+_SHELL_JS = """const k = parseInt(location.pathname.split("/")[2], 10);  // /shell/<k>.html
+document.title = `App view ${k}`;
+const app = document.getElementById("app");
+const h1 = document.createElement("h1"); h1.textContent = `App view ${k}`; app.append(h1);
+const p = document.createElement("p");
+p.textContent = "A view of the shop that only a browser builds: " + "words ".repeat(60);
+app.append(p);
+for (const href of (%(links)s)(k)) {
+  const a = document.createElement("a"); a.href = href; a.textContent = href; app.append(a);
+}
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class MixedSite:
+    """`pages` server-rendered pages (SyntheticSite) and `shells` app-shell routes."""
+
+    pages: int
+    shells: int
+
+    def page(self, path: str) -> Page | None:
+        if path == "/shell.js":
+            return Page(self._script(), "text/javascript")
+        if path.startswith("/shell/"):
+            number = path.removeprefix("/shell/").removesuffix(".html")
+            known = number.isdigit() and int(number) < self.shells
+            return Page(_SHELL) if known else None
+        page = SyntheticSite(self.pages).page(path)
+        if path != "/" or page is None:
+            return page
+        link = f'<a href="{SHELL_PATH.format(0)}">the app</a></body>'.encode()
+        return Page(page.body.replace(b"</body>", link, 1))
+
+    def _script(self) -> bytes:
+        # Shell k links the next shell (while there is one), the home page and a server page.
+        links = (
+            f"(k) => [...(k + 1 < {self.shells} ? [`/shell/${{k + 1}}.html`] : []), "
+            '"/", `/p/${k + 1}.html`]'
+        )
+        return (_SHELL_JS % {"links": links}).encode()
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRun:
+    render: str
+    seconds: float
+    status: str
+    pages: int
+    rendered: int
+
+    @property
+    def pages_per_s(self) -> float:
+        return self.pages / self.seconds
+
+
+async def audit(url: str, render: str, max_pages: int) -> AuditRun:
+    """One whole audit through the local platform's API and workflow, timed from the POST."""
+    from cli.report import full_report
+    from local_platform.runtime import LocalPlatform
+
+    with tempfile.TemporaryDirectory(prefix="render-bench-") as state:
+        platform = LocalPlatform(
+            Path(state), var_overrides={"ALLOW_PRIVATE_HOSTS": "loopback"}, local_renderer=True
+        )
+        try:
+            await platform.local_key()  # made before the clock starts
+            import api.schemas  # noqa: F401  (imported on the first POST: outside the clock)
+
+            started = time.perf_counter()
+            body = {"url": url, "max_pages": max_pages, "render": render}
+            status, answer = await platform.request("POST", "/api/audits", body)
+            if status != 201:
+                raise RuntimeError(f"POST /api/audits answered {status}: {answer}")
+            audit_id = answer["audit"]["id"]
+            await platform.wait_for_workflow(audit_id, timeout_s=1800)
+            seconds = time.perf_counter() - started
+            report = await full_report(platform, audit_id)
+        finally:
+            await platform.close()
+    record = report["audit"]
+    counts = report["rendering"]["counts"]
+    return AuditRun(render, seconds, record["status"], record["pages_crawled"], counts["rendered"])
+
+
+async def run_audits(pages: int, shells: int) -> None:
+    site = MixedSite(pages, shells)
+    runs = []
+    with SiteServer(generated=site.page) as server:
+        for render in ("never", "auto"):
+            run = await audit(server.url("/"), render, pages + shells + 50)
+            print(
+                f"--render {render}: {run.status}, {run.pages} pages in {run.seconds:.1f} s "
+                f"({run.pages_per_s:.2f} pages/s), {run.rendered} rendered"
+            )
+            runs.append(run)
+    never, auto = runs
+    print(
+        f"site_pages={pages} shells={shells} "
+        f"never_pages={never.pages} never_pps={never.pages_per_s:.2f} "
+        f"never_rendered={never.rendered} never_s={never.seconds:.1f} "
+        f"auto_pages={auto.pages} auto_pps={auto.pages_per_s:.2f} "
+        f"auto_rendered={auto.rendered} auto_s={auto.seconds:.1f} "
+        f"slowdown={auto.seconds / never.seconds:.2f}"
+    )
+
+
+# -- the renderer, page after page ---------------------------------------------------------------
 
 
 def _children(pid: int) -> list[int]:
@@ -121,11 +253,19 @@ async def run(passes: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--passes", type=int, default=4, help="passes over the site (>= 2)")
+    parser.add_argument(
+        "--renderer", action="store_true", help="the renderer alone, not whole audits"
+    )
+    parser.add_argument("--passes", type=int, default=4, help="--renderer: passes (>= 2)")
+    parser.add_argument("--pages", type=int, default=200, help="server-rendered pages")
+    parser.add_argument("--shells", type=int, default=10, help="app-shell routes")
     args = parser.parse_args()
     if chromium_executable() is None:
         sys.exit("render_bench needs Chromium: apt-get install chromium")
-    asyncio.run(run(max(2, args.passes)))
+    if args.renderer:
+        asyncio.run(run(max(2, args.passes)))
+    else:
+        asyncio.run(run_audits(args.pages, max(1, args.shells)))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ Theory of operation. The browser never touches the network itself. It is started
 to IP literals too) connect to no address; every request its page makes — the document, each
 subresource, XHR and fetch, a dedicated worker's requests — is paused by Playwright's request
 interception (`BrowserContext.route`) and answered by us: the request is judged by
-render.request_policy (the crawler's SSRF host test, then the budget's resource types), fetched
+render.request_policy (the crawler's SSRF host test, then the budget's resource types, then the
+audit's robots.txt when the workflow hands a `RobotsGate`: a disallowed script, stylesheet or
+XHR on the audited site is refused and recorded, as Googlebot does not fetch it), fetched
 through the platform's `ports.HttpClient` (whose connections are checked again against the
 private-host setting at connect time, local_platform.fetch), and the response handed back with
 `route.fulfill`. Anything that escaped interception would meet the resolver rules and fail, so
@@ -36,8 +38,9 @@ from typing import TYPE_CHECKING, Any
 
 from common import ports
 from common.settings import CRAWL
+from crawl.pacing import NoTurnLeft
 from render.records import BlockedRequest, BlockReason, RenderBudget, RenderedPage, RenderFailure
-from render.request_policy import request_refusal
+from render.request_policy import RobotsGate, request_refusal
 from urls.normalise import normalise_url
 from urls.private_hosts import PrivateHosts
 
@@ -91,6 +94,7 @@ class _PageLoad:
     private_hosts: PrivateHosts
     budget: RenderBudget
     deadline: float  # time.monotonic()
+    robots: RobotsGate | None = None
     blocked: list[BlockedRequest] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     exceptions: list[str] = field(default_factory=list)
@@ -106,20 +110,22 @@ class _PageLoad:
         """`url` fetched hop by hop, each hop judged first; the last response or the refusal."""
         hops = [url]
         while True:
-            refusal = request_refusal(url, kind, self.budget, self.private_hosts)
-            refusal = refusal or self._budget_refusal()
+            refusal = await self._refusal(url, kind)
             if refusal is not None:
                 return BlockedRequest(url, refusal, kind)
-            result = await self.http.fetch(
-                ports.FetchRequest(
-                    url,
-                    self.remaining_s(),
-                    self.budget.max_bytes - self.bytes_loaded,
-                    headers,
-                    method,
-                    body,
+            try:
+                result = await self.http.fetch(
+                    ports.FetchRequest(
+                        url,
+                        self.remaining_s(),
+                        self.budget.max_bytes - self.bytes_loaded,
+                        headers,
+                        method,
+                        body,
+                    )
                 )
-            )
+            except NoTurnLeft:  # the audit's rate leaves this request no turn in the step
+                return BlockedRequest(url, BlockReason.TIME_BUDGET, kind)
             if result.status == 0:
                 return BlockedRequest(url, self._no_response_reason(), kind)
             self.bytes_loaded += len(result.body)
@@ -134,6 +140,13 @@ class _PageLoad:
             url = target
             if result.status == 303 or (result.status in (301, 302) and method == "POST"):
                 method, body = "GET", None  # the Fetch standard's method change
+
+    async def _refusal(self, url: str, kind: str) -> BlockReason | None:
+        refusal = request_refusal(url, kind, self.budget, self.private_hosts)
+        refusal = refusal or self._budget_refusal()
+        if refusal is None and self.robots is not None and not await self.robots.allows(url):
+            refusal = BlockReason.ROBOTS_TXT
+        return refusal
 
     def _budget_refusal(self) -> BlockReason | None:
         if self.remaining_s() <= 0:
@@ -197,8 +210,9 @@ def _handed_back(headers: dict[str, str]) -> dict[str, str]:
 class ChromiumRenderer:
     """`render.renderer.Renderer` over the system Chromium: one browser, a fresh context a page.
 
-    `http` is the platform's client (its connections checked at connect time); `private_hosts`
-    the audit's setting. `aclose()` ends the browser.
+    `http` is the platform's client (its connections checked at connect time), paced at the
+    audit's rate in an audit (workflow.render_step); `private_hosts` the audit's setting;
+    `robots` the audit's robots.txt (None: none checked). `aclose()` ends the browser.
     """
 
     name = "chromium"
@@ -209,10 +223,11 @@ class ChromiumRenderer:
         private_hosts: PrivateHosts,
         executable: str | None = None,
         user_agent: str | None = None,
+        robots: RobotsGate | None = None,
     ) -> None:
         # The crawler's user agent by default, so robots.txt groups and server logs see one agent.
         self.user_agent = user_agent or CRAWL.user_agent
-        self.http, self.private_hosts = http, private_hosts
+        self.http, self.private_hosts, self.robots = http, private_hosts, robots
         self.executable = executable or chromium_executable()
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
@@ -230,7 +245,8 @@ class ChromiumRenderer:
 
     async def render(self, url: str, budget: RenderBudget) -> RenderedPage:
         started = time.monotonic()
-        load = _PageLoad(self.http, self.private_hosts, budget, started + budget.time_s)
+        deadline = started + budget.time_s
+        load = _PageLoad(self.http, self.private_hosts, budget, deadline, self.robots)
         try:
             return await self._render(url, load, started)
         except Exception as exc:  # a browser crash or a Playwright error: one failed render
@@ -277,6 +293,7 @@ class ChromiumRenderer:
         failure = {
             BlockReason.PRIVATE_ADDRESS: RenderFailure.REFUSED_URL,
             BlockReason.NOT_HTTP: RenderFailure.REFUSED_URL,
+            BlockReason.ROBOTS_TXT: RenderFailure.REFUSED_URL,
             BlockReason.TIME_BUDGET: RenderFailure.TIMEOUT,
             BlockReason.BYTE_BUDGET: RenderFailure.TOO_LARGE,
         }.get(refusal.reason, RenderFailure.NO_RESPONSE)

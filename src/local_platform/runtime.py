@@ -36,6 +36,7 @@ from local_platform.r2 import LocalR2Bucket
 from local_platform.workflows import WorkflowEngine
 from render.renderer import Renderer
 from render.renderers import use_local_renderer
+from render.request_policy import RobotsGate
 from urls.private_hosts import PrivateHosts
 
 log = logging.getLogger("siteaudit.local")
@@ -60,12 +61,14 @@ class LocalEnv:
 LOCAL_RENDERER_VAR = "SITEAUDIT_LOCAL_RENDERER"
 
 
-def _chromium(http: ports.HttpClient, private_hosts: PrivateHosts) -> Renderer:
+def _chromium(
+    http: ports.HttpClient, private_hosts: PrivateHosts, robots: RobotsGate | None
+) -> Renderer:
     """The local renderer, imported on first use: Playwright loads only for an audit that
     renders."""
     from local_platform.chromium_renderer import ChromiumRenderer
 
-    return ChromiumRenderer(http, private_hosts)
+    return ChromiumRenderer(http, private_hosts, robots=robots)
 
 
 @dataclass

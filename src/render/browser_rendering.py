@@ -4,7 +4,8 @@ Request: `POST <endpoint>/accounts/<account id>/browser-rendering/content` with
 `Authorization: Bearer <API token>` (a token with the "Browser Rendering - Edit" permission) and a
 JSON body: `url`; `rejectResourceTypes` (Puppeteer's resource types: images, media and fonts
 unless the budget asks for them); `rejectRequestPattern` (regular expressions matched against
-each request's URL: every host the SSRF policy refuses by its spelling, below); `gotoOptions`
+each request's URL: every host the SSRF policy refuses by its spelling, below, and the URLs the
+audit's robots.txt disallows, crawl.render_robots); `gotoOptions`
 (`waitUntil: "networkidle0"`, Puppeteer's "no request for 500 ms", and `timeout` in ms, the
 budget's time); `userAgent` (the crawler's, so robots.txt groups and logs see one agent).
 
@@ -29,7 +30,7 @@ as `http://127.0.0.1/`), so the dotted-quad patterns cover the other IPv4 spelli
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from common.ports import FetchRequest, FetchResult
@@ -71,10 +72,13 @@ class BrowserRenderingApi:
     endpoint: str = DEFAULT_ENDPOINT
     name: str = NAME
 
-    def content_request(self, url: str, budget: RenderBudget) -> FetchRequest:
+    def content_request(
+        self, url: str, budget: RenderBudget, rejected: Sequence[str] = ()
+    ) -> FetchRequest:
+        """The call for `url`; `rejected`: more patterns of requests to refuse (robots.txt)."""
         body: dict[str, object] = {
             "url": url,
-            "rejectRequestPattern": PRIVATE_REQUEST_PATTERNS,
+            "rejectRequestPattern": [*PRIVATE_REQUEST_PATTERNS, *rejected],
             "gotoOptions": {"waitUntil": "networkidle0", "timeout": round(budget.time_s * 1000)},
             "userAgent": CRAWL.user_agent,
         }

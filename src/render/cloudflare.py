@@ -4,7 +4,10 @@ The calls are paced to the account's documented fill rate (one every `1 / reques
 seconds, shared by every render this renderer makes, since the limit is the account's and a burst
 is refused even under the per-minute figure), and a 429 is waited out per its Retry-After (or the
 Free plan's 10 s fill interval without one) up to a bound, after which the page is a failed
-render that says so. A page URL the SSRF policy refuses is never sent. The request building and
+render that says so. A page URL the SSRF policy refuses is never sent. The audit's robots.txt
+goes with each call as `rejectRequestPattern` entries (`RobotsGate.rejected_patterns`): the
+endpoint refuses those requests but does not say which it refused, so a render from here reports
+no `BlockReason.ROBOTS_TXT` request (docs/rendering.md). The request building and
 the answer's reading are render.browser_rendering's; here is only the I/O and the time.
 """
 
@@ -19,7 +22,7 @@ from common import ports
 from common.retry_after import Backoff429, fetch_waiting_out_429
 from render.browser_rendering import BrowserRenderingApi
 from render.records import BlockedRequest, RenderBudget, RenderedPage, RenderFailure
-from render.request_policy import page_refusal
+from render.request_policy import RobotsGate, page_refusal
 from urls.private_hosts import PrivateHosts
 
 __all__ = ["BrowserRenderingRenderer", "CallPolicy", "next_call"]
@@ -54,8 +57,10 @@ class BrowserRenderingRenderer:
         policy: CallPolicy = CallPolicy(),
         sleep: Sleep = asyncio.sleep,
         clock: Callable[[], float] = time.monotonic,
+        robots: RobotsGate | None = None,
     ) -> None:
         self.api, self.http, self.private_hosts = api, http, private_hosts
+        self.robots = robots
         self.policy, self.sleep, self.clock = policy, sleep, clock
         self._next_free = 0.0
         self._pacing = asyncio.Lock()
@@ -78,7 +83,8 @@ class BrowserRenderingRenderer:
         return self.api.parse(url, response, (self.clock() - started) * 1000)
 
     async def _call(self, url: str, budget: RenderBudget) -> ports.FetchResult:
-        request = self.api.content_request(url, budget)
+        rejected = () if self.robots is None else self.robots.rejected_patterns()
+        request = self.api.content_request(url, budget, rejected)
         backoff = self.policy.backoff
         return await fetch_waiting_out_429(self.http, request, backoff, self.sleep, self._paced)
 

@@ -54,10 +54,7 @@ class BlockReason(StrEnum):
     REDIRECT_LIMIT = "redirect-limit"  # too many redirects, or a loop
     NO_RESPONSE = "no-response"  # allowed, but the server did not answer (DNS, connect, timeout)
     # robots.txt disallows it for the crawler's user agent, as Googlebot would not load it either
-    # (Google Search Central, JavaScript SEO basics). No renderer checks this yet: the request
-    # policy would take a predicate over each request's URL from the workflow, which holds the
-    # site's parsed robots.txt (crawl.robots, a layer above render/), and a renderer would record
-    # its refusals with this reason. audit.rendering_rules reports them
+    # (render.request_policy.RobotsGate). audit.rendering_rules reports them
     # (resources-blocked-by-robots) and spells the value itself (ROBOTS_TXT_BLOCK).
     ROBOTS_TXT = "robots-txt"
 

@@ -4,6 +4,11 @@ The local platform installs its own (`use_local_renderer`: Debian's Chromium,
 local_platform.chromium_renderer), which serves wherever Browser Rendering's settings are absent;
 the Worker never installs one. Renderers that hold a browser are closed after each render step
 (`close_renderer`).
+
+An audit hands two clients: `http` for Browser Rendering's API calls, and `site_http`, its
+client paced at the audit's rate on the audited site (workflow.pace), through which the local
+renderer fetches every request its page makes. Browser Rendering's browser fetches the page
+itself, on Cloudflare's side: nothing here can pace those fetches (docs/rendering.md).
 """
 
 from __future__ import annotations
@@ -15,11 +20,12 @@ from common.ports import HttpClient
 from render.browser_rendering import BrowserRenderingApi
 from render.cloudflare import BrowserRenderingRenderer, CallPolicy
 from render.renderer import NotConfigured, Renderer
+from render.request_policy import RobotsGate
 from urls.private_hosts import PrivateHosts
 
 __all__ = ["close_renderer", "configured_renderer", "local_renderer", "use_local_renderer"]
 
-type LocalRenderer = Callable[[HttpClient, PrivateHosts], Renderer]
+type LocalRenderer = Callable[[HttpClient, PrivateHosts, RobotsGate | None], Renderer]
 _LOCAL: list[LocalRenderer] = []  # the one the local platform installed, if any
 
 
@@ -41,13 +47,18 @@ async def close_renderer(renderer: Renderer) -> None:
 
 
 def configured_renderer(
-    deployment: DeploymentVars, http: HttpClient, private_hosts: PrivateHosts
+    deployment: DeploymentVars,
+    http: HttpClient,
+    private_hosts: PrivateHosts,
+    robots: RobotsGate | None = None,
+    site_http: HttpClient | None = None,
 ) -> Renderer:
     """Browser Rendering when the account id and the API token are both set, at
     BROWSER_RENDERING_ENDPOINT (tests point it at a double); otherwise no renderer, and why.
 
     The local platform renders with Chromium instead (local_platform.chromium_renderer), when
-    it installed it (`use_local_renderer`)."""
+    it installed it (`use_local_renderer`). `robots`: the audit's robots.txt, which every
+    renderer applies to its page's requests (None: none)."""
     account, token = deployment.browser_rendering_account_id, deployment.browser_rendering_api_token
     missing = [
         name
@@ -58,9 +69,9 @@ def configured_renderer(
         if value is None
     ]
     if (missing or account is None or token is None) and _LOCAL:
-        return _LOCAL[0](http, private_hosts)
+        return _LOCAL[0](site_http or http, private_hosts, robots)
     if missing or account is None or token is None:
         return NotConfigured(f"no renderer: {' and '.join(missing)} not set (docs/rendering.md)")
     api = BrowserRenderingApi(account, token, deployment.browser_rendering_endpoint)
     policy = CallPolicy(requests_per_second=deployment.browser_rendering_requests_per_minute / 60)
-    return BrowserRenderingRenderer(api, http, private_hosts, policy)
+    return BrowserRenderingRenderer(api, http, private_hosts, policy, robots=robots)

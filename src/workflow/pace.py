@@ -6,8 +6,9 @@ verified owner's ceiling); links to other sites are checked at the audit's own `
 the only rate that speaks of them (`external_rate`). Each step builds its pacer from the state
 the step before it left (`AuditRun.pace`: per host, the epoch second its next request may
 start, crawl.pacing) and hands its own on in its result, so the pace holds across every step
-boundary: discovery, the crawl chunks, the timing re-measure, the external link checks, the
-security grade and the exposure checks, in that order (workflow.site_audit).
+boundary: discovery, the crawl chunks and the render steps after them (workflow.render_step),
+the timing re-measure, the external link checks, the security grade and the exposure checks, in
+that order (workflow.site_audit).
 """
 
 from __future__ import annotations

@@ -13,6 +13,12 @@ counters instead of rendering again (a render is charged browser time); a step t
 (its timeout) leaves its pages leased, which the tally counts as failed, and the audit goes on.
 The results stay in the AuditScratchpad (durable.render_queue); step results are counters.
 
+Each render keeps the audit's robots.txt (crawl.render_robots: a request it disallows on the
+audited site is refused and recorded) and its per-host pace: a step starts from the pace the
+step before it left (workflow.pace), the local renderer's every fetch waits for its host's turn,
+and the step hands its pace on (`RenderReport.next_request_at`) to the next render step or crawl
+chunk.
+
 Nothing is rendered when the audit's option is `never` or no renderer is configured: each queued
 page is marked skipped with the reason, and finalize says how many app shells rendering would
 have shown (`RenderTally.shells_not_rendered`).
@@ -23,16 +29,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from auditdb.rendering import RenderSummary, record_render_summary
 from common import settings
 from common.deployment import DeploymentVars
+from common.ports import HttpClient
 from common.wire import JsonRecord
 from crawl.chunk import ChunkIO, ChunkPlan, persist_batch
 from crawl.discovery import fetch_robots
-from crawl.host_robots import HostRobots
+from crawl.host_robots import HostRobots, ReadRobots
 from crawl.page_pipeline import CrawlScope
+from crawl.render_robots import RenderRobots
 from crawl.rendered_pages import RenderedPair, rendered_pair
 from durable.records import BatchResult, RenderCandidate, RenderOutcome
 from durable.render_queue import RenderState
@@ -41,6 +49,7 @@ from render.renderer import Renderer
 from render.renderers import close_renderer, configured_renderer
 from workflow import step_configs
 from workflow.audit_run import AuditRun
+from workflow.pace import paced, site_rate
 from workflow.steps import durable_step
 
 __all__ = ["PAGES_PER_STEP", "RenderReport", "record_summary", "render_queued"]
@@ -70,6 +79,9 @@ class RenderReport(JsonRecord):
     discovered: int = 0
     # The frontier's URLs pending or leased after the step's writes; None when it wrote none.
     frontier_pending: int | None = None
+    # The pace the step leaves: per host, the epoch second its next request may start
+    # (workflow.pace).
+    next_request_at: dict[str, float] = field(default_factory=dict)
 
 
 type ScopeOf = Callable[[], Awaitable[CrawlScope]]
@@ -77,10 +89,11 @@ type ScopeOf = Callable[[], Awaitable[CrawlScope]]
 
 async def render_queued(run: AuditRun, scope_of: ScopeOf, chunk_no: int) -> RenderReport:
     """Render what crawl-chunk-N queued, step after step; the counters summed. `scope_of` reads
-    the audit's crawl scope inside each step (workflow.site_audit.crawl_scope)."""
-    total = RenderReport()
+    the audit's crawl scope inside each step (workflow.site_audit.crawl_scope). Each step starts
+    from the pace the one before it left, and the total carries the last one's."""
+    total = RenderReport(next_request_at=run.pace)
     for k in range(1, MAX_STEPS_PER_CHUNK + 1):
-        report = await _render_step(run, scope_of, chunk_no, k)
+        report = await _render_step(replace(run, pace=total.next_request_at), scope_of, chunk_no, k)
         total = RenderReport(
             claimed=total.claimed + report.claimed,
             rendered=total.rendered + report.rendered,
@@ -93,6 +106,7 @@ async def render_queued(run: AuditRun, scope_of: ScopeOf, chunk_no: int) -> Rend
                 if report.frontier_pending is None
                 else report.frontier_pending
             ),
+            next_request_at=report.next_request_at,
         )
         if report.claimed == 0 or report.pending == 0:
             break
@@ -105,14 +119,19 @@ async def _render_step(run: AuditRun, scope_of: ScopeOf, chunk_no: int, k: int) 
             return RenderReport()  # cancelled: spend no browser time on it
         scope = await scope_of()
         http = await run.http()
-        options = run.params.options
-        renderer = configured_renderer(
-            DeploymentVars.from_env(run.env), http, options.private_hosts
+        # At the audit's rate, from where the step before left it (workflow.pace).
+        site_http = paced(http, await site_rate(run), run)
+        robots = RenderRobots(
+            scope.policy, HostRobots(scope.policy, _robots_reader(run, site_http))
         )
+        deployment = DeploymentVars.from_env(run.env)
+        private_hosts = run.params.options.private_hosts
+        renderer = configured_renderer(deployment, http, private_hosts, robots, site_http)
         try:
-            return await _render_claimed(run, scope, renderer, _step_key(chunk_no, k))
+            report = await _render_claimed(run, scope, renderer, _step_key(chunk_no, k))
         finally:
             await close_renderer(renderer)
+        return replace(report, next_request_at=site_http.carried())
 
     try:
         return await durable_step(
@@ -120,7 +139,7 @@ async def _render_step(run: AuditRun, scope_of: ScopeOf, chunk_no: int, k: int) 
         )
     except Exception as exc:  # its timeout: its pages stay leased (failed); the audit goes on
         log.warning("audit %s: render-%d-%d failed: %s", run.audit_id, chunk_no, k, exc)
-        return RenderReport()
+        return RenderReport(next_request_at=run.pace)
 
 
 def _step_key(chunk_no: int, k: int) -> int:
@@ -194,13 +213,6 @@ async def _persist(
     # (crawl.rendered_pages.rendered_pair).
     http = await run.http()
     options = run.params.options
-    headers = settings.CRAWL.headers_for(options.scope.user_agent)
-
-    async def read_robots(origin: str) -> str:
-        return (
-            await fetch_robots(http, origin, private_hosts=options.private_hosts, headers=headers)
-        )[1]
-
     io = ChunkIO(pad=run.scratchpad(), db=run.env.DB, http=http)
     plan = ChunkPlan(chunk_no=0, limit=0, max_pages=options.max_pages)
     return await persist_batch(
@@ -208,9 +220,22 @@ async def _persist(
         plan,
         io,
         [pair.page for pair in pairs],
-        HostRobots(scope.policy, read_robots),
+        HostRobots(scope.policy, _robots_reader(run, http)),
         from_rendered=True,
     )
+
+
+def _robots_reader(run: AuditRun, http: HttpClient) -> ReadRobots:
+    """An origin's robots.txt text, read through `http` as the crawl reads it."""
+    options = run.params.options
+    headers = settings.CRAWL.headers_for(options.scope.user_agent)
+
+    async def read_robots(origin: str) -> str:
+        return (
+            await fetch_robots(http, origin, private_hosts=options.private_hosts, headers=headers)
+        )[1]
+
+    return read_robots
 
 
 async def record_summary(run: AuditRun) -> RenderSummary:

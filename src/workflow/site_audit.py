@@ -288,7 +288,9 @@ async def _crawl(run: AuditRun, start: CrawlStart) -> CrawlSummary:
         # A resumed audit renders after its first chunk what the run it resumes left queued.
         resumed_first = run.params.resume and chunk_no == start.last_chunk + 1
         if report.render_queued > 0 or resumed_first:
-            rendered = await render_queued(run, _scope_reader(run), chunk_no)
+            # The render steps keep the pace the chunk left, and hand it to the next chunk.
+            rendered = await render_queued(replace(run, pace=pace), _scope_reader(run), chunk_no)
+            pace = rendered.next_request_at
             # Rendered pages' links (script links) join the frontier after the chunk's count.
             if rendered.frontier_pending is not None:
                 pending = rendered.frontier_pending

@@ -14,8 +14,10 @@ Theory of operation
   route), a canonical added by script (`/products/widget`, pointing at `/products`), a `noindex`
   added by script (`/private`), a broken link present only in the rendered DOM (`/downloads`
   links `/downloads/brochure.pdf`, which answers 404), an uncaught exception during load
-  (`/throws`), and a soft 404: `/old-offer` is linked but is no route, so it answers 200 and
-  renders the "Page not found" view.
+  (`/throws`), a soft 404: `/old-offer` is linked but is no route, so it answers 200 and
+  renders the "Page not found" view, and a script robots.txt disallows (`/reviews` loads
+  `/private-api/reviews.js`, under robots.txt's `Disallow: /private-api/`): Googlebot does not
+  fetch it, so a render that obeys robots.txt must not either, and says so.
 * Every route is reachable from `/` through rendered links only, and none is in the sitemap
   (which lists `/` alone), so only rendering finds them.
 
@@ -32,16 +34,24 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 
+from crawl.host_robots import HostRobots
+from crawl.render_robots import RenderRobots
+from crawl.robots import RobotsRules
+from crawl.url_policy import UrlPolicy
 from tests.support.site_server import Reply, Site, SiteRequest, serve_site
 from tests.support.site_server import Route as Served
+from urls.private_hosts import PrivateHosts
 
 __all__ = [
+    "BLOCKED_SCRIPT",
     "BROKEN_TARGET",
+    "ROBOTS_TXT",
     "ROUTES",
     "SHELL",
     "SOFT_404",
     "Planted",
     "Route",
+    "robots_gate",
     "serve_client_rendered",
 ]
 
@@ -55,6 +65,7 @@ class Planted(StrEnum):
     BROKEN_LINK_ONLY_RENDERED = "broken-link-only-rendered"
     UNCAUGHT_EXCEPTION = "uncaught-exception"
     SOFT_404 = "soft-404"
+    RESOURCE_BLOCKED_BY_ROBOTS = "resource-blocked-by-robots"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +79,7 @@ class Route:
     canonical: str | None = None
     robots: str | None = None
     throws: str | None = None
+    script: str | None = None  # a script the route loads after it renders
 
 
 _EVERY_ROUTE = (
@@ -76,6 +88,8 @@ _EVERY_ROUTE = (
     Planted.DESCRIPTION_SET_BY_SCRIPT,
 )
 BROKEN_TARGET = "/downloads/brochure.pdf"
+BLOCKED_SCRIPT = "/private-api/reviews.js"
+ROBOTS_TXT = b"User-agent: *\nDisallow: /private-api/\nAllow: /\n"
 SOFT_404 = "/old-offer"
 _NAV = ("/", "/products", "/about")
 
@@ -93,7 +107,7 @@ def _route(path: str, name: str, links: tuple[str, ...], *planted: Planted, **kw
 
 
 ROUTES = (
-    _route("/", "Home", (*_NAV, "/downloads", "/private", "/throws", SOFT_404)),
+    _route("/", "Home", (*_NAV, "/downloads", "/private", "/throws", "/reviews", SOFT_404)),
     _route("/products", "Products", (*_NAV, "/products/widget")),
     _route(
         "/products/widget",
@@ -111,6 +125,13 @@ ROUTES = (
         _NAV,
         Planted.UNCAUGHT_EXCEPTION,
         throws="the widget failed to load",
+    ),
+    _route(
+        "/reviews",
+        "Reviews",
+        _NAV,
+        Planted.RESOURCE_BLOCKED_BY_ROBOTS,
+        script=BLOCKED_SCRIPT,
     ),
 )
 NOT_FOUND_TITLE = "Page not found | Client-rendered shop"
@@ -154,6 +175,10 @@ function render(path) {
   }
   app.append(nav);
   if (route.throws) setTimeout(() => { throw new Error(route.throws); }, 0);
+  if (route.script) {
+    const script = document.createElement("script"); script.src = route.script;
+    document.body.append(script);
+  }
 }
 document.addEventListener("click", (event) => {
   const a = event.target.closest("a");
@@ -177,6 +202,7 @@ def app_js() -> bytes:
             "canonical": route.canonical,
             "robots": route.robots,
             "throws": route.throws,
+            "script": route.script,
         }
         for route in ROUTES
     }
@@ -189,6 +215,17 @@ def _answer(request: SiteRequest) -> Reply:
     if path == BROKEN_TARGET:
         return Reply(404, b"<!doctype html><title>Not found</title><p>No such file.</p>")
     return Reply(body=SHELL)  # the app answers every other path, known or not
+
+
+def robots_gate(origin: str) -> RenderRobots:
+    """The site's robots.txt as an audit of it applies it to a render (crawl.render_robots)."""
+    robots = RobotsRules.from_bytes(ROBOTS_TXT)
+    policy = UrlPolicy(f"{origin}/", private_hosts=PrivateHosts.LOOPBACK, robots=robots)
+
+    async def no_other_host(origin: str) -> str:
+        raise AssertionError(f"{origin} is not on the site: its robots.txt is never read")
+
+    return RenderRobots(policy, HostRobots(policy, no_other_host))
 
 
 @contextmanager
@@ -206,8 +243,11 @@ class _Routes(dict[str, Served]):
         super().__init__(
             {
                 "/app.js": Reply(body=app_js(), headers={"content-type": "text/javascript"}),
-                "/robots.txt": Reply(
-                    body=b"User-agent: *\nAllow: /\n", headers={"content-type": "text/plain"}
+                "/robots.txt": Reply(body=ROBOTS_TXT, headers={"content-type": "text/plain"}),
+                # What a render that ignored robots.txt would run: the reviews, as a list.
+                BLOCKED_SCRIPT: Reply(
+                    body=b'document.getElementById("app").append("5 stars");',
+                    headers={"content-type": "text/javascript"},
                 ),
                 "/sitemap.xml": Reply(
                     body=(

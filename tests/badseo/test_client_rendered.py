@@ -1,6 +1,6 @@
 """badseo's client-rendered site (client_rendered.py): raw HTML is the same empty app shell on
 every route, and every route's facts and every planted defect appear once a browser renders it
-(the local renderer, in Debian's Chromium)."""
+(the local renderer, in Debian's Chromium, obeying the site's robots.txt as an audit does)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,15 @@ from local_platform.chromium_renderer import ChromiumRenderer, chromium_executab
 from local_platform.fetch import aclose_shared_client
 from parse.extractor import PageExtractor
 from parse.facts import PageFacts
-from render.records import RenderBudget
+from render.records import BlockedRequest, BlockReason, RenderBudget
 from tests.badseo.client_rendered import (
+    BLOCKED_SCRIPT,
     BROKEN_TARGET,
     NOT_FOUND_TITLE,
     ROUTES,
     SOFT_404,
     Planted,
+    robots_gate,
     serve_client_rendered,
 )
 from urls.private_hosts import PrivateHosts
@@ -50,7 +52,8 @@ def test_raw_html_is_the_same_empty_shell_on_every_route() -> None:
 @pytest.mark.skipif(chromium_executable() is None, reason="needs Chromium: no `chromium` on PATH")
 async def test_rendering_shows_every_route_and_every_planted_defect() -> None:
     with serve_client_rendered() as site:
-        renderer = ChromiumRenderer(ports.http_client(), PrivateHosts.LOOPBACK)
+        gate = robots_gate(site.origin)
+        renderer = ChromiumRenderer(ports.http_client(), PrivateHosts.LOOPBACK, robots=gate)
         try:
             paths_to_render = [route.path for route in ROUTES] + [SOFT_404]
             rendered = {
@@ -59,6 +62,7 @@ async def test_rendering_shows_every_route_and_every_planted_defect() -> None:
         finally:
             await renderer.aclose()
             await aclose_shared_client()
+        requested = {request.path for request in site.requests}
 
     found: set[Planted] = set()
     for route in ROUTES:
@@ -84,6 +88,12 @@ async def test_rendering_shows_every_route_and_every_planted_defect() -> None:
             found.add(Planted.UNCAUGHT_EXCEPTION)
         else:
             assert page.exceptions == [], route.path
+        if route.script:  # robots.txt disallows it: refused, recorded, never requested
+            blocked = BlockedRequest(site.url(route.script), BlockReason.ROBOTS_TXT, "script")
+            assert page.blocked == [blocked]
+            found.add(Planted.RESOURCE_BLOCKED_BY_ROBOTS)
+        else:
+            assert page.blocked == [], route.path
         assert page.console_errors == [], route.path
 
     # Every route is reachable from the start page through rendered links alone.
@@ -101,3 +111,4 @@ async def test_rendering_shows_every_route_and_every_planted_defect() -> None:
     assert facts(soft.final_url, soft.html).titles == (NOT_FOUND_TITLE,)
     found.add(Planted.SOFT_404)
     assert found == set(Planted)
+    assert BLOCKED_SCRIPT not in requested and "/app.js" in requested

@@ -28,8 +28,9 @@ from common.fetch_class import FetchClass
 from local_platform.chromium_renderer import ChromiumRenderer, chromium_executable
 from local_platform.fetch import aclose_shared_client
 from parse.extractor import PageExtractor
-from render.records import RenderBudget, RenderedPage
+from render.records import BlockedRequest, BlockReason, RenderBudget, RenderedPage
 from tests.badseo.client_rendered import (
+    BLOCKED_SCRIPT,
     BROKEN_TARGET,
     NOT_FOUND_TITLE,
     ROUTES,
@@ -37,6 +38,7 @@ from tests.badseo.client_rendered import (
     SOFT_404,
     Planted,
     Route,
+    robots_gate,
     serve_client_rendered,
 )
 from urls.private_hosts import PrivateHosts
@@ -56,6 +58,7 @@ PLANTED_AS = {
     Planted.BROKEN_LINK_ONLY_RENDERED: T.LINKS_ONLY_AFTER_SCRIPT,
     Planted.UNCAUGHT_EXCEPTION: T.UNCAUGHT_EXCEPTION_DURING_LOAD,
     Planted.SOFT_404: T.SOFT_404,
+    Planted.RESOURCE_BLOCKED_BY_ROBOTS: T.RESOURCES_BLOCKED_BY_ROBOTS,
 }
 # The not-found view app.js renders for a path that is no route (`NOT_FOUND`).
 NOT_FOUND = Route(SOFT_404, NOT_FOUND_TITLE, "", "Page not found", ("/",), (Planted.SOFT_404,))
@@ -90,8 +93,19 @@ def rendered_document(route: Route) -> str:
 def mirrored_render(route: Route, origin: str) -> RenderedPage:
     url = origin + route.path
     exceptions = [f"Error: {route.throws}"] if route.throws else []
+    # The one script robots.txt disallows, refused as a render that obeys it refuses it.
+    script = route.script
+    blocked = [BlockedRequest(origin + script, BlockReason.ROBOTS_TXT, "script")] if script else []
     html = rendered_document(route)
-    return RenderedPage(url, "mirror", final_url=url, status=200, html=html, exceptions=exceptions)
+    return RenderedPage(
+        url,
+        "mirror",
+        final_url=url,
+        status=200,
+        html=html,
+        exceptions=exceptions,
+        blocked=blocked,
+    )
 
 
 def findings(route: Route, page: RenderedPage, origin: str) -> list[DetectedIssue]:
@@ -148,6 +162,11 @@ def test_every_planted_defect_maps_to_its_issue_type():
             {"count": 1, "sample": ["Error: the widget failed to load"]},
         ),
         (
+            "/reviews",
+            T.RESOURCES_BLOCKED_BY_ROBOTS,
+            {"count": 1, "sample": [{"url": ORIGIN + BLOCKED_SCRIPT, "resourceType": "script"}]},
+        ),
+        (
             SOFT_404,
             T.SOFT_404,
             {"statusCode": 200, "title": NOT_FOUND_TITLE, "h1": "Page not found"},
@@ -172,7 +191,8 @@ def test_without_rendering_the_shell_says_rendering_would_find_more():
 @pytest.mark.skipif(chromium_executable() is None, reason="needs Chromium: no `chromium` on PATH")
 async def test_the_browsers_rendering_gives_the_same_findings() -> None:
     with serve_client_rendered() as site:
-        renderer = ChromiumRenderer(ports.http_client(), PrivateHosts.LOOPBACK)
+        gate = robots_gate(site.origin)
+        renderer = ChromiumRenderer(ports.http_client(), PrivateHosts.LOOPBACK, robots=gate)
         try:
             pages = {
                 r.path: await renderer.render(site.url(r.path), RenderBudget()) for r in ALL_ROUTES

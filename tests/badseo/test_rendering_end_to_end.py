@@ -4,8 +4,9 @@ full workflow with the local renderer (Debian's Chromium; skipped with the reaso
 `--render auto` renders the app shell, finds every route through links present only in the
 rendered DOM, judges each route on what a visitor's browser shows (its title, description and
 h1, the canonical and the `noindex` added by script), and finds the broken link that exists only
-in the rendered DOM; every defect planted in a route is reported on its page by the
-raw-versus-rendered rules (audit.rendering_rules). `--render never` finds the start page
+in the rendered DOM, all at the audit's rate, the renders' fetches too; every defect planted in
+a route is reported on its page by the raw-versus-rendered rules (audit.rendering_rules), the
+script robots.txt disallows among them. `--render never` finds the start page
 alone, and says rendering would find more. One audit per mode: a render costs about a second."""
 
 from __future__ import annotations
@@ -18,9 +19,21 @@ import pytest
 from cli.report import format_summary, full_report
 from local_platform.chromium_renderer import chromium_executable
 from local_platform.runtime import LocalPlatform
-from tests.badseo.client_rendered import BROKEN_TARGET, ROUTES, SOFT_404, serve_client_rendered
+from tests.badseo.client_rendered import (
+    BLOCKED_SCRIPT,
+    BROKEN_TARGET,
+    ROUTES,
+    SOFT_404,
+    serve_client_rendered,
+)
 from tests.badseo.test_client_rendered_rules import ALL_ROUTES, expected_types
+from tests.scope.test_pace_carried import Start, starts
+from tests.scope.test_pace_carried import _gaps as gaps
 from tests.support.platform_vars import TEST_VARS
+
+__all__ = ["starts"]  # the pacers' bookings (tests.scope.test_pace_carried)
+
+RATE = 20.0  # requests a second to the site: 50 ms apart
 
 needs_chromium = pytest.mark.skipif(
     chromium_executable() is None, reason="needs Chromium: no `chromium` on PATH"
@@ -28,19 +41,20 @@ needs_chromium = pytest.mark.skipif(
 
 
 async def audited(
-    tmp_path: Path, render: str, *, renderer: bool = True
-) -> tuple[dict[str, Any], str]:
-    """The full report of an audit of the site in the `render` mode, and the site's origin;
-    `renderer`: the local platform renders with Chromium."""
+    tmp_path: Path, render: str, *, renderer: bool = True, **options: Any
+) -> tuple[dict[str, Any], str, list[str]]:
+    """The full report of an audit of the site in the `render` mode, the site's origin and the
+    paths it was asked for; `renderer`: the local platform renders with Chromium."""
     platform = LocalPlatform(tmp_path / "state", var_overrides=TEST_VARS, local_renderer=renderer)
     try:
         with serve_client_rendered() as site:
-            request = {"url": site.url("/"), "max_pages": 30, "render": render}
+            request = {"url": site.url("/"), "max_pages": 30, "render": render, **options}
             status, body = await platform.request("POST", "/api/audits", request)
             assert status == 201, body
             audit_id = body["audit"]["id"]
             await platform.wait_for_workflow(audit_id, timeout_s=300)
-            return await full_report(platform, audit_id), site.origin
+            requested = [request.path for request in site.requests]
+            return await full_report(platform, audit_id), site.origin, requested
     finally:
         await platform.close()
 
@@ -56,9 +70,9 @@ def issues_of(report: dict[str, Any], origin: str) -> set[tuple[str, str]]:
 @pytest.mark.slow
 @needs_chromium
 async def test_auto_renders_the_shell_and_finds_every_route_and_the_broken_link(
-    tmp_path: Path,
+    tmp_path: Path, starts: list[Start]
 ) -> None:
-    report, origin = await audited(tmp_path, "auto")
+    report, origin, requested = await audited(tmp_path, "auto", rate_per_s=RATE)
 
     assert report["audit"]["status"] == "completed", report["audit"]
     pages = by_path(report, origin)
@@ -76,6 +90,14 @@ async def test_auto_renders_the_shell_and_finds_every_route_and_the_broken_link(
     for route in ALL_ROUTES:
         wanted = {(issue_type.value, route.path) for issue_type in expected_types(route)}
         assert wanted <= found, route.path
+    # The script robots.txt disallows: refused by the render, and reported on its page. (The
+    # site does see it requested: the exposure checks read same-site scripts by content, and
+    # apply no robots.txt; tests/badseo/test_client_rendered.py shows the render never asks.)
+    blocked = next(i for i in report["issues"] if i["issue_type"] == "resources-blocked-by-robots")
+    assert blocked["page_url"] == f"{origin}/reviews"
+    assert blocked["details"]["sample"] == [
+        {"url": f"{origin}{BLOCKED_SCRIPT}", "resourceType": "script"}
+    ]
     rendered = [i for i in report["issues"] if i["page_url"].startswith(f"{origin}/private")]
     assert rendered and all(i["details"].get("rendered") is True for i in rendered)
     summary = report["rendering"]["counts"]
@@ -85,6 +107,13 @@ async def test_auto_renders_the_shell_and_finds_every_route_and_the_broken_link(
     assert (summary["shells_not_rendered"], summary["failed"]) == (0, 0)
     assert summary["rendered"] == len(ROUTES) + 1  # each route and the soft-404 route
     assert "rendering would find more" not in format_summary(report)
+    # At the audit's rate, the renders too (workflow.render_step): every request the site got
+    # was booked by a pacer, each app.js a render loaded among them, never two closer than 1/rate
+    # on the pacers' clock (a millisecond for a turn carried across a step through the wall).
+    to_site = [s for s in starts if s.url.startswith(origin)]
+    assert sorted(s.path for s in to_site) == sorted(requested)
+    assert sum(s.path == "/app.js" for s in to_site) >= len(ROUTES) + 1
+    assert min(gap for gap, _, _ in gaps(to_site)) >= 1 / RATE - 0.001
 
 
 @pytest.mark.parametrize(
@@ -98,7 +127,7 @@ async def test_auto_renders_the_shell_and_finds_every_route_and_the_broken_link(
 async def test_without_rendering_only_the_start_page_is_found_and_the_audit_says_why(
     tmp_path: Path, render: str, renderer: bool, reason: str
 ) -> None:
-    report, origin = await audited(tmp_path, render, renderer=renderer)
+    report, origin, _ = await audited(tmp_path, render, renderer=renderer)
 
     assert report["audit"]["status"] == "completed", report["audit"]
     assert set(by_path(report, origin)) == {"/"}

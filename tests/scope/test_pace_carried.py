@@ -1,7 +1,7 @@
 """The audit's rate holds across Workflow step boundaries (crawl.pacing, workflow.pace): a step
 hands on, per host, the wall-clock second its next request may start, and the next step's pacer
-starts from it, so a new crawl chunk (or the timing re-measure, the security grade, the exposure
-checks) never sends its first request the moment the last step sent its last one."""
+starts from it, so a new crawl chunk (or a render step, the timing re-measure, the security grade,
+the exposure checks) never sends its first request the moment the last step sent its last one."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from tests.crawl_flow.test_chunk_refill import CHAIN, reports, site
 from tests.crawl_flow.test_chunk_refill import audit as chain_audit
 from tests.support.site_server import Site
 from workflow.external_step import ExternalReport
+from workflow.render_step import RenderReport
 from workflow.security_step import SecurityGraded
 from workflow.steps import CrawlStart
 
@@ -97,6 +98,7 @@ def test_the_records_that_carry_the_pace_round_trip(pace: dict[str, float]) -> N
         CrawlStart(0, 1, 0, next_request_at=pace),
         ExternalReport(1, 2, 0, 0, next_request_at=pace),
         SecurityGraded(True, "A", 90, next_request_at=pace),
+        RenderReport(claimed=2, rendered=2, next_request_at=pace),
     ]
     for record in records:
         assert type(record).from_dict(record.to_dict()) == record
