@@ -16,7 +16,8 @@ score written at finalize and the actions a report shows later come from the sam
   docs/field.md §1.2).
 * Findings (`findings`): one per fix. Issue types that one change fixes are merged: a response
   header the security grade fails at the start page and the same header missing on crawled pages
-  (`SHARED_FIXES`) are one finding, not a `security-*` issue plus a row per page. A per-page type
+  (`SHARED_FIXES`) are one finding, not a `security-*` issue plus a row per page; so are an app
+  shell's `javascript-rendering-suspected` and its `rendering-not-done`. A per-page type
   on at least `SITE_WIDE_SHARE` of the crawled HTML pages (and `SITE_WIDE_MIN_PAGES`) is a
   *site-wide* finding: its cause is shared (a template, the server's configuration), so it is one
   fix however many pages show it. Site and crawl issues (headers, DNS, the crawl itself) concern
@@ -108,7 +109,8 @@ CATEGORY_WEIGHTS: Mapping[Category, int] = MappingProxyType(
     }
 )
 # A per-page header fault and the security grade's test of the same header are fixed by one
-# change (send the header everywhere): the grade's issue leads the finding.
+# change (send the header everywhere): the grade's issue leads the finding. Other pairs that one
+# change fixes are listed here too.
 SHARED_FIXES: Mapping[IssueType, IssueType] = MappingProxyType(
     {
         IssueType.CSP_MISSING: IssueType.SECURITY_CSP,
@@ -116,6 +118,9 @@ SHARED_FIXES: Mapping[IssueType, IssueType] = MappingProxyType(
         IssueType.CONTENT_TYPE_OPTIONS_MISSING: IssueType.SECURITY_CONTENT_TYPE_OPTIONS,
         IssueType.HSTS_MISSING: IssueType.SECURITY_HSTS,
         IssueType.HSTS_TOO_SHORT: IssueType.SECURITY_HSTS,
+        # An app shell the audit did not render says the same of the page as its raw HTML's
+        # shell finding: one fix (serve the content in the HTML, or render it), one finding.
+        IssueType.RENDERING_NOT_DONE: IssueType.JAVASCRIPT_RENDERING_SUSPECTED,
     }
 )
 GOOD_SCORE = 70  # below it a category is called poor in the notes

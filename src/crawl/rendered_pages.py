@@ -17,17 +17,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from audit.issue_ids import page_id
 from audit.page import PageObservation
-from audit.rendering_rules import rendered_page_issues
+from audit.rendering_rules import (
+    RenderNotDoneReason,
+    rendered_page_issues,
+    rendering_not_done_issue,
+)
 from auditdb.records import IssueRecord
 from common import ports
 from crawl.page_links import PageLinks
 from crawl.page_pipeline import CrawlScope, ParsedBody, ProcessedPage, is_html_type, observe
 from crawl.page_stream import PageStream
 from durable.records import LeasedUrl, RenderCandidate
+from render.decision import RenderReason
 from render.records import RenderedPage
 
-__all__ = ["RENDERED_DETAIL", "RenderedPair", "rendered_pair"]
+__all__ = ["RENDERED_DETAIL", "RenderedPair", "not_rendered_issues", "rendered_pair"]
 
 # The key every finding of a rendered page carries in its details (`true`): what the report, the
 # API and the exports show to say the finding is about the rendered page, not its raw HTML.
@@ -65,6 +71,20 @@ def rendered_pair(
         for issue in [*processed.issues, *compared]
     ]
     return RenderedPair(replace(processed, issues=marked), raw, rendered, page)
+
+
+def not_rendered_issues(
+    scope: CrawlScope, candidate: RenderCandidate, reason: RenderNotDoneReason, detail: str
+) -> list[IssueRecord]:
+    """`rendering-not-done` on an app shell that was not rendered (why: `reason`, in the
+    owner's words: `detail`); nothing for auto's sample or `always`'s other pages, whose raw
+    HTML stands on its own. The page keeps its raw findings."""
+    if candidate.reason is not RenderReason.APP_SHELL:
+        return []
+    issue = rendering_not_done_issue(raw_observation(scope, candidate), reason, detail)
+    return [
+        IssueRecord.from_detected(scope.audit_id, issue, page_id(scope.audit_id, candidate.url))
+    ]
 
 
 def _as_fetched(candidate: RenderCandidate, page: RenderedPage) -> ports.FetchResult:

@@ -31,6 +31,8 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from audit.rendering_rules import RenderNotDoneReason
+from auditdb import repository
 from auditdb.rendering import RenderSummary, record_render_summary
 from common import settings
 from common.deployment import DeploymentVars
@@ -41,7 +43,7 @@ from crawl.discovery import fetch_robots
 from crawl.host_robots import HostRobots, ReadRobots
 from crawl.page_pipeline import CrawlScope
 from crawl.render_robots import RenderRobots
-from crawl.rendered_pages import RenderedPair, rendered_pair
+from crawl.rendered_pages import RenderedPair, not_rendered_issues, rendered_pair
 from durable.records import BatchResult, RenderCandidate, RenderOutcome
 from durable.render_queue import RenderState
 from render.records import RenderBudget, RenderedPage, RenderMode
@@ -156,6 +158,8 @@ async def _render_claimed(
     candidates = claim.candidates
     if reason is not None:
         skipped = [RenderOutcome(c.url, RenderState.SKIPPED.value, reason) for c in candidates]
+        why = RenderNotDoneReason.MODE_NEVER if reason == NEVER_REASON else _NOT_CONFIGURED
+        await _not_rendered(run, scope, [(c, why, reason) for c in candidates])
         await pad.record_renders(skipped)
         return RenderReport(claimed=len(candidates), skipped=len(skipped), pending=claim.pending)
     pages = await _rendered(renderer, candidates)
@@ -165,6 +169,12 @@ async def _render_claimed(
         if page.ok
     ]
     written = await _persist(run, scope, pairs)
+    failed = [
+        (c, RenderNotDoneReason.RENDER_FAILED, _failure(p))
+        for c, p in zip(candidates, pages, strict=True)
+        if not p.ok
+    ]
+    await _not_rendered(run, scope, failed)
     await pad.record_renders([_outcome(c, p) for c, p in zip(candidates, pages, strict=True)])
     return RenderReport(
         claimed=len(candidates),
@@ -174,6 +184,29 @@ async def _render_claimed(
         discovered=0 if written is None else written.enqueued,
         frontier_pending=None if written is None else written.stats.pending + written.stats.leased,
     )
+
+
+_NOT_CONFIGURED = RenderNotDoneReason.NOT_CONFIGURED
+
+
+async def _not_rendered(
+    run: AuditRun,
+    scope: CrawlScope,
+    pages: Sequence[tuple[RenderCandidate, RenderNotDoneReason, str]],
+) -> None:
+    """`rendering-not-done` on each app shell among `pages` (crawl.rendered_pages); its id is
+    deterministic, so a replay inserts nothing twice."""
+    issues = [
+        issue
+        for candidate, why, detail in pages
+        for issue in not_rendered_issues(scope, candidate, why, detail)
+    ]
+    if issues:
+        await repository.insert_issues(run.env.DB, issues)
+
+
+def _failure(page: RenderedPage) -> str:
+    return page.error or (page.failure.value if page.failure is not None else "the render failed")
 
 
 def skip_reason(mode: RenderMode, renderer: Renderer) -> str | None:
@@ -199,8 +232,7 @@ async def _rendered(
 def _outcome(candidate: RenderCandidate, page: RenderedPage) -> RenderOutcome:
     if page.ok:
         return RenderOutcome(candidate.url, RenderState.RENDERED.value)
-    detail = page.error or (None if page.failure is None else page.failure.value)
-    return RenderOutcome(candidate.url, RenderState.FAILED.value, detail)
+    return RenderOutcome(candidate.url, RenderState.FAILED.value, _failure(page))
 
 
 async def _persist(

@@ -132,6 +132,13 @@ async def test_without_rendering_only_the_start_page_is_found_and_the_audit_says
     assert report["audit"]["status"] == "completed", report["audit"]
     assert set(by_path(report, origin)) == {"/"}
     assert ("javascript-rendering-suspected", "/") in issues_of(report, origin)
+    not_done = [i for i in report["issues"] if i["issue_type"] == "rendering-not-done"]
+    assert [(i["page_url"], i["details"]["reason"]) for i in not_done] == [
+        (f"{origin}/", "render-never" if render == "never" else "no-renderer")
+    ]
+    # One fix, one finding: led by the shell finding (audit.verdict.SHARED_FIXES).
+    shell = [f for f in report["actions"] if "rendering-not-done" in f.get("issue_types", [])]
+    assert [f["issue_type"] for f in shell] == ["javascript-rendering-suspected"]
     summary = report["rendering"]["counts"]
     assert (summary["rendered"], summary["shells_not_rendered"]) == (0, 1)
     assert summary["reason"].startswith(reason)
