@@ -37,7 +37,8 @@ SCHEMA = (
         state TEXT NOT NULL DEFAULT '{ResourceState.PENDING.value}' CHECK (state IN ({_STATES})),
         chunk_no INTEGER,
         status_code INTEGER,
-        fetch_class TEXT
+        fetch_class TEXT,
+        content_type TEXT
     )""",
     "CREATE INDEX IF NOT EXISTS resources_state_idx ON resources (state, chunk_no)",
     """CREATE TABLE IF NOT EXISTS resource_refs (
@@ -70,7 +71,8 @@ RELEASE_ALL = f"UPDATE resources SET state = {_P}, chunk_no = NULL WHERE state =
 # A replayed answer rewrites the same row; a URL moved to `page` keeps its page answer.
 CHECK = (
     f"UPDATE resources SET state = {_C}, status_code = json_extract(j.value, '$.status_code'), "
-    "fetch_class = json_extract(j.value, '$.fetch_class') FROM json_each(?) AS j "
+    "fetch_class = json_extract(j.value, '$.fetch_class'), "
+    "content_type = json_extract(j.value, '$.content_type') FROM json_each(?) AS j "
     f"WHERE resources.url = json_extract(j.value, '$.url') AND resources.state <> {_G}"
 )
 ADD = "INSERT OR IGNORE INTO resources (url) SELECT json_extract(value, '$.url') FROM json_each(?)"
