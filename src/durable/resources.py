@@ -20,7 +20,7 @@ from enum import StrEnum
 from durable.json_batches import stored
 from durable.records import ResourceRef
 
-__all__ = ["SCHEMA", "STORED", "ResourceState", "ref_bytes"]
+__all__ = ["ADD_CONTENT_TYPE", "COLUMNS", "SCHEMA", "STORED", "ResourceState", "ref_bytes"]
 
 
 class ResourceState(StrEnum):
@@ -51,6 +51,9 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS resource_refs_target_idx ON resource_refs (resource_url)",
 )
 
+# A table created before `content_type` existed gains it (scratchpad._ensure_resource_columns).
+COLUMNS = "PRAGMA table_info(resources)"
+ADD_CONTENT_TYPE = "ALTER TABLE resources ADD COLUMN content_type TEXT"
 _P, _L, _C, _G = (f"'{s.value}'" for s in ResourceState)
 TO_PAGE = (
     f"UPDATE resources SET state = {_G}, chunk_no = NULL WHERE state IN ({_P}, {_L}) "

@@ -5,6 +5,8 @@ broken-resource and broken-share-image sections against their specifications
 from __future__ import annotations
 
 import itertools
+import sqlite3
+from contextlib import closing
 from dataclasses import replace
 
 import pytest
@@ -167,3 +169,24 @@ async def test_resources_sent_early_are_kept_and_a_rewrite_takes_no_budget_again
     other = refs(("b", "x.png", "img"))
     await pad.record_links(replace(early, resources=other, link_budget_bytes=once))
     assert (await pad.stats()).links_truncated is True  # a new reference: over that budget
+
+
+async def test_an_object_from_before_content_types_gains_the_column(
+    platform: LocalPlatform,
+) -> None:
+    """An audit running across the deploy: its object's `resources` table lacks content_type;
+    the next construction adds it, and its share images are judged."""
+    namespace = platform.env.AUDIT_SCRATCHPAD
+    pad = Scratchpad(namespace.getByName("resources-before-content-types"))
+    await record(pad, ["a"], ("a", "x.png", "og:image"))
+    object_id = namespace.idFromName("resources-before-content-types")
+    namespace.evict(object_id)
+    with closing(sqlite3.connect(namespace.storage_path(object_id))) as db, db:
+        db.execute("ALTER TABLE resources DROP COLUMN content_type")  # as deployed before
+
+    await pad.claim_resources(1, 5)
+    await pad.record_resources([ResourceCheck(url("x.png"), 200, "ok", "text/html")])
+
+    issues, _ = await finalize_all(pad.stub)
+    shares = [i for i in issues if i["issue_type"] == "broken-share-image"]
+    assert [i["details"]["contentType"] for i in shares] == ["text/html"]
