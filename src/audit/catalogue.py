@@ -143,6 +143,13 @@ class IssueType(StrEnum):
     INTERNAL_NOFOLLOW_LINKS = "internal-nofollow-links"
     MIXED_CONTENT = "mixed-content"
     INSECURE_FORM_ACTION = "insecure-form-action"
+    # --- sharing tags: Open Graph and X cards, per page (issue 32, audit.rules_social) ---
+    MISSING_OPEN_GRAPH = "missing-open-graph"
+    EMPTY_SOCIAL_TAG = "empty-social-tag"
+    RELATIVE_SOCIAL_URL = "relative-social-url"
+    OG_URL_NOT_CANONICAL = "og-url-not-canonical"
+    INVALID_TWITTER_CARD = "invalid-twitter-card"
+    TWITTER_CARD_INCOMPLETE = "twitter-card-incomplete"
     # --- field checks: security headers on HTML pages (docs/field.md §3.1, Observatory) ---
     HSTS_MISSING = "hsts-missing"
     HSTS_TOO_SHORT = "hsts-too-short"
@@ -157,6 +164,7 @@ class IssueType(StrEnum):
     LINK_TO_REDIRECT = "link-to-redirect"
     BROKEN_FRAGMENT = "broken-fragment"
     BROKEN_RESOURCE = "broken-resource"
+    BROKEN_SHARE_IMAGE = "broken-share-image"
     # --- external links, with the `check_external` option (docs/external-links.md) ---
     BROKEN_EXTERNAL_LINK = "broken-external-link"
     EXTERNAL_REDIRECT = "external-redirect"
@@ -953,6 +961,100 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "SEOnaut (form action on http); Semrush (password field on HTTP page)",
         category=_SEC,
     ),
+    # ------------------------------------------------------------------ sharing tags (issue 32)
+    _D(
+        IssueType.MISSING_OPEN_GRAPH,
+        _INFO,
+        _PAGE,
+        "Open Graph tags missing",
+        "an indexable page lacks og:title, og:type, og:image or og:url (the protocol's basic "
+        "metadata) or og:description (recommended); one finding per page, the missing tags in "
+        "the detail",
+        "When the page is shared on Facebook, LinkedIn, Slack and most chat apps, the preview is "
+        "built from these tags; without them each platform guesses a title and picks any image, "
+        "or shows a bare link. Info: search ranking does not read them. On most pages of a site "
+        "it is one template to fix.",
+        'Add the missing <meta property="og:…" content="…"> tags to the page\'s <head> '
+        "(usually in the site's template): a title, the type (website, article…), an absolute "
+        "image URL, the page's canonical URL and a description.",
+        "The Open Graph protocol, ogp.me (Basic Metadata, Optional Metadata); Ahrefs (Open Graph "
+        "tags missing or incomplete)",
+        category=_ONPAGE,
+    ),
+    _D(
+        IssueType.EMPTY_SOCIAL_TAG,
+        _INFO,
+        _PAGE,
+        "Empty sharing tag",
+        "an og:* or twitter:* meta tag whose content is empty; the tags in the detail",
+        "Platforms read an empty tag as a missing one, and some stop at the first value of a "
+        "tag, so an empty og:title or og:image can hide a filled one further down. Info.",
+        "Fill the tag's content attribute (often a template variable that was empty for this "
+        "page), or remove the tag.",
+        "The Open Graph protocol, ogp.me; X developer documentation (Cards markup reference)",
+        category=_ONPAGE,
+    ),
+    _D(
+        IssueType.RELATIVE_SOCIAL_URL,
+        _WARN,
+        _PAGE,
+        "Relative URL in a sharing tag",
+        "og:url, og:image (and its :url and :secure_url), og:video, og:audio, twitter:image or "
+        "twitter:player is not an absolute URL; the tags and values in the detail",
+        "The Open Graph protocol defines URL values as http:// or https:// URLs, and scrapers "
+        "do not resolve a relative one against the page: the share preview loses its image or "
+        "links to the wrong address. Warning.",
+        "Write the full URL, with scheme and host (https://www.example.com/images/share.jpg).",
+        "The Open Graph protocol, ogp.me (Types: URL); X developer documentation (Cards markup "
+        "reference: twitter:image is a URL)",
+        category=_ONPAGE,
+    ),
+    _D(
+        IssueType.OG_URL_NOT_CANONICAL,
+        _WARN,
+        _PAGE,
+        "og:url differs from the canonical URL",
+        "the page declares a canonical URL and its absolute og:url names another URL, both "
+        "normalised the way the crawler normalises URLs; both in the detail",
+        "og:url is the canonical address of the shared object: shares, likes and comments are "
+        "counted against it, and a preview links there. Pointing it elsewhere than the canonical "
+        "splits those counts and can send readers to the wrong page. Warning.",
+        'Set og:url to the same URL as <link rel="canonical">.',
+        "The Open Graph protocol, ogp.me (og:url: the canonical URL of your object); Ahrefs "
+        "(Open Graph URL not matching canonical)",
+        category=_ONPAGE,
+    ),
+    _D(
+        IssueType.INVALID_TWITTER_CARD,
+        _WARN,
+        _PAGE,
+        "Invalid X (Twitter) card type",
+        "twitter:card names none of summary, summary_large_image, app, player (compared without "
+        "case); the value in the detail",
+        "X renders no card for an unknown type, so links to the page are shared as plain text. "
+        "Warning.",
+        'Set twitter:card to "summary" or "summary_large_image" (or "player", "app" for those '
+        "cards).",
+        "X developer documentation (Cards markup reference: twitter:card, the card types)",
+        category=_ONPAGE,
+    ),
+    _D(
+        IssueType.TWITTER_CARD_INCOMPLETE,
+        _WARN,
+        _PAGE,
+        "Incomplete X (Twitter) card",
+        "a page with twitter:* tags lacks twitter:card, or what its card type needs: a title and "
+        "a description (twitter:title/description, or their og:title/og:description fallbacks) "
+        "for summary, summary_large_image and player; twitter:player with its width and height "
+        "and an image (twitter:image or og:image) for player; an app id (iphone, ipad or "
+        "googleplay) for app; the missing tags in the detail",
+        "X builds the card from these tags, falling back to the Open Graph ones; without them "
+        "the card is not shown or shows without its title or text. Warning.",
+        "Add the missing twitter:* tags (or the og:* tags X falls back to).",
+        "X developer documentation (Cards markup reference: tags, Open Graph fallbacks; the "
+        "summary, player and app card pages)",
+        category=_ONPAGE,
+    ),
     _D(
         IssueType.HSTS_MISSING,
         _INFO,
@@ -1093,6 +1195,25 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "JavaScript and CSS files)",
         (_CLIENT_ERROR,),
         category=_LINKS,
+    ),
+    _D(
+        IssueType.BROKEN_SHARE_IMAGE,
+        _WARN,
+        _CROSS,
+        "Broken share image",
+        "an og:image (or og:image:url, og:image:secure_url) or twitter:image on this site was "
+        "checked with the other resources (one request per distinct URL per audit) and answered "
+        "status >= 400, or 2xx with a Content-Type that is not image/* (an HTML page, say); "
+        "reported on every page that names it, with the tag",
+        "Facebook, LinkedIn, X and chat apps fetch this image for the link preview; an error "
+        "or a page instead of an image leaves the preview without a picture, and shares of the "
+        "page get fewer clicks. Warning. Images on other hosts are not checked, like other "
+        "resources; a redirect is not judged.",
+        "Point the tag at an image file that exists (JPG, PNG, WebP or GIF), with its full URL.",
+        "The Open Graph protocol, ogp.me (og:image); X developer documentation (Cards markup "
+        "reference: twitter:image formats); RFC 9110 §9.3.2 (HEAD)",
+        (_CLIENT_ERROR,),
+        category=_ONPAGE,
     ),
     _D(
         IssueType.BROKEN_EXTERNAL_LINK,

@@ -19,11 +19,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from audit.catalogue import DUPLICATE_GROUP_SAMPLE, IssueType
+from audit.catalogue import CLIENT_ERROR_STATUS, DUPLICATE_GROUP_SAMPLE, IssueType
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.page import PageObservation
 from audit.rules_head import is_javascript_shell
+from audit.rules_social import SHARE_IMAGE_TAGS
 from common.fetch_class import FetchClass
 from common.wire import JsonMapping, JsonObject
 
@@ -37,6 +38,7 @@ __all__ = [
     "broken_fragments",
     "broken_internal_links",
     "broken_resources",
+    "broken_share_images",
     "canonical_target_issues",
     "crawled_page",
     "duplicate_candidates",
@@ -118,11 +120,13 @@ class ResourceUse:
 
 @dataclass(frozen=True, slots=True)
 class ResourceAnswer:
-    """A checked resource's answer (or the page row's, for a URL crawled as a page)."""
+    """A checked resource's answer (or the page row's, for a URL crawled as a page, whose
+    content type is "text/html" when it was HTML, unknown otherwise)."""
 
     url: str
     status_code: int
     fetch_class: FetchClass
+    content_type: str | None = None
 
 
 def crawled_page(obs: PageObservation) -> CrawledPage:
@@ -371,6 +375,8 @@ def broken_resources(
     hits = []
     for use in uses:
         answer = by_url.get(use.resource_url)
+        if use.kind in SHARE_IMAGE_TAGS:
+            continue  # broken_share_images judges them
         if answer is not None and answer.fetch_class == FetchClass.OK and answer.status_code >= 400:
             hits.append((page_id(audit_id, use.source_url), use.source_url, use.resource_url, use))
     issues = []
@@ -382,6 +388,46 @@ def broken_resources(
             "targetStatus": by_url[target].status_code,
         }
         issues.append(DetectedIssue(IssueType.BROKEN_RESOURCE, source, details, dedupe_key=target))
+    return issues
+
+
+def is_broken_share_image(answer: ResourceAnswer) -> bool:
+    """A share image that answered (fetch ok) an error, or 2xx with a type that is no image."""
+    if answer.fetch_class != FetchClass.OK:
+        return False
+    if answer.status_code >= CLIENT_ERROR_STATUS:
+        return True
+    media = (answer.content_type or "").partition(";")[0].strip(" \t").lower()
+    return 200 <= answer.status_code < 300 and bool(media) and not media.startswith("image/")
+
+
+def broken_share_images(
+    audit_id: str,
+    answers: Iterable[ResourceAnswer],
+    uses: Iterable[ResourceUse],
+) -> list[DetectedIssue]:
+    """broken-share-image: an og:image or twitter:image (audit.rules_social) checked with the
+    resources that answered 4xx/5xx, or 2xx with a content type that is not image/*; one issue
+    per referring page in (source page id, image URL) order, dedupeKey = image URL. A 2xx
+    without a content type, redirects and unchecked images are not judged."""
+    by_url = {answer.url: answer for answer in answers}
+    hits = []
+    for use in uses:
+        answer = by_url.get(use.resource_url)
+        if use.kind in SHARE_IMAGE_TAGS and answer is not None and is_broken_share_image(answer):
+            hits.append((page_id(audit_id, use.source_url), use.source_url, use.resource_url, use))
+    issues = []
+    for _, source, target, use in sorted(hits, key=lambda hit: hit[:3]):
+        answer = by_url[target]
+        details: JsonObject = {
+            "imageUrl": target,
+            "tag": use.kind,
+            "targetStatus": answer.status_code,
+            "contentType": answer.content_type,
+        }
+        issues.append(
+            DetectedIssue(IssueType.BROKEN_SHARE_IMAGE, source, details, dedupe_key=target)
+        )
     return issues
 
 

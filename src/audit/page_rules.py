@@ -8,8 +8,8 @@ Theory of operation (original system §1.2):
   13   JavaScript shell -> stop (its title, headings and text are not the rendered page's)
   14-20 title, meta description, H1, heading order, thin content, image alt, outgoing links
   then the branch JSON-LD check, the structured-data checks (audit.rules_structured), and the
-  field checks (rules_field, rules_security), which run on every readable 2xx HTML page, shells
-  included: they read the head and headers, which a shell serves like any page.
+  field checks (rules_field, rules_social, rules_security), which run on every readable 2xx HTML
+  page, shells included: they read the head and headers, which a shell serves like any page.
 
 Every rule is a pure function of one `PageObservation` returning a list of `DetectedIssue`.
 """
@@ -23,6 +23,7 @@ from audit import (
     rules_field,
     rules_head,
     rules_security,
+    rules_social,
     rules_status,
     rules_structured,
 )
@@ -64,6 +65,11 @@ FIELD_RULES: Sequence[Rule] = (
     rules_field.internal_nofollow_links,
     rules_field.mixed_content,
     rules_field.insecure_form_action,
+    rules_social.missing_open_graph,
+    rules_social.empty_social_tags,
+    rules_social.relative_social_urls,
+    rules_social.og_url_not_canonical,
+    rules_social.twitter_card_issues,
     rules_security.hsts_issues,
     rules_security.content_type_options_missing,
     rules_security.csp_missing,

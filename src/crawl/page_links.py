@@ -11,7 +11,8 @@ gives a `FragmentLink` for the broken-fragment check, once per target and fragme
 `#fragment` link gives only that); other sites' targets become `ExternalRef`s when the audit
 checks external links, targets the URL policy allows become
 `DiscoveredUrl`s (nofollow links are stored but not followed), the others are counted by the
-policy's reason; internal resources become `ResourceRef`s to check. In list mode
+policy's reason; internal resources become `ResourceRef`s to check, and so do the page's share
+images (`og:image`, `twitter:image`: crawl.page_pipeline.other_links, at the page's end). In list mode
 (`follow_links` false, auditdb.scope) no link is followed: edges, fragments, resources and
 external links are kept for the per-page and cross-page checks, but only a page's redirect (the
 same page, moved) is enqueued; the rest are counted as `not_followed`. Every target first loses
@@ -124,10 +125,22 @@ class PageLinks:
             self.add_external(target)
 
     def _resource(self, target: str, ref: Reference) -> None:
+        self._resource_url(target, ref.kind.value, ref.rel)
+
+    def _resource_url(self, target: str, kind: str, rel: str | None) -> None:
         if not self._resource_urls.add(target):
             return
         if self.policy.decide(target, None) is Decision.ALLOWED:
-            self.resources.append(ResourceRef(self.leased.url, target, ref.kind.value, ref.rel))
+            self.resources.append(ResourceRef(self.leased.url, target, kind, rel))
+
+    def add_share_images(self, images: list[tuple[str, str]]) -> None:
+        """The page's share images, (tag, absolute URL) pairs (audit.rules_social): checked like
+        its other resources, once per URL, the tag as the kind; a URL the page also references
+        another way keeps its first kind."""
+        for tag, url in images:
+            target = normalise_url(url)
+            if target:
+                self._resource_url(self.policy.stripped(target), tag, None)
 
     def _fragment(self, link: Link) -> None:
         found = fragment_link(self.leased.url, link.href)

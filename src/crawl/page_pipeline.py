@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
 
+from audit import rules_social
 from audit.cross_page import crawled_page
 from audit.issue_ids import page_id
 from audit.page import PageObservation
@@ -376,8 +377,8 @@ def mirror_row(audit_id: str, obs: PageObservation) -> MirrorRow:
 def other_links(links: PageLinks, obs: PageObservation) -> None:
     """Judge what the page points at besides its `<a href>`s and other references (which
     stream in while it is parsed): its redirect (the same page, moved: it keeps the page's
-    depth), and its canonical and hreflang targets, crawled so the cross-page checks can judge
-    them."""
+    depth), its canonical and hreflang targets, crawled so the cross-page checks can judge
+    them, and its share images, checked as resources."""
     if obs.redirect_url:
         target = normalise_url(obs.redirect_url)
         if target is not None:
@@ -390,3 +391,4 @@ def other_links(links: PageLinks, obs: PageObservation) -> None:
         target = url and normalise_url(url)
         if target:
             links.add_candidate(target, links.child_depth)
+    links.add_share_images(rules_social.share_images(obs))

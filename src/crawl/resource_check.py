@@ -45,4 +45,5 @@ async def check_resource(
     result = await head_or_get(http, url, timeout_s, headers)
     body_head = result.body[: settings.CRAWL.body_head_chars].decode("latin-1")
     fetch_class = classify_fetch(result.status, result.headers, body_head)
-    return ResourceCheck(url, result.status, fetch_class.value)
+    content_type = result.headers.get("content-type")
+    return ResourceCheck(url, result.status, fetch_class.value, content_type)

@@ -33,11 +33,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape
 from types import MappingProxyType
+from urllib.parse import urljoin
 
 from audit.catalogue import IssueType
 from demo.server import Reply, Route, SiteRequest
 
-__all__ = ["PAGES", "PLANTED", "SHOP_HEADERS", "SHOP_WIDE", "ShopPage", "head_tags", "routes"]
+__all__ = [
+    "PAGES",
+    "PLANTED",
+    "SHOP_HEADERS",
+    "SHOP_WIDE",
+    "ShopPage",
+    "head_tags",
+    "open_graph_tags",
+    "routes",
+]
 
 T = IssueType
 HTML_TYPE = "text/html; charset=utf-8"
@@ -132,9 +142,28 @@ def head_tags(
     return parts
 
 
+def open_graph_tags(title: str, description: str, url: str, image: str) -> list[str]:
+    """The Open Graph tags a page shares itself with: ogp.me's basic metadata (title, type,
+    image, URL, all absolute) and its description, as the shop and tests/badseo/pages.py write
+    them (audit.rules_social)."""
+    tags = {
+        "og:title": title,
+        "og:type": "website",
+        "og:image": image,
+        "og:url": url,
+        "og:description": description,
+    }
+    return [f'<meta property="{key}" content="{escape(value)}">' for key, value in tags.items()]
+
+
 def _head(page: ShopPage, origin: str) -> str:
     canonical = None if page.canonical is None else _substitute(page.canonical, origin)
     parts = head_tags(page.title, page.description, page.viewport, canonical)
+    # Shared as its canonical (og:url agrees with it), with the shop's photo.
+    shared_as = urljoin(f"{origin}{page.path}", canonical or page.path)
+    title = page.title or "Ridgeline Outfitters"
+    description = page.description or "Outdoor gear tested on the trail."
+    parts += open_graph_tags(title, description, shared_as, f"{origin}/img/home.jpg")
     parts.append('<link rel="stylesheet" href="/css/shop.css">')
     parts.append(_substitute(page.head, origin))
     return "".join(parts)

@@ -5,10 +5,10 @@
 `audit.cross_page` (same issues, same order) computed from `page_mirror` and `links`.
 
 Result order: duplicate-title, duplicate-meta-description, duplicate-content, redirects,
-broken-internal-link, link-to-redirect, broken-fragment, broken-resource, the external links
-(broken, redirected, unreachable; then the unchecked count), orphan-page, canonical targets,
-hreflang return links, crawled sitemap entries, robots-blocked sitemap URLs; within each, the
-specification's order.
+broken-internal-link, link-to-redirect, broken-fragment, broken-resource, broken-share-image,
+the external links (broken, redirected, unreachable; then the unchecked count), orphan-page,
+canonical targets, hreflang return links, crawled sitemap entries, robots-blocked sitemap URLs;
+within each, the specification's order.
 
 Paging: the result can be far larger than one RPC message may carry (the cap is 32 MiB; a 50k-page
 site with shared titles alone yields 50k issues), so each call returns at most `limit` issues and
@@ -115,6 +115,7 @@ def build_sections(query: Query, options: FinalizeOptions, orphans_checked: bool
         sections.link_section(IssueType.LINK_TO_REDIRECT, query, options.audit_id),
         sections.fragment_section(query),
         sections.resource_section(query),
+        sections.share_image_section(query),
         sections.external_section(query),
         sections.unchecked_external_section(
             query, options.start_url, settings.EXTERNAL.budget_urls, options.external_budget_s

@@ -49,6 +49,7 @@ from audit.external_links import (
 )
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
+from audit.rules_social import SHARE_IMAGE_TAGS
 from common.bindings import SqlRow, SqlValue
 from common.wire import JsonObject, as_int, as_str, from_json
 from durable import external_links as ext
@@ -70,6 +71,7 @@ __all__ = [
     "orphan_section",
     "redirect_section",
     "resource_section",
+    "share_image_section",
     "sitemap_blocked_section",
     "sitemap_section",
     "unchecked_external_section",
@@ -405,10 +407,13 @@ def fragment_section(query: Query) -> Section:
 
 # --------------------------------------------------------------------------- resources
 
+# The kinds of the share images' references (audit.rules_social), as an SQL list of literals.
+_SHARE_TAGS = ", ".join(f"'{tag}'" for tag in SHARE_IMAGE_TAGS)
 # Every reference to a resource that answered fetch ok with status >= 400: a checked resource
 # row, or the page row of a URL the frontier crawled (state 'page'). Starts from the (few)
-# failed answers and seeks the references per resource through resource_refs_target_idx.
-_BROKEN_RESOURCES = """
+# failed answers and seeks the references per resource through resource_refs_target_idx. Share
+# images are broken_share_section's.
+_BROKEN_RESOURCES = f"""
 WITH answer AS (
     SELECT url, status_code FROM resources
     WHERE state = 'checked' AND fetch_class = 'ok' AND status_code >= 400
@@ -417,16 +422,17 @@ WITH answer AS (
     WHERE r.state = 'page' AND p.fetch_class = 'ok' AND p.status_code >= 400
 )
 SELECT s.page_id AS source_id, u.source_url, u.resource_url, u.kind AS ref_kind, u.rel,
-    a.status_code, 0 AS kind
+    a.status_code, NULL AS content_type, 0 AS kind
 FROM answer AS a
 CROSS JOIN resource_refs AS u ON u.resource_url = a.url
 CROSS JOIN page_mirror AS s ON s.url = u.source_url
+WHERE u.kind NOT IN ({_SHARE_TAGS})
 ORDER BY s.page_id, u.source_url, u.resource_url"""
 
 
 @dataclass(frozen=True, slots=True)
 class ResourceHit:
-    """A `_BROKEN_RESOURCES` row."""
+    """A `_BROKEN_RESOURCES` or `_BROKEN_SHARE_IMAGES` row (`kind`: the reference's)."""
 
     source_id: str
     source_url: str
@@ -434,28 +440,80 @@ class ResourceHit:
     kind: str
     rel: str | None
     status_code: int
+    content_type: str | None
 
 
-def _resource_issue(hit: ResourceHit) -> DetectedIssue:
-    details: JsonObject = {
+def _resource_details(hit: ResourceHit) -> JsonObject:
+    return {
         "resourceUrl": hit.resource_url,
         "kind": hit.kind,
         "rel": hit.rel,
         "targetStatus": hit.status_code,
     }
-    return DetectedIssue(
-        IssueType.BROKEN_RESOURCE, hit.source_url, details, dedupe_key=hit.resource_url
-    )
+
+
+def _referrers_section(
+    issue_type: IssueType, sql: str, details_of: Callable[[ResourceHit], JsonObject], query: Query
+) -> Section:
+    """Every referring page of each resource `sql` finds (a `ResourceHit` a row), keyed by it."""
+
+    def issue_of(row: SqlRow) -> DetectedIssue:
+        hit = from_json(ResourceHit, {**row, "kind": row["ref_kind"]})
+        details = details_of(hit)
+        return DetectedIssue(issue_type, hit.source_url, details, dedupe_key=hit.resource_url)
+
+    return SqlSection(issue_type.value, (issue_type,), sql, issue_of, query)
 
 
 def resource_section(query: Query) -> Section:
     """broken-resource (cross_page.broken_resources): every referring page of each."""
-    return SqlSection(
-        IssueType.BROKEN_RESOURCE.value,
-        (IssueType.BROKEN_RESOURCE,),
-        _BROKEN_RESOURCES,
-        lambda row: _resource_issue(from_json(ResourceHit, {**row, "kind": row["ref_kind"]})),
-        query,
+    return _referrers_section(
+        IssueType.BROKEN_RESOURCE, _BROKEN_RESOURCES, _resource_details, query
+    )
+
+
+# Every reference by a share image tag to a resource that answered fetch ok with status >= 400,
+# or 2xx with a content type that is no image (cross_page.is_broken_share_image): a checked
+# resource row, or the page row of a URL crawled as a page ("text/html" when it was HTML).
+_BROKEN_SHARE_IMAGES = f"""
+WITH answer AS (
+    SELECT url, status_code, content_type FROM resources
+    WHERE state = 'checked' AND fetch_class = 'ok'
+    UNION ALL
+    SELECT r.url, p.status_code, CASE WHEN p.is_html THEN 'text/html' END
+    FROM resources AS r JOIN page_mirror AS p ON p.url = r.url
+    WHERE r.state = 'page' AND p.fetch_class = 'ok'
+), typed AS (
+    SELECT url, status_code, content_type,
+        trim(substr(content_type, 1, instr(content_type || ';', ';') - 1), ' ' || char(9)) AS media
+    FROM answer
+), failed AS (
+    SELECT url, status_code, content_type FROM typed
+    WHERE status_code >= 400
+        OR (status_code BETWEEN 200 AND 299 AND media <> '' AND media NOT LIKE 'image/%')
+)
+SELECT s.page_id AS source_id, u.source_url, u.resource_url, u.kind AS ref_kind, u.rel,
+    a.status_code, a.content_type, 0 AS kind
+FROM failed AS a
+CROSS JOIN resource_refs AS u ON u.resource_url = a.url
+CROSS JOIN page_mirror AS s ON s.url = u.source_url
+WHERE u.kind IN ({_SHARE_TAGS})
+ORDER BY s.page_id, u.source_url, u.resource_url"""
+
+
+def _share_image_details(hit: ResourceHit) -> JsonObject:
+    return {
+        "imageUrl": hit.resource_url,
+        "tag": hit.kind,
+        "targetStatus": hit.status_code,
+        "contentType": hit.content_type,
+    }
+
+
+def share_image_section(query: Query) -> Section:
+    """broken-share-image (cross_page.broken_share_images): every referring page of each."""
+    return _referrers_section(
+        IssueType.BROKEN_SHARE_IMAGE, _BROKEN_SHARE_IMAGES, _share_image_details, query
     )
 
 

@@ -292,11 +292,13 @@ class ResourceClaim(JsonRecord):
 
 @dataclass(frozen=True, slots=True)
 class ResourceCheck(JsonRecord):
-    """One resource's answer: status 0 when there was none; `fetch_class` as for pages."""
+    """One resource's answer: status 0 when there was none; `fetch_class` as for pages;
+    `content_type` as sent (a share image's must name an image: audit.cross_page)."""
 
     url: str
     status_code: int
     fetch_class: str
+    content_type: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

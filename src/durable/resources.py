@@ -20,7 +20,7 @@ from enum import StrEnum
 from durable.json_batches import stored
 from durable.records import ResourceRef
 
-__all__ = ["SCHEMA", "STORED", "ResourceState", "ref_bytes"]
+__all__ = ["ADD_CONTENT_TYPE", "COLUMNS", "SCHEMA", "STORED", "ResourceState", "ref_bytes"]
 
 
 class ResourceState(StrEnum):
@@ -37,7 +37,8 @@ SCHEMA = (
         state TEXT NOT NULL DEFAULT '{ResourceState.PENDING.value}' CHECK (state IN ({_STATES})),
         chunk_no INTEGER,
         status_code INTEGER,
-        fetch_class TEXT
+        fetch_class TEXT,
+        content_type TEXT
     )""",
     "CREATE INDEX IF NOT EXISTS resources_state_idx ON resources (state, chunk_no)",
     """CREATE TABLE IF NOT EXISTS resource_refs (
@@ -50,6 +51,9 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS resource_refs_target_idx ON resource_refs (resource_url)",
 )
 
+# A table created before `content_type` existed gains it (scratchpad._ensure_resource_columns).
+COLUMNS = "PRAGMA table_info(resources)"
+ADD_CONTENT_TYPE = "ALTER TABLE resources ADD COLUMN content_type TEXT"
 _P, _L, _C, _G = (f"'{s.value}'" for s in ResourceState)
 TO_PAGE = (
     f"UPDATE resources SET state = {_G}, chunk_no = NULL WHERE state IN ({_P}, {_L}) "
@@ -70,7 +74,8 @@ RELEASE_ALL = f"UPDATE resources SET state = {_P}, chunk_no = NULL WHERE state =
 # A replayed answer rewrites the same row; a URL moved to `page` keeps its page answer.
 CHECK = (
     f"UPDATE resources SET state = {_C}, status_code = json_extract(j.value, '$.status_code'), "
-    "fetch_class = json_extract(j.value, '$.fetch_class') FROM json_each(?) AS j "
+    "fetch_class = json_extract(j.value, '$.fetch_class'), "
+    "content_type = json_extract(j.value, '$.content_type') FROM json_each(?) AS j "
     f"WHERE resources.url = json_extract(j.value, '$.url') AND resources.state <> {_G}"
 )
 ADD = "INSERT OR IGNORE INTO resources (url) SELECT json_extract(value, '$.url') FROM json_each(?)"

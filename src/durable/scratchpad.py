@@ -189,8 +189,17 @@ class ScratchpadCore:
         self._destroyed = False
         for statement in _SCHEMA:
             self.ctx.storage.sql.exec(statement)
+        self._ensure_resource_columns()
         self._ensure_counts()
         self.ctx.blockConcurrencyWhile(self._ensure_cleanup_alarm)
+
+    def _ensure_resource_columns(self) -> None:
+        """An object created before `resources.content_type` existed gains the column, so an
+        audit running across the deploy records its checks (Durable Objects' SQLite allows
+        PRAGMA table_info and ALTER TABLE ADD COLUMN)."""
+        rows = self.ctx.storage.sql.exec(res.COLUMNS).toArray()
+        if not any(row["name"] == "content_type" for row in rows):
+            self.ctx.storage.sql.exec(res.ADD_CONTENT_TYPE)
 
     def _ensure_counts(self) -> None:
         """Start the per-state counts. An object created before they existed counts its rows

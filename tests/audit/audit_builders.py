@@ -5,7 +5,7 @@ from typing import Any
 
 from audit.page import PageObservation
 from common.fetch_class import FetchClass
-from parse.facts import EncodingInfo, EncodingSource, Heading, Link, PageFacts, UrlRef
+from parse.facts import EncodingInfo, EncodingSource, Heading, Link, MetaTag, PageFacts, UrlRef
 
 URL = "https://example.com/page"
 SECURE_HEADERS: dict[str, Any] = {
@@ -15,6 +15,16 @@ SECURE_HEADERS: dict[str, Any] = {
     "x_frame_options": None,
     "referrer_policy": "strict-origin-when-cross-origin",
 }
+
+
+# The Open Graph tags a clean page shares itself with (ogp.me's basic metadata and description).
+OPEN_GRAPH = (
+    MetaTag("og:title", "A title of a clean test page"),
+    MetaTag("og:type", "website"),
+    MetaTag("og:image", "https://example.com/share.png"),
+    MetaTag("og:url", URL),
+    MetaTag("og:description", "d" * 100),
+)
 
 
 def link(url: str | None, *, raw: str | None = None, nofollow: bool = False) -> Link:
@@ -37,6 +47,8 @@ def facts(**changes: Any) -> PageFacts:
         links_seen=1,
         word_count=300,
         content_hash="c" * 64,
+        social=OPEN_GRAPH,
+        social_seen=len(OPEN_GRAPH),
     )
     if "headings" in changes and "heading_levels" not in changes:
         # The extractor records every heading's level beside the (capped) texts.

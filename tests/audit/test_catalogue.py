@@ -160,6 +160,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "audit"
                 "rules_head.py",
                 "rules_content.py",
                 "rules_field.py",
+                "rules_social.py",
                 "rules_security.py",
                 "rendering_rules.py",
                 "rules_structured.py",

@@ -77,6 +77,8 @@ def test_no_scored_page_means_no_score_rather_than_0_or_100() -> None:
         (IssueType.MISSING_VIEWPORT, 100, FindingScope.SITE_WIDE),
         (IssueType.MISSING_VIEWPORT, 50, FindingScope.SITE_WIDE),  # half the pages: shared
         (IssueType.MISSING_VIEWPORT, 49, FindingScope.PAGES),
+        # a template without Open Graph tags: one row per page listing every missing tag
+        (IssueType.MISSING_OPEN_GRAPH, 100, FindingScope.SITE_WIDE),
         (IssueType.DUPLICATE_TITLE, 100, FindingScope.PAGES),  # cross-page: its own cause each
         (IssueType.SECURITY_REDIRECTION, 1, FindingScope.SITE),
         (IssueType.CRAWL_RATE_LIMITED, 1, FindingScope.SITE),

@@ -23,8 +23,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from html import escape
 from typing import Self
+from urllib.parse import urljoin
 
-from demo.shop import head_tags
+from demo.shop import head_tags, open_graph_tags
 from tests.support.site_server import Reply, SiteRequest, StreamReply
 
 __all__ = [
@@ -46,6 +47,8 @@ __all__ = [
 ]
 
 HTML_TYPE = "text/html; charset=utf-8"
+# The image every page shares itself with (og:image): served by site.ASSETS, checked once.
+SHARE_IMAGE = "/assets/pixel.png"
 
 # The MDN HTTP Observatory's passing values for the three headers the security rules read on a
 # plain-http site (HSTS is judged on https pages only).
@@ -130,6 +133,7 @@ class PageSpec:
     filler: bool = True
     chrome: bool = True
     canonical: str | None = None  # path or URL; "{origin}" is replaced by the request's origin
+    open_graph: bool = True  # the page's Open Graph tags (og:url: the canonical, else the page)
     headers: Mapping[str, str | None] = field(default_factory=dict)  # None drops a header
     padding_bytes: int = 0  # an HTML comment of this size at the end of <body>
     frameset: str | None = None  # a <frameset> document: this markup instead of <body>
@@ -159,6 +163,11 @@ class PageSpec:
 def _head(spec: PageSpec, origin: str) -> str:
     canonical = None if spec.canonical is None else spec.canonical.replace("{origin}", origin)
     parts = head_tags(spec.title_text, spec.description_text, spec.viewport, canonical)
+    if spec.open_graph:
+        shared_as = urljoin(f"{origin}{spec.path}", canonical or spec.path)
+        title = spec.title_text or f"badseo fixture {spec.path}"
+        description = spec.description_text or f"The badseo fixture at {spec.path}."
+        parts += open_graph_tags(title, description, shared_as, f"{origin}{SHARE_IMAGE}")
     parts.append(spec.head.replace("{origin}", origin))
     return "".join(parts)
 

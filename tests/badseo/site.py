@@ -47,6 +47,7 @@ from tests.badseo.pages import (
     EXTERNAL_HOST,
     GENERATED_MARK,
     HTML_TYPE,
+    SHARE_IMAGE,
     Generated,
     Handler,
     HeadRefused,
@@ -104,6 +105,7 @@ class Category(StrEnum):
     SITEMAP = "sitemap"
     ROBOTS = "robots"
     I18N = "i18n"
+    SOCIAL = "social"
     SECURITY = "security"
 
 
@@ -298,6 +300,29 @@ _HOME_BODY = (
     '<a href="/privacy">privacy notice</a>, or follow the '
     f'<a href="{DEEP_CHAIN[0]}">long way down</a>.</p>'
 )
+
+
+def _meta(*tags: tuple[str, str]) -> str:
+    """Sharing tags as written in a <head>: og:* as property, twitter:* as name."""
+    return "".join(
+        f'<meta {"property" if key.startswith("og:") else "name"}="{key}" content="{value}">'
+        for key, value in tags
+    )
+
+
+def _og(path: str, **changes: str | None) -> str:
+    """A page's Open Graph tags as pages.PageSpec writes them, with `changes` by the property's
+    name after "og:" (None leaves one out): for fixtures that write their own."""
+    tags = {
+        "title": f"badseo fixture {path}",
+        "type": "website",
+        "image": "{origin}" + SHARE_IMAGE,
+        "url": "{origin}" + path,
+        "description": f"A badseo fixture page at {path} that shows exactly one audit finding.",
+        **changes,
+    }
+    return _meta(*((f"og:{key}", value) for key, value in tags.items() if value is not None))
+
 
 _SITE = [
     page(
@@ -652,6 +677,8 @@ _INDEX = [
         "A Link header canonical naming the home page.",
         (T.CANONICALIZED_PAGE,),
         headers={"link": '<{origin}/>; rel="canonical"'},
+        open_graph=False,  # shared as its canonical, which only the header names
+        head=_og("/index/canonicalized-header", url="{origin}/"),
     ),
     page(
         "/index/canonical-conflict",
@@ -1338,6 +1365,91 @@ _SECURITY = [
     ),
 ]
 
+
+def _og_page(
+    path: str, summary: str, expected: tuple[IssueType, ...], **changes: str | None
+) -> Fixture:
+    """A social fixture that writes its own Open Graph tags: the clean ones with `changes`."""
+    return page(
+        path, Category.SOCIAL, summary, expected, open_graph=False, head=_og(path, **changes)
+    )
+
+
+# Sharing tags (audit.rules_social, issue 32): Open Graph and X cards. Every other page shares
+# itself completely (pages.PageSpec.open_graph); these write their own tags.
+_SOCIAL = [
+    page(
+        "/social/no-open-graph",
+        Category.SOCIAL,
+        "No Open Graph tags at all: one finding lists the five missing tags.",
+        (T.MISSING_OPEN_GRAPH,),
+        open_graph=False,
+    ),
+    _og_page(
+        "/social/open-graph-without-image",
+        "Open Graph tags without og:image and og:description.",
+        (T.MISSING_OPEN_GRAPH,),
+        image=None,
+        description=None,
+    ),
+    _og_page(
+        "/social/empty-og-title",
+        "An og:title whose content is empty.",
+        (T.EMPTY_SOCIAL_TAG,),
+        title="",
+    ),
+    _og_page(
+        "/social/relative-og-image",
+        "An og:image given as a path: the protocol requires an absolute URL.",
+        (T.RELATIVE_SOCIAL_URL,),
+        image=SHARE_IMAGE,
+    ),
+    page(
+        "/social/og-url-not-canonical",
+        Category.SOCIAL,
+        "og:url names another page than the canonical link.",
+        (T.OG_URL_NOT_CANONICAL,),
+        open_graph=False,
+        canonical="{origin}/social/og-url-not-canonical",
+        head=_og("/social/og-url-not-canonical", url="{origin}/social/no-open-graph"),
+    ),
+    page(
+        "/social/invalid-twitter-card",
+        Category.SOCIAL,
+        'A twitter:card of type "photo", which X no longer knows.',
+        (T.INVALID_TWITTER_CARD,),
+        head=_meta(("twitter:card", "photo")),
+    ),
+    page(
+        "/social/twitter-player-incomplete",
+        Category.SOCIAL,
+        "A player card without the player's width and height.",
+        (T.TWITTER_CARD_INCOMPLETE,),
+        head=_meta(("twitter:card", "player"), ("twitter:player", "{origin}/assets/clip.mp4")),
+    ),
+    page(
+        "/social/twitter-card-complete",
+        Category.SOCIAL,
+        "A large-image card whose title, description and image fall back to Open Graph: clean.",
+        head=_meta(("twitter:card", "summary_large_image"), ("twitter:site", "@badseo")),
+    ),
+    _og_page(
+        "/social/broken-og-image",
+        "An og:image that answers 404.",
+        (T.BROKEN_SHARE_IMAGE,),
+        image="{origin}/assets/missing-share.png",
+    ),
+    page(
+        "/social/twitter-image-not-an-image",
+        Category.SOCIAL,
+        "A twitter:image that answers 200 with an HTML page.",
+        (T.BROKEN_SHARE_IMAGE,),
+        head=_meta(
+            ("twitter:card", "summary"), ("twitter:image", "{origin}/assets/share-page.png")
+        ),
+    ),
+]
+
 _PAGES = [
     *_SITE,
     *_HEAD,
@@ -1354,6 +1466,7 @@ _PAGES = [
     *_ROBOTS,
     *_I18N,
     *_SECURITY,
+    *_SOCIAL,
 ]
 
 
@@ -1507,7 +1620,12 @@ _TEMPLATE_HEADERS: Mapping[str, str | None] = {
     "content-security-policy": None,
     "x-frame-options": None,
 }
-_TEMPLATE_FAULTS = (T.MISSING_VIEWPORT, T.CSP_MISSING, T.FRAME_PROTECTION_MISSING)
+_TEMPLATE_FAULTS = (
+    T.MISSING_VIEWPORT,
+    T.MISSING_OPEN_GRAPH,
+    T.CSP_MISSING,
+    T.FRAME_PROTECTION_MISSING,
+)
 
 
 def _template_page(n: int) -> Fixture:
@@ -1517,12 +1635,13 @@ def _template_page(n: int) -> Fixture:
     return page(
         path,
         Category.SITE if n == 0 else Category.HEAD,
-        "A page of the template site: its template has no viewport, and the server sends no "
-        "Content-Security-Policy and no clickjacking protection.",
+        "A page of the template site: its template has no viewport and no Open Graph tags, and "
+        "the server sends no Content-Security-Policy and no clickjacking protection.",
         (*_TEMPLATE_FAULTS, *grade),
         linked_from_catalog=False,
         chrome=False,
         viewport=False,
+        open_graph=False,
         headers=_TEMPLATE_HEADERS,
         title=f"badseo: the template site, page {n}",
         h1=f"The template site, page {n}",
@@ -1648,6 +1767,8 @@ ASSETS: Mapping[str, Handler] = MappingProxyType(
         "/assets/style.css": Resource("text/css", b"body { margin: 0 }\n"),
         "/assets/head-refused.png": HeadRefused("image/png", PIXEL_PNG),
         "/assets/head-refused-gone.png": HeadRefused("text/html", b"<title>Gone</title>", 410),
+        # A share image that is a page: 200, but text/html (broken-share-image).
+        "/assets/share-page.png": Resource(HTML_TYPE, b"<title>Not an image</title>"),
     }
 )
 

@@ -1,11 +1,13 @@
 """The verdict of a real audit (docs/scoring.md) on badseo's template site: six pages from one
-template without a viewport, served without a Content-Security-Policy or clickjacking protection.
+template without a viewport and without Open Graph tags, served without a
+Content-Security-Policy or clickjacking protection.
 
-One fix, one finding: the viewport is one site-wide finding of six pages; each missing header is
-the security grade's test together with the six pages' rows, counted once. The headline agrees
-with the details: a critical finding keeps the score under 100, the security category is the
-grade's score, and a note says why a good overall score sits beside grade F. What to fix first
-is led by the shared causes."""
+One fix, one finding: the viewport is one site-wide finding of six pages, and so are the missing
+Open Graph tags (one row per page listing every missing tag, one template to fix); each missing
+header is the security grade's test together with the six pages' rows, counted once. The
+headline agrees with the details: a critical finding keeps the score under 100, the security
+category is the grade's score, and a note says why a good overall score sits beside grade F.
+What to fix first is led by the shared causes."""
 
 from __future__ import annotations
 
@@ -33,21 +35,24 @@ async def test_the_template_sites_faults_are_one_finding_each(platform: LocalPla
     actions = {action["issue_type"]: action for action in report["actions"]}
     assert set(actions) == {
         "missing-viewport",
+        "missing-open-graph",
         "security-csp",
         "security-x-frame-options",
         "security-hsts",
         "security-redirection",
     }
-    viewport = actions["missing-viewport"]
-    assert (viewport["scope"], viewport["pages"]) == ("site-wide", TEMPLATE_PAGES)
+    for template_fault in ("missing-viewport", "missing-open-graph"):
+        action = actions[template_fault]
+        assert (action["scope"], action["pages"]) == ("site-wide", TEMPLATE_PAGES)
+    assert "shared cause (a template" in actions["missing-open-graph"]["summary"]
     for lead, rows in (
         ("security-csp", "csp-missing"),
         ("security-x-frame-options", "frame-protection-missing"),
     ):
         assert actions[lead]["issue_types"] == [lead, rows]
         assert (actions[lead]["severity"], actions[lead]["pages"]) == ("critical", TEMPLATE_PAGES)
-    # Every per-page row stays in the exports: 6 pages x 3 faults, and the grade's 4 tests.
-    assert len(report["issues"]) == 3 * TEMPLATE_PAGES + 4
+    # Every per-page row stays in the exports: 6 pages x 4 faults, and the grade's 4 tests.
+    assert len(report["issues"]) == 4 * TEMPLATE_PAGES + 4
 
 
 async def test_the_headline_agrees_with_the_details_and_says_why(platform: LocalPlatform) -> None:
@@ -57,7 +62,7 @@ async def test_the_headline_agrees_with_the_details_and_says_why(platform: Local
     categories = {c["category"]: c["score"] for c in scores["categories"]}
     assert report["security"]["grade"] == "F"
     assert categories["security"] == report["security"]["score"]
-    assert categories["on-page"] == 80.0  # one warning on every page
+    assert categories["on-page"] == 80.0  # one warning on every page (the Open Graph info: none)
     assert report["audit"]["health_score"] == scores["overall"] < 100
     assert scores["notes"] == [
         f"The overall score ({scores['overall']:g}) averages five categories; Security alone "

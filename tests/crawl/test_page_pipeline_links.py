@@ -135,3 +135,23 @@ def test_each_link_is_normalised_and_stripped_once(monkeypatch: pytest.MonkeyPat
     assert [d.url for d in page.discovered] == [
         f"https://example.com/t{i}?utm_source=x&k={i}" for i in range(5)
     ]
+
+
+def test_share_images_are_checked_with_the_resources_once_each() -> None:
+    """og:image and twitter:image URLs join the page's resources (audit.rules_social), with the
+    tag as their kind; a relative or off-site one is not requested, and an image the page also
+    shows keeps its first kind."""
+    page = processed(
+        '<meta property="og:image" content="https://example.com/share.png">'
+        '<meta name="twitter:image" content="https://EXAMPLE.com/share.png">'
+        '<meta property="og:image:secure_url" content="/relative.png">'
+        '<meta property="og:image" content="https://cdn.other.test/a.png">'
+        '<meta name="twitter:image" content="https://example.com/x.png">'
+        '<img src="/shown.png" alt=""><meta property="og:image:url" content="/shown.png">'
+        '<meta property="og:image:url" content="https://example.com/shown.png">'
+    )
+    assert [(r.url, r.kind) for r in page.resources] == [
+        ("https://example.com/shown.png", "img"),
+        ("https://example.com/share.png", "og:image"),
+        ("https://example.com/x.png", "twitter:image"),
+    ]

@@ -73,13 +73,14 @@ def test_every_reference_of_a_page_is_kept_beyond_the_facts_cap() -> None:
 
 
 class _Client:
-    def __init__(self, answers: dict[str, int]) -> None:
+    def __init__(self, answers: dict[str, int], headers: dict[str, str] | None = None) -> None:
         self.answers, self.requests = answers, list[ports.FetchRequest]()
+        self.headers = headers or {}
 
     async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
         self.requests.append(request)
         status = self.answers[request.method]
-        return ports.FetchResult(request.url, status, {}, b"", False, 1.0)
+        return ports.FetchResult(request.url, status, self.headers, b"", False, 1.0)
 
 
 @pytest.mark.parametrize(
@@ -101,3 +102,12 @@ def test_head_then_a_capped_get_where_head_is_refused(
     assert (check.status_code, check.fetch_class) == (status, fetch_class)
     assert [r.method for r in client.requests] == methods
     assert all(r.max_bytes == GET_MAX_BYTES for r in client.requests)
+
+
+@pytest.mark.parametrize("content_type", ["image/png", "text/html; charset=utf-8", None])
+def test_a_check_keeps_the_content_type_a_share_image_is_judged_by(
+    content_type: str | None,
+) -> None:
+    headers = {} if content_type is None else {"content-type": content_type}
+    check = asyncio.run(check_resource(_Client({"HEAD": 200}, headers), "https://a.test/i", 5.0))
+    assert (check.status_code, check.content_type) == (200, content_type)

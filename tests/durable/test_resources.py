@@ -1,14 +1,17 @@
 """Resource checks in the scratchpad: references stored, leases per chunk, answers, and the
-broken-resource section against its specification (`audit.cross_page.broken_resources`)."""
+broken-resource and broken-share-image sections against their specifications
+(`audit.cross_page.broken_resources`, `broken_share_images`)."""
 
 from __future__ import annotations
 
 import itertools
+import sqlite3
+from contextlib import closing
 from dataclasses import replace
 
 import pytest
 
-from audit.cross_page import ResourceAnswer, ResourceUse, broken_resources
+from audit.cross_page import ResourceAnswer, ResourceUse, broken_resources, broken_share_images
 from common.fetch_class import FetchClass
 from durable.client import Scratchpad
 from durable.records import LinkBatch, RecordBatch, ResourceCheck, ResourceRef
@@ -97,6 +100,62 @@ async def test_broken_resources_match_the_specification(pad: Scratchpad) -> None
     ]
 
 
+async def test_broken_share_images_match_the_specification(pad: Scratchpad) -> None:
+    """An og:image or twitter:image that answers an error, or 2xx with no image type, is a
+    broken share image on every page naming it, and never a broken resource; the same URL as
+    an <img> stays a broken resource."""
+    uses = [
+        ("a", "gone.png", "og:image"),
+        ("b", "gone.png", "twitter:image"),
+        ("c", "gone.png", "img"),
+        ("a", "html.png", "og:image:secure_url"),
+        ("a", "fine.png", "og:image"),
+        ("b", "typed.png", "og:image"),
+        ("b", "untyped.png", "og:image"),
+        ("c", "blocked.png", "og:image:url"),
+        ("c", "moved.png", "og:image"),
+        ("c", "page", "og:image"),
+    ]
+    await pad.seed_start(url("page"))  # crawled as a page: its page row answers
+    await record(pad, ["a", "b", "c", "page"], *uses)
+    await pad.claim_resources(1, 20)
+    answers = [
+        ResourceAnswer(url("gone.png"), 404, FetchClass.OK, "text/html"),
+        ResourceAnswer(url("html.png"), 200, FetchClass.OK, "text/html; charset=utf-8"),
+        ResourceAnswer(url("fine.png"), 200, FetchClass.OK, "image/png"),
+        ResourceAnswer(url("typed.png"), 200, FetchClass.OK, " Image/WebP ; q=1"),
+        ResourceAnswer(url("untyped.png"), 200, FetchClass.OK, None),
+        ResourceAnswer(url("blocked.png"), 403, FetchClass.BLOCKED, None),
+        ResourceAnswer(url("moved.png"), 301, FetchClass.OK, "text/html"),
+    ]
+    checks = [
+        ResourceCheck(a.url, a.status_code, a.fetch_class.value, a.content_type) for a in answers
+    ]
+    await pad.record_resources(checks)
+
+    issues, _ = await finalize_all(pad.stub)
+    found = [i for i in issues if i["issue_type"] == "broken-share-image"]
+    page_answer = ResourceAnswer(url("page"), 200, FetchClass.OK, "text/html")
+    resource_uses = [ResourceUse(url(s), url(t), k) for s, t, k in uses]
+    spec = broken_share_images(AUDIT, [*answers, page_answer], resource_uses)
+    assert found == [issue.to_dict() for issue in spec]
+    assert sorted(
+        (i["page_url"], i["details"]["imageUrl"], i["details"]["tag"]) for i in found
+    ) == [
+        (url("a"), url("gone.png"), "og:image"),
+        (url("a"), url("html.png"), "og:image:secure_url"),
+        (url("b"), url("gone.png"), "twitter:image"),
+        (url("c"), url("page"), "og:image"),
+    ]
+    resources = [
+        (i["page_url"], i["details"]["kind"])
+        for i in issues
+        if i["issue_type"] == "broken-resource"
+    ]
+    assert resources == [(url("c"), "img")]
+    assert broken_resources(AUDIT, answers, resource_uses)[0].page_url == url("c")
+
+
 async def test_resources_sent_early_are_kept_and_a_rewrite_takes_no_budget_again(
     pad: Scratchpad,
 ) -> None:
@@ -110,3 +169,24 @@ async def test_resources_sent_early_are_kept_and_a_rewrite_takes_no_budget_again
     other = refs(("b", "x.png", "img"))
     await pad.record_links(replace(early, resources=other, link_budget_bytes=once))
     assert (await pad.stats()).links_truncated is True  # a new reference: over that budget
+
+
+async def test_an_object_from_before_content_types_gains_the_column(
+    platform: LocalPlatform,
+) -> None:
+    """An audit running across the deploy: its object's `resources` table lacks content_type;
+    the next construction adds it, and its share images are judged."""
+    namespace = platform.env.AUDIT_SCRATCHPAD
+    pad = Scratchpad(namespace.getByName("resources-before-content-types"))
+    await record(pad, ["a"], ("a", "x.png", "og:image"))
+    object_id = namespace.idFromName("resources-before-content-types")
+    namespace.evict(object_id)
+    with closing(sqlite3.connect(namespace.storage_path(object_id))) as db, db:
+        db.execute("ALTER TABLE resources DROP COLUMN content_type")  # as deployed before
+
+    await pad.claim_resources(1, 5)
+    await pad.record_resources([ResourceCheck(url("x.png"), 200, "ok", "text/html")])
+
+    issues, _ = await finalize_all(pad.stub)
+    shares = [i for i in issues if i["issue_type"] == "broken-share-image"]
+    assert [i["details"]["contentType"] for i in shares] == ["text/html"]

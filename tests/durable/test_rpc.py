@@ -149,8 +149,17 @@ CALLS: dict[str, tuple[tuple[object, ...], tuple[object, ...]]] = {
     "record_links": ((LinkBatch(),), (LinkBatch().to_json_text(),)),
     "claim_resources": ((4, 10), ({"chunk_no": 4, "limit": 10},)),
     "record_resources": (
-        ([ResourceCheck("https://a.test/x.png", 404, "ok")],),
-        ([{"url": "https://a.test/x.png", "status_code": 404, "fetch_class": "ok"}],),
+        ([ResourceCheck("https://a.test/x.png", 404, "ok", "text/html")],),
+        (
+            [
+                {
+                    "url": "https://a.test/x.png",
+                    "status_code": 404,
+                    "fetch_class": "ok",
+                    "content_type": "text/html",
+                }
+            ],
+        ),
     ),
     "release_resources": ((("https://a.test/x.png",),), (["https://a.test/x.png"],)),
     "claim_external": ((1, 5, 100), ({"lease_no": 1, "limit": 5, "budget": 100},)),
