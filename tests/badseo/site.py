@@ -571,8 +571,9 @@ _CONTENT = [
     page(
         "/content/javascript-shell",
         Category.CONTENT,
-        "An app shell: a script, three words, no headings, links or images.",
-        (T.JAVASCRIPT_RENDERING_SUSPECTED,),
+        "An app shell: a script, three words, no headings, links or images; this audit does not "
+        "render it (no renderer), and says so.",
+        (T.JAVASCRIPT_RENDERING_SUSPECTED, T.RENDERING_NOT_DONE),
         text="Loading the application.",
         h1=None,
         filler=False,

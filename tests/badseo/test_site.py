@@ -130,10 +130,9 @@ def test_every_catalogue_type_is_covered_or_explained() -> None:
     vitals = set(VITALS_ISSUE_TYPES)
     assert vitals == set(LIGHTHOUSE_ISSUE_TYPES)
     # The raw-versus-rendered types need a browser: the client-rendered site covers them
-    # (tests/badseo/client_rendered.py, audited in tests/badseo/test_rendering_end_to_end.py,
-    # which also finds `rendering-not-done` when it does not render); this site renders nothing.
+    # (tests/badseo/client_rendered.py, audited in tests/badseo/test_rendering_end_to_end.py);
+    # this site renders nothing (its app shell gets `rendering-not-done`).
     rendered = {t for route in ALL_ROUTES for t in expected_types(route)}
-    rendered |= {IssueType.RENDERING_NOT_DONE}
     # Not planted in the client-rendered site (its routes are short, keep their raw canonical and
     # robots, and log no console error): tests/audit/test_rendering_rules.py's tables cover them.
     rendered |= {
