@@ -144,11 +144,12 @@ def test_compare_prints_what_changed_between_two_audits(tmp_path: Path) -> None:
     assert lines[2:6] == [
         f"site: {site.url('/')}",
         "health score: 71 -> 57.3 (-13.7)",
-        "new issues: 13 (6 critical, 3 warning, 4 info)",
+        "new issues: 14 (6 critical, 3 warning, 5 info)",
         f"  critical broken-internal-link  {site.url('/')} -> {site.url('/b')}",
     ]
-    assert lines.index("  ... and 10 more") == 8
-    assert "fixed issues: 6 (3 warning, 3 info)" in lines
+    assert lines.index("  ... and 11 more") == 8
+    # Open Graph: /d is new without the tags; /b, now a 500, is no longer judged for them.
+    assert "fixed issues: 7 (3 warning, 4 info)" in lines
     assert lines[-3:] == ["pages added: 1", f"  {site.url('/d')}", "pages removed: 0"]
 
     refused = siteaudit("compare", before, "no-such-audit", state_dir=state)
