@@ -158,7 +158,8 @@ async def _render_claimed(
     candidates = claim.candidates
     if reason is not None:
         skipped = [RenderOutcome(c.url, RenderState.SKIPPED.value, reason) for c in candidates]
-        why = RenderNotDoneReason.MODE_NEVER if reason == NEVER_REASON else _NOT_CONFIGURED
+        never = run.params.options.render is RenderMode.NEVER  # as skip_reason decided
+        why = RenderNotDoneReason.MODE_NEVER if never else RenderNotDoneReason.NOT_CONFIGURED
         await _not_rendered(run, scope, [(c, why, reason) for c in candidates])
         await pad.record_renders(skipped)
         return RenderReport(claimed=len(candidates), skipped=len(skipped), pending=claim.pending)
@@ -184,9 +185,6 @@ async def _render_claimed(
         discovered=0 if written is None else written.enqueued,
         frontier_pending=None if written is None else written.stats.pending + written.stats.leased,
     )
-
-
-_NOT_CONFIGURED = RenderNotDoneReason.NOT_CONFIGURED
 
 
 async def _not_rendered(
