@@ -8,11 +8,11 @@ import html
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from a11y.aria import aria
 from a11y.rule_ids import RuleId
 from a11y.tree import Document, Element
+from common.wire import JsonRecord
 
 SNIPPET_CHARS = 250
 _IDENT = re.compile(r"^-?[A-Za-z_][A-Za-z0-9_-]*$")
@@ -38,31 +38,12 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(JsonRecord):
     rule: RuleId
     impact: Impact
     wcag: tuple[str, ...]  # success criteria, e.g. ("1.1.1",); empty for best practices
     selector: str
     snippet: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "rule": str(self.rule),
-            "impact": str(self.impact),
-            "wcag": list(self.wcag),
-            "selector": self.selector,
-            "snippet": self.snippet,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Finding:
-        return cls(
-            rule=RuleId(data["rule"]),
-            impact=Impact(data["impact"]),
-            wcag=tuple(data["wcag"]),
-            selector=data["selector"],
-            snippet=data["snippet"],
-        )
 
 
 def finding(document: Document, outcome: Outcome) -> Finding:

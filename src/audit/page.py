@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from a11y.result import PageAccessibility
 from audit.text import js_trim
 from common.fetch_class import FetchClass
 from common.wire import JsonRecord
@@ -44,6 +45,9 @@ class PageObservation(JsonRecord):
     facts: PageFacts | None = None
     # The page's JSON-LD checked (structured.page); None when it has no block that parsed.
     structured_data: PageStructuredData | None = None
+    # The static accessibility rules' failures (a11y.result); None when the rules did not run
+    # (not an HTML page that was analysed).
+    accessibility: PageAccessibility | None = None
 
     def __post_init__(self) -> None:
         if self.status_code < 0 or self.html_bytes < 0:

@@ -1,0 +1,40 @@
+"""One page's accessibility, as the audit keeps it: the static rules' failures on the page,
+bounded, and whether the rules saw the whole page.
+
+This is what crosses from the crawl (which runs the rules where it observes a page) to the
+audit's per-page rules (audit.rules_a11y) through the page's observation, so it is a frozen
+record with a lossless `to_dict`/`from_dict`. A page with hundreds of unnamed links needs its
+first ones fixed first: `findings` keeps at most `MAX_FINDINGS`, `findings_seen` counts them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from a11y.findings import Finding
+from common.wire import JsonRecord
+
+__all__ = ["MAX_FINDINGS", "PageAccessibility", "page_accessibility"]
+
+MAX_FINDINGS: Final = 100
+
+
+@dataclass(frozen=True, slots=True)
+class PageAccessibility(JsonRecord):
+    findings: tuple[
+        Finding, ...
+    ]  # failures, rule by rule in document order, the first MAX_FINDINGS
+    findings_seen: int  # before the MAX_FINDINGS cut
+    # False when the page was larger than the rules' bound and only its beginning was judged:
+    # a rule that needs the whole page (page-has-heading-one, landmark-one-main...) then says
+    # nothing rather than guess.
+    complete: bool = True
+
+
+def page_accessibility(findings: Sequence[Finding], *, complete: bool = True) -> PageAccessibility:
+    """The record of a page's failures, cut to MAX_FINDINGS."""
+    return PageAccessibility(
+        findings=tuple(findings[:MAX_FINDINGS]), findings_seen=len(findings), complete=complete
+    )
