@@ -32,9 +32,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from audit.catalogue import IssueType, Severity
+from audit.rules_structured import ISSUE_OF_KIND
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
 from common.bindings import D1Database, D1PreparedStatement, SqlValue
 from common.wire import JsonObject, as_int, as_str
+from structured.findings import FindingKind, RichResultFeature
 
 type SortKey = tuple[str | int, ...]
 type Keyed[T] = tuple[SortKey, T]  # a row with its position in its list
@@ -93,12 +95,25 @@ class AuditFilter:
 
 
 @dataclass(frozen=True, slots=True)
+class StructuredFilter:
+    """Pages by what their structured data holds (auditdb.structured_data): a top-level item's
+    type (exact, as the page row names it), a rich-result feature the page is eligible for, a
+    kind of finding it has. An issue list keeps the issues of such pages (for a finding kind,
+    only those of the issue type that holds the kind's findings: `issue_groups`)."""
+
+    type_name: str | None = None
+    eligible: RichResultFeature | None = None
+    finding: FindingKind | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PageFilter:
     status_code: int | None = None  # exact: 404
     status_class: int | None = None  # the hundreds digit: 4 for "4xx"
     indexable: bool | None = None
     has_issue: IssueType | None = None
     url_contains: str | None = None
+    structured: StructuredFilter = StructuredFilter()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +121,7 @@ class IssueFilter:
     types: tuple[IssueType, ...] = ()
     severity: Severity | None = None
     page_url_prefix: str | None = None
+    structured: StructuredFilter = StructuredFilter()
 
 
 # -- cursors -------------------------------------------------------------------------------------
@@ -292,6 +308,7 @@ def _page_terms(
     residual = _contains("url", filter_.url_contains)
     if filter_.has_issue is not None:
         residual.append((_HAS_ISSUE, str(filter_.has_issue)))
+    residual.extend(_structured_terms(filter_.structured, ListKind.PAGES))
     return tuple(terms), residual
 
 
@@ -319,20 +336,31 @@ _ISSUE_COLUMNS = (
 
 
 def issue_groups(audit_id: str, filter_: IssueFilter) -> list[Group]:
-    """The equality prefixes an issue list reads, in sort order."""
+    """The equality prefixes an issue list reads, in sort order (none: no issue can match)."""
     base = ("audit_id = ?", audit_id)
-    if filter_.severity is None and not filter_.types:
+    types = _issue_types(filter_)
+    if filter_.severity is None and types is None:
         return [Group((base,))]
     # Every rank, not only the catalogue's severity of a type: rows keep the severity they were
     # written with, and an empty group costs one index seek.
     ranks = [filter_.severity.order] if filter_.severity is not None else [0, 1, 2]
-    if not filter_.types:
+    if types is None:
         return [Group((base, ("severity_rank = ?", r)), (r,)) for r in ranks]
     return [
         Group((base, ("severity_rank = ?", r), ("issue_type = ?", str(t))), (r, str(t)))
         for r in ranks
-        for t in sorted(set(filter_.types))
+        for t in sorted(set(types))
     ]
+
+
+def _issue_types(filter_: IssueFilter) -> tuple[IssueType, ...] | None:
+    """The issue types the list keeps (None: every type). A structured-data finding kind keeps
+    the one type whose issues hold its findings (audit.rules_structured), within `types`."""
+    finding = filter_.structured.finding
+    if finding is None:
+        return filter_.types or None
+    held = ISSUE_OF_KIND[finding]
+    return (held,) if not filter_.types or held in filter_.types else ()
 
 
 def issue_statement(
@@ -340,6 +368,7 @@ def issue_statement(
 ) -> Statement | None:
     """One group's rows after the cursor; None when the whole group lies before it."""
     residual = _prefix("page_url", filter_.page_url_prefix)
+    residual.extend(_structured_terms(filter_.structured, ListKind.ISSUES))
     return _select(_ISSUE_COLUMNS, "audit_issues", ListKind.ISSUES, group, residual, after, limit)
 
 
@@ -369,6 +398,36 @@ def _issue_key(row: JsonObject) -> SortKey:
 
 
 # -- residual terms ------------------------------------------------------------------------------
+
+# The structured-data filters: a value among one of the page row's JSON columns (migration 0028),
+# an array's element or an object's key. A page list reads its own row; an issue list looks its
+# issue's page up by id (the primary key).
+_STRUCTURED_COLUMNS = (
+    ("structured_types_json", "value"),
+    ("eligible_features_json", "value"),
+    ("structured_findings_json", "key"),
+)
+_ON_PAGE = {
+    ListKind.PAGES: "EXISTS (SELECT 1 FROM json_each(audit_pages.{0}) j WHERE j.{1} = ?)",
+    ListKind.ISSUES: (
+        "EXISTS (SELECT 1 FROM audit_pages p, json_each(p.{0}) j "
+        "WHERE p.id = audit_issues.page_id AND j.{1} = ?)"
+    ),
+}
+
+
+def _structured_terms(filter_: StructuredFilter, kind: ListKind) -> list[tuple[str, SqlValue]]:
+    values = (
+        filter_.type_name,
+        None if filter_.eligible is None else str(filter_.eligible),
+        None if filter_.finding is None else str(filter_.finding),
+    )
+    terms: list[tuple[str, SqlValue]] = [
+        (_ON_PAGE[kind].format(*column), value)
+        for column, value in zip(_STRUCTURED_COLUMNS, values, strict=True)
+        if value is not None
+    ]
+    return terms
 
 
 def _contains(column: str, needle: str | None) -> list[tuple[str, SqlValue]]:

@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Self
 
 from audit.issues import DetectedIssue
@@ -175,6 +176,16 @@ class AuditRecord(JsonRecord):
 
 
 _FLAGS = ("is_html", "truncated", "is_indexable", "has_structured_data", "in_sitemap")
+# The page fields stored as JSON text in a `<field>_json` column, with what NULL reads as.
+_JSON_COLUMNS: Mapping[str, JsonValue] = MappingProxyType(
+    {
+        "heading_order": [],
+        "hreflang": [],
+        "structured_types": [],
+        "eligible_features": [],
+        "structured_findings": {},
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,11 +233,20 @@ class PageRecord(JsonRecord):
     hreflang: list[str] = field(default_factory=list)
     crawl_depth: int | None = None
     in_sitemap: bool = False
+    # What the check of the page's structured data found (structured.page, migration 0028;
+    # auditdb.structured_data.page_structured): the top-level items' schema.org types, the
+    # rich-result features the page is eligible for, its findings per kind, and how many of them
+    # are errors and warnings (of the findings the page keeps, structured.page.MAX_FINDINGS).
+    structured_types: list[str] = field(default_factory=list)
+    eligible_features: list[str] = field(default_factory=list)
+    structured_findings: dict[str, int] = field(default_factory=dict)
+    structured_errors: int = 0
+    structured_warnings: int = 0
 
     def to_row(self) -> JsonObject:
         row = self.to_dict()
-        row["heading_order_json"] = json.dumps(row.pop("heading_order"))
-        row["hreflang_json"] = json.dumps(row.pop("hreflang"))
+        for name in _JSON_COLUMNS:
+            row[f"{name}_json"] = json.dumps(row.pop(name))
         for flag in _FLAGS:
             row[flag] = int(bool(row[flag]))
         return row
@@ -234,8 +254,8 @@ class PageRecord(JsonRecord):
     @classmethod
     def from_row(cls, row: Mapping[str, object]) -> Self:
         data = dict(row)
-        data["heading_order"] = _json_column(data.pop("heading_order_json", None), [])
-        data["hreflang"] = _json_column(data.pop("hreflang_json", None), [])
+        for name, empty in _JSON_COLUMNS.items():
+            data[name] = _json_column(data.pop(f"{name}_json", None), empty)
         return cls.from_dict(data)
 
 

@@ -19,6 +19,7 @@ from audit.issue_ids import page_id
 from audit.page import PageObservation
 from audit.page_rules import run_page_rules
 from auditdb.records import IssueRecord, PageRecord
+from auditdb.structured_data import page_structured
 from common import ports, settings
 from common.fetch_class import FetchClass, classify_fetch
 from crawl.fragments import fragment_targets
@@ -305,6 +306,7 @@ def page_record(audit_id: str, obs: PageObservation, links: PageLinks) -> PageRe
     headings = [] if facts is None else list(facts.heading_levels)
     counts = {level: headings.count(level) for level in range(2, 7)}
     social = {} if facts is None else {tag.key: tag.value for tag in reversed(facts.social)}
+    structured = page_structured(obs.structured_data)
     return PageRecord(
         id=page_id(audit_id, obs.url),
         audit_id=audit_id,
@@ -348,6 +350,11 @@ def page_record(audit_id: str, obs: PageObservation, links: PageLinks) -> PageRe
         hreflang=[] if facts is None else [h.lang for h in facts.hreflangs],
         crawl_depth=obs.crawl_depth,
         in_sitemap=obs.in_sitemap,
+        structured_types=structured.types,
+        eligible_features=structured.features,
+        structured_findings=structured.findings,
+        structured_errors=structured.errors,
+        structured_warnings=structured.warnings,
     )
 
 

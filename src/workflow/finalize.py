@@ -9,7 +9,7 @@ from audit.catalogue import IssueType
 from audit.issue_ids import page_id
 from audit.issues import DetectedIssue
 from audit.verdict import Tally, judge
-from auditdb import repository, verdict
+from auditdb import repository, structured_data, verdict
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import AuditPhase, AuditStatus, IssueRecord
 from common import ports, settings
@@ -52,6 +52,8 @@ async def finalize_audit(
         records = [_record(audit_id, issue, {}) for issue in crawl_issues]
         await repository.insert_issues(env.DB, records)
         issues_written += len(records)
+    # Every page and issue row is written: the structured-data summary adds them up (issue 32).
+    await structured_data.record_summary(env.DB, audit_id)
     counts = await repository.score_counts(env.DB, audit_id)
     tally = await _tally(env.DB, audit_id)
     health = judge(tally).scores.overall

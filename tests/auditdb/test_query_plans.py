@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from audit.catalogue import IssueType, Severity
-from auditdb import compare, page_links, summary, verdict
+from auditdb import compare, page_links, structured_data, summary, verdict
 from auditdb.compare import IssueChange, PageChange
 from auditdb.listing import (
     AuditFilter,
@@ -25,6 +25,7 @@ from auditdb.listing import (
     PageFilter,
     SortKey,
     Statement,
+    StructuredFilter,
     audits_statement,
     issue_groups,
     issue_statement,
@@ -33,6 +34,7 @@ from auditdb.listing import (
 )
 from auditdb.records import AuditStatus
 from local_platform.d1 import LocalD1Database
+from structured.findings import FindingKind, RichResultFeature
 
 # The plan names a table by its alias where the statement gives one (auditdb.compare: i, o, p).
 TABLES = ("audits", "audit_pages", "audit_issues", "audit_page_links", "i", "o", "p")
@@ -60,7 +62,11 @@ _PAGE_FILTERS = {
     "indexable": False,
     "has_issue": IssueType.MISSING_TITLE,
     "url_contains": "/blog/",
+    "structured": StructuredFilter(
+        "Product", RichResultFeature.PRODUCT_SNIPPET, FindingKind.MISSING_REQUIRED
+    ),
 }
+_RESIDUAL_PAGE_FILTERS = {"has_issue", "url_contains", "structured"}
 
 
 def _page_statements() -> Iterator[tuple[str, Statement, bool]]:
@@ -68,7 +74,7 @@ def _page_statements() -> Iterator[tuple[str, Statement, bool]]:
     for size in range(len(names) + 1):
         for chosen in itertools.combinations(names, size):
             filter_ = PageFilter(**{name: _PAGE_FILTERS[name] for name in chosen})  # type: ignore[arg-type]
-            residual = bool({"has_issue", "url_contains"} & set(chosen))
+            residual = bool(_RESIDUAL_PAGE_FILTERS & set(chosen))
             for after in (None, ("https://a.test/x", "p1")):
                 yield (
                     f"pages {filter_} after={after}",
@@ -80,12 +86,13 @@ def _page_statements() -> Iterator[tuple[str, Statement, bool]]:
 
 
 def _issue_statements() -> Iterator[tuple[str, Statement, bool]]:
-    for types, severity, prefix in itertools.product(
+    for types, severity, prefix, structured in itertools.product(
         ((), (IssueType.MISSING_TITLE,), (IssueType.MISSING_TITLE, IssueType.THIN_CONTENT)),
         (None, Severity.WARNING),
         (None, "https://a.test/blog/"),
+        (StructuredFilter(), _PAGE_FILTERS["structured"]),
     ):
-        filter_ = IssueFilter(types, severity, prefix)
+        filter_ = IssueFilter(types, severity, prefix, structured)  # type: ignore[arg-type]
         for group in issue_groups("a1", filter_):
             # No cursor, and a cursor inside this group (the remaining sort columns compared).
             inside: SortKey = (
@@ -95,7 +102,7 @@ def _issue_statements() -> Iterator[tuple[str, Statement, bool]]:
             for after in (None, inside):
                 statement = issue_statement(group, filter_, after, 101)
                 assert statement is not None
-                residual = prefix is not None and not types
+                residual = (prefix is not None and not types) or structured != StructuredFilter()
                 yield f"issues {filter_} group={group.fixed} after={after}", statement, residual
 
 
@@ -118,6 +125,7 @@ def _link_statements() -> Iterator[tuple[str, Statement, bool]]:
 
 def _score_statements() -> Iterator[tuple[str, Statement, bool]]:
     yield "verdict site", Statement(verdict.SITE_SQL, ("a1",)), False
+    yield "structured data site", Statement(structured_data.SITE_SQL, ("a1",)), False
 
 
 def _compare_statements() -> Iterator[tuple[str, Statement, bool]]:
@@ -247,3 +255,25 @@ async def test_no_index_on_the_severity_text_is_left(db: LocalD1Database) -> Non
 
     assert "audit_issues_audit_severity_idx" not in names
     assert {"audit_issues_list_idx", "audit_issues_identity_idx"} <= names
+
+
+_STRUCTURED_SUMMARY = [
+    ("types", Statement(structured_data.TYPES_SQL, ("a1", 20))),
+    ("features", Statement(structured_data.FEATURES_SQL, ("a1", 20))),
+    ("kinds", Statement(structured_data.KINDS_SQL, ("a1",))),
+    ("issue types", Statement(structured_data.ISSUE_TYPES_SQL, ("a1", '["missing-title"]'))),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "statement"), _STRUCTURED_SUMMARY, ids=[name for name, _ in _STRUCTURED_SUMMARY]
+)
+async def test_the_structured_data_summary_walks_one_audits_rows(
+    db: LocalD1Database, name: str, statement: Statement
+) -> None:
+    """Finalize's sums group and sort what they read (a temporary b-tree is expected there), but
+    read only the audit's rows, through a seek on audit_id (inside the window's subquery)."""
+    lines = await plan(db, statement)
+
+    assert not [line for line in lines if FULL_SCAN.search(line)], lines
+    assert [line for line in lines if SEEK.search(line)], lines

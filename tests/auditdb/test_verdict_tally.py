@@ -76,7 +76,7 @@ def expected_tally(page_rows: list[PageRecord], issue_rows: list[IssueRecord]) -
     return Tally(len(scored), html, sum(scored.values()), 42, tuple(types))
 
 
-async def _seed(
+async def seed_audit(
     db: D1Database, audit_id: str, pages: list[PageRecord], issues: list[IssueRecord]
 ) -> None:
     await repository.insert_audit(db, AuditRecord(audit_id, URLS[0], NOW))
@@ -116,7 +116,7 @@ def test_the_tally_follows_the_verdicts_definition(
         )
         for n, (url, type_, severity, modifier) in enumerate(issues)
     ]
-    asyncio.run(_seed(as_d1(migrated_d1), audit_id, page_rows, issue_rows))
+    asyncio.run(seed_audit(as_d1(migrated_d1), audit_id, page_rows, issue_rows))
 
     tally = asyncio.run(verdict.tally(as_d1(migrated_d1), audit_id, 42))
 
@@ -143,7 +143,7 @@ def test_the_stored_tally_reads_back_and_a_missing_one_reads_as_none(
     migrated_d1: LocalD1Database,
 ) -> None:
     audit_id = f"a{next(_ids)}"
-    asyncio.run(_seed(as_d1(migrated_d1), audit_id, [], []))
+    asyncio.run(seed_audit(as_d1(migrated_d1), audit_id, [], []))
     assert asyncio.run(verdict.tally_of_audit(as_d1(migrated_d1), audit_id)) is None
     stored = Tally(3, 2, 90, None, (TypeTally("missing-h1", Severity.WARNING, 2, 2, 60),))
 
