@@ -45,6 +45,7 @@ from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from auditdb.rendering import RenderSummary
 from auditdb.security_grades import AuditSecurity
+from auditdb.structured_data import StructuredSummary
 from auditdb.timing import TimingSummary
 from auditdb.verifications import HostVerification
 from durable.records import CrawledEntry, ExternalProgress, FrontierStats
@@ -241,6 +242,8 @@ class Report(_Exact):
     timing: record_model(TimingSummary, "TimingSummary") | None  # type: ignore[valid-type]
     # What rendering did, or that it would find more (docs/rendering.md); null before finalize.
     rendering: record_model(RenderSummary, "RenderSummary") | None  # type: ignore[valid-type]
+    # What the pages carry as structured data (docs/structured-data.md); null before finalize.
+    structured_data: record_model(StructuredSummary, "StructuredSummary") | None  # type: ignore[valid-type]
     # The scope the audit ran with, and what it did not check (service.scope_report).
     scope: record_model(ScopeSummary, "ScopeSummary")  # type: ignore[valid-type]
     links: ReportLinks

@@ -1,15 +1,20 @@
 """Query strings of the list routes, parsed into the service's filter and paging records.
 
     GET /api/audits                  status, url, cursor, limit
-    GET /api/audits/{id}/pages       status (404 or 4xx), indexable, has_issue, url, cursor, limit
-    GET /api/audits/{id}/issues      type (repeatable, up to 20), severity, page_url, cursor, limit
+    GET /api/audits/{id}/pages       status (404 or 4xx), indexable, has_issue, url,
+                                     structured_type, eligible_feature, structured_finding,
+                                     cursor, limit
+    GET /api/audits/{id}/issues      type (repeatable, up to 20), severity, page_url,
+                                     structured_type, eligible_feature, structured_finding,
+                                     cursor, limit
     GET /api/audits/{id}/pages/links url (required), direction (required: in or out), cursor, limit
     GET /api/audits/{id}/pages.csv (and .ndjson), issues.csv (and .ndjson): the list's filters,
                                      no cursor or limit (an export is every matching row)
 
 Every refusal is a `BadRequest` with code `invalid_request` whose message names the parameter:
 an unknown parameter, a repeated one that is not repeatable, an empty value, or a value outside
-the closed vocabularies (`AuditStatus`, `IssueType`, `Severity`) or an integer range.
+the closed vocabularies (`AuditStatus`, `IssueType`, `Severity`, structured data's
+`RichResultFeature` and `FindingKind`) or an integer range.
 
 `PARAMETERS` describes what each list accepts; the route table (`api.routes`) declares them on
 each operation, `api.app` refuses any other name on every route (`Query.check_names`) and the
@@ -34,11 +39,13 @@ from auditdb.listing import (
     ListKind,
     PageFilter,
     SortKey,
+    StructuredFilter,
     decode_cursor,
     encode_cursor,
 )
 from auditdb.records import AuditStatus
 from service.lists import DEFAULT_LIMIT, MAX_LIMIT, Paging
+from structured.findings import FindingKind, RichResultFeature
 
 MAX_TEXT_PARAMETER = 2048  # as long as the longest start URL the API accepts
 # An issue list reads one index group per (severity, type): three per type without `severity`.
@@ -71,6 +78,23 @@ PAGING = (
     Parameter("cursor", "where the page starts: `next_cursor` of the previous page"),
     Parameter("limit", f"rows per page (default {DEFAULT_LIMIT})", integers=(1, MAX_LIMIT)),
 )
+# Both lists filter by what a page's structured data holds (auditdb.listing.StructuredFilter).
+STRUCTURED = (
+    Parameter(
+        "structured_type",
+        "pages whose structured data has a top-level item of this schema.org type (exact: Product)",
+    ),
+    Parameter(
+        "eligible_feature",
+        "pages eligible for this Google rich-result feature",
+        _vocabulary(RichResultFeature),
+    ),
+    Parameter(
+        "structured_finding",
+        "pages whose structured data has a finding of this kind (issues: the issue type holding it)",
+        _vocabulary(FindingKind),
+    ),
+)
 PARAMETERS: dict[ListKind, tuple[Parameter, ...]] = {
     ListKind.AUDITS: (
         Parameter("status", "audits in this status", _vocabulary(AuditStatus)),
@@ -85,6 +109,7 @@ PARAMETERS: dict[ListKind, tuple[Parameter, ...]] = {
         Parameter("indexable", "indexable or not", _vocabulary(_BOOLEANS)),
         Parameter("has_issue", "pages with an issue of this type", _vocabulary(IssueType)),
         Parameter("url", "page URL contains this text"),
+        *STRUCTURED,
     ),
     ListKind.ISSUES: (
         Parameter(
@@ -95,6 +120,7 @@ PARAMETERS: dict[ListKind, tuple[Parameter, ...]] = {
         ),
         Parameter("severity", "issues of this severity", _vocabulary(Severity)),
         Parameter("page_url", "page URL starts with this text"),
+        *STRUCTURED,
     ),
     ListKind.MONITORS: (),
     ListKind.RUNS: (),
@@ -186,7 +212,8 @@ def parse_page_filter(query: Query) -> PageFilter:
     code, status_class = _status(query.one("status"))
     indexable = _maybe(query.one("indexable"), "indexable", _boolean)
     has_issue = _maybe(query.one("has_issue"), "has_issue", IssueType)
-    return PageFilter(code, status_class, indexable, has_issue, query.one("url"))
+    url = query.one("url")
+    return PageFilter(code, status_class, indexable, has_issue, url, parse_structured(query))
 
 
 def parse_issue_filter(query: Query) -> IssueFilter:
@@ -194,7 +221,15 @@ def parse_issue_filter(query: Query) -> IssueFilter:
     if len(types) > MAX_TYPES:
         raise _bad(f"query parameter 'type' may name at most {MAX_TYPES} issue types")
     severity = _maybe(query.one("severity"), "severity", Severity)
-    return IssueFilter(types, severity, query.one("page_url"))
+    return IssueFilter(types, severity, query.one("page_url"), parse_structured(query))
+
+
+def parse_structured(query: Query) -> StructuredFilter:
+    return StructuredFilter(
+        type_name=query.one("structured_type"),
+        eligible=_maybe(query.one("eligible_feature"), "eligible_feature", RichResultFeature),
+        finding=_maybe(query.one("structured_finding"), "structured_finding", FindingKind),
+    )
 
 
 def parse_page_links(query: Query) -> tuple[str, LinkDirection]:

@@ -19,6 +19,7 @@ from auditdb import (
     listing,
     rendering,
     security_grades,
+    structured_data,
     summary,
     timing,
 )
@@ -28,6 +29,7 @@ from auditdb.listing import AuditFilter, IssueFilter, Keyed, PageFilter, SortKey
 from auditdb.records import AuditRecord, IssueRecord, PageRecord
 from auditdb.rendering import RenderSummary
 from auditdb.security_grades import AuditSecurity
+from auditdb.structured_data import StructuredSummary
 from auditdb.summary import IssueCounts
 from auditdb.timing import TimingSummary
 from common.bindings import Env
@@ -77,6 +79,8 @@ class AuditReport:
     exposure: AuditExposure  # what the exposure checks looked at (their findings are issues)
     timing: TimingSummary | None = None  # what the timing check measured again (docs/timing.md)
     rendering: RenderSummary | None = None  # what rendering did (docs/rendering.md)
+    # What the pages carry as structured data (docs/structured-data.md); None before finalize.
+    structured: StructuredSummary | None = None
 
 
 async def list_audits(
@@ -190,7 +194,10 @@ async def audit_report(env: Env, owner: str, audit_id: str) -> AuditReport:
     exposure = await exposure_issues.read_exposure(env.DB, audit)
     timing_summary = await timing.read_timing_summary(env.DB, audit.id)
     rendered = await rendering.read_render_summary(env.DB, audit.id)
-    return AuditReport(audit, counts, top_issues, security, exposure, timing_summary, rendered)
+    structured = await structured_data.read_summary(env.DB, audit.id)
+    return AuditReport(
+        audit, counts, top_issues, security, exposure, timing_summary, rendered, structured
+    )
 
 
 async def list_lighthouse(

@@ -14,9 +14,17 @@ from api.queries import (
     parse_paging,
 )
 from audit.catalogue import IssueType, Severity
-from auditdb.listing import AuditFilter, IssueFilter, ListKind, PageFilter, encode_cursor
+from auditdb.listing import (
+    AuditFilter,
+    IssueFilter,
+    ListKind,
+    PageFilter,
+    StructuredFilter,
+    encode_cursor,
+)
 from auditdb.records import AuditStatus
 from service.lists import DEFAULT_LIMIT, Paging
+from structured.findings import FindingKind, RichResultFeature
 
 
 def query(text: str) -> Query:
@@ -52,6 +60,16 @@ def test_audit_filters(text: str, expected: AuditFilter) -> None:
             "status=3xx&indexable=false&has_issue=thin-content&url=a",
             PageFilter(None, 3, False, IssueType.THIN_CONTENT, "a"),
         ),
+        ("structured_type=Product", PageFilter(structured=StructuredFilter("Product"))),
+        ("structured_type=schema%3AThing", PageFilter(structured=StructuredFilter("schema:Thing"))),
+        (
+            "eligible_feature=faq",
+            PageFilter(structured=StructuredFilter(eligible=RichResultFeature.FAQ)),
+        ),
+        (
+            "structured_finding=unknown-property&structured_type=Recipe",
+            PageFilter(structured=StructuredFilter("Recipe", finding=FindingKind.UNKNOWN_PROPERTY)),
+        ),
     ],
 )
 def test_page_filters(text: str, expected: PageFilter) -> None:
@@ -73,6 +91,16 @@ def test_page_filters(text: str, expected: PageFilter) -> None:
         (
             "page_url=https%3A%2F%2Fa.test%2Fblog%2F",
             IssueFilter(page_url_prefix="https://a.test/blog/"),
+        ),
+        (
+            "type=missing-title&structured_type=Event&eligible_feature=event"
+            "&structured_finding=missing-required",
+            IssueFilter(
+                (IssueType.MISSING_TITLE,),
+                structured=StructuredFilter(
+                    "Event", RichResultFeature.EVENT, FindingKind.MISSING_REQUIRED
+                ),
+            ),
         ),
     ],
 )
@@ -109,6 +137,13 @@ AUDITS, PAGES, ISSUES = parse_audit_filter, parse_page_filter, parse_issue_filte
         (ISSUES, "severity=high", "'severity'"),
         (ISSUES, "severity=critical&severity=info", "'severity'"),
         (ISSUES, "page_url=", "'page_url'"),
+        (PAGES, "structured_type=", "'structured_type'"),
+        (PAGES, "structured_type=A&structured_type=B", "'structured_type'"),
+        (PAGES, "eligible_feature=Product", "'eligible_feature'"),
+        (PAGES, "eligible_feature=product-snippet&eligible_feature=faq", "'eligible_feature'"),
+        (PAGES, "structured_finding=error", "'structured_finding'"),
+        (ISSUES, "eligible_feature=rich", "'eligible_feature'"),
+        (ISSUES, "structured_finding=missing", "'structured_finding'"),
     ],
 )
 def test_bad_filters_are_refused_naming_the_parameter(parse: object, text: str, names: str) -> None:

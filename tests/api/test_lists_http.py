@@ -127,9 +127,11 @@ async def test_the_report_summarises_and_links_instead_of_embedding_rows(
         *("audit", "summary", "security", "exposure", "timing", "links"),
         "scope",  # the scope the audit ran with (service.scope_report)
         "rendering",  # what rendering did (docs/rendering.md)
+        "structured_data",  # the pages' structured data (docs/structured-data.md)
     }
     assert body["timing"] is None  # the timing check has not run
     assert body["rendering"] is None  # finalize has not stored it
+    assert body["structured_data"] is None  # nor this
     # a running audit has no verdict yet, and says so
     assert (body["scores"], body["actions"]) == (None, [])
     assert (

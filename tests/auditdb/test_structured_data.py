@@ -15,9 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.catalogue import IssueType, Severity
-from audit.rules_structured import ISSUE_OF_KIND
-from auditdb import listing, repository, structured_data
+from audit.catalogue import Category, IssueType, Severity
+from audit.issue_ids import page_id
+from audit.rules_structured import ISSUE_OF_KIND, structured_data_issues
+from audit.verdict import findings
+from auditdb import listing, repository, structured_data, verdict
 from auditdb.listing import IssueFilter, PageFilter, StructuredFilter
 from auditdb.records import IssueRecord, PageRecord
 from auditdb.structured_data import (
@@ -35,6 +37,7 @@ from local_platform.d1 import LocalD1Database
 from structured.findings import Finding, FindingKind, RichResultFeature
 from structured.findings import Severity as FindingSeverity
 from structured.page import PageStructuredData
+from tests.audit.audit_builders import observe
 from tests.auditdb.test_verdict_tally import seed_audit
 from tests.support.local_d1 import as_d1
 
@@ -474,3 +477,36 @@ async def test_the_issue_list_keeps_the_issues_of_matching_pages(
     found = await listing.read_issues(as_d1(migrated_d1), filtered, filter_, None, 100)
 
     assert {(issue.issue_type, issue.page_url) for _, issue in found} == issues
+
+
+# -- the verdict ---------------------------------------------------------------------------------
+
+
+async def test_the_verdict_counts_a_pages_findings_once_per_issue_type_in_content(
+    migrated_d1: LocalD1Database,
+) -> None:
+    """Thirty findings of two kinds that one issue type lists (structured-data-invalid-value),
+    written by the crawl and written again by a render of the same page, are one row on one page:
+    one content finding, whatever the number of findings behind it."""
+    db = as_d1(migrated_d1)
+    audit_id = f"s{next(_ids)}"
+    kinds = [FindingKind.VALUE_TYPE_MISMATCH, FindingKind.UNKNOWN_ENUMERATION_MEMBER] * 15
+    checked = PageStructuredData(("Product",), (), tuple(finding(k) for k in kinds), 30)
+    obs = observe(structured_data=checked)
+    page = PageRecord(page_id(audit_id, obs.url), audit_id, obs.url, NOW, 200, is_html=True,
+                      crawl_depth=0)  # fmt: skip
+    issues = [
+        IssueRecord.from_detected(audit_id, issue, page.id) for issue in structured_data_issues(obs)
+    ]
+    await seed_audit(db, audit_id, [page], issues)
+    await repository.write_crawled_pages(db, [page], issues)
+    await repository.replace_crawled_pages(db, [page], issues)
+
+    tally = await verdict.tally(db, audit_id, None)
+
+    (row,) = tally.types
+    assert (row.issue_type, row.rows, row.pages) == ("structured-data-invalid-value", 1, 1)
+    (found,) = findings(tally)
+    assert found.category is Category.CONTENT
+    summary = await structured_data.summary_of(db, audit_id)
+    assert [(t.pages, t.findings) for t in summary.issue_types] == [(1, 30)]

@@ -103,6 +103,7 @@ async def get_report(call: Call) -> ApiResponse:
             "exposure": report.exposure.to_dict(),
             "timing": None if report.timing is None else report.timing.to_dict(),
             "rendering": None if report.rendering is None else report.rendering.to_dict(),
+            "structured_data": None if report.structured is None else report.structured.to_dict(),
             "scope": scope_summary(report.audit.options).to_dict(),
             "links": {
                 "pages": f"{base}/pages",
