@@ -20,6 +20,7 @@ from auditdb.exposure_issues import AuditExposure, ExposureStatus
 from auditdb.records import AuditRecord, AuditStatus
 from auditdb.rendering import RenderSummary
 from auditdb.security_grades import AuditSecurity, SecurityStatus
+from auditdb.structured_data import StructuredSummary
 from auditdb.timing import TimingSummary
 from common.wire import JsonObject, JsonValue, as_int, as_list, as_object
 from lighthouse.records import LighthouseStatus
@@ -235,8 +236,19 @@ def _phase_lines(report: JsonObject, audit: AuditRecord) -> list[str]:
         *_exposure_line(report),
         *_timing_line(report),
         *_rendering_line(report),
+        *_structured_line(report),
         *_lighthouse_line(audit),
     ]
+
+
+def _structured_line(report: JsonObject) -> list[str]:
+    """What the pages carry as structured data (docs/structured-data.md); nothing for a site
+    without any."""
+    found = report.get("structured_data")
+    if not isinstance(found, Mapping):
+        return []
+    summary = StructuredSummary.from_dict(found)
+    return [f"structured data: {summary.note}"] if summary.pages else []
 
 
 def _rendering_line(report: JsonObject) -> list[str]:

@@ -19,6 +19,8 @@ What the file holds, in order (docs/manual/reports.md; docs/issues.md for the ca
   followed by a link to its section;
 * four inline SVG charts (service/svg_charts.py): status code classes, crawl depth, response time,
   issues by type, each with its numbers as a table;
+* the structured-data summary (service/html_structured.py): pages with structured data, the types
+  found and the rich-result features pages are eligible for, findings by kind and by issue type;
 * for an audit that is a monitor's run (service.run_history, rendered by service.html_history):
   the monitor's scores over its last `HISTORY_RUNS` runs as a line chart with a table of the runs,
   and the new and fixed issues since the previous completed run;
@@ -64,10 +66,11 @@ from html import escape
 from audit.catalogue import IssueDescriptor, IssueType, Severity, doc_url, maybe_descriptor
 from audit.link_graph import PageLinkLists
 from audit.verdict import Action, FindingScope, gain_phrase
-from auditdb import lighthouse
+from auditdb import lighthouse, structured_data
 from auditdb.lighthouse import LighthouseRow
 from auditdb.listing import IssueFilter
 from auditdb.records import MAX_LIGHTHOUSE_PAGES, AuditRecord, IssueRecord, PageRecord
+from auditdb.structured_data import StructuredSummary
 from auditdb.summary import IssueCounts, TypeCount
 from common.bindings import Env
 from common.failures import site_failure_code
@@ -83,6 +86,7 @@ from service.html_pages import (
     pages_intro,
     structure_section,
 )
+from service.html_structured import structured_section
 from service.html_style import CSP, STYLE
 from service.html_vitals import vitals_section
 from service.issue_locating import locating_detail, type_title
@@ -177,12 +181,13 @@ async def html_chunks(
     verdict: AuditVerdict | None = None,
     views: AsyncGenerator[list[PageRecord]] | None = None,
     links: LinkReader | None = None,
+    structured: StructuredSummary | None = None,
 ) -> AsyncGenerator[bytes]:
     """The document as encoded chunks: head, the failure banner (when the site could not be
     audited), the verdict and what to fix first, the facts, one chunk per finding, the page table
     and its data island one chunk per batch of `rows` (None: the kept rows), the per-URL
     sections with the link lists `links` reads (None: the audit kept no links), the charts, the
-    history and the Lighthouse section."""
+    structured-data summary, the history and the Lighthouse section."""
     ref = stats.index.ref
     opening = _head(audit) + _failure(audit) + verdict_section(audit, verdict, ref)
     yield (opening + _overview(audit, counts, stats)).encode()
@@ -207,6 +212,7 @@ async def html_chunks(
     async for text in _page_views(audit.id, stats, walk, links, finding_anchors(verdict)):
         yield text.encode()
     yield _charts(counts, stats).encode()
+    yield structured_section(audit.id, structured).encode()  # service/html_structured.py
     if history is not None:
         yield history_section(history, audit.id).encode()
     yield vitals_section(audit, vitals, ref).encode()  # service/html_vitals.py
@@ -692,5 +698,8 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
     limit = view_limit(min(stats.total, PAGE_VIEWS))
     kept = await links_kept(env, audit.id)
     links = partial(view_links, env, audit.id, limit=limit) if kept else None
-    chunks = html_chunks(audit, counts, stats, groups, rows, history, vitals, verdict, views, links)
+    structured = await structured_data.read_summary(env.DB, audit.id)
+    chunks = html_chunks(
+        audit, counts, stats, groups, rows, history, vitals, verdict, views, links, structured
+    )
     return Export(f"siteaudit-{audit.id}.html", MEDIA_TYPE, chunks)

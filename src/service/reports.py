@@ -2,13 +2,14 @@
 
 The document (`FORMAT` names its version) holds everything the audit produced:
 
-    {"format": "siteaudit-report/2",
+    {"format": "siteaudit-report/3",
      "audit": {...the audits row...},
      "scope": {"mode", "facts", "not_checked"},  (service.scope_report)
      "summary": {"issues_total", "issues_by_severity", "issues_by_type"},
      "security": {"status", "grade", "score", "reason", "tests"},  (auditdb.security_grades)
      "exposure": {"status", "summary"},  (auditdb.exposure_issues)
      "lighthouse": {"status", "total", "completed", "failed", "results": [...rows]},
+     "structured_data": {"pages", "types", "features", "kinds", "issue_types", ...} or null,
      "issues": [...every audit_issues row, in list order...],
      "pages": [...every audit_pages row, in url order...],
      "links": {"kept", "listed", "pages": [...]}}
@@ -22,6 +23,10 @@ page `{"url", "inlinks_total", "outlinks_total", "inlinks", "outlinks", "complet
 "anchor", "anchor_kind", "nofollow", "external", "status_code"}`. `kept` is false, and `pages`
 empty, for an audit that kept no links (one that did not complete, or finished before siteaudit
 kept them); every kept link of one page is `GET /api/audits/{id}/pages/links`.
+
+`structured_data` (added by version 3; absent before, read as none) is the audit's structured-data
+summary as finalize stored it (auditdb.structured_data.StructuredSummary), null for an audit that
+was not finalized.
 
 It is written as it is read: the rows come one keyset page at a time (`service.lists.iter_issues`
 and `iter_pages`), each page is serialised and fed to one gzip compressor, and only the compressed
@@ -48,7 +53,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from audit.link_graph import PageLinkLists
-from auditdb import exposure_issues, lighthouse, security_grades, summary
+from auditdb import exposure_issues, lighthouse, security_grades, structured_data, summary
 from auditdb.listing import PageFilter
 from auditdb.records import MAX_LIGHTHOUSE_PAGES, AuditRecord
 from common.bindings import Env
@@ -61,7 +66,7 @@ from service.scope_report import scope_summary
 
 log = logging.getLogger("siteaudit.reports")
 
-FORMAT = "siteaudit-report/2"  # 2: "links" (the module docstring)
+FORMAT = "siteaudit-report/3"  # 2: "links"; 3: "structured_data" (the module docstring)
 CONTENT_TYPE = "application/json"
 CONTENT_ENCODING = "gzip"
 # zlib's wbits 16 + 15 writes a gzip member (RFC 1952) with a zeroed mtime, so the same document
@@ -110,6 +115,7 @@ async def _document(env: Env, audit: AuditRecord) -> AsyncIterator[str]:
         "security": (await security_grades.read_security(env.DB, audit)).to_dict(),
         "exposure": (await exposure_issues.read_exposure(env.DB, audit)).to_dict(),
         "lighthouse": await _lighthouse(env, audit),
+        "structured_data": await _structured(env, audit),
     }
     yield _json(head)[:-1] + ',"issues":['
     first = True
@@ -188,6 +194,11 @@ async def _lighthouse(env: Env, audit: AuditRecord) -> JsonObject:
         "failed": audit.lighthouse_failed,
         "results": [row.to_dict() for row in rows],
     }
+
+
+async def _structured(env: Env, audit: AuditRecord) -> JsonObject | None:
+    summary = await structured_data.read_summary(env.DB, audit.id)
+    return None if summary is None else summary.to_dict()
 
 
 async def build_report(env: Env, audit: AuditRecord) -> bytes:

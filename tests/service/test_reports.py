@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from audit.link_graph import AnchorKind, PageLink, PageLinkLists, to_row
-from auditdb import page_links, repository
+from auditdb import page_links, repository, structured_data
 from auditdb.records import AuditRecord, AuditStatus, IssueRecord, PageRecord
+from auditdb.structured_data import TypePages
 from common.bindings import Env
 from local_platform.runtime import LocalPlatform
 from service.errors import AuditNotFound
@@ -114,6 +115,22 @@ async def test_the_document_holds_the_audit_its_summary_and_every_row(
     assert len({issue["id"] for issue in got["issues"]}) == total
     assert [page["url"] for page in got["pages"]] == [f"https://a.test/p{n}" for n in range(PAGES)]
     assert got["issues"][0]["dedupe_key"].startswith("https://a.test/gone/")
+    assert got["structured_data"] is None  # finalize stored no summary
+
+
+async def test_the_document_holds_the_structured_data_summary_finalize_stored(
+    platform: LocalPlatform,
+) -> None:
+    audit = AuditRecord("sd", "https://a.test/", "2026-12-01T00:00:00.000Z", owner="alpha")
+    await repository.insert_audit(platform.env.DB, audit)
+    page = PageRecord("sd-p", "sd", "https://a.test/", "t", 200, structured_types=["Recipe"])
+    await repository.write_crawled_pages(platform.env.DB, [page], [])
+    stored = await structured_data.record_summary(platform.env.DB, audit.id)
+
+    got = document(await build_report(platform.env, audit))
+
+    assert got["structured_data"] == stored.to_dict()
+    assert stored.types == (TypePages("Recipe", 1),)
 
 
 async def test_the_document_holds_the_link_lists_of_the_pages_in_view_as_the_view_lists_them(
@@ -123,7 +140,7 @@ async def test_the_document_holds_the_link_lists_of_the_pages_in_view_as_the_vie
 
     got = document(await build_report(platform.env, audit))
 
-    assert got["format"] == FORMAT == "siteaudit-report/2"
+    assert got["format"] == FORMAT == "siteaudit-report/3"
     assert (got["links"]["kept"], got["links"]["listed"]) == (True, VIEW_LINKS)
     expected = [cut(kept_links(n)).to_dict() for n in range(PAGES)]
     assert got["links"]["pages"] == expected
