@@ -7,6 +7,7 @@ run failed; the page talks only to the Worker."""
 from __future__ import annotations
 
 import csv
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,8 @@ from tests.support.site_server import Reply, html_page, serve_site
 
 pytestmark = pytest.mark.slow
 
+# badseo's Product pages: a valid one, and one without offers, review or rating (site.py).
+PRODUCT_PAGES = {"/content/structured-data-valid-product", "/content/rich-result-missing-required"}
 AUDIT_TIMEOUT_MS = 60_000  # the badseo audit takes a few seconds; a loaded machine, longer
 
 
@@ -80,6 +83,20 @@ def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
             rows = list(csv.reader(f))
         assert tuple(rows[0]) == PAGE_COLUMNS
         assert len(rows) - 1 == crawled
+
+        # The report's structured data: the pages of one type, as the pages export filtered.
+        structured = page.locator("#report-structured")
+        structured.scroll_into_view_if_needed()
+        expect(structured.locator("summary")).to_contain_text("Structured data: ")
+        structured.locator("summary").click()
+        with page.expect_download() as downloading:
+            structured.get_by_role("button", name="Pages CSV of type Product").click()
+        saved = tmp_path / "product.csv"
+        downloading.value.save_as(saved)
+        with saved.open(newline="") as f:
+            products = list(csv.DictReader(f))
+        assert {r["url"].removeprefix(badseo.origin) for r in products} == PRODUCT_PAGES
+        assert all(json.loads(r["structured_types"]) == ["Product"] for r in products)
 
         watched.assert_quiet()
         assert watched.requests

@@ -458,8 +458,12 @@ let shownReport = null; // { id, html }
 // of the window (a focus alone scrolls only as far as the heading, leaving the frame below the
 // fold), and the frame fills the rest of the window (app.css).
 async function openReport(id) {
-  const html = await (await api(auditPath(id, "/report.html"))).text();
+  const [html, { structured_data: structured }] = await Promise.all([
+    api(auditPath(id, "/report.html")).then((response) => response.text()),
+    json(auditPath(id, "/report")),
+  ]);
   shownReport = { id, html };
+  showStructured(id, structured); // above the frame, in place before the report shows
   const frame = $("report-frame");
   const loaded = new Promise((resolve) => {
     frame.addEventListener("load", resolve, { once: true });
@@ -478,6 +482,37 @@ function closeReport() {
   shownReport = null;
   $("report-frame").srcdoc = "";
   $("report").hidden = true;
+  $("report-structured").hidden = true;
+}
+
+// -- the report's structured data: the pages of a type, feature or finding kind ------------------
+
+// What the summary lists (docs/structured-data.md, "In the product"), each with the list filter
+// that selects its pages; type names are crawled text, so they reach the page as textContent.
+const STRUCTURED_GROUPS = [
+  ["types", "structured_type", "type", (entry) => entry.name],
+  ["features", "eligible_feature", "eligible for", (entry) => entry.feature],
+  ["kinds", "structured_finding", "finding", (entry) => entry.kind],
+];
+
+function showStructured(id, summary) {
+  const box = $("report-structured");
+  box.hidden = !summary || summary.pages === 0;
+  box.open = false;
+  if (box.hidden) return;
+  $("structured-summary").textContent =
+    `Structured data: ${summary.pages} pages, ${summary.errors} errors, ${summary.warnings} warnings`;
+  const items = STRUCTURED_GROUPS.flatMap(([key, parameter, label, value]) =>
+    summary[key].map((entry) => structuredItem(id, parameter, `${label} ${value(entry)}`, value(entry), entry.pages)),
+  );
+  $("structured-exports").replaceChildren(...items);
+}
+
+function structuredItem(id, parameter, what, value, pages) {
+  const item = element("li", `${what}: ${pages} ${pages === 1 ? "page" : "pages"} `);
+  const query = `?${parameter}=${encodeURIComponent(value)}`;
+  item.append(rowButton("Pages CSV", `of ${what}`, () => download(auditPath(id, "/pages.csv") + query)));
+  return item;
 }
 
 function downloadShownReport() {
