@@ -10,6 +10,7 @@ the service layer.
     get_audit_issues   audit_id?, severity, issue_type, limit<=1000   -> {"audit_id", "total",
                                                                           "summary", "issues"}
     get_audit_pages    audit_id?, status_code, status_class, indexable, has_issue, url_contains,
+                       structured_type, eligible_feature, structured_finding,
                        limit<=1000                                    -> {"audit_id", "total",
                                                                           "pages"}
     get_audit_actions  audit_id?, limit<=100                          -> {"audit_id", "scores",
@@ -48,7 +49,7 @@ from api.mcp import schema
 from api.mcp.schema import InvalidArguments
 from api.mcp.scope_args import SCOPE_PROPERTIES, scope_of
 from audit.catalogue import IssueType, Severity, maybe_descriptor
-from auditdb.listing import IssueFilter, PageFilter
+from auditdb.listing import IssueFilter, PageFilter, StructuredFilter
 from auditdb.records import AuditRecord
 from auditdb.summary import TypeCount
 from auditdb.verifications import VerificationMethod
@@ -62,6 +63,7 @@ from service.audits import CreateAudit
 from service.errors import RateLimited, ServiceError
 from service.scope_checks import list_start_url
 from service.verification import RequestVerification, verification_view
+from structured.findings import FindingKind, RichResultFeature
 from urls.credentials import (
     MAX_COOKIES,
     MAX_HEADERS,
@@ -347,6 +349,21 @@ def _page_filter(args: JsonObject) -> PageFilter:
         indexable=None if indexable is None else as_bool(indexable),
         has_issue=None if has_issue is None else IssueType(as_str(has_issue)),
         url_contains=None if url is None else as_str(url),
+        structured=_structured_filter(args),
+    )
+
+
+def _structured_filter(args: JsonObject) -> StructuredFilter:
+    """Pages by their structured data (docs/structured-data.md, "In the product")."""
+    name, feature, kind = (
+        args.get("structured_type"),
+        args.get("eligible_feature"),
+        args.get("structured_finding"),
+    )
+    return StructuredFilter(
+        type_name=None if name is None else as_str(name),
+        eligible=None if feature is None else RichResultFeature(as_str(feature)),
+        finding=None if kind is None else FindingKind(as_str(kind)),
     )
 
 
@@ -595,6 +612,20 @@ TOOLS: dict[str, Tool] = {
                     ),
                     "url_contains": schema.string(
                         "Only pages whose URL contains this text.", min_length=1, max_length=2048
+                    ),
+                    "structured_type": schema.string(
+                        "Only pages whose structured data has a top-level item of this "
+                        "schema.org type (exact: Product).",
+                        min_length=1,
+                        max_length=2048,
+                    ),
+                    "eligible_feature": schema.string(
+                        "Only pages eligible for this Google rich-result feature.",
+                        enum=[str(f) for f in RichResultFeature],
+                    ),
+                    "structured_finding": schema.string(
+                        "Only pages whose structured data has a finding of this kind.",
+                        enum=[str(k) for k in FindingKind],
                     ),
                     "limit": schema.integer(
                         _LIMIT_HELP, minimum=1, maximum=lists.MAX_LIMIT, default=lists.DEFAULT_LIMIT

@@ -251,6 +251,11 @@ async def seeded(platform: LocalPlatform) -> LocalPlatform:
             f"https://a.test/{n:02d}",
             now,
             status_code=404 if n % 5 == 0 else 200,
+            # Structured data: a Product on every fourth page, eligible for the snippet on every
+            # eighth, a missing required property on the pages two after those.
+            structured_types=["Product"] if n % 4 == 0 else [],
+            eligible_features=["product-snippet"] if n % 8 == 0 else [],
+            structured_findings={"missing-required": 1} if n % 4 == 2 else {},
         )
         for n in range(25)
     ]
@@ -323,6 +328,10 @@ async def test_issue_filters_narrow_the_rows_and_the_summary(
         ({"has_issue": "broken-internal-link"}, 8),
         ({"url_contains": "a.test/1"}, 10),
         ({"status_code": 404, "has_issue": "thin-content"}, 3),
+        ({"structured_type": "Product"}, 7),
+        ({"structured_type": "Product", "status_code": 404}, 2),
+        ({"eligible_feature": "product-snippet"}, 4),
+        ({"structured_finding": "missing-required"}, 6),
     ],
 )
 async def test_pages_filter_and_total_counts_every_kept_page(
