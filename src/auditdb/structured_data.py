@@ -42,6 +42,7 @@ __all__ = [
     "PageStructured",
     "StructuredSummary",
     "TypePages",
+    "counted",
     "page_structured",
     "read_summary",
     "record_summary",
@@ -142,17 +143,27 @@ class StructuredSummary(JsonRecord):
         """One line for the text report."""
         if self.pages == 0:
             return "no page has structured data"
-        page_s = "page" if self.pages == 1 else "pages"
         types = ", ".join(f"{t.name} {t.pages}" for t in self.types[:5])
         more = self.types_total - min(len(self.types), 5)
         types += f" and {more} more" if more > 0 else ""
         eligible = ", ".join(f"{f.feature} {f.pages}" for f in self.features)
         return (
-            f"{self.pages} {page_s} with structured data (types: {types or 'none'}); eligible "
-            f"for {eligible or 'no rich result'}; {self.errors} errors on "
-            f"{self.pages_with_errors} pages, {self.warnings} warnings on "
-            f"{self.pages_with_warnings} pages"
+            f"{counted(self.pages, 'page')} with structured data (types: {types or 'none'}); "
+            f"eligible for {eligible or 'no rich result'}; {self.problems}"
         )
+
+    @property
+    def problems(self) -> str:
+        """`2 errors on 1 page, 0 warnings on 0 pages`."""
+        return (
+            f"{counted(self.errors, 'error')} on {counted(self.pages_with_errors, 'page')}, "
+            f"{counted(self.warnings, 'warning')} on {counted(self.pages_with_warnings, 'page')}"
+        )
+
+
+def counted(n: int, noun: str) -> str:
+    """`1 page`, `2,000 pages`."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 # Pages with structured data: markup found (the parser's flag), or a check that found types or

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from auditdb.structured_data import StructuredSummary
+from auditdb.structured_data import StructuredSummary, counted
 from service.issue_locating import type_title
 
 __all__ = ["structured_section"]
@@ -65,12 +65,8 @@ def structured_section(audit_id: str, summary: StructuredSummary | None) -> str:
 
 
 def _headline(summary: StructuredSummary) -> str:
-    pages = "page has" if summary.pages == 1 else "pages have"
-    return (
-        f"{summary.pages:,} {pages} structured data: {summary.errors:,} errors on "
-        f"{summary.pages_with_errors:,} pages and {summary.warnings:,} warnings on "
-        f"{summary.pages_with_warnings:,} pages."
-    )
+    have = "has" if summary.pages == 1 else "have"
+    return f"{counted(summary.pages, 'page')} {have} structured data: {summary.problems}."
 
 
 def _more(caption: str, listed: int, total: int) -> str:
