@@ -162,6 +162,7 @@ def test_json_output_and_the_json_shorthand_write_the_same_report(
     keys |= {"actions", "scores", "verdict_note"}  # the verdict, first in key order
     keys |= {"timing"}  # what the timing check measured again
     keys |= {"rendering"}  # what rendering did (docs/rendering.md)
+    keys |= {"structured_data"}  # the pages' structured data (docs/structured-data.md)
     keys |= {"scope"}  # the scope the audit ran with (service.scope_report)
     keys |= {"page_links"}  # the per-URL link lists of the HTML report's view
     assert keys == set(json.loads(long.read_text()))
