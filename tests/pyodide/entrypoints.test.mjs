@@ -227,7 +227,10 @@ test("a full report: Python bytes become the R2 object, and get() hands them bac
   assert.equal(object.bytes.byteLength, first.stored.size);
   assert.equal(Buffer.from(object.bytes).toString("hex"), first.body);
   const doc = JSON.parse(gunzipSync(object.bytes).toString("utf-8"));
-  assert.equal(doc.format, "siteaudit-report/2");
+  assert.equal(doc.format, "siteaudit-report/3");
+  // Finalize added up the structured-data summary in D1 (json_each and a window, in Pyodide too).
+  assert.equal(typeof doc.structured_data.pages, "number");
+  assert.ok(Array.isArray(doc.structured_data.types));
   assert.equal(doc.pages.length, doc.audit.pages_crawled);
   // The completed audit kept its link graph (the keep-links steps' D1 batches, through json_each).
   assert.equal(doc.links.kept, true);
