@@ -1,8 +1,8 @@
 """The page's structured data, as issues: one per page per class of finding (issue 32).
 
-The crawl checked the page's JSON-LD (structured.page.check_json_ld) when it observed the page;
-here each finding kind maps to one catalogue issue type, and the page gets one issue of each type
-it has, its details listing the findings (property path, term, sentence, suggestions, and the
+The crawl checked the page's JSON-LD, Microdata and RDFa (structured.page) when it observed the
+page; here each finding kind maps to one catalogue issue type, and the page gets one issue of each
+type it has, its details listing the findings (property path, term, sentence, suggestions, and the
 rich-result feature for Google's), at most `STRUCTURED_FINDINGS_LISTED` of them with the count.
 One issue per type and page (not per finding) keeps a page's hundred broken properties from
 burying the report, and lets the verdict see a template's fault as one site-wide cause.
@@ -35,6 +35,7 @@ ISSUE_OF_KIND: Mapping[FindingKind, IssueType] = MappingProxyType(
         FindingKind.RETIRED_TERM: IssueType.STRUCTURED_DATA_DEPRECATED_TERM,
         FindingKind.MISSING_REQUIRED: IssueType.RICH_RESULT_MISSING_REQUIRED,
         FindingKind.MISSING_RECOMMENDED: IssueType.RICH_RESULT_MISSING_RECOMMENDED,
+        FindingKind.MARKUP_UNCHECKED: IssueType.STRUCTURED_DATA_UNCHECKED,
     }
 )
 

@@ -39,6 +39,9 @@ class FindingKind(StrEnum):
     # Google's rich-result requirements
     MISSING_REQUIRED = "missing-required"
     MISSING_RECOMMENDED = "missing-recommended"
+    # The audit's own limits: the page has Microdata or RDFa that was not read, or not all of it
+    # (structured.page.Unread says why); a note about the audit, not the page's markup.
+    MARKUP_UNCHECKED = "markup-unchecked"
 
 
 class RichResultFeature(StrEnum):

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
+from structured.markup import MAX_NESTING
+
 __all__ = [
     "Graph",
     "Literal",
@@ -294,7 +296,18 @@ def from_rdfa(nodes: Sequence[object]) -> Graph:
     # Nodes only reachable through a cycle have no root above them: each becomes its own root.
     roots += [_rdfa_node(node_id, flat, placed) for node_id in flat if node_id not in placed]
     by_id = {node.id: node for node in _walk(roots) if node.id is not None}
-    return Graph(tuple(n for n in roots if n.types or n.properties), by_id)
+    return Graph(tuple(n for n in roots if _is_rdfa_item(n)), by_id)
+
+
+# RDFa Core §7.5 step 2: a `vocab` states that the document uses it, which is no item's property.
+_USES_VOCABULARY: Final = "http://www.w3.org/ns/rdfa#usesVocabulary"
+
+
+def _is_rdfa_item(node: Node) -> bool:
+    """In RDFa every page is a subject: its Open Graph or Dublin Core `<meta property>` state
+    things of the document, untyped. Such a node is no item unless it is typed or states a
+    schema.org term (any spelling of the host, so that validation can name a wrong one)."""
+    return bool(node.types) or any("schema.org/" in prop.name for prop in node.properties)
 
 
 def _rdfa_refs(values: object) -> Iterator[str]:
@@ -303,30 +316,30 @@ def _rdfa_refs(values: object) -> Iterator[str]:
             yield value["@id"]
 
 
-def _rdfa_node(node_id: str, flat: Mapping[str, Mapping[str, object]], placed: set[str]) -> Node:
+def _rdfa_node(
+    node_id: str, flat: Mapping[str, Mapping[str, object]], placed: set[str], depth: int = 0
+) -> Node:
     placed.add(node_id)
     body = flat[node_id]
     properties = tuple(
-        Property(key, tuple(_rdfa_values(values, flat, placed)))
+        Property(key, tuple(_rdfa_values(values, flat, placed, depth + 1)))
         for key, values in body.items()
-        if not key.startswith("@")
+        if not key.startswith("@") and key != _USES_VOCABULARY
     )
     return Node(Syntax.RDFA, tuple(_strings(body.get("@type"))), node_id, properties)
 
 
 def _rdfa_values(
-    values: object, flat: Mapping[str, Mapping[str, object]], placed: set[str]
+    values: object, flat: Mapping[str, Mapping[str, object]], placed: set[str], depth: int
 ) -> Iterator[Value]:
     for value in values if isinstance(values, list) else []:
         if not isinstance(value, dict):
             continue
         ref = value.get("@id")
         if isinstance(ref, str):
-            yield (
-                _rdfa_node(ref, flat, placed)
-                if ref in flat and ref not in placed
-                else Reference(ref)
-            )
+            # Past MAX_NESTING a node stays a reference, and becomes a root of its own below.
+            nest = ref in flat and ref not in placed and depth < MAX_NESTING
+            yield _rdfa_node(ref, flat, placed, depth) if nest else Reference(ref)
         elif isinstance(value.get("@value"), str | int | float):
             yield Literal(value["@value"])
 

@@ -57,6 +57,7 @@ def test_a_page_and_a_summary_written_after_it_read_back_whole(tmp_path: Path) -
         structured_errors=2,
     )
     row = page.to_row()
+    del row["a11y_checked"], row["a11y_rendered"]  # migrations 0029 and 0030, after this one
     names = ", ".join(row)
     conn.execute(
         f"INSERT INTO audit_pages ({names}) VALUES ({', '.join('?' for _ in row)})",

@@ -2,7 +2,8 @@
 the Worker's API and workflow, then its structured-data summary in the report (JSON, text, HTML)
 and the list filters and exports held to the golden issues. badseo's `/content/structured-data-*`
 and `/content/rich-result-*` pages each plant one issue type; two more carry a valid Article and
-a valid Product."""
+a valid Product. The same checks run on Microdata and RDFa Lite (`/content/microdata-*`,
+`/content/rdfa-*`)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,17 @@ from local_platform.http import Request
 from local_platform.runtime import LocalPlatform
 from structured.findings import FindingKind
 from tests.badseo.site import expected_issues, serve_badseo
+from tests.badseo.test_end_to_end import MAX_PAGES
 
 VALID_PRODUCT = "/content/structured-data-valid-product"
 VALID_ARTICLE = "/content/structured-data-valid-article"
 NO_SNIPPET = "/content/rich-result-missing-required"  # a Product without offers, review or rating
+# The same valid Product in Microdata (its offer nested, or named by itemref) and in RDFa Lite.
+VALID_MARKUP = {
+    "/content/microdata-product",
+    "/content/microdata-itemref",
+    "/content/rdfa-product",
+}
 
 
 async def text(platform: LocalPlatform, path: str) -> str:
@@ -56,7 +64,9 @@ async def test_the_summary_the_filters_and_the_exports_agree_with_the_golden_iss
     platform: LocalPlatform, golden: dict[str, set[str]]
 ) -> None:
     with serve_badseo() as site:
-        status, body = await platform.request("POST", "/api/audits", {"url": site.start_url})
+        # The whole site: the default 50 pages would stop before the structured-data pages.
+        request = {"url": site.start_url, "max_pages": MAX_PAGES}
+        status, body = await platform.request("POST", "/api/audits", request)
         assert status == 201, body
         audit_id = body["audit"]["id"]
         await platform.wait_for_workflow(audit_id, timeout_s=120)
@@ -93,6 +103,7 @@ async def test_the_summary_the_filters_and_the_exports_agree_with_the_golden_iss
     snippet = await listed(platform, audit_id, "pages", "eligible_feature=product-snippet")
     snippet_paths = {p["url"].removeprefix(origin) for p in snippet}
     assert VALID_PRODUCT in snippet_paths and NO_SNIPPET not in snippet_paths
+    assert snippet_paths >= VALID_MARKUP
     products = await listed(platform, audit_id, "pages", "structured_type=Product")
     assert {VALID_PRODUCT, NO_SNIPPET} <= {p["url"].removeprefix(origin) for p in products}
     assert len(products) == types["Product"]

@@ -143,12 +143,24 @@ def test_rdfa_flattened_graph_is_nested_again() -> None:
             },
         ]
     )
-    cafe, page = graph.roots
+    (cafe,) = graph.roots  # the page's rdfa:usesVocabulary is no item
     props = _props(cafe)
     (address,) = props[S + "address"]
     assert isinstance(address, Node) and address.types == (S + "PostalAddress",)
     assert props[S + "hasMenu"] == (Reference("https://example.com/menu"),)
-    assert page.types == () and graph.by_id["_:b0"] is address
+    assert graph.by_id["_:b0"] is address
+
+
+def test_rdfa_untyped_nodes_are_items_only_with_schema_org_terms() -> None:
+    """The document's Open Graph statements are no item; an untyped node stating schema.org
+    terms is one (validation then says what it lacks)."""
+    graph = from_rdfa(
+        [
+            {"@id": "https://example.com/", "http://ogp.me/ns#title": [{"@value": "T"}]},
+            {"@id": "_:n", "http://www.schema.org/name": [{"@value": "N"}]},
+        ]
+    )
+    assert [node.id for node in graph.roots] == ["_:n"]
 
 
 def test_rdfa_cycles_end_in_references() -> None:
