@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from a11y.aria import aria
 from a11y.page import Page
@@ -39,7 +39,7 @@ def sanitize(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-@dataclass
+@dataclass(slots=True)
 class _Context:
     start: Element
     in_labelledby: bool = False
@@ -47,6 +47,23 @@ class _Context:
     include_hidden: bool | None = None
     descending: bool = False
     processed: set[int] = field(default_factory=set)
+    # The elements whose aria-labelledby or labels the computation followed (out of the
+    # subtree it descends): while there are none, only the subtree's own elements were read.
+    referrals: list[int] = field(default_factory=list)
+
+    def copy(self) -> _Context:
+        """The same context (its `processed` set and `referrals` shared), for a step to change
+        one field of; dataclasses.replace costs several times more, at every element a name
+        descends to."""
+        return _Context(
+            self.start,
+            self.in_labelledby,
+            self.in_control,
+            self.include_hidden,
+            self.descending,
+            self.processed,
+            self.referrals,
+        )
 
 
 _Method = Callable[[Page, Element, _Context], str]
@@ -56,25 +73,32 @@ def accessible_name(page: Page, element: Element) -> str:
     """The element's accessible name, whitespace collapsed; memoised per page."""
     key = id(element)
     if key not in page.names:
-        page.names[key] = sanitize(_text(page, element, _Context(start=element)))
+        # sanitized already: `_text` sanitizes what it finds for the start element
+        page.names[key] = _text(page, element, _Context(start=element))
     return page.names[key]
 
 
 def subtree_name(page: Page, element: Element) -> str:
     """The element's text content as accname's name from content would read it (axe-core's
-    visible text of a subtree, as `has-visible-text` takes it), hidden content left out."""
+    visible text of a subtree, as `has-visible-text` takes it), hidden content left out. Read
+    from `Page.contents` when the element's accessible name already computed the same text
+    (a link's: link-name asks for both)."""
+    known = page.contents.get(id(element))
+    if known is not None:
+        return sanitize(known)
     context = _Context(start=element, descending=True)
     return sanitize(_children_text(page, element, context))
 
 
 def _text(page: Page, element: Element, context: _Context) -> str:
     if context.in_labelledby and context.include_hidden is None:
-        context = replace(context, include_hidden=page.hidden.to_assistive_tech(element))
+        context = context.copy()
+        context.include_hidden = page.hidden.to_assistive_tech(element)
     if _ignored_hidden(page, element, context):
         return ""
     for step in _STEPS:
         found = step(page, element, context)
-        if element is context.start:
+        if found and element is context.start:
             found = sanitize(found)
         if found:
             return found
@@ -90,9 +114,11 @@ def _ignored_hidden(page: Page, element: Element, context: _Context) -> bool:
 def _labelledby(page: Page, element: Element, context: _Context) -> str:
     if context.in_labelledby or context.in_control or not element.get("aria-labelledby"):
         return ""
+    context.referrals.append(id(element))
     parts = []
     for target in page.document.idrefs(element, "aria-labelledby"):
-        inner = replace(context, in_labelledby=True, processed=context.processed)
+        inner = context.copy()
+        inner.in_labelledby = True
         parts.append(_text(page, target, inner))
     return " ".join(part for part in parts if part) if any(parts) else ""
 
@@ -117,8 +143,10 @@ def _label_text(page: Page, element: Element, context: _Context) -> str:
     if context.in_control or context.in_labelledby or id(element) in context.processed:
         return ""
     context.processed.add(id(element))
+    context.referrals.append(id(element))
     labels = labels_of(page, element)
-    inner = replace(context, in_control=True, processed=context.processed)
+    inner = context.copy()
+    inner.in_control = True
     texts = (_text(page, label, inner) for label in labels)
     return " ".join(text for text in texts if text)
 
@@ -215,7 +243,24 @@ def _subtree(page: Page, element: Element, context: _Context) -> str:
     if not (context.descending or context.in_labelledby or named_from_content(page, element)):
         return ""
     descending = context.descending or not (context.in_control or context.in_labelledby)
-    return _children_text(page, element, replace(context, descending=descending))
+    if descending != context.descending:
+        context = context.copy()
+        context.descending = descending
+    alone = element is context.start and len(context.processed) == 1 and not context.referrals
+    text = _children_text(page, element, context)
+    if alone and not context.referrals and descending and not context.in_control:
+        _keep_content(page, element, context, text)
+    return text
+
+
+def _keep_content(page: Page, element: Element, context: _Context, text: str) -> None:
+    """Keep the text of an accessible name's start element taken from its content in
+    `subtree_name`'s own context (descending, neither in a label nor a labelledby), when it read
+    nothing out of the subtree and nothing was named before it: `subtree_name` then computes
+    the same text (the one difference, the start element among `processed`, matters only to a
+    reference back to it), so has-visible-text reads it instead of descending again."""
+    if not context.in_labelledby and context.include_hidden is None:
+        page.contents[id(element)] = text
 
 
 def _children_text(page: Page, element: Element, context: _Context) -> str:

@@ -29,14 +29,15 @@ _VISIBILITY_HIDDEN = re.compile(
 
 def _hidden_self(element: Element, parent: Element | None) -> bool:
     """Hidden for everyone by the element's own markup (display:none and its equivalents)."""
-    if element.tag in _NATIVELY_HIDDEN and element.is_html:
+    tag, attributes = element.tag, element.attributes
+    if tag in _NATIVELY_HIDDEN and element.is_html:
         return True
-    if element.has("hidden") and element.is_html and element.tag != "area":
+    if "hidden" in attributes and element.is_html and tag != "area":
         return True
-    style = element.get("style") or ""
-    if _DISPLAY_NONE.search(style) or _VISIBILITY_HIDDEN.search(style):
+    style = attributes.get("style")
+    if style and (_DISPLAY_NONE.search(style) or _VISIBILITY_HIDDEN.search(style)):
         return True
-    if element.tag == "input" and (element.get("type") or "").strip().lower() == "hidden":
+    if tag == "input" and (attributes.get("type") or "").strip().lower() == "hidden":
         return True
     return (
         parent is not None
@@ -44,6 +45,12 @@ def _hidden_self(element: Element, parent: Element | None) -> bool:
         and not parent.has("open")
         and not (element.tag == "summary" and next(parent.elements, None) is element)
     )
+
+
+def _hidden_from_at(element: Element) -> bool:
+    """Hidden from assistive technology by the element's own markup, not from everyone."""
+    attributes = element.attributes
+    return attributes.get("aria-hidden") == "true" or "inert" in attributes
 
 
 class Hidden:
@@ -55,15 +62,16 @@ class Hidden:
     def __init__(self, document: Document, styled: frozenset[int] = frozenset()) -> None:
         self.for_everyone: set[int] = set()
         self.from_at: set[int] = set()
+        everyone, from_at, parents = self.for_everyone, self.from_at, document.parents
         for element in document.order:
-            parent = document.parent(element)
-            inherited = parent is not None and id(parent) in self.for_everyone
-            if inherited or id(element) in styled or _hidden_self(element, parent):
-                self.for_everyone.add(id(element))
-            hidden_parent = parent is not None and id(parent) in self.from_at
-            own = element.get("aria-hidden") == "true" or element.has("inert")
-            if id(element) in self.for_everyone or hidden_parent or own:
-                self.from_at.add(id(element))
+            key = id(element)
+            parent = parents.get(key)
+            parent_key = id(parent)  # the root's parent is None, whose id no element has
+            if parent_key in everyone or key in styled or _hidden_self(element, parent):
+                everyone.add(key)
+                from_at.add(key)
+            elif parent_key in from_at or _hidden_from_at(element):
+                from_at.add(key)
 
     def to_everyone(self, element: Element) -> bool:
         return id(element) in self.for_everyone

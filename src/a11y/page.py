@@ -1,6 +1,9 @@
-"""One document as the rules read it: the tree's index, what is hidden, and memoised roles."""
+"""One document as the rules read it: the tree's index, what is hidden, memoised roles and the
+shown elements each rule selects."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from a11y.hidden import Hidden
 from a11y.tree import Document, Element
@@ -15,11 +18,24 @@ class Page:
         self.hidden = Hidden(self.document, styled_hidden)
         self.roles: dict[int, str | None] = {}
         self.names: dict[int, str] = {}
-        self._shown: list[Element] | None = None
+        self.contents: dict[int, str] = {}  # a11y.accname.subtree_name, where already known
+        self.specs: dict[tuple[int, bool], dict[str, object]] = {}  # a11y.roles.element_spec
+        self._having: dict[tuple[tuple[str, ...], frozenset[str]], list[Element]] = {}
 
-    def shown(self) -> list[Element]:
-        """The elements in the accessibility tree, in document order, listed once."""
-        if self._shown is None:
+    def with_aria(self) -> list[Element]:
+        """The shown elements with an `aria-*` attribute, listed once (four ARIA rules read
+        them; most elements have none)."""
+        return self.shown_having(("aria-*",))
+
+    def shown_having(
+        self, attributes: tuple[str, ...] = (), tags: Iterable[str] = ()
+    ) -> list[Element]:
+        """The shown elements of `Document.having`, listed once per page: a rule that can judge
+        only elements with some attribute or tag reads these instead of every shown element."""
+        key = (attributes, frozenset(tags))
+        found = self._having.get(key)
+        if found is None:
             hidden = self.hidden
-            self._shown = [e for e in self.document.order if not hidden.to_assistive_tech(e)]
-        return self._shown
+            having = self.document.having(*key)
+            found = self._having[key] = [e for e in having if not hidden.to_assistive_tech(e)]
+        return found

@@ -1,5 +1,6 @@
-"""One page's accessibility, as the audit keeps it: the static rules' failures on the page,
-bounded, and whether the rules saw the whole page.
+"""One page's accessibility, as the audit keeps it: the static rules' failures on the page (and
+axe-core's, on a rendered page), bounded, whether the rules saw the whole page, and whether
+axe-core checked it.
 
 This is what crosses from the crawl (which runs the rules where it observes a page) to the
 audit's per-page rules (audit.rules_a11y) through the page's observation, so it is a frozen
@@ -31,6 +32,9 @@ class PageAccessibility(JsonRecord):
     # a rule that needs the whole page (page-has-heading-one, landmark-one-main...) then says
     # nothing rather than guess.
     complete: bool = True
+    # Whether axe-core ran on the page a browser rendered and decided (a11y.merge): only then were
+    # the rules only a rendered page decides (color-contrast, target-size...) checked on it.
+    rendered: bool = False
 
 
 def page_accessibility(findings: Sequence[Finding], *, complete: bool = True) -> PageAccessibility:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
+from typing import Final
 
 from a11y.aria import RoleSpec, aria
 from a11y.page import Page
@@ -50,7 +52,10 @@ def explicit_role(element: Element, *, dpub: bool = False) -> str | None:
     """The role attribute's value when it is one valid, non-abstract role. axe-core reads the
     whole attribute as one token (no fallback roles) and, unless asked (`dpub`), ignores the
     DPUB-ARIA `doc-` roles, so `getRole` gives such an element its implicit role."""
-    value = (element.get("role") or "").strip().lower()
+    value = element.attributes.get("role")
+    if value is None:  # most elements: asked for every element by several rules
+        return None
+    value = value.strip().lower()
     if value.startswith("doc-") and not dpub:
         return None
     return value if is_valid_role(value) else None
@@ -119,13 +124,17 @@ def has_global_aria(element: Element) -> bool:
     return any(name in aria().global_attributes for name in element.attributes)
 
 
+_UNKNOWN: Final = "?"  # no role is spelled so: not yet resolved
+
+
 def role(page: Page, element: Element) -> str | None:
     """The element's role (axe-core's getRole): explicit, unless presentational with a conflict
     (focusable or a global ARIA attribute), then the implicit role."""
     key = id(element)
-    if key not in page.roles:
-        page.roles[key] = _resolve_role(page, element)
-    return page.roles[key]
+    found = page.roles.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        found = page.roles[key] = _resolve_role(page, element)
+    return found
 
 
 def _resolve_role(page: Page, element: Element) -> str | None:
@@ -148,8 +157,10 @@ def _implicit_resolved(page: Page, element: Element) -> str | None:
 
 def _inherited_presentation(page: Page, element: Element) -> str | None:
     parents = _INHERITS_PRESENTATION.get(element.tag)
+    if parents is None:  # most elements: no parent lookup
+        return None
     parent = page.document.parent(element)
-    if parents is None or parent is None or parent.tag not in parents:
+    if parent is None or parent.tag not in parents:
         return None
     parent_role = explicit_role(parent)
     if parent_role in PRESENTATIONAL and not (
@@ -286,6 +297,43 @@ _CONDITIONAL: dict[str, Callable[[Page, Element], str | None]] = {
 }
 
 
+# The roles each of _CONDITIONAL's functions can give (read off them; a11y tests hold them to it).
+CONDITIONAL_ROLES: dict[str, frozenset[str]] = {
+    "a": frozenset({"link"}),
+    "area": frozenset({"link"}),
+    "aside": frozenset({"complementary"}),
+    "footer": frozenset({"contentinfo"}),
+    "header": frozenset({"banner"}),
+    "form": frozenset({"form"}),
+    "section": frozenset({"region"}),
+    "img": frozenset({"img", "presentation"}),
+    "input": frozenset(
+        "checkbox spinbutton radio slider button combobox searchbox textbox".split()
+    ),
+    "select": frozenset({"listbox", "combobox"}),
+    "td": frozenset({"gridcell", "cell"}),
+    "th": frozenset({"columnheader", "rowheader"}),
+}
+
+
+@cache
+def tags_of_roles(roles: frozenset[str]) -> frozenset[str]:
+    """The tags whose implicit role can be one of `roles` (none of them presentational): an
+    element without a role attribute has one of `roles` only if it has one of these tags, as
+    its role is then its implicit role or a presentational one it inherits. So a rule judging
+    the elements of some roles reads those tags and the elements with a role attribute."""
+    assert not roles & PRESENTATIONAL
+    tags = {
+        tag
+        for tag, implicit in aria().implicit_roles.items()
+        if (isinstance(implicit, str) and implicit in roles)
+        or CONDITIONAL_ROLES.get(tag, frozenset()) & roles
+    }
+    if "graphics-document" in roles:
+        tags.add("svg")  # implicit_role's one element outside HTML
+    return frozenset(tags)
+
+
 def role_spec(page: Page, element: Element) -> RoleSpec | None:
     found = role(page, element)
     return None if found is None else aria().roles.get(found)
@@ -293,24 +341,78 @@ def role_spec(page: Page, element: Element) -> RoleSpec | None:
 
 def element_spec(page: Page, element: Element, *, match_name: bool = True) -> dict[str, object]:
     """The element's entry in axe-core's htmlElms with its matching variants applied, in order,
-    then the default variant's keys it lacks (axe-core's getElementSpec)."""
+    then the default variant's keys it lacks (axe-core's getElementSpec); memoised per page
+    (accessible names ask for it at every element they descend through). Read-only."""
+    key = (id(element), match_name)
+    spec = page.specs.get(key)
+    if spec is None:
+        spec = page.specs[key] = _element_spec(page, element, match_name)
+    return spec
+
+
+_NO_SPEC: dict[str, object] = {"contentTypes": []}
+
+
+def _element_spec(page: Page, element: Element, match_name: bool) -> dict[str, object]:
     # axe-core looks the spec up by node name, whatever the namespace (an <svg> has one).
-    standard = aria().elements.get(element.tag.lower())
+    tag = element.tag.lower()
+    standard = aria().elements.get(tag)
     if standard is None:
-        return {"contentTypes": []}
+        return _NO_SPEC
     variants = standard.get("variant")
     if not isinstance(variants, dict):
         return standard
-    spec = {key: value for key, value in standard.items() if key != "variant"}
+    plan = _attribute_variants(tag)
+    if plan is not None:
+        attributes = element.attributes
+        return _merged_spec(tag, tuple(name for name, wanted in plan if wanted in attributes))
+    matched = tuple(
+        name
+        for name, variant in variants.items()
+        if name != "default" and _variant_matches(page, element, variant, match_name)
+    )
+    return _merged_spec(tag, matched)
+
+
+@cache
+def _attribute_variants(tag: str) -> tuple[tuple[str, str], ...] | None:
+    """(variant, attribute) for a tag whose every variant but the default matches on one
+    attribute's presence (`a`'s `[href]`, `video`'s `[controls]`...), so `_element_spec` tests the
+    attributes straight; None for the tags with other matchers (input's types...)."""
+    variants = aria().elements[tag]["variant"]
+    assert isinstance(variants, dict)
+    plan = []
     for name, variant in variants.items():
         if name == "default":
             continue
         matches = variant["matches"]
-        for matcher in matches if isinstance(matches, list) else [matches]:
-            if "hasAccessibleName" in matcher and not match_name:
-                continue
-            if _matches(page, element, matcher):
-                spec.update({k: v for k, v in variant.items() if k != "matches"})
+        if not isinstance(matches, str):
+            return None
+        plan.append((name, matches.strip("[]")))
+    return tuple(plan)
+
+
+def _variant_matches(
+    page: Page, element: Element, variant: dict[str, object], match_name: bool
+) -> bool:
+    matches = variant["matches"]
+    return any(
+        _matches(page, element, matcher)
+        for matcher in (matches if isinstance(matches, list) else [matches])
+        if match_name or not (isinstance(matcher, dict) and "hasAccessibleName" in matcher)
+    )
+
+
+@cache
+def _merged_spec(tag: str, matched: tuple[str, ...]) -> dict[str, object]:
+    """The tag's spec with the `matched` variants applied in order, then the default variant's
+    keys it lacks: the same few combinations recur on every page."""
+    standard = aria().elements[tag]
+    variants = standard["variant"]
+    assert isinstance(variants, dict)
+    spec = {key: value for key, value in standard.items() if key != "variant"}
+    for name in matched:
+        spec.update({k: v for k, v in variants[name].items() if k != "matches"})
     for key, value in variants.get("default", {}).items():
         spec.setdefault(key, value)
     return spec
@@ -340,10 +442,16 @@ def _match_one(page: Page, element: Element, kind: str, expected: object) -> boo
     raise ValueError(f"unknown axe-core element matcher {kind!r}")
 
 
+@cache
+def _pattern(source: str) -> re.Pattern[str]:
+    """The data's few regular expressions, compiled once (re's own cache is shared, and small)."""
+    return re.compile(source)
+
+
 def _value_matches(value: str | None, want: object) -> bool:
     """axe-core's fromPrimitive: a list includes, `/re/` searches, else equality."""
     if isinstance(want, list):
         return value in want
     if isinstance(want, str) and len(want) > 1 and want.startswith("/") and want.endswith("/"):
-        return value is not None and re.search(want[1:-1], value) is not None
+        return value is not None and _pattern(want[1:-1]).search(value) is not None
     return value == want

@@ -7,19 +7,29 @@ from collections.abc import Callable, Iterable, Iterator
 from a11y.aria import aria
 from a11y.findings import Outcome
 from a11y.page import Page
-from a11y.roles import PRESENTATIONAL, explicit_role, is_focusable
+from a11y.roles import PRESENTATIONAL, explicit_role, is_focusable, tags_of_roles
 from a11y.rule_ids import RuleId
 from a11y.tree import Element
+from common.fast_record import maker
 
 Rule = Callable[[Page], Iterator[Outcome]]
 Check = Callable[[Page, Element], bool | None]
+
+# Where an element of role heading can be (Page.shown_having's arguments): a role attribute, or
+# a tag whose implicit role is heading (h1-h6).
+HEADINGS = (("role",), tags_of_roles(frozenset({"heading"})))
+
+
+# An outcome for every decided element of every page: built without the frozen dataclass's
+# generated __init__ (common.fast_record says why that costs).
+_outcome = maker(Outcome)
 
 
 def verdicts(rule: RuleId, decided: Iterable[tuple[Element, bool | None]]) -> Iterator[Outcome]:
     """Outcomes for the decided elements; None (the markup cannot decide) gives none."""
     for element, passed in decided:
         if passed is not None:
-            yield Outcome(rule, element, passed)
+            yield _outcome(rule, element, passed)
 
 
 def visible(page: Page, elements: Iterable[Element]) -> Iterator[Element]:

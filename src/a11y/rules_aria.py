@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterator
+from functools import cache
 
 from a11y.aria import aria
 from a11y.findings import Outcome
@@ -20,6 +21,7 @@ from a11y.roles import (
     is_focusable,
     is_valid_role,
     role,
+    tags_of_roles,
 )
 from a11y.rule_base import verdicts
 from a11y.rule_ids import RuleId
@@ -40,7 +42,7 @@ def _aria_names(element: Element) -> list[str]:
 
 
 def _with_aria(page: Page) -> Iterator[Element]:
-    return (e for e in page.shown() if _aria_names(e))
+    return iter(page.with_aria())
 
 
 def aria_valid_attr(page: Page) -> Iterator[Outcome]:
@@ -159,7 +161,7 @@ def _level_ok(element: Element) -> bool | None:
 
 
 def aria_roles(page: Page) -> Iterator[Outcome]:
-    elements = (e for e in page.shown() if (e.get("role") or "").strip())
+    elements = (e for e in page.shown_having(("role",)) if (e.get("role") or "").strip())
     return verdicts(RuleId.ARIA_ROLES, ((e, _roles_ok(e)) for e in elements))
 
 
@@ -246,7 +248,7 @@ def _allowed_on_element(page: Page, element: Element) -> bool:
 
 
 def aria_required_attr(page: Page) -> Iterator[Outcome]:
-    elements = (e for e in page.shown() if e.has("role"))
+    elements = iter(page.shown_having(("role",)))
     return verdicts(RuleId.ARIA_REQUIRED_ATTR, ((e, _required(page, e)) for e in elements))
 
 
@@ -270,7 +272,7 @@ def _required(page: Page, element: Element) -> bool:
 def aria_required_children(page: Page) -> Iterator[Outcome]:
     elements = (
         e
-        for e in page.shown()
+        for e in page.shown_having(("role",))  # explicit_role needs one
         if aria().roles.get(explicit_role(e, dpub=True) or "", {}).get("requiredOwned")
     )
     return verdicts(RuleId.ARIA_REQUIRED_CHILDREN, ((e, _children_ok(page, e)) for e in elements))
@@ -328,7 +330,7 @@ def _is_content(node: Element | str) -> bool:
 def aria_required_parent(page: Page) -> Iterator[Outcome]:
     elements = (
         e
-        for e in page.shown()
+        for e in page.shown_having(("role",))  # explicit_role needs one
         if aria().roles.get(explicit_role(e) or "", {}).get("requiredContext")
     )
     return verdicts(RuleId.ARIA_REQUIRED_PARENT, ((e, _parent_ok(page, e)) for e in elements))
@@ -375,10 +377,7 @@ def _owners(page: Page, element: Element) -> list[Element]:
     while node is not None:
         node_id = node.get("id")
         if node_id:
-            owner = next(
-                (o for o in page.document.order if node_id in (o.get("aria-owns") or "").split()),
-                None,
-            )
+            owner = page.document.owner(node_id)
             if owner is not None:
                 owners.append(owner)
         node = page.document.parent(node)
@@ -390,7 +389,7 @@ def presentation_role_conflict(page: Page) -> Iterator[Outcome]:
     role must not be focusable nor carry a global ARIA attribute, which undo the marking."""
     elements = (
         e
-        for e in page.shown()
+        for e in page.shown_having(("alt", "role"))
         if ((e.tag == "img" and e.get("alt") == "") or (e.get("role") in ("none", "presentation")))
         and implicit_role(page, e) is not None
     )
@@ -403,12 +402,18 @@ def nested_interactive(page: Page) -> Iterator[Outcome]:
     focusable content, which assistive technology cannot reach."""
     elements = (
         e
-        for e in page.shown()
+        for e in page.shown_having(("role",), tags_of_roles(_children_presentational()))
         if aria().roles.get(role(page, e) or "", {}).get("childrenPresentational")
     )
     return verdicts(
         RuleId.NESTED_INTERACTIVE, ((e, not _focusable_inside(page, e)) for e in elements)
     )
+
+
+@cache
+def _children_presentational() -> frozenset[str]:
+    """The roles whose children are presentational (button, checkbox, img, ...)."""
+    return frozenset(r for r, spec in aria().roles.items() if spec.get("childrenPresentational"))
 
 
 def _focusable_inside(page: Page, element: Element) -> bool:

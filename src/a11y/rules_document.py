@@ -13,9 +13,9 @@ from a11y.aria import aria
 from a11y.findings import Outcome
 from a11y.page import Page
 from a11y.roles import explicit_role, input_type, parse_tabindex, role
-from a11y.rule_base import verdicts, visible
+from a11y.rule_base import HEADINGS, verdicts, visible
 from a11y.rule_ids import RuleId
-from a11y.tree import Element, Namespace, text_content
+from a11y.tree import Element, text_content
 
 _REFRESH_DELAY = re.compile(r"^[0-9.]+$")
 _REFRESH_SEPARATOR = re.compile(r"[;,\s]")
@@ -29,10 +29,7 @@ def _root(page: Page) -> list[Element]:
 
 def document_title(page: Page) -> Iterator[Outcome]:
     """document.title: the first HTML `<title>` in the document, white space collapsed."""
-    title = next(
-        (t for t in page.document.order if t.tag == "title" and t.namespace is Namespace.HTML),
-        None,
-    )
+    title = page.document.first("title")  # the HTML ones: by_tag indexes no other
     has_title = title is not None and bool(sanitize(text_content(title)))
     return verdicts(RuleId.DOCUMENT_TITLE, ((root, has_title) for root in _root(page)))
 
@@ -78,11 +75,7 @@ def html_lang_valid(page: Page) -> Iterator[Outcome]:
 
 
 def valid_lang(page: Page) -> Iterator[Outcome]:
-    elements = (
-        e
-        for e in page.shown()
-        if e is not page.document.root and (e.has("lang") or e.has("xml:lang"))
-    )
+    elements = (e for e in page.shown_having(("lang", "xml:lang")) if e is not page.document.root)
     decided = ((e, _valid_lang(page, e)) for e in elements)
     return verdicts(RuleId.VALID_LANG, decided)
 
@@ -181,14 +174,14 @@ def _page_has(page: Page, found: bool) -> bool | None:
         return True
     dialogs = (
         e
-        for e in page.shown()
+        for e in page.shown_having(("role", "aria-*"), ("dialog",))
         if e.tag == "dialog" or e.get("role") == "dialog" or e.get("aria-modal") == "true"
     )
     return None if any(True for _ in dialogs) else False
 
 
 def page_has_heading_one(page: Page) -> Iterator[Outcome]:
-    found = any(_level_one(e) for e in page.shown())
+    found = any(_level_one(e) for e in page.shown_having(("role",), _LEVELS))
     decided = _page_has(page, found)
     return verdicts(RuleId.PAGE_HAS_HEADING_ONE, ((root, decided) for root in _root(page)))
 
@@ -206,7 +199,7 @@ def _level_one(element: Element) -> bool:
 def landmark_one_main(page: Page) -> Iterator[Outcome]:
     found = any(
         (e.tag == "main" and e.is_html and not e.has("role")) or e.get("role") == "main"
-        for e in page.shown()
+        for e in page.shown_having(("role",), ("main",))
     )
     decided = _page_has(page, found)
     return verdicts(RuleId.LANDMARK_ONE_MAIN, ((root, decided) for root in _root(page)))
@@ -229,7 +222,7 @@ def heading_level(page: Page, heading: Element) -> int:
 def heading_order(page: Page) -> Iterator[Outcome]:
     """Each heading's level is at most one more than the previous heading's (the first always
     passes). Headings inside iframes are outside this document (axe-core walks into frames)."""
-    headings = [h for h in page.shown() if role(page, h) == "heading"]
+    headings = [h for h in page.shown_having(*HEADINGS) if role(page, h) == "heading"]
     decided = (
         (h, index == 0 or heading_level(page, h) - heading_level(page, headings[index - 1]) <= 1)
         for index, h in enumerate(headings)
@@ -244,9 +237,9 @@ def duplicate_id_aria(page: Page) -> Iterator[Outcome]:
     referenced = _accessible_refs(page)
     judged: set[str] = set()
     decided = []
-    for element in page.document.order:
-        value = element.get("id")
-        if value is None or value not in referenced or value.strip() in judged:
+    # The first element of each id, in document order (a later one of the same id is skipped).
+    for value, element in page.document.ids.items():
+        if value not in referenced or value.strip() in judged:
             continue
         judged.add(value.strip())
         decided.append((element, not value.strip() or page.document.id_counts[value] == 1))
@@ -260,9 +253,11 @@ def _accessible_refs(page: Page) -> set[str]:
         name for name, spec in aria().attributes.items() if spec.get("type") in ("idref", "idrefs")
     )
     found: set[str] = set()
-    for element in page.document.order:
-        if element.tag == "label" and element.has("for"):
+    for element in page.document.having(("for",)):
+        if element.tag == "label":
             found.add(element.get("for") or "")
+    # the ARIA references are aria-* attributes (tests/a11y/test_aria_data.py holds the data to it)
+    for element in page.document.with_aria:
         for name, value in element.attributes.items():
             if name in ref_attributes:
                 found.update(value.split())
@@ -270,7 +265,7 @@ def _accessible_refs(page: Page) -> set[str]:
 
 
 def tabindex(page: Page) -> Iterator[Outcome]:
-    elements = (e for e in page.shown() if e.has("tabindex"))
+    elements = iter(page.shown_having(("tabindex",)))
     decided = ((e, (parse_tabindex(e.get("tabindex")) or 0) <= 0) for e in elements)
     return verdicts(RuleId.TABINDEX, decided)
 
@@ -280,8 +275,8 @@ def accesskeys(page: Page) -> Iterator[Outcome]:
     axe-core, only the first element of each value is judged: it fails when another shares it."""
     first: dict[str, Element] = {}
     repeated: set[str] = set()
-    for element in page.document.order:
-        if not element.has("accesskey") or page.hidden.to_everyone(element):
+    for element in page.document.having(("accesskey",)):
+        if page.hidden.to_everyone(element):
             continue
         key = (element.get("accesskey") or "").upper()
         if key in first:

@@ -10,7 +10,14 @@ from a11y.accname import accessible_name
 from a11y.findings import Outcome
 from a11y.page import Page
 from a11y.roles import parse_tabindex, role
-from a11y.rule_base import any_of, any_passes, no_explicit_name_required, verdicts, visible
+from a11y.rule_base import (
+    HEADINGS,
+    any_of,
+    any_passes,
+    no_explicit_name_required,
+    verdicts,
+    visible,
+)
 from a11y.rule_ids import RuleId
 from a11y.tree import Element
 
@@ -132,5 +139,5 @@ def _one_label(page: Page, field: Element) -> bool | None:
 
 
 def empty_heading(page: Page) -> Iterator[Outcome]:
-    headings = (h for h in page.shown() if role(page, h) == "heading")
+    headings = (h for h in page.shown_having(*HEADINGS) if role(page, h) == "heading")
     return any_of(RuleId.EMPTY_HEADING, page, headings, checks.has_text, *checks.AUTHOR_NAME)

@@ -91,7 +91,9 @@ def _svg_title(page: Page, element: Element) -> bool:
 
 def svg_img_alt(page: Page) -> Iterator[Outcome]:
     graphics = (
-        element for element in page.shown() if _svg_graphic(element) and in_svg(page, element)
+        element
+        for element in page.shown_having(("role",))  # _svg_graphic needs one
+        if _svg_graphic(element) and in_svg(page, element)
     )
     return any_of(RuleId.SVG_IMG_ALT, page, graphics, _svg_title, *checks.AUTHOR_NAME)
 
@@ -106,7 +108,7 @@ def _svg_graphic(element: Element) -> bool:
 def role_img_alt(page: Page) -> Iterator[Outcome]:
     images = (
         element
-        for element in page.shown()
+        for element in page.shown_having(("role",))
         if element.get("role") in ("img", "image")
         and element.tag not in ("img", "area", "input", "object")
         and not in_svg(page, element)

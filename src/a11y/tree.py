@@ -1,82 +1,89 @@
-"""The element tree the accessibility rules read: elements with their attributes, children and
-text, and a `Document` index over it (parents, ids, document order) built once per page.
-
-The records are what any HTML parser can produce (html5lib in the tests; the streaming parser
-once it feeds them): the rules need no DOM, no layout and no script.
-"""
+"""The `Document` index the accessibility rules read over one element tree (parse.tree): parents,
+ids, document order, the elements by tag and by the few attributes rules select on, built once
+per page."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Iterable, Iterator, Sequence
 
+from parse.tree import Element, Namespace, text_content
 
-class Namespace(StrEnum):
-    HTML = "html"
-    SVG = "svg"
-    MATHML = "math"
+__all__ = ["Document", "Element", "Namespace", "text_content"]
 
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Element:
-    """One element: its lower-case local name, attributes (names lower-case, as the HTML parser
-    gives them), children in order (elements and text, a text node being a `str`)."""
-
-    tag: str
-    attributes: Mapping[str, str] = field(default_factory=dict)
-    children: tuple[Element | str, ...] = ()
-    namespace: Namespace = Namespace.HTML
-
-    def get(self, name: str) -> str | None:
-        return self.attributes.get(name)
-
-    def has(self, name: str) -> bool:
-        return name in self.attributes
-
-    @property
-    def elements(self) -> Iterator[Element]:
-        """The element children, in order."""
-        return (child for child in self.children if isinstance(child, Element))
-
-    @property
-    def is_html(self) -> bool:
-        return self.namespace is Namespace.HTML
+# The attributes rules select their elements by (a role, a language, ...): most elements carry
+# none, so a rule that reads them iterates these lists instead of every element.
+INDEXED_ATTRIBUTES = frozenset({"role", "lang", "xml:lang", "tabindex", "accesskey", "for", "alt"})
 
 
 class Document:
     """An index over a tree rooted at `<html>`: each element's parent, the elements in document
-    order, the first element of each id and how many carry it."""
+    order (and by tag, for the HTML elements), the first element of each id and how many carry
+    it, the elements carrying each of INDEXED_ATTRIBUTES and those with an `aria-*` attribute,
+    and the elements outside the HTML namespace. Built in one walk; the rules then look elements
+    up instead of walking the tree again. Positions in document order are numbered on the first
+    `position` asked (a page whose rules sort nothing needs none)."""
 
     def __init__(self, root: Element) -> None:
         self.root = root
         self.order: list[Element] = []
         self._parent: dict[int, Element] = {}
-        self._position: dict[int, int] = {}
+        self._position: dict[int, int] | None = None
+        self._tags: dict[str, list[Element]] = {}
         self.ids: dict[str, Element] = {}
         self.id_counts: dict[str, int] = {}
+        self._owners: dict[str, Element] | None = None
+        self._attributed: dict[str, list[Element]] = {name: [] for name in INDEXED_ATTRIBUTES}
+        self.with_aria: list[Element] = []  # every element with an aria-* attribute, in order
+        self.foreign: list[Element] = []  # SVG and MathML elements, in order
         self._index(root)
 
     def _index(self, root: Element) -> None:
+        order, parents, tags = self.order, self._parent, self._tags
+        attributed, with_aria, foreign = self._attributed, self.with_aria, self.foreign
+        html = Namespace.HTML
         stack: list[Element] = [root]
         while stack:
             element = stack.pop()
-            self._position[id(element)] = len(self.order)
-            self.order.append(element)
-            element_id = element.get("id")
-            if element_id is not None:
-                self.ids.setdefault(element_id, element)
-                self.id_counts[element_id] = self.id_counts.get(element_id, 0) + 1
-            # A template's content is a separate, inert document fragment (HTML § 4.12.3).
-            children = (
-                [] if element.tag == "template" and element.is_html else list(element.elements)
-            )
-            for child in children:
-                self._parent[id(child)] = element
-            stack.extend(reversed(children))
+            order.append(element)
+            attributes = element.attributes
+            if attributes:
+                aria = False
+                for name in attributes:
+                    found = attributed.get(name)
+                    if found is not None:
+                        found.append(element)
+                    elif not aria and name.startswith("aria-"):
+                        aria = True
+                        with_aria.append(element)
+                element_id = attributes.get("id")
+                if element_id is not None:
+                    self.ids.setdefault(element_id, element)
+                    self.id_counts[element_id] = self.id_counts.get(element_id, 0) + 1
+            tag = element.tag
+            if element.namespace is not html:
+                foreign.append(element)
+            else:
+                found = tags.get(tag)
+                if found is None:
+                    tags[tag] = [element]
+                else:
+                    found.append(element)
+                if tag == "template":
+                    continue  # its content is a separate, inert document fragment (HTML § 4.12.3)
+            if element.children:  # not a void element's, nor an empty one's
+                children = [child for child in element.children if type(child) is not str]
+                for child in children:
+                    parents[id(child)] = element
+                stack.extend(reversed(children))  # type: ignore[arg-type]  # no str is left
 
     def parent(self, element: Element) -> Element | None:
         return self._parent.get(id(element))
+
+    @property
+    def parents(self) -> dict[int, Element]:
+        """Each element's parent by the element's `id()` (the root has none): `parent` for a
+        loop over every element."""
+        return self._parent
 
     def ancestors(self, element: Element) -> Iterator[Element]:
         """The parent, its parent, ... up to the root."""
@@ -94,13 +101,45 @@ class Document:
             yield from self.descendants(child)
 
     def position(self, element: Element) -> int:
+        if self._position is None:
+            self._position = dict(zip(map(id, self.order), range(len(self.order)), strict=True))
         return self._position[id(element)]
 
     def by_tag(self, *tags: str) -> Iterator[Element]:
-        return (element for element in self.order if element.tag in tags and element.is_html)
+        """The HTML elements of those tags, in document order."""
+        if len(tags) == 1:
+            return iter(self._tags.get(tags[0], ()))
+        found = [element for tag in set(tags) for element in self._tags.get(tag, ())]
+        return iter(sorted(found, key=self.position))
+
+    def having(self, attributes: Iterable[str] = (), tags: Iterable[str] = ()) -> list[Element]:
+        """The elements carrying one of the `attributes` (of INDEXED_ATTRIBUTES, or `aria-*` for
+        any ARIA attribute) or, in any namespace, of one of the `tags`, in document order: the
+        few elements a rule can judge, which it then filters as it filters every element."""
+        tags = set(tags)
+        lists: list[Sequence[Element]] = [
+            self.with_aria if a == "aria-*" else self._attributed[a] for a in attributes
+        ]
+        lists += [self._tags.get(tag, ()) for tag in tags]
+        if tags:
+            lists.append([e for e in self.foreign if e.tag in tags])
+        found = [found for found in lists if found]
+        if len(found) == 1:
+            return list(found[0])
+        unique = {id(e): e for elements in found for e in elements}
+        return sorted(unique.values(), key=self.position)
 
     def first(self, tag: str) -> Element | None:
         return next(self.by_tag(tag), None)
+
+    def owner(self, element_id: str) -> Element | None:
+        """The first element, in document order, whose aria-owns names `element_id`."""
+        if self._owners is None:
+            self._owners = {}
+            for element in self.order:
+                for token in (element.attributes.get("aria-owns") or "").split():
+                    self._owners.setdefault(token, element)
+        return self._owners.get(element_id)
 
     def by_id(self, element_id: str) -> Element | None:
         return self.ids.get(element_id)
@@ -121,10 +160,3 @@ class Document:
             steps.append(next(i for i, c in enumerate(parent.elements) if c is node))
             node, parent = parent, self.parent(parent)
         return tuple(reversed(steps))
-
-
-def text_content(element: Element) -> str:
-    """All the text under `element`, as the DOM's textContent."""
-    return "".join(
-        child if isinstance(child, str) else text_content(child) for child in element.children
-    )

@@ -25,7 +25,11 @@ Memory is bounded by the chunk size plus `MAX_PENDING` (a single unfinished tag)
 facts, whatever the page size; input beyond `max_bytes` is counted but not parsed. With
 `on_links`, every distinct `<a href>` (bare `#fragment` ones included) is also handed over in
 small batches as its text closes (parse.builder), at the cost of one compact hash per distinct
-href; with `on_references`, every distinct reference (parse.facts, "References") likewise.
+href; with `on_references`, every distinct reference (parse.facts, "References") likewise. With
+`on_text`, the decoded text is handed on as it is decoded; a sink that tokenizes it anyway (a
+`TokenSource`: the element tree's builder, parse.tree_builder) reports its tokens back instead,
+and `_run` does not scan the text at all until the sink hands it over (see "tokens from a
+TokenSource" below): one tokenizing pass serves the facts and the tree.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import partial
+from typing import Protocol, runtime_checkable
 
 from parse.builder import (
     ELEMENT_HANDLERS,
@@ -50,21 +55,23 @@ from parse.facts import ANCHOR_TEXT_CAP, JSONLD_MAX_CHARS, TEXT_CAP, PageFacts
 from parse.text import PARTIAL_CHARREF, TextDigest, collapse, decode_text
 from parse.tokenizer import (
     BOGUS_END,
-    CDATA_END,
-    COMMENT_END,
     MARKUP,
     MAY_HAVE_ID,
     RAW_ELEMENTS,
     RAW_TAIL,
     RAWTEXT_END,
     RCDATA,
-    SCRIPT_DATA_SCAN,
-    SCRIPT_SCAN,
+    SCRIPT_DATA,
     TAGS,
+    TokenizerState,
+    TokenListener,
     is_self_closing,
     lower,
+    markup_declaration,
     parse_attrs,
     region_pattern,
+    script_end,
+    text_end,
 )
 
 # The byte cap. The original system stopped at 1 MiB (`MAX_HTML_BYTES`); the field's audits flag
@@ -123,7 +130,27 @@ _ANCHOR_END = MARKERS | TABLE_PARTS | {"a", "table"}
 _REGION = region_pattern(_INTERESTING, frozenset())
 _ANCHOR_REGION = region_pattern(_INTERESTING | _ANCHOR_START, _ANCHOR_END)
 _SCRIPT, _RAW, _PLAIN = 0, 1, 2  # raw-text kinds
-_DATA, _ESCAPED, _DOUBLE = 0, 1, 2  # script data states
+
+
+class TextSink(Protocol):
+    """Takes the decoded text as the extractor decodes it (parse.tree_builder.TreeBuilder), so a
+    second parse of the page shares its decoding; `reset` when a late `<meta charset>` makes the
+    extractor decode the page again from its start."""
+
+    def feed(self, text: str) -> None: ...
+
+    def reset(self) -> None: ...
+
+
+@runtime_checkable
+class TokenSource(TextSink, Protocol):
+    """A text sink that tokenizes the text itself (parse.tree_builder.TreeBuilder) and reports
+    the tokens to the extractor (`listen`), so the extractor's own scan does not run: the page
+    is tokenized once for both. `end_of_text` when the input has ended, before `close`."""
+
+    def listen(self, listener: TokenListener) -> None: ...
+
+    def end_of_text(self) -> None: ...
 
 
 class _Restart(Exception):
@@ -210,8 +237,10 @@ class PageExtractor:
         max_bytes: int = DEFAULT_MAX_BYTES,
         on_links: LinkSink | None = None,
         on_references: ReferenceSink | None = None,
+        on_text: TextSink | None = None,
     ) -> None:
         self.page_url = page_url
+        self._on_text = on_text
         self.max_bytes = max_bytes
         self._on_links = on_links
         self._on_references = on_references
@@ -222,13 +251,20 @@ class PageExtractor:
 
     def _reset(self, decoder: Decoder) -> None:
         self._decoder = decoder
+        sink = self._on_text
+        self._source: TokenSource | None = None  # tokenizes for us (`TokenListener` below)
+        if sink is not None:
+            sink.reset()
+            if isinstance(sink, TokenSource):
+                sink.listen(self)
+                self._source = sink
         self._builder = FactsBuilder(self.page_url, self._on_links, self._on_references)
         self._digest = TextDigest()
         self._buf = ""
         self._text: list[str] = []  # visible text pieces since the last flush
         self._raw: str | None = None  # open raw-text element
         self._raw_kind = _RAW
-        self._script_state = _DATA
+        self._script_state = SCRIPT_DATA
         self._raw_capture: list[str] | None = None  # title or JSON-LD content
         self._raw_size = 0
         self._jsonld_open = False  # the open raw-text element is a JSON-LD script
@@ -277,7 +313,22 @@ class PageExtractor:
 
         Decoding happens here, not in the caller, so the decoded slice is freed once appended."""
         try:
-            self._buf += decode()
+            text = decode()
+            source = self._source
+            if source is not None:
+                if text:
+                    source.feed(text)
+                if self._source is None:  # it handed the text over to us (`take_over`)
+                    if eof:
+                        self._run(True)
+                    return
+                if eof:
+                    source.end_of_text()
+                self._flush_text()  # per slice, as `_run` does
+                return
+            if self._on_text is not None and text:
+                self._on_text.feed(text)
+            self._buf += text
             self._run(eof)
         except _Restart as restart:
             decoder, data = restart.decoder, restart.data
@@ -443,14 +494,7 @@ class PageExtractor:
 
     def _trailing_text(self, buf: str, pos: int, eof: bool) -> int:
         """Emit text up to the end, holding back a possible `<` or character reference start."""
-        end = len(buf)
-        if not eof:
-            if buf.endswith("<"):
-                end -= 1
-            else:
-                m = PARTIAL_CHARREF.search(buf, max(pos, end - 40))
-                if m is not None:
-                    end = m.start()
+        end = text_end(buf, pos, eof)
         if end > pos and not (self._template or self._foreign):
             piece = buf[pos:end]
             self._text.append(piece)
@@ -460,35 +504,10 @@ class PageExtractor:
 
     def _markup_declaration(self, buf: str, start: int, kind: str, eof: bool) -> int:
         """`<!`, `<?` or `</` + non-letter at `start`; returns the new position (start = wait)."""
-        rest = buf[start + 2 : start + 9]
-        if kind == "/":
-            if not rest:
-                return len(buf) if eof else start
-            if rest[0] == ">":
-                return start + 3  # `</>` is dropped
-            self._skip = BOGUS_END
-            return start + 2
-        if kind == "!":
-            if rest[:2] == "--":
-                tail = buf[start + 4 : start + 6]
-                if tail[:1] == ">":
-                    return start + 5
-                if tail == "->":
-                    return start + 6
-                if tail in ("", "-") and not eof:
-                    return start
-                self._skip = COMMENT_END
-                return start + 4
-            if not eof and len(rest) < 2 and "--".startswith(rest):
-                return start
-            if self._foreign:
-                if rest == "[CDATA[":
-                    self._skip = CDATA_END
-                    return start + 9
-                if not eof and len(rest) < 7 and "[CDATA[".startswith(rest):
-                    return start
-        self._skip = BOGUS_END
-        return start + 2
+        pos, skip = markup_declaration(buf, start, kind, eof, bool(self._foreign))
+        if skip is not None:
+            self._skip = skip
+        return pos
 
     def _run_skip(self, buf: str, pos: int, eof: bool) -> int:
         assert self._skip is not None
@@ -504,7 +523,7 @@ class PageExtractor:
     def _open_raw(self, name: str, capture: bool) -> None:
         self._raw = name
         self._raw_kind = _SCRIPT if name == "script" else _PLAIN if name == "plaintext" else _RAW
-        self._script_state = _DATA
+        self._script_state = SCRIPT_DATA
         self._raw_capture = [] if capture else None
         self._raw_size = 0
 
@@ -542,38 +561,9 @@ class PageExtractor:
         return m.start() if m else None
 
     def _script_end(self, buf: str, pos: int, safe: int) -> int | None:
-        """Script data: where the `</script` that ends it starts, tracking the escape states.
-
-        Only tokens starting before `safe` are taken; the held-back tail is scanned again, from
-        the state reached, once more input has arrived.
-        """
-        state = self._script_state
-        while True:
-            if state == _DATA:
-                m = SCRIPT_DATA_SCAN.search(buf, pos)
-                if m is None or m.start() >= safe:
-                    break
-                if m.group(2):
-                    return m.start()
-                state, pos = _ESCAPED, m.start() + 2  # its dashes may begin `-->`, as in `<!-->`
-                continue
-            m = SCRIPT_SCAN.search(buf, pos)
-            if m is None or m.start() >= safe:
-                break
-            if m.group(1):  # <!--
-                pos = m.start() + 2
-            elif m.group(2):  # -->
-                state, pos = _DATA, m.end()
-            elif m.group(3):  # </script
-                if state != _DOUBLE:
-                    self._script_state = _DATA
-                    return m.start()
-                state, pos = _ESCAPED, m.end()
-            else:  # <script
-                state = _DOUBLE if state == _ESCAPED else state
-                pos = m.end()
-        self._script_state = state
-        return None
+        """Script data: where the `</script` that ends it starts (tokenizer.script_end)."""
+        stop, self._script_state = script_end(buf, pos, safe, self._script_state)
+        return stop
 
     def _raw_content(self, piece: str) -> None:
         capture = self._raw_capture
@@ -597,17 +587,77 @@ class PageExtractor:
         elif name == "title" and capture is not None:
             self._builder.title("".join(capture).replace("\0", "\ufffd"))
 
+    # -- tokens from a TokenSource (parse.tokenizer.TokenListener) ---------------------------
+    #
+    # What `_run` would do with each token, where the source's tokenizer, not `_scan`, found it:
+    # the same handlers, reached for the same tags (a tag `_scan`'s region pattern skips has no
+    # effect on the facts). Where the tree's tokenizer state would differ from `_run`'s (the
+    # tree ignores `<script>` in a frameset, `<xmp>` in a select; foreign content decides what
+    # `<![CDATA[` opens), the source hands the rest of the text over (`take_over`), so the facts
+    # are what `_run` finds on every page.
+
+    def text(self, piece: str) -> None:
+        if self._template or self._foreign:
+            return
+        self._text.append(piece)
+        for capture in self._captures:
+            capture.add(piece)
+
+    def tag(self, end: bool, name: str, source: str, attrs: Attrs) -> None:
+        self._drop_newline = False  # the source dropped it, if it was there (`_start_pre`)
+        if self._headings or self._template or self._foreign:
+            self._tag(end, name, source, attrs)
+        elif name == "a":
+            if end:
+                self._close_anchor()
+            else:
+                self._start_link(source, attrs)
+        elif end:
+            if self._anchor is not None and name in _ANCHOR_END:
+                self._end_tag(name)
+        elif (
+            name in _INTERESTING
+            or "id" in attrs
+            or (self._anchor is not None and name in _ANCHOR_START)
+        ):
+            self._start_tag(name, source, attrs)
+
+    def raw_text(self, piece: str) -> None:
+        if self._raw is not None:
+            self._raw_content(piece)
+
+    def raw_end(self) -> None:
+        if self._raw is not None:
+            self._close_raw()
+
+    def tokenizer_state(self) -> tuple[str | None, bool, bool]:
+        return self._raw, self._drop_newline, bool(self._foreign)
+
+    def take_over(self, rest: str, eof: bool, state: TokenizerState | None) -> None:
+        """The source goes on without us: `_run` tokenizes from here on."""
+        self._source = None
+        if state is not None:
+            self._skip, self._drop_newline = state.skip, state.drop_newline
+            self._script_state = state.script_state
+        self._buf = rest
+        self._run(eof)
+
     # -- tags -------------------------------------------------------------------------------
 
-    def _tag(self, end: bool, name: str, source: str) -> None:
+    def _tag(self, end: bool, name: str, source: str, attrs: Attrs | None = None) -> None:
+        """A tag while headings, template or foreign content are open; `attrs`: its attributes
+        if they were parsed already (`parse_attrs(source)`)."""
         if self._foreign and self._foreign_tag(end, name, source):
-            if not end and not self._template and MAY_HAVE_ID.search(source):
-                self._builder.targets(name, parse_attrs(source), html=False)
+            if end or self._template or (attrs is not None and "id" not in attrs):
+                return
+            if MAY_HAVE_ID.search(source):
+                found = parse_attrs(source) if attrs is None else attrs
+                self._builder.targets(name, found, html=False)
             return
         if end:
             self._end_tag(name)
         else:
-            self._start_tag(name, source)
+            self._start_tag(name, source, attrs)
 
     def _foreign_tag(self, end: bool, name: str, source: str) -> bool:
         """Handle a tag inside svg/math; False when HTML rules must process it instead."""
@@ -638,7 +688,7 @@ class PageExtractor:
             return encoding in ("text/html", "application/xhtml+xml")
         return name in _MATH_INTEGRATION
 
-    def _start_tag(self, name: str, source: str) -> None:
+    def _start_tag(self, name: str, source: str, parsed: Attrs | None = None) -> None:
         template, foreign = self._template, self._foreign
         if name == "a" and foreign and self._anchor is not None and not template:
             # An <a> in an HTML integration point (svg <title>, <foreignObject>, ...) while an
@@ -646,8 +696,16 @@ class PageExtractor:
             # svg with it, so the new link is ordinary HTML again.
             foreign.clear()
         hidden = bool(template or foreign)
-        wanted = name in _WANTS_ATTRS or MAY_HAVE_ID.search(source)
-        attrs: Attrs = parse_attrs(source) if source and wanted else {}
+        attrs: Attrs
+        if parsed is not None:
+            # Parsed already: the same attributes `parse_attrs` would give where they are read,
+            # and an `id` only where MAY_HAVE_ID sees one, as below (`x="a"id=b` has none).
+            wanted = name in _WANTS_ATTRS or ("id" in parsed and MAY_HAVE_ID.search(source))
+            attrs = parsed if wanted else {}
+        elif source and (name in _WANTS_ATTRS or MAY_HAVE_ID.search(source)):
+            attrs = parse_attrs(source)
+        else:
+            attrs = {}
         if not template and ("id" in attrs or (name == "a" and "name" in attrs)):
             self._builder.targets(name, attrs, html=True)
         if not hidden and (self._anchor is not None or self._headings):
@@ -656,10 +714,13 @@ class PageExtractor:
         if start is not None:
             start(self, name, source, attrs, hidden)
 
-    def _start_link(self, source: str) -> None:
+    def _start_link(self, source: str, parsed: Attrs | None = None) -> None:
         """`_start_tag("a", source)` where no template, foreign content or heading is open: there
         `_track_start("a")` changes nothing (only cells, tables and headings close or count)."""
-        attrs: Attrs = parse_attrs(source) if source else {}
+        if parsed is not None:
+            attrs = parsed
+        else:
+            attrs = parse_attrs(source) if source else {}
         if "id" in attrs or "name" in attrs:
             self._builder.targets("a", attrs, html=True)
         self._open_anchor(attrs)

@@ -18,13 +18,18 @@ tokenizer states where they decide where a token ends:
 * raw text: after `<script>`, `<style>`, `<title>` and the like the tokenizer looks only for the
   matching end tag (`RAWTEXT_END`); script data additionally has the escaped and double-escaped
   states entered by `<!--` and `<script` (`SCRIPT_SCAN`).
+
+`TokenListener` is how one tokenizing loop (the element tree's, parse.tree_builder) reports its
+tokens to a second consumer (the extractor), so a page with a tree is tokenized once.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Protocol
 
-from parse.text import decode_attr
+from parse.text import PARTIAL_CHARREF, decode_attr
 
 _WS = r"\t\n\f\r "
 _VALUE = rf"""(?:"[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>))"""
@@ -70,6 +75,129 @@ RAWTEXT_END = {
     name: re.compile("</" + "".join(f"[{c.upper()}{c}]" for c in name) + r"(?=[\t\n\f\r />])")
     for name in RAWTEXT | RCDATA
 }
+
+
+SCRIPT_DATA, SCRIPT_ESCAPED, SCRIPT_DOUBLE = 0, 1, 2  # script data states
+
+
+@dataclass(frozen=True, slots=True)
+class TokenizerState:
+    """Where a tokenizing loop stopped: `skip` ends the comment, bogus comment or CDATA section
+    it is in, if any; `script_state` is script data's escape state; `drop_newline`: a newline
+    next is dropped (just after `<pre>`, `<listing>` or `<textarea>`)."""
+
+    skip: re.Pattern[str] | None
+    script_state: int
+    drop_newline: bool
+
+
+class TokenListener(Protocol):
+    """What a tokenizing loop reports to a second consumer of the same tokens, so that one pass
+    serves two (parse.tree_builder.TreeBuilder tokenizes, parse.extractor.PageExtractor
+    listens). Text comes undecoded (character references are the listener's to decode) with
+    newlines normalized; names are lowercased; `attrs` is `parse_attrs(source)`, which the
+    listener reads and neither keeps nor changes (the tree keeps it)."""
+
+    def text(self, piece: str) -> None:
+        """Character data in the data state."""
+
+    def tag(self, end: bool, name: str, source: str, attrs: dict[str, str]) -> None:
+        """A complete start (`end` False) or end tag."""
+
+    def raw_text(self, piece: str) -> None:
+        """Part of a raw-text element's content (script, style, title, plaintext, ...)."""
+
+    def raw_end(self) -> None:
+        """The raw-text element's end tag is next: its content is over."""
+
+    def tokenizer_state(self) -> tuple[str | None, bool, bool]:
+        """The listener's own view of the tokenizer's state after the last token: the raw-text
+        element it would read to its end tag, whether it would drop a newline next, and whether
+        it is in foreign content (where `<![CDATA[` opens a CDATA section)."""
+
+    def take_over(self, rest: str, eof: bool, state: TokenizerState | None) -> None:
+        """The tokenizer goes on without the listener from here (the tree stopped at its caps,
+        or the tree's tokenizer state and the listener's differ): the listener tokenizes `rest`,
+        the text not yet tokenized, and all later text itself, from `state` (its own if None).
+        `eof`: the input has ended."""
+
+
+def script_end(buf: str, pos: int, safe: int, state: int) -> tuple[int | None, int]:
+    """Script data from `pos`: where the `</script` that ends it starts (None if not before
+    `safe`), and the escape state reached.
+
+    Only tokens starting before `safe` are taken; the held-back tail is scanned again, from the
+    state reached, once more input has arrived.
+    """
+    while True:
+        if state == SCRIPT_DATA:
+            m = SCRIPT_DATA_SCAN.search(buf, pos)
+            if m is None or m.start() >= safe:
+                return None, state
+            if m.group(2):
+                return m.start(), SCRIPT_DATA
+            # Its dashes may begin `-->`, as in `<!-->`.
+            state, pos = SCRIPT_ESCAPED, m.start() + 2
+            continue
+        m = SCRIPT_SCAN.search(buf, pos)
+        if m is None or m.start() >= safe:
+            return None, state
+        if m.group(1):  # <!--
+            pos = m.start() + 2
+        elif m.group(2):  # -->
+            state, pos = SCRIPT_DATA, m.end()
+        elif m.group(3):  # </script
+            if state != SCRIPT_DOUBLE:
+                return m.start(), SCRIPT_DATA
+            state, pos = SCRIPT_ESCAPED, m.end()
+        else:  # <script
+            state = SCRIPT_DOUBLE if state == SCRIPT_ESCAPED else state
+            pos = m.end()
+
+
+def markup_declaration(
+    buf: str, start: int, kind: str, eof: bool, foreign: bool
+) -> tuple[int, re.Pattern[str] | None]:
+    """`<!`, `<?` or `</` + non-letter at `start` (MARKUP's group 5 is `kind`): the position to
+    go on from (`start` itself: wait for more input) and the pattern that ends what is to be
+    skipped from there, if any (a comment, a bogus comment, a CDATA section where `foreign`)."""
+    rest = buf[start + 2 : start + 9]
+    if kind == "/":
+        if not rest:
+            return (len(buf) if eof else start), None
+        if rest[0] == ">":
+            return start + 3, None  # `</>` is dropped
+        return start + 2, BOGUS_END
+    if kind == "!":
+        if rest[:2] == "--":
+            tail = buf[start + 4 : start + 6]
+            if tail[:1] == ">":
+                return start + 5, None
+            if tail == "->":
+                return start + 6, None
+            if tail in ("", "-") and not eof:
+                return start, None
+            return start + 4, COMMENT_END
+        if not eof and len(rest) < 2 and "--".startswith(rest):
+            return start, None
+        if foreign:
+            if rest == "[CDATA[":
+                return start + 9, CDATA_END
+            if not eof and len(rest) < 7 and "[CDATA[".startswith(rest):
+                return start, None
+    return start + 2, BOGUS_END
+
+
+def text_end(buf: str, pos: int, eof: bool) -> int:
+    """Where the character data from `pos` to the buffer's end may be taken up to: before a
+    final `<` or a character reference the end may have cut, unless the input has ended."""
+    end = len(buf)
+    if eof:
+        return end
+    if buf.endswith("<"):
+        return end - 1
+    m = PARTIAL_CHARREF.search(buf, max(pos, end - 40))
+    return end if m is None else m.start()
 
 
 def lower(name: str) -> str:

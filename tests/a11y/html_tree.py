@@ -1,6 +1,7 @@
 """An HTML document as the a11y element tree, built by html5lib (the WHATWG parsing algorithm, as
-a browser builds the DOM): in the tests and the agreement harness only; the product's tree will
-come from the streaming parser."""
+a browser builds the DOM): in the tests and the agreement harness only; the product's tree comes
+from the streamed parse (parse.tree_builder), which tests/a11y/test_stream_parity.py holds to
+this one."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from a11y.accname import accessible_name
+from a11y.accname import accessible_name, subtree_name
 from tests.a11y.html_tree import page
 
 EXAMPLES = [
@@ -117,3 +117,27 @@ def test_accessible_name(body: str, name: str) -> None:
     target = built.document.by_id("target")
     assert target is not None
     assert accessible_name(built, target) == name
+
+
+# Content an accessible name computed from, where has-visible-text (subtree_name) then reads the
+# same text; and where a reference out of the link, or a name given before its content, makes the
+# two differ, so subtree_name computes its own.
+CONTENTS = [
+    '<a id="target" href="/">Plain <b>text</b> <img src="i.png" alt="and an image"></a>',
+    '<a id="target" href="/"><span aria-labelledby="target">Self</span> ref</a>',
+    '<label>Outer <a id="target" href="/">Go <input id="i"></a></label>',
+    '<a id="target" href="/"><input id="i"> <label for="i">Field</label></a>',
+    '<a id="target" href="/" aria-labelledby="x">Named</a><span id="x">elsewhere</span>',
+    '<a id="target" href="/" aria-label="Label">Content</a>',
+    '<a id="target" href="/"><span hidden>hidden</span> shown</a>',
+]
+
+
+@pytest.mark.parametrize("body", CONTENTS)
+def test_subtree_name_after_the_accessible_name_is_the_one_computed_alone(body: str) -> None:
+    html = f"<!DOCTYPE html><html><body>{body}</body></html>"
+    first, alone = page(html), page(html)
+    target, same = first.document.by_id("target"), alone.document.by_id("target")
+    assert target is not None and same is not None
+    accessible_name(first, target)
+    assert subtree_name(first, target) == subtree_name(alone, same)

@@ -7,9 +7,10 @@ import pytest
 
 from a11y.findings import selector
 from a11y.page import Page
-from a11y.roles import implicit_role, is_focusable, role
+from a11y.roles import PRESENTATIONAL, implicit_role, is_focusable, role, tags_of_roles
 from a11y.tables import grid, is_data_table
 from a11y.tree import Element
+from tests.a11y.cases import CASES
 from tests.a11y.html_tree import page
 
 
@@ -77,6 +78,30 @@ ROLES = [
 def test_role_as_axe_core_resolves_it(body: str, expected: str | None) -> None:
     built, target = _target(body)
     assert role(built, target) == expected
+
+
+_INPUTS = "".join(
+    f'<input type="{kind}"><input type="{kind}" list="d">'
+    for kind in "button checkbox email hidden image number radio range reset search submit tel "
+    "text url password bogus".split()
+)
+_ROLE_DOCUMENTS = [
+    *(f"<!DOCTYPE html><html><body>{body}</body></html>" for body, _ in ROLES),
+    f"<!DOCTYPE html><html><body>{_INPUTS}<datalist id=d></datalist></body></html>",
+    *(case.html for case in CASES),
+]
+
+
+@pytest.mark.parametrize("html", _ROLE_DOCUMENTS)
+def test_an_element_without_a_role_attribute_has_a_role_only_from_its_tag(html: str) -> None:
+    """What lets a rule judging some roles read only the elements with a role attribute and
+    those of `tags_of_roles` (a11y.rules_aria.nested_interactive, heading-order...)."""
+    built = page(html)
+    for element in built.document.order:
+        found = role(built, element)
+        if element.has("role") or found is None or found in PRESENTATIONAL:
+            continue
+        assert element.tag in tags_of_roles(frozenset({found})), (element.tag, found)
 
 
 def test_implicit_role_ignores_the_role_attribute() -> None:

@@ -80,7 +80,7 @@ def signed_in_as(s: Session, key: str) -> None:
     s.page.evaluate("(key) => sessionStorage.setItem('siteaudit.apiKey', key)", key)
     s.page.reload()
     expect(s.page.locator("#workspace")).to_be_visible()
-    for listed in ("audits", "monitors"):  # both lists loaded: nothing moves under the tests
+    for listed in ("audits", "monitors", "verifications"):  # loaded: nothing moves under the tests
         shown = s.page.locator(f"#{listed}-empty:not([hidden]), #{listed}-table tbody tr")
         expect(shown.first).to_be_attached()
 
@@ -297,6 +297,9 @@ def _monitor_with_runs(origin: str, key: str, state: Path) -> None:
     add_two_runs(state, monitor_id, "screens")
 
 
+FAR_AHEAD = "2099-01-05T10:00:00.000Z"
+
+
 def add_two_runs(state: Path, monitor_id: str, prefix: str) -> None:
     """Two finished runs of the monitor, as the queue consumer leaves them: the site up (run
     PREFIX-run-1, score 91), then down (PREFIX-run-2, failed with DNS_SENTENCE)."""
@@ -311,6 +314,9 @@ def add_two_runs(state: Path, monitor_id: str, prefix: str) -> None:
                  "failed", None, "site_dns_error", DNS_SENTENCE),
             ],
         )  # fmt: skip
+        # Its next slot is far ahead: a new monitor is due at once, and the server's cron
+        # (every 15 minutes, wrangler.toml) would otherwise add a third run mid-test.
+        db.execute("UPDATE monitors SET next_due_at = ? WHERE id = ?", (FAR_AHEAD, monitor_id))
         db.commit()
 
 

@@ -79,10 +79,12 @@ def read_the_report(page: Page, report: FrameLocator) -> None:
     """From the app's report bar into the report: the first thing to fix, its issue group, one of
     its pages' own section, and back to the group from the page's list of issues."""
     tab_to(page, "Close report")
-    # Then the closed disclosure of the site's structured data, above the report's frame.
-    disclosure = press(page, "Tab")
-    assert disclosure is not None and disclosure["visible"]
-    assert disclosure["name"].startswith("Structured data: ")
+    # Then the closed disclosures of the site's structured data and accessibility, above the
+    # report's frame.
+    for name in ("Structured data: ", "Accessibility: "):
+        disclosure = press(page, "Tab")
+        assert disclosure is not None and disclosure["visible"]
+        assert disclosure["name"].startswith(name)
     # The report's first stop is the first thing to fix (the verdict's gauges hold no control).
     action = report.locator("ol.actions > li > a").first
     reached = press(page, "Tab")

@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
+from audit.catalogue import IssueType
 from service.exports import PAGE_COLUMNS
 from tests.badseo.failing_sites import closed_port
-from tests.badseo.site import BadSeoSite, serve_badseo
+from tests.badseo.site import FIXTURES, BadSeoSite, serve_badseo
 from tests.browser.app_session import Worker
 from tests.browser.chromium import watched_page
 from tests.browser.report_ui import CHARTS, open_a_chart, sort_pages_by_status
@@ -27,7 +28,20 @@ from tests.support.site_server import Reply, html_page, serve_site
 pytestmark = pytest.mark.slow
 
 # badseo's Product pages: a valid one, and one without offers, review or rating (site.py).
-PRODUCT_PAGES = {"/content/structured-data-valid-product", "/content/rich-result-missing-required"}
+PRODUCT_PAGES = {
+    f"/content/{name}"
+    for name in (
+        *("structured-data-valid-product", "rich-result-missing-required"),  # JSON-LD
+        *("microdata-product", "microdata-itemref", "microdata-unknown-property"),
+        *("microdata-property-not-on-type", "microdata-missing-required", "rdfa-product"),
+    )
+}
+IMAGE_ALT_PAGES = {
+    path
+    for fixture in FIXTURES
+    if IssueType.A11Y_IMAGE_ALT in fixture.expected
+    for path in fixture.paths
+}
 AUDIT_TIMEOUT_MS = 60_000  # the badseo audit takes a few seconds; a loaded machine, longer
 
 
@@ -65,7 +79,7 @@ def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
         expect(report.locator("figure.chart")).to_have_count(CHARTS)
         # The verdict is the report's first section: the scores, then the ranked actions.
         expect(report.locator("main > section").first.locator("h2")).to_have_text("Verdict")
-        expect(report.locator("ul.gauges li")).to_have_count(5)
+        expect(report.locator("ul.gauges li")).to_have_count(6)
         expect(report.locator("ol.actions > li").first).to_contain_text("critical")
         page.locator("#progress").evaluate("section => section.scrollIntoView()")
         open_a_chart(report)
@@ -89,18 +103,34 @@ def test_a_user_audits_a_site_reads_the_report_and_downloads_the_pages(
         structured.scroll_into_view_if_needed()
         expect(structured.locator("summary")).to_contain_text("Structured data: ")
         structured.locator("summary").click()
-        with page.expect_download() as downloading:
-            structured.get_by_role("button", name="Pages CSV of type Product").click()
-        saved = tmp_path / "product.csv"
-        downloading.value.save_as(saved)
-        with saved.open(newline="") as f:
-            products = list(csv.DictReader(f))
+        products = downloaded_rows(page, structured, "Pages CSV of type Product", tmp_path)
         assert {r["url"].removeprefix(badseo.origin) for r in products} == PRODUCT_PAGES
         assert all(json.loads(r["structured_types"]) == ["Product"] for r in products)
+
+        # The report's accessibility: the pages one rule failed on, as the pages export filtered.
+        accessibility = page.locator("#report-a11y")
+        expect(accessibility.locator("summary")).to_contain_text(
+            # badseo's audit renders nothing: the rules only a browser decides were not checked
+            re.compile(r"^Accessibility: [\d.]+, \d+ failing rules; static rules only$")
+        )
+        accessibility.locator("summary").click()
+        expect(accessibility.locator("#a11y-where")).to_contain_text("were not checked")
+        failing = downloaded_rows(page, accessibility, "Pages CSV of rule image-alt", tmp_path)
+        assert {r["url"].removeprefix(badseo.origin) for r in failing} == IMAGE_ALT_PAGES
 
         watched.assert_quiet()
         assert watched.requests
         assert all(url.startswith(watched.allowed) for url in watched.requests)
+
+
+def downloaded_rows(page: Page, box: Locator, button: str, folder: Path) -> list[dict[str, str]]:
+    """The rows of the CSV file the named button in BOX downloads."""
+    with page.expect_download() as downloading:
+        box.get_by_role("button", name=button).click()
+    saved = folder / downloading.value.suggested_filename
+    downloading.value.save_as(saved)
+    with saved.open(newline="") as f:
+        return list(csv.DictReader(f))
 
 
 def test_a_monitors_runs_say_why_a_run_failed(browser: Browser, worker: Worker) -> None:

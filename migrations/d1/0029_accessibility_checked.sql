@@ -1,0 +1,11 @@
+-- Accessibility in the product (issue 31 item 4; docs/accessibility.md "In the product").
+--
+-- Whether the static accessibility rules ran on the page (audit.page.PageObservation's
+-- `accessibility` was not None when the crawl wrote the row; auditdb.records.PageRecord). The
+-- verdict's tally (auditdb.verdict) reads it at finalize: the accessibility category is scored
+-- only when the audit checked at least one page, and is "not scored" otherwise, never a 100 for
+-- what was not looked at. Pages written before this migration read as not checked.
+--
+-- ADD COLUMN only: audit_pages is referenced with ON DELETE CASCADE, so it is never rebuilt
+-- (DEVELOPERS.md).
+ALTER TABLE audit_pages ADD COLUMN a11y_checked INTEGER NOT NULL DEFAULT 0;

@@ -1,0 +1,13 @@
+-- The rules only a rendered page decides (issue 31 item 2; docs/accessibility.md "Rendered
+-- pages").
+--
+-- Whether axe-core ran on the page a browser rendered and decided it (a11y.result's `rendered`,
+-- auditdb.records.PageRecord): only such a page was checked for colour contrast, target size and
+-- the other rules only axe-core decides. The verdict's tally (auditdb.verdict) adds them up at
+-- finalize, so the report says on how many pages those rules were decided and never implies that
+-- a page it did not run on passed them. Pages written before this migration read as not checked
+-- by axe-core.
+--
+-- ADD COLUMN only: audit_pages is referenced with ON DELETE CASCADE, so it is never rebuilt
+-- (DEVELOPERS.md).
+ALTER TABLE audit_pages ADD COLUMN a11y_rendered INTEGER NOT NULL DEFAULT 0;

@@ -1,0 +1,53 @@
+"""The element tree of one HTML document: elements with their attributes, children and text.
+
+The records are what any HTML parser can produce (html5lib in the tests, the streaming parser in
+the crawl); the accessibility rules (a11y) and the Microdata/RDFa extraction (structured) read
+them: no DOM, no layout, no script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+__all__ = ["Element", "Namespace", "text_content"]
+
+
+class Namespace(StrEnum):
+    HTML = "html"
+    SVG = "svg"
+    MATHML = "math"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Element:
+    """One element: its lower-case local name, attributes (names lower-case, as the HTML parser
+    gives them), children in order (elements and text, a text node being a `str`)."""
+
+    tag: str
+    attributes: Mapping[str, str] = field(default_factory=dict)
+    children: tuple[Element | str, ...] = ()
+    namespace: Namespace = Namespace.HTML
+
+    def get(self, name: str) -> str | None:
+        return self.attributes.get(name)
+
+    def has(self, name: str) -> bool:
+        return name in self.attributes
+
+    @property
+    def elements(self) -> Iterator[Element]:
+        """The element children, in order."""
+        return (child for child in self.children if isinstance(child, Element))
+
+    @property
+    def is_html(self) -> bool:
+        return self.namespace is Namespace.HTML
+
+
+def text_content(element: Element) -> str:
+    """All the text under `element`, as the DOM's textContent."""
+    return "".join(
+        child if isinstance(child, str) else text_content(child) for child in element.children
+    )
