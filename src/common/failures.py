@@ -5,6 +5,8 @@ Two families, split by blame:
 * our side: the platform's error texts, mapped by `classify_error`. Rules are evaluated in order
   on the message (docs/original-system.md §5.1), so a "Step X output is too large" wrapped in a
   WorkflowInternalError still classifies as step_output_too_large.
+* our network (`NETWORK_UNAVAILABLE`): the start URL got no answer and neither did the reference
+  sites asked then (crawl.network_probe), so the failure says nothing about the site.
 * the site's side (`is_site_failure`): the start URL could not be audited at all (no answer, an
   HTTP error, not an HTML page). These are decided from the start URL's fetch, never from an
   error text, and the audit's `error_detail` holds a sentence for the site's owner.
@@ -26,6 +28,8 @@ class ErrorCode(StrEnum):
     DB_ERROR = "db_error"
     INSTANCE_LOST = "instance_lost"
     UNKNOWN = "unknown"
+    # The start URL got no answer, and neither did any reference site (crawl.network_probe).
+    NETWORK_UNAVAILABLE = "network_unavailable"
     # The site's side: the start URL could not be audited.
     SITE_DNS_ERROR = "site_dns_error"  # its host name does not resolve
     SITE_CONNECTION_FAILED = "site_connection_failed"  # refused, reset or unreachable
@@ -42,6 +46,13 @@ class ErrorCode(StrEnum):
     def is_site_failure(self) -> bool:
         """True when the audit failed because of the site, not because of us."""
         return self in SITE_FAILURES
+
+    @property
+    def at_start(self) -> bool:
+        """True when the start URL's fetch decided the failure (the site's failures, and our
+        network's, `NETWORK_UNAVAILABLE`): the audit's `error_detail` is a sentence for the
+        owner, and a resume starts the audit over."""
+        return self in SITE_FAILURES or self is ErrorCode.NETWORK_UNAVAILABLE
 
     @property
     def meaning(self) -> str:
@@ -82,6 +93,8 @@ _MEANINGS = {
     ErrorCode.DB_ERROR: "siteaudit's database failed during the audit",
     ErrorCode.INSTANCE_LOST: "siteaudit lost the audit's worker before the audit finished",
     ErrorCode.UNKNOWN: "siteaudit failed during the audit for a reason it could not name",
+    ErrorCode.NETWORK_UNAVAILABLE: "siteaudit's own network could not reach the site or any "
+    "other site",
     ErrorCode.SITE_DNS_ERROR: "the site's host name does not resolve",
     ErrorCode.SITE_CONNECTION_FAILED: "the site could not be connected to",
     ErrorCode.SITE_TLS_ERROR: "the site's TLS handshake or certificate check failed",
@@ -115,11 +128,11 @@ def classify_error(message: str | None) -> ErrorCode:
     return ErrorCode.UNKNOWN
 
 
-def site_failure_code(code: str | None) -> ErrorCode | None:
-    """The stored `error_code` as an `ErrorCode` when it blames the site; None otherwise (our
-    side, no code, or a code this version does not know)."""
+def start_failure_code(code: str | None) -> ErrorCode | None:
+    """The stored `error_code` as an `ErrorCode` when the start URL's fetch decided it
+    (`ErrorCode.at_start`); None otherwise."""
     known = ErrorCode(code) if code in _BY_VALUE else None
-    return known if known is not None and known.is_site_failure else None
+    return known if known is not None and known.at_start else None
 
 
 _BY_VALUE = frozenset(code.value for code in ErrorCode)

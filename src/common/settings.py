@@ -29,6 +29,10 @@ class CrawlSettings:
     max_fetch_timeout_s: float = 60.0
     # Discovery's own requests: the start URL probe, robots.txt and each sitemap document.
     start_probe_timeout_s: float = 10.0
+    # Asked when the start URL got no answer at all, to tell a site that is down from a machine
+    # without a network (crawl.network_probe): any HTTP answer from one shows ours works.
+    network_probe_urls: tuple[str, ...] = ("https://example.com/", "https://one.one.one.one/")
+    network_probe_timeout_s: float = 5.0
     robots_timeout_s: float = 10.0
     sitemap_timeout_s: float = 15.0
     # The extractor parses at most this much of a page (it reports `truncated` beyond); the

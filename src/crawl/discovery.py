@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from common import ports, settings
 from common.wire import JsonRecord
 from crawl.host_robots import HostRobots
+from crawl.network_probe import PROBED_CODES, network_down, our_side
 from crawl.redirects import FollowedFetch, fetch_following
 from crawl.robots import MAX_ROBOTS_BYTES, RobotsRules
 from crawl.scope_rules import SiteRule
@@ -104,8 +105,9 @@ async def resolve_start(
     The audit's origin is anchored on the final URL, so apex -> www and cross-TLD redirects crawl
     the site instead of stopping after one page. A refused hop keeps the last good URL. A start
     URL typed without a scheme (`scheme_assumed`) is tried over https, then over http when https
-    could not connect. `credentials` are the audit's (the verdict on a 401 or 403 names what
-    to pass); `http` sends them.
+    could not connect. A start URL without any answer is the site's failure only when our own
+    network answers (`crawl.network_probe`). `credentials` are the audit's (the verdict on a 401
+    or 403 names what to pass); `http` sends them.
     """
     followed = await _follow_start(http, url, private_hosts, headers)
     note = None
@@ -115,12 +117,15 @@ async def resolve_start(
         if fell_back is not None:
             url = http_twin(url)
             followed = await _follow_start(http, url, private_hosts, headers)
+    failure = judge_start(url, followed, credentials)
+    if (
+        failure is not None
+        and failure.error_code in PROBED_CODES
+        and await network_down(http, followed.final_url)
+    ):
+        failure = our_side(failure, followed.final_url)  # no answer, and none from elsewhere
     return StartResolution(
-        followed.final_url,
-        len(followed.hops) - 1,
-        followed.refused,
-        judge_start(url, followed, credentials),
-        note,
+        followed.final_url, len(followed.hops) - 1, followed.refused, failure, note
     )
 
 

@@ -13,7 +13,7 @@ replay, so it only reads step results.
 
 A start URL that cannot be audited (no answer, an HTTP error, not HTML: crawl.start_verdict) is
 decided once, inside `discover-urls`, and returned in its result rather than raised, so the step is
-never retried for it; the run then raises `StartFailed`, whose code and sentence `mark-failed`
+never retried for it; the run then raises `DecidedFailure`, whose code and sentence `mark-failed`
 writes as they are (never through `classify_error`, which reads our platform's error texts).
 """
 
@@ -40,7 +40,6 @@ from crawl.pacing import PacedHttp, effective_rate
 from crawl.page_pipeline import CrawlScope
 from crawl.robots import RobotsRules
 from crawl.site_health import NoAnswers, stopped_responding
-from crawl.start_verdict import StartFailure
 from crawl.url_policy import UrlPolicy
 from durable.client import Scratchpad
 from urls.credentials import CredentialScope
@@ -51,6 +50,7 @@ from workflow.external_step import check_external_links
 from workflow.finalize import finalize_audit
 from workflow.lighthouse_step import run_lighthouse
 from workflow.links_step import keep_links
+from workflow.network_step import check_network
 from workflow.pace import crawl_rate
 from workflow.params import AuditParams
 from workflow.render_step import record_summary, render_queued
@@ -61,6 +61,7 @@ from workflow.steps import (
     ContextChecked,
     CrawlStart,
     CrawlSummary,
+    DecidedFailure,
     FailureRecorded,
     FinalizeSummary,
     durable_step,
@@ -69,15 +70,6 @@ from workflow.timing_step import check_timing
 
 # Two chunks in a row that crawl nothing mean the frontier cannot be served (original §4.4).
 MAX_IDLE_CHUNKS = 2
-
-
-class StartFailed(Exception):
-    """Discovery found that the start URL cannot be audited: the audit fails with the site's
-    error code and the sentence for its owner."""
-
-    def __init__(self, failure: StartFailure) -> None:
-        super().__init__(f"{failure.error_code}: {failure.detail}")
-        self.failure = failure
 
 
 async def run_site_audit(
@@ -138,7 +130,7 @@ async def _run_phases(run: AuditRun) -> AuditOutcome:
     else:
         discovery = await _discover(run)
         if discovery.start_failure is not None:
-            raise StartFailed(discovery.start_failure)
+            raise DecidedFailure(discovery.start_failure)
         start = CrawlStart(
             attempted=0,
             pending=discovery.seeded,
@@ -146,6 +138,8 @@ async def _run_phases(run: AuditRun) -> AuditOutcome:
             next_request_at=discovery.next_request_at,
         )
     crawl = await _crawl(run, start)
+    # A crawl stopped by silence: the site's, or our network's (workflow.network_step).
+    await check_network(run, crawl)
     # Each step that requests a site starts from the pace the one before it left (workflow.pace).
     run = replace(run, pace=crawl.next_request_at)
     run = replace(run, pace=(await check_timing(run, crawl)).next_request_at)
@@ -215,7 +209,7 @@ async def _discover(run: AuditRun) -> DiscoveryReport:
             elsewhere = redirected_elsewhere(run.robots, report.final_url)
             await verifications.set_robots_override(env.DB, params.audit_id, elsewhere)
         if report.start_failure is not None:
-            return report  # the run fails the audit (`StartFailed`); nothing more to prepare
+            return report  # the run fails the audit (`DecidedFailure`); nothing more to prepare
         await repository.update_progress(
             env.DB, params.audit_id, 0, min(report.seeded, params.options.max_pages)
         )
@@ -410,8 +404,9 @@ async def _scrubbed(run: AuditRun, detail: str | None) -> str | None:
 
 def failure_of(exc: Exception) -> tuple[ErrorCode, str | None]:
     """The audit's error code and detail for what ended its run: the site's failure as discovery
-    decided it, or our platform's error text, classified."""
-    if isinstance(exc, StartFailed):
+    decided it, our network's (discovery, or check-network after the crawl), or our platform's
+    error text, classified."""
+    if isinstance(exc, DecidedFailure):
         return exc.failure.error_code, exc.failure.detail
     message = str(exc)
     return classify_error(message), error_detail(message)

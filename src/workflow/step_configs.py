@@ -17,6 +17,8 @@ def _config(limit: int, delay_ms: int, backoff: str, timeout: str) -> JsonObject
 
 # Reads and writes of a few D1 rows: fast, and safe to retry a few times.
 DB_STEP = _config(3, 5_000, "exponential", "2 minutes")
+# check-network: two reference fetches of a few seconds each, asked at once (workflow.network_step).
+NETWORK_STEP = _config(1, 5_000, "constant", "1 minute")
 # The robots.txt override's re-check (workflow.robots_step): one proof looked up (two DoH
 # questions, or a fetch of at most 4 hops, 10 s each) and two D1 writes; one retry. A step that
 # still fails fails the audit, which then has obeyed robots.txt all along (nothing was crawled).

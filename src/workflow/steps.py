@@ -16,6 +16,7 @@ from typing import Protocol, Self
 from common.bindings import WorkflowStep
 from common.wire import JsonObject, JsonRecord, as_object
 from crawl.site_health import NoAnswers
+from crawl.start_verdict import StartFailure
 
 
 class StepRecord(Protocol):
@@ -129,3 +130,13 @@ class FailureRecorded(JsonRecord):
     """mark-failed: whether this run moved the audit to failed (a replay finds it done)."""
 
     changed: bool
+
+
+class DecidedFailure(Exception):
+    """The audit fails with a code and a sentence decided from what was fetched (the start URL
+    that cannot be audited, `discover-urls`; our network down, `check-network`), which
+    `mark-failed` writes as they are, never through `classify_error`."""
+
+    def __init__(self, failure: StartFailure) -> None:
+        super().__init__(f"{failure.error_code}: {failure.detail}")
+        self.failure = failure

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from audit.catalogue import SITE_DOWN_STREAK
+from crawl import network_probe
 from local_platform.runtime import LocalPlatform
 from tests.badseo.failing_sites import (
     DOWN_ANSWERED,
@@ -19,6 +20,7 @@ from tests.badseo.failing_sites import (
 )
 from tests.badseo.site import expected_issues, serve_badseo
 from tests.badseo.test_end_to_end import audit, diff, issue_set
+from tests.support.loopback_http import LoopbackOnlyHttp
 
 
 @pytest.mark.parametrize("case", START_FAILURES, ids=lambda case: case.name)
@@ -71,3 +73,32 @@ async def test_a_site_that_stops_answering_part_way_ends_with_one_critical_findi
     assert len(requested) < DOWN_PAGES
     answered = [p for p in report["pages"] if p["status_code"] == 200 and "/down/" in p["url"]]
     assert len(answered) == DOWN_ANSWERED
+
+
+@pytest.mark.parametrize("online", [True, False])
+async def test_a_crawl_stopped_by_silence_blames_the_site_only_while_our_network_works(
+    platform: LocalPlatform,
+    outbound_http: LoopbackOnlyHttp,
+    monkeypatch: pytest.MonkeyPatch,
+    online: bool,
+) -> None:
+    # The site stands for one on the internet (a loopback site is never probed: reaching it
+    # needs no network), on a machine that is online or has lost its network mid-crawl.
+    monkeypatch.setattr(network_probe, "is_blocked_host", lambda host: False)
+    outbound_http.online = online
+    with serve_stops_answering() as site:
+        report = await audit(platform, site.start_url)
+
+    record = report["audit"]
+    stopped = [i for i in report["issues"] if i["issue_type"] == "site-stopped-responding"]
+    if online:
+        assert record["status"] == "completed" and len(stopped) == 1
+        return
+    assert (record["status"], record["error_code"]) == ("failed", "network_unavailable")
+    assert record["error_detail"].startswith(
+        f"The crawl stopped after {SITE_DOWN_STREAK} pages in a row got no answer, and siteaudit "
+        "could not reach example.com or one.one.one.one either"
+    )
+    assert record["site_failure"] == record["error_detail"]
+    # Nothing is said about the site's silence; what was crawled before is kept.
+    assert stopped == [] and record["pages_crawled"] > 0
