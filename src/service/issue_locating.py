@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from audit.catalogue import maybe_descriptor
 from auditdb.records import IssueRecord
 from common.wire import JsonValue
+from security.result_words import grade_result_words, grade_test_words
 
 HOPS_SHOWN = 8  # a longer chain keeps its first hops and its end, with the count between
 LIST_SHOWN = 3  # members of any other list
@@ -114,14 +115,14 @@ def _header(value: JsonValue, _: Details) -> str:
 
 
 def _grade_test(value: JsonValue, details: Details) -> str:
-    result = str(details.get("result") or "").replace("-", " ")
+    result = grade_result_words(str(details.get("result") or ""))
     modifier = details.get("scoreModifier")
     cost = (
         f", which costs {-modifier} of the grade's 100 points"
         if isinstance(modifier, int) and modifier < 0
         else ""
     )
-    return f"the security grade's {str(value).replace('-', ' ')} test found: {result}{cost}"
+    return f"the security grade's {grade_test_words(str(value))} test found: {result}{cost}"
 
 
 def _headings(_: JsonValue, details: Details) -> str | None:
