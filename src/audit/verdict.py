@@ -17,7 +17,9 @@ score written at finalize and the actions a report shows later come from the sam
 * Findings (`findings`): one per fix. Issue types that one change fixes are merged: a response
   header the security grade fails at the start page and the same header missing on crawled pages
   (`SHARED_FIXES`) are one finding, not a `security-*` issue plus a row per page; so are an app
-  shell's `javascript-rendering-suspected` and its `rendering-not-done`. A per-page type
+  shell's `javascript-rendering-suspected` and its `rendering-not-done`. A merged pair's finding
+  sits in one category whichever of its members the audit found (the lead's in `SHARED_FIXES`),
+  so finding one more never moves a finding out of a category. A per-page type
   on at least `SITE_WIDE_SHARE` of the crawled HTML pages (and `SITE_WIDE_MIN_PAGES`) is a
   *site-wide* finding: its cause is shared (a template, the server's configuration), so it is one
   fix however many pages show it. Site and crawl issues (headers, DNS, the crawl itself) concern
@@ -31,7 +33,9 @@ score written at finalize and the actions a report shows later come from the sam
   starts from the security grade's score (the HTTP Observatory's 0-100 scale, so letter and score
   agree) and the other security findings lower it from there; the grade's own tests are inside
   that score and are not counted twice.
-* Overall score: the categories' mean weighted by `CATEGORY_WEIGHTS`. With any critical finding
+* Overall score: the scored categories' mean weighted by `CATEGORY_WEIGHTS`. Accessibility is
+  scored only when its rules ran on some page (`Tally.accessibility_checked`); otherwise it is
+  not scored (None) and left out of the mean. With any critical finding
   it cannot reach 100 (its category loses at least `PENALTY × CRITICAL_MIN_SHARE`).
 * Actions: the findings ranked by the overall points fixing each would gain (the score is
   recomputed without it), then severity, then pages affected. Info findings gain nothing and
@@ -106,6 +110,11 @@ CATEGORY_WEIGHTS: Mapping[Category, int] = MappingProxyType(
         Category.SECURITY: 20,
         Category.PERFORMANCE: 15,
         Category.CONTENT: 10,
+        # docs/scoring.md: as much as performance. Lighthouse and SiteOne Crawler score it beside
+        # SEO and performance; the static rules check the markup only (no contrast, no layout)
+        # and axe-core, which does, a few rendered pages, so it weighs less than what the audit
+        # checks most.
+        Category.ACCESSIBILITY: 15,
     }
 )
 # A per-page header fault and the security grade's test of the same header are fixed by one
@@ -121,6 +130,22 @@ SHARED_FIXES: Mapping[IssueType, IssueType] = MappingProxyType(
         # An app shell the audit did not render says the same of the page as its raw HTML's
         # shell finding: one fix (serve the content in the HTML, or render it), one finding.
         IssueType.RENDERING_NOT_DONE: IssueType.JAVASCRIPT_RENDERING_SUSPECTED,
+        # An SEO or content check and the accessibility rule that reports the same defect on the
+        # same element: one fix (audit.rules_* against a11y.rules_*). The accessibility rule leads
+        # where it is the stricter reading of the markup: an image with no alt attribute
+        # (images-missing-alt) fails image-alt; no lang on <html> (missing-html-lang) fails
+        # html-has-lang; a heading more than one level deeper than the one before
+        # (heading-order-skip) fails heading-order.
+        IssueType.IMAGES_MISSING_ALT: IssueType.A11Y_IMAGE_ALT,
+        IssueType.MISSING_HTML_LANG: IssueType.A11Y_HTML_HAS_LANG,
+        IssueType.HEADING_ORDER_SKIP: IssueType.A11Y_HEADING_ORDER,
+        # The SEO check leads where it is the wider one: missing-title is every page without a
+        # non-empty title, which document-title fails too; meta-refresh is every refresh, of which
+        # the accessibility rule fails the delayed ones; missing-h1 is a page without a non-empty
+        # <h1>, where page-has-heading-one fails unless a role="heading" aria-level="1" stands in.
+        IssueType.A11Y_DOCUMENT_TITLE: IssueType.MISSING_TITLE,
+        IssueType.A11Y_META_REFRESH: IssueType.META_REFRESH,
+        IssueType.A11Y_PAGE_HAS_HEADING_ONE: IssueType.MISSING_H1,
     }
 )
 GOOD_SCORE = 70  # below it a category is called poor in the notes
@@ -166,6 +191,12 @@ class Tally(JsonRecord):
     scored_weight: int  # summed importance (sixtieths) of the scored pages
     security_score: int | None  # the security grade's score, None when not graded
     types: tuple[TypeTally, ...] = ()
+    # Whether the static accessibility rules ran on any page: the accessibility category is
+    # scored only then, and shows as not scored otherwise (never a 100 for what was not checked).
+    accessibility_checked: bool = False
+    # Scored pages axe-core ran on, rendered (audit_pages.a11y_rendered): the only pages checked
+    # for the rules only a rendered page decides (Scope.RENDERED: color-contrast...).
+    accessibility_rendered: int = 0
 
 
 # -- findings -----------------------------------------------------------------------------------
@@ -190,6 +221,9 @@ class Finding(JsonRecord):
     rows: int  # issue rows behind it (per-page rows stay in the exports)
     share: float  # its share of the site's importance, 0-1
     score_modifier: int = 0  # the points its grade test cost the security score
+    # For a rule decided only on rendered pages (Scope.RENDERED): the pages axe-core ran on, of
+    # which `pages` failed; 0 for every other finding, decided on every page the crawl read.
+    checked_pages: int = 0
 
     @property
     def from_grade(self) -> bool:
@@ -216,18 +250,55 @@ def _finding(tally: Tally, lead: str, members: Sequence[TypeTally]) -> Finding:
     ordered = sorted(members, key=lambda t: (t.issue_type != lead, t.issue_type))
     head = ordered[0]
     spread = max(members, key=lambda t: (t.pages, t.weight))  # the widest member's pages
+    if _descriptor(spread.issue_type).scope is Scope.RENDERED:
+        return _sampled_finding(tally, ordered)
     scope = _scope(tally, head, spread)
     share = 1.0 if scope is FindingScope.SITE else _share(tally, spread.weight)
     return Finding(
         issue_type=lead,
         issue_types=tuple(t.issue_type for t in ordered),
         severity=min((t.severity for t in members), key=lambda s: s.order),
-        category=_descriptor(lead).category,
+        category=_category(tally, lead),
         scope=scope,
         pages=spread.pages,
         rows=sum(t.rows for t in members),
         share=share,
         score_modifier=head.score_modifier,
+    )
+
+
+def _category(tally: Tally, lead: str) -> Category:
+    """A finding's category is its pair's (SHARED_FIXES), whichever member is present: were it
+    the present lead's, adding the accessibility twin of an SEO finding would move the finding
+    out of On-page SEO and raise that score. The pair's category stands where it is scored (an
+    audit whose accessibility rules did not run keeps the SEO member in its own category)."""
+    own = _descriptor(lead).category
+    paired = SHARED_FIXES.get(IssueType(lead))
+    if paired is None:
+        return own
+    category = _descriptor(str(paired)).category
+    return category if category in scored_categories(tally) else own
+
+
+def _sampled_finding(tally: Tally, ordered: Sequence[TypeTally]) -> Finding:
+    """A rule only axe-core decides, on the rendered pages it ran on (Scope.RENDERED): those
+    pages are all the audit knows of it, so its share is theirs. Failing on most of them is the
+    site-wide pattern a template gives (the pages rendered are the app shells and a sample of
+    the rest, render.decision); a page it did not run on counts neither as failing nor as
+    passing."""
+    head = ordered[0]
+    checked = max(tally.accessibility_rendered, head.pages)
+    site_wide = head.pages >= SITE_WIDE_MIN_PAGES and head.pages >= SITE_WIDE_SHARE * checked
+    return Finding(
+        issue_type=head.issue_type,
+        issue_types=tuple(t.issue_type for t in ordered),
+        severity=head.severity,
+        category=_descriptor(head.issue_type).category,
+        scope=FindingScope.SITE_WIDE if site_wide else FindingScope.PAGES,
+        pages=head.pages,
+        rows=head.rows,
+        share=head.pages / checked if checked else 0.0,
+        checked_pages=checked,
     )
 
 
@@ -277,6 +348,9 @@ class Scores(JsonRecord):
     overall: float | None  # 0-100 with one decimal; None when no page could be scored
     categories: tuple[CategoryScore, ...]
     notes: tuple[str, ...] = ()  # sentences explaining what might look like a contradiction
+    # Scored pages axe-core ran on, rendered (Tally.accessibility_rendered): the reports say the
+    # rules only a browser decides (color-contrast...) were checked there and on no other page.
+    accessibility_rendered: int = 0
 
 
 def score(tally: Tally, found: Iterable[Finding] | None = None) -> Scores:
@@ -284,25 +358,40 @@ def score(tally: Tally, found: Iterable[Finding] | None = None) -> Scores:
     items = list(findings(tally) if found is None else found)
     if tally.scored_pages == 0:
         return Scores(None, tuple(_empty(category, items) for category in CATEGORY_WEIGHTS))
-    values = {category: _category_value(tally, category, items) for category in CATEGORY_WEIGHTS}
+    values = _category_values(tally, items)
     overall = _weighted_mean(values)
     categories = tuple(
         CategoryScore(
             category,
             category.label,
-            _one_decimal(value),
+            _one_decimal(values[category]) if category in values else None,
             CATEGORY_WEIGHTS[category],
             sum(f.category is category for f in items),
         )
-        for category, value in values.items()
+        for category in CATEGORY_WEIGHTS
     )
-    scores = Scores(_one_decimal(overall), categories)
+    scores = Scores(
+        _one_decimal(overall), categories, accessibility_rendered=tally.accessibility_rendered
+    )
     return replace(scores, notes=tuple(_notes(tally, scores, items)))
 
 
 def _empty(category: Category, items: Sequence[Finding]) -> CategoryScore:
     count = sum(f.category is category for f in items)
     return CategoryScore(category, category.label, None, CATEGORY_WEIGHTS[category], count)
+
+
+def scored_categories(tally: Tally) -> tuple[Category, ...]:
+    """The categories the audit scores: accessibility only when its rules ran on some page."""
+    return tuple(
+        c
+        for c in CATEGORY_WEIGHTS
+        if c is not Category.ACCESSIBILITY or tally.accessibility_checked
+    )
+
+
+def _category_values(tally: Tally, items: Sequence[Finding]) -> dict[Category, float]:
+    return {c: _category_value(tally, c, items) for c in scored_categories(tally)}
 
 
 def _category_value(tally: Tally, category: Category, items: Sequence[Finding]) -> float:
@@ -345,12 +434,10 @@ def _notes(tally: Tally, scores: Scores, items: Sequence[Finding]) -> list[str]:
     security = next(c for c in scores.categories if c.category is Category.SECURITY)
     if tally.security_score is not None and security.score is not None:
         notes.extend(_security_note(tally.security_score, security.score, items))
-    if scores.overall is not None and scores.overall >= GOOD_SCORE:
-        notes.extend(
-            _poor_category_note(scores.overall, c)
-            for c in scores.categories
-            if c.score is not None and c.score < GOOD_SCORE
-        )
+    scored = sum(c.score is not None for c in scores.categories)
+    poor = [c for c in scores.categories if c.score is not None and c.score < GOOD_SCORE]
+    if scores.overall is not None and scores.overall >= GOOD_SCORE and poor:
+        notes.append(_poor_categories_note(scores.overall, poor, scored))
     return notes
 
 
@@ -369,10 +456,20 @@ def _security_note(grade_score: int, security: float, items: Sequence[Finding]) 
     ]
 
 
-def _poor_category_note(overall: float, category: CategoryScore) -> str:
+_COUNT_WORDS = {5: "five", 6: "six"}
+
+
+def _poor_categories_note(overall: float, poor: Sequence[CategoryScore], scored: int) -> str:
+    """One sentence for every poor category (a sentence each read as a list of repeats)."""
+    count = _COUNT_WORDS.get(scored, str(scored))
+    first, *others = poor
+    named = [f"{first.label}{' alone' if not others else ''} scores {first.score:g}"]
+    named += [f"{c.label} {c.score:g}" for c in others]
+    listed = named[0] if not others else f"{', '.join(named[:-1])} and {named[-1]}"
+    whose = "its" if not others else "their"
     return (
-        f"The overall score ({overall:g}) averages five categories; {category.label} alone "
-        f"scores {category.score:g}: see its actions below."
+        f"The overall score ({overall:g}) averages {count} categories; {listed}: see {whose} "
+        "actions below."
     )
 
 
@@ -425,8 +522,7 @@ def _gain(tally: Tally, found: Sequence[Finding], index: int, current: Scores) -
 
 
 def _raw_overall(tally: Tally, items: Sequence[Finding]) -> float:
-    values = {category: _category_value(tally, category, items) for category in CATEGORY_WEIGHTS}
-    return _weighted_mean(values)
+    return _weighted_mean(_category_values(tally, items))
 
 
 def _action(rank: int, finding: Finding, gain: float, html_pages: int) -> Action:
@@ -451,13 +547,27 @@ def describe(finding: Finding, title: str, html_pages: int) -> str:
     """`title` and where it was found, as one plain sentence."""
     if finding.scope is FindingScope.SITE:
         return f"{title}: it concerns the whole site."
-    where = _pages_phrase(finding.pages, html_pages)
+    where = (
+        _checked_phrase(finding.pages, finding.checked_pages)
+        if finding.checked_pages
+        else _pages_phrase(finding.pages, html_pages)
+    )
     if finding.scope is FindingScope.SITE_WIDE:
         return (
             f"{title} on {where}: one shared cause (a template or the server's configuration), "
             "fixed once for every page."
         )
     return f"{title} on {where}."
+
+
+def _checked_phrase(pages: int, checked: int) -> str:
+    # Decided only where axe-core ran on a rendered page: the sentence says so, and never names
+    # the crawled pages it did not check as if they passed.
+    noun = "page" if checked == 1 else "pages"
+    return (
+        f"{pages:,} of the {checked:,} {noun} axe-core checked in a browser "
+        f"({round(100 * pages / checked)}%; only rendered pages are checked for it)"
+    )
 
 
 def _pages_phrase(pages: int, html_pages: int) -> str:

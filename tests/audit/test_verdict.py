@@ -25,14 +25,19 @@ from audit.verdict import (
 )
 
 
-def tally_of(*types: TypeTally, pages: int = 100, security: int | None = None) -> Tally:
-    """A site of `pages` scored HTML pages, all at depth 1 (importance 30 sixtieths each)."""
+def tally_of(
+    *types: TypeTally, pages: int = 100, security: int | None = None, a11y: bool = False
+) -> Tally:
+    """A site of `pages` scored HTML pages, all at depth 1 (importance 30 sixtieths each), whose
+    accessibility was not checked unless `a11y` (docs/scoring.md's worked examples: five
+    categories)."""
     return Tally(
         scored_pages=pages,
         html_pages=pages,
         scored_weight=30 * pages,
         security_score=security,
         types=types,
+        accessibility_checked=a11y,
     )
 
 
@@ -58,8 +63,76 @@ def test_a_page_weighs_less_the_deeper_it_is(depth: int | None, weight: int) -> 
     assert importance(depth) == weight  # sixtieths: 1 / (1 + depth), whole numbers
 
 
+def test_accessibility_not_checked_is_not_scored_and_leaves_the_mean() -> None:
+    scores = score(tally_of(on_pages(IssueType.MISSING_H1, 100), a11y=False))
+    accessibility = next(c for c in scores.categories if c.category is Category.ACCESSIBILITY)
+    assert accessibility.score is None and accessibility.weight == 15
+    assert scores.overall == 95.0  # (25 x 80 + 75 x 100) / 100: five categories, not six
+
+
+def test_an_accessibility_fault_on_every_page_costs_its_category() -> None:
+    scores = score(tally_of(on_pages(IssueType.A11Y_BUTTON_NAME, 100), a11y=True))
+    assert category_score(scores, Category.ACCESSIBILITY) == 50.0  # critical on every page
+    assert scores.overall == 93.5  # (15 x 50 + 100 x 100) / 115
+
+
+@pytest.mark.parametrize(
+    ("seo", "a11y", "lead"),
+    [
+        (IssueType.IMAGES_MISSING_ALT, IssueType.A11Y_IMAGE_ALT, IssueType.A11Y_IMAGE_ALT),
+        (IssueType.MISSING_HTML_LANG, IssueType.A11Y_HTML_HAS_LANG, IssueType.A11Y_HTML_HAS_LANG),
+        (IssueType.HEADING_ORDER_SKIP, IssueType.A11Y_HEADING_ORDER, IssueType.A11Y_HEADING_ORDER),
+        (IssueType.MISSING_TITLE, IssueType.A11Y_DOCUMENT_TITLE, IssueType.MISSING_TITLE),
+        (IssueType.META_REFRESH, IssueType.A11Y_META_REFRESH, IssueType.META_REFRESH),
+        (IssueType.MISSING_H1, IssueType.A11Y_PAGE_HAS_HEADING_ONE, IssueType.MISSING_H1),
+    ],
+)
+def test_a_defect_both_checks_report_is_one_finding(
+    seo: IssueType, a11y: IssueType, lead: IssueType
+) -> None:
+    [found] = findings(tally_of(on_pages(seo, 10), on_pages(a11y, 10), a11y=True))
+    assert found.issue_type == lead
+    assert set(found.issue_types) == {str(seo), str(a11y)}
+    assert found.category is lead.category
+
+
+_PAIRS = [
+    (IssueType.IMAGES_MISSING_ALT, IssueType.A11Y_IMAGE_ALT),
+    (IssueType.MISSING_HTML_LANG, IssueType.A11Y_HTML_HAS_LANG),
+    (IssueType.HEADING_ORDER_SKIP, IssueType.A11Y_HEADING_ORDER),
+    (IssueType.A11Y_DOCUMENT_TITLE, IssueType.MISSING_TITLE),
+    (IssueType.A11Y_META_REFRESH, IssueType.META_REFRESH),
+    (IssueType.A11Y_PAGE_HAS_HEADING_ONE, IssueType.MISSING_H1),
+]
+
+
+@pytest.mark.parametrize(("member", "lead"), _PAIRS)
+def test_a_pairs_defect_sits_in_the_leads_category_whichever_check_found_it(
+    member: IssueType, lead: IssueType
+) -> None:
+    [alone] = findings(tally_of(on_pages(member, 10), a11y=True))
+    [both] = findings(tally_of(on_pages(member, 10), on_pages(lead, 10), a11y=True))
+    assert alone.issue_type == member and both.issue_type == lead
+    assert alone.category is both.category is lead.category
+    # so finding the other check's twin too never raises the category the member sat in
+    before = score(tally_of(on_pages(member, 10), a11y=True))
+    after = score(tally_of(on_pages(member, 10), on_pages(lead, 10), a11y=True))
+    for old, new in zip(before.categories, after.categories, strict=True):
+        assert old.score is not None and new.score is not None and new.score <= old.score
+
+
+@pytest.mark.parametrize(
+    "member", [m for m, lead in _PAIRS if lead.category is Category.ACCESSIBILITY]
+)
+def test_without_accessibility_checked_an_seo_check_keeps_its_own_category(
+    member: IssueType,
+) -> None:
+    [found] = findings(tally_of(on_pages(member, 10), a11y=False))
+    assert found.category is member.category is not Category.ACCESSIBILITY
+
+
 def test_a_site_without_findings_scores_100_everywhere() -> None:
-    scores = score(tally_of())
+    scores = score(tally_of(a11y=True))
     assert scores.overall == 100.0
     assert {c.score for c in scores.categories} == {100.0}
     assert scores.notes == ()
@@ -163,13 +236,20 @@ def test_worked_example_a_template_missing_its_viewport_and_h1() -> None:
     assert [a.gain for a in verdict.actions] == [4.0, 4.0]
 
 
+# A grade of 10 (F): no CSP -25, no HSTS -20, no redirect to https -20, no clickjacking
+# protection -20, no X-Content-Type-Options -5.
+FAILING_GRADE = (
+    site_issue(IssueType.SECURITY_CSP, Severity.CRITICAL, -25),
+    site_issue(IssueType.SECURITY_HSTS, Severity.CRITICAL, -20),
+    site_issue(IssueType.SECURITY_REDIRECTION, Severity.CRITICAL, -20),
+    site_issue(IssueType.SECURITY_FRAME_OPTIONS, Severity.CRITICAL, -20),
+    site_issue(IssueType.SECURITY_CONTENT_TYPE_OPTIONS, Severity.WARNING, -5),
+)
+
+
 def test_worked_example_a_failing_grade_drags_the_security_category_and_says_why() -> None:
     tally = tally_of(
-        site_issue(IssueType.SECURITY_CSP, Severity.CRITICAL, -25),
-        site_issue(IssueType.SECURITY_HSTS, Severity.CRITICAL, -20),
-        site_issue(IssueType.SECURITY_REDIRECTION, Severity.CRITICAL, -20),
-        site_issue(IssueType.SECURITY_FRAME_OPTIONS, Severity.CRITICAL, -20),
-        site_issue(IssueType.SECURITY_CONTENT_TYPE_OPTIONS, Severity.WARNING, -5),
+        *FAILING_GRADE,
         security=10,
     )
     verdict = judge(tally)
@@ -182,6 +262,21 @@ def test_worked_example_a_failing_grade_drags_the_security_category_and_says_why
     # Fixing the CSP gives the grade back its 25 points: 20% of 25.
     assert verdict.actions[0].issue_type == "security-csp"
     assert verdict.actions[0].gain == 5.0
+
+
+def test_every_poor_category_is_named_in_one_note() -> None:
+    tally = tally_of(
+        on_pages(IssueType.MISSING_VIEWPORT, 100),
+        on_pages(IssueType.MISSING_H1, 100),
+        *FAILING_GRADE,
+        security=10,
+    )
+    verdict = judge(tally)
+    assert verdict.scores.overall == 73.0
+    assert verdict.scores.notes == (
+        "The overall score (73) averages five categories; On-page SEO scores 64 and Security "
+        "10: see their actions below.",
+    )
 
 
 def test_a_security_score_below_its_grade_says_why() -> None:
@@ -217,14 +312,19 @@ def tallies(draw: st.DrawFn) -> Tally:
             )
         )
     security = draw(st.none() | st.integers(min_value=0, max_value=135))
-    return Tally(pages, pages, 60 * pages, security, tuple(types))
+    # The rules' failures are rows only where they ran: a tally with one has them checked.
+    checked = draw(st.booleans()) or any(t.issue_type.startswith("a11y-") for t in types)
+    return Tally(pages, pages, 60 * pages, security, tuple(types), checked)
 
 
 @given(tallies())
 def test_every_score_is_between_0_and_100(tally: Tally) -> None:
     scores = score(tally)
     values = [scores.overall, *(c.score for c in scores.categories)]
-    assert all(v is not None and 0 <= v <= 100 for v in values)
+    assert all(v is not None and 0 <= v <= 100 for v in values if v is not None)
+    assert scores.overall is not None
+    unscored = {c.category for c in scores.categories if c.score is None}
+    assert unscored == (set() if tally.accessibility_checked else {Category.ACCESSIBILITY})
 
 
 @given(tallies())
@@ -244,12 +344,16 @@ def test_one_more_finding_never_raises_any_score(tally: Tally, extra: IssueType)
         tally.scored_weight,
         tally.security_score,
         (*tally.types, TypeTally(str(extra), extra.severity, 1, 1, 30)),
+        tally.accessibility_checked or str(extra).startswith("a11y-"),
     )
+    if more.accessibility_checked != tally.accessibility_checked:
+        return  # checking accessibility adds a category: a different audit, not one more finding
     before, after = score(tally), score(more)
     assert after.overall is not None and before.overall is not None
     assert after.overall <= before.overall
     for old, new in zip(before.categories, after.categories, strict=True):
-        assert new.score is not None and old.score is not None and new.score <= old.score
+        assert (new.score is None) is (old.score is None)
+        assert new.score is None or old.score is None or new.score <= old.score
 
 
 @given(tallies())
@@ -322,3 +426,47 @@ def test_each_finding_is_described_in_one_plain_sentence(
 def test_what_fixing_is_worth_is_said_in_words(issue: IssueType, pages: int, phrase: str) -> None:
     (action,) = judge(tally_of(on_pages(issue, pages), pages=1000)).actions
     assert gain_phrase(action) == phrase
+
+
+# -- the rules only axe-core decides, on the rendered pages it ran on (Scope.RENDERED) ------------
+
+
+@pytest.mark.parametrize(
+    ("failing", "checked", "scope", "share", "where"),
+    [
+        # a template's fault: every page axe-core checked fails, however many the crawl read
+        (10, 10, FindingScope.SITE_WIDE, 1.0, "10 of the 10 pages axe-core checked in a browser"),
+        (6, 10, FindingScope.SITE_WIDE, 0.6, "6 of the 10 pages axe-core checked"),
+        (2, 10, FindingScope.PAGES, 0.2, "2 of the 10 pages axe-core checked"),
+        # fewer checked pages than a site-wide finding needs: their share, not site-wide
+        (3, 3, FindingScope.PAGES, 1.0, "3 of the 3 pages axe-core checked"),
+    ],
+)
+def test_a_rendered_only_rule_is_judged_on_the_pages_axe_core_checked(
+    failing: int, checked: int, scope: FindingScope, share: float, where: str
+) -> None:
+    tally = Tally(
+        scored_pages=1000,
+        html_pages=1000,
+        scored_weight=30 * 1000,
+        security_score=None,
+        types=(on_pages(IssueType.A11Y_COLOR_CONTRAST, failing),),
+        accessibility_checked=True,
+        accessibility_rendered=checked,
+    )
+    [action] = judge(tally).actions
+    [found] = findings(tally)
+    assert (found.scope, found.share, found.checked_pages) == (scope, share, checked)
+    assert where in action.summary
+    assert "only rendered pages are checked for it" in action.summary
+    assert "of 1,000 HTML pages" not in action.summary  # the unchecked pages did not pass
+
+
+def test_a_contrast_fault_on_every_checked_page_ranks_as_a_site_wide_warning() -> None:
+    # The pages axe-core checked are a sample of 10 of 1,000: failing on all of them weighs as
+    # a warning on every page does (a template's colours), not as 10 pages of 1,000 would.
+    template = on_pages(IssueType.MISSING_META_DESCRIPTION, 1000)
+    sampled = on_pages(IssueType.A11Y_COLOR_CONTRAST, 10)
+    tally = Tally(1000, 1000, 30_000, None, (template, sampled), True, 10)
+    gains = {a.issue_type: a.gain for a in judge(tally).actions}
+    assert gains["a11y-color-contrast"] > 1.0
