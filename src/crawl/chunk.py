@@ -34,7 +34,7 @@ from common.wire import JsonRecord
 from crawl.discovery import fetch_robots
 from crawl.host_robots import HostRobots
 from crawl.in_flight import InFlight
-from crawl.pacing import HostPacer, capped_limits, epoch_s
+from crawl.pacing import HostPacer, StampedHttp, capped_limits, epoch_s
 from crawl.page_pipeline import CrawlScope, ProcessedPage
 from crawl.page_stream import PageStream
 from crawl.persister import Persister, SubBatches
@@ -213,6 +213,7 @@ async def check_resources(
     pacer = pacer or HostPacer()
     claim = await io.pad.claim_resources(plan.chunk_no, RESOURCE_CHECKS_PER_CHUNK)
     queue = deque(claim.urls)
+    http = StampedHttp(io.http, pacer, io.clock)
     checks: list[ResourceCheck] = []
     in_flight: InFlight[ResourceCheck] = InFlight()
     deadline_hit = False
@@ -223,9 +224,9 @@ async def check_resources(
                 break
             if pacer.wait_s(queue[0], io.clock()) > 0:
                 break
-            pacer.started(queue[0], io.clock())
+            pacer.reserve(queue[0], io.clock())
             in_flight.start(
-                check_resource(io.http, queue.popleft(), plan.fetch_timeout_s, plan.headers)
+                check_resource(http, queue.popleft(), plan.fetch_timeout_s, plan.headers)
             )
         if not in_flight:
             if deadline_hit or not queue:
@@ -256,6 +257,7 @@ class _ChunkRunner:
         self.pacer = HostPacer.resumed(
             plan.rate_per_s, plan.next_request_at, io.clock(), io.epoch()
         )
+        self.http = StampedHttp(io.http, self.pacer, io.clock)
         # Hosts only the `subdomains` option brings in: their own robots.txt (crawl.host_robots).
         self.host_robots = HostRobots(scope.policy, self._read_robots)
         self.in_flight: InFlight[ProcessedPage | None] = InFlight()
@@ -320,7 +322,7 @@ class _ChunkRunner:
     def _launch_while_room(self) -> None:
         while self.queue and self.window.has_room(len(self.in_flight)) and self._may_launch():
             leased = self.queue.popleft()
-            self.pacer.started(leased.url, self._now())
+            self.pacer.reserve(leased.url, self._now())
             self.in_flight.start(self._fetch(leased))
 
     def _now(self) -> float:
@@ -357,7 +359,7 @@ class _ChunkRunner:
             # The body streams into the page as it arrives (crawl.page_stream); a page with
             # many links sends them to the scratchpad in batches while it is parsed.
             page = PageStream(self.scope, leased, self._record_links)
-            result = await self.io.http.fetch(self._request(leased.url, page))
+            result = await self.http.fetch(self._request(leased.url, page))
             action = self._on_answer(result, attempt)
             if action is RateLimitAction.RECORD:
                 self.no_answers.record(leased.url, result.status, result.error)
@@ -367,7 +369,6 @@ class _ChunkRunner:
                 return None
             attempt += 1
             await asyncio.sleep(self.pauses.remaining(self.io.clock()))
-            self.pacer.started(leased.url, self._now())
 
     def _request(self, url: str, page: PageStream) -> ports.FetchRequest:
         return ports.FetchRequest(

@@ -39,7 +39,15 @@ from urllib.parse import urlsplit
 from common import ports
 from crawl.window import WindowLimits
 
-__all__ = ["HostPacer", "NoTurnLeft", "PacedHttp", "capped_limits", "effective_rate", "epoch_s"]
+__all__ = [
+    "HostPacer",
+    "NoTurnLeft",
+    "PacedHttp",
+    "StampedHttp",
+    "capped_limits",
+    "effective_rate",
+    "epoch_s",
+]
 
 
 def effective_rate(
@@ -82,9 +90,19 @@ class HostPacer:
         return max(0.0, self._next.get(_host(url), now) - now)
 
     def started(self, url: str, now: float) -> None:
-        """A request to `url`'s host started at `now`."""
+        """A request to `url`'s host really started at `now`: its next turn is 1/rate later (or
+        later still, if a reservation put it there)."""
+        self._book(url, now)
+
+    def reserve(self, url: str, now: float) -> None:
+        """A request to `url`'s host takes its turn at `now`, to start a moment later (the crawl
+        chunk's launch, before the task runs: `StampedHttp` then marks the real start)."""
+        self._book(url, now)
+
+    def _book(self, url: str, now: float) -> None:
         if self.rate_per_s is not None:
-            self._next[_host(url)] = now + 1 / self.rate_per_s
+            host = _host(url)
+            self._next[host] = max(self._next.get(host, now), now + 1 / self.rate_per_s)
 
     @classmethod
     def resumed(
@@ -110,6 +128,24 @@ class HostPacer:
 def epoch_s() -> float:
     """The wall clock in seconds since the epoch (common.ports, so tests can move it)."""
     return ports.now_ms() / 1000
+
+
+@dataclass(slots=True)
+class StampedHttp:
+    """`http` telling `pacer` when each request really starts.
+
+    The chunk reserves a request's turn when it launches the request's task (so it launches no
+    second one in the same turn), but the task runs when the event loop gets to it: a process
+    descheduled for 10 ms starts that request 10 ms late and the next one, launched on time,
+    only 1/rate - 10 ms after it. Stamping again at the fetch itself pushes the next turn back."""
+
+    http: ports.HttpClient
+    pacer: HostPacer
+    clock: Callable[[], float] = time.monotonic
+
+    async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
+        self.pacer.started(request.url, self.clock())
+        return await self.http.fetch(request)
 
 
 class NoTurnLeft(Exception):

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from common import ports
 from crawl.chunk import ChunkReport
-from crawl.pacing import HostPacer, NoTurnLeft, PacedHttp, epoch_s
+from crawl.pacing import HostPacer, NoTurnLeft, PacedHttp, StampedHttp, epoch_s
 from crawl.site_health import NoAnswers
 from local_platform.runtime import LocalPlatform
 from tests.crawl_flow.test_chunk_refill import CHAIN, reports, site
@@ -123,6 +123,22 @@ async def test_paced_http_waits_for_each_hosts_turn() -> None:
     assert set(http.carried()) <= {"a.test", "b.test"}
 
 
+async def test_a_request_that_starts_late_pushes_its_hosts_next_turn_back() -> None:
+    # The chunk stamps a request at its launch (0.0); the event loop reaches its task at 0.03
+    # (a descheduled process): the next request to the host may go at 0.03 + 1/rate, not 0.05.
+    pacer, now = HostPacer(20.0), [0.0]
+    pacer.started(A, now[0])
+
+    class Site:
+        async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
+            return ports.FetchResult(request.url, 200, {}, b"", False, 1.0)
+
+    now[0] = 0.03
+    await StampedHttp(Site(), pacer, lambda: now[0]).fetch(ports.FetchRequest(A, 1.0, 1000))
+    assert pacer.wait_s(A, 0.05) == pytest.approx(0.03)
+    assert pacer.wait_s(B, 0.05) == 0.0
+
+
 async def test_a_turn_past_the_steps_deadline_is_refused_not_waited_for() -> None:
     sent: list[str] = []
 
@@ -166,7 +182,9 @@ def starts(monkeypatch: pytest.MonkeyPatch) -> list[Start]:
     Read there, not off the site's server: the server's thread notes an arrival some varying time
     after the request started, so on a loaded machine a gap there looks shorter than the pacer
     made it (DEVELOPERS.md: tests never race the wall clock). That every request the site
-    received was booked by a pacer is checked by counting both."""
+    received was booked by a pacer is checked by counting both. (The crawl chunk also reserves
+    a page's turn at its launch, `HostPacer.reserve`; the start is booked when its fetch really
+    goes, crawl.pacing.StampedHttp.)"""
     seen: list[Start] = []
     real = HostPacer.started
 

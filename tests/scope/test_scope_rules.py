@@ -107,6 +107,10 @@ def test_the_effective_rate(
         ([("https://a.test/1", 0.0)], "https://a.test/2", 0.5, 0.0),
         ([("https://a.test/1", 0.0)], "https://b.test/2", 0.0, 0.0),  # per host
         ([("https://a.test/1", 0.0), ("https://a.test/2", 0.5)], "https://a.test/3", 0.6, 0.4),
+        # Stamped at launch (0.0) and again when the fetch really went (0.1): the later counts.
+        ([("https://a.test/1", 0.0), ("https://a.test/1", 0.1)], "https://a.test/2", 0.5, 0.1),
+        # ... and an earlier stamp never brings the next turn forward.
+        ([("https://a.test/1", 0.1), ("https://a.test/1", 0.0)], "https://a.test/2", 0.5, 0.1),
     ],
 )
 def test_the_pacer_spaces_requests_to_one_host(
