@@ -1,8 +1,11 @@
 """Parsing throughput and memory over the page corpus: our extractor vs html5lib vs stdlib.
 
-Run: `uv run python bench/parse_bench.py [CORPUS_DIR] [--repeats N]`. Prints MB/s (median of
-repeats, MB = 10^6 bytes of HTML) for
+Run: `uv run python bench/parse_bench.py [CORPUS_DIR] [--repeats N] [--tree]`. Prints MB/s
+(median of repeats, MB = 10^6 bytes of HTML) for
 * extractor: `PageExtractor`, each page fed whole (it slices internally), facts built;
+* with `--tree`, also extractor+tree: the extractor handing its decoded text to
+  `parse.tree_builder.TreeBuilder` (the crawl's page stream), and extractor+tree+rules: that and
+  the accessibility rules (`a11y.rules.audit`) on the tree, as the crawl runs them;
 * html5lib: the reference (html5lib parse + the same extraction from the tree);
 * stdlib: `html.parser.HTMLParser` with empty handlers over the page decoded as UTF-8,
 and the tracemalloc peak of extracting the largest page, and of that page repeated 10 times, both
@@ -30,9 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from synthetic_site import ApiDocsSite
 
+from a11y.rules import audit
 from parse.extractor import PageExtractor
 from parse.parity import PARITY_URL, page_files, read_page
 from parse.reference import reference_facts
+from parse.tree_builder import page_tree
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "pages"
 CHUNK = 64 * 1024
@@ -42,6 +47,14 @@ def run_extractor(page: bytes) -> None:
     extractor = PageExtractor(PARITY_URL)
     extractor.feed(page)
     extractor.close()
+
+
+def run_tree(page: bytes) -> None:
+    page_tree(page, PARITY_URL)
+
+
+def run_tree_rules(page: bytes) -> None:
+    audit(page_tree(page, PARITY_URL)[1].root)
 
 
 def link_heavy_pages() -> list[tuple[str, bytes]]:
@@ -113,6 +126,7 @@ def main() -> None:
     args = argparse.ArgumentParser()
     args.add_argument("corpus", nargs="?", type=Path, default=CORPUS)
     args.add_argument("--repeats", type=int, default=5)
+    args.add_argument("--tree", action="store_true", help="also the tree, and the a11y rules")
     opts = args.parse_args()
     pages = [read_page(p) for p in page_files(opts.corpus)]
     print(f"pages={len(pages)} bytes={sum(map(len, pages))}")
@@ -120,14 +134,21 @@ def main() -> None:
     # The machines are shared and noisy: alternate the contenders and take medians of each and
     # of the per-round ratios, so drift hits all of them alike.
     ours, stdlib, html5, vs_stdlib, vs_html5 = [], [], [], [], []
+    tree, rules = [], []
     for round_ in range(opts.repeats):
         ours.append(throughput(run_extractor, pages, 1))
+        if opts.tree:
+            tree.append(throughput(run_tree, pages, 1))
+            rules.append(throughput(run_tree_rules, pages, 1))
         stdlib.append(throughput(run_stdlib, pages, 1))
         vs_stdlib.append(ours[-1] / stdlib[-1])
         if round_ < max(1, opts.repeats // 2):
             html5.append(throughput(run_reference, pages, 1))
             vs_html5.append(ours[-1] / html5[-1])
     print(f"extractor {statistics.median(ours):8.2f} MB/s")
+    if opts.tree:
+        print(f"extractor+tree {statistics.median(tree):8.2f} MB/s")
+        print(f"extractor+tree+rules {statistics.median(rules):8.2f} MB/s")
     print(f"html5lib  {statistics.median(html5):8.2f} MB/s")
     print(f"stdlib    {statistics.median(stdlib):8.2f} MB/s")
     largest = max(pages, key=len)
@@ -140,8 +161,16 @@ def main() -> None:
     )
     link_us, links = us_per_link(link_heavy_pages(), opts.repeats)
     print(f"link-heavy pages: {link_us:.2f} us CPU a link ({links} links a pass)")
+    tree_keys = ""
+    if opts.tree:
+        html5_mbs = statistics.median(html5)
+        tree_keys = (
+            f"tree_vs_html5lib={statistics.median(tree) / html5_mbs:.2f} "
+            f"tree_rules_vs_html5lib={statistics.median(rules) / html5_mbs:.2f} "
+            f"tree_cost={statistics.median(ours) / statistics.median(tree):.2f} "
+        )
     print(
-        f"speedup_vs_html5lib={statistics.median(vs_html5):.2f} "
+        f"{tree_keys}speedup_vs_html5lib={statistics.median(vs_html5):.2f} "
         f"vs_stdlib_tokenizer={statistics.median(vs_stdlib):.2f} "
         f"peak_mb_largest={peak_one:.2f} peak_mb_10x={peak_ten:.2f} us_per_link={link_us:.2f}"
     )

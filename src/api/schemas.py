@@ -46,6 +46,13 @@ from render.records import RenderMode
 from service import keys
 from service.audits import CreateAudit
 from service.monitors import CreateMonitor, UpdateMonitor
+from service.request_shape import (
+    MAX_DEPTH,
+    MAX_PATTERNS,
+    MAX_URL_CHARS,
+    URL_REQUIRED,
+    url_patterns,
+)
 from service.scope_checks import list_start_url
 from service.verification import RequestVerification
 from urls.credentials import (
@@ -200,7 +207,7 @@ class ScopeFields(BaseModel):
         "following links",
     )
     urls: list[str] = Field(default_factory=list, max_length=MAX_LIST_URLS)
-    sitemap_url: str | None = Field(default=None, min_length=1, max_length=2048)
+    sitemap_url: str | None = Field(default=None, min_length=1, max_length=MAX_URL_CHARS)
 
     @model_validator(mode="after")
     def _scope_checked(self) -> Self:
@@ -218,13 +225,13 @@ class CreateAuditBody(ScopeFields):
     model_config = _STRICT
 
     # Required, except in list mode: the list's first URL (or its sitemap's site) by default.
-    url: str | None = Field(default=None, min_length=1, max_length=2048)
+    url: str | None = Field(default=None, min_length=1, max_length=MAX_URL_CHARS)
     max_pages: int = Field(
         default=CRAWL.default_max_pages, ge=CRAWL.min_max_pages, le=CRAWL.max_max_pages
     )
-    max_depth: int | None = Field(default=None, ge=0, le=1000)
-    include: list[str] = Field(default_factory=list, max_length=50)
-    exclude: list[str] = Field(default_factory=list, max_length=50)
+    max_depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH)
+    include: list[str] = Field(default_factory=list, max_length=MAX_PATTERNS)
+    exclude: list[str] = Field(default_factory=list, max_length=MAX_PATTERNS)
 
     @field_validator("include", "exclude")
     @classmethod
@@ -252,7 +259,7 @@ class CreateAuditBody(ScopeFields):
     @model_validator(mode="after")
     def _url_or_list(self) -> Self:
         if self.url is None and self.mode is not AuditMode.LIST:
-            raise ValueError('url is required (only mode "list" may leave it out)')
+            raise ValueError(URL_REQUIRED)
         return self
 
     credentials: CredentialsBody | None = None
@@ -277,14 +284,6 @@ class CreateAuditBody(ScopeFields):
         )
 
 
-def url_patterns(patterns: list[str]) -> list[str]:
-    # The crawl's URL policy matches robots.txt-style path patterns: "/blog/", "*.pdf$".
-    for pattern in patterns:
-        if not pattern.startswith(("/", "*")) or len(pattern) > 500:
-            raise ValueError(f"a URL pattern must start with '/' or '*': {pattern!r}")
-    return patterns
-
-
 # Monitors. The service checks what depends on the deployment (the SSRF policy on both URLs,
 # MAX_PAGES_LIMIT, the secret's form); these check types and ranges.
 
@@ -294,16 +293,16 @@ class CreateMonitorBody(ScopeFields):
 
     model_config = _STRICT
 
-    url: str = Field(min_length=1, max_length=2048)
+    url: str = Field(min_length=1, max_length=MAX_URL_CHARS)
     frequency: Frequency = Field(default=Frequency.DAILY, strict=False)
     hour: int | None = Field(default=None, ge=0, le=23)
     max_pages: int = Field(
         default=CRAWL.default_max_pages, ge=CRAWL.min_max_pages, le=CRAWL.max_max_pages
     )
-    max_depth: int | None = Field(default=None, ge=0, le=1000)
-    include: list[str] = Field(default_factory=list, max_length=50)
-    exclude: list[str] = Field(default_factory=list, max_length=50)
-    webhook_url: str | None = Field(default=None, min_length=1, max_length=2048)
+    max_depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH)
+    include: list[str] = Field(default_factory=list, max_length=MAX_PATTERNS)
+    exclude: list[str] = Field(default_factory=list, max_length=MAX_PATTERNS)
+    webhook_url: str | None = Field(default=None, min_length=1, max_length=MAX_URL_CHARS)
     webhook_secret: str | None = Field(default=None, min_length=1, max_length=200)
     alert_score_drop: float = Field(default=5.0, ge=0, le=100)
     alert_on_grade_drop: bool = True
@@ -336,14 +335,14 @@ class UpdateMonitorBody(BaseModel):
 
     model_config = _STRICT
 
-    url: str | None = Field(default=None, min_length=1, max_length=2048)
+    url: str | None = Field(default=None, min_length=1, max_length=MAX_URL_CHARS)
     frequency: Frequency | None = Field(default=None, strict=False)
     hour: int | None = Field(default=None, ge=0, le=23)
     max_pages: int | None = Field(default=None, ge=CRAWL.min_max_pages, le=CRAWL.max_max_pages)
-    max_depth: int | None = Field(default=None, ge=0, le=1000)
-    include: list[str] | None = Field(default=None, max_length=50)
-    exclude: list[str] | None = Field(default=None, max_length=50)
-    webhook_url: str | None = Field(default=None, min_length=1, max_length=2048)
+    max_depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH)
+    include: list[str] | None = Field(default=None, max_length=MAX_PATTERNS)
+    exclude: list[str] | None = Field(default=None, max_length=MAX_PATTERNS)
+    webhook_url: str | None = Field(default=None, min_length=1, max_length=MAX_URL_CHARS)
     webhook_secret: str | None = Field(default=None, min_length=1, max_length=200)
     alert_score_drop: float | None = Field(default=None, ge=0, le=100)
     alert_on_grade_drop: bool | None = None
@@ -364,7 +363,7 @@ class UpdateMonitorBody(BaseModel):
     subdomains: bool | None = None
     mode: AuditMode | None = Field(default=None, strict=False)
     urls: list[str] | None = Field(default=None, max_length=MAX_LIST_URLS)
-    sitemap_url: str | None = Field(default=None, min_length=1, max_length=2048)
+    sitemap_url: str | None = Field(default=None, min_length=1, max_length=MAX_URL_CHARS)
     ignore_robots: bool | None = None
     credentials: CredentialsBody | None = None
 

@@ -29,6 +29,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
+from audit.a11y_catalogue import (
+    AXE_VERSION,
+    RENDERED_RULE_TEXTS,
+    RULE_TEXTS,
+    WCAG_CRITERIA,
+    RuleText,
+    understanding_url,
+)
+
 __all__ = [
     "CATALOGUE",
     "Category",
@@ -65,6 +74,9 @@ class Scope(StrEnum):
     SITE = "site"  # one extra request about the site (robots.txt, /llms.txt, ...)
     CRAWL = "crawl"  # about the crawl run itself
     LIGHTHOUSE = "lighthouse"  # a sampled page's Lighthouse runs (lighthouse.vitals)
+    # axe-core on a page a browser rendered (a11y.axe): decided only on the pages it ran on, the
+    # first workflow.render_step.AXE_PAGES rendered; a page not rendered was not checked
+    RENDERED = "rendered"
 
 
 class Category(StrEnum):
@@ -76,6 +88,7 @@ class Category(StrEnum):
     CONTENT = "content"  # thin and duplicate content
     SECURITY = "security"  # transport, headers, the security grade, exposure
     PERFORMANCE = "performance"  # response times, page weight, Lighthouse and Core Web Vitals
+    ACCESSIBILITY = "accessibility"  # the static rules and axe-core on rendered pages (issue 31)
 
     @property
     def label(self) -> str:
@@ -89,6 +102,7 @@ _CATEGORY_LABELS = {
     Category.CONTENT: "Content",
     Category.SECURITY: "Security",
     Category.PERFORMANCE: "Performance",
+    Category.ACCESSIBILITY: "Accessibility",
 }
 
 
@@ -226,7 +240,7 @@ class IssueType(StrEnum):
     RESOURCES_BLOCKED_BY_ROBOTS = "resources-blocked-by-robots"
     SOFT_404 = "soft-404"
     RENDERING_NOT_DONE = "rendering-not-done"
-    # --- a page's JSON-LD against schema.org and Google's rich results (issue 32,
+    # --- a page's JSON-LD, Microdata and RDFa against schema.org and Google's rich results (issue 32,
     # audit.rules_structured, docs/structured-data.md) ---
     STRUCTURED_DATA_UNKNOWN_TYPE = "structured-data-unknown-type"
     STRUCTURED_DATA_UNKNOWN_PROPERTY = "structured-data-unknown-property"
@@ -237,6 +251,89 @@ class IssueType(StrEnum):
     STRUCTURED_DATA_DEPRECATED_TERM = "structured-data-deprecated-term"
     RICH_RESULT_MISSING_REQUIRED = "rich-result-missing-required"
     RICH_RESULT_MISSING_RECOMMENDED = "rich-result-missing-recommended"
+    STRUCTURED_DATA_UNCHECKED = "structured-data-unchecked"
+    # --- the static accessibility rules, one per axe-core rule (issue 31, audit.rules_a11y,
+    # audit.a11y_catalogue, docs/accessibility.md) ---
+    A11Y_IMAGE_ALT = "a11y-image-alt"
+    A11Y_INPUT_IMAGE_ALT = "a11y-input-image-alt"
+    A11Y_AREA_ALT = "a11y-area-alt"
+    A11Y_OBJECT_ALT = "a11y-object-alt"
+    A11Y_SVG_IMG_ALT = "a11y-svg-img-alt"
+    A11Y_ROLE_IMG_ALT = "a11y-role-img-alt"
+    A11Y_BUTTON_NAME = "a11y-button-name"
+    A11Y_INPUT_BUTTON_NAME = "a11y-input-button-name"
+    A11Y_LINK_NAME = "a11y-link-name"
+    A11Y_LABEL = "a11y-label"
+    A11Y_SELECT_NAME = "a11y-select-name"
+    A11Y_FORM_FIELD_MULTIPLE_LABELS = "a11y-form-field-multiple-labels"
+    A11Y_FRAME_TITLE = "a11y-frame-title"
+    A11Y_DOCUMENT_TITLE = "a11y-document-title"
+    A11Y_HTML_HAS_LANG = "a11y-html-has-lang"
+    A11Y_HTML_LANG_VALID = "a11y-html-lang-valid"
+    A11Y_VALID_LANG = "a11y-valid-lang"
+    A11Y_HTML_XML_LANG_MISMATCH = "a11y-html-xml-lang-mismatch"
+    A11Y_DUPLICATE_ID_ARIA = "a11y-duplicate-id-aria"
+    A11Y_ARIA_VALID_ATTR = "a11y-aria-valid-attr"
+    A11Y_ARIA_VALID_ATTR_VALUE = "a11y-aria-valid-attr-value"
+    A11Y_ARIA_ROLES = "a11y-aria-roles"
+    A11Y_ARIA_ALLOWED_ATTR = "a11y-aria-allowed-attr"
+    A11Y_ARIA_REQUIRED_ATTR = "a11y-aria-required-attr"
+    A11Y_ARIA_REQUIRED_CHILDREN = "a11y-aria-required-children"
+    A11Y_ARIA_REQUIRED_PARENT = "a11y-aria-required-parent"
+    A11Y_ARIA_HIDDEN_BODY = "a11y-aria-hidden-body"
+    A11Y_PRESENTATION_ROLE_CONFLICT = "a11y-presentation-role-conflict"
+    A11Y_NESTED_INTERACTIVE = "a11y-nested-interactive"
+    A11Y_META_REFRESH = "a11y-meta-refresh"
+    A11Y_META_VIEWPORT = "a11y-meta-viewport"
+    A11Y_LIST = "a11y-list"
+    A11Y_LISTITEM = "a11y-listitem"
+    A11Y_DEFINITION_LIST = "a11y-definition-list"
+    A11Y_DLITEM = "a11y-dlitem"
+    A11Y_TD_HEADERS_ATTR = "a11y-td-headers-attr"
+    A11Y_TH_HAS_DATA_CELLS = "a11y-th-has-data-cells"
+    A11Y_SCOPE_ATTR_VALID = "a11y-scope-attr-valid"
+    A11Y_TABINDEX = "a11y-tabindex"
+    A11Y_ACCESSKEYS = "a11y-accesskeys"
+    A11Y_SERVER_SIDE_IMAGE_MAP = "a11y-server-side-image-map"
+    A11Y_MARQUEE = "a11y-marquee"
+    A11Y_BLINK = "a11y-blink"
+    A11Y_EMPTY_HEADING = "a11y-empty-heading"
+    A11Y_HEADING_ORDER = "a11y-heading-order"
+    A11Y_PAGE_HAS_HEADING_ONE = "a11y-page-has-heading-one"
+    A11Y_LANDMARK_ONE_MAIN = "a11y-landmark-one-main"
+    A11Y_AUTOCOMPLETE_VALID = "a11y-autocomplete-valid"
+    # --- the rules only axe-core decides, on a rendered page (issue 31 item 2; a11y.axe,
+    # a11y.rule_ids.RenderedRuleId): decided on the pages axe-core ran on, no other ---
+    A11Y_ARIA_BRAILLE_EQUIVALENT = "a11y-aria-braille-equivalent"
+    A11Y_ARIA_COMMAND_NAME = "a11y-aria-command-name"
+    A11Y_ARIA_CONDITIONAL_ATTR = "a11y-aria-conditional-attr"
+    A11Y_ARIA_DEPRECATED_ROLE = "a11y-aria-deprecated-role"
+    A11Y_ARIA_HIDDEN_FOCUS = "a11y-aria-hidden-focus"
+    A11Y_ARIA_INPUT_FIELD_NAME = "a11y-aria-input-field-name"
+    A11Y_ARIA_METER_NAME = "a11y-aria-meter-name"
+    A11Y_ARIA_PROGRESSBAR_NAME = "a11y-aria-progressbar-name"
+    A11Y_ARIA_PROHIBITED_ATTR = "a11y-aria-prohibited-attr"
+    A11Y_ARIA_ROLEDESCRIPTION = "a11y-aria-roledescription"
+    A11Y_ARIA_TAB_NAME = "a11y-aria-tab-name"
+    A11Y_ARIA_TOGGLE_FIELD_NAME = "a11y-aria-toggle-field-name"
+    A11Y_ARIA_TOOLTIP_NAME = "a11y-aria-tooltip-name"
+    A11Y_AUDIO_CAPTION = "a11y-audio-caption"
+    A11Y_AVOID_INLINE_SPACING = "a11y-avoid-inline-spacing"
+    A11Y_BYPASS = "a11y-bypass"
+    A11Y_COLOR_CONTRAST = "a11y-color-contrast"
+    A11Y_CSS_ORIENTATION_LOCK = "a11y-css-orientation-lock"
+    A11Y_FRAME_FOCUSABLE_CONTENT = "a11y-frame-focusable-content"
+    A11Y_FRAME_TITLE_UNIQUE = "a11y-frame-title-unique"
+    A11Y_LABEL_CONTENT_NAME_MISMATCH = "a11y-label-content-name-mismatch"
+    A11Y_LINK_IN_TEXT_BLOCK = "a11y-link-in-text-block"
+    A11Y_NO_AUTOPLAY_AUDIO = "a11y-no-autoplay-audio"
+    A11Y_P_AS_HEADING = "a11y-p-as-heading"
+    A11Y_SCROLLABLE_REGION_FOCUSABLE = "a11y-scrollable-region-focusable"
+    A11Y_SUMMARY_NAME = "a11y-summary-name"
+    A11Y_TABLE_FAKE_CAPTION = "a11y-table-fake-caption"
+    A11Y_TD_HAS_HEADER = "a11y-td-has-header"
+    A11Y_TARGET_SIZE = "a11y-target-size"
+    A11Y_VIDEO_CAPTION = "a11y-video-caption"
 
     @property
     def severity(self) -> Severity:
@@ -299,6 +396,10 @@ SCRIPT_LINK_SAMPLE = 5
 # Structured data (audit.rules_structured): how many findings one issue lists, each with its
 # property path; the detail also counts them all. Enough to show a template's faults.
 STRUCTURED_FINDINGS_LISTED = 20
+# Accessibility (audit.rules_a11y): how many failing elements one issue lists, each with its CSS
+# selector and HTML snippet; the detail also counts them all. A template's fault repeats the same
+# element on every page, and twenty show the pattern of a page's own faults.
+A11Y_ELEMENTS_LISTED = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -1987,8 +2088,8 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         _WARN,
         _PAGE,
         "Structured data uses a type schema.org does not define",
-        "a JSON-LD item's @type is not a schema.org type (the details list each with its "
-        "property path and the likely intended type)",
+        "an item's type (JSON-LD @type, Microdata itemtype, RDFa typeof) is not a schema.org "
+        "type (the details list each with its property path and the likely intended type)",
         "Search engines ignore an item of a type they do not know, with every property on it. "
         "Warning: the markup was written to be used and is not.",
         "Correct the type's spelling and case (e.g. Prodcut -> Product), as the details suggest.",
@@ -2001,8 +2102,8 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         _WARN,
         _PAGE,
         "Structured data uses a property schema.org does not define",
-        "a JSON-LD property is not a schema.org property (the details list each with its path and "
-        "the likely intended name)",
+        "a property (a JSON-LD key, Microdata itemprop, RDFa property) is not a schema.org "
+        "property (the details list each with its path and the likely intended name)",
         "A misspelt property is dropped by search engines, so the value it carries is lost "
         "(a price, a date, an author). Warning.",
         "Rename the property as the details suggest (e.g. colour -> color, Name -> name).",
@@ -2015,8 +2116,8 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         _WARN,
         _PAGE,
         "Structured data does not name the schema.org vocabulary correctly",
-        "a JSON-LD item has no @context, or writes schema.org terms in another namespace "
-        "(www.schema.org, schema.org/ without a scheme, an undeclared schema: prefix)",
+        "a JSON-LD item has no @context, or an item writes schema.org terms in another "
+        "namespace (www.schema.org, schema.org/ without a scheme, an undeclared schema: prefix)",
         "Without the right vocabulary the item's terms mean nothing to a consumer, so the whole "
         "item can be ignored. Warning.",
         'Start each block with "@context": "https://schema.org" and write terms without a prefix.',
@@ -2104,7 +2205,63 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         (_FINDINGS_LISTED,),
         category=_CONTENT,
     ),
+    _D(
+        IssueType.STRUCTURED_DATA_UNCHECKED,
+        _INFO,
+        _PAGE,
+        "Structured data not fully checked",
+        "the page has Microdata or RDFa that the audit did not read, or not all of it: the page "
+        "is larger than the element tree the audit builds, or reading the markup reached its "
+        "bounds (the finding's term says which: no-tree, tree-cut, read-bound)",
+        "Items past the cut were not validated, so mistakes in them go unreported here. Info "
+        "about the audit, not the page.",
+        "Check the page in the Schema Markup Validator or Google's Rich Results Test; a smaller "
+        "page (or its structured data in JSON-LD near the top) is read whole.",
+        "siteaudit (structured.page)",
+        (_FINDINGS_LISTED,),
+        category=_CONTENT,
+    ),
 )
+
+
+# -- the static accessibility rules (issue 31): one type per axe-core rule, from its table ---------
+
+_A11Y_LISTED = _t("A11Y_ELEMENTS_LISTED", A11Y_ELEMENTS_LISTED, "elements listed", "siteaudit")
+_IMPACT_WORDS = {"critical": "Critical", "warning": "Warning", "info": "Info"}
+
+
+def _a11y_descriptor(rule: str, text: RuleText, *, rendered: bool = False) -> IssueDescriptor:
+    severity = Severity(text.severity)
+    criteria = "; ".join(WCAG_CRITERIA[c].label for c in text.wcag) or "a best practice"
+    sources = "; ".join(f"WCAG {WCAG_CRITERIA[c].label} {understanding_url(c)}" for c in text.wcag)
+    trigger = (
+        f"axe-core's rule {rule} fails on an element of a page a browser rendered (WCAG: "
+        f"{criteria}), decided only there: axe-core runs on the first rendered pages, and a page "
+        "not rendered was not checked for it; the details list the elements (CSS selector, HTML "
+        "snippet)"
+        if rendered
+        else f"axe-core's rule {rule} fails on an element of the page, decided from the markup "
+        f"(WCAG: {criteria}); the details list the elements (CSS selector, HTML snippet)"
+    )
+    return _D(
+        IssueType(f"a11y-{rule}"),
+        severity,
+        Scope.RENDERED if rendered else _PAGE,
+        text.title,
+        trigger,
+        f"{text.explanation} {_IMPACT_WORDS[severity]}: axe-core rates its impact {text.impact}.",
+        text.how_to_fix,
+        f"axe-core {AXE_VERSION} rule {rule}" + (f"; {sources}" if sources else " (best practice)"),
+        (_A11Y_LISTED,),
+        category=Category.ACCESSIBILITY,
+    )
+
+
+_A11Y_DESCRIPTORS = tuple(_a11y_descriptor(rule.value, text) for rule, text in RULE_TEXTS.items())
+_A11Y_DESCRIPTORS += tuple(
+    _a11y_descriptor(rule.value, text, rendered=True) for rule, text in RENDERED_RULE_TEXTS.items()
+)
+_DESCRIPTORS += _A11Y_DESCRIPTORS
 
 CATALOGUE: Mapping[IssueType, IssueDescriptor] = MappingProxyType({d.id: d for d in _DESCRIPTORS})
 

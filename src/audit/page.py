@@ -45,8 +45,9 @@ class PageObservation(JsonRecord):
     facts: PageFacts | None = None
     # The page's JSON-LD checked (structured.page); None when it has no block that parsed.
     structured_data: PageStructuredData | None = None
-    # The static accessibility rules' failures (a11y.result); None when the rules did not run
-    # (not an HTML page that was analysed).
+    # The static accessibility rules' failures (a11y.result), with axe-core's merged in on a page
+    # it ran on, rendered (a11y.merge); None when the rules did not run (not an HTML page that was
+    # analysed).
     accessibility: PageAccessibility | None = None
 
     def __post_init__(self) -> None:

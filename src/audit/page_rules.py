@@ -7,7 +7,8 @@ Theory of operation (original system §1.2):
   9-12 noindex, canonical conflict, canonicalized, deep page
   13   JavaScript shell -> stop (its title, headings and text are not the rendered page's)
   14-20 title, meta description, H1, heading order, thin content, image alt, outgoing links
-  then the branch JSON-LD check, the structured-data checks (audit.rules_structured), and the
+  then the branch JSON-LD check, the structured-data checks (audit.rules_structured), the
+  static accessibility rules' failures (audit.rules_a11y), and the
   field checks (rules_field, rules_social, rules_security), which run on every readable 2xx HTML
   page, shells included: they read the head and headers, which a shell serves like any page.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from audit import (
+    rules_a11y,
     rules_content,
     rules_field,
     rules_head,
@@ -50,6 +52,7 @@ _CONTENT_RULES: Sequence[Rule] = (  # steps 14-20, then the JSON-LD checks
     rules_content.no_outgoing_links,
     rules_content.invalid_structured_data,
     rules_structured.structured_data_issues,
+    rules_a11y.accessibility_issues,
 )
 FIELD_RULES: Sequence[Rule] = (
     rules_field.http_page_on_https_site,

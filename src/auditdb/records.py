@@ -16,7 +16,7 @@ from typing import Self
 from audit.issues import DetectedIssue
 from auditdb.scope import ScopeOptions
 from auditdb.verifications import RobotsDecision
-from common.failures import site_failure_code
+from common.failures import start_failure_code
 from common.settings import CRAWL, EXTERNAL
 from common.wire import JsonObject, JsonRecord, JsonValue
 from lighthouse.records import LighthouseMode, LighthouseStatus
@@ -150,9 +150,10 @@ class AuditRecord(JsonRecord):
 
     @property
     def site_failure(self) -> str | None:
-        """The sentence for the site's owner when the site made the audit fail (its start URL got
-        no answer, an HTTP error, or is not an HTML page: crawl.start_verdict); None otherwise."""
-        code = site_failure_code(self.error_code)
+        """The sentence for the site's owner when the start URL could not be audited: the site
+        made the audit fail (its start URL got no answer, an HTTP error, or is not an HTML page:
+        crawl.start_verdict), or our network did (crawl.network_probe); None otherwise."""
+        code = start_failure_code(self.error_code)
         if self.status is not AuditStatus.FAILED or code is None:
             return None
         return self.error_detail or code.meaning
@@ -160,7 +161,7 @@ class AuditRecord(JsonRecord):
     @property
     def site_failure_line(self) -> str | None:
         """`the site could not be connected to (site_connection_failed): <the sentence>`."""
-        code = site_failure_code(self.error_code)
+        code = start_failure_code(self.error_code)
         sentence = self.site_failure
         return None if code is None or sentence is None else f"{code.meaning} ({code}): {sentence}"
 
@@ -175,7 +176,15 @@ class AuditRecord(JsonRecord):
         return cls.from_dict(data)
 
 
-_FLAGS = ("is_html", "truncated", "is_indexable", "has_structured_data", "in_sitemap")
+_FLAGS = (
+    "is_html",
+    "truncated",
+    "is_indexable",
+    "has_structured_data",
+    "in_sitemap",
+    "a11y_checked",
+    "a11y_rendered",
+)
 # The page fields stored as JSON text in a `<field>_json` column, with what NULL reads as.
 _JSON_COLUMNS: Mapping[str, JsonValue] = MappingProxyType(
     {
@@ -242,6 +251,12 @@ class PageRecord(JsonRecord):
     structured_findings: dict[str, int] = field(default_factory=dict)
     structured_errors: int = 0
     structured_warnings: int = 0
+    # Whether the static accessibility rules ran on the page (migration 0029): the verdict scores
+    # the accessibility category only when some page was checked.
+    a11y_checked: bool = False
+    # Whether axe-core ran on the page a browser rendered (migration 0030): the rules only it
+    # decides (color-contrast...) were checked on such pages only.
+    a11y_rendered: bool = False
 
     def to_row(self) -> JsonObject:
         row = self.to_dict()

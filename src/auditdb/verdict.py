@@ -30,7 +30,9 @@ _HTML_2XX = "(p.fetch_class = 'ok' AND p.is_html = 1 AND p.status_code BETWEEN 2
 
 SITE_SQL = (
     f"SELECT COUNT(*) AS scored, COALESCE(SUM({_IMPORTANCE}), 0) AS weight, "
-    f"COALESCE(SUM({_HTML_2XX}), 0) AS html FROM audit_pages p "
+    f"COALESCE(SUM({_HTML_2XX}), 0) AS html, COALESCE(MAX(p.a11y_checked), 0) AS a11y, "
+    "COALESCE(SUM(p.a11y_rendered), 0) AS a11y_rendered "
+    "FROM audit_pages p "
     f"WHERE p.audit_id = ? AND {SCORED_PAGE}"
 )
 # Per (type, page) first (a covering walk of audit_issues_identity_idx would need severity_rank
@@ -57,6 +59,8 @@ async def tally(db: D1Database, audit_id: str, security_score: int | None) -> Ta
         html_pages=as_int(site.get("html", 0)),
         scored_weight=as_int(site.get("weight", 0)),
         security_score=security_score,
+        accessibility_checked=bool(as_int(site.get("a11y", 0))),
+        accessibility_rendered=as_int(site.get("a11y_rendered", 0)),
         types=tuple(_type_tally(row) for row in result["results"]),
     )
 

@@ -13,6 +13,8 @@ from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from audit.a11y_catalogue import A11Y_ISSUE_PREFIX
+from audit.catalogue import Category
 from audit.link_graph import PageLinkLists
 from audit.verdict import PENALTY, Action, FindingScope, Scores
 from auditdb import repository
@@ -237,6 +239,7 @@ def _phase_lines(report: JsonObject, audit: AuditRecord) -> list[str]:
         *_timing_line(report),
         *_rendering_line(report),
         *_structured_line(report),
+        *_accessibility_line(report),
         *_lighthouse_line(audit),
     ]
 
@@ -249,6 +252,43 @@ def _structured_line(report: JsonObject) -> list[str]:
         return []
     summary = StructuredSummary.from_dict(found)
     return [f"structured data: {summary.note}"] if summary.pages else []
+
+
+def _accessibility_line(report: JsonObject) -> list[str]:
+    """The accessibility category's score and its failing rules, or that the rules did not run
+    (docs/accessibility.md); nothing for an audit without a verdict."""
+    scores = report.get("scores")
+    if not isinstance(scores, Mapping):
+        return []
+    category = next(
+        (c for c in Scores.from_dict(scores).categories if c.category is Category.ACCESSIBILITY),
+        None,
+    )
+    summary = report.get("summary")
+    by_type = summary.get("issues_by_type") if isinstance(summary, Mapping) else None
+    failing = {
+        t.removeprefix(A11Y_ISSUE_PREFIX): as_int(n)
+        for t, n in (by_type.items() if isinstance(by_type, Mapping) else ())
+        if t.startswith(A11Y_ISSUE_PREFIX)
+    }
+    if category is None or (category.score is None and not failing):
+        return ["accessibility: not checked (the static rules did not run on the pages)"]
+    ranked = sorted(failing.items(), key=lambda item: (-item[1], item[0]))
+    rules = ", ".join(f"{rule} on {pages:,}" for rule, pages in ranked[:3])
+    more = f" and {len(ranked) - 3} more" if len(ranked) > 3 else ""
+    found = f"; failing rules (pages): {rules}{more}" if ranked else "; no rule failed"
+    shown = "n/a" if category.score is None else f"{category.score:g}"
+    where = _where_decided(Scores.from_dict(scores).accessibility_rendered)
+    return [f"accessibility: {shown} of 100{found}; {where}"]
+
+
+def _where_decided(rendered: int) -> str:
+    # Never imply that a page axe-core did not run on passed the rules only it decides.
+    rules = "colour contrast, target size and the other rules only a browser decides"
+    if rendered <= 0:
+        return f"{rules} not checked (no page rendered with axe-core)"
+    pages = "page" if rendered == 1 else "pages"
+    return f"{rules} checked on the {rendered:,} {pages} rendered with axe-core only"
 
 
 def _rendering_line(report: JsonObject) -> list[str]:

@@ -42,6 +42,8 @@ from typing import (
     get_type_hints,
 )
 
+from common.fast_record import maker
+
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
@@ -163,7 +165,17 @@ def from_columns[T: DataclassInstance](cls: type[T], data: object) -> tuple[T, .
         raise WireError(f"{cls.__name__}: columns of different lengths {sorted(lengths)}")
     rows = lengths.pop() if lengths else 0
     whole = [column if len(column) == rows else column * rows for column in columns]
-    return tuple(map(cls, *whole))
+    return tuple(map(_row_maker(cls), *whole))
+
+
+@cache
+def _row_maker[T: DataclassInstance](cls: type[T]) -> Callable[..., T]:
+    """The columns' records are built without the frozen `__init__` where `maker` can
+    (common.fast_record: every value was checked against its field above); `cls` otherwise."""
+    try:
+        return maker(cls)
+    except TypeError:  # not slotted, or an __init__ that does more than store its fields
+        return cls
 
 
 def _column(

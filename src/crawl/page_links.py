@@ -24,6 +24,7 @@ to 32 bytes each), whatever the page's link count. Sans-IO.
 
 from __future__ import annotations
 
+from common.fast_record import maker
 from common.seen import SeenHashes
 from crawl.fragments import fragment_link
 from crawl.references import is_page_link, is_resource
@@ -38,13 +39,17 @@ from durable.records import (
     ResourceRef,
 )
 from parse.facts import Link, Reference, ReferenceKind
-from urls.normalise import UrlParts, normalise_url, split_url
+from urls.normalise import normalise_url
 
 # Rows (edges plus URLs to enqueue) sent to the scratchpad at once while a page is parsed: about
 # 300 KB of JSON, far under an RPC message's 32 MiB, and few calls even for 100,000 links.
 LINK_BATCH_ROWS = 2_000
 NOT_FOLLOWED = "not_followed"  # a link in list mode, counted with the policy's reasons
 _HTML_SPACE = " \t\n\r\f"  # what parse.builder strips before telling a bare #fragment link
+# One edge per distinct target of every page, one candidate per distinct followed target: built
+# without the frozen __init__ (common.fast_record), every field passed.
+_link_row = maker(LinkRow)
+_discovered = maker(DiscoveredUrl)
 
 
 class PageLinks:
@@ -83,15 +88,16 @@ class PageLinks:
             if link.href.raw.lstrip(_HTML_SPACE).startswith("#"):
                 self._fragment(link)
                 continue
-            parts = split_url(url)  # one parse per link: the target and its site
-            internal = parts is not None and self._on_site(parts)
+            # Once per distinct URL of the audit (the policy's memo): the same target string on
+            # every page that links it, its hash kept, so the dedup tables and the policy's
+            # decisions below hash it without reading it again.
+            found = self.policy.link_target(url)
+            if found is None:
+                self.external += 1
+                continue
+            target, internal = found
             self.internal += internal
             self.external += not internal
-            if parts is None:
-                continue
-            # The cached spelling (the same string on every page that links it, its hash kept):
-            # the dedup tables and the policy's memo below hash it without reading it again.
-            target = self.policy.stripped(normalise_url(url) or parts.unsplit())
             self._edge(target, link.nofollow, link.text or None, link.image_alt, not internal)
             if internal:
                 if "#" in link.href.raw:
@@ -158,16 +164,13 @@ class PageLinks:
         if self._externals.add(target):
             self.external_refs.append(ExternalRef(self.leased.url, target))
 
-    def _on_site(self, parts: UrlParts) -> bool:
-        return self.policy.site.covers(parts)
-
     def _edge(
         self, target: str, nofollow: bool, anchor: str | None, alt: str | None, external: bool
     ) -> None:
         if self._edges.add(target):
             # The alt names only a link without text (audit.link_graph.anchor_of).
             image_alt = None if anchor else (alt or None)
-            row = LinkRow(self.leased.url, target, nofollow, anchor, image_alt, external)
+            row = _link_row(self.leased.url, target, nofollow, anchor, image_alt, external)
             self.rows.append(row)
 
     def add_candidate(self, target: str, depth: int | None) -> None:
@@ -192,7 +195,7 @@ class PageLinks:
             return
         decision = self.policy.decide(target, depth)
         if decision is Decision.ALLOWED:
-            self.discovered.append(DiscoveredUrl(target, depth, self.leased.url))
+            self.discovered.append(_discovered(target, depth, self.leased.url))
         else:
             self.skipped[decision.value] = self.skipped.get(decision.value, 0) + 1
 

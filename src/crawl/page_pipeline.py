@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
 
+from a11y.result import PageAccessibility
 from audit import rules_social
 from audit.cross_page import crawled_page
 from audit.issue_ids import page_id
@@ -40,10 +41,12 @@ from durable.records import (
     SiteFact,
 )
 from parse.facts import PageFacts
+from parse.tree import Element
 from render.decision import render_reason
 from render.records import RenderMode
-from structured.page import PageStructuredData, check_json_ld
+from structured.page import PageStructuredData, check_json_ld, check_page
 from urls.normalise import normalise_url
+from urls.resolve import document_base
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 # The response headers `observe` reads: what a page queued for rendering keeps of its raw answer,
@@ -99,12 +102,24 @@ class ProcessedPage:
 
 @dataclass(slots=True)
 class ParsedBody:
-    """What the page stream kept of a body: its head, its size, the facts and the links."""
+    """What the page stream kept of a body: its head, its size, the facts and the links, and
+    for a parsed page its element tree, the accessibility rules' verdict on it and whether its
+    bytes showed Microdata or RDFa."""
 
     head: bytes  # the first bytes (fetch classification)
     size: int  # bytes received, up to the fetch's cap
     facts: PageFacts | None  # None unless the page was parsed (an ok 2xx HTML page)
     links: PageLinks  # rows not yet sent, and the page's counts
+    # The page's `<html>` element (parse.tree_builder), for whatever else reads the tree while
+    # the page is processed (the Microdata/RDFa extraction); never stored: the body and its
+    # tree are dropped once the page is assembled.
+    tree: Element | None = None
+    accessibility: PageAccessibility | None = None
+    # Whether the tree holds the whole page (parse.tree_builder.ParsedTree.complete).
+    tree_complete: bool = True
+    # Whether the body showed Microdata or RDFa attributes, or could not tell (a UTF-16 page):
+    # structured.markup_scan. Only then is the tree walked for that markup.
+    markup: bool = False
 
 
 def assemble(
@@ -209,7 +224,9 @@ def observe(
 ) -> PageObservation:
     headers = result.headers
     content_type = headers.get("content-type")
-    facts, structured_data = checked_structured_data(body.facts)
+    facts, structured_data = checked_structured_data(
+        body.facts, body.tree, markup=body.markup, tree_complete=body.tree_complete
+    )
     return PageObservation(
         url=leased.url,
         final_url=result.url,
@@ -232,18 +249,29 @@ def observe(
         site_is_https=scope.site_is_https,
         facts=facts,
         structured_data=structured_data,
+        accessibility=body.accessibility,
     )
 
 
 def checked_structured_data(
     facts: PageFacts | None,
+    tree: Element | None = None,
+    *,
+    markup: bool = False,
+    tree_complete: bool = True,
 ) -> tuple[PageFacts | None, PageStructuredData | None]:
-    """The page's JSON-LD validated, and its facts without the blocks' texts: the observation
-    crosses step and storage boundaries, so it keeps the bounded findings, not the blocks."""
-    if facts is None or not facts.json_ld.documents:
-        return facts, None
-    checked = check_json_ld(facts.json_ld.documents)
-    return replace(facts, json_ld=replace(facts.json_ld, documents=())), checked
+    """The page's structured data validated, and its facts without the JSON-LD blocks' texts:
+    the observation crosses step and storage boundaries, so it keeps the bounded findings, not
+    the blocks. The tree is walked for Microdata and RDFa only when the body showed some
+    (`markup`); without a tree, the check says that markup was not read (structured.page)."""
+    if facts is None:
+        return None, None
+    documents = facts.json_ld.documents
+    kept = replace(facts, json_ld=replace(facts.json_ld, documents=())) if documents else facts
+    if markup:
+        base = document_base(facts.page_url, facts.base_href)
+        return kept, check_page(documents, tree, base, complete=tree_complete)
+    return kept, check_json_ld(documents) if documents else None
 
 
 def is_html_type(content_type: str | None) -> bool:
@@ -346,7 +374,8 @@ def page_record(audit_id: str, obs: PageObservation, links: PageLinks) -> PageRe
         images_missing_alt=0 if facts is None else sum(1 for i in facts.images if i.alt is None),
         internal_link_count=links.internal,
         external_link_count=links.external,
-        has_structured_data=bool(facts and facts.json_ld.blocks),
+        # JSON-LD blocks, or Microdata/RDFa items (which have no blocks to count).
+        has_structured_data=bool(facts and facts.json_ld.blocks) or bool(structured.types),
         hreflang=[] if facts is None else [h.lang for h in facts.hreflangs],
         crawl_depth=obs.crawl_depth,
         in_sitemap=obs.in_sitemap,
@@ -355,6 +384,8 @@ def page_record(audit_id: str, obs: PageObservation, links: PageLinks) -> PageRe
         structured_findings=structured.findings,
         structured_errors=structured.errors,
         structured_warnings=structured.warnings,
+        a11y_checked=obs.accessibility is not None,
+        a11y_rendered=obs.accessibility is not None and obs.accessibility.rendered,
     )
 
 

@@ -18,6 +18,19 @@ scratchpad neither duplicates nor counts twice against the link budget. A fetch 
 mid-body (a timeout) records the page as failed; links it already sent stay, as links the page
 does hold.
 
+The element tree. The extractor hands the text it decodes to a `parse.tree_builder.TreeBuilder`
+(one decoding and one tokenizing pass: the builder's tokens drive the extractor's facts, see
+parse.tree_builder; bounded like the extractor), and once the body has
+ended the accessibility rules (`a11y.rules.audit`) judge the tree: their failures, cut to
+`a11y.result.MAX_FINDINGS`, become `PageObservation.accessibility` (incomplete when the page or
+the tree was cut). `ParsedBody.tree` keeps the root for the structured-data check while the page
+is assembled (crawl.page_pipeline.observe); nothing keeps it after.
+
+Microdata and RDFa. Each chunk the page parses is also searched for their attributes
+(structured.markup_scan, a `bytes.find` per name over the whole fetched body), so the check walks
+the tree for that markup only on a page that has some, and knows a page has some past the
+tree's caps (`ParsedBody.markup`).
+
 Sans-IO but for that one await: the writer is passed in.
 """
 
@@ -25,6 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from a11y.axe import AxeResult
+from a11y.merge import merged
+from a11y.result import PageAccessibility, page_accessibility
+from a11y.rules import audit
 from audit.page import PageObservation
 from common import ports, settings
 from common.fetch_class import FetchClass
@@ -39,6 +56,9 @@ from crawl.page_pipeline import (
 )
 from durable.records import LeasedUrl, LinkBatch
 from parse.extractor import PageExtractor
+from parse.facts import PageFacts
+from parse.tree_builder import ParsedTree, TreeBuilder
+from structured.markup_scan import MarkupScan, ascii_compatible
 
 LinkWriter = Callable[[LinkBatch], Awaitable[object]]
 # A network chunk is parsed this much at a time, with a chance to send links between slices: a
@@ -60,6 +80,8 @@ class PageStream:
         self._status = 0
         self._headers: dict[str, str] = {}
         self._extractor: PageExtractor | None = None
+        self._tree: TreeBuilder | None = None
+        self._markup: MarkupScan | None = None
         self._head_ok: bool | None = None  # the classifier's verdict, once it has its head
 
     def _new_links(self) -> PageLinks:
@@ -78,12 +100,15 @@ class PageStream:
         self._status, self._headers = status, headers
         if not parses(status, headers):
             return settings.CRAWL.whole_body_max_bytes
+        self._tree = TreeBuilder()
+        self._markup = MarkupScan()
         self._extractor = PageExtractor(
             self.leased.url,
             content_type=headers.get("content-type"),
             max_bytes=settings.CRAWL.parse_max_bytes,
             on_links=self.links.add_links,
             on_references=self.links.add_references,
+            on_text=self._tree,
         )
         return settings.CRAWL.fetch_max_bytes
 
@@ -109,6 +134,11 @@ class PageStream:
             self._head += chunk[:room]
         if self._extractor is not None:
             self._extractor.feed(chunk)
+        if self._markup is not None:
+            self._markup.feed(chunk)
+
+    def _close_tree(self, facts: PageFacts) -> ParsedTree | None:
+        return None if self._tree is None else self._tree.close(truncated=facts.truncated)
 
     def _ordinary(self) -> bool:
         """Whether the head shows an ordinary page, whose links may leave before its end."""
@@ -124,26 +154,58 @@ class PageStream:
         return self.finish_observed(result, retried_after_429=retried_after_429)[0]
 
     def finish_observed(
-        self, result: ports.FetchResult, *, retried_after_429: bool = False
+        self,
+        result: ports.FetchResult,
+        *,
+        retried_after_429: bool = False,
+        axe: AxeResult | None = None,
     ) -> tuple[ProcessedPage, PageObservation]:
-        """`finish`, with the observation the page's rules judged."""
+        """`finish`, with the observation the page's rules judged. A rendered page brings
+        axe-core's run on it (`axe`), merged with the static rules' findings (a11y.merge) before
+        the page's rules and row see them, so its issues are axe-core's verdict."""
         if not self._opened:
             self.open(result.status, result.headers)
             self.take(result.body)
         failed = result.status == 0  # e.g. timed out mid-body: nothing is judged of a part
         head = b"" if failed else bytes(self._head)
-        facts = None
+        facts, tree = None, None
         if (
             self._extractor is not None
             and not failed
             and fetch_class_of(result.status, result.headers, head) is FetchClass.OK
         ):
             facts = self._extractor.close()
+            tree = self._close_tree(facts)
+        self._tree = None
         links = self.links if facts is not None else self._new_links()
-        body = ParsedBody(head, 0 if failed else self._size, facts, links)
+        body = ParsedBody(
+            head,
+            0 if failed else self._size,
+            facts,
+            links,
+            tree=None if tree is None else tree.root,
+            accessibility=_accessibility(tree, axe),
+            tree_complete=tree is None or tree.complete,
+            markup=facts is not None and self._has_markup(facts),
+        )
         return assemble_observed(
             self.scope, self.leased, result, body, retried_after_429=retried_after_429
         )
+
+    def _has_markup(self, facts: PageFacts) -> bool:
+        """Whether the body showed Microdata or RDFa, or the scan could not read it."""
+        seen = self._markup is not None and self._markup.seen
+        return seen or not ascii_compatible(facts.encoding.name)
+
+
+def _accessibility(tree: ParsedTree | None, axe: AxeResult | None) -> PageAccessibility | None:
+    static = None if tree is None else judged(tree)
+    return static if axe is None else merged(static, axe)
+
+
+def judged(tree: ParsedTree) -> PageAccessibility:
+    """The accessibility rules' failures on a page's tree (a11y.rules)."""
+    return page_accessibility(audit(tree.root), complete=tree.complete)
 
 
 def process_response(

@@ -11,6 +11,12 @@ The raw HTML's observation is rebuilt beside it from the raw facts the crawl kep
 compared (audit.rendering_rules: content, links, title, description, canonical and robots that
 only script sets or changes, a soft 404) along with what went wrong while the page loaded
 (uncaught exceptions, console errors): those findings join the rendered page's own.
+
+Where the renderer ran axe-core on the page (`RenderedPage.accessibility`), its findings are
+merged into the rendered observation's accessibility record before the page's rules and row see
+it (crawl.page_stream), axe-core's verdict winning per rule and element over the static rules'
+(a11y.merge): the page's accessibility issues are axe-core's, the rules only it decides among
+them, and its row says axe-core checked it.
 """
 
 from __future__ import annotations
@@ -60,7 +66,9 @@ def rendered_pair(
     ignored: a rendered page is never queued again."""
     scope = replace(scope, render=None)
     leased = LeasedUrl(candidate.url, candidate.depth, candidate.in_sitemap)
-    processed, rendered = PageStream(scope, leased).finish_observed(_as_fetched(candidate, page))
+    processed, rendered = PageStream(scope, leased).finish_observed(
+        _as_fetched(candidate, page), axe=page.accessibility
+    )
     raw = raw_observation(scope, candidate)
     compared = [
         IssueRecord.from_detected(scope.audit_id, issue, processed.record.id)

@@ -40,20 +40,24 @@ from types import MappingProxyType
 
 from crawl.robots import RobotsRules, pattern_matches
 from crawl.scope_rules import SiteRule, strip_url
-from urls.normalise import UrlParts, normalise_request_target, split_url
+from urls.normalise import UrlParts, normalise_request_target, normalise_url, split_url
 from urls.private_hosts import PrivateHosts, host_refused
 
-__all__ = ["DECIDED_URLS_CACHED", "RESERVED_PATH_PREFIX", "Decision", "UrlPolicy"]
+__all__ = ["DECIDED_URLS_CACHED", "RESERVED_PATH_PREFIX", "Decision", "LinkTarget", "UrlPolicy"]
 
 RESERVED_PATH_PREFIX = "/cdn-cgi/"
 # Distinct URLs whose depth-independent checks one policy remembers (least recently used first
 # out). A page asks about each of its targets once (crawl.page_links), but a site repeats its
 # navigation on every page: a link-heavy site's pages asked about ~270 targets each, and robots.txt
 # matched every one of them against every rule (~1,600 `pattern_matches` calls a page, issue 29).
-# The same size as `urls.normalise.split_url`'s cache: about 2 MB when full.
+# The same size as `urls.normalise.split_url`'s cache: about 2 MB when full, and as much again
+# for the link targets a policy remembers (`link_target`).
 DECIDED_URLS_CACHED = 8192
 
 type _Checks = tuple[Decision | None, Decision]
+# A link's URL as the crawl keys it (normalised, less the stripped parameters) and whether the
+# audited site covers it: `UrlPolicy.link_target`.
+type LinkTarget = tuple[str, bool]
 
 
 class Decision(StrEnum):
@@ -88,6 +92,13 @@ class UrlPolicy:
     _start: UrlParts = field(init=False, repr=False, compare=False)
     _site: SiteRule = field(init=False, repr=False, compare=False)
     _checked: Callable[[str], _Checks] = field(init=False, repr=False, compare=False)
+    # A link's resolved URL as the crawl keys it: normalised (the parsed spelling where
+    # normalisation fails), less the query parameters the audit strips, and whether the audited
+    # site covers it; None when it is no http(s) URL. Remembered per distinct URL like
+    # `decide`'s checks (the memo itself, called without a Python frame of ours): a site links
+    # its navigation from every page, whose links were otherwise each split, normalised,
+    # stripped and placed again (issue 29).
+    link_target: Callable[[str], LinkTarget | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         start = split_url(self.start_url)
@@ -102,6 +113,8 @@ class UrlPolicy:
         object.__setattr__(self, "exclude", _patterns(self.exclude))
         # Per policy: the answers depend on its fields, and a chunk builds one policy.
         object.__setattr__(self, "_checked", lru_cache(maxsize=DECIDED_URLS_CACHED)(self._checks))
+        targets = lru_cache(maxsize=DECIDED_URLS_CACHED)(self._link_target)
+        object.__setattr__(self, "link_target", targets)
 
     def decide(self, url: str, depth: int | None) -> Decision:
         """The first failing check's reason, or ALLOWED. `depth` is clicks from the start URL
@@ -121,6 +134,12 @@ class UrlPolicy:
             return (Decision.MALFORMED if _looks_http(url) else Decision.NOT_HTTP), Decision.ALLOWED
         failed = self._scope(parts) or self._config(parts.request_target)
         return failed, Decision.ALLOWED if failed is not None else self._robots(parts)
+
+    def _link_target(self, url: str) -> LinkTarget | None:
+        parts = split_url(url)
+        if parts is None:
+            return None
+        return self.stripped(normalise_url(url) or parts.unsplit()), self._site.covers(parts)
 
     def stripped(self, url: str) -> str:
         """A normalised URL without the query parameters the audit strips."""

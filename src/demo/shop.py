@@ -438,7 +438,7 @@ def _pages() -> tuple[ShopPage, ...]:
             "Shelters for one to six people, from ultralight to four-season.",
             (summit, ridge, trail, family),  # the Basecamp 4 is left out: an orphan
         ),
-        _product(summit, title=None, plants=(T.MISSING_TITLE,)),
+        _product(summit, title=None, plants=(T.MISSING_TITLE, T.A11Y_DOCUMENT_TITLE)),
         _product(
             ridge,
             title="Ridge 3 tent: the three-person backpacking tent with a porch for cooking "
@@ -453,7 +453,7 @@ def _pages() -> tuple[ShopPage, ...]:
                 + "".join(_img(f"/img/tents/family-6-{n}.jpg", None, size=False) for n in (1, 2, 3))
                 + "</p>"
             ),
-            plants=(T.IMAGES_MISSING_ALT, T.IMAGES_MISSING_DIMENSIONS),
+            plants=(T.IMAGES_MISSING_ALT, T.IMAGES_MISSING_DIMENSIONS, T.A11Y_IMAGE_ALT),
         ),
         _product(basecamp, plants=(T.ORPHAN_PAGE,)),
         _category(
@@ -490,7 +490,7 @@ def _pages() -> tuple[ShopPage, ...]:
         _category("/boots", "Boots", "Boots for scree, bog and snow.", _BOOTS),
         _product(granite, description=None, plants=(T.MISSING_META_DESCRIPTION,)),
         _product(scree, description="Scree boots.", plants=(T.META_DESCRIPTION_TOO_SHORT,)),
-        _product(tundra, h1=None, plants=(T.MISSING_H1,)),
+        _product(tundra, h1=None, plants=(T.MISSING_H1, T.A11Y_PAGE_HAS_HEADING_ONE)),
         ShopPage(
             "/boots/size-guide",
             "Boot size guide | Ridgeline Outfitters",
@@ -502,7 +502,7 @@ def _pages() -> tuple[ShopPage, ...]:
             '<p>Back to the <a href="/boots">boots</a>.</p>',
             lang=None,
             viewport=False,
-            plants=(T.MISSING_HTML_LANG, T.MISSING_VIEWPORT),
+            plants=(T.MISSING_HTML_LANG, T.MISSING_VIEWPORT, T.A11Y_HTML_HAS_LANG),
         ),
         ShopPage(
             "/journal",
@@ -590,7 +590,7 @@ def _pages() -> tuple[ShopPage, ...]:
             "<h2>Orders</h2><p>Orders placed before two in the afternoon leave the same day.</p>"
             "<h4>Can I change an order?</h4><p>Yes, until it has left the warehouse.</p>"
             '<p>Shopping for a present? See <a href="/gift-guide">the gift guide</a>.</p>',
-            plants=(T.TITLE_TOO_SHORT, T.HEADING_ORDER_SKIP),
+            plants=(T.TITLE_TOO_SHORT, T.HEADING_ORDER_SKIP, T.A11Y_HEADING_ORDER),
         ),
         ShopPage(
             "/privacy",

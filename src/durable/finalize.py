@@ -55,7 +55,8 @@ MAX_PAGE_LIMIT = 50_000
 # returned even when it alone exceeds the budget (a very long redirect chain).
 DEFAULT_PAGE_BYTES = 1024 * 1024
 
-# Already created with the schema; repeated so finalize does not depend on schema history.
+# The links' target index is built after the crawl, by its first reader (durable.links); the
+# redirect index comes with the schema and is repeated so finalize does not depend on its history.
 _INDEXES = (links.TARGET_INDEX, page_mirror.REDIRECT_INDEX)
 
 

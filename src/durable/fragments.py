@@ -11,7 +11,7 @@ the broken ones numbered in their issues' order, so finalize reads them a page a
 
 from __future__ import annotations
 
-from durable.json_batches import insert_json_rows, stored
+from durable.json_batches import any_source_stored, insert_json_rows, stored
 from durable.records import FragmentLink, FragmentTargets
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "CLEAR_TARGETS",
     "KEYS_PER_OBJECT",
     "SCHEMA",
+    "SOURCES_STORED",
     "STORED",
     "WRITE_LINKS",
     "WRITE_TARGETS",
@@ -79,6 +80,7 @@ WRITE_LINKS = insert_json_rows(
     positional=True,  # link_row's arrays, which the STORED lookup reads too
 )
 STORED = stored("link_fragments", "target_url", fragment=True)
+SOURCES_STORED = any_source_stored("link_fragments")
 
 
 def targets_bytes(targets: FragmentTargets) -> int:

@@ -23,7 +23,14 @@ from collections.abc import Iterator, Sequence
 
 from common.wire import JsonValue
 
-__all__ = ["MAX_JSON_PARAM_BYTES", "insert_json_rows", "json_arrays", "json_slices", "stored"]
+__all__ = [
+    "MAX_JSON_PARAM_BYTES",
+    "any_source_stored",
+    "insert_json_rows",
+    "json_arrays",
+    "json_slices",
+    "stored",
+]
 
 # One bound JSON array per statement stays well under the 2 MB string limit of Durable Object
 # SQLite (docs/platform.md §2.3); larger batches are split.
@@ -78,3 +85,14 @@ def stored(table: str, target: str, *, fragment: bool = False) -> str:
         f"AND l.{target} = json_extract(j.value, '$[1]')"
     )
     return sql + (" AND l.fragment = json_extract(j.value, '$[2]')" if fragment else "")
+
+
+def any_source_stored(table: str) -> str:
+    """Whether `table` holds a row from any source URL of the bound JSON array (a batch's
+    distinct sources): when none, no row of the batch is stored, and `stored`'s lookup, a
+    search per row, is not needed. A page's first write (the usual case) asks a few dozen
+    searches of the primary key's first column instead of thousands (issue 29)."""
+    return (
+        f"SELECT 1 AS found FROM json_each(?) AS j "
+        f"WHERE EXISTS (SELECT 1 FROM {table} WHERE source_url = j.value) LIMIT 1"
+    )

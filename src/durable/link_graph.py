@@ -34,6 +34,7 @@ from audit.link_graph import (
 from common.bindings import SqlRow, SqlValue
 from common.wire import JsonObject, JsonRecord, JsonValue, as_int, as_str
 from durable.external_links import ExternalState
+from durable.links import TARGET_INDEX
 
 __all__ = ["LinkGraphPage", "LinkGraphQueries", "LinkGraphRequest"]
 
@@ -129,6 +130,7 @@ class LinkGraphQueries:
 
     def _link_graph(self, request: LinkGraphRequest) -> LinkGraphPage:
         """One page of crawled pages' kept links; pass `next_after` back as `after` until None."""
+        self._rows(TARGET_INDEX)  # the inlinks' seeks; built by the first call (durable.links)
         complete = self._meta("links_truncated") != "1"
         found = self._rows(_PAGES, request.after, request.max_pages + 1)
         urls = [as_str(row["url"]) for row in found]

@@ -11,16 +11,24 @@ schema is `CREATE ... IF NOT EXISTS`), and an audit crawling across a deploy mus
 Edges are written until the audit's link budget trips (settings `CRAWL.link_budget_bytes`,
 counted by `edge_bytes`); after that the graph is incomplete for good, finalize skips orphan
 detection, and the kept graph says so. `links_target_idx` serves finalize's joins from a target to
-its referring pages, and the inlinks of a page.
+its referring pages, and the inlinks of a page. It is built once, by the first reader after the
+crawl (the keep-links steps, then finalize: `TARGET_INDEX` is idempotent), not kept up to date by
+every edge the crawl inserts: on a link-heavy site each insert otherwise writes a second B-tree,
+and one sort of the finished table costs less (issue 29, item 1; bench/README.md).
 """
 
 from __future__ import annotations
 
-from durable.json_batches import insert_json_rows, stored
+from collections.abc import Callable
+from operator import attrgetter
+
+from durable.json_batches import any_source_stored, insert_json_rows, stored
 from durable.records import LinkRow
 
 __all__ = [
+    "EXTERNAL_SOURCES_STORED",
     "SCHEMA",
+    "SOURCES_STORED",
     "STORED",
     "STORED_EXTERNAL",
     "TARGET_INDEX",
@@ -32,9 +40,10 @@ __all__ = [
     "edge_row",
 ]
 
-# One edge as the write statements read it, by position: source, target, nofollow as 0/1, anchor,
+# One edge as the write statements read it, by position: source, target, nofollow (a JSON boolean,
+# which `json_extract` reads as the integer 1 or 0: sqlite.org/json1.html, "json_extract"), anchor,
 # image alt. The same arrays serve the lookup of stored edges (json_batches.stored) and the writes.
-type EdgeRow = tuple[str, str, int, str | None, str | None]
+type EdgeRow = tuple[str, str, bool, str | None, str | None]
 
 TARGET_INDEX = "CREATE INDEX IF NOT EXISTS links_target_idx ON links (target_url)"
 
@@ -52,7 +61,6 @@ def _edge_table(name: str) -> str:
 
 SCHEMA = (
     _edge_table("links"),
-    TARGET_INDEX,
     _edge_table("external_edges"),
     """CREATE TABLE IF NOT EXISTS link_alts (
         source_url TEXT NOT NULL,
@@ -75,6 +83,8 @@ WRITE_ALTS = (
 )
 STORED = stored("links", "target_url")
 STORED_EXTERNAL = stored("external_edges", "target_url")
+SOURCES_STORED = any_source_stored("links")
+EXTERNAL_SOURCES_STORED = any_source_stored("external_edges")
 
 
 def edge_bytes(edge: EdgeRow) -> int:
@@ -87,6 +97,8 @@ def edge_bytes(edge: EdgeRow) -> int:
     return 2 * text + 32 + (0 if alt is None else len(source) + len(target) + len(alt))
 
 
-def edge_row(link: LinkRow) -> EdgeRow:
-    """One element of the write statements' JSON array, `nofollow` as 0/1."""
-    return (link.source_url, link.target_url, int(link.nofollow), link.anchor, link.image_alt)
+# One element of the write statements' JSON array: the link's fields read in one C call (a batch
+# holds thousands of edges; issue 29).
+edge_row: Callable[[LinkRow], EdgeRow] = attrgetter(
+    "source_url", "target_url", "nofollow", "anchor", "image_alt"
+)

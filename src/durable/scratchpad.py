@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from functools import partial
+from operator import is_not, itemgetter
 
 from audit.external_links import ExternalStop
 from common import ports
@@ -169,6 +171,9 @@ _SEED_SITEMAP = (
     "ORDER BY key ON CONFLICT(url) DO UPDATE SET in_sitemap = 1 WHERE in_sitemap = 0 "
     "RETURNING source"
 )
+
+
+_is_not_none = partial(is_not, None)  # an edge's image alt is set (`edges.WRITE_ALTS` reads it)
 
 
 class ScratchpadCore:
@@ -446,15 +451,15 @@ class ScratchpadCore:
         checks need them); returns how many were new and fit. Edges already stored (a page
         written again) neither count nor take budget."""
         written = 0
-        for external, write, stored_sql in (
-            (False, edges.WRITE, edges.STORED),
-            (True, edges.WRITE_EXTERNAL, edges.STORED_EXTERNAL),
+        for external, write, stored_sql, sources_sql in (
+            (False, edges.WRITE, edges.STORED, edges.SOURCES_STORED),
+            (True, edges.WRITE_EXTERNAL, edges.STORED_EXTERNAL, edges.EXTERNAL_SOURCES_STORED),
         ):
             rows = [edges.edge_row(link) for link in links if link.external is external]
             fitting, arrays = self._fresh_within_budget(
-                rows, 2, stored_sql, edges.edge_bytes, budget
+                rows, 2, (sources_sql, stored_sql), edges.edge_bytes, budget
             )
-            alts = any(row[4] is not None for row in fitting)
+            alts = any(map(_is_not_none, map(itemgetter(4), fitting)))
             for batch in arrays:
                 self._sql(write, batch)
                 if alts:
@@ -466,31 +471,44 @@ class ScratchpadCore:
         self,
         rows: list[R],
         key_width: int,
-        stored_sql: str,
+        lookups: tuple[str, str],
         size_of: Callable[[R], int],
         budget: int,
     ) -> tuple[Sequence[R], list[str]]:
-        """`rows` (arrays whose first `key_width` items are their key) less those `stored_sql`
-        finds and less repeats, the leading ones within the budget; and the JSON arrays to
-        write them with: on a first write that fits (the usual case) the very arrays the
-        lookup read, so each row is encoded once."""
+        """`rows` (arrays whose first `key_width` items are their key, the first their source
+        URL) less those the table holds and less repeats, the leading ones within the budget;
+        and the JSON arrays to write them with: on a first write that fits (the usual case)
+        the arrays of the rows as given, so each row is encoded once. `lookups`: whether the
+        table holds any of the rows' sources (json_batches.any_source_stored), and which rows
+        it holds (json_batches.stored), asked only when it holds one of their sources."""
         slices = list(json_slices(rows))
-        stored = {
-            start + as_int(row["i"])
-            for start, batch in slices
-            for row in self._rows(stored_sql, batch)
-        }
-        seen: set[tuple[JsonValue, ...]] = set()
-        fresh = []
-        for index, row in enumerate(rows):
-            key = row[:key_width]
-            if index not in stored and key not in seen:
-                seen.add(key)
-                fresh.append(row)
+        sources_sql, stored_sql = lookups
+        stored: set[int] = set()
+        if self._any_source_stored(sources_sql, rows):
+            stored = {
+                start + as_int(row["i"])
+                for start, batch in slices
+                for row in self._rows(stored_sql, batch)
+            }
+        fresh: Sequence[R] = rows
+        # A first write of distinct edges (the usual case) keeps every row: told by C-level
+        # passes, not a Python step per row (issue 29).
+        if stored or len(set(map(itemgetter(*range(key_width)), rows))) < len(rows):
+            seen: set[tuple[JsonValue, ...]] = set()
+            fresh = []
+            for index, row in enumerate(rows):
+                key = row[:key_width]
+                if index not in stored and key not in seen:
+                    seen.add(key)
+                    fresh.append(row)
         fitting = self._within_budget(fresh, size_of, budget)
         if len(fitting) == len(rows):
             return fitting, [batch for _, batch in slices]
         return fitting, list(json_arrays(list(fitting)))
+
+    def _any_source_stored(self, sources_sql: str, rows: Sequence[tuple[JsonValue, ...]]) -> bool:
+        sources: list[JsonValue] = list(dict.fromkeys(map(itemgetter(0), rows)))
+        return any(self._rows(sources_sql, batch) for batch in json_arrays(sources))
 
     def _unstored[T](
         self, items: Sequence[T], keys: list[tuple[str, str, str]], stored_sql: str
@@ -529,9 +547,8 @@ class ScratchpadCore:
         for batch in json_arrays(sets):
             self._sql(fragments.WRITE_TARGETS, batch)
         rows = [fragments.link_row(link) for link in links]
-        _, arrays = self._fresh_within_budget(
-            rows, 3, fragments.STORED, fragments.link_bytes, budget
-        )
+        lookups = (fragments.SOURCES_STORED, fragments.STORED)
+        _, arrays = self._fresh_within_budget(rows, 3, lookups, fragments.link_bytes, budget)
         for batch in arrays:
             self._sql(fragments.WRITE_LINKS, batch)
 
@@ -689,9 +706,13 @@ class ScratchpadCore:
         if not items or self._meta("links_truncated") == "1":
             return ()
         used = int(self._meta("link_bytes") or 0)
+        sizes = list(map(size_of, items))
+        total = sum(sizes)
+        if used + total <= budget:  # all fit (the usual case): no step per item
+            self._set_meta("link_bytes", str(used + total))
+            return items
         count = 0
-        for item in items:
-            size = size_of(item)
+        for size in sizes:
             if used + size > budget:
                 self._set_meta("links_truncated", "1")
                 break

@@ -24,6 +24,12 @@ subresource's redirect is fulfilled with the final response at the URL the page 
 Budget: the page's bytes (every response body let through, decoded) and its time (one deadline for
 the navigation, the wait for a quiet network and every fetch). Images, media and fonts are
 refused unless the budget asks for them.
+
+Accessibility: when the budget asks (`RenderBudget.accessibility`), axe-core runs in the loaded
+page before its context closes (a11y.axe: WCAG 2.1 A/AA and target-size, within AXE_TIME_S).
+axe.min.js is read from the repository's node_modules/axe-core (npm ci installs the version
+package.json pins), never fetched, and evaluated through the DevTools protocol, which the page's
+Content-Security-Policy does not govern. Without the file, each such render's result says so.
 """
 
 from __future__ import annotations
@@ -34,8 +40,11 @@ import logging
 import shutil
 import time
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from a11y.axe import AXE_RUN, AXE_TIME_S, AxeResult, axe_run_arguments, from_axe
 from common import ports
 from common.settings import CRAWL
 from crawl.pacing import NoTurnLeft
@@ -47,7 +56,7 @@ from urls.private_hosts import PrivateHosts
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Playwright, Route, WebSocketRoute
 
-__all__ = ["ChromiumRenderer", "chromium_executable"]
+__all__ = ["AXE_SCRIPT", "ChromiumRenderer", "chromium_executable"]
 
 log = logging.getLogger("siteaudit.render")
 
@@ -69,6 +78,10 @@ _DOCUMENT_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=
 # Chromium's console line for a request we aborted: our refusal, recorded in `blocked`, not the
 # page's error.
 _OUR_ABORT = "net::ERR_BLOCKED_BY_CLIENT"
+# axe-core's browser bundle, as `npm ci` installs it in the repository (MPL-2.0; package.json).
+AXE_SCRIPT = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# The wait for axe-core beyond its own timer (AXE_RUN's), for a page whose script hogs the thread.
+_AXE_GRACE_S = 2.0
 
 
 def chromium_executable() -> str | None:
@@ -212,7 +225,8 @@ class ChromiumRenderer:
 
     `http` is the platform's client (its connections checked at connect time), paced at the
     audit's rate in an audit (workflow.render_step); `private_hosts` the audit's setting;
-    `robots` the audit's robots.txt (None: none checked). `aclose()` ends the browser.
+    `robots` the audit's robots.txt (None: none checked); `axe_script` axe-core's bundle, run
+    where the budget asks for accessibility. `aclose()` ends the browser.
     """
 
     name = "chromium"
@@ -224,11 +238,13 @@ class ChromiumRenderer:
         executable: str | None = None,
         user_agent: str | None = None,
         robots: RobotsGate | None = None,
+        axe_script: Path = AXE_SCRIPT,
     ) -> None:
         # The crawler's user agent by default, so robots.txt groups and server logs see one agent.
         self.user_agent = user_agent or CRAWL.user_agent
         self.http, self.private_hosts, self.robots = http, private_hosts, robots
         self.executable = executable or chromium_executable()
+        self.axe_script = axe_script
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._starting = asyncio.Lock()
@@ -270,6 +286,9 @@ class ChromiumRenderer:
             page.on("console", load.console)
             page.on("pageerror", load.page_error)
             html, final_url, trouble = await _load(page, document.url, load)
+            accessibility = None
+            if html and load.budget.accessibility:
+                accessibility = await _axe(page, self.axe_script)
         finally:
             await context.close()
         return RenderedPage(
@@ -285,6 +304,7 @@ class ChromiumRenderer:
             bytes_loaded=load.bytes_loaded,
             failure=RenderFailure.TIMEOUT if not html else None,
             error=trouble,
+            accessibility=accessibility,
         )
 
     def _refused(
@@ -341,6 +361,31 @@ async def _load(page: Any, url: str, load: _PageLoad) -> tuple[str, str, str | N
     except PlaywrightTimeout:
         trouble = f"the network was still busy after {load.budget.time_s:g} s"
     return await page.content(), page.url, trouble
+
+
+async def _axe(page: Any, script: Path) -> AxeResult:
+    """axe-core's results on the loaded page; a run that could not happen or finish says why."""
+    try:
+        source = _axe_source(script)
+    except OSError:
+        return AxeResult.failed(f"axe-core is not installed: no {script.name} (npm ci)")
+    try:
+        # axe.min.js is a UMD bundle: run as a function body it sets window.axe when the page
+        # has no module loader of its own.
+        await page.evaluate("() => {\n" + source + "\n}")
+        raw = await asyncio.wait_for(
+            page.evaluate(AXE_RUN, axe_run_arguments()), AXE_TIME_S + _AXE_GRACE_S
+        )
+        return from_axe(raw)
+    except TimeoutError:
+        return AxeResult.failed(f"axe-core did not answer within {AXE_TIME_S:g} s")
+    except Exception as exc:  # the page navigated away, closed, or answered nonsense
+        return AxeResult.failed(f"axe-core failed: {type(exc).__name__}: {exc}")
+
+
+@cache
+def _axe_source(script: Path) -> str:
+    return script.read_text(encoding="utf-8")
 
 
 def _ms(load: _PageLoad) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from a11y.axe import AxeResult
 from common.settings import MIB
 from common.wire import JsonRecord
 
@@ -83,6 +84,10 @@ class RenderBudget(JsonRecord):
     time_s: float = 20.0
     max_bytes: int = 8 * MIB
     load_media: bool = False  # download images, media and fonts (SKIPPED_RESOURCE_TYPES)
+    # Run axe-core on the rendered page (a11y.axe), for the renderers that can
+    # (docs/accessibility.md, "Rendered pages"); its time is a11y.axe.AXE_TIME_S on top of
+    # `time_s`. The render step asks it of a bounded sample (workflow.render_step.AXE_PAGES).
+    accessibility: bool = False
 
     def __post_init__(self) -> None:
         if self.time_s <= 0 or self.max_bytes <= 0:
@@ -122,6 +127,9 @@ class RenderedPage(JsonRecord):
     bytes_loaded: int = 0
     failure: RenderFailure | None = None
     error: str | None = None  # the failure, or a partial render's trouble, in words
+    # axe-core's results on the page, when the budget asked for them and the renderer can run
+    # it (None: not asked, or not supported); a run that failed says why (`AxeResult.error`).
+    accessibility: AxeResult | None = None
 
     @classmethod
     def failed(

@@ -438,12 +438,13 @@ async def resume_audit(env: Env, owner: str, audit_id: str) -> AuditRecord:
 
 
 def starts_over(audit: AuditRecord) -> bool:
-    """True for an audit that failed at its start URL (the site's failure, in discovery)."""
+    """True for an audit that failed at its start URL (the site's failure or our network's, in
+    discovery)."""
     code = audit.error_code or ""
     return (
         audit.status is AuditStatus.FAILED
         and code in ErrorCode
-        and ErrorCode(code).is_site_failure
+        and ErrorCode(code).at_start
         and audit.failed_phase == AuditPhase.DISCOVERY
     )
 

@@ -3,7 +3,7 @@
 What the file holds, in order (docs/manual/reports.md; docs/issues.md for the catalogue texts):
 * the verdict (service.verdict, docs/scoring.md), the first screen: the overall score as a gauge
   and the security grade in two cards of one height, each with a sentence of what it means; the
-  five category scores as gauges and the notes that explain them; the verdict's first
+  category scores as gauges (an unscored one "n/a") and the notes that explain them; the verdict's first
   `FIX_FIRST` actions in its rank ("Fix first"), with the points each adds, where it is and
   example pages; or why the audit has no verdict;
 * the audit's facts (site, status, pages, when);
@@ -21,6 +21,9 @@ What the file holds, in order (docs/manual/reports.md; docs/issues.md for the ca
   issues by type, each with its numbers as a table;
 * the structured-data summary (service/html_structured.py): pages with structured data, the types
   found and the rich-result features pages are eligible for, findings by kind and by issue type;
+* the accessibility section (service/html_a11y.py), for an audit with a verdict: the category's
+  score or that it was not checked, each failing static rule with its WCAG criteria, pages and
+  example elements;
 * for an audit that is a monitor's run (service.run_history, rendered by service.html_history):
   the monitor's scores over its last `HISTORY_RUNS` runs as a line chart with a table of the runs,
   and the new and fixed issues since the previous completed run;
@@ -73,9 +76,15 @@ from auditdb.records import MAX_LIGHTHOUSE_PAGES, AuditRecord, IssueRecord, Page
 from auditdb.structured_data import StructuredSummary
 from auditdb.summary import IssueCounts, TypeCount
 from common.bindings import Env
-from common.failures import site_failure_code
+from common.failures import start_failure_code
 from service.audits import owned_audit
 from service.exports import Export
+from service.html_a11y import (
+    RuleRow,
+    accessibility_rules,
+    accessibility_score,
+    accessibility_section,
+)
 from service.html_history import history_section
 from service.html_pages import (
     PAGE_VIEWS,
@@ -182,6 +191,7 @@ async def html_chunks(
     views: AsyncGenerator[list[PageRecord]] | None = None,
     links: LinkReader | None = None,
     structured: StructuredSummary | None = None,
+    a11y: Sequence[RuleRow] = (),
 ) -> AsyncGenerator[bytes]:
     """The document as encoded chunks: head, the failure banner (when the site could not be
     audited), the verdict and what to fix first, the facts, one chunk per finding, the page table
@@ -213,6 +223,13 @@ async def html_chunks(
         yield text.encode()
     yield _charts(counts, stats).encode()
     yield structured_section(audit.id, structured).encode()  # service/html_structured.py
+    if verdict is not None and verdict.scores is not None:  # service/html_a11y.py
+        score = accessibility_score(verdict.scores)
+        rendered = verdict.scores.accessibility_rendered
+        section = accessibility_section(
+            audit.id, score, a11y, finding_anchors(verdict), rendered_pages=rendered
+        )
+        yield section.encode()
     if history is not None:
         yield history_section(history, audit.id).encode()
     yield vitals_section(audit, vitals, ref).encode()  # service/html_vitals.py
@@ -266,8 +283,9 @@ def _head(audit: AuditRecord) -> str:
 
 
 def _failure(audit: AuditRecord) -> str:
-    """The banner of an audit the site made fail, first on the page: what happened, what to try."""
-    code = site_failure_code(audit.error_code)
+    """The banner of an audit whose start URL could not be audited (the site's failure or our
+    network's), first on the page: what happened, what to try."""
+    code = start_failure_code(audit.error_code)
     if audit.site_failure is None or code is None:
         return ""
     return (
@@ -527,7 +545,7 @@ def _overall_card(overall: float | None) -> str:
     meaning = (
         "No page could be scored, so there is no overall score."
         if overall is None
-        else f"{BAND_WORDS[band]}: the five category scores below, weighted into one number "
+        else f"{BAND_WORDS[band]}: the category scores below, weighted into one number "
         "out of 100 (90 and up is good, under 50 poor); each fix below says what it adds."
     )
     return (
@@ -699,7 +717,8 @@ async def export_html(env: Env, owner: str, audit_id: str) -> Export:
     kept = await links_kept(env, audit.id)
     links = partial(view_links, env, audit.id, limit=limit) if kept else None
     structured = await structured_data.read_summary(env.DB, audit.id)
+    a11y = await accessibility_rules(env, owner, audit.id, counts)
     chunks = html_chunks(
-        audit, counts, stats, groups, rows, history, vitals, verdict, views, links, structured
+        audit, counts, stats, groups, rows, history, vitals, verdict, views, links, structured, a11y
     )
     return Export(f"siteaudit-{audit.id}.html", MEDIA_TYPE, chunks)

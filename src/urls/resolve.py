@@ -12,7 +12,8 @@ the fast paths against `parse_url` on generated URLs.
 A page resolves all its links against one base, so what the fast paths need of the base (its
 scheme, its origin, its directory) is worked out once, in a `BaseUrl`; `resolve(raw, base)`
 keeps the last few in a cache, and a caller that holds its base (parse.url_refs) asks its
-`BaseUrl` directly.
+`BaseUrl` directly. The fast paths' answers are remembered per (base directory, reference), a
+bounded memo the pages of one directory share.
 """
 
 from __future__ import annotations
@@ -30,7 +31,18 @@ from urls.parser import (
     scheme_of,
 )
 
-__all__ = ["BaseUrl", "base_url", "clean", "document_base", "fast_resolve", "is_http", "resolve"]
+__all__ = [
+    "RESOLVED_CACHED",
+    "RESOLVED_RAW_MAX",
+    "BaseUrl",
+    "base_url",
+    "clean",
+    "document_base",
+    "fast_resolve",
+    "is_http",
+    "parse_base",
+    "resolve",
+]
 
 _HOST = r"(?:[a-z0-9_\-]+\.)*[a-z][a-z0-9_\-]*\.?"
 _PORT = r"(?::(?P<port>[1-9][0-9]{0,3}))?"
@@ -62,7 +74,7 @@ class BaseUrl:
 
     def __init__(self, base: str) -> None:
         self.base = base
-        url = _parse_base(base)
+        url = parse_base(base)
         # What a scheme-relative, rooted or path-relative reference is appended to, for an
         # http(s) base (the fast paths' only kind): "scheme:", "scheme://userinfo@host:port" and
         # that plus the path up to its last "/".
@@ -74,29 +86,57 @@ class BaseUrl:
 
     def resolve(self, raw: str) -> str | None:
         """`raw` resolved against this base; see `resolve`."""
-        text = clean(raw)
-        fast = self.fast_resolve(text)
-        return fast if fast is not None else _resolve_fully(text, self.base)
+        if len(raw) <= RESOLVED_RAW_MAX:
+            fast = _fast_resolved(self._scheme, self._origin, self._directory, raw)
+        else:
+            fast = self.fast_resolve(clean(raw))
+        return fast if fast is not None else _resolve_fully(clean(raw), self.base)
 
     def fast_resolve(self, text: str) -> str | None:
         """The fast paths' answer for a cleaned `text`, or None when they do not apply."""
-        if text[:1] == "/":
-            if text[1:2] == "/":
-                return None if self._scheme is None else _plain_absolute(self._scheme + text)
-            if self._origin is None:
-                return None
-            match = _PLAIN_ROOTED.match(text)
-            return None if match is None else f"{self._origin}{match['path']}{match['query'] or ''}"
-        if text[:4] == "http":
-            absolute = _plain_absolute(text)
-            if absolute is not None:
-                return absolute
-        if self._directory is None:
+        return _fast_paths(self._scheme, self._origin, self._directory, text)
+
+
+# Distinct (base directory, raw reference) pairs whose fast-path answer is remembered across
+# pages: a site's pages in one directory share their navigation's references, which each page
+# resolved again (parse.url_refs remembers them for one page only; issue 29). What the fast paths
+# answer depends on the base's scheme, origin and directory alone, which key the memo with the
+# reference as written. Only references of at most RESOLVED_RAW_MAX characters are remembered (a
+# `data:` URL may be megabytes), so a full memo holds at most about 3 MB, under 1 MB for links of
+# a usual length.
+RESOLVED_CACHED = 4096
+RESOLVED_RAW_MAX = 256
+
+
+@lru_cache(maxsize=RESOLVED_CACHED)
+def _fast_resolved(
+    scheme: str | None, origin: str | None, directory: str | None, raw: str
+) -> str | None:
+    return _fast_paths(scheme, origin, directory, clean(raw))
+
+
+def _fast_paths(
+    scheme: str | None, origin: str | None, directory: str | None, text: str
+) -> str | None:
+    """What the fast paths answer for a cleaned `text` against a base's "scheme:",
+    "scheme://userinfo@host:port" and its directory (None for a base that is not http(s))."""
+    if text[:1] == "/":
+        if text[1:2] == "/":
+            return None if scheme is None else _plain_absolute(scheme + text)
+        if origin is None:
             return None
-        match = _PLAIN_RELATIVE.match(text)
-        if match is None:
-            return None
-        return f"{self._directory}{match['first']}{match['path']}{match['query'] or ''}"
+        match = _PLAIN_ROOTED.match(text)
+        return None if match is None else f"{origin}{match['path']}{match['query'] or ''}"
+    if text[:4] == "http":
+        absolute = _plain_absolute(text)
+        if absolute is not None:
+            return absolute
+    if directory is None:
+        return None
+    match = _PLAIN_RELATIVE.match(text)
+    if match is None:
+        return None
+    return f"{directory}{match['first']}{match['path']}{match['query'] or ''}"
 
 
 @lru_cache(maxsize=64)
@@ -128,7 +168,7 @@ def _plain_absolute(text: str) -> str | None:
 
 def _resolve_fully(text: str, base: str) -> str | None:
     try:
-        return parse_url(text, _parse_base(base)).without_fragment()
+        return parse_url(text, parse_base(base)).without_fragment()
     except InvalidUrl:
         return None
     except UnsupportedScheme:
@@ -138,7 +178,7 @@ def _resolve_fully(text: str, base: str) -> str | None:
 
 
 @lru_cache(maxsize=64)
-def _parse_base(base: str) -> Url | None:
+def parse_base(base: str) -> Url | None:
     """Cached: one page resolves all its links against the same base."""
     try:
         return parse_url(base)

@@ -19,6 +19,12 @@ step before it left (workflow.pace), the local renderer's every fetch waits for 
 and the step hands its pace on (`RenderReport.next_request_at`) to the next render step or crawl
 chunk.
 
+Accessibility (issue 31 item 2): the first AXE_PAGES pages an audit renders are rendered with
+`RenderBudget.accessibility`, so a renderer that can run axe-core does (the local Chromium:
+docs/accessibility.md, "Rendered pages") and the rendered page's observation carries its merged
+findings (crawl.rendered_pages). The bound is kept across steps through the render queue's
+tally: a step asks it of at most AXE_PAGES minus the pages already rendered.
+
 Nothing is rendered when the audit's option is `never` or no renderer is configured: each queued
 page is marked skipped with the reason, and finalize says how many app shells rendering would
 have shown (`RenderTally.shells_not_rendered`).
@@ -54,7 +60,14 @@ from workflow.audit_run import AuditRun
 from workflow.pace import paced, site_rate
 from workflow.steps import durable_step
 
-__all__ = ["PAGES_PER_STEP", "RenderReport", "record_summary", "render_queued"]
+__all__ = [
+    "AXE_PAGES",
+    "PAGES_PER_STEP",
+    "RenderReport",
+    "budgets",
+    "record_summary",
+    "render_queued",
+]
 
 log = logging.getLogger("siteaudit.workflow")
 
@@ -66,6 +79,10 @@ SKIPS_PER_STEP = 500
 # Render steps after one chunk at most (a chunk claims at most CRAWL.chunk_target_pages pages).
 MAX_STEPS_PER_CHUNK = 1_000
 NEVER_REASON = "the audit's render option is never"
+# Rendered pages per audit that axe-core runs on: a run costs up to a11y.axe.AXE_TIME_S on top
+# of the render, and a site's templates repeat, so the first pages rendered (app shells first,
+# then auto's sample: render.decision) show most of what it finds.
+AXE_PAGES = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +180,8 @@ async def _render_claimed(
         await _not_rendered(run, scope, [(c, why, reason) for c in candidates])
         await pad.record_renders(skipped)
         return RenderReport(claimed=len(candidates), skipped=len(skipped), pending=claim.pending)
-    pages = await _rendered(renderer, candidates)
+    rendered_before = (await pad.render_tally()).rendered
+    pages = await _rendered(renderer, candidates, budgets(len(candidates), rendered_before))
     pairs = [
         rendered_pair(scope, candidate, page)
         for candidate, page in zip(candidates, pages, strict=True)
@@ -214,17 +232,27 @@ def skip_reason(mode: RenderMode, renderer: Renderer) -> str | None:
     return renderer.unavailable
 
 
+def budgets(count: int, rendered_before: int) -> list[RenderBudget]:
+    """The budgets of a step's `count` pages, when the audit rendered `rendered_before` pages
+    before it: accessibility asked of the first ones while the audit's AXE_PAGES last."""
+    allowance = max(0, AXE_PAGES - rendered_before)
+    return [RenderBudget(accessibility=n < allowance) for n in range(count)]
+
+
 async def _rendered(
-    renderer: Renderer, candidates: Sequence[RenderCandidate]
+    renderer: Renderer, candidates: Sequence[RenderCandidate], budgets: Sequence[RenderBudget]
 ) -> list[RenderedPage]:
-    """Each page rendered, at most RENDER_CONCURRENCY at once; a render never raises."""
+    """Each page rendered within its budget, at most RENDER_CONCURRENCY at once; a render never
+    raises."""
     gate = asyncio.Semaphore(RENDER_CONCURRENCY)
 
-    async def render(candidate: RenderCandidate) -> RenderedPage:
+    async def render(candidate: RenderCandidate, budget: RenderBudget) -> RenderedPage:
         async with gate:
-            return await renderer.render(candidate.url, RenderBudget())
+            return await renderer.render(candidate.url, budget)
 
-    return list(await asyncio.gather(*(render(candidate) for candidate in candidates)))
+    return list(
+        await asyncio.gather(*(render(c, b) for c, b in zip(candidates, budgets, strict=True)))
+    )
 
 
 def _outcome(candidate: RenderCandidate, page: RenderedPage) -> RenderOutcome:

@@ -55,6 +55,8 @@ def test_audit_filters(text: str, expected: AuditFilter) -> None:
         ("indexable=true", PageFilter(indexable=True)),
         ("indexable=false", PageFilter(indexable=False)),
         ("has_issue=missing-title", PageFilter(has_issue=IssueType.MISSING_TITLE)),
+        # The pages a static accessibility rule failed on (docs/accessibility.md).
+        ("has_issue=a11y-image-alt", PageFilter(has_issue=IssueType.A11Y_IMAGE_ALT)),
         ("url=%2Fblog", PageFilter(url_contains="/blog")),
         (
             "status=3xx&indexable=false&has_issue=thin-content&url=a",
@@ -87,6 +89,7 @@ def test_page_filters(text: str, expected: PageFilter) -> None:
         ),
         ("type=thin-content&type=thin-content", IssueFilter((IssueType.THIN_CONTENT,))),
         ("severity=critical", IssueFilter(severity=Severity.CRITICAL)),
+        ("type=a11y-link-name", IssueFilter((IssueType.A11Y_LINK_NAME,))),
         ("severity=info", IssueFilter(severity=Severity.INFO)),
         (
             "page_url=https%3A%2F%2Fa.test%2Fblog%2F",

@@ -14,6 +14,7 @@ from audit.catalogue import (
     maybe_descriptor,
     render_markdown,
 )
+from audit.rules_a11y import ISSUE_OF_RULE
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "issues.md"
 
@@ -172,7 +173,12 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "audit"
 )
 def test_every_catalogued_issue_has_a_rule_that_emits_it(scope, modules):
     source = "".join((SRC / name).read_text(encoding="utf-8") for name in modules)
+    # The accessibility types are emitted through one table, one per rule
+    # (audit.rules_a11y.ISSUE_OF_RULE; tests/audit/test_a11y_catalogue.py).
+    table = set(ISSUE_OF_RULE.values())
     missing = [
-        t for t in IssueType if CATALOGUE[t].scope is scope and f"IssueType.{t.name}" not in source
+        t
+        for t in IssueType
+        if CATALOGUE[t].scope is scope and f"IssueType.{t.name}" not in source and t not in table
     ]
     assert missing == []

@@ -1,7 +1,7 @@
 """Migration 0023 (host verifications, the audits row's robots_override, and the error code
 start_robots_disallowed) on a database at 0021 holding audits with child rows and a monitor run:
-every row survives (the audits table is never rebuilt), the CHECK admits exactly the codes of
-`common.failures.ErrorCode`, and an owner has one verification per host."""
+every row survives (the audits table is never rebuilt), the CHECK admits the codes of
+`common.failures.ErrorCode` known then, and an owner has one verification per host."""
 
 from __future__ import annotations
 
@@ -11,7 +11,11 @@ from pathlib import Path
 import pytest
 
 from common.failures import ErrorCode
-from tests.auditdb.test_migration_security import migrate_seeded, surviving_audits
+from tests.auditdb.test_migration_security import (
+    assert_check_admits,
+    migrate_seeded,
+    surviving_audits,
+)
 
 MIGRATION = "0023_host_verifications.sql"
 
@@ -24,13 +28,14 @@ def test_every_row_survives(tmp_path: Path) -> None:
     conn.close()
 
 
-@pytest.mark.parametrize("code", list(ErrorCode))
+# Codes added later widen the CHECK in their own migration (0031: network_unavailable,
+# tests/auditdb/test_migration_network_unavailable.py).
+CODES_OF_0023 = [code for code in ErrorCode if code is not ErrorCode.NETWORK_UNAVAILABLE]
+
+
+@pytest.mark.parametrize("code", CODES_OF_0023)
 def test_the_check_admits_every_error_code(tmp_path: Path, code: ErrorCode) -> None:
-    conn, _ = migrate_seeded(tmp_path, MIGRATION)
-    conn.execute("UPDATE audits SET error_code = ? WHERE id = 'a2'", (str(code),))
-    with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
-        conn.execute("UPDATE audits SET error_code = 'site_on_fire' WHERE id = 'a2'")
-    conn.close()
+    assert_check_admits(tmp_path, MIGRATION, str(code))
 
 
 def test_an_owner_has_one_verification_per_host(tmp_path: Path) -> None:

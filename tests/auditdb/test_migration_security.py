@@ -11,6 +11,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from auditdb.records import AuditRecord
 from local_platform.migrations import apply_migrations
 from tests.auditdb.test_migration_cancelled import CHILD_TABLES, connect, seed, snapshot
@@ -59,6 +61,15 @@ def surviving_audits(conn: sqlite3.Connection, before: dict[str, list]) -> list[
     audits = [AuditRecord.from_row(dict(row)) for row in conn.execute("SELECT * FROM audits")]
     assert len(audits) == len(before["audits"])
     return audits
+
+
+def assert_check_admits(tmp_path: Path, migration: str, code: str) -> None:
+    """After `migration`, audits.error_code takes `code` and refuses a code no version knows."""
+    conn, _ = migrate_seeded(tmp_path, migration)
+    conn.execute("UPDATE audits SET error_code = ? WHERE id = 'a2'", (code,))
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+        conn.execute("UPDATE audits SET error_code = 'site_on_fire' WHERE id = 'a2'")
+    conn.close()
 
 
 def test_every_row_survives_and_reads_as_not_yet_graded(tmp_path: Path) -> None:

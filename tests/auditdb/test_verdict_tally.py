@@ -39,6 +39,8 @@ pages = st.dictionaries(
         st.sampled_from([0, 200, 301, 404, 500]),
         st.booleans(),
         st.none() | st.integers(min_value=0, max_value=9),
+        st.booleans(),  # the accessibility rules ran on it
+        st.booleans(),  # axe-core ran on it, rendered
     ),
 )
 issues = st.lists(
@@ -73,7 +75,10 @@ def expected_tally(page_rows: list[PageRecord], issue_rows: list[IssueRecord]) -
                 min(modifiers) if issue_type.startswith("security-") else 0,
             )
         )
-    return Tally(len(scored), html, sum(scored.values()), 42, tuple(types))
+    # Accessibility is checked when the rules ran on a scored page (they run on 2xx HTML pages).
+    checked = any(p.a11y_checked for p in page_rows if is_scored(p))
+    rendered = sum(p.a11y_rendered for p in page_rows if is_scored(p))
+    return Tally(len(scored), html, sum(scored.values()), 42, tuple(types), checked, rendered)
 
 
 async def seed_audit(
@@ -87,7 +92,7 @@ async def seed_audit(
 @given(pages=pages, issues=issues)
 def test_the_tally_follows_the_verdicts_definition(
     migrated_d1: LocalD1Database,
-    pages: dict[str, tuple[FetchClass, int, bool, int | None]],
+    pages: dict[str, tuple[FetchClass, int, bool, int | None, bool, bool]],
     issues: list[tuple[str, IssueType, Severity, int]],
 ) -> None:
     audit_id = f"a{next(_ids)}"
@@ -101,8 +106,10 @@ def test_the_tally_follows_the_verdicts_definition(
             str(fetch),
             is_html=html,
             crawl_depth=depth,
+            a11y_checked=checked,
+            a11y_rendered=rendered,
         )
-        for n, (url, (fetch, status, html, depth)) in enumerate(pages.items())
+        for n, (url, (fetch, status, html, depth, checked, rendered)) in enumerate(pages.items())
     ]
     issue_rows = [
         IssueRecord(
@@ -124,6 +131,7 @@ def test_the_tally_follows_the_verdicts_definition(
     assert_same_types(tally, expected)
     assert (tally.scored_pages, tally.html_pages) == (expected.scored_pages, expected.html_pages)
     assert tally.scored_weight == expected.scored_weight
+    assert tally.accessibility_checked is expected.accessibility_checked
 
 
 def assert_same_types(got: Tally, want: Tally) -> None:

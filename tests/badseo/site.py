@@ -24,6 +24,10 @@ Theory of operation (original system §6.3, adapted to this project's catalogue)
   is incomplete, and an incomplete crawl reports no orphans.
 * The four issue types that need an https site have a variant of their own (https_site.py): this
   site is plain http on a free port of 127.0.0.1.
+* The accessibility category (a11y_pages.py) is one page per static rule fixture of
+  tests/a11y/cases.py: its defect is its rule's failing elements, with their SEO companions
+  (a missing title is also `a11y-document-title`). A fixture whose elements all pass is clean,
+  but for what only the SEO checks fault (a hidden image without alt, an immediate refresh).
 * Audits that must fail at their start URL (a closed port, a 500, a 404, a stylesheet) and the
   site that stops answering part-way are in failing_sites.py.
 * robots.txt has a group for our product token `siteaudit` (RFC 9309: the `*` group then does not
@@ -43,6 +47,8 @@ from html import escape
 from types import MappingProxyType
 
 from audit.catalogue import IssueType
+from parse.tree_construction import MAX_ELEMENTS as TREE_MAX_ELEMENTS
+from tests.badseo.a11y_pages import A11Y_PAGES
 from tests.badseo.pages import (
     EXTERNAL_HOST,
     GENERATED_MARK,
@@ -107,6 +113,7 @@ class Category(StrEnum):
     I18N = "i18n"
     SOCIAL = "social"
     SECURITY = "security"
+    ACCESSIBILITY = "accessibility"
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +255,44 @@ def json_ld(item: Mapping[str, object], **changes: object) -> str:
     return f'<script type="application/ld+json">{json.dumps(data)}</script>'
 
 
+_OFFER = (
+    '<span itemprop="price" content="12.50">12,50 EUR</span>'
+    '<meta itemprop="priceCurrency" content="EUR">'
+    '<link itemprop="availability" href="https://schema.org/InStock">'
+    '<meta itemprop="priceValidUntil" content="2027-01-01">'
+)
+
+
+def microdata_product(
+    extra: str = "", *, offer: bool = True, offer_by_itemref: bool = False
+) -> str:
+    """PRODUCT in Microdata (HTML §5.2): its offer nested, or (`offer_by_itemref`) in an element
+    outside the item that its `itemref` names, or left out; `extra` markup inside the item."""
+    offers = '<div itemprop="offers" itemscope itemtype="https://schema.org/Offer">' + _OFFER
+    nested = offers + "</div>" if offer and not offer_by_itemref else ""
+    itemref = ' itemref="fern-offer"' if offer_by_itemref else ""
+    item = (
+        f'<div itemscope itemtype="https://schema.org/Product"{itemref}>'
+        '<span itemprop="name">Fern</span>'
+        '<link itemprop="image" href="https://example.org/fern.png">'
+        f'<p itemprop="description">A fern in a pot.</p>{extra}{nested}</div>'
+    )
+    elsewhere = offers.replace("<div ", '<div id="fern-offer" ', 1) + "</div>"
+    return item + ("<p>Price:</p>" + elsewhere if offer_by_itemref else "")
+
+
+def rdfa_product(type_name: str) -> str:
+    """PRODUCT in RDFa Lite 1.1 (`vocab`, `typeof`, `property`) as an item of `type_name`."""
+    return (
+        f'<div vocab="https://schema.org/" typeof="{type_name}">'
+        '<span property="name">Fern</span>'
+        '<link property="image" href="https://example.org/fern.png">'
+        '<p property="description">A fern in a pot.</p>'
+        f'<div property="offers" typeof="Offer">{_OFFER.replace("itemprop", "property")}</div>'
+        "</div>"
+    )
+
+
 PIXEL_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
     "0000000d4944415478da63f8ffff3f0005fe02fea7d6a4c90000000049454e44ae426082"
@@ -352,7 +397,16 @@ _SITE = [
 ]
 
 _HEAD = [
-    page("/head/missing-title", Category.HEAD, "No title element.", (T.MISSING_TITLE,), title=None),
+    page(
+        "/head/missing-title",
+        Category.HEAD,
+        "No title element.",
+        (
+            T.MISSING_TITLE,
+            T.A11Y_DOCUMENT_TITLE,
+        ),
+        title=None,
+    ),
     page(
         "/head/title-too-long",
         Category.HEAD,
@@ -403,12 +457,24 @@ _HEAD = [
         head='<meta name="description" content="A second description of the same page, which '
         'search engines may or may not use instead of the first.">',
     ),
-    page("/head/missing-h1", Category.HEAD, "No H1 at all.", (T.MISSING_H1,), h1=None),
+    page(
+        "/head/missing-h1",
+        Category.HEAD,
+        "No H1 at all.",
+        (
+            T.MISSING_H1,
+            T.A11Y_PAGE_HAS_HEADING_ONE,
+        ),
+        h1=None,
+    ),
     page(
         "/head/empty-h1",
         Category.HEAD,
         "An empty H1 element, which counts as missing.",
-        (T.MISSING_H1,),
+        (
+            T.MISSING_H1,
+            T.A11Y_EMPTY_HEADING,
+        ),
         h1=None,
         body="<h1></h1>",
     ),
@@ -423,14 +489,20 @@ _HEAD = [
         "/head/heading-order-skip",
         Category.HEAD,
         "An H4 right after the H1.",
-        (T.HEADING_ORDER_SKIP,),
+        (
+            T.HEADING_ORDER_SKIP,
+            T.A11Y_HEADING_ORDER,
+        ),
         body="<h4>A heading four levels down</h4>",
     ),
     page(
         "/head/missing-html-lang",
         Category.HEAD,
         "The html element has no lang.",
-        (T.MISSING_HTML_LANG,),
+        (
+            T.MISSING_HTML_LANG,
+            T.A11Y_HTML_HAS_LANG,
+        ),
         lang=None,
     ),
     page(
@@ -444,7 +516,10 @@ _HEAD = [
         "/head/meta-refresh",
         Category.HEAD,
         "A meta refresh to the home page after an hour.",
-        (T.META_REFRESH,),
+        (
+            T.META_REFRESH,
+            T.A11Y_META_REFRESH,
+        ),
         head='<meta http-equiv="refresh" content="3600; url=/">',
     ),
     page(
@@ -476,7 +551,10 @@ _CONTENT = [
         "/content/images-missing-alt",
         Category.CONTENT,
         "An image without an alt attribute.",
-        (T.IMAGES_MISSING_ALT,),
+        (
+            T.IMAGES_MISSING_ALT,
+            T.A11Y_IMAGE_ALT,
+        ),
         body='<p><img src="/assets/pixel.png" width="1" height="1"></p>',
     ),
     page(
@@ -568,6 +646,61 @@ _CONTENT = [
         (T.RICH_RESULT_MISSING_RECOMMENDED,),
         head=json_ld(ARTICLE, image=None),
     ),
+    # Microdata and RDFa Lite, read from the page's element tree and checked as JSON-LD is.
+    page(
+        "/content/microdata-product",
+        Category.CONTENT,
+        "A Microdata Product eligible for the product snippet: clean.",
+        body=microdata_product(),
+    ),
+    page(
+        "/content/microdata-itemref",
+        Category.CONTENT,
+        "A Microdata Product whose offer sits elsewhere on the page, named by itemref: clean.",
+        body=microdata_product(offer_by_itemref=True),
+    ),
+    page(
+        "/content/microdata-unknown-property",
+        Category.CONTENT,
+        "A Microdata Product with a misspelt property, descripton.",
+        (T.STRUCTURED_DATA_UNKNOWN_PROPERTY,),
+        body=microdata_product('<span itemprop="descripton">A typo</span>'),
+    ),
+    page(
+        "/content/microdata-property-not-on-type",
+        Category.CONTENT,
+        "A Microdata Product with a headline, a property of creative works, not of products.",
+        (T.STRUCTURED_DATA_PROPERTY_NOT_ON_TYPE,),
+        body=microdata_product('<span itemprop="headline">Ferns</span>'),
+    ),
+    page(
+        "/content/microdata-missing-required",
+        Category.CONTENT,
+        "A Microdata Product with no offers, review or rating: no product snippet.",
+        (T.RICH_RESULT_MISSING_REQUIRED,),
+        body=microdata_product(offer=False),
+    ),
+    page(
+        "/content/microdata-unchecked",
+        Category.CONTENT,
+        "A Microdata Product after more elements than the audit's element tree holds: the audit "
+        "says it did not check it.",
+        (T.STRUCTURED_DATA_UNCHECKED,),
+        body="<i></i>" * (TREE_MAX_ELEMENTS + 1) + microdata_product(),
+    ),
+    page(
+        "/content/rdfa-product",
+        Category.CONTENT,
+        "An RDFa Lite Product (vocab, typeof, property) eligible for the product snippet: clean.",
+        body=rdfa_product("Product"),
+    ),
+    page(
+        "/content/rdfa-unknown-type",
+        Category.CONTENT,
+        "An RDFa Lite item of type Prodcut, which schema.org does not define.",
+        (T.STRUCTURED_DATA_UNKNOWN_TYPE,),
+        body=rdfa_product("Prodcut"),
+    ),
     page(
         "/content/javascript-shell",
         Category.CONTENT,
@@ -641,6 +774,8 @@ _CONTENT = [
             T.MULTIPLE_H1,
             T.HEADING_ORDER_SKIP,
             T.IMAGES_MISSING_ALT,
+            T.A11Y_HEADING_ORDER,
+            T.A11Y_IMAGE_ALT,
         ),
         title="The kitchen sink: a page that gets many of the basics of SEO wrong at once",
         description=None,
@@ -924,8 +1059,10 @@ _LINKS = [
 _IMG = 'alt="a picture" width="1" height="1"'
 
 
-def _missing(path: str, summary: str, body: str = "", head: str = "") -> Fixture:
-    return page(path, Category.LINKS, summary, (T.BROKEN_RESOURCE,), body=body, head=head)
+def _missing(
+    path: str, summary: str, body: str = "", head: str = "", also: tuple[IssueType, ...] = ()
+) -> Fixture:
+    return page(path, Category.LINKS, summary, (T.BROKEN_RESOURCE, *also), body=body, head=head)
 
 
 # One page per reference kind (crawl.references): resources are checked and reported on the
@@ -984,8 +1121,9 @@ _REFERENCES = [
     ),
     _missing(
         "/refs/missing-object",
-        "An object whose data is missing.",
+        "An object whose data is missing, and with no text alternative.",
         '<object data="/assets/missing.pdf" type="application/pdf"></object>',
+        also=(T.A11Y_OBJECT_ALT,),
     ),
     page(
         "/refs/head-refused",
@@ -1017,7 +1155,11 @@ _REFERENCES = [
         "/refs/broken-refresh",
         Category.LINKS,
         "A meta refresh to a 404 page.",
-        (T.META_REFRESH, T.BROKEN_INTERNAL_LINK),
+        (
+            T.META_REFRESH,
+            T.BROKEN_INTERNAL_LINK,
+            T.A11Y_META_REFRESH,
+        ),
         head='<meta http-equiv="refresh" content="3600; url=/status/not-found">',
     ),
     page(
@@ -1025,7 +1167,15 @@ _REFERENCES = [
         Category.LINKS,
         "A frameset whose frame is a 404 page.",
         # A frameset document has no body: no H1, no text and no <a> links come with it.
-        (T.BROKEN_INTERNAL_LINK, T.MISSING_H1, T.THIN_CONTENT, T.NO_OUTGOING_LINKS),
+        (
+            T.BROKEN_INTERNAL_LINK,
+            T.MISSING_H1,
+            T.THIN_CONTENT,
+            T.NO_OUTGOING_LINKS,
+            T.A11Y_FRAME_TITLE,
+            T.A11Y_LANDMARK_ONE_MAIN,
+            T.A11Y_PAGE_HAS_HEADING_ONE,
+        ),
         frameset='<frameset cols="100%"><frame src="/status/not-found"></frameset>',
     ),
     page(
@@ -1451,6 +1601,11 @@ _SOCIAL = [
     ),
 ]
 
+# One page per static accessibility rule fixture (a11y_pages.py), each in the sitemap and the catalog.
+_ACCESSIBILITY = [
+    Fixture(p.path, Category.ACCESSIBILITY, p.summary, p.expected, p.handler) for p in A11Y_PAGES
+]
+
 _PAGES = [
     *_SITE,
     *_HEAD,
@@ -1468,6 +1623,7 @@ _PAGES = [
     *_I18N,
     *_SECURITY,
     *_SOCIAL,
+    *_ACCESSIBILITY,
 ]
 
 

@@ -65,7 +65,7 @@ async def test_the_headline_agrees_with_the_details_and_says_why(platform: Local
     assert categories["on-page"] == 80.0  # one warning on every page (the Open Graph info: none)
     assert report["audit"]["health_score"] == scores["overall"] < 100
     assert scores["notes"] == [
-        f"The overall score ({scores['overall']:g}) averages five categories; Security alone "
+        f"The overall score ({scores['overall']:g}) averages six categories; Security alone "
         f"scores {categories['security']:g}: see its actions below."
     ]
     ranked = [action["issue_type"] for action in report["actions"]]

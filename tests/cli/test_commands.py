@@ -143,13 +143,14 @@ def test_compare_prints_what_changed_between_two_audits(tmp_path: Path) -> None:
     assert lines[1].startswith(f"  to {after} (") and lines[1].endswith(", completed)")
     assert lines[2:6] == [
         f"site: {site.url('/')}",
-        "health score: 71 -> 57.3 (-13.7)",
-        "new issues: 14 (6 critical, 3 warning, 5 info)",
+        "health score: 72.2 -> 60.3 (-11.9)",
+        "new issues: 17 (6 critical, 6 warning, 5 info)",
         f"  critical broken-internal-link  {site.url('/')} -> {site.url('/b')}",
     ]
-    assert lines.index("  ... and 11 more") == 8
-    # Open Graph: /d is new without the tags; /b, now a 500, is no longer judged for them.
-    assert "fixed issues: 7 (3 warning, 4 info)" in lines
+    assert lines.index("  ... and 14 more") == 8
+    # Open Graph and accessibility: /d is new without the tags; /b, now a 500, is no longer
+    # judged for them (nor for its missing main landmark).
+    assert "fixed issues: 8 (4 warning, 4 info)" in lines
     assert lines[-3:] == ["pages added: 1", f"  {site.url('/d')}", "pages removed: 0"]
 
     refused = siteaudit("compare", before, "no-such-audit", state_dir=state)

@@ -16,7 +16,7 @@ from auditdb.scope import AuditMode, ScopeOptions
 from auditdb.verifications import RobotsDecision
 from cli import report as cli_report
 from cli.report import format_summary, full_report, json_report_chunks
-from common.wire import JsonObject
+from common.wire import JsonObject, as_object
 from local_platform.runtime import LocalPlatform
 from service import page_links as service_page_links
 from service.audits import LOCAL_OWNER
@@ -366,3 +366,48 @@ def test_the_summary_states_the_scope_an_audit_ran_with_when_not_the_default(
     assert [line for line in expected if line.startswith("scope: ")] == [
         f"scope: {fact}" for fact in summary.facts
     ]
+
+
+def a11y_report(checked: bool, by_type: dict[str, int], rendered: int = 0) -> JsonObject:
+    types = tuple(on(IssueType(t), n) for t, n in by_type.items())
+    verdict = judge(Tally(20, 20, 600, None, types, checked, rendered))
+    base = report("completed", health_score=verdict.scores.overall)
+    summary: Any = dict(as_object(base["summary"]))  # JSON whose shape the test knows
+    summary["issues_by_type"] = dict(by_type)
+    return {**base, "summary": summary, "scores": verdict.scores.to_dict()}
+
+
+_NOT_RENDERED = (
+    "colour contrast, target size and the other rules only a browser decides not checked (no "
+    "page rendered with axe-core)"
+)
+
+
+@pytest.mark.parametrize(
+    ("checked", "by_type", "rendered", "line"),
+    [
+        (False, {}, 0, "accessibility: not checked (the static rules did not run on the pages)"),
+        (True, {}, 0, f"accessibility: 100 of 100; no rule failed; {_NOT_RENDERED}"),
+        (
+            True,
+            {"a11y-link-name": 2, "a11y-image-alt": 20, "missing-title": 3},
+            0,
+            # 100 x (1 - 0.5) for image-alt on every page x (1 - 0.2 x 0.1) for link-name on 2 of 20
+            "accessibility: 49 of 100; failing rules (pages): image-alt on 20, link-name on 2; "
+            + _NOT_RENDERED,
+        ),
+        (
+            True,
+            {"a11y-color-contrast": 4},
+            5,
+            # a warning on 4 of the 5 pages axe-core checked: 100 x (1 - 0.2 x 0.8)
+            "accessibility: 84 of 100; failing rules (pages): color-contrast on 4; colour "
+            "contrast, target size and the other rules only a browser decides checked on the 5 "
+            "pages rendered with axe-core only",
+        ),
+    ],
+)
+def test_the_accessibility_line(
+    checked: bool, by_type: dict[str, int], rendered: int, line: str
+) -> None:
+    assert line in format_summary(a11y_report(checked, by_type, rendered)).splitlines()

@@ -253,3 +253,37 @@ def test_the_stream_asks_for_the_whole_page_only_when_it_parses_it(
     page = PageStream(scope(), leased())
 
     assert page.open(status, {"content-type": content_type}) == wanted
+
+
+A11Y_PAGE = (
+    b'<!doctype html><html lang="en"><head><title>Tents</title></head><body><main><h1>Tents</h1>'
+    b'<img src="a.png"><img src="b.png" alt="A tent"><a href="/x"></a></main></body></html>'
+)
+
+
+@pytest.mark.parametrize("size", [1, 9, len(A11Y_PAGE)])
+async def test_the_accessibility_rules_judge_the_streamed_tree(size: int) -> None:
+    sent = Sent()
+    page = PageStream(scope(), leased(), sent)
+    page.open(200, dict(HTML))
+    for start in range(0, len(A11Y_PAGE), size):
+        await page.feed(A11Y_PAGE[start : start + size])
+    observation = page.finish_observed(result())[1]
+
+    assert observation.accessibility is not None
+    assert observation.accessibility.complete
+    failed = [(f.rule, f.selector) for f in observation.accessibility.findings]
+    assert [rule for rule, _ in failed] == ["image-alt", "link-name"]
+
+
+async def test_a_page_that_is_not_parsed_has_no_accessibility() -> None:
+    page = PageStream(scope(), leased())
+    observation = page.finish_observed(result(A11Y_PAGE, status=404))[1]
+    assert observation.accessibility is None
+
+
+def test_a_page_cut_at_the_byte_cap_is_judged_incomplete(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("crawl.page_stream.settings.CRAWL", replace(CRAWL, parse_max_bytes=99))
+    observation = PageStream(scope(), leased()).finish_observed(result(A11Y_PAGE))[1]
+    assert observation.accessibility is not None
+    assert not observation.accessibility.complete

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from a11y.axe import AxeResult
+from a11y.findings import Finding, Impact, Source
+from a11y.merge import merged
+from a11y.rule_ids import RenderedRuleId
 from common import ports
 from crawl.page_pipeline import CrawlScope
 from crawl.page_stream import process_response
@@ -84,3 +88,33 @@ def test_without_the_option_nothing_is_queued() -> None:
     scope = replace(SCOPE, render=None)
     page = process_response(scope, LeasedUrl(f"{SITE}widgets", 1, False), fetched(SHELL))
     assert page.render is None
+
+
+def test_axe_core_s_results_are_merged_into_the_rendered_page_and_its_issues() -> None:
+    raw = process_response(SCOPE, LeasedUrl(f"{SITE}widgets", 1, False), fetched(SHELL))
+    assert raw.render is not None
+    contrast = Finding(
+        RenderedRuleId.COLOR_CONTRAST,
+        Impact.SERIOUS,
+        ("1.4.3",),
+        "#app > p",
+        "<p>",
+        Source.RENDERED,
+    )
+    axe = AxeResult((contrast,), 1, (RenderedRuleId.COLOR_CONTRAST,), "axe-core 4.14.1")
+    page = RenderedPage(f"{SITE}widgets", "chromium", f"{SITE}widgets", 200, RENDERED)
+
+    checked = rendered_pair(SCOPE, raw.render, replace(page, accessibility=axe))
+    unchecked = rendered_pair(SCOPE, raw.render, page)
+
+    assert checked.rendered.accessibility == merged(unchecked.rendered.accessibility, axe)
+    assert checked.rendered.accessibility is not None
+    assert contrast in checked.rendered.accessibility.findings
+    # The persisted page: axe-core's finding is an issue of its own type, the row says axe-core
+    # checked the page; without a run, neither.
+    [issue] = [i for i in checked.page.issues if i.issue_type == "a11y-color-contrast"]
+    assert issue.details["elements"] == [
+        {"selector": "#app > p", "snippet": "<p>", "source": "rendered"}
+    ]
+    assert not [i for i in unchecked.page.issues if i.issue_type == "a11y-color-contrast"]
+    assert (checked.page.record.a11y_rendered, unchecked.page.record.a11y_rendered) == (True, False)

@@ -1,7 +1,7 @@
 """The crawl scope: one reason per URL, checked in a fixed order (see crawl/url_policy.py)."""
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crawl.robots import RobotsRules
@@ -243,3 +243,63 @@ def test_what_a_policy_remembers_is_bounded() -> None:
     for i in range(DECIDED_URLS_CACHED + 100):
         policy.decide(f"https://www.example.com/p/{i}", 1)
     assert policy._checked.cache_info().currsize == DECIDED_URLS_CACHED  # type: ignore[attr-defined]
+
+
+# -- a link's target worked out once per distinct URL (issue 29) -----------------------------------
+
+_LINK_URLS = st.one_of(
+    _URLS,
+    st.builds(
+        "{}://{}{}/{}{}".format,
+        st.sampled_from(["http", "https", "HTTPS", "ftp"]),
+        st.sampled_from(["www.example.com", "example.com", "blog.example.com", "other.org"]),
+        st.sampled_from(["", ":443", ":80", ":8080"]),
+        st.text("abz/.%~é", max_size=12),
+        st.sampled_from(["", "?utm_source=x", "?a=1&utm_source=x&b=%7e", "?sessionid=1", "#f"]),
+    ),
+    st.text(max_size=30),
+)
+
+
+def _target_uncached(policy: UrlPolicy, url: str) -> tuple[str, bool] | None:
+    """What `link_target` answers, worked out from the pieces it remembers."""
+    from urls.normalise import normalise_url, split_url
+
+    parts = split_url(url)
+    if parts is None:
+        return None
+    return policy.stripped(normalise_url(url) or parts.unsplit()), policy.site.covers(parts)
+
+
+@pytest.mark.parametrize("subdomains", [False, True])
+@settings(deadline=None)  # the first example with subdomains loads the public suffix list
+@given(asked=st.lists(_LINK_URLS, max_size=30))
+def test_a_remembered_link_target_is_the_one_worked_out_afresh(
+    subdomains: bool, asked: list[str]
+) -> None:
+    policy = UrlPolicy(START, subdomains=subdomains, strip_params=("utm_source",))
+    for url in asked + asked:  # the second time from the memo
+        assert policy.link_target(url) == _target_uncached(policy, url)
+
+
+@pytest.mark.parametrize(
+    ("url", "target"),
+    [
+        ("https://www.example.com/a?utm_source=x&b=1", ("https://www.example.com/a?b=1", True)),
+        ("https://example.com:443/%7e", ("https://example.com/~", True)),
+        ("https://other.example.org/", ("https://other.example.org/", False)),
+        ("mailto:a@example.com", None),
+    ],
+)
+def test_link_targets(url: str, target: tuple[str, bool] | None) -> None:
+    policy = UrlPolicy(START, strip_params=("utm_source",))
+    assert policy.link_target(url) == target
+
+
+def test_the_link_targets_a_policy_remembers_are_bounded() -> None:
+    from crawl.url_policy import DECIDED_URLS_CACHED
+
+    policy = UrlPolicy(START)
+    for i in range(DECIDED_URLS_CACHED + 100):
+        policy.link_target(f"https://www.example.com/p/{i}")
+    assert policy.link_target.cache_info().currsize == DECIDED_URLS_CACHED  # type: ignore[attr-defined]

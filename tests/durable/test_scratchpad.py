@@ -8,6 +8,7 @@ from contextlib import closing
 import pytest
 
 from durable.client import Scratchpad
+from durable.links import edge_bytes, edge_row
 from durable.records import (
     Claim,
     CrawlConfig,
@@ -260,6 +261,26 @@ async def test_writing_a_pages_links_again_stores_and_spends_nothing_more(
     assert (again.links_written, again.enqueued, batch.links_written) == (0, 0, 0)
     assert link_bytes(platform) == spent > 0
     assert (await pad.stats()).pending == 3_000
+
+
+async def test_a_batch_of_a_page_written_again_and_a_new_page_spends_on_the_new_edges_only(
+    platform: LocalPlatform, pad: Scratchpad
+) -> None:
+    """The stored lookup runs when one of a batch's source pages holds edges (a retried page
+    beside a new one); a batch of new pages alone skips it (issue 29) and spends the same."""
+    old, new = edges_of("https://a.test/old", 50), edges_of("https://a.test/new", 30)
+    external = LinkRow("https://a.test/old", "https://b.test/", external=True)
+    alt = LinkRow("https://a.test/new", "https://a.test/img", image_alt="Logo")
+    fragment = FragmentLink("https://a.test/old", "https://a.test/t1", "s", 1, 2)
+
+    first = await pad.record_links(LinkBatch((*old, external), fragment_links=(fragment,)))
+    spent = link_bytes(platform)
+    mixed = await pad.record_links(
+        LinkBatch((*old, external, *new, alt), fragment_links=(fragment,))
+    )
+
+    assert (first.links_written, mixed.links_written) == (51, 31)
+    assert link_bytes(platform) - spent == sum(map(edge_bytes, map(edge_row, (*new, alt))))
 
 
 async def test_repeats_within_one_write_are_stored_and_counted_once(

@@ -1,8 +1,8 @@
 """The scratchpad's per-link statements (issue 29): one statement per JSON array of rows, never one
 per link, and none of them scans a table (EXPLAIN QUERY PLAN, as tests/auditdb/test_query_plans.py
 does for D1). The lookups of stored rows search their table's primary key for each row of the
-batch; the inserts check their key the same way; the links' target index is what finalize's
-joins from a target to its referring pages search."""
+batch; the inserts check their key the same way; the links' target index, built after the crawl,
+is what finalize's joins from a target to its referring pages search."""
 
 from __future__ import annotations
 
@@ -48,6 +48,24 @@ def test_a_lookup_of_stored_rows_searches_by_the_whole_key(
 
 
 @pytest.mark.parametrize(
+    ("sql", "table"),
+    [
+        (edges.SOURCES_STORED, "links"),
+        (edges.EXTERNAL_SOURCES_STORED, "external_edges"),
+        (fragments.SOURCES_STORED, "link_fragments"),
+    ],
+)
+def test_whether_a_batchs_sources_are_stored_searches_the_keys_first_column(
+    db: sqlite3.Connection, sql: str, table: str
+) -> None:
+    """One search per distinct source of the batch (a page's first write then skips the
+    lookup of each row: json_batches.any_source_stored)."""
+    steps = plan(db, sql)
+    assert f"SEARCH {table} USING PRIMARY KEY (source_url=?)" in steps, steps
+    assert not any(step.startswith(f"SCAN {table}") for step in steps), steps
+
+
+@pytest.mark.parametrize(
     "sql",
     [edges.WRITE, edges.WRITE_EXTERNAL, edges.WRITE_ALTS, fragments.WRITE_LINKS, _ENQUEUE_LINKS],
 )
@@ -58,9 +76,16 @@ def test_an_insert_reads_only_its_bound_array(db: sqlite3.Connection, sql: str) 
     ]
 
 
-def test_finalize_reaches_a_targets_referring_pages_through_the_target_index(
+def test_the_crawl_writes_no_target_index_and_its_readers_build_it_once(
     db: sqlite3.Connection,
 ) -> None:
+    """Edges are inserted without the target index (one B-tree per insert, not two); the keep-
+    links steps and finalize create it before their joins from a target to its referring pages,
+    which then search it."""
+    indexes = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'links'"
+    assert [row[0] for row in db.execute(indexes)] == []
+    for _ in range(2):  # idempotent: every reader runs it
+        db.execute(edges.TARGET_INDEX)
     steps = plan(db, "SELECT source_url FROM links WHERE target_url = ?")
     assert steps == ["SEARCH links USING COVERING INDEX links_target_idx (target_url=?)"]
 

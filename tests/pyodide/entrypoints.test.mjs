@@ -58,7 +58,7 @@ test("a start URL that gets no answer fails the audit at discovery, in one attem
   await start("wf-down", UNREACHABLE);
   const record = await wf.wait("wf-down");
   assert.equal(record.status, "errored");
-  assert.equal(record.error.name, "StartFailed");
+  assert.equal(record.error.name, "DecidedFailure");
   assert.deepEqual(steps("wf-down").map((e) => [e.step, e.attempt, e.error ?? null]), [
     ["validate-context#1", 1, null], ["discover-urls#1", 1, null], ["mark-failed#1", 1, null],
   ]);

@@ -88,3 +88,27 @@ json.dumps({
   assert.deepEqual(parsed.findings, [["unknown-property", "Product > offers > prise", ["price"]]]);
   assert.deepEqual(parsed.eligible, []);
 });
+
+test("Microdata and RDFa Lite are read from an element tree and checked in Pyodide", async () => {
+  const out = await rt.runPython(`
+import json
+from parse.tree import Element
+from structured.page import check_page
+S = "https://schema.org/"
+offer_md = Element("div", {"itemprop": "offers", "itemscope": "", "itemtype": S + "Offer"},
+                   (Element("meta", {"itemprop": "prise", "content": "9.99"}),))
+product_md = Element("div", {"itemscope": "", "itemtype": S + "Product"},
+                     (Element("h1", {"itemprop": "name"}, ("Anvil",)), offer_md))
+event_rdfa = Element("div", {"vocab": S, "typeof": "Event"},
+                     (Element("span", {"property": "nam"}, ("Fair",)),))
+root = Element("html", {}, (Element("body", {}, (product_md, event_rdfa)),))
+checked = check_page([], root, "https://shop.test/")
+json.dumps({
+    "types": list(checked.types),
+    "errors": sorted(f.path_text for f in checked.findings if f.severity == "error"
+                     and f.kind.value == "unknown-property"),
+})`);
+  const parsed = JSON.parse(out);
+  assert.deepEqual(parsed.types, ["Product", "Event"]);
+  assert.deepEqual(parsed.errors, ["Event > nam", "Product > offers > prise"]);
+});

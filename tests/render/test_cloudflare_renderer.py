@@ -77,6 +77,16 @@ async def test_a_429_is_waited_out_per_retry_after() -> None:
     assert time.sleeps == [3.0, 10.0]  # Retry-After, then the default: the Free plan's interval
 
 
+async def test_browser_rendering_runs_no_axe_core_even_when_the_budget_asks() -> None:
+    # /content hands back HTML only: nothing of ours runs in its page (docs/accessibility.md).
+    http, time = _Scripted((200, {})), _Time()
+    page = await _renderer(http, time).render(
+        "https://site.example/", RenderBudget(accessibility=True)
+    )
+    assert page.ok and page.accessibility is None
+    assert len(http.requests) == 1 and b"axe" not in (http.requests[0].body or b"")
+
+
 @pytest.mark.parametrize(
     ("answers", "policy", "calls"),
     [

@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from parse.extractor import PageExtractor
 from urls import parser
-from urls.parser import InvalidUrl, UnsupportedScheme, clean, parse_url
-from urls.resolve import document_base, fast_resolve, is_http, resolve
+from urls import resolve as resolve_module
+from urls.parser import InvalidUrl, UnsupportedScheme, Url, clean, parse_url
+from urls.resolve import base_url, document_base, fast_resolve, is_http, resolve
 
 BASE = "https://example.com/dir/page.html?q=1"
 
@@ -118,7 +119,11 @@ _BASES = st.sampled_from(
 
 def _parser_answer(text: str, base: str) -> str | None:
     try:
-        return parse_url(text, parse_url(base)).without_fragment()
+        parsed_base: Url | None = parse_url(base)
+    except (InvalidUrl, UnsupportedScheme):
+        parsed_base = None  # as urls.resolve reads a base it cannot parse (`mailto:`): none
+    try:
+        return parse_url(text, parsed_base).without_fragment()
     except (InvalidUrl, UnsupportedScheme):
         return None
 
@@ -166,3 +171,40 @@ def test_resolve_never_raises(raw: str, base: str) -> None:
 )
 def test_common_links_take_a_fast_path(raw: str) -> None:
     assert fast_resolve(raw, BASE) == _parser_answer(raw, BASE) is not None
+
+
+# -- fast-path answers remembered across pages (issue 29) ------------------------------------------
+
+
+def _uncached(raw: str, base: str) -> str | None:
+    text = clean(raw)
+    fast = fast_resolve(text, base)  # the fast paths themselves, not their memo
+    return fast if fast is not None else resolve_module._resolve_fully(text, base)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(_ABSOLUTE, _ROOTED, _RELATIVE, _TAILS),
+            _BASES,
+            st.sampled_from(["", "other.html", "?q=1", "#f"]),
+        ),
+        max_size=20,
+    )
+)
+def test_a_remembered_resolution_is_the_one_worked_out_afresh(
+    asked: list[tuple[str, str, str]],
+) -> None:
+    """Pages of one directory share the memo: each answer is the uncached one, whichever page of
+    the directory asked first (a sibling page: another last segment, query or fragment)."""
+    for raw, base, sibling in asked + asked:  # the second time from the memo
+        for page in (base, resolve(sibling, base) or base):
+            assert base_url(page).resolve(raw) == _uncached(raw, page)
+
+
+def test_long_references_are_resolved_but_not_remembered() -> None:
+    resolve_module._fast_resolved.cache_clear()
+    long = "/" + "a" * resolve_module.RESOLVED_RAW_MAX
+    assert base_url(BASE).resolve(long) == _parser_answer(long, BASE)
+    assert base_url(BASE).resolve("/short") == _parser_answer("/short", BASE)
+    assert resolve_module._fast_resolved.cache_info().currsize == 1

@@ -458,12 +458,13 @@ let shownReport = null; // { id, html }
 // of the window (a focus alone scrolls only as far as the heading, leaving the frame below the
 // fold), and the frame fills the rest of the window (app.css).
 async function openReport(id) {
-  const [html, { structured_data: structured }] = await Promise.all([
+  const [html, report] = await Promise.all([
     api(auditPath(id, "/report.html")).then((response) => response.text()),
     json(auditPath(id, "/report")),
   ]);
   shownReport = { id, html };
-  showStructured(id, structured); // above the frame, in place before the report shows
+  showStructured(id, report.structured_data); // above the frame, in place before the report shows
+  showAccessibility(id, report);
   const frame = $("report-frame");
   const loaded = new Promise((resolve) => {
     frame.addEventListener("load", resolve, { once: true });
@@ -483,6 +484,7 @@ function closeReport() {
   $("report-frame").srcdoc = "";
   $("report").hidden = true;
   $("report-structured").hidden = true;
+  $("report-a11y").hidden = true;
 }
 
 // -- the report's structured data: the pages of a type, feature or finding kind ------------------
@@ -506,6 +508,54 @@ function showStructured(id, summary) {
     summary[key].map((entry) => structuredItem(id, parameter, `${label} ${value(entry)}`, value(entry), entry.pages)),
   );
   $("structured-exports").replaceChildren(...items);
+}
+
+// -- the report's accessibility: the pages each failing static rule was found on -----------------
+
+// One `a11y-<axe rule id>` issue per page and failing rule (docs/accessibility.md, "In the
+// product"), so a rule's issue count is its pages; the pages export filtered by `has_issue`.
+const A11Y_PREFIX = "a11y-";
+// The rules only axe-core decides, on a rendered page (a11y.rule_ids.RenderedRuleId; a test
+// holds the two lists together): decided on the pages axe-core ran on, no other.
+const A11Y_RENDERED_ONLY = new Set([
+  "aria-braille-equivalent", "aria-command-name", "aria-conditional-attr", "aria-deprecated-role",
+  "aria-hidden-focus", "aria-input-field-name", "aria-meter-name", "aria-progressbar-name",
+  "aria-prohibited-attr", "aria-roledescription", "aria-tab-name", "aria-toggle-field-name",
+  "aria-tooltip-name", "audio-caption", "avoid-inline-spacing", "bypass", "color-contrast",
+  "css-orientation-lock", "frame-focusable-content", "frame-title-unique",
+  "label-content-name-mismatch", "link-in-text-block", "no-autoplay-audio", "p-as-heading",
+  "scrollable-region-focusable", "summary-name", "table-fake-caption", "td-has-header",
+  "target-size", "video-caption",
+]);
+
+function showAccessibility(id, report) {
+  const box = $("report-a11y");
+  const byType = report.summary?.issues_by_type ?? {};
+  const rules = Object.entries(byType)
+    .filter(([type]) => type.startsWith(A11Y_PREFIX))
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  box.hidden = rules.length === 0;
+  box.open = false;
+  if (box.hidden) return;
+  const category = (report.scores?.categories ?? []).find((c) => c.category === "accessibility");
+  const score = category?.score ?? null;
+  const rendered = report.scores?.accessibility_rendered ?? 0;
+  // Never implies that a page axe-core did not run on passed the rules only it decides: the
+  // summary says which checks ran (short, so the closed disclosure keeps to the report's bar),
+  // the opened disclosure says what that leaves unchecked.
+  const pages = `${rendered} rendered ${rendered === 1 ? "page" : "pages"}`;
+  const where = rendered > 0 ? `axe-core on ${pages}` : "static rules only";
+  $("a11y-summary").textContent =
+    `Accessibility: ${score === null ? "n/a" : score}, ${rules.length} failing ${rules.length === 1 ? "rule" : "rules"}; ${where}`;
+  $("a11y-where").textContent = rendered > 0
+    ? `Colour contrast, target size and the other rules only a browser decides were checked by axe-core on ${pages}, and on no other page.`
+    : "No page was rendered with axe-core: colour contrast, target size and the other rules only a browser decides were not checked.";
+  const items = rules.map(([type, pages]) => {
+    const rule = type.slice(A11Y_PREFIX.length);
+    const label = A11Y_RENDERED_ONLY.has(rule) ? `rule ${rule} (rendered page)` : `rule ${rule}`;
+    return structuredItem(id, "has_issue", label, type, pages);
+  });
+  $("a11y-exports").replaceChildren(...items);
 }
 
 function structuredItem(id, parameter, what, value, pages) {

@@ -76,6 +76,9 @@ CASES: list[tuple[str, Any, str | None]] = [
     ("get_audit_pages", {"structured_type": ""}, "structured_type"),
     ("get_audit_pages", {"eligible_feature": "rich"}, "eligible_feature"),
     ("get_audit_pages", {"structured_finding": "error"}, "structured_finding"),
+    # The pages a static accessibility rule failed on: its issue type (docs/accessibility.md).
+    ("get_audit_pages", {"has_issue": "a11y-image-alt"}, None),
+    ("get_audit_pages", {"has_issue": "a11y-not-a-rule"}, "has_issue"),
     ("get_audit_actions", {}, None),
     ("get_audit_actions", {"audit_id": "a-1", "limit": 100}, None),
     ("get_audit_actions", {"limit": 101}, "limit"),
