@@ -5,9 +5,16 @@ The named element is the one with id="target"."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from a11y import accname
 from a11y.accname import accessible_name, subtree_name
+from a11y.page import Page
+from a11y.tree import Element
+from parse.parity import PARITY_URL, page_files, read_page
+from parse.tree_builder import page_tree
 from tests.a11y.html_tree import page
 
 EXAMPLES = [
@@ -141,3 +148,58 @@ def test_subtree_name_after_the_accessible_name_is_the_one_computed_alone(body: 
     assert target is not None and same is not None
     accessible_name(first, target)
     assert subtree_name(first, target) == subtree_name(alone, same)
+
+
+# `accessible_name` takes a shortcut for `<a href>` holding only text, without role, aria-label
+# or aria-labelledby (accname._plain_link_name): the general steps must give the same name and
+# leave the same content for has-visible-text, on every such link and on the links next to it.
+PLAIN_LINKS = [
+    '<a id="target" href="/">  Plain\n text </a>',
+    '<a id="target" href="/" title=" Tip  here ">  </a>',
+    '<a id="target" href="/"></a>',
+    '<a id="target" href="/" title="">\u00a0</a>',
+    '<a id="target" href="/" aria-hidden="true">Gone</a>',
+    '<div aria-hidden="true"><a id="target" href="/">Gone</a></div>',
+    '<a id="target" href="/" hidden>Hidden</a>',
+    '<a id="target" href="/" style="display:none">Hidden</a>',
+    '<a id="target" href="/" role="presentation">Role</a>',
+    '<a id="target" href="/" role="button" title="t"></a>',
+    '<a id="target" href="/" aria-label="Label">Text</a>',
+    '<a id="target" href="/" aria-labelledby="l">Text</a><span id="l">Label</span>',
+    '<a id="target" href="/" tabindex="-1">Text</a>',
+    '<a id="target">No href</a>',
+    '<svg><a id="target" href="/">In SVG</a></svg>',
+    '<a id="target" href="/">A &amp; B<!-- comment --> C</a>',
+]
+
+
+def _general_name(built: Page, element: Element) -> str:
+    return accname._text(built, element, accname._Context(start=element))
+
+
+@pytest.mark.parametrize("body", PLAIN_LINKS)
+def test_a_plain_link_is_named_as_the_general_steps_name_it(body: str) -> None:
+    html = f"<!DOCTYPE html><html><body>{body}</body></html>"
+    fast, general = page(html), page(html)
+    target, same = fast.document.by_id("target"), general.document.by_id("target")
+    assert target is not None and same is not None
+    assert accessible_name(fast, target) == _general_name(general, same)
+    assert fast.contents.get(id(target)) == general.contents.get(id(same))
+    alone = page(html)
+    again = alone.document.by_id("target")
+    assert again is not None
+    assert subtree_name(fast, target) == subtree_name(alone, again)
+
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus" / "pages"
+
+
+@pytest.mark.parametrize("path", page_files(CORPUS)[::8], ids=lambda p: p.name[:12])
+def test_every_link_of_a_corpus_page_is_named_as_the_general_steps_name_it(path: Path) -> None:
+    root = page_tree(read_page(path), PARITY_URL)[1].root
+    fast, general = Page(root), Page(root)
+    links = list(fast.document.by_tag("a"))
+    plain = [link for link in links if accname._plain_link_name(Page(root), link) is not None]
+    assert plain, "no link takes the shortcut: the test would compare the general steps alone"
+    for link in links:
+        assert accessible_name(fast, link) == _general_name(general, link), link.attributes
