@@ -83,10 +83,14 @@ class TreeBuilder:
 
     def __init__(self, *, max_elements: int = MAX_ELEMENTS, max_text: int = MAX_TEXT) -> None:
         self._caps = (max_elements, max_text)
-        self.reset()
+        self._start()
 
     def reset(self) -> None:
         """Start again, with no listener (parse.extractor listens again after its restart)."""
+        self._tree.discard()
+        self._start()
+
+    def _start(self) -> None:
         self._tree = TreeConstruction(max_elements=self._caps[0], max_text=self._caps[1])
         self._listener: TokenListener | None = None
         self._buf = ""
@@ -122,6 +126,9 @@ class TreeBuilder:
             self._closed = True
             self.end_of_text()
             tree.eof()
+        # The listener (a PageExtractor) holds this builder as its text sink: a reference cycle
+        # through every fact and node of the page, which only the collector would free.
+        self._listener = None
         return ParsedTree(tree.root(), tree.complete and not truncated, tree.elements)
 
     def end_of_text(self) -> None:

@@ -234,6 +234,12 @@ class TreeConstruction:
             self.html.append(Node("body", {}))
         return _freeze(self.html)
 
+    def discard(self) -> None:
+        """Give up this tree (a parse restarted in another encoding): its parent links are
+        cut, so its nodes go with it rather than wait for the collector (`_unlink`)."""
+        if self.html is not None:
+            _unlink(_nodes(self.html))
+
     # -- dispatch ---------------------------------------------------------------------------
 
     def _adjusted_current(self) -> Node | None:
@@ -1484,10 +1490,10 @@ def _foreign_attrs(attrs: dict[str, str], names: dict[str, str]) -> dict[str, st
     return adjusted
 
 
-def _freeze(root: Node) -> Element:
-    """The mutable tree as `Element`s, bottom up without recursion (the depth is bounded, but
-    the freeze must not be what breaks on a deep tree)."""
-    order: list[Node] = []  # parents before their children
+def _nodes(root: Node) -> list[Node]:
+    """The tree's nodes, parents before their children, without recursion (the depth is
+    bounded, but walking it must not be what breaks on a deep tree)."""
+    order: list[Node] = []
     pending = [root]
     while pending:
         node = pending.pop()
@@ -1495,6 +1501,21 @@ def _freeze(root: Node) -> Element:
         for child in node.children:
             if type(child) is Node:
                 pending.append(child)
+    return order
+
+
+def _unlink(nodes: list[Node]) -> None:
+    """Cut every node's link to its parent. A child's link to its parent and the parent's
+    list of children are a reference cycle only the collector could free: cut, the whole
+    mutable tree goes as soon as its builder does (the collector had 100,000 objects a page to
+    find on link-heavy pages; bench/README.md, "Issues 29 and 31: reference cycles")."""
+    for node in nodes:
+        node.parent = None
+
+
+def _freeze(root: Node) -> Element:
+    """The mutable tree as `Element`s, bottom up."""
+    order = _nodes(root)  # parents before their children
     for node in reversed(order):  # children before their parents
         kids = node.children
         if node.joined:
@@ -1502,6 +1523,7 @@ def _freeze(root: Node) -> Element:
         else:  # every child node is frozen by now: children come first
             children = tuple([c if type(c) is str else c.frozen for c in kids])  # type: ignore[union-attr, misc]
         node.frozen = _element(node.tag, node.attrs, children, node.ns)
+    _unlink(order)
     assert root.frozen is not None
     return root.frozen
 
