@@ -100,8 +100,14 @@ _AGGREGATE_RATING: Final = Shape(
     recommended=_reqs("bestRating", "worstRating"),
 )
 _REVIEW: Final = Shape(
-    required=_reqs("author", "reviewRating", "reviewRating.ratingValue"),
-    recommended=_reqs("datePublished", "reviewRating.bestRating", "reviewRating.worstRating"),
+    required=_reqs("author", "reviewRating"),
+    recommended=_reqs("datePublished"),
+    nested=(
+        (
+            "reviewRating",
+            Shape(required=_reqs("ratingValue"), recommended=_reqs("bestRating", "worstRating")),
+        ),
+    ),
 )
 _RATINGS: Final = (("aggregateRating", _AGGREGATE_RATING), ("review", _REVIEW))
 _RATED: Final = (("offers", _OFFER), ("offers", _AGGREGATE_OFFER), *_RATINGS)
