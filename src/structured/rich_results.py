@@ -73,30 +73,59 @@ class FeatureRule:
     excludes: tuple[str, ...] = ()
 
 
+# Each table below is the Required and Recommended properties of the feature's page (its rule's
+# `source`), checked against the pages on 2026-12-07 (docs/structured-data.md, "Checked against
+# Google's pages", which also lists the rows left out and why). A row `parent.child` is a nested
+# shape, checked on each parent item present, where `parent` has a row of its own (its absence is
+# that row's finding); otherwise it is a path from the item.
 _OFFER: Final = Shape(
     types=("Offer",),
     excludes=("AggregateOffer",),
     required=(_req("price", "priceSpecification.price"),),
-    recommended=_reqs("priceCurrency", "availability", "priceValidUntil"),
+    recommended=(
+        _req("availability"),
+        _req("priceCurrency", "priceSpecification.priceCurrency"),
+        _req("priceValidUntil"),
+    ),
 )
 _AGGREGATE_OFFER: Final = Shape(
     types=("AggregateOffer",),
     required=_reqs("lowPrice", "priceCurrency"),
     recommended=_reqs("highPrice", "offerCount"),
 )
+# review-snippet's AggregateRating and Review tables, for a rating or review nested in the item
+# it rates (so without `itemReviewed`, whose name is the parent's).
 _AGGREGATE_RATING: Final = Shape(
     required=(_req("ratingValue"), _req("ratingCount", "reviewCount")),
     recommended=_reqs("bestRating", "worstRating"),
 )
 _REVIEW: Final = Shape(
-    required=_reqs("author", "reviewRating", "reviewRating.ratingValue"),
-    recommended=_reqs("datePublished", "reviewRating.bestRating", "reviewRating.worstRating"),
+    required=_reqs("author", "reviewRating"),
+    recommended=_reqs("datePublished"),
+    nested=(
+        (
+            "reviewRating",
+            Shape(required=_reqs("ratingValue"), recommended=_reqs("bestRating", "worstRating")),
+        ),
+    ),
 )
-_RATED: Final = (
-    ("offers", _OFFER),
-    ("offers", _AGGREGATE_OFFER),
-    ("aggregateRating", _AGGREGATE_RATING),
-    ("review", _REVIEW),
+_RATINGS: Final = (("aggregateRating", _AGGREGATE_RATING), ("review", _REVIEW))
+_RATED: Final = (("offers", _OFFER), ("offers", _AGGREGATE_OFFER), *_RATINGS)
+# video's VideoObject table, also for a recipe's video.
+_VIDEO: Final = Shape(
+    required=_reqs("name", "thumbnailUrl", "uploadDate"),
+    # "If contentUrl isn't available, provide embedUrl as an alternative."
+    recommended=(
+        _req("contentUrl", "embedUrl"),
+        *_reqs("description", "duration", "interactionStatistic"),
+    ),
+)
+# recipe's HowToStep ("text: optional if itemListElement is used") and HowToSection tables.
+_HOW_TO_STEP: Final = Shape(types=("HowToStep",), required=(_req("text", "itemListElement"),))
+_HOW_TO_SECTION: Final = Shape(
+    types=("HowToSection",),
+    required=_reqs("itemListElement", "name"),
+    nested=(("itemListElement", _HOW_TO_STEP),),
 )
 
 RULES: Final[tuple[FeatureRule, ...]] = (
@@ -105,15 +134,9 @@ RULES: Final[tuple[FeatureRule, ...]] = (
         ("Article",),
         _G + "article",
         Shape(
-            recommended=_reqs(
-                "author",
-                "author.name",
-                "author.url",
-                "dateModified",
-                "datePublished",
-                "headline",
-                "image",
-            ),
+            recommended=_reqs("author", "dateModified", "datePublished", "headline", "image"),
+            # "You can use the sameAs property as an alternative" to author.url.
+            nested=(("author", Shape(recommended=(_req("name"), _req("url", "sameAs")))),),
         ),
     ),
     FeatureRule(
@@ -137,7 +160,13 @@ RULES: Final[tuple[FeatureRule, ...]] = (
         RichResultFeature.PRODUCT_SNIPPET,
         ("Product",),
         _G + "product-snippet",
-        Shape(required=(_req("name"), _req("review", "aggregateRating", "offers")), nested=_RATED),
+        Shape(
+            required=(_req("name"), _req("review", "aggregateRating", "offers")),
+            # The table recommends all three; its note: the Rich Results Test "may report a
+            # warning if you provide offers without review or aggregateRating".
+            recommended=(_req("review", "aggregateRating"), _req("offers")),
+            nested=_RATED,
+        ),
     ),
     FeatureRule(
         RichResultFeature.FAQ,
@@ -160,16 +189,13 @@ RULES: Final[tuple[FeatureRule, ...]] = (
         RichResultFeature.ORGANIZATION,
         ("Organization",),
         _G + "organization",
+        # No required property, and every recommended one "if applicable": the page's note names
+        # what to focus on, "name or alternateName", "address or telephone", "url or logo".
         Shape(
-            recommended=_reqs(
-                "name",
-                "url",
-                "logo",
-                "sameAs",
-                "description",
-                "email",
-                "telephone",
-                "address",
+            recommended=(
+                _req("name", "alternateName"),
+                _req("address", "telephone"),
+                _req("url", "logo"),
             ),
         ),
         excludes=("LocalBusiness",),
@@ -179,17 +205,15 @@ RULES: Final[tuple[FeatureRule, ...]] = (
         ("LocalBusiness",),
         _G + "local-business",
         Shape(
-            required=_reqs("name", "address"),
-            recommended=_reqs(
-                "aggregateRating",
-                "geo",
-                "geo.latitude",
-                "geo.longitude",
-                "openingHoursSpecification",
-                "priceRange",
-                "review",
-                "telephone",
-                "url",
+            required=_reqs("address", "name"),
+            recommended=_reqs("geo", "openingHoursSpecification", "priceRange", "telephone", "url"),
+            nested=(
+                ("geo", Shape(recommended=_reqs("latitude", "longitude"))),
+                (
+                    "openingHoursSpecification",
+                    Shape(recommended=_reqs("closes", "dayOfWeek", "opens")),
+                ),
+                *_RATINGS,
             ),
         ),
     ),
@@ -198,11 +222,13 @@ RULES: Final[tuple[FeatureRule, ...]] = (
         ("Event",),
         _G + "event",
         Shape(
-            required=_reqs("name", "startDate", "location"),
+            # location (a Place) and location.address are one requirement: a location given as
+            # text, or a VirtualLocation ("Events must take place in a physical location"), has no
+            # address.
+            required=_reqs("location.address", "name", "startDate"),
             recommended=_reqs(
                 "description",
                 "endDate",
-                "eventAttendanceMode",
                 "eventStatus",
                 "image",
                 "offers",
@@ -210,8 +236,7 @@ RULES: Final[tuple[FeatureRule, ...]] = (
                 "performer",
             ),
             nested=(
-                ("location", Shape(types=("Place",), required=_reqs("address"))),
-                ("location", Shape(types=("VirtualLocation",), required=_reqs("url"))),
+                ("location", Shape(recommended=_reqs("name"))),
                 (
                     "offers",
                     Shape(
@@ -221,6 +246,8 @@ RULES: Final[tuple[FeatureRule, ...]] = (
                         ),
                     ),
                 ),
+                ("organizer", Shape(recommended=_reqs("name", "url"))),
+                ("performer", Shape(recommended=_reqs("name"))),
             ),
         ),
     ),
@@ -229,7 +256,7 @@ RULES: Final[tuple[FeatureRule, ...]] = (
         ("Recipe",),
         _G + "recipe",
         Shape(
-            required=_reqs("name", "image"),
+            required=_reqs("image", "name"),
             recommended=_reqs(
                 "aggregateRating",
                 "author",
@@ -247,36 +274,31 @@ RULES: Final[tuple[FeatureRule, ...]] = (
                 "totalTime",
                 "video",
             ),
-        ),
-    ),
-    FeatureRule(
-        RichResultFeature.VIDEO,
-        ("VideoObject",),
-        _G + "video",
-        Shape(
-            required=_reqs("name", "thumbnailUrl", "uploadDate"),
-            recommended=_reqs(
-                "contentUrl",
-                "description",
-                "duration",
-                "embedUrl",
-                "interactionStatistic",
+            nested=(
+                ("aggregateRating", _AGGREGATE_RATING),
+                ("recipeInstructions", _HOW_TO_STEP),
+                ("recipeInstructions", _HOW_TO_SECTION),
+                ("video", _VIDEO),
             ),
         ),
     ),
+    FeatureRule(RichResultFeature.VIDEO, ("VideoObject",), _G + "video", _VIDEO),
     FeatureRule(
         RichResultFeature.JOB_POSTING,
         ("JobPosting",),
         _G + "job-posting",
         Shape(
-            # A fully remote job names where applicants may live instead of a location.
+            # A 100% remote job may leave out jobLocation when it names where applicants may live
+            # (applicantLocationRequirements) and says it is remote (jobLocationType, "required if
+            # the job is 100% remote").
             required=(
                 *_reqs("datePosted", "description", "hiringOrganization", "title"),
                 _req("jobLocation", "applicantLocationRequirements"),
+                _req("jobLocation", "jobLocationType"),
             ),
-            recommended=_reqs(
-                "baseSalary", "employmentType", "identifier", "validThrough", "directApply"
-            ),
+            recommended=_reqs("baseSalary", "directApply", "employmentType", "identifier"),
+            # jobLocation: "Note that you must include the addressCountry property."
+            nested=(("jobLocation", Shape(required=_reqs("address.addressCountry"))),),
         ),
     ),
     FeatureRule(
@@ -286,29 +308,40 @@ RULES: Final[tuple[FeatureRule, ...]] = (
         Shape(
             required=(_req("name"), _req("offers.price"), _req("aggregateRating", "review")),
             recommended=_reqs("applicationCategory", "operatingSystem"),
-            nested=(("aggregateRating", _AGGREGATE_RATING), ("review", _REVIEW)),
+            nested=_RATINGS,
         ),
+        # "Google doesn't show a rich result for Software Apps that only have the VideoGame type."
+        excludes=("VideoGame",),
     ),
     FeatureRule(
         RichResultFeature.DATASET,
         ("Dataset",),
         _G + "dataset",
         Shape(
-            required=_reqs("name", "description"),
+            required=_reqs("description", "name"),
             recommended=_reqs(
                 "alternateName",
-                "creator",
                 "citation",
+                "creator",
+                "distribution",
                 "funder",
                 "identifier",
+                "includedInDataCatalog",
+                "isAccessibleForFree",
                 "keywords",
                 "license",
+                "measurementTechnique",
                 "sameAs",
-                "spatialCoverage",
-                "temporalCoverage",
                 "url",
+                "variableMeasured",
                 "version",
-                "distribution",
+            ),
+            # DataDownload's table.
+            nested=(
+                (
+                    "distribution",
+                    Shape(required=_reqs("contentUrl"), recommended=_reqs("encodingFormat")),
+                ),
             ),
         ),
     ),

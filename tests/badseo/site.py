@@ -219,7 +219,8 @@ JSON_LD_BROKEN = (
     '<script type="application/ld+json">{"@context": "https://schema.org", "@type": </script>'
 )
 # A JSON-LD Article with every property Google's article rich result recommends, and a Product
-# eligible for the product snippet with no warning: each structured-data fixture changes one thing.
+# eligible for the product snippet with no warning (its offer and its rating: Google recommends a
+# review or rating beside offers): each structured-data fixture changes one thing.
 ARTICLE: Mapping[str, object] = MappingProxyType(
     {
         "@context": "https://schema.org",
@@ -245,6 +246,13 @@ PRODUCT: Mapping[str, object] = MappingProxyType(
             "availability": "https://schema.org/InStock",
             "priceValidUntil": "2027-01-01",
         },
+        "aggregateRating": {
+            "@type": "AggregateRating",
+            "ratingValue": "4.5",
+            "ratingCount": "12",
+            "bestRating": "5",
+            "worstRating": "1",
+        },
     }
 )
 
@@ -261,21 +269,33 @@ _OFFER = (
     '<link itemprop="availability" href="https://schema.org/InStock">'
     '<meta itemprop="priceValidUntil" content="2027-01-01">'
 )
+_RATING = (
+    '<span itemprop="ratingValue" content="4.5">4.5</span> of <meta itemprop="worstRating" '
+    'content="1"><span itemprop="bestRating" content="5">5</span>, '
+    '<span itemprop="ratingCount" content="12">12</span> ratings'
+)
 
 
 def microdata_product(
     extra: str = "", *, offer: bool = True, offer_by_itemref: bool = False
 ) -> str:
     """PRODUCT in Microdata (HTML §5.2): its offer nested, or (`offer_by_itemref`) in an element
-    outside the item that its `itemref` names, or left out; `extra` markup inside the item."""
+    outside the item that its `itemref` names, or left out with its rating (`offer=False`: no
+    offers, review or rating); `extra` markup inside the item."""
     offers = '<div itemprop="offers" itemscope itemtype="https://schema.org/Offer">' + _OFFER
     nested = offers + "</div>" if offer and not offer_by_itemref else ""
+    rating = (
+        '<div itemprop="aggregateRating" itemscope itemtype="https://schema.org/AggregateRating">'
+        f"{_RATING}</div>"
+        if offer
+        else ""
+    )
     itemref = ' itemref="fern-offer"' if offer_by_itemref else ""
     item = (
         f'<div itemscope itemtype="https://schema.org/Product"{itemref}>'
         '<span itemprop="name">Fern</span>'
         '<link itemprop="image" href="https://example.org/fern.png">'
-        f'<p itemprop="description">A fern in a pot.</p>{extra}{nested}</div>'
+        f'<p itemprop="description">A fern in a pot.</p>{extra}{nested}{rating}</div>'
     )
     elsewhere = offers.replace("<div ", '<div id="fern-offer" ', 1) + "</div>"
     return item + ("<p>Price:</p>" + elsewhere if offer_by_itemref else "")
@@ -289,6 +309,8 @@ def rdfa_product(type_name: str) -> str:
         '<link property="image" href="https://example.org/fern.png">'
         '<p property="description">A fern in a pot.</p>'
         f'<div property="offers" typeof="Offer">{_OFFER.replace("itemprop", "property")}</div>'
+        '<div property="aggregateRating" typeof="AggregateRating">'
+        f"{_RATING.replace('itemprop', 'property')}</div>"
         "</div>"
     )
 
@@ -636,8 +658,9 @@ _CONTENT = [
         "/content/rich-result-missing-required",
         Category.CONTENT,
         "A JSON-LD Product with no offers, review or rating: no product snippet.",
-        (T.RICH_RESULT_MISSING_REQUIRED,),
-        head=json_ld(PRODUCT, offers=None),
+        # Google recommends offers, and a review or rating, as well.
+        (T.RICH_RESULT_MISSING_REQUIRED, T.RICH_RESULT_MISSING_RECOMMENDED),
+        head=json_ld(PRODUCT, offers=None, aggregateRating=None),
     ),
     page(
         "/content/rich-result-missing-recommended",
@@ -677,7 +700,7 @@ _CONTENT = [
         "/content/microdata-missing-required",
         Category.CONTENT,
         "A Microdata Product with no offers, review or rating: no product snippet.",
-        (T.RICH_RESULT_MISSING_REQUIRED,),
+        (T.RICH_RESULT_MISSING_REQUIRED, T.RICH_RESULT_MISSING_RECOMMENDED),
         body=microdata_product(offer=False),
     ),
     page(

@@ -63,7 +63,10 @@ MINIMAL: dict[RichResultFeature, dict[str, object]] = {
         "description": "<p>Bake.</p>",
         "datePosted": "2026-01-01",
         "hiringOrganization": {"@type": "Organization", "name": "Bakery"},
-        "jobLocation": {"@type": "Place", "address": "1 Main St"},
+        "jobLocation": {
+            "@type": "Place",
+            "address": {"@type": "PostalAddress", "addressCountry": "US"},
+        },
     },
     F.SOFTWARE_APP: {
         "@type": "MobileApplication",
@@ -77,50 +80,33 @@ MINIMAL: dict[RichResultFeature, dict[str, object]] = {
 # What each minimal item is warned about: the recommended properties it lacks, as paths.
 RECOMMENDED: dict[RichResultFeature, set[str]] = {
     F.ARTICLE: {
-        "NewsArticle > author",
-        "NewsArticle > author > name",
-        "NewsArticle > author > url",
-        "NewsArticle > dateModified",
-        "NewsArticle > datePublished",
-        "NewsArticle > headline",
-        "NewsArticle > image",
+        f"NewsArticle > {p}"
+        for p in ("author", "dateModified", "datePublished", "headline", "image")
     },
     F.BREADCRUMB: set(),
     F.PRODUCT_SNIPPET: {
+        "Product > review",  # review or aggregateRating, beside the offers
         "Product > offers > priceCurrency",
         "Product > offers > availability",
         "Product > offers > priceValidUntil",
     },
     F.FAQ: set(),
-    F.ORGANIZATION: {
-        f"Organization > {p}"
-        for p in ("name", "url", "logo", "sameAs", "description", "email", "telephone", "address")
-    },
+    F.ORGANIZATION: {f"Organization > {p}" for p in ("name", "address", "url")},
     F.LOCAL_BUSINESS: {
         f"Restaurant > {p}"
-        for p in (
-            "aggregateRating",
-            "geo",
-            "geo > latitude",
-            "geo > longitude",
-            "openingHoursSpecification",
-            "priceRange",
-            "review",
-            "telephone",
-            "url",
-        )
+        for p in ("geo", "openingHoursSpecification", "priceRange", "telephone", "url")
     },
     F.EVENT: {
         f"MusicEvent > {p}"
         for p in (
             "description",
             "endDate",
-            "eventAttendanceMode",
             "eventStatus",
             "image",
             "offers",
             "organizer",
             "performer",
+            "location > name",
         )
     },
     F.RECIPE: {
@@ -145,11 +131,10 @@ RECOMMENDED: dict[RichResultFeature, set[str]] = {
     },
     F.VIDEO: {
         f"VideoObject > {p}"
-        for p in ("contentUrl", "description", "duration", "embedUrl", "interactionStatistic")
+        for p in ("contentUrl", "description", "duration", "interactionStatistic")
     },
     F.JOB_POSTING: {
-        f"JobPosting > {p}"
-        for p in ("baseSalary", "employmentType", "identifier", "validThrough", "directApply")
+        f"JobPosting > {p}" for p in ("baseSalary", "directApply", "employmentType", "identifier")
     },
     F.SOFTWARE_APP: {
         "MobileApplication > applicationCategory",
@@ -161,18 +146,20 @@ RECOMMENDED: dict[RichResultFeature, set[str]] = {
         f"Dataset > {p}"
         for p in (
             "alternateName",
-            "creator",
             "citation",
+            "creator",
+            "distribution",
             "funder",
             "identifier",
+            "includedInDataCatalog",
+            "isAccessibleForFree",
             "keywords",
             "license",
+            "measurementTechnique",
             "sameAs",
-            "spatialCoverage",
-            "temporalCoverage",
             "url",
+            "variableMeasured",
             "version",
-            "distribution",
         )
     },
 }
@@ -192,7 +179,7 @@ REQUIRED: list[tuple[RichResultFeature, str, str]] = [
     (F.LOCAL_BUSINESS, "address", "Restaurant > address"),
     (F.EVENT, "name", "MusicEvent > name"),
     (F.EVENT, "startDate", "MusicEvent > startDate"),
-    (F.EVENT, "location", "MusicEvent > location"),
+    (F.EVENT, "location", "MusicEvent > location > address"),  # a Place with its address
     (F.EVENT, "location.address", "MusicEvent > location > address"),
     (F.RECIPE, "name", "Recipe > name"),
     (F.RECIPE, "image", "Recipe > image"),
@@ -203,7 +190,11 @@ REQUIRED: list[tuple[RichResultFeature, str, str]] = [
     (F.JOB_POSTING, "description", "JobPosting > description"),
     (F.JOB_POSTING, "datePosted", "JobPosting > datePosted"),
     (F.JOB_POSTING, "hiringOrganization", "JobPosting > hiringOrganization"),
-    (F.JOB_POSTING, "jobLocation", "JobPosting > jobLocation"),
+    (
+        F.JOB_POSTING,
+        "jobLocation.address.addressCountry",
+        "JobPosting > jobLocation > address > addressCountry",
+    ),
     (F.SOFTWARE_APP, "name", "MobileApplication > name"),
     (F.SOFTWARE_APP, "offers", "MobileApplication > offers > price"),
     (F.SOFTWARE_APP, "aggregateRating", "MobileApplication > aggregateRating"),
@@ -286,10 +277,148 @@ def test_an_aggregate_offer_has_its_own_table() -> None:
     assert errors == {"Product > offers > lowPrice", "Product > offers > priceCurrency"}
 
 
-def test_a_remote_job_names_where_applicants_may_live() -> None:
+def test_a_remote_job_names_where_applicants_may_live_and_that_it_is_remote() -> None:
     job = _without(MINIMAL[F.JOB_POSTING], "jobLocation")
-    remote = {**job, "applicantLocationRequirements": {"@type": "Country", "name": "USA"}}
+    found = _evaluate(job).findings
+    errors = [(f.path_text, f.term) for f in found if f.severity is Severity.ERROR]
+    assert errors == [
+        ("JobPosting > jobLocation", "jobLocation or applicantLocationRequirements"),
+        ("JobPosting > jobLocation", "jobLocation or jobLocationType"),
+    ]
+    where = {"applicantLocationRequirements": {"@type": "Country", "name": "USA"}}
+    assert _evaluate({**job, **where}).eligible_features == ()
+    remote = {**job, **where, "jobLocationType": "TELECOMMUTE"}
     assert _evaluate(remote).eligible_features == (F.JOB_POSTING,)
+
+
+def test_a_virtual_event_is_no_event_result() -> None:
+    online = {"@type": "VirtualLocation", "url": "https://e.com/stream"}
+    found = _evaluate({**MINIMAL[F.EVENT], "location": online})
+    assert [f.path_text for f in found.findings if f.severity is Severity.ERROR] == [
+        "MusicEvent > location > address"
+    ]
+    assert found.eligible_features == ()
+
+
+def test_a_video_game_alone_is_no_software_app() -> None:
+    game = {**MINIMAL[F.SOFTWARE_APP], "@type": "VideoGame"}
+    assert [r.feature for r in _evaluate(game).results] == []
+    both = {**MINIMAL[F.SOFTWARE_APP], "@type": ["VideoGame", "MobileApplication"]}
+    assert _evaluate(both).eligible_features == (F.SOFTWARE_APP,)
+
+
+@pytest.mark.parametrize(
+    ("feature", "added", "quiet"),
+    [
+        # Google's alternatives: each silences the recommendation it stands in for.
+        (
+            F.ARTICLE,
+            {"author": {"@type": "Person", "name": "Jo", "sameAs": "https://e.com/jo"}},
+            "NewsArticle > author",
+        ),
+        (
+            F.PRODUCT_SNIPPET,
+            {
+                "aggregateRating": {
+                    "@type": "AggregateRating",
+                    "ratingValue": 4,
+                    "reviewCount": 3,
+                    "bestRating": 5,
+                    "worstRating": 1,
+                }
+            },
+            "Product > review",
+        ),
+        (F.ORGANIZATION, {"alternateName": "ACME"}, "Organization > name"),
+        (F.ORGANIZATION, {"telephone": "+1 555 0100"}, "Organization > address"),
+        (F.ORGANIZATION, {"logo": "https://e.com/logo.png"}, "Organization > url"),
+        (F.VIDEO, {"embedUrl": "https://e.com/embed/1"}, "VideoObject > contentUrl"),
+    ],
+)
+def test_an_alternative_satisfies_a_recommendation(feature, added, quiet) -> None:
+    warned = {f.path_text for f in _evaluate({**MINIMAL[feature], **added}).findings}
+    assert not any(path.startswith(quiet) for path in warned), warned
+
+
+def test_an_offer_may_give_its_currency_in_its_price_specification() -> None:
+    spec = {"@type": "PriceSpecification", "price": 5, "priceCurrency": "EUR"}
+    offer = {"@type": "Offer", "priceSpecification": spec}
+    warned = {
+        f.path_text for f in _evaluate({**MINIMAL[F.PRODUCT_SNIPPET], "offers": offer}).findings
+    }
+    assert "Product > offers > priceCurrency" not in warned
+
+
+@pytest.mark.parametrize(
+    ("feature", "added", "path"),
+    [
+        # Nested items with tables of their own: present, they must carry their required part.
+        (
+            F.RECIPE,
+            {"recipeInstructions": {"@type": "HowToStep", "name": "Stir"}},
+            "Recipe > recipeInstructions > text",
+        ),
+        (
+            F.RECIPE,
+            {
+                "recipeInstructions": {
+                    "@type": "HowToSection",
+                    "itemListElement": {"@type": "HowToStep", "text": "Stir."},
+                }
+            },
+            "Recipe > recipeInstructions > name",
+        ),
+        (
+            F.RECIPE,
+            {
+                "recipeInstructions": {
+                    "@type": "HowToSection",
+                    "name": "Soup",
+                    "itemListElement": {"@type": "HowToStep"},
+                }
+            },
+            "Recipe > recipeInstructions > itemListElement > text",
+        ),
+        (
+            F.RECIPE,
+            {
+                "video": {
+                    "@type": "VideoObject",
+                    "name": "Soup",
+                    "thumbnailUrl": "https://e.com/t.jpg",
+                }
+            },
+            "Recipe > video > uploadDate",
+        ),
+        (
+            F.RECIPE,
+            {"aggregateRating": {"@type": "AggregateRating", "ratingValue": 4}},
+            "Recipe > aggregateRating > ratingCount",
+        ),
+        (
+            F.LOCAL_BUSINESS,
+            {"review": {"@type": "Review", "author": "Jo"}},
+            "Restaurant > review > reviewRating",
+        ),
+        (
+            F.DATASET,
+            {"distribution": {"@type": "DataDownload", "encodingFormat": "CSV"}},
+            "Dataset > distribution > contentUrl",
+        ),
+    ],
+)
+def test_a_nested_item_lacking_its_required_part_costs_the_feature(feature, added, path) -> None:
+    found = _evaluate({**MINIMAL[feature], **added})
+    errors = [f.path_text for f in found.findings if f.severity is Severity.ERROR]
+    assert errors[0] == path
+    assert found.eligible_features == ()
+
+
+def test_a_local_business_is_not_asked_for_reviews_of_itself() -> None:
+    # aggregateRating and review are recommended "only for sites that capture reviews about other
+    # local businesses", which the markup cannot tell.
+    warned = {f.path_text for f in _evaluate(MINIMAL[F.LOCAL_BUSINESS]).findings}
+    assert not {"Restaurant > aggregateRating", "Restaurant > review"} & warned
 
 
 def test_the_last_breadcrumb_needs_no_item_but_the_others_do() -> None:
