@@ -2186,7 +2186,7 @@ _DESCRIPTORS: tuple[IssueDescriptor, ...] = (
         "Structured data misses a property a rich result requires",
         "an item of a Google rich-result feature's type lacks a required property, so the page "
         "is not eligible for that feature (the details name feature and path)",
-        "Google shows the rich result (product snippet, breadcrumb, FAQ...) only when every "
+        "Google shows the rich result (product snippet, breadcrumb, recipe...) only when every "
         "required property is there: the markup earns nothing. Warning.",
         "Add the missing properties the details list, as Google's page for the feature shows.",
         _RICH_RESULTS,

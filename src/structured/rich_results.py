@@ -3,7 +3,7 @@
 Each feature's rule is the property tables of its page in Google Search Central's structured data
 documentation (the `source` of each rule below): a required property missing is an error and makes
 the item ineligible for the feature; a recommended one missing is a warning. Nested items (a
-Product's offers, a FAQ's questions and their answers) have their own tables. The rules run on a
+Product's offers, a recipe's steps) have their own tables. The rules run on a
 page's top-level items and on the items a WebPage names as its `mainEntity` or `breadcrumb`, as
 the Rich Results Test reads them; they check presence only (the vocabulary validator,
 structured.validate, checks that values fit).
@@ -24,7 +24,16 @@ from structured.nodes import Graph, Literal, Node, Value
 from structured.validate import Namespace, classify, root_label
 from structured.vocabulary import SCHEMA, Vocabulary, vocabulary
 
-__all__ = ["RULES", "FeatureRule", "Requirement", "RichResult", "RichResults", "Shape", "evaluate"]
+__all__ = [
+    "RETIRED",
+    "RULES",
+    "FeatureRule",
+    "Requirement",
+    "RichResult",
+    "RichResults",
+    "Shape",
+    "evaluate",
+]
 
 _G: Final = "https://developers.google.com/search/docs/appearance/structured-data/"
 # A WebPage's properties that name the item a page is about (the Rich Results Test reads items
@@ -128,6 +137,12 @@ _HOW_TO_SECTION: Final = Shape(
     nested=(("itemListElement", _HOW_TO_STEP),),
 )
 
+# Features Google no longer shows, so no page is checked for them (no finding, no eligibility):
+# the FAQ rich result, "no longer appearing in Google Search" as of May 7, 2026 (its page,
+# https://developers.google.com/search/docs/appearance/structured-data/faqpage, before Google
+# removed it; docs/structured-data.md). FAQPage markup is still checked against schema.org; the
+# value stays in RichResultFeature for the rows and filters of audits made before.
+RETIRED: Final = frozenset({RichResultFeature.FAQ})
 RULES: Final[tuple[FeatureRule, ...]] = (
     FeatureRule(
         RichResultFeature.ARTICLE,
@@ -166,23 +181,6 @@ RULES: Final[tuple[FeatureRule, ...]] = (
             # warning if you provide offers without review or aggregateRating".
             recommended=(_req("review", "aggregateRating"), _req("offers")),
             nested=_RATED,
-        ),
-    ),
-    FeatureRule(
-        RichResultFeature.FAQ,
-        ("FAQPage",),
-        _G + "faqpage",
-        Shape(
-            required=_reqs("mainEntity"),
-            nested=(
-                (
-                    "mainEntity",
-                    Shape(
-                        required=_reqs("name", "acceptedAnswer"),
-                        nested=(("acceptedAnswer", Shape(required=_reqs("text"))),),
-                    ),
-                ),
-            ),
         ),
     ),
     FeatureRule(

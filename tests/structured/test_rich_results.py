@@ -8,7 +8,7 @@ import pytest
 
 from structured.findings import FindingKind, RichResultFeature, Severity
 from structured.nodes import from_json_ld, from_microdata
-from structured.rich_results import RULES, RichResults, evaluate
+from structured.rich_results import RETIRED, RULES, RichResults, evaluate
 
 F = RichResultFeature
 S = "https://schema.org/"
@@ -171,10 +171,6 @@ REQUIRED: list[tuple[RichResultFeature, str, str]] = [
     (F.PRODUCT_SNIPPET, "name", "Product > name"),
     (F.PRODUCT_SNIPPET, "offers", "Product > review"),  # one of review, aggregateRating, offers
     (F.PRODUCT_SNIPPET, "offers.price", "Product > offers > price"),
-    (F.FAQ, "mainEntity", "FAQPage > mainEntity"),
-    (F.FAQ, "mainEntity.acceptedAnswer", "FAQPage > mainEntity > acceptedAnswer"),
-    (F.FAQ, "mainEntity.name", "FAQPage > mainEntity > name"),
-    (F.FAQ, "mainEntity.acceptedAnswer.text", "FAQPage > mainEntity > acceptedAnswer > text"),
     (F.LOCAL_BUSINESS, "name", "Restaurant > name"),
     (F.LOCAL_BUSINESS, "address", "Restaurant > address"),
     (F.EVENT, "name", "MusicEvent > name"),
@@ -217,11 +213,25 @@ def _without(item: dict[str, object], dotted: str) -> dict[str, object]:
     return {**item, head: _without(nested, rest)}
 
 
+CHECKED = [feature for feature in RichResultFeature if feature not in RETIRED]
+
+
 def test_every_feature_has_a_minimal_item() -> None:
-    assert set(MINIMAL) == set(RichResultFeature) == {rule.feature for rule in RULES}
+    assert set(MINIMAL) == set(RichResultFeature)
+    assert {rule.feature for rule in RULES} == set(CHECKED)
 
 
-@pytest.mark.parametrize("feature", list(RichResultFeature))
+def test_a_retired_feature_is_neither_checked_nor_eligible() -> None:
+    """Google stopped showing FAQ rich results (May 2026): an FAQPage, complete or not, earns
+    no eligibility and no rich-result finding."""
+    assert {F.FAQ} == RETIRED
+    bare: dict[str, object] = {"@type": "FAQPage"}
+    for item in (MINIMAL[F.FAQ], bare):
+        found = _evaluate(item)
+        assert found.results == () and found.findings == ()
+
+
+@pytest.mark.parametrize("feature", CHECKED)
 def test_the_minimal_item_is_eligible_and_warned_of_what_it_lacks(feature) -> None:
     found = _evaluate(MINIMAL[feature])
     assert found.eligible_features == (feature,)
@@ -449,10 +459,10 @@ def test_items_a_web_page_names_as_its_main_entity_or_breadcrumb() -> None:
     page: dict[str, object] = {
         "@type": "WebPage",
         "breadcrumb": MINIMAL[F.BREADCRUMB],
-        "mainEntity": MINIMAL[F.FAQ],
+        "mainEntity": MINIMAL[F.ARTICLE],
     }
     found = _evaluate(page)
-    assert found.eligible_features == (F.BREADCRUMB, F.FAQ)
+    assert found.eligible_features == (F.ARTICLE, F.BREADCRUMB)
     assert [r.path for r in found.results] == [("WebPage", "mainEntity"), ("WebPage", "breadcrumb")]
 
 
