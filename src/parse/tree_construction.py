@@ -1507,8 +1507,8 @@ def _nodes(root: Node) -> list[Node]:
 def _unlink(nodes: list[Node]) -> None:
     """Cut every node's link to its parent. A child's link to its parent and the parent's
     list of children are a reference cycle only the collector could free: cut, the whole
-    mutable tree goes as soon as its builder does (the collector had 100,000 objects a page to
-    find on link-heavy pages; bench/README.md, "Issues 29 and 31: reference cycles")."""
+    mutable tree goes as soon as its builder does (bench/README.md, "Issues 29 and 31: plain
+    links and reference cycles")."""
     for node in nodes:
         node.parent = None
 

@@ -1,8 +1,8 @@
 """A page's parse leaves no reference cycle behind: everything it built (the extractor's facts,
 the tree builder, the mutable tree and its frozen copy) is freed by reference counting as soon as
 the crawl drops it, never left for the cyclic collector, whose full collections walk every object
-alive. Link-heavy pages left 100,000 objects a page to it before the tree's parent links were
-cut and the builder let go of its listener (bench/README.md, "Issues 29 and 31: reference
+alive. 20 link-heavy pages left it 103,504 objects before the tree's parent links were cut and
+the builder let go of its listener (bench/README.md, "Issues 29 and 31: plain links and reference
 cycles")."""
 
 from __future__ import annotations
