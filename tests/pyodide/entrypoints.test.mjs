@@ -47,7 +47,11 @@ test("a failing D1 read is retried by the step's config, and the run completes",
   assert.deepEqual(log.slice(0, 3).map((e) => [e.step, e.attempt, e.error ?? null]), [
     ["validate-context#1", 1, null], ["validate-context#1", 1, "PythonError"], ["validate-context#1", 2, null],
   ]);
-  assert.deepEqual([...new Set(log.map((e) => e.step))], ["validate-context#1", "discover-urls#1", "crawl-chunk-1#1", "timing-check#1", "external-links-1#1", "security-grade#1", "exposure-checks#1", "select-lighthouse-sample#1", "keep-links-1#1", "finalize#1"]);
+  // The site's port is random, and auto renders one URL in ten by its hash (render.decision):
+  // a render step follows the crawl exactly when the start URL falls in that sample.
+  const sampled = await rt.runPython(`from render.decision import in_sample
+in_sample(${JSON.stringify(SITE_URL)})`);
+  assert.deepEqual([...new Set(log.map((e) => e.step))], ["validate-context#1", "discover-urls#1", "crawl-chunk-1#1", ...(sampled ? ["render-1-1#1"] : []), "timing-check#1", "external-links-1#1", "security-grade#1", "exposure-checks#1", "select-lighthouse-sample#1", "keep-links-1#1", "finalize#1"]);
   // audit_driver's audits check external links: one external-links step, with nothing to check.
   // The start URL answers over plain http only: the security-grade step grades that entry point.
   const row = await audit("wf-retry");
