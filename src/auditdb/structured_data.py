@@ -147,18 +147,27 @@ class StructuredSummary(JsonRecord):
         more = self.types_total - min(len(self.types), 5)
         types += f" and {more} more" if more > 0 else ""
         eligible = ", ".join(f"{f.feature} {f.pages}" for f in self.features)
+        # Markup whose items have no type (or JSON-LD that does not parse) still counts as a
+        # page with structured data: the line says no type was read rather than "types: none".
+        read = f"types: {types}" if types else "no typed item read"
         return (
-            f"{counted(self.pages, 'page')} with structured data (types: {types or 'none'}); "
+            f"{counted(self.pages, 'page')} with structured data ({read}); "
             f"eligible for {eligible or 'no rich result'}; {self.problems}"
         )
 
     @property
     def problems(self) -> str:
-        """`2 errors on 1 page, 0 warnings on 0 pages`."""
-        return (
-            f"{counted(self.errors, 'error')} on {counted(self.pages_with_errors, 'page')}, "
-            f"{counted(self.warnings, 'warning')} on {counted(self.pages_with_warnings, 'page')}"
-        )
+        """`2 errors on 1 page, 1 warning on 1 page`; only what there is (`2 errors on 1 page`),
+        or `no errors or warnings`: a count of nothing on 0 pages says nothing to the owner."""
+        parts = [
+            f"{counted(count, noun)} on {counted(pages, 'page')}"
+            for count, noun, pages in (
+                (self.errors, "error", self.pages_with_errors),
+                (self.warnings, "warning", self.pages_with_warnings),
+            )
+            if count
+        ]
+        return ", ".join(parts) or "no errors or warnings"
 
 
 def counted(n: int, noun: str) -> str:

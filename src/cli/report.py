@@ -393,7 +393,8 @@ def _exposure_line(report: JsonObject) -> list[str]:
         dns = f"DNS not checked: {summary.dns_error}"
     else:
         dns = f"DNS skipped: {summary.dns_skipped}"
-    scripts = f"{summary.scripts} scripts ({summary.scripts_read} read by content)"
+    noun = "script" if summary.scripts == 1 else "scripts"
+    scripts = f"{summary.scripts} {noun} ({summary.scripts_read} read by content)"
     issues = f"{summary.issues} issue" + ("" if summary.issues == 1 else "s")
     return [f"exposure checks: {issues}, {scripts}; {dns}"]
 

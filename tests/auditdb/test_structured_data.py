@@ -347,12 +347,24 @@ async def test_a_column_this_version_cannot_read_is_no_summary(
                 features=(FeaturePages(RichResultFeature.PRODUCT_SNIPPET, 1),),
             ),
             "1 page with structured data (types: Product 1); eligible for product-snippet 1; "
-            "2 errors on 1 page, 0 warnings on 0 pages",
+            "2 errors on 1 page",
         ),
         (
             StructuredSummary(pages=3, warnings=1, pages_with_warnings=1),
-            "3 pages with structured data (types: none); eligible for no rich result; "
-            "0 errors on 0 pages, 1 warning on 1 page",
+            "3 pages with structured data (no typed item read); eligible for no rich result; "
+            "1 warning on 1 page",
+        ),
+        (
+            StructuredSummary(
+                pages=4, errors=1, pages_with_errors=1, warnings=5, pages_with_warnings=2
+            ),
+            "4 pages with structured data (no typed item read); eligible for no rich result; "
+            "1 error on 1 page, 5 warnings on 2 pages",
+        ),
+        (
+            StructuredSummary(pages=1, types=(TypePages("Article", 1),), types_total=1),
+            "1 page with structured data (types: Article 1); eligible for no rich result; "
+            "no errors or warnings",
         ),
     ],
 )

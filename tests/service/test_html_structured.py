@@ -42,7 +42,7 @@ def test_a_site_without_structured_data_says_so() -> None:
 @pytest.mark.parametrize(
     "shown",
     [
-        "3 pages have structured data: 2 errors on 1 page, 0 warnings on 0 pages.",
+        "3 pages have structured data: 2 errors on 1 page.",
         "Types found (the first 2 of 25)",
         '<th scope="row">Product</th><td>2</td>',
         '<th scope="row">product-snippet</th><td>2</td>',
