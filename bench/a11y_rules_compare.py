@@ -3,8 +3,9 @@
 (tests/a11y/cases.py) and each badseo accessibility page (tests/badseo/a11y_pages.py), computed
 by this tree's `src/` and by another's, then compared.
 
-Run: `uv run python bench/a11y_rules_compare.py --base SRC` (SRC: `git archive main src | tar -x
--C /tmp/base`). One child per tree (`PYTHONPATH=SRC` for the base), each writing what it decided
+Run: `uv run python bench/a11y_rules_compare.py --base SRC [--pages DIR]` (SRC: `git archive main
+src | tar -x -C /tmp/base`; DIR: more pages to compare, every `*.html` in it, e.g. the PostgreSQL
+manual's /usr/share/doc/postgresql-doc-15/html). One child per tree (`PYTHONPATH=SRC` for the base), each writing what it decided
 to a JSON file; the parent compares them document by document and prints the first differences.
 
 Last line: `documents=.. outcomes=.. findings=.. differing_documents=..`; exits 1 when any
@@ -28,8 +29,9 @@ SHOWN_DIFFERENCES = 5
 Decided = dict[str, object]  # one document's outcomes and findings, as JSON
 
 
-def _documents() -> list[tuple[str, bytes | str, str, str | None]]:
-    """(name, markup, url, content type) of every document compared."""
+def _documents(extra: Path | None) -> list[tuple[str, bytes | str, str, str | None]]:
+    """(name, markup, url, content type) of every document compared; `extra`: a folder of more
+    pages."""
     from parse.parity import PARITY_URL, page_files, read_page
     from tests.a11y.cases import CASES
     from tests.badseo.a11y_pages import A11Y_PAGES
@@ -44,6 +46,11 @@ def _documents() -> list[tuple[str, bytes | str, str, str | None]]:
         reply = page.handler(SiteRequest("GET", page.path, host))
         content_type = reply.headers["content-type"]
         found.append((f"badseo{page.path}", reply.body, ORIGIN + page.path, content_type))
+    if extra is not None:
+        found += [
+            (f"pages/{path.name}", path.read_bytes(), f"{ORIGIN}/{path.name}", None)
+            for path in sorted(extra.glob("*.html"))
+        ]
     return found
 
 
@@ -65,19 +72,20 @@ def _decide(markup: bytes | str, url: str, content_type: str | None) -> Decided:
     }
 
 
-def child(out: Path) -> None:
+def child(out: Path, extra: Path | None) -> None:
     sys.path.append(str(ROOT))  # tests/, after PYTHONPATH's src
-    decided = {name: _decide(*rest) for name, *rest in _documents()}
+    decided = {name: _decide(*rest) for name, *rest in _documents(extra)}
     out.write_text(json.dumps(decided))
 
 
-def run(src: Path | None, out: Path) -> dict[str, Decided]:
+def run(src: Path | None, out: Path, extra: Path | None) -> dict[str, Decided]:
     from cpu_bench import child_env  # bench/ is on sys.path
 
     env = child_env()
     if src is not None:
         env["PYTHONPATH"] = str(src)
     command = [sys.executable, str(Path(__file__).resolve()), "--child", str(out)]
+    command += ["--pages", str(extra)] if extra is not None else []
     subprocess.run(command, cwd=ROOT, env=env, check=True)
     loaded: dict[str, Decided] = json.loads(out.read_text())
     return loaded
@@ -86,16 +94,17 @@ def run(src: Path | None, out: Path) -> dict[str, Decided]:
 def main() -> None:
     args = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     args.add_argument("--base", type=Path, metavar="SRC", help="the other tree's src/")
+    args.add_argument("--pages", type=Path, metavar="DIR", help="more pages: DIR/*.html")
     args.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     opts = args.parse_args()
     if opts.child is not None:
-        child(opts.child)
+        child(opts.child, opts.pages)
         return
     if opts.base is None:
         sys.exit("--base SRC is required")
     with tempfile.TemporaryDirectory() as folder:
-        ours = run(None, Path(folder) / "ours.json")
-        base = run(opts.base, Path(folder) / "base.json")
+        ours = run(None, Path(folder) / "ours.json", opts.pages)
+        base = run(opts.base, Path(folder) / "base.json", opts.pages)
     differing = sorted(
         name for name in base.keys() | ours.keys() if base.get(name) != ours.get(name)
     )

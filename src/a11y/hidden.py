@@ -12,6 +12,8 @@ size and clipping. A rule whose outcome depends on those says so (docs/accessibi
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterator
+from itertools import chain
 
 from a11y.tree import Document, Element
 
@@ -57,21 +59,25 @@ class Hidden:
     """Per document: the elements hidden for everyone and those hidden from the accessibility
     tree (the former, plus `aria-hidden="true"` and `inert` subtrees). `styled` names elements
     a renderer found hidden by the cascade, where one is at hand; without it, only the markup
-    decides."""
+    decides.
 
-    def __init__(self, document: Document, styled: frozenset[int] = frozenset()) -> None:
+    Hiding is inherited, so an element is hidden for everyone when it or an ancestor hides
+    itself. Only the few elements that can (`_hiding_candidates`, from the document's index)
+    are asked, and the subtrees of those that do are marked: most elements of a page are never
+    looked at (a walk of every element with a test each cost a third of building the index)."""
+
+    def __init__(self, document: Document, styled: Collection[Element] = ()) -> None:
         self.for_everyone: set[int] = set()
         self.from_at: set[int] = set()
-        everyone, from_at, parents = self.for_everyone, self.from_at, document.parents
-        for element in document.order:
-            key = id(element)
-            parent = parents.get(key)
-            parent_key = id(parent)  # the root's parent is None, whose id no element has
-            if parent_key in everyone or key in styled or _hidden_self(element, parent):
-                everyone.add(key)
-                from_at.add(key)
-            elif parent_key in from_at or _hidden_from_at(element):
-                from_at.add(key)
+        for element, parent in _hiding_candidates(document):
+            if id(element) not in self.for_everyone and _hidden_self(element, parent):
+                _mark(element, self.for_everyone)
+        for element in styled:
+            _mark(element, self.for_everyone)
+        self.from_at |= self.for_everyone
+        for element in chain(document.with_aria, document.carrying("inert")):
+            if id(element) not in self.from_at and _hidden_from_at(element):
+                _mark(element, self.from_at)
 
     def to_everyone(self, element: Element) -> bool:
         return id(element) in self.for_everyone
@@ -79,3 +85,37 @@ class Hidden:
     def to_assistive_tech(self, element: Element) -> bool:
         """Not in the accessibility tree: axe-core's `!isVisibleToScreenReaders`."""
         return id(element) in self.from_at
+
+
+def _hiding_candidates(document: Document) -> Iterator[tuple[Element, Element | None]]:
+    """Every element `_hidden_self` can find hidden, with its parent where that decides (a
+    closed `<details>` element's children); the others, with None."""
+    for tag in _NATIVELY_HIDDEN:
+        for element in document.by_tag(tag):
+            yield element, None
+    for element in chain(document.carrying("hidden"), document.carrying("style")):
+        yield element, None
+    for element in document.by_tag("input"):
+        yield element, None
+    details = list(document.by_tag("details"))
+    details += [
+        e for e in document.foreign if e.tag == "details"
+    ]  # `_hidden_self` asks no namespace
+    for parent in details:
+        for child in parent.elements:
+            yield child, parent
+
+
+def _mark(root: Element, hidden: set[int]) -> None:
+    """`root` and every element under it as `Document` indexes them (not a template's content),
+    skipping subtrees marked already (marking one always marks all of it)."""
+    hidden.add(id(root))
+    pending = [root]
+    while pending:
+        element = pending.pop()
+        if element.tag == "template" and element.is_html:
+            continue
+        for child in element.children:
+            if type(child) is not str and id(child) not in hidden:
+                hidden.add(id(child))
+                pending.append(child)  # type: ignore[arg-type]  # no str is left

@@ -3,23 +3,26 @@ shown elements each rule selects."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from a11y.hidden import Hidden
 from a11y.tree import Document, Element
 
 
 class Page:
-    """`styled_hidden`: elements a renderer found hidden by the cascade (their `id()`s; the
-    agreement harness passes Chromium's), which the markup alone cannot tell."""
+    """`styled_hidden`: elements a renderer found hidden by the cascade (the agreement harness
+    passes Chromium's), which the markup alone cannot tell."""
 
-    def __init__(self, root: Element, styled_hidden: frozenset[int] = frozenset()) -> None:
+    def __init__(self, root: Element, styled_hidden: Collection[Element] = ()) -> None:
         self.document = Document(root)
         self.hidden = Hidden(self.document, styled_hidden)
         self.roles: dict[int, str | None] = {}
         self.names: dict[int, str] = {}
         self.contents: dict[int, str] = {}  # a11y.accname.subtree_name, where already known
         self.specs: dict[tuple[int, bool], dict[str, object]] = {}  # a11y.roles.element_spec
+        self.grids: dict[int, list[list[Element | None]]] = {}  # a11y.tables.page_grid
+        self.grid_places: dict[int, dict[int, tuple[int, int]]] = {}  # a11y.tables.position
+        self.scopes: dict[int, str | None] = {}  # a11y.tables.scope
         self._having: dict[tuple[tuple[str, ...], frozenset[str]], list[Element]] = {}
 
     def with_aria(self) -> list[Element]:

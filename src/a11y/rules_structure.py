@@ -10,7 +10,16 @@ from a11y.page import Page
 from a11y.roles import PRESENTATIONAL, explicit_role, role
 from a11y.rule_base import verdicts, visible
 from a11y.rule_ids import RuleId
-from a11y.tables import all_cells, grid, headers, is_column_header, is_data_table, is_row_header
+from a11y.tables import (
+    Grid,
+    all_cells,
+    headers,
+    is_column_header,
+    is_data_table,
+    is_row_header,
+    page_grid,
+    position,
+)
 from a11y.tree import Element, text_content
 
 
@@ -155,7 +164,7 @@ def _data_cells(page: Page, table: Element) -> bool | None:
         if text_content(c).split()
         and (c.tag == "th" or explicit_role(c) in ("rowheader", "columnheader"))
     ]
-    table_grid = grid(table)
+    table_grid = page_grid(page, table)
     for head in heads:
         if head.get("id") and head.get("id") in referenced:
             continue
@@ -164,10 +173,8 @@ def _data_cells(page: Page, table: Element) -> bool | None:
     return True
 
 
-def _has_cell(page: Page, head: Element, table_grid: list[list[Element | None]]) -> bool:
-    from a11y.tables import position
-
-    x, y = position(head, table_grid)
+def _has_cell(page: Page, head: Element, table_grid: Grid) -> bool:
+    x, y = position(page, head, table_grid)
     if is_column_header(page, head):
         column = [row[x] for row in table_grid[y:] if x < len(row) and row[x] is not None]
         if any(

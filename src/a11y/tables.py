@@ -63,12 +63,29 @@ def grid(table: Element) -> Grid:
     return out
 
 
-def position(cell: Element, table_grid: Grid) -> tuple[int, int]:
-    for y, line in enumerate(table_grid):
-        for x, found in enumerate(line):
-            if found is cell:
-                return x, y
-    raise ValueError("cell not in grid")
+def page_grid(page: Page, table: Element) -> Grid:
+    """`grid(table)`, made once per page: a header cell's scope and a data cell's headers both
+    read their table's grid, and a table has many cells (the PostgreSQL manual's tables made
+    the grid again for every header cell: half of the rules' time on its pages)."""
+    found = page.grids.get(id(table))
+    if found is None:
+        found = page.grids[id(table)] = grid(table)
+    return found
+
+
+def position(page: Page, cell: Element, table_grid: Grid) -> tuple[int, int]:
+    """The cell's first slot in the grid, row by row: (column, row)."""
+    places = page.grid_places.get(id(table_grid))
+    if places is None:
+        places = page.grid_places[id(table_grid)] = {}
+        for y, line in enumerate(table_grid):
+            for x, found in enumerate(line):
+                if found is not None:
+                    places.setdefault(id(found), (x, y))
+    place = places.get(id(cell))
+    if place is None:
+        raise ValueError("cell not in grid")
+    return place
 
 
 def _table_of(page: Page, cell: Element) -> Element | None:
@@ -76,7 +93,15 @@ def _table_of(page: Page, cell: Element) -> Element | None:
 
 
 def scope(page: Page, cell: Element) -> str | None:
-    """axe-core's getScope: 'col', 'row', 'auto' or None (a td without a header scope)."""
+    """axe-core's getScope: 'col', 'row', 'auto' or None (a td without a header scope);
+    memoised per page."""
+    key = id(cell)
+    if key not in page.scopes:
+        page.scopes[key] = _scope(page, cell)
+    return page.scopes[key]
+
+
+def _scope(page: Page, cell: Element) -> str | None:
     value = (cell.get("scope") or "").lower()
     explicit = (cell.get("role") or "").strip().lower()
     if explicit == "columnheader":
@@ -90,8 +115,8 @@ def scope(page: Page, cell: Element) -> str | None:
     table = _table_of(page, cell)
     if table is None:
         return "auto"
-    table_grid = grid(table)
-    x, y = position(cell, table_grid)
+    table_grid = page_grid(page, table)
+    x, y = position(page, cell, table_grid)
     if all(c is not None and c.tag == "th" for c in table_grid[y]):
         return "col"
     column = [line[x] if x < len(line) else None for line in table_grid]
@@ -115,7 +140,7 @@ def headers(page: Page, cell: Element, table_grid: Grid) -> list[Element]:
         named = page.document.idrefs(cell, "headers")
         if named:
             return named
-    x, y = position(cell, table_grid)
+    x, y = position(page, cell, table_grid)
     found: list[Element] = []
     for header_scope, predicate in (("row", is_row_header), ("col", is_column_header)):
         x_end = x + _span(cell, "colspan", 1, 1, 1000) - 1

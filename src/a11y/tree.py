@@ -12,7 +12,10 @@ __all__ = ["Document", "Element", "Namespace", "text_content"]
 
 # The attributes rules select their elements by (a role, a language, ...): most elements carry
 # none, so a rule that reads them iterates these lists instead of every element.
-INDEXED_ATTRIBUTES = frozenset({"role", "lang", "xml:lang", "tabindex", "accesskey", "for", "alt"})
+# `hidden`, `style` and `inert` are what a11y.hidden asks.
+INDEXED_ATTRIBUTES = frozenset(
+    {"role", "lang", "xml:lang", "tabindex", "accesskey", "for", "alt", "hidden", "style", "inert"}
+)
 
 
 class Document:
@@ -128,6 +131,10 @@ class Document:
             return list(found[0])
         unique = {id(e): e for elements in found for e in elements}
         return sorted(unique.values(), key=self.position)
+
+    def carrying(self, attribute: str) -> Sequence[Element]:
+        """The elements carrying `attribute` (of INDEXED_ATTRIBUTES), in document order."""
+        return self._attributed[attribute]
 
     def first(self, tag: str) -> Element | None:
         return next(self.by_tag(tag), None)

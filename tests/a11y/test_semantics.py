@@ -3,14 +3,21 @@ The element examined is the one with id="target"."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from a11y.findings import selector
+from a11y.hidden import _hidden_from_at, _hidden_self
 from a11y.page import Page
 from a11y.roles import PRESENTATIONAL, implicit_role, is_focusable, role, tags_of_roles
+from a11y.rule_ids import RuleId
+from a11y.rules import outcomes
 from a11y.tables import grid, is_data_table
 from a11y.tree import Element
-from tests.a11y.cases import CASES
+from parse.parity import PARITY_URL, page_files, read_page
+from parse.tree_builder import page_tree
+from tests.a11y.cases import CASES, Case
 from tests.a11y.html_tree import page
 
 
@@ -47,6 +54,58 @@ def test_hidden_as_the_markup_decides(body: str, everyone: bool, assistive: bool
 def test_what_the_head_holds_is_hidden() -> None:
     built, target = _target("", head='<meta id="target" name="x" content="y">')
     assert built.hidden.to_everyone(target)
+
+
+def test_an_element_a_renderer_found_hidden_hides_its_subtree() -> None:
+    built, target = _target('<div id="target"><p><b>x</b></p></div><p>y</p>')
+    styled = Page(built.document.root, styled_hidden=[target])
+    inside = list(styled.document.descendants(target))
+    assert all(styled.hidden.to_everyone(e) for e in [target, *inside])
+    assert not any(styled.hidden.to_everyone(e) for e in styled.document.by_tag("body"))
+    assert [e.tag for e in styled.document.by_tag("p") if not styled.hidden.to_everyone(e)] == ["p"]
+
+
+def test_a_table_is_made_into_a_grid_once_for_all_its_cells() -> None:
+    rows = "".join(f"<tr><th>h{i}</th><td>d{i}</td><td>e{i}</td></tr>" for i in range(5))
+    built, target = _target(
+        f'<table id="target"><tr><th>a</th><th>b</th><th>c</th></tr>{rows}</table>'
+    )
+    decided = outcomes(built, (RuleId.TH_HAS_DATA_CELLS,))
+    assert [(o.element, o.passed) for o in decided] == [(target, True)]
+    assert list(built.grids) == [id(target)]
+    assert len(built.scopes) > 5  # every header cell's scope asked, each made once
+
+
+def _hidden_by_definition(built: Page) -> tuple[set[int], set[int]]:
+    """What a11y.hidden says, from its definition, element by element: hidden for everyone when
+    the element or an ancestor hides itself (`_hidden_self`, with its own parent); from
+    assistive technology when also one hides itself from it (`_hidden_from_at`)."""
+    document, everyone, from_at = built.document, set(), set()
+    for element in document.order:
+        line = [element, *document.ancestors(element)]
+        if any(_hidden_self(e, document.parent(e)) for e in line):
+            everyone.add(id(element))
+            from_at.add(id(element))
+        elif any(_hidden_from_at(e) for e in line):
+            from_at.add(id(element))
+    return everyone, from_at
+
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus" / "pages"
+
+
+@pytest.mark.parametrize("path", page_files(CORPUS)[::4], ids=lambda p: p.name[:12])
+def test_hidden_marks_what_the_definition_marks_on_a_corpus_page(path: Path) -> None:
+    built = Page(page_tree(read_page(path), PARITY_URL)[1].root)
+    everyone, from_at = _hidden_by_definition(built)
+    assert built.hidden.for_everyone == everyone
+    assert built.hidden.from_at == from_at
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def test_hidden_marks_what_the_definition_marks_on_a_rule_fixture(case: Case) -> None:
+    built = page(case.html)
+    assert (built.hidden.for_everyone, built.hidden.from_at) == _hidden_by_definition(built)
 
 
 ROLES = [

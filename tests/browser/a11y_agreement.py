@@ -35,6 +35,7 @@ from a11y.aria import aria
 from a11y.page import Page as A11yPage
 from a11y.rule_ids import RuleId
 from a11y.rules import outcomes
+from a11y.tree import Element
 from tests.a11y.html_tree import parse
 from tests.browser.axe import WCAG21_AA, axe_source
 
@@ -178,11 +179,11 @@ def static_results(
     """The static outcomes by (rule, element path); with `styled_hidden`, the elements at those
     paths count as hidden (what Chromium's cascade hides), which the markup cannot tell."""
     root = parse(html)
-    hidden: frozenset[int] = frozenset()
+    hidden: list[Element] = []
     if styled_hidden:
         plain = A11yPage(root).document
         by_path = {plain.path(e): e for e in plain.order}
-        hidden = frozenset(id(by_path[p]) for p in styled_hidden if p in by_path)
+        hidden = [by_path[p] for p in styled_hidden if p in by_path]
     a11y_page = A11yPage(root, hidden)
     document = a11y_page.document
     return {(str(o.rule), document.path(o.element)): o.passed for o in outcomes(a11y_page)}
