@@ -83,16 +83,29 @@ def accessible_name(page: Page, element: Element) -> str:
 # The attributes that can change a link's name or role, or make a step other than its text
 # and title give it (2B, 2C, an explicit role).
 _NAMING_ATTRIBUTES = frozenset({"role", "aria-label", "aria-labelledby"})
+# Inline elements a link's text is often wrapped in (`<a href><code>x</code></a>`) whose own
+# name, met while descending, is their text and nothing else: phrasing content (no space
+# around their text, `_children_text`) with no naming method of their own (aria.json) and an
+# implicit role that neither is presentational nor takes a control's value. Held to that by
+# tests/a11y/test_accname.py.
+_PLAIN_INLINE = frozenset(
+    "span code em strong b i small kbd var samp cite sub sup mark u s bdi bdo time dfn ins "
+    "del".split()
+)
+# The only attributes such an element may carry for its text to be its name: any other (a
+# title, an ARIA attribute, a role, a style) may change it, and the general steps decide.
+_PLAIN_INLINE_ATTRIBUTES = frozenset({"class", "id", "lang", "dir", "translate", "datetime"})
 
 
 def _plain_link_name(page: Page, element: Element) -> str | None:
-    """The name of the commonest element a page names, `<a href>` holding only text and without
-    an attribute in `_NAMING_ATTRIBUTES`, as `_text` computes it, with none of its steps'
-    look-ups; None for any other element. For such a link the steps reduce to: nothing when it
-    is hidden, else its text (2F: the role `link` of `a[href]` is named from content, and its
-    only naming method is subtreeText, aria.json), else its title (2I). A third of the rules'
-    time on link-heavy pages went to the general steps; tests/a11y/test_accname.py holds the
-    two equal."""
+    """The name of the commonest element a page names, `<a href>` holding only text (or text in
+    `_PLAIN_INLINE` elements) and without an attribute in `_NAMING_ATTRIBUTES`, as `_text`
+    computes it, with none of its steps' look-ups; None for any other element. For such a link
+    the steps reduce to: nothing when it is hidden (whatever it holds), else its text content
+    (2F: the role `link` of `a[href]` is named from content, and its only naming method is
+    subtreeText, aria.json; the inline elements add their text and no space), else its title
+    (2I). A third of the rules' time on link-heavy pages went to the general steps;
+    tests/a11y/test_accname.py holds the two equal."""
     if (
         element.tag != "a"
         or not element.is_html
@@ -100,14 +113,41 @@ def _plain_link_name(page: Page, element: Element) -> str | None:
         or not _NAMING_ATTRIBUTES.isdisjoint(element.attributes)
     ):
         return None
-    children = element.children
-    if not all(type(child) is str for child in children):
-        return None
     if page.hidden.to_assistive_tech(element):
         return ""
-    text = "".join(children)  # type: ignore[arg-type]  # every child is a str (above)
+    children = element.children
+    if all(type(child) is str for child in children):
+        text = "".join(children)  # type: ignore[arg-type]  # every child is a str (above)
+    else:
+        found = _plain_inline_text(page, element)
+        if found is None:
+            return None
+        text = found
     page.contents[id(element)] = text  # as `_keep_content` keeps it for has-visible-text
     return sanitize(text) or sanitize(element.get("title") or "")
+
+
+def _plain_inline_text(page: Page, element: Element) -> str | None:
+    """The text under `element` when every element under it is a shown `_PLAIN_INLINE` one
+    with only `_PLAIN_INLINE_ATTRIBUTES`; None otherwise."""
+    parts: list[str] = []
+    pending: list[Element | str] = list(reversed(element.children))
+    hidden = page.hidden
+    while pending:
+        child = pending.pop()
+        if type(child) is str:
+            parts.append(child)
+            continue
+        assert isinstance(child, Element)
+        if (
+            child.tag not in _PLAIN_INLINE
+            or not child.is_html
+            or not _PLAIN_INLINE_ATTRIBUTES.issuperset(child.attributes)
+            or hidden.to_assistive_tech(child)
+        ):
+            return None
+        pending.extend(reversed(child.children))
+    return "".join(parts)
 
 
 def subtree_name(page: Page, element: Element) -> str:

@@ -11,7 +11,9 @@ import pytest
 
 from a11y import accname
 from a11y.accname import accessible_name, subtree_name
+from a11y.aria import aria
 from a11y.page import Page
+from a11y.roles import PRESENTATIONAL, role
 from a11y.tree import Element
 from parse.parity import PARITY_URL, page_files, read_page
 from parse.tree_builder import page_tree
@@ -158,24 +160,69 @@ def test_subtree_name_after_the_accessible_name_is_the_one_computed_alone(body: 
 # `accessible_name` takes a shortcut for `<a href>` holding only text, without role, aria-label
 # or aria-labelledby (accname._plain_link_name): the general steps must give the same name and
 # leave the same content for has-visible-text, on every such link and on the links next to it.
-PLAIN_LINKS = [
-    '<a id="target" href="/">  Plain\n text </a>',
-    '<a id="target" href="/" title=" Tip  here ">  </a>',
-    '<a id="target" href="/"></a>',
-    '<a id="target" href="/" title="">\u00a0</a>',
-    '<a id="target" href="/" aria-hidden="true">Gone</a>',
-    '<div aria-hidden="true"><a id="target" href="/">Gone</a></div>',
-    '<a id="target" href="/" hidden>Hidden</a>',
-    '<a id="target" href="/" style="display:none">Hidden</a>',
-    '<a id="target" href="/" role="presentation">Role</a>',
-    '<a id="target" href="/" role="button" title="t"></a>',
-    '<a id="target" href="/" aria-label="Label">Text</a>',
-    '<a id="target" href="/" aria-labelledby="l">Text</a><span id="l">Label</span>',
-    '<a id="target" href="/" tabindex="-1">Text</a>',
-    '<a id="target">No href</a>',
-    '<svg><a id="target" href="/">In SVG</a></svg>',
-    '<a id="target" href="/">A &amp; B<!-- comment --> C</a>',
+# Text in plain inline elements (accname._PLAIN_INLINE) takes the shortcut too ...
+INLINE_SHORTCUT = [
+    '<a id="target" href="/"><code class="literal">pg_dump</code> options</a>',
+    '<a id="target" href="/">Read <em>the <b lang="en">manual</b></em>!</a>',
+    '<a id="target" href="/" title="Tip"><span class="icon"></span></a>',
+    '<a id="target" href="/"><time datetime="2026-01-01">1 Jan</time></a>',
+    '<div hidden><a id="target" href="/"><span>Gone</span></a></div>',
 ]
+# ... and anything else under a link goes the general way.
+INLINE_GENERAL = [
+    '<a id="target" href="/"><span title="inner"></span></a>',
+    '<a id="target" href="/"><span aria-label="Label">x</span></a>',
+    '<a id="target" href="/"><span style="display:none">x</span>y</a>',
+    '<a id="target" href="/"><span hidden>x</span>y</a>',
+    '<a id="target" href="/"><span role="presentation">x</span></a>',
+    '<a id="target" href="/"><div>Block</div>text</a>',
+    '<a id="target" href="/"><acronym>SQL</acronym> text</a>',
+    '<a id="target" href="/"><img src="a.png" alt="Logo"></a>',
+    '<a id="target" href="/"><svg><text>x</text></svg></a>',
+]
+PLAIN_LINKS = (
+    INLINE_SHORTCUT
+    + INLINE_GENERAL
+    + [
+        '<a id="target" href="/">  Plain\n text </a>',
+        '<a id="target" href="/" title=" Tip  here ">  </a>',
+        '<a id="target" href="/"></a>',
+        '<a id="target" href="/" title="">\u00a0</a>',
+        '<a id="target" href="/" aria-hidden="true">Gone</a>',
+        '<div aria-hidden="true"><a id="target" href="/">Gone</a></div>',
+        '<a id="target" href="/" hidden>Hidden</a>',
+        '<a id="target" href="/" style="display:none">Hidden</a>',
+        '<a id="target" href="/" role="presentation">Role</a>',
+        '<a id="target" href="/" role="button" title="t"></a>',
+        '<a id="target" href="/" aria-label="Label">Text</a>',
+        '<a id="target" href="/" aria-labelledby="l">Text</a><span id="l">Label</span>',
+        '<a id="target" href="/" tabindex="-1">Text</a>',
+        '<a id="target">No href</a>',
+        '<svg><a id="target" href="/">In SVG</a></svg>',
+        '<a id="target" href="/">A &amp; B<!-- comment --> C</a>',
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "shortcut"),
+    [(b, True) for b in INLINE_SHORTCUT] + [(b, False) for b in INLINE_GENERAL],
+)
+def test_a_link_holding_elements_takes_the_shortcut_only_through_plain_inline_ones(
+    body: str, shortcut: bool
+) -> None:
+    built, target = _target(body)
+    assert (accname._plain_link_name(built, target) is not None) is shortcut
+
+
+@pytest.mark.parametrize("tag", sorted(accname._PLAIN_INLINE))
+def test_a_plain_inline_element_adds_its_text_and_nothing_else(tag: str) -> None:
+    spec = aria().elements[tag]
+    assert tag in accname._phrasing()  # no space around its text
+    assert "namingMethods" not in spec  # no name of its own but its content
+    built, target = _target(f"<{tag} id=target>x</{tag}>")
+    found = role(built, target)
+    assert found not in PRESENTATIONAL and found not in accname._CONTROL_VALUE_ROLES
 
 
 def _general_name(built: Page, element: Element) -> str:
