@@ -37,8 +37,13 @@ class PageAccessibility(JsonRecord):
     rendered: bool = False
 
 
-def page_accessibility(findings: Sequence[Finding], *, complete: bool = True) -> PageAccessibility:
-    """The record of a page's failures, cut to MAX_FINDINGS."""
+def page_accessibility(
+    findings: Sequence[Finding], *, complete: bool = True, seen: int | None = None
+) -> PageAccessibility:
+    """The record of a page's failures, cut to MAX_FINDINGS; `seen`: how many there were, where
+    `findings` holds only the first of them (a11y.rules.first_failures)."""
     return PageAccessibility(
-        findings=tuple(findings[:MAX_FINDINGS]), findings_seen=len(findings), complete=complete
+        findings=tuple(findings[:MAX_FINDINGS]),
+        findings_seen=max(len(findings), seen or 0),
+        complete=complete,
     )

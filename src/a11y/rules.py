@@ -68,5 +68,12 @@ def outcomes(page: Page, only: tuple[RuleId, ...] = tuple(RuleId)) -> list[Outco
 
 def audit(root: Element) -> list[Finding]:
     """The failures of every rule on the document rooted at `root`."""
+    return first_failures(root, None)[0]
+
+
+def first_failures(root: Element, keep: int | None) -> tuple[list[Finding], int]:
+    """The first `keep` failures (all, with None) as findings, and how many failed in all: a
+    finding's selector and snippet are made only for those a record keeps."""
     page = Page(root)
-    return [finding(page.document, o) for o in outcomes(page) if not o.passed]
+    failed = [o for o in outcomes(page) if not o.passed]
+    return [finding(page.document, o) for o in failed[:keep]], len(failed)

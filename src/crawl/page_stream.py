@@ -21,9 +21,9 @@ does hold.
 The element tree. The extractor hands the text it decodes to a `parse.tree_builder.TreeBuilder`
 (one decoding and one tokenizing pass: the builder's tokens drive the extractor's facts, see
 parse.tree_builder; bounded like the extractor), and once the body has
-ended the accessibility rules (`a11y.rules.audit`) judge the tree: their failures, cut to
-`a11y.result.MAX_FINDINGS`, become `PageObservation.accessibility` (incomplete when the page or
-the tree was cut). `ParsedBody.tree` keeps the root for the structured-data check while the page
+ended the accessibility rules (`a11y.rules.first_failures`) judge the tree: their first
+`a11y.result.MAX_FINDINGS` failures, with how many there were, become
+`PageObservation.accessibility` (incomplete when the page or the tree was cut). `ParsedBody.tree` keeps the root for the structured-data check while the page
 is assembled (crawl.page_pipeline.observe); nothing keeps it after.
 
 Microdata and RDFa. Each chunk the page parses is also searched for their attributes
@@ -40,8 +40,8 @@ from collections.abc import Awaitable, Callable
 
 from a11y.axe import AxeResult
 from a11y.merge import merged
-from a11y.result import PageAccessibility, page_accessibility
-from a11y.rules import audit
+from a11y.result import MAX_FINDINGS, PageAccessibility, page_accessibility
+from a11y.rules import first_failures
 from audit.page import PageObservation
 from common import ports, settings
 from common.fetch_class import FetchClass
@@ -205,7 +205,8 @@ def _accessibility(tree: ParsedTree | None, axe: AxeResult | None) -> PageAccess
 
 def judged(tree: ParsedTree) -> PageAccessibility:
     """The accessibility rules' failures on a page's tree (a11y.rules)."""
-    return page_accessibility(audit(tree.root), complete=tree.complete)
+    findings, seen = first_failures(tree.root, MAX_FINDINGS)
+    return page_accessibility(findings, complete=tree.complete, seen=seen)
 
 
 def process_response(

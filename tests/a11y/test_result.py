@@ -5,7 +5,7 @@ from __future__ import annotations
 from a11y.findings import Finding, Impact
 from a11y.result import MAX_FINDINGS, PageAccessibility, page_accessibility
 from a11y.rule_ids import RuleId
-from a11y.rules import audit
+from a11y.rules import audit, first_failures
 from tests.a11y.html_tree import parse
 
 
@@ -27,3 +27,14 @@ def test_a_page_s_record_crosses_the_wire_unchanged() -> None:
     assert record.findings_seen >= 2
     assert PageAccessibility.from_dict(record.to_dict()) == record
     assert PageAccessibility.from_json_text(record.to_json_text()) == record
+
+
+def test_findings_made_only_for_the_kept_failures_are_the_record_of_all_of_them() -> None:
+    images = "".join(f'<img src="{n}.png">' for n in range(MAX_FINDINGS + 20))
+    root = parse(f'<html lang="en"><body><a href="/x"></a>{images}</body></html>')
+    every = audit(root)
+    kept, seen = first_failures(root, MAX_FINDINGS)
+    assert seen == len(every) > MAX_FINDINGS
+    assert kept == every[:MAX_FINDINGS]
+    assert page_accessibility(kept, seen=seen) == page_accessibility(every)
+    assert first_failures(root, None) == (every, len(every))
