@@ -150,6 +150,31 @@ def _plain_inline_text(page: Page, element: Element) -> str | None:
     return "".join(parts)
 
 
+def shows_text(page: Page, element: Element) -> bool:
+    """Whether `subtree_name` is not empty, decided where it can be at once: text (not only
+    whitespace) the element holds itself or in shown `_PLAIN_INLINE` elements with only
+    `_PLAIN_INLINE_ATTRIBUTES`, whose names are their text (`_children_text` only ever adds to
+    what it found, so any such text makes the name non-empty); else the whole name decides.
+    A heading of code and links needs no walk of its links' name steps."""
+    pending: list[Element | str] = list(element.children)
+    hidden = page.hidden
+    while pending:
+        child = pending.pop()
+        if type(child) is str:
+            if child.strip():  # sanitize keeps it: the same whitespace as `_SPACES`
+                return True
+            continue
+        assert isinstance(child, Element)
+        if (
+            child.tag in _PLAIN_INLINE
+            and child.is_html
+            and _PLAIN_INLINE_ATTRIBUTES.issuperset(child.attributes)
+            and not hidden.to_assistive_tech(child)
+        ):
+            pending.extend(child.children)
+    return bool(subtree_name(page, element))
+
+
 def subtree_name(page: Page, element: Element) -> str:
     """The element's text content as accname's name from content would read it (axe-core's
     visible text of a subtree, as `has-visible-text` takes it), hidden content left out. Read

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from a11y.accname import _Context, _labelledby, accessible_name, labels_of, sanitize, subtree_name
+from a11y.accname import _Context, _labelledby, accessible_name, labels_of, sanitize, shows_text
 from a11y.aria import aria
 from a11y.page import Page
 from a11y.roles import PRESENTATIONAL, explicit_role, has_global_aria, is_focusable, role
@@ -29,7 +29,7 @@ def title(page: Page, element: Element) -> bool:
 
 def has_text(page: Page, element: Element) -> bool:
     """has-visible-text / button-has-visible-text: text from the element's content."""
-    return bool(subtree_name(page, element))
+    return shows_text(page, element)
 
 
 def presentational(page: Page, element: Element) -> bool:

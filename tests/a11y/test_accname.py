@@ -250,3 +250,41 @@ def test_every_link_of_a_corpus_page_is_named_as_the_general_steps_name_it(path:
     assert plain, "no link takes the shortcut: the test would compare the general steps alone"
     for link in links:
         assert accessible_name(fast, link) == _general_name(general, link), link.attributes
+
+
+# `shows_text` decides has-visible-text at once where text is reached through plain inline
+# elements, else by the whole name: the same answer as `subtree_name` in every case.
+SHOWS_TEXT = [
+    ('<h2 id="target">Title</h2>', True),
+    ('<h2 id="target"> \n\u00a0 </h2>', False),
+    ('<h3 id="target"><code>fn <a href="/x">Type</a></code></h3>', True),
+    ('<h3 id="target"><code><a href="/x">Type</a></code></h3>', True),
+    ('<h2 id="target"><span hidden>Gone</span></h2>', False),
+    ('<h2 id="target"><span aria-hidden="true">Gone</span> </h2>', False),
+    (
+        '<h2 id="target"><span style="display:none">Gone</span><img src="a.png" alt="Alt"></h2>',
+        True,
+    ),
+    ('<h2 id="target"><img src="a.png" alt=""></h2>', False),
+    ('<h2 id="target"><span title="Tip"></span></h2>', True),
+    ('<h2 id="target"><span aria-label="Label"></span></h2>', True),
+    ('<h2 id="target" hidden>Hidden heading, its text still counted</h2>', True),
+    ('<button id="target"><em>\u2003</em></button>', False),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), SHOWS_TEXT)
+def test_shows_text_is_whether_the_subtree_name_is_empty(body: str, expected: bool) -> None:
+    (built, target), (alone, same) = _target(body), _target(body)
+    assert accname.shows_text(built, target) is expected
+    assert bool(subtree_name(alone, same)) is expected
+
+
+@pytest.mark.parametrize("path", page_files(CORPUS)[::16], ids=lambda p: p.name[:12])
+def test_shows_text_agrees_with_the_subtree_name_on_every_element_of_a_corpus_page(
+    path: Path,
+) -> None:
+    root = page_tree(read_page(path), PARITY_URL)[1].root
+    built = Page(root)
+    for element in built.document.order:
+        assert accname.shows_text(built, element) is bool(subtree_name(built, element))
