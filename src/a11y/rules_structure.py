@@ -161,8 +161,8 @@ def _data_cells(page: Page, table: Element) -> bool | None:
     heads = [
         c
         for c in cells
-        if text_content(c).split()
-        and (c.tag == "th" or explicit_role(c) in ("rowheader", "columnheader"))
+        if (c.tag == "th" or explicit_role(c) in ("rowheader", "columnheader"))
+        and text_content(c).split()
     ]
     table_grid = page_grid(page, table)
     for head in heads:

@@ -35,7 +35,10 @@ def all_cells(table: Element) -> list[Element]:
 
 
 def _span(cell: Element, name: str, default: int, low: int, high: int) -> int:
-    value = (cell.get(name) or "").strip()
+    value = cell.attributes.get(name)
+    if value is None:  # most cells: asked for both spans of every cell of every table
+        return default
+    value = value.strip()
     digits = value[: len(value) - len(value.lstrip("0123456789"))]
     if not digits:
         return default
