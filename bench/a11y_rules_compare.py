@@ -5,8 +5,9 @@ by this tree's `src/` and by another's, then compared.
 
 Run: `uv run python bench/a11y_rules_compare.py --base SRC [--pages DIR]` (SRC: `git archive main
 src | tar -x -C /tmp/base`; DIR: more pages to compare, every `*.html` in it, e.g. the PostgreSQL
-manual's /usr/share/doc/postgresql-doc-15/html). One child per tree (`PYTHONPATH=SRC` for the base), each writing what it decided
-to a JSON file; the parent compares them document by document and prints the first differences.
+manual's /usr/share/doc/postgresql-doc-15/html). One child per tree (`PYTHONPATH=SRC` for the
+base), each writing what it decided to a JSON file; the parent compares them document by
+document and prints the first differences.
 
 Last line: `documents=.. outcomes=.. findings=.. differing_documents=..`; exits 1 when any
 document differs (a speed-up must not change what the rules decide).

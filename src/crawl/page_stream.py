@@ -23,8 +23,9 @@ The element tree. The extractor hands the text it decodes to a `parse.tree_build
 parse.tree_builder; bounded like the extractor), and once the body has
 ended the accessibility rules (`a11y.rules.first_failures`) judge the tree: their first
 `a11y.result.MAX_FINDINGS` failures, with how many there were, become
-`PageObservation.accessibility` (incomplete when the page or the tree was cut). `ParsedBody.tree` keeps the root for the structured-data check while the page
-is assembled (crawl.page_pipeline.observe); nothing keeps it after.
+`PageObservation.accessibility` (incomplete when the page or the tree was cut).
+`ParsedBody.tree` keeps the root for the structured-data check while the page is assembled
+(crawl.page_pipeline.observe); nothing keeps it after.
 
 Microdata and RDFa. Each chunk the page parses is also searched for their attributes
 (structured.markup_scan, a `bytes.find` per name over the whole fetched body), so the check walks
