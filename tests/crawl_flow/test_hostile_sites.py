@@ -24,9 +24,10 @@ FETCH_TIMEOUT_S = 10.0
 MIB = 1024 * 1024
 # /huge must reach the parse cap inside the fetch timeout. At the product's 20 MiB a busy CI
 # machine (two test workers and more) parsed too little of it in 4 s and then in 10 s, and the
-# page timed out instead of being cut; the behaviour under test is the cut, whatever the cap,
-# so this audit's cap is lower (still above html-too-large's 2 MiB threshold).
-PARSE_CAP = 4 * MIB
+# page timed out instead of being cut, and so did 4 MiB once on a machine at load 7 (a CI run
+# beside two benchmarking sessions); the behaviour under test is the cut, whatever the cap, so
+# this audit's cap is lower (still above html-too-large's 2 MiB threshold).
+PARSE_CAP = 3 * MIB
 
 
 def page(title: str, body: str = "") -> Reply:
