@@ -77,10 +77,13 @@ class Mode(StrEnum):
 class Node:
     """A mutable element while the tree is built."""
 
-    __slots__ = ("attrs", "children", "frozen", "joined", "ns", "parent", "tag")
+    __slots__ = ("attrs", "children", "frozen", "joined", "key", "ns", "parent", "tag")
 
     def __init__(self, tag: str, attrs: dict[str, str], ns: Namespace = _H) -> None:
         self.tag, self.attrs, self.ns = tag, attrs, ns
+        # An HTML element's name, or a foreign element's (namespace, name): the name sets of
+        # html_names test it at once (`key in SCOPE`), with no namespace test first.
+        self.key: str | tuple[Namespace, str] = tag if ns is _H else (ns, tag)
         self.children: list[Node | str] = []
         self.parent: Node | None = None
         # Whether two text children may be adjacent (merged when frozen): set where text goes
@@ -106,7 +109,7 @@ class Node:
             self.parent = None
 
     def is_html(self, *names: str) -> bool:
-        return self.ns is _H and self.tag in names
+        return self.key in names
 
     def html_integration_point(self) -> bool:
         if self.ns is _S:
@@ -140,6 +143,11 @@ class TreeConstruction:
         self.stack: list[Node] = []
         self.formatting: list[Node | None] = []  # None: a marker
         self.html: Node | None = None
+        # Every node `_insert` made, in order. A node's parent was made before it, so freezing
+        # them last to first freezes children before their parents without walking the tree,
+        # unless the adoption agency moved nodes under newer clones (`moved`).
+        self.nodes: list[Node] = []
+        self.moved = False
         self.head: Node | None = None
         self.form: Node | None = None
         self.foster = False
@@ -232,6 +240,8 @@ class TreeConstruction:
             self.html = Node("html", {})
             self.html.append(Node("head", {}))
             self.html.append(Node("body", {}))
+        elif not self.moved:
+            return _freeze_in_order(self.nodes, self.html)
         return _freeze(self.html)
 
     def discard(self) -> None:
@@ -306,6 +316,7 @@ class TreeConstruction:
         if not self._room():
             return None
         node = Node(name, attrs, ns)
+        self.nodes.append(node)
         if self.foster:
             parent, before = self._place()
         else:  # `_place` without foster parenting: the current node, appended to
@@ -352,11 +363,12 @@ class TreeConstruction:
 
     def _pop_until(self, *names: str) -> None:
         while self.stack:
-            if self.stack.pop().is_html(*names):
+            if self.stack.pop().key in names:
                 return
 
     def _insert_html(self, attrs: dict[str, str]) -> None:
         self.html = Node("html", attrs)
+        self.nodes.append(self.html)
         self.elements += 1
         self.stack = [self.html]
         self.mode = Mode.BEFORE_HEAD
@@ -382,11 +394,12 @@ class TreeConstruction:
 
     # -- scopes and implied end tags --------------------------------------------------------
 
-    def _in_scope(self, names: tuple[str, ...], scope: frozenset[tuple[Namespace, str]]) -> bool:
+    def _in_scope(self, names: tuple[str, ...], scope: html_names.Scope) -> bool:
         for node in reversed(self.stack):
-            if node.ns is _H and node.tag in names:
+            key = node.key
+            if key in names:
                 return True
-            if (node.ns, node.tag) in scope:
+            if key in scope:
                 return False
         return False
 
@@ -401,8 +414,8 @@ class TreeConstruction:
     def _implied_end(self, exclude: str = "", thorough: bool = False) -> None:
         names = html_names.IMPLIED_END_THOROUGH if thorough else html_names.IMPLIED_END
         while self.stack:
-            node = self.stack[-1]
-            if node.ns is not _H or node.tag not in names or node.tag == exclude:
+            key = self.stack[-1].key
+            if key not in names or key == exclude:
                 return
             self.stack.pop()
 
@@ -520,11 +533,12 @@ class TreeConstruction:
         for node in reversed(self.stack):
             if node is target:
                 return True
-            if (node.ns, node.tag) in html_names.SCOPE:
+            if node.key in html_names.SCOPE:
                 return False
         return False
 
     def _adopt(self, element: Node, index: int, furthest: Node) -> None:
+        self.moved = True  # older nodes go under newer clones: `root` walks the tree
         common = self.stack[index - 1]
         bookmark = self.formatting.index(element)
         node = last = furthest
@@ -978,12 +992,12 @@ class TreeConstruction:
 
     def _any_other_end(self, name: str) -> None:
         for i in range(len(self.stack) - 1, -1, -1):
-            node = self.stack[i]
-            if node.is_html(name):
+            key = self.stack[i].key
+            if key == name:
                 self._implied_end(name)
-                del self.stack[self.stack.index(node) :]
+                del self.stack[i:]
                 return
-            if _special(node):
+            if key in html_names.SPECIAL:
                 return
 
     # -- tables -----------------------------------------------------------------------------
@@ -1468,9 +1482,7 @@ _CHARS: dict[Mode, Callable[[_T, str], None]] = {
 
 
 def _special(node: Node) -> bool:
-    if node.ns is _H:
-        return node.tag in html_names.SPECIAL_HTML
-    return (node.ns, node.tag) in html_names.SPECIAL_FOREIGN
+    return node.key in html_names.SPECIAL
 
 
 def _foreign_attrs(attrs: dict[str, str], names: dict[str, str]) -> dict[str, str]:
@@ -1524,6 +1536,22 @@ def _freeze(root: Node) -> Element:
             children = tuple([c if type(c) is str else c.frozen for c in kids])  # type: ignore[union-attr, misc]
         node.frozen = _element(node.tag, node.attrs, children, node.ns)
     _unlink(order)
+    assert root.frozen is not None
+    return root.frozen
+
+
+def _freeze_in_order(nodes: list[Node], root: Node) -> Element:
+    """`_freeze` over the nodes in the order they were made (`TreeConstruction.nodes`): last
+    to first is children before their parents. A node taken out of the tree (a body replaced
+    by a frameset) is frozen too, and goes with the list."""
+    for node in reversed(nodes):
+        node.parent = None  # `_unlink`'s cut, in the same pass
+        kids = node.children
+        if node.joined:
+            children = _merged_text(kids)
+        else:  # every child node is frozen by now: it was made after its parent
+            children = tuple([c if type(c) is str else c.frozen for c in kids])  # type: ignore[union-attr, misc]
+        node.frozen = _element(node.tag, node.attrs, children, node.ns)
     assert root.frozen is not None
     return root.frozen
 
