@@ -13,8 +13,10 @@ documents:
   construction treats specially: formatting elements (with attributes alike and not, for the
   Noah's Ark clause), tables and their parts, stray text in tables (foster parenting), `p`,
   list items, `select`/`option`, `svg`/`math` with their integration points, `template`,
-  framesets, raw text, and end tags anywhere; each built whole, and every fourth fed in random
-  chunks too.
+  framesets, raw text, and end tags anywhere; each built whole, every fourth fed in random
+  chunks too, and every eighth again under small element and text caps (at least 3 elements:
+  with a cap of 1, so no room for `<head>`, text after it raises IndexError, before this
+  change as after; the crawl's cap is 25,000).
 
 Last line: `documents=.. corpus=.. pg=.. random=.. differences=..` (the first differing
 documents are printed before it, with the generated markup).
@@ -119,6 +121,10 @@ def child(out: Path, count: int, pg: int, seed: int) -> None:
         trees.append([html, record(builder.close())])
         if i % 4 == 0:
             trees.append([html, record(chunked(html, rng))])  # type: ignore[arg-type]
+        if i % 8 == 0:  # stopped at the element and text caps
+            capped = TreeBuilder(max_elements=rng.randint(3, 30), max_text=rng.randint(0, 40))
+            capped.feed(html)
+            trees.append([html, record(capped.close())])
     out.write_text(json.dumps({"pages": len(pages), "trees": trees}))
 
 
