@@ -190,11 +190,11 @@ class TreeConstruction:
         if self.raw is not None:
             self._end_text()
             return
-        current = self._adjusted_current()
-        if current is not None and current.ns is not _H:
+        stack = self.stack
+        if stack and stack[-1].ns is not _H:
             self._foreign_end(name)
         elif self.mode is Mode.IN_BODY:
-            self._end_in_body(name)
+            _BODY_ENDS.get(name, _T._any_other_end)(self, name)
         else:
             _END[self.mode](self, name)
 
@@ -279,12 +279,9 @@ class TreeConstruction:
 
     # -- insertion --------------------------------------------------------------------------
 
-    def _room(self) -> bool:
-        if self.elements >= self.max_elements or len(self.stack) >= MAX_DEPTH:
-            self.complete, self.stopped = False, True
-            return False
-        self.elements += 1
-        return True
+    def _stop(self) -> None:
+        """A bound is reached: construction stops here (`complete` False)."""
+        self.complete, self.stopped = False, True
 
     def _place(self, override: Node | None = None) -> tuple[Node, Node | None]:
         """The appropriate place for inserting a node: a parent, and the child to insert before
@@ -313,8 +310,10 @@ class TreeConstruction:
         return self.stack[table - 1], None
 
     def _insert(self, name: str, attrs: dict[str, str], ns: Namespace = _H) -> Node | None:
-        if not self._room():
+        if self.elements >= self.max_elements or len(self.stack) >= MAX_DEPTH:
+            self._stop()
             return None
+        self.elements += 1
         node = Node(name, attrs, ns)
         self.nodes.append(node)
         if self.foster:
@@ -338,7 +337,7 @@ class TreeConstruction:
             return
         if len(text) > self.text_room:
             text = text[: self.text_room]
-            self.complete, self.stopped = False, True
+            self._stop()
         self.text_room -= len(text)
         parent, before = self._place() if self.foster else (self.stack[-1], None)
         if before is None:
@@ -500,9 +499,16 @@ class TreeConstruction:
     def _adoption_agency(self, subject: str) -> bool:
         """§ 13.2.6.4.7 the adoption agency algorithm; False: act as "any other end tag"."""
         current = self.stack[-1]
-        if current.is_html(subject) and current not in self.formatting:
-            self.stack.pop()
-            return True
+        if current.key == subject:
+            if current not in self.formatting:
+                self.stack.pop()
+                return True
+            if current is self._formatting_element(subject):
+                # The outer loop's first pass, for the current node: in scope, no furthest
+                # block above it. The usual `<a href=..>text</a>` ends here.
+                self.stack.pop()
+                self.formatting.remove(current)
+                return True
         for _ in range(8):
             element = self._formatting_element(subject)
             if element is None:
@@ -935,48 +941,61 @@ class TreeConstruction:
         self.mode = Mode.IN_FRAMESET
 
     def _end_in_body(self, name: str) -> None:
-        if name in ("body", "html"):
-            if self._in_scope(("body",), html_names.SCOPE):
-                self.mode = Mode.AFTER_BODY
-                if name == "html":
-                    self.end_tag(name)
-        elif name in html_names.BLOCK_ENDS:
-            if self._in_scope((name,), html_names.SCOPE):
-                self._implied_end()
-                self._pop_until(name)
-        elif name == "form":
-            self._end_form()
-        elif name == "p":
-            if not self._in_scope(("p",), html_names.BUTTON_SCOPE):
-                self._insert("p", {})
-            self._close_p()
-        elif name == "li":
-            if self._in_scope(("li",), html_names.LIST_ITEM_SCOPE):
-                self._implied_end("li")
-                self._pop_until("li")
-        elif name in ("dd", "dt"):
-            if self._in_scope((name,), html_names.SCOPE):
-                self._implied_end(name)
-                self._pop_until(name)
-        elif name in html_names.HEADINGS:
-            if self._in_scope(tuple(html_names.HEADINGS), html_names.SCOPE):
-                self._implied_end()
-                self._pop_until(*html_names.HEADINGS)
-        elif name in html_names.FORMATTING:
-            if not self._adoption_agency(name):
-                self._any_other_end(name)
-        elif name in ("applet", "marquee", "object"):
-            if self._in_scope((name,), html_names.SCOPE):
-                self._implied_end()
-                self._pop_until(name)
-                self._clear_formatting_to_marker()
-        elif name == "br":
-            self._reconstruct()
-            self._void("br", {})
-        elif name == "template":
-            self._end_template()
-        else:
+        # One look-up instead of a chain of tests: most end tags are "any other end tag".
+        _BODY_ENDS.get(name, _T._any_other_end)(self, name)
+
+    def _end_body(self, name: str) -> None:  # body, html
+        if self._in_scope(("body",), html_names.SCOPE):
+            self.mode = Mode.AFTER_BODY
+            if name == "html":
+                self.end_tag(name)
+
+    def _end_block(self, name: str) -> None:  # html_names.BLOCK_ENDS
+        if self.stack[-1].key == name:  # the steps below, when it is the current node
+            self.stack.pop()
+        elif self._in_scope((name,), html_names.SCOPE):
+            self._implied_end()
+            self._pop_until(name)
+
+    def _end_p(self, name: str) -> None:
+        if not self._in_scope(("p",), html_names.BUTTON_SCOPE):
+            self._insert("p", {})
+        self._close_p()
+
+    def _end_li(self, name: str) -> None:
+        if self._in_scope(("li",), html_names.LIST_ITEM_SCOPE):
+            self._implied_end("li")
+            self._pop_until("li")
+
+    def _end_dd(self, name: str) -> None:  # dd, dt
+        if self._in_scope((name,), html_names.SCOPE):
+            self._implied_end(name)
+            self._pop_until(name)
+
+    def _end_heading(self, name: str) -> None:
+        if self._in_scope(_HEADINGS, html_names.SCOPE):
+            self._implied_end()
+            self._pop_until(*html_names.HEADINGS)
+
+    def _end_formatting(self, name: str) -> None:
+        if not self._adoption_agency(name):
             self._any_other_end(name)
+
+    def _end_marker(self, name: str) -> None:  # applet, marquee, object
+        if self._in_scope((name,), html_names.SCOPE):
+            self._implied_end()
+            self._pop_until(name)
+            self._clear_formatting_to_marker()
+
+    def _end_br(self, name: str) -> None:
+        self._reconstruct()
+        self._void("br", {})
+
+    def _end_form_tag(self, name: str) -> None:
+        self._end_form()
+
+    def _end_template_tag(self, name: str) -> None:
+        self._end_template()
 
     def _end_form(self) -> None:
         if any(n.is_html("template") for n in self.stack):
@@ -1375,6 +1394,22 @@ _RESET = {
 }
 
 _T = TreeConstruction
+_HEADINGS = tuple(html_names.HEADINGS)
+# "in body" end tags with steps of their own; any other is `_any_other_end`.
+_BODY_ENDS: dict[str, Callable[[_T, str], None]] = {
+    **dict.fromkeys(html_names.BLOCK_ENDS, _T._end_block),
+    **dict.fromkeys(html_names.HEADINGS, _T._end_heading),
+    **dict.fromkeys(html_names.FORMATTING, _T._end_formatting),
+    **dict.fromkeys(("applet", "marquee", "object"), _T._end_marker),
+    **dict.fromkeys(("dd", "dt"), _T._end_dd),
+    "body": _T._end_body,
+    "html": _T._end_body,
+    "form": _T._end_form_tag,
+    "p": _T._end_p,
+    "li": _T._end_li,
+    "br": _T._end_br,
+    "template": _T._end_template_tag,
+}
 _StartHandler = Callable[[_T, StartTag], None]
 _BODY_STARTS: dict[str, _StartHandler] = {
     "html": _T._body_html,
