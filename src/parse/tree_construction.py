@@ -951,7 +951,9 @@ class TreeConstruction:
                 self.end_tag(name)
 
     def _end_block(self, name: str) -> None:  # html_names.BLOCK_ENDS
-        if self.stack[-1].key == name:  # the steps below, when it is the current node
+        if self.stack[-1].key == name:
+            # The steps below where it is the current node: in scope, and no end tag implied
+            # above it (none of these is in IMPLIED_END).
             self.stack.pop()
         elif self._in_scope((name,), html_names.SCOPE):
             self._implied_end()
@@ -963,17 +965,23 @@ class TreeConstruction:
         self._close_p()
 
     def _end_li(self, name: str) -> None:
-        if self._in_scope(("li",), html_names.LIST_ITEM_SCOPE):
+        if self.stack[-1].key == "li":  # as `_end_block`
+            self.stack.pop()
+        elif self._in_scope(("li",), html_names.LIST_ITEM_SCOPE):
             self._implied_end("li")
             self._pop_until("li")
 
     def _end_dd(self, name: str) -> None:  # dd, dt
-        if self._in_scope((name,), html_names.SCOPE):
+        if self.stack[-1].key == name:  # as `_end_block`
+            self.stack.pop()
+        elif self._in_scope((name,), html_names.SCOPE):
             self._implied_end(name)
             self._pop_until(name)
 
     def _end_heading(self, name: str) -> None:
-        if self._in_scope(_HEADINGS, html_names.SCOPE):
+        if self.stack[-1].key in html_names.HEADINGS:  # as `_end_block`, any heading
+            self.stack.pop()
+        elif self._in_scope(_HEADINGS, html_names.SCOPE):
             self._implied_end()
             self._pop_until(*html_names.HEADINGS)
 
@@ -1579,14 +1587,17 @@ def _freeze_in_order(nodes: list[Node], root: Node) -> Element:
     """`_freeze` over the nodes in the order they were made (`TreeConstruction.nodes`): last
     to first is children before their parents. A node taken out of the tree (a body replaced
     by a frameset) is frozen too, and goes with the list."""
+    element = _element
     for node in reversed(nodes):
         node.parent = None  # `_unlink`'s cut, in the same pass
         kids = node.children
-        if node.joined:
+        if not kids:  # most elements: void ones, and those of text alone below
+            children: tuple[Element | str, ...] = ()
+        elif node.joined:
             children = _merged_text(kids)
         else:  # every child node is frozen by now: it was made after its parent
             children = tuple([c if type(c) is str else c.frozen for c in kids])  # type: ignore[union-attr, misc]
-        node.frozen = _element(node.tag, node.attrs, children, node.ns)
+        node.frozen = element(node.tag, node.attrs, children, node.ns)
     assert root.frozen is not None
     return root.frozen
 
