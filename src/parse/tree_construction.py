@@ -173,8 +173,10 @@ class TreeConstruction:
         stack = self.stack
         if stack and stack[-1].ns is not _H and self._foreign_applies(name):
             self._foreign_start((name, attrs, self_closing))
-        elif self.mode is not Mode.IN_BODY or name in _SPECIAL_IN_BODY:
+        elif self.mode is not Mode.IN_BODY:
             self._start((name, attrs, self_closing))
+        elif name in _SPECIAL_IN_BODY:
+            self._start_in_body((name, attrs, self_closing))
         elif name in html_names.CLOSES_P:
             self._close_p()
             self._insert(name, attrs)
@@ -772,7 +774,9 @@ class TreeConstruction:
         if text:
             if self.frameset_ok and text.strip(_WS):
                 self.frameset_ok = False
-            self._reconstruct()
+            entries = self.formatting  # `_reconstruct`'s first test, without the call
+            if entries and entries[-1] is not None and entries[-1] not in self.stack:
+                self._reconstruct()
             self._insert_text(text)
 
     def _start_in_body(self, token: StartTag) -> None:
@@ -780,32 +784,35 @@ class TreeConstruction:
         if name in _FRAMESET_NOT_OK and self.frameset_ok:
             hidden = name == "input" and token[1].get("type", "").lower() == "hidden"
             self.frameset_ok = hidden
-        handler = _BODY_STARTS.get(name)
-        if handler is not None:
-            handler(self, token)
-        elif name in html_names.CLOSES_P:
-            self._close_p()
-            self._insert(name, token[1])
-        elif name in html_names.HEADINGS:
-            self._close_p()
-            if self.stack[-1].is_html(*html_names.HEADINGS):
-                self._pop()
-            self._insert(name, token[1])
-        elif name in html_names.FORMATTING:
-            self._reconstruct()
-            node = self._insert(name, token[1])
-            if node is not None:
-                self._push_formatting(node)
-        elif name in html_names.HEAD_ELEMENTS:
-            self._start_in_head(token)
-        elif name in html_names.STRAY_TABLE_TAGS:
-            return
-        else:
-            self._reconstruct()
-            if name in html_names.VOID:
-                self._void(name, token[1])
-            else:
-                self._insert(name, token[1])
+        # One look-up instead of a chain of tests (`_BODY_START_STEPS`).
+        _BODY_START_STEPS.get(name, _T._body_other)(self, token)
+
+    def _body_closes_p(self, token: StartTag) -> None:  # html_names.CLOSES_P
+        self._close_p()
+        self._insert(token[0], token[1])
+
+    def _body_heading(self, token: StartTag) -> None:
+        self._close_p()
+        if self.stack[-1].key in html_names.HEADINGS:
+            self._pop()
+        self._insert(token[0], token[1])
+
+    def _body_formatting(self, token: StartTag) -> None:
+        self._reconstruct()
+        node = self._insert(token[0], token[1])
+        if node is not None:
+            self._push_formatting(node)
+
+    def _body_stray(self, token: StartTag) -> None:  # html_names.STRAY_TABLE_TAGS: ignored
+        return
+
+    def _body_void(self, token: StartTag) -> None:
+        self._reconstruct()
+        self._void(token[0], token[1])
+
+    def _body_other(self, token: StartTag) -> None:  # "any other start tag"
+        self._reconstruct()
+        self._insert(token[0], token[1])
 
     def _body_html(self, token: StartTag) -> None:
         if self.html is not None and not any(n.is_html("template") for n in self.stack):
@@ -835,11 +842,12 @@ class TreeConstruction:
         name = token[0]
         closes = ("li",) if name == "li" else ("dd", "dt")
         for node in reversed(self.stack):
-            if node.is_html(*closes):
+            key = node.key
+            if key in closes:
                 self._implied_end(node.tag)
                 self._pop_until(node.tag)
                 break
-            if _special(node) and not node.is_html("address", "div", "p"):
+            if key in html_names.SPECIAL and key not in ("address", "div", "p"):
                 break
         self._close_p()
         self._insert(name, token[1])
@@ -1453,6 +1461,18 @@ _BODY_STARTS: dict[str, _StartHandler] = {
     "rt": _T._body_ruby,
     "svg": _T._body_foreign,
     "math": _T._body_foreign,
+}
+# "in body" start tags with steps of their own, by name; any other is `_body_other`. The spec's
+# order of tests where the sets overlap: a later entry overrides an earlier one (a `col` is a
+# void element, but a stray table tag first; a `link` one of the head's).
+_BODY_START_STEPS: dict[str, _StartHandler] = {
+    **dict.fromkeys(html_names.VOID, _T._body_void),
+    **dict.fromkeys(html_names.STRAY_TABLE_TAGS, _T._body_stray),
+    **dict.fromkeys(html_names.HEAD_ELEMENTS, _T._start_in_head),
+    **dict.fromkeys(html_names.FORMATTING, _T._body_formatting),
+    **dict.fromkeys(html_names.HEADINGS, _T._body_heading),
+    **dict.fromkeys(html_names.CLOSES_P, _T._body_closes_p),
+    **_BODY_STARTS,
 }
 # "in body" start tags with steps of their own: the others are "any other start tag", or close
 # a `p` (html_names.CLOSES_P) and nothing more.
