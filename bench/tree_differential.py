@@ -28,8 +28,6 @@ import argparse
 import json
 import os
 import random
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -129,11 +127,11 @@ def child(out: Path, count: int, pg: int, seed: int) -> None:
 
 
 def run_child(src: Path, out: Path, opts: argparse.Namespace) -> dict[str, object]:
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    command = [sys.executable, str(Path(__file__).resolve()), "--child", str(out)]
-    command += ["--random", str(opts.random), "--pg", str(opts.pg), "--seed", str(opts.seed)]
-    subprocess.run(command, cwd=ROOT, env=env, check=True)
-    found: dict[str, object] = json.loads(out.read_text())
+    from child_process import json_child  # bench/ is on sys.path
+
+    args = ["--random", str(opts.random), "--pg", str(opts.pg), "--seed", str(opts.seed)]
+    found = json_child(Path(__file__).resolve(), args, out, src, os.environ)
+    assert isinstance(found, dict)
     return found
 
 
