@@ -89,7 +89,7 @@ class Node:
         # Whether two text children may be adjacent (merged when frozen): set where text goes
         # after text or a child leaves from between two; most elements never need the merge.
         self.joined = False
-        self.frozen: Element | None = None  # this node as `_freeze` made it
+        self.frozen: Element | None = None  # this node frozen (`_freeze`, `_freeze_in_order`)
 
     def append(self, child: Node) -> None:
         child.parent = self
