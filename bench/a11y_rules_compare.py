@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -80,15 +79,12 @@ def child(out: Path, extra: Path | None) -> None:
 
 
 def run(src: Path | None, out: Path, extra: Path | None) -> dict[str, Decided]:
-    from cpu_bench import child_env  # bench/ is on sys.path
+    from child_process import json_child  # bench/ is on sys.path
+    from cpu_bench import child_env
 
-    env = child_env()
-    if src is not None:
-        env["PYTHONPATH"] = str(src)
-    command = [sys.executable, str(Path(__file__).resolve()), "--child", str(out)]
-    command += ["--pages", str(extra)] if extra is not None else []
-    subprocess.run(command, cwd=ROOT, env=env, check=True)
-    loaded: dict[str, Decided] = json.loads(out.read_text())
+    args = ["--pages", str(extra)] if extra is not None else []
+    loaded = json_child(Path(__file__).resolve(), args, out, src, child_env())
+    assert isinstance(loaded, dict)
     return loaded
 
 

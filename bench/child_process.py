@@ -83,3 +83,17 @@ def own_peak_mb() -> float:
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def json_child(
+    script: Path, args: Sequence[str], out: Path, src: Path | None, env: Mapping[str, str]
+) -> object:
+    """What a comparing script's child wrote: `script --child OUT ARGS` run with `env`, and
+    `PYTHONPATH=SRC` when given (another tree's `src/`, before this tree's), then OUT's JSON."""
+    import json
+    import sys
+
+    env = {**env, "PYTHONPATH": str(src)} if src is not None else dict(env)
+    command = [sys.executable, str(script), "--child", str(out), *args]
+    subprocess.run(command, cwd=script.parent.parent, env=env, check=True)
+    return json.loads(out.read_text())

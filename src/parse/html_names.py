@@ -1,7 +1,9 @@
 """The element-name sets of the WHATWG tree-construction algorithm (HTML § 13.2.4-13.2.6).
 
 Kept apart from the algorithm (parse.tree_construction) so the tables read as the spec lists
-them. Foreign elements are keyed as `(namespace, local name)` where the spec names them.
+them. Foreign elements are keyed as `(namespace, local name)` where the spec names them; the
+sets that mix both (the scopes, `SPECIAL`) hold an HTML element as its name alone, as a node's
+`key` is (parse.tree_construction.Node), so one membership test decides.
 """
 
 from __future__ import annotations
@@ -35,12 +37,15 @@ SPECIAL_FOREIGN: Final = frozenset(
     {(_M, n) for n in ("mi", "mo", "mn", "ms", "mtext", "annotation-xml")}
     | {(_S, n) for n in ("foreignObject", "desc", "title")}
 )
+SPECIAL: Final[frozenset[str | tuple[Namespace, str]]] = SPECIAL_HTML | SPECIAL_FOREIGN
 # § 13.2.4.2 "has an element in scope": the default scope's boundary elements.
-_SCOPE_HTML = _names("applet caption html table td th marquee object template")
-SCOPE: Final = frozenset({(_H, n) for n in _SCOPE_HTML} | SPECIAL_FOREIGN)
-LIST_ITEM_SCOPE: Final = SCOPE | {(_H, "ol"), (_H, "ul")}
-BUTTON_SCOPE: Final = SCOPE | {(_H, "button")}
-TABLE_SCOPE: Final = frozenset({(_H, "html"), (_H, "table"), (_H, "template")})
+Scope = frozenset[str | tuple[Namespace, str]]
+SCOPE: Final[Scope] = _names("applet caption html table td th marquee object template") | (
+    SPECIAL_FOREIGN
+)
+LIST_ITEM_SCOPE: Final = SCOPE | {"ol", "ul"}
+BUTTON_SCOPE: Final = SCOPE | {"button"}
+TABLE_SCOPE: Final[Scope] = _names("html table template")
 # § 13.2.6.3 "generate implied end tags", and its "thoroughly" variant.
 IMPLIED_END: Final = _names("dd dt li optgroup option p rb rp rt rtc")
 IMPLIED_END_THOROUGH: Final = IMPLIED_END | _names("caption colgroup tbody td tfoot th thead tr")

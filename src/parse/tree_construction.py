@@ -77,16 +77,19 @@ class Mode(StrEnum):
 class Node:
     """A mutable element while the tree is built."""
 
-    __slots__ = ("attrs", "children", "frozen", "joined", "ns", "parent", "tag")
+    __slots__ = ("attrs", "children", "frozen", "joined", "key", "ns", "parent", "tag")
 
     def __init__(self, tag: str, attrs: dict[str, str], ns: Namespace = _H) -> None:
         self.tag, self.attrs, self.ns = tag, attrs, ns
+        # An HTML element's name, or a foreign element's (namespace, name): the name sets of
+        # html_names test it at once (`key in SCOPE`), with no namespace test first.
+        self.key: str | tuple[Namespace, str] = tag if ns is _H else (ns, tag)
         self.children: list[Node | str] = []
         self.parent: Node | None = None
         # Whether two text children may be adjacent (merged when frozen): set where text goes
         # after text or a child leaves from between two; most elements never need the merge.
         self.joined = False
-        self.frozen: Element | None = None  # this node as `_freeze` made it
+        self.frozen: Element | None = None  # this node frozen (`_freeze`, `_freeze_in_order`)
 
     def append(self, child: Node) -> None:
         child.parent = self
@@ -106,7 +109,7 @@ class Node:
             self.parent = None
 
     def is_html(self, *names: str) -> bool:
-        return self.ns is _H and self.tag in names
+        return self.key in names
 
     def html_integration_point(self) -> bool:
         if self.ns is _S:
@@ -140,6 +143,11 @@ class TreeConstruction:
         self.stack: list[Node] = []
         self.formatting: list[Node | None] = []  # None: a marker
         self.html: Node | None = None
+        # Every node `_insert` made, in order. A node's parent was made before it, so freezing
+        # them last to first freezes children before their parents without walking the tree,
+        # unless the adoption agency moved nodes under newer clones (`moved`).
+        self.nodes: list[Node] = []
+        self.moved = False
         self.head: Node | None = None
         self.form: Node | None = None
         self.foster = False
@@ -165,8 +173,10 @@ class TreeConstruction:
         stack = self.stack
         if stack and stack[-1].ns is not _H and self._foreign_applies(name):
             self._foreign_start((name, attrs, self_closing))
-        elif self.mode is not Mode.IN_BODY or name in _SPECIAL_IN_BODY:
+        elif self.mode is not Mode.IN_BODY:
             self._start((name, attrs, self_closing))
+        elif name in _SPECIAL_IN_BODY:
+            self._start_in_body((name, attrs, self_closing))
         elif name in html_names.CLOSES_P:
             self._close_p()
             self._insert(name, attrs)
@@ -182,11 +192,11 @@ class TreeConstruction:
         if self.raw is not None:
             self._end_text()
             return
-        current = self._adjusted_current()
-        if current is not None and current.ns is not _H:
+        stack = self.stack
+        if stack and stack[-1].ns is not _H:
             self._foreign_end(name)
         elif self.mode is Mode.IN_BODY:
-            self._end_in_body(name)
+            _BODY_ENDS.get(name, _T._any_other_end)(self, name)
         else:
             _END[self.mode](self, name)
 
@@ -232,6 +242,8 @@ class TreeConstruction:
             self.html = Node("html", {})
             self.html.append(Node("head", {}))
             self.html.append(Node("body", {}))
+        elif not self.moved:
+            return _freeze_in_order(self.nodes, self.html)
         return _freeze(self.html)
 
     def discard(self) -> None:
@@ -269,12 +281,9 @@ class TreeConstruction:
 
     # -- insertion --------------------------------------------------------------------------
 
-    def _room(self) -> bool:
-        if self.elements >= self.max_elements or len(self.stack) >= MAX_DEPTH:
-            self.complete, self.stopped = False, True
-            return False
-        self.elements += 1
-        return True
+    def _stop(self) -> None:
+        """A bound is reached: construction stops here (`complete` False)."""
+        self.complete, self.stopped = False, True
 
     def _place(self, override: Node | None = None) -> tuple[Node, Node | None]:
         """The appropriate place for inserting a node: a parent, and the child to insert before
@@ -303,9 +312,12 @@ class TreeConstruction:
         return self.stack[table - 1], None
 
     def _insert(self, name: str, attrs: dict[str, str], ns: Namespace = _H) -> Node | None:
-        if not self._room():
+        if self.elements >= self.max_elements or len(self.stack) >= MAX_DEPTH:
+            self._stop()
             return None
+        self.elements += 1
         node = Node(name, attrs, ns)
+        self.nodes.append(node)
         if self.foster:
             parent, before = self._place()
         else:  # `_place` without foster parenting: the current node, appended to
@@ -327,7 +339,7 @@ class TreeConstruction:
             return
         if len(text) > self.text_room:
             text = text[: self.text_room]
-            self.complete, self.stopped = False, True
+            self._stop()
         self.text_room -= len(text)
         parent, before = self._place() if self.foster else (self.stack[-1], None)
         if before is None:
@@ -352,11 +364,12 @@ class TreeConstruction:
 
     def _pop_until(self, *names: str) -> None:
         while self.stack:
-            if self.stack.pop().is_html(*names):
+            if self.stack.pop().key in names:
                 return
 
     def _insert_html(self, attrs: dict[str, str]) -> None:
         self.html = Node("html", attrs)
+        self.nodes.append(self.html)
         self.elements += 1
         self.stack = [self.html]
         self.mode = Mode.BEFORE_HEAD
@@ -382,11 +395,12 @@ class TreeConstruction:
 
     # -- scopes and implied end tags --------------------------------------------------------
 
-    def _in_scope(self, names: tuple[str, ...], scope: frozenset[tuple[Namespace, str]]) -> bool:
+    def _in_scope(self, names: tuple[str, ...], scope: html_names.Scope) -> bool:
         for node in reversed(self.stack):
-            if node.ns is _H and node.tag in names:
+            key = node.key
+            if key in names:
                 return True
-            if (node.ns, node.tag) in scope:
+            if key in scope:
                 return False
         return False
 
@@ -401,8 +415,8 @@ class TreeConstruction:
     def _implied_end(self, exclude: str = "", thorough: bool = False) -> None:
         names = html_names.IMPLIED_END_THOROUGH if thorough else html_names.IMPLIED_END
         while self.stack:
-            node = self.stack[-1]
-            if node.ns is not _H or node.tag not in names or node.tag == exclude:
+            key = self.stack[-1].key
+            if key not in names or key == exclude:
                 return
             self.stack.pop()
 
@@ -487,9 +501,16 @@ class TreeConstruction:
     def _adoption_agency(self, subject: str) -> bool:
         """§ 13.2.6.4.7 the adoption agency algorithm; False: act as "any other end tag"."""
         current = self.stack[-1]
-        if current.is_html(subject) and current not in self.formatting:
-            self.stack.pop()
-            return True
+        if current.key == subject:
+            if current not in self.formatting:
+                self.stack.pop()
+                return True
+            if current is self._formatting_element(subject):
+                # The outer loop's first pass, for the current node: in scope, no furthest
+                # block above it. The usual `<a href=..>text</a>` ends here.
+                self.stack.pop()
+                self.formatting.remove(current)
+                return True
         for _ in range(8):
             element = self._formatting_element(subject)
             if element is None:
@@ -520,11 +541,12 @@ class TreeConstruction:
         for node in reversed(self.stack):
             if node is target:
                 return True
-            if (node.ns, node.tag) in html_names.SCOPE:
+            if node.key in html_names.SCOPE:
                 return False
         return False
 
     def _adopt(self, element: Node, index: int, furthest: Node) -> None:
+        self.moved = True  # older nodes go under newer clones: `root` walks the tree
         common = self.stack[index - 1]
         bookmark = self.formatting.index(element)
         node = last = furthest
@@ -752,7 +774,9 @@ class TreeConstruction:
         if text:
             if self.frameset_ok and text.strip(_WS):
                 self.frameset_ok = False
-            self._reconstruct()
+            entries = self.formatting  # `_reconstruct`'s first test, without the call
+            if entries and entries[-1] is not None and entries[-1] not in self.stack:
+                self._reconstruct()
             self._insert_text(text)
 
     def _start_in_body(self, token: StartTag) -> None:
@@ -760,32 +784,35 @@ class TreeConstruction:
         if name in _FRAMESET_NOT_OK and self.frameset_ok:
             hidden = name == "input" and token[1].get("type", "").lower() == "hidden"
             self.frameset_ok = hidden
-        handler = _BODY_STARTS.get(name)
-        if handler is not None:
-            handler(self, token)
-        elif name in html_names.CLOSES_P:
-            self._close_p()
-            self._insert(name, token[1])
-        elif name in html_names.HEADINGS:
-            self._close_p()
-            if self.stack[-1].is_html(*html_names.HEADINGS):
-                self._pop()
-            self._insert(name, token[1])
-        elif name in html_names.FORMATTING:
-            self._reconstruct()
-            node = self._insert(name, token[1])
-            if node is not None:
-                self._push_formatting(node)
-        elif name in html_names.HEAD_ELEMENTS:
-            self._start_in_head(token)
-        elif name in html_names.STRAY_TABLE_TAGS:
-            return
-        else:
-            self._reconstruct()
-            if name in html_names.VOID:
-                self._void(name, token[1])
-            else:
-                self._insert(name, token[1])
+        # One look-up instead of a chain of tests (`_BODY_START_STEPS`).
+        _BODY_START_STEPS.get(name, _T._body_other)(self, token)
+
+    def _body_closes_p(self, token: StartTag) -> None:  # html_names.CLOSES_P
+        self._close_p()
+        self._insert(token[0], token[1])
+
+    def _body_heading(self, token: StartTag) -> None:
+        self._close_p()
+        if self.stack[-1].key in html_names.HEADINGS:
+            self._pop()
+        self._insert(token[0], token[1])
+
+    def _body_formatting(self, token: StartTag) -> None:
+        self._reconstruct()
+        node = self._insert(token[0], token[1])
+        if node is not None:
+            self._push_formatting(node)
+
+    def _body_stray(self, token: StartTag) -> None:  # html_names.STRAY_TABLE_TAGS: ignored
+        return
+
+    def _body_void(self, token: StartTag) -> None:
+        self._reconstruct()
+        self._void(token[0], token[1])
+
+    def _body_other(self, token: StartTag) -> None:  # "any other start tag"
+        self._reconstruct()
+        self._insert(token[0], token[1])
 
     def _body_html(self, token: StartTag) -> None:
         if self.html is not None and not any(n.is_html("template") for n in self.stack):
@@ -815,11 +842,12 @@ class TreeConstruction:
         name = token[0]
         closes = ("li",) if name == "li" else ("dd", "dt")
         for node in reversed(self.stack):
-            if node.is_html(*closes):
+            key = node.key
+            if key in closes:
                 self._implied_end(node.tag)
                 self._pop_until(node.tag)
                 break
-            if _special(node) and not node.is_html("address", "div", "p"):
+            if key in html_names.SPECIAL and key not in ("address", "div", "p"):
                 break
         self._close_p()
         self._insert(name, token[1])
@@ -921,48 +949,69 @@ class TreeConstruction:
         self.mode = Mode.IN_FRAMESET
 
     def _end_in_body(self, name: str) -> None:
-        if name in ("body", "html"):
-            if self._in_scope(("body",), html_names.SCOPE):
-                self.mode = Mode.AFTER_BODY
-                if name == "html":
-                    self.end_tag(name)
-        elif name in html_names.BLOCK_ENDS:
-            if self._in_scope((name,), html_names.SCOPE):
-                self._implied_end()
-                self._pop_until(name)
-        elif name == "form":
-            self._end_form()
-        elif name == "p":
-            if not self._in_scope(("p",), html_names.BUTTON_SCOPE):
-                self._insert("p", {})
-            self._close_p()
-        elif name == "li":
-            if self._in_scope(("li",), html_names.LIST_ITEM_SCOPE):
-                self._implied_end("li")
-                self._pop_until("li")
-        elif name in ("dd", "dt"):
-            if self._in_scope((name,), html_names.SCOPE):
-                self._implied_end(name)
-                self._pop_until(name)
-        elif name in html_names.HEADINGS:
-            if self._in_scope(tuple(html_names.HEADINGS), html_names.SCOPE):
-                self._implied_end()
-                self._pop_until(*html_names.HEADINGS)
-        elif name in html_names.FORMATTING:
-            if not self._adoption_agency(name):
-                self._any_other_end(name)
-        elif name in ("applet", "marquee", "object"):
-            if self._in_scope((name,), html_names.SCOPE):
-                self._implied_end()
-                self._pop_until(name)
-                self._clear_formatting_to_marker()
-        elif name == "br":
-            self._reconstruct()
-            self._void("br", {})
-        elif name == "template":
-            self._end_template()
-        else:
+        # One look-up instead of a chain of tests: most end tags are "any other end tag".
+        _BODY_ENDS.get(name, _T._any_other_end)(self, name)
+
+    def _end_body(self, name: str) -> None:  # body, html
+        if self._in_scope(("body",), html_names.SCOPE):
+            self.mode = Mode.AFTER_BODY
+            if name == "html":
+                self.end_tag(name)
+
+    def _end_block(self, name: str) -> None:  # html_names.BLOCK_ENDS
+        if self.stack[-1].key == name:
+            # The steps below where it is the current node: in scope, and no end tag implied
+            # above it (none of these is in IMPLIED_END).
+            self.stack.pop()
+        elif self._in_scope((name,), html_names.SCOPE):
+            self._implied_end()
+            self._pop_until(name)
+
+    def _end_p(self, name: str) -> None:
+        if not self._in_scope(("p",), html_names.BUTTON_SCOPE):
+            self._insert("p", {})
+        self._close_p()
+
+    def _end_li(self, name: str) -> None:
+        if self.stack[-1].key == "li":  # as `_end_block`
+            self.stack.pop()
+        elif self._in_scope(("li",), html_names.LIST_ITEM_SCOPE):
+            self._implied_end("li")
+            self._pop_until("li")
+
+    def _end_dd(self, name: str) -> None:  # dd, dt
+        if self.stack[-1].key == name:  # as `_end_block`
+            self.stack.pop()
+        elif self._in_scope((name,), html_names.SCOPE):
+            self._implied_end(name)
+            self._pop_until(name)
+
+    def _end_heading(self, name: str) -> None:
+        if self.stack[-1].key in html_names.HEADINGS:  # as `_end_block`, any heading
+            self.stack.pop()
+        elif self._in_scope(_HEADINGS, html_names.SCOPE):
+            self._implied_end()
+            self._pop_until(*html_names.HEADINGS)
+
+    def _end_formatting(self, name: str) -> None:
+        if not self._adoption_agency(name):
             self._any_other_end(name)
+
+    def _end_marker(self, name: str) -> None:  # applet, marquee, object
+        if self._in_scope((name,), html_names.SCOPE):
+            self._implied_end()
+            self._pop_until(name)
+            self._clear_formatting_to_marker()
+
+    def _end_br(self, name: str) -> None:
+        self._reconstruct()
+        self._void("br", {})
+
+    def _end_form_tag(self, name: str) -> None:
+        self._end_form()
+
+    def _end_template_tag(self, name: str) -> None:
+        self._end_template()
 
     def _end_form(self) -> None:
         if any(n.is_html("template") for n in self.stack):
@@ -978,12 +1027,12 @@ class TreeConstruction:
 
     def _any_other_end(self, name: str) -> None:
         for i in range(len(self.stack) - 1, -1, -1):
-            node = self.stack[i]
-            if node.is_html(name):
+            key = self.stack[i].key
+            if key == name:
                 self._implied_end(name)
-                del self.stack[self.stack.index(node) :]
+                del self.stack[i:]
                 return
-            if _special(node):
+            if key in html_names.SPECIAL:
                 return
 
     # -- tables -----------------------------------------------------------------------------
@@ -1361,6 +1410,22 @@ _RESET = {
 }
 
 _T = TreeConstruction
+_HEADINGS = tuple(html_names.HEADINGS)
+# "in body" end tags with steps of their own; any other is `_any_other_end`.
+_BODY_ENDS: dict[str, Callable[[_T, str], None]] = {
+    **dict.fromkeys(html_names.BLOCK_ENDS, _T._end_block),
+    **dict.fromkeys(html_names.HEADINGS, _T._end_heading),
+    **dict.fromkeys(html_names.FORMATTING, _T._end_formatting),
+    **dict.fromkeys(("applet", "marquee", "object"), _T._end_marker),
+    **dict.fromkeys(("dd", "dt"), _T._end_dd),
+    "body": _T._end_body,
+    "html": _T._end_body,
+    "form": _T._end_form_tag,
+    "p": _T._end_p,
+    "li": _T._end_li,
+    "br": _T._end_br,
+    "template": _T._end_template_tag,
+}
 _StartHandler = Callable[[_T, StartTag], None]
 _BODY_STARTS: dict[str, _StartHandler] = {
     "html": _T._body_html,
@@ -1396,6 +1461,18 @@ _BODY_STARTS: dict[str, _StartHandler] = {
     "rt": _T._body_ruby,
     "svg": _T._body_foreign,
     "math": _T._body_foreign,
+}
+# "in body" start tags with steps of their own, by name; any other is `_body_other`. The spec's
+# order of tests where the sets overlap: a later entry overrides an earlier one (a `col` is a
+# void element, but a stray table tag first; a `link` one of the head's).
+_BODY_START_STEPS: dict[str, _StartHandler] = {
+    **dict.fromkeys(html_names.VOID, _T._body_void),
+    **dict.fromkeys(html_names.STRAY_TABLE_TAGS, _T._body_stray),
+    **dict.fromkeys(html_names.HEAD_ELEMENTS, _T._start_in_head),
+    **dict.fromkeys(html_names.FORMATTING, _T._body_formatting),
+    **dict.fromkeys(html_names.HEADINGS, _T._body_heading),
+    **dict.fromkeys(html_names.CLOSES_P, _T._body_closes_p),
+    **_BODY_STARTS,
 }
 # "in body" start tags with steps of their own: the others are "any other start tag", or close
 # a `p` (html_names.CLOSES_P) and nothing more.
@@ -1468,9 +1545,7 @@ _CHARS: dict[Mode, Callable[[_T, str], None]] = {
 
 
 def _special(node: Node) -> bool:
-    if node.ns is _H:
-        return node.tag in html_names.SPECIAL_HTML
-    return (node.ns, node.tag) in html_names.SPECIAL_FOREIGN
+    return node.key in html_names.SPECIAL
 
 
 def _foreign_attrs(attrs: dict[str, str], names: dict[str, str]) -> dict[str, str]:
@@ -1524,6 +1599,25 @@ def _freeze(root: Node) -> Element:
             children = tuple([c if type(c) is str else c.frozen for c in kids])  # type: ignore[union-attr, misc]
         node.frozen = _element(node.tag, node.attrs, children, node.ns)
     _unlink(order)
+    assert root.frozen is not None
+    return root.frozen
+
+
+def _freeze_in_order(nodes: list[Node], root: Node) -> Element:
+    """`_freeze` over the nodes in the order they were made (`TreeConstruction.nodes`): last
+    to first is children before their parents. A node taken out of the tree (a body replaced
+    by a frameset) is frozen too, and goes with the list."""
+    element = _element
+    for node in reversed(nodes):
+        node.parent = None  # `_unlink`'s cut, in the same pass
+        kids = node.children
+        if not kids:  # most elements: void ones, and those of text alone below
+            children: tuple[Element | str, ...] = ()
+        elif node.joined:
+            children = _merged_text(kids)
+        else:  # every child node is frozen by now: it was made after its parent
+            children = tuple([c if type(c) is str else c.frozen for c in kids])  # type: ignore[union-attr, misc]
+        node.frozen = element(node.tag, node.attrs, children, node.ns)
     assert root.frozen is not None
     return root.frozen
 
