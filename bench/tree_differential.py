@@ -14,9 +14,9 @@ documents:
   Noah's Ark clause), tables and their parts, stray text in tables (foster parenting), `p`,
   list items, `select`/`option`, `svg`/`math` with their integration points, `template`,
   framesets, raw text, and end tags anywhere; each built whole, every fourth fed in random
-  chunks too, and every eighth again under small element and text caps (at least 3 elements:
-  with a cap of 1, so no room for `<head>`, text after it raises IndexError, before this
-  change as after; the crawl's cap is 25,000).
+  chunks too, and every eighth again under small element and text caps (at least 3 elements;
+  a cap under `parse.tree_construction.MIN_ELEMENTS` is refused: with room for `<html>` alone,
+  text raised IndexError; the crawl's cap is 25,000).
 
 Last line: `documents=.. corpus=.. pg=.. random=.. differences=..` (the first differing
 documents are printed before it, with the generated markup).

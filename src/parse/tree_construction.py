@@ -46,6 +46,7 @@ _WS = "\t\n\f\r "
 
 MAX_ELEMENTS: Final = 25_000  # 14x the largest corpus page's tags (1,737)
 MAX_TEXT: Final = 500_000  # characters of text kept
+MIN_ELEMENTS: Final = 2  # `<html>` and the `<head>` every document implies
 MAX_DEPTH: Final = 512  # html5lib and browsers have none; deeper is hostile
 RAW_KEEP: Final = 64
 
@@ -130,6 +131,10 @@ class TreeConstruction:
     """Feed tokens; `raw` names the raw-text element the tokenizer must now read, if any."""
 
     def __init__(self, *, max_elements: int = MAX_ELEMENTS, max_text: int = MAX_TEXT) -> None:
+        if max_elements < MIN_ELEMENTS:
+            # With room for `<html>` alone, text the spec puts in the implied body has no
+            # element left to go in (an IndexError on the empty stack, bench/tree_differential.py).
+            raise ValueError(f"max_elements must be at least {MIN_ELEMENTS}, got {max_elements}")
         self.max_elements, self.text_room = max_elements, max_text
         self.elements = 0
         self.complete = True

@@ -16,6 +16,7 @@ from parse.extractor import PageExtractor
 from parse.facts import PageFacts
 from parse.parity import PARITY_URL, page_files, read_page, split
 from parse.tree_builder import ParsedTree, TreeBuilder
+from parse.tree_construction import MIN_ELEMENTS
 from tests.parse.cases import cases
 from tests.parse.tree_compare import DecodedText, lines
 
@@ -79,7 +80,8 @@ def test_where_the_tree_stops_the_extractor_goes_on_alone(path: Path) -> None:
     data = read_page(path)
     facts, _ = _alone(data, None)
     rng = random.Random(path.name)
-    for caps in ({"max_elements": rng.randint(1, 400)}, {"max_text": rng.randint(1, 5000)}):
+    elements = rng.randint(MIN_ELEMENTS, 400)
+    for caps in ({"max_elements": elements}, {"max_text": rng.randint(1, 5000)}):
         ours, tree = _one_pass(data, None, [rng.randint(1, 3000) for _ in range(64)], **caps)
         assert not tree.complete
         assert ours.to_dict() == facts.to_dict()

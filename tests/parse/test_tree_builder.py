@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from parse.tree import Element, Namespace
 from parse.tree_builder import TreeBuilder, page_tree
-from parse.tree_construction import TreeConstruction, _freeze
+from parse.tree_construction import MIN_ELEMENTS, TreeConstruction, _freeze
 from tests.a11y.html_tree import parse
 from tests.parse.tree_compare import lines, streamed
 
@@ -200,6 +200,20 @@ def test_script_text_is_kept_short() -> None:
     script = next(tree.root.elements).children[0]
     assert script.tag == "script" and script.children == ("a" * 64,)  # type: ignore[union-attr]
     assert tree.complete
+
+
+@pytest.mark.parametrize(
+    "markup", ["text", "<title>t</title>after", "</area><option>x", "<h2><strong>text </head>a"]
+)
+def test_the_smallest_element_cap_stops_construction_and_a_smaller_one_is_refused(
+    markup: str,
+) -> None:
+    builder = TreeBuilder(max_elements=MIN_ELEMENTS)
+    builder.feed(markup)
+    tree = builder.close()
+    assert not tree.complete and [e.tag for e in tree.root.elements] == ["head"]
+    with pytest.raises(ValueError, match="max_elements must be at least 2"):
+        TreeBuilder(max_elements=MIN_ELEMENTS - 1)
 
 
 def test_deep_nesting_is_bounded() -> None:
