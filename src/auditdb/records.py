@@ -18,7 +18,7 @@ from auditdb.scope import ScopeOptions
 from auditdb.verifications import RobotsDecision
 from common.failures import start_failure_code
 from common.settings import CRAWL, EXTERNAL
-from common.wire import JsonObject, JsonRecord, JsonValue
+from common.wire import JsonMapping, JsonObject, JsonRecord, JsonValue
 from lighthouse.records import LighthouseMode, LighthouseStatus
 from lighthouse.sample import DEFAULT_SAMPLE_PAGES
 from render.records import RenderMode
@@ -316,7 +316,7 @@ class IssueRecord(JsonRecord):
             "severity": self.severity,
             "page_id": self.page_id,
             "dedupe_key": self.dedupe_key,
-            "details_json": json.dumps(self.details, sort_keys=True),
+            "details_json": _details_json(self.details),
         }
 
     @classmethod
@@ -324,6 +324,16 @@ class IssueRecord(JsonRecord):
         data = dict(row)
         data["details"] = _json_column(data.pop("details_json", None), {})
         return cls.from_dict(data)
+
+
+# An issue's details as `json.dumps(details, sort_keys=True)` writes them. The encoder is made once
+# (`dumps` builds one on every call that passes an option), and empty details, most issues of a
+# page without findings in them, skip it (`encode` sets up its C encoder on every call).
+_DETAILS_JSON = json.JSONEncoder(sort_keys=True)
+
+
+def _details_json(details: JsonMapping) -> str:
+    return _DETAILS_JSON.encode(details) if details else "{}"
 
 
 def _json_column(text: object, empty: JsonValue) -> JsonValue:

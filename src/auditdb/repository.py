@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from auditdb.records import AuditPhase, AuditRecord, AuditStatus, IssueRecord, PageRecord
 from auditdb.summary import issue_counts
@@ -395,21 +396,45 @@ def _multi_row_inserts(
 ) -> Iterable[tuple[str, list[SqlValue]]]:
     columns = list(rows[0])
     per_statement = max(1, (D1_MAX_BOUND_PARAMETERS - guarded) // len(columns))
-    row_placeholder = "(" + ", ".join("?" for _ in columns) + ")"
+    full = _insert_sql(verb, tuple(columns), per_statement, guarded)  # every group but the last
     for start in range(0, len(rows), per_statement):
         group = rows[start : start + per_statement]
-        values = ", ".join(row_placeholder for _ in group)
-        if guarded:
-            # VALUES as a subquery names its columns column1..N, in the insert's column order.
-            body = f"SELECT * FROM (VALUES {values}) WHERE {RUNNING_GUARD}"
-        else:
-            body = f"VALUES {values}"
-        sql = f"{verb} ({', '.join(columns)}) {body}"
-        yield sql, [_bindable(row[column]) for row in group for column in columns]
+        sql = (
+            full
+            if len(group) == per_statement
+            else _insert_sql(verb, tuple(columns), len(group), guarded)
+        )
+        yield sql, _bindable_values(group, columns)
+
+
+@lru_cache(maxsize=64)
+def _insert_sql(verb: str, columns: tuple[str, ...], rows: int, guarded: bool) -> str:
+    """The insert of `rows` rows of `columns`: a crawl writes the same few texts thousands of
+    times (a chunk's pages and issues, ten issues a statement)."""
+    row_placeholder = "(" + ", ".join("?" for _ in columns) + ")"
+    values = ", ".join(row_placeholder for _ in range(rows))
+    if guarded:
+        # VALUES as a subquery names its columns column1..N, in the insert's column order.
+        body = f"SELECT * FROM (VALUES {values}) WHERE {RUNNING_GUARD}"
+    else:
+        body = f"VALUES {values}"
+    return f"{verb} ({', '.join(columns)}) {body}"
+
+
+def _bindable_values(group: list[JsonObject], columns: list[str]) -> list[SqlValue]:
+    """The group's values, row by row, each one D1 can bind: rows come from `to_row()`, which
+    flattens lists to JSON text. Checked by their exact types in one pass, and one by one only
+    when some value is of another type (a subclass of a scalar, or a refused one)."""
+    values = [row[column] for row in group for column in columns]
+    if set(map(type, values)) <= _SQL_SCALARS:
+        return values  # type: ignore[return-value]  # every value's exact type checked above
+    return [_bindable(value) for value in values]
+
+
+_SQL_SCALARS = frozenset({str, int, float, type(None)})
 
 
 def _bindable(value: JsonValue) -> SqlValue:
-    """A row value D1 can bind: rows come from `to_row()`, which flattens lists to JSON text."""
     if value is None or isinstance(value, str | int | float):
         return value
     raise TypeError(f"cannot bind a {type(value).__name__} to a D1 parameter")
