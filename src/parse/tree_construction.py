@@ -1594,24 +1594,17 @@ def _unlink(nodes: list[Node]) -> None:
 
 
 def _freeze(root: Node) -> Element:
-    """The mutable tree as `Element`s, bottom up."""
-    order = _nodes(root)  # parents before their children
-    for node in reversed(order):  # children before their parents
-        kids = node.children
-        if node.joined:
-            children = _merged_text(kids)
-        else:  # every child node is frozen by now: children come first
-            children = tuple([c if type(c) is str else c.frozen for c in kids])  # type: ignore[union-attr, misc]
-        node.frozen = _element(node.tag, node.attrs, children, node.ns)
-    _unlink(order)
-    assert root.frozen is not None
-    return root.frozen
+    """The mutable tree as `Element`s, bottom up, from a walk of it (`_nodes`: parents before
+    their children), for a tree whose nodes the adoption agency moved."""
+    return _freeze_in_order(_nodes(root), root)
 
 
 def _freeze_in_order(nodes: list[Node], root: Node) -> Element:
-    """`_freeze` over the nodes in the order they were made (`TreeConstruction.nodes`): last
-    to first is children before their parents. A node taken out of the tree (a body replaced
-    by a frameset) is frozen too, and goes with the list."""
+    """The tree as `Element`s from its nodes listed parents before their children: the order
+    they were made (`TreeConstruction.nodes`) or a walk (`_freeze`). Last to first is children
+    before their parents; the parent links are cut in the same pass (`_unlink`'s cut). A node
+    taken out of the tree (a body replaced by a frameset) is frozen too, and goes with the
+    list."""
     element = _element
     for node in reversed(nodes):
         node.parent = None  # `_unlink`'s cut, in the same pass
@@ -1620,7 +1613,7 @@ def _freeze_in_order(nodes: list[Node], root: Node) -> Element:
             children: tuple[Element | str, ...] = ()
         elif node.joined:
             children = _merged_text(kids)
-        else:  # every child node is frozen by now: it was made after its parent
+        else:  # every child node is frozen by now: it comes after its parent in the list
             children = tuple([c if type(c) is str else c.frozen for c in kids])  # type: ignore[union-attr, misc]
         node.frozen = element(node.tag, node.attrs, children, node.ns)
     assert root.frozen is not None
