@@ -62,12 +62,17 @@ def _decide(markup: bytes | str, url: str, content_type: str | None) -> Decided:
 
     data = markup.encode() if isinstance(markup, str) else markup
     kwargs = {} if content_type is None else {"content_type": content_type}
-    root = page_tree(data, url, **kwargs)[1].root
-    page = Page(root)
+    tree = page_tree(data, url, **kwargs)[1]
+    root = tree.root
+    # The tree's document order, as the crawl passes it (`crawl.page_stream.judged`), where
+    # this tree has one (a base from before `ParsedTree.order` walks its tree).
+    order = getattr(tree, "order", None)
+    page = Page(root) if order is None else Page(root, order=order)
     decided = outcomes(page)
+    found = audit(root) if order is None else audit(root, order)
     return {
         "outcomes": [[str(o.rule), list(page.document.path(o.element)), o.passed] for o in decided],
-        "findings": [f.to_dict() for f in audit(root)],
+        "findings": [f.to_dict() for f in found],
         "failures": [finding(page.document, o).to_dict() for o in decided if not o.passed],
     }
 

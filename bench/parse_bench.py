@@ -54,7 +54,8 @@ def run_tree(page: bytes) -> None:
 
 
 def run_tree_rules(page: bytes) -> None:
-    audit(page_tree(page, PARITY_URL)[1].root)
+    tree = page_tree(page, PARITY_URL)[1]
+    audit(tree.root, tree.order)  # with the tree's document order, as the crawl passes it
 
 
 def link_heavy_pages() -> list[tuple[str, bytes]]:

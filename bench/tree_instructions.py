@@ -9,7 +9,8 @@ parse_bench.py parses it:
 * `none`: the imports and reading the pages, nothing parsed (subtracted from the others);
 * `ex`: the streaming extractor (`PageExtractor`), facts built;
 * `tree`: the extractor and the element tree (`parse.tree_builder.page_tree`, as the crawl);
-* `rules`: that, then `a11y.rules.audit` on the tree;
+* `rules`: that, then `a11y.rules.audit` on the tree (with its `order`, as the crawl passes it,
+  where the tree has one);
 * `page`: the crawl's whole work on a page whose body came whole (`crawl.page_stream.
   process_response`: the parse with its link and reference sinks, the byte caps and the
   Microdata/RDFa scan the crawl sets, the rules, the observation assembled).
@@ -65,7 +66,10 @@ def child(mode: str, pages: int) -> None:
         elif mode == "tree":
             page_tree(page, PARITY_URL)
         elif mode == "rules":
-            audit(page_tree(page, PARITY_URL)[1].root)
+            tree = page_tree(page, PARITY_URL)[1]
+            # with the tree's document order, as the crawl passes it, where the tree has one
+            order = getattr(tree, "order", None)
+            audit(tree.root) if order is None else audit(tree.root, order)
         elif mode == "page":
             result = FetchResult(PARITY_URL, 200, html, page, False, 1.0)
             process_response(scope, leased, result)

@@ -92,19 +92,32 @@ _PLAIN_INLINE = frozenset(
     "span code em strong b i small kbd var samp cite sub sup mark u s bdi bdo time dfn ins "
     "del".split()
 )
+# Elements a link's content is often laid out in (`<a href><div>title</div>...</a>`, a card)
+# whose own name, met while descending, is their text and nothing else, with a space around it:
+# flow content that is not phrasing (`_children_text`), with no naming method of their own
+# (aria.json) and an implicit role that neither is presentational nor takes a control's value,
+# not embedded content. Held to that by tests/a11y/test_accname.py.
+_PLAIN_BLOCK = frozenset("div p h1 h2 h3 h4 h5 h6".split())
 # The only attributes such an element may carry for its text to be its name: any other (a
 # title, an ARIA attribute, a role, a style) may change it, and the general steps decide.
 _PLAIN_INLINE_ATTRIBUTES = frozenset({"class", "id", "lang", "dir", "translate", "datetime"})
+# An image's attributes that change neither its name nor its role (no title, usemap, tabindex,
+# role or ARIA attribute): its name is then its alt (`_plain_content_text`).
+_PLAIN_IMG_ATTRIBUTES = _PLAIN_INLINE_ATTRIBUTES | frozenset(
+    "src alt width height loading decoding srcset sizes crossorigin referrerpolicy "
+    "fetchpriority".split()
+)
 
 
 def _plain_link_name(page: Page, element: Element) -> str | None:
-    """The name of the commonest element a page names, `<a href>` holding only text (or text in
-    `_PLAIN_INLINE` elements) and without an attribute in `_NAMING_ATTRIBUTES`, as `_text`
-    computes it, with none of its steps' look-ups; None for any other element. For such a link
-    the steps reduce to: nothing when it is hidden (whatever it holds), else its text content
-    (2F: the role `link` of `a[href]` is named from content, and its only naming method is
-    subtreeText, aria.json; the inline elements add their text and no space), else its title
-    (2I). A third of the rules' time on link-heavy pages went to the general steps;
+    """The name of the commonest element a page names, `<a href>` holding only text, text in
+    `_PLAIN_INLINE` and `_PLAIN_BLOCK` elements, and hidden elements, and without an attribute
+    in `_NAMING_ATTRIBUTES`, as `_text` computes it, with none of its steps' look-ups; None for
+    any other element. For such a link the steps reduce to: nothing when it is hidden (whatever
+    it holds), else its text content (2F: the role `link` of `a[href]` is named from content,
+    and its only naming method is subtreeText, aria.json; the plain elements add their text, the
+    blocks with a space around it as `_children_text` adds one, hidden ones nothing), else its
+    title (2I). A third of the rules' time on link-heavy pages went to the general steps;
     tests/a11y/test_accname.py holds the two equal."""
     if (
         element.tag != "a"
@@ -119,7 +132,7 @@ def _plain_link_name(page: Page, element: Element) -> str | None:
     if all(type(child) is str for child in children):
         text = "".join(children)  # type: ignore[arg-type]  # every child is a str (above)
     else:
-        found = _plain_inline_text(page, element)
+        found = _plain_content_text(page, element)
         if found is None:
             return None
         text = found
@@ -127,27 +140,44 @@ def _plain_link_name(page: Page, element: Element) -> str | None:
     return sanitize(text) or sanitize(element.get("title") or "")
 
 
-def _plain_inline_text(page: Page, element: Element) -> str | None:
-    """The text under `element` when every element under it is a shown `_PLAIN_INLINE` one
-    with only `_PLAIN_INLINE_ATTRIBUTES`; None otherwise."""
-    parts: list[str] = []
-    pending: list[Element | str] = list(reversed(element.children))
+def _plain_content_text(page: Page, element: Element) -> str | None:
+    """`_children_text` of `element` (descending, as a link's name reads its content) when every
+    element under it is hidden (whose `_text` is empty, whatever it is), a `_PLAIN_INLINE` or
+    `_PLAIN_BLOCK` one with only `_PLAIN_INLINE_ATTRIBUTES` (whose `_text` is its own
+    `_children_text`) or an `img` with only `_PLAIN_IMG_ATTRIBUTES` (whose `_text` is its alt:
+    `_native`'s altText, no other step giving any; its role is presentational only where the alt
+    is empty, roles._img, so that gives nothing either); None otherwise. The spaces around a
+    part that is not phrasing content are `_children_text`'s."""
+    text = ""
     hidden = page.hidden
-    while pending:
-        child = pending.pop()
+    for child in element.children:
         if type(child) is str:
-            parts.append(child)
+            text += child
             continue
         assert isinstance(child, Element)
-        if (
-            child.tag not in _PLAIN_INLINE
-            or not child.is_html
-            or not _PLAIN_INLINE_ATTRIBUTES.issuperset(child.attributes)
-            or hidden.to_assistive_tech(child)
-        ):
+        if hidden.to_assistive_tech(child):
+            continue  # `_ignored_hidden`: an empty part
+        tag = child.tag
+        if not child.is_html:
             return None
-        pending.extend(reversed(child.children))
-    return "".join(parts)
+        if tag == "img":
+            if not _PLAIN_IMG_ATTRIBUTES.issuperset(child.attributes):
+                return None
+            part = child.get("alt") or ""
+        elif (tag in _PLAIN_INLINE or tag in _PLAIN_BLOCK) and _PLAIN_INLINE_ATTRIBUTES.issuperset(
+            child.attributes
+        ):
+            found = _plain_content_text(page, child)
+            if found is None:
+                return None
+            part = found
+        else:
+            return None
+        if part and tag not in _phrasing():  # `_children_text`'s spaces
+            part = part if part.startswith(" ") else part + " "
+            part = " " + part if text and not text.endswith(" ") else part
+        text += part
+    return text
 
 
 def shows_text(page: Page, element: Element) -> bool:

@@ -6,15 +6,22 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from a11y.hidden import Hidden
-from a11y.tree import Document, Element
+from a11y.tree import Document, DocumentOrder, Element
 
 
 class Page:
     """`styled_hidden`: elements a renderer found hidden by the cascade (the agreement harness
-    passes Chromium's), which the markup alone cannot tell."""
+    passes Chromium's), which the markup alone cannot tell. `order`: the tree's elements in
+    document order with their parents, where its construction kept them (parse.tree_builder.
+    ParsedTree.order), so the index need not walk the tree."""
 
-    def __init__(self, root: Element, styled_hidden: Collection[Element] = ()) -> None:
-        self.document = Document(root)
+    def __init__(
+        self,
+        root: Element,
+        styled_hidden: Collection[Element] = (),
+        order: DocumentOrder | None = None,
+    ) -> None:
+        self.document = Document(root, order)
         self.hidden = Hidden(self.document, styled_hidden)
         self.roles: dict[int, str | None] = {}
         self.names: dict[int, str] = {}

@@ -90,10 +90,13 @@ def _focus_disabled(page: Page, element: Element) -> bool:
         return True
     if page.hidden.to_everyone(element):
         return True
-    for ancestor in page.document.ancestors(element):
-        if ancestor.has("inert"):
-            return True
-    return element.has("inert") or _in_disabled_fieldset(page, element)
+    # An inert element or ancestor: none on most pages, where the walk up is skipped (the
+    # document's index lists every element carrying `inert`).
+    if page.document.carrying("inert") and (
+        element.has("inert") or any(a.has("inert") for a in page.document.ancestors(element))
+    ):
+        return True
+    return _in_disabled_fieldset(page, element)
 
 
 def _in_disabled_fieldset(page: Page, element: Element) -> bool:
@@ -121,7 +124,7 @@ def parse_tabindex(value: str | None) -> int | None:
 
 
 def has_global_aria(element: Element) -> bool:
-    return any(name in aria().global_attributes for name in element.attributes)
+    return not aria().global_attributes.isdisjoint(element.attributes)
 
 
 _UNKNOWN: Final = "?"  # no role is spelled so: not yet resolved

@@ -7,7 +7,7 @@ from a11y.findings import Finding, Outcome, finding
 from a11y.page import Page
 from a11y.rule_base import Rule
 from a11y.rule_ids import RuleId
-from a11y.tree import Element
+from a11y.tree import DocumentOrder, Element
 
 RULES: dict[RuleId, Rule] = {
     RuleId.IMAGE_ALT: rules_text.image_alt,
@@ -66,14 +66,18 @@ def outcomes(page: Page, only: tuple[RuleId, ...] = tuple(RuleId)) -> list[Outco
     return [outcome for rule in only for outcome in RULES[rule](page)]
 
 
-def audit(root: Element) -> list[Finding]:
-    """The failures of every rule on the document rooted at `root`."""
-    return first_failures(root, None)[0]
+def audit(root: Element, order: DocumentOrder | None = None) -> list[Finding]:
+    """The failures of every rule on the document rooted at `root` (`order`: as `Page` takes
+    it)."""
+    return first_failures(root, None, order)[0]
 
 
-def first_failures(root: Element, keep: int | None) -> tuple[list[Finding], int]:
+def first_failures(
+    root: Element, keep: int | None, order: DocumentOrder | None = None
+) -> tuple[list[Finding], int]:
     """The first `keep` failures (all, with None) as findings, and how many failed in all: a
-    finding's selector and snippet are made only for those a record keeps."""
-    page = Page(root)
+    finding's selector and snippet are made only for those a record keeps. `order`: the tree's
+    elements in document order with their parents, where its construction kept them (`Page`)."""
+    page = Page(root, order=order)
     failed = [o for o in outcomes(page) if not o.passed]
     return [finding(page.document, o) for o in failed[:keep]], len(failed)

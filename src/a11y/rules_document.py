@@ -6,7 +6,8 @@ tabindex, accesskeys, autocomplete-valid."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import cache
 
 from a11y.accname import sanitize
 from a11y.aria import aria
@@ -234,24 +235,39 @@ def duplicate_id_aria(page: Page) -> Iterator[Outcome]:
     """Ids that ARIA or a label refers to must be unique (hidden elements count). Like
     axe-core, only the first element of each id is judged. axe-core reports a failure of this
     rule as needing review (reviewOnFail); the duplicate itself is certain, so it fails here."""
-    referenced = _accessible_refs(page)
+    ids = page.document.ids
+    # The first element of each referenced id, in document order (`ids` keeps its first
+    # element; a later one of the same id is skipped): the few referenced ids sorted, not a
+    # pass over every id of the page.
+    values = sorted((v for v in _accessible_refs(page) if v in ids), key=_first_place(page))
     judged: set[str] = set()
     decided = []
-    # The first element of each id, in document order (a later one of the same id is skipped).
-    for value, element in page.document.ids.items():
-        if value not in referenced or value.strip() in judged:
+    for value in values:
+        element = ids[value]
+        if value.strip() in judged:
             continue
         judged.add(value.strip())
         decided.append((element, not value.strip() or page.document.id_counts[value] == 1))
     return verdicts(RuleId.DUPLICATE_ID_ARIA, decided)
 
 
+def _first_place(page: Page) -> Callable[[str], int]:
+    """An id's place: its first element's position in document order."""
+    ids, position = page.document.ids, page.document.position
+    return lambda value: position(ids[value])
+
+
+@cache
+def _ref_attributes() -> frozenset[str]:
+    """The ARIA attributes whose value is an ID reference or a list of them."""
+    attributes = aria().attributes.items()
+    return frozenset(name for name, spec in attributes if spec.get("type") in ("idref", "idrefs"))
+
+
 def _accessible_refs(page: Page) -> set[str]:
     """The ids a `label for` or an ID-reference ARIA attribute names (axe-core's
     getAccessibleRefs)."""
-    ref_attributes = frozenset(
-        name for name, spec in aria().attributes.items() if spec.get("type") in ("idref", "idrefs")
-    )
+    ref_attributes = _ref_attributes()
     found: set[str] = set()
     for element in page.document.having(("for",)):
         if element.tag == "label":

@@ -22,6 +22,9 @@ from a11y.tables import (
 )
 from a11y.tree import Element, text_content
 
+# The roles a list item's parent may have (axe-core's listitem: a list, or presentational).
+_LIST_PARENT_ROLES = PRESENTATIONAL | {"list"}
+
 
 def _without_role(page: Page, *tags: str) -> Iterator[Element]:
     """axe-core's no-role-matches: the elements without a role attribute."""
@@ -62,7 +65,7 @@ def _in_list(page: Page, item: Element) -> bool | None:
     parent = page.document.parent(item)
     if parent is None:
         return None
-    return role(page, parent) in (*PRESENTATIONAL, "list")
+    return role(page, parent) in _LIST_PARENT_ROLES
 
 
 def definition_list(page: Page) -> Iterator[Outcome]:

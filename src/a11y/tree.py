@@ -5,10 +5,11 @@ per page."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 
-from parse.tree import Element, Namespace, text_content
+from parse.tree import DocumentOrder, Element, Namespace, text_content
 
-__all__ = ["Document", "Element", "Namespace", "text_content"]
+__all__ = ["Document", "DocumentOrder", "Element", "Namespace", "text_content"]
 
 # The attributes rules select their elements by (a role, a language, ...): most elements carry
 # none, so a rule that reads them iterates these lists instead of every element.
@@ -22,14 +23,14 @@ class Document:
     """An index over a tree rooted at `<html>`: each element's parent, the elements in document
     order (and by tag, for the HTML elements), the first element of each id and how many carry
     it, the elements carrying each of INDEXED_ATTRIBUTES and those with an `aria-*` attribute,
-    and the elements outside the HTML namespace. Built in one walk; the rules then look elements
-    up instead of walking the tree again. Positions in document order are numbered on the first
-    `position` asked (a page whose rules sort nothing needs none)."""
+    and the elements outside the HTML namespace. The order and the parents come from the tree's
+    construction where it kept them (`order`, parse.tree.DocumentOrder), else from one walk;
+    the rest from one pass over that order. The rules then look elements up instead of walking
+    the tree again. Positions in document order are numbered on the first `position` asked (a
+    page whose rules sort nothing needs none)."""
 
-    def __init__(self, root: Element) -> None:
+    def __init__(self, root: Element, order: DocumentOrder | None = None) -> None:
         self.root = root
-        self.order: list[Element] = []
-        self._parent: dict[int, Element] = {}
         self._position: dict[int, int] | None = None
         self._tags: dict[str, list[Element]] = {}
         self.ids: dict[str, Element] = {}
@@ -38,16 +39,21 @@ class Document:
         self._attributed: dict[str, list[Element]] = {name: [] for name in INDEXED_ATTRIBUTES}
         self.with_aria: list[Element] = []  # every element with an aria-* attribute, in order
         self.foreign: list[Element] = []  # SVG and MathML elements, in order
-        self._index(root)
+        if order is None:
+            self.order, self._parent = _walk(root)
+        else:
+            # The construction's lists, as the walk would give them (tests/parse/
+            # test_document_order.py): no second walk of the tree.
+            self.order = order.elements
+            elements = islice(order.elements, 1, None)
+            self._parent = dict(zip(map(id, elements), order.parents, strict=True))
+        self._index()
 
-    def _index(self, root: Element) -> None:
-        order, parents, tags = self.order, self._parent, self._tags
-        attributed, with_aria, foreign = self._attributed, self.with_aria, self.foreign
+    def _index(self) -> None:
+        tags, attributed = self._tags, self._attributed
+        with_aria, foreign, ids, id_counts = self.with_aria, self.foreign, self.ids, self.id_counts
         html = Namespace.HTML
-        stack: list[Element] = [root]
-        while stack:
-            element = stack.pop()
-            order.append(element)
+        for element in self.order:
             attributes = element.attributes
             if attributes:
                 aria = False
@@ -60,24 +66,16 @@ class Document:
                         with_aria.append(element)
                 element_id = attributes.get("id")
                 if element_id is not None:
-                    self.ids.setdefault(element_id, element)
-                    self.id_counts[element_id] = self.id_counts.get(element_id, 0) + 1
-            tag = element.tag
+                    ids.setdefault(element_id, element)
+                    id_counts[element_id] = id_counts.get(element_id, 0) + 1
             if element.namespace is not html:
                 foreign.append(element)
             else:
-                found = tags.get(tag)
+                found = tags.get(element.tag)
                 if found is None:
-                    tags[tag] = [element]
+                    tags[element.tag] = [element]
                 else:
                     found.append(element)
-                if tag == "template":
-                    continue  # its content is a separate, inert document fragment (HTML § 4.12.3)
-            if element.children:  # not a void element's, nor an empty one's
-                children = [child for child in element.children if type(child) is not str]
-                for child in children:
-                    parents[id(child)] = element
-                stack.extend(reversed(children))  # type: ignore[arg-type]  # no str is left
 
     def parent(self, element: Element) -> Element | None:
         return self._parent.get(id(element))
@@ -167,3 +165,23 @@ class Document:
             steps.append(next(i for i, c in enumerate(parent.elements) if c is node))
             node, parent = parent, self.parent(parent)
         return tuple(reversed(steps))
+
+
+def _walk(root: Element) -> tuple[list[Element], dict[int, Element]]:
+    """The elements under `root` in document order, and each one's parent by its `id()`; a
+    template's content is left out (a separate, inert document fragment, HTML § 4.12.3)."""
+    order: list[Element] = []
+    parents: dict[int, Element] = {}
+    html = Namespace.HTML
+    stack: list[Element] = [root]
+    while stack:
+        element = stack.pop()
+        order.append(element)
+        if element.tag == "template" and element.namespace is html:
+            continue
+        if element.children:  # not a void element's, nor an empty one's
+            children = [child for child in element.children if type(child) is not str]
+            for child in children:
+                parents[id(child)] = element
+            stack.extend(reversed(children))  # type: ignore[arg-type]  # no str is left
+    return order, parents

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-__all__ = ["Element", "Namespace", "text_content"]
+__all__ = ["DocumentOrder", "Element", "Namespace", "text_content"]
 
 
 class Namespace(StrEnum):
@@ -44,6 +44,23 @@ class Element:
     @property
     def is_html(self) -> bool:
         return self.namespace is Namespace.HTML
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentOrder:
+    """A tree's elements in document order (the root first, each element before its children and
+    its children in order), with each one's parent: `parents[i]` is the parent of
+    `elements[i + 1]` (the root has none). Elements in a `<template>`'s content are not among
+    them: that content is a separate document fragment, not the template's children (HTML
+    § 4.12.3), and a tree that holds a template gives no `DocumentOrder`.
+
+    What tree construction can hand over at no walk of the tree
+    (parse.tree_construction.TreeConstruction.order); a reader that needs every element with
+    its parent (the accessibility rules' index) takes these lists instead of walking the tree
+    again."""
+
+    elements: list[Element]
+    parents: list[Element]
 
 
 def text_content(element: Element) -> str:

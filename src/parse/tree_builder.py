@@ -53,7 +53,7 @@ from parse.tokenizer import (
     script_end,
     text_end,
 )
-from parse.tree import Element, Namespace
+from parse.tree import DocumentOrder, Element, Namespace
 from parse.tree_construction import MAX_ELEMENTS, MAX_TEXT, TreeConstruction
 
 __all__ = ["ParsedTree", "TreeBuilder", "page_tree"]
@@ -69,11 +69,14 @@ _DOCTYPE = re.compile(r"[dD][oO][cC][tT][yY][pP][eE][\t\n\f ]*([^\t\n\f >]*)")
 @dataclass(frozen=True, slots=True)
 class ParsedTree:
     """A page's tree: `root` is its `<html>` element; `complete` is False when the page was cut
-    (the extractor's byte cap) or the tree was (its element and text caps)."""
+    (the extractor's byte cap) or the tree was (its element and text caps). `order`: its
+    elements in document order with their parents, where construction kept that order (most
+    pages; parse.tree_construction.TreeConstruction.in_order), else None."""
 
     root: Element
     complete: bool
     elements: int
+    order: DocumentOrder | None = None
 
 
 class TreeBuilder:
@@ -129,7 +132,8 @@ class TreeBuilder:
         # The listener (a PageExtractor) holds this builder as its text sink: a reference cycle
         # through every fact and node of the page, which only the collector would free.
         self._listener = None
-        return ParsedTree(tree.root(), tree.complete and not truncated, tree.elements)
+        root = tree.root()
+        return ParsedTree(root, tree.complete and not truncated, tree.elements, tree.order)
 
     def end_of_text(self) -> None:
         """The input ended: tokenize what was held back for more (a listener's last tokens come

@@ -39,7 +39,7 @@ from typing import Final
 
 from common.fast_record import maker
 from parse import html_names
-from parse.tree import Element, Namespace
+from parse.tree import DocumentOrder, Element, Namespace
 
 _H, _S, _M = Namespace.HTML, Namespace.SVG, Namespace.MATHML
 _WS = "\t\n\f\r "
@@ -153,6 +153,15 @@ class TreeConstruction:
         # unless the adoption agency moved nodes under newer clones (`moved`).
         self.nodes: list[Node] = []
         self.moved = False
+        # Whether `nodes` is also document order: every element so far was appended to the
+        # current node, and the stack of open elements runs down one line of ancestors, so a
+        # node comes after every node before it in the tree and before every later one (its
+        # descendants, or nodes appended to an ancestor once it was popped). Foster parenting
+        # (inserting before a table or under a node below the current one), a body detached
+        # for a frameset, a template (whose content is no part of the document's order) and
+        # the adoption agency's moves end that (`order`).
+        self.in_order = True
+        self.order: DocumentOrder | None = None  # set by `root()` where `in_order` held
         self.head: Node | None = None
         self.form: Node | None = None
         self.foster = False
@@ -248,7 +257,16 @@ class TreeConstruction:
             self.html.append(Node("head", {}))
             self.html.append(Node("body", {}))
         elif not self.moved:
-            return _freeze_in_order(self.nodes, self.html)
+            nodes = self.nodes
+            if not self.in_order:
+                return _freeze_in_order(nodes, self.html)
+            # Each node's parent, read before the freeze cuts the links: the root (`nodes[0]`,
+            # `_insert_html` makes it first) has none, and no node was detached (`in_order`).
+            ups: list[Node] = [node.parent for node in nodes[1:]]  # type: ignore[misc]
+            root = _freeze_in_order(nodes, self.html)
+            frozen = [node.frozen for node in nodes]
+            self.order = DocumentOrder(frozen, [up.frozen for up in ups])  # type: ignore[arg-type, misc]
+            return root
         return _freeze(self.html)
 
     def discard(self) -> None:
@@ -300,6 +318,7 @@ class TreeConstruction:
             and target.tag != "template"
         ):
             return target, None
+        self.in_order = False  # foster parenting: before a table, or under an older node
         table = template = -1
         for i in range(len(self.stack) - 1, -1, -1):
             node = self.stack[i]
@@ -552,6 +571,7 @@ class TreeConstruction:
 
     def _adopt(self, element: Node, index: int, furthest: Node) -> None:
         self.moved = True  # older nodes go under newer clones: `root` walks the tree
+        self.in_order = False
         common = self.stack[index - 1]
         bookmark = self.formatting.index(element)
         node = last = furthest
@@ -701,6 +721,7 @@ class TreeConstruction:
         elif name in ("title", "noscript", "noframes", "style", "script"):
             self._open_raw(token)
         elif name == "template":
+            self.in_order = False  # its content is no part of the document's order
             if self._insert(name, attrs) is not None:
                 self.formatting.append(None)
                 self.mode = Mode.IN_TEMPLATE
@@ -949,6 +970,7 @@ class TreeConstruction:
         if not self.frameset_ok or len(self.stack) < 2 or not self.stack[1].is_html("body"):
             return
         self.stack[1].detach()
+        self.in_order = False  # the detached body's nodes stay in `nodes`
         del self.stack[1:]
         self._insert("frameset", token[1])
         self.mode = Mode.IN_FRAMESET

@@ -160,25 +160,51 @@ def test_subtree_name_after_the_accessible_name_is_the_one_computed_alone(body: 
 # `accessible_name` takes a shortcut for `<a href>` holding only text, without role, aria-label
 # or aria-labelledby (accname._plain_link_name): the general steps must give the same name and
 # leave the same content for has-visible-text, on every such link and on the links next to it.
-# Text in plain inline elements (accname._PLAIN_INLINE) takes the shortcut too ...
+# Text in plain inline and block elements (accname._PLAIN_INLINE, _PLAIN_BLOCK), images with
+# only accname._PLAIN_IMG_ATTRIBUTES and hidden elements of any kind take the shortcut too ...
 INLINE_SHORTCUT = [
     '<a id="target" href="/"><code class="literal">pg_dump</code> options</a>',
     '<a id="target" href="/">Read <em>the <b lang="en">manual</b></em>!</a>',
     '<a id="target" href="/" title="Tip"><span class="icon"></span></a>',
     '<a id="target" href="/"><time datetime="2026-01-01">1 Jan</time></a>',
     '<div hidden><a id="target" href="/"><span>Gone</span></a></div>',
+    '<a id="target" href="/"><span style="display:none">x</span>y</a>',
+    '<a id="target" href="/"><span hidden>x</span>y</a>',
+    '<a id="target" href="/"><div>Block</div>text</a>',
+    '<a id="target" href="/">a<div>Block</div><p> para </p>b<h3>c</h3><div></div>d</a>',
+    '<a id="target" href="/"><div class="card"><h2>Title</h2><p>Some <em>text</em></p></div></a>',
+    '<a id="target" href="/"><div><span>x</span></div><div> </div><div>y </div></a>',
+    '<a id="target" href="/" title="Tip"><div>  </div><p></p></a>',
+    '<a id="target" href="/"><i class="icon" aria-hidden="true"><svg></svg></i>Home</a>',
+    '<a id="target" href="/"><img src="a.png" aria-hidden="true">Home</a>',
+    '<a id="target" href="/"><noscript><img src="a.png"></noscript>x</a>',
+    '<a id="target" href="/"><div aria-hidden="true">x</div><div>y</div></a>',
+    '<a id="target" href="/"><div inert>x</div>y</a>',
+    '<a id="target" href="/"><img src="a.png" alt="Logo"></a>',
+    '<a id="target" href="/" title="t"><img src="a.png" alt=""></a>',
+    '<a id="target" href="/" title="t"><img src="a.png"></a>',
+    '<a id="target" href="/">x<img src="a.png" alt="y">z<img alt=" w ">v</a>',
+    '<a id="target" href="/"><div><img src="a.png" alt=" Logo " width="9"> Home</div></a>',
+    '<a id="target" href="/"><img class="c" src="a.png" alt="  "></a>',
+    '<a id="target" href="/"><span><img src="a.png" alt="in"></span>after</a>',
+    '<a id="target" href="/"><div><img src="a.png" alt="x"></div></a>',
 ]
 # ... and anything else under a link goes the general way.
 INLINE_GENERAL = [
     '<a id="target" href="/"><span title="inner"></span></a>',
     '<a id="target" href="/"><span aria-label="Label">x</span></a>',
-    '<a id="target" href="/"><span style="display:none">x</span>y</a>',
-    '<a id="target" href="/"><span hidden>x</span>y</a>',
     '<a id="target" href="/"><span role="presentation">x</span></a>',
-    '<a id="target" href="/"><div>Block</div>text</a>',
+    '<a id="target" href="/"><div role="presentation">x</div></a>',
+    '<a id="target" href="/"><div title="t"></div></a>',
+    '<a id="target" href="/"><p aria-label="Label">x</p></a>',
+    '<a id="target" href="/"><section>x</section></a>',
     '<a id="target" href="/"><acronym>SQL</acronym> text</a>',
-    '<a id="target" href="/"><img src="a.png" alt="Logo"></a>',
     '<a id="target" href="/"><svg><text>x</text></svg></a>',
+    '<a id="target" href="/"><img src="a.png" alt="x" title="t"></a>',
+    '<a id="target" href="/"><img src="a.png" alt="" tabindex="0"></a>',
+    '<a id="target" href="/"><img src="a.png" alt="x" usemap="#m"></a>',
+    '<a id="target" href="/"><img src="a.png" aria-label="x"></a>',
+    '<a id="target" href="/"><img src="a.png" role="none" alt="x"></a>',
 ]
 PLAIN_LINKS = (
     INLINE_SHORTCUT
@@ -220,6 +246,17 @@ def test_a_plain_inline_element_adds_its_text_and_nothing_else(tag: str) -> None
     spec = aria().elements[tag]
     assert tag in accname._phrasing()  # no space around its text
     assert "namingMethods" not in spec  # no name of its own but its content
+    built, target = _target(f"<{tag} id=target>x</{tag}>")
+    found = role(built, target)
+    assert found not in PRESENTATIONAL and found not in accname._CONTROL_VALUE_ROLES
+
+
+@pytest.mark.parametrize("tag", sorted(accname._PLAIN_BLOCK))
+def test_a_plain_block_element_adds_its_text_with_spaces_and_nothing_else(tag: str) -> None:
+    spec = aria().elements[tag]
+    assert tag not in accname._phrasing()  # a space around its text (`_children_text`)
+    assert "namingMethods" not in spec  # no name of its own but its content
+    assert "embedded" not in accname._content_types(spec)
     built, target = _target(f"<{tag} id=target>x</{tag}>")
     found = role(built, target)
     assert found not in PRESENTATIONAL and found not in accname._CONTROL_VALUE_ROLES

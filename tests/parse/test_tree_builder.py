@@ -160,7 +160,8 @@ _PIECES = st.sampled_from(
 
 
 _NESTED_END_TAGS = (
-    "<p>", "<div>", "<h1>", "<form>", "<li>", "<button>", "<a ", "<nobr>", "<option>",
+    "<p>", "<div>", "<h1>", "<form>", "<li>", "<button>", "<a ", "<nobr>", "<option>", "<dd>",
+    "<dt>",
 )  # fmt: skip
 
 
