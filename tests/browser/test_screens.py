@@ -13,11 +13,11 @@ import pytest
 
 from tests.browser import axe, layout
 from tests.browser.chromium import screenshot
-from tests.browser.screens import SCREENS, WIDTHS, Screen, Session, frames_of
+from tests.browser.screens import SCREENS, SCREENS_GROUP, WIDTHS, Screen, Session, frames_of
 
 MANUAL = Path(__file__).resolve().parents[2] / "docs" / "manual" / "screens.md"
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, SCREENS_GROUP]
 
 # The report's "Issues by type" chart once cut long issue names on the left (issue 27, item 1);
 # its labels are also tested on their own, so that a regression names the chart.
