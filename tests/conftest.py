@@ -18,6 +18,32 @@ from tests.support.site_server import Reply, Site, html_page, serve_site
 os.environ.setdefault("SITEAUDIT_LOCAL_RENDERER", "none")
 
 
+# Shared set-up under pytest-xdist (`--dist loadgroup`, pyproject.toml): a module-, class- or
+# package-scoped fixture is built once per worker that runs any test using it, and `load` spread a
+# module's tests over both workers, so each built it (a served app, audits, a browser). A module
+# whose tests use such a fixture is one xdist group: one worker runs all of it (a module already in
+# a group, tests/browser/screens.py's, keeps it). The scheduler starts the groups first, largest
+# first, then the other tests one at a time in collection order, where the modules that hold a
+# `slow` test come first, so that no long test starts last and leaves the other worker idle.
+_SHARED_SCOPES = frozenset({"class", "module", "package"})
+
+
+def _shares_setup(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)  # pytest.Function's; other items have none
+    if info is None:
+        return False
+    return any(d.scope in _SHARED_SCOPES for defs in info.name2fixturedefs.values() for d in defs)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_modules)  # stable: order kept within
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None and _shares_setup(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 @pytest.fixture(autouse=True)
 def outbound_http() -> Iterator[LoopbackOnlyHttp]:
     from common import ports

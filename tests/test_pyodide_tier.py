@@ -41,6 +41,7 @@ def _missing() -> str | None:
     return None
 
 
+@pytest.mark.slow  # the whole tier in Node: over a minute on two cores
 def test_the_pyodide_tier_passes() -> None:
     reason = _missing()
     if reason is not None:

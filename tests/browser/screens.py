@@ -21,6 +21,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Frame, Page, expect
 
 from tests.badseo.failing_sites import closed_port
@@ -32,6 +33,9 @@ from tests.support.cli_process import running_serve, siteaudit
 AUDIT_TIMEOUT_S = 60  # the badseo audit takes a few seconds; a loaded machine, longer
 WIDTHS = (1280, 375)  # a laptop, a phone
 DNS_SENTENCE = "The host name example.com does not resolve. Check the domain's DNS records."
+# test_screens.py and test_keyboard.py share one session (tests/browser/conftest.py): under
+# pytest-xdist (`--dist loadgroup`) this group runs them on one worker, which builds it once.
+SCREENS_GROUP = pytest.mark.xdist_group("browser-screens")
 
 
 @dataclass(frozen=True)
@@ -344,9 +348,22 @@ def _key(state: Path, owner: str) -> str:
     return made.stdout.splitlines()[1]
 
 
+@dataclass(frozen=True)
+class Served:
+    """What the screens show, before any browser: the servers, the audits, the report."""
+
+    origin: str
+    key: str
+    empty_key: str
+    site: str
+    slow_site: str
+    report: Path
+    audits: tuple[str, str]
+
+
 @contextmanager
-def open_session(browser: Browser, folder: Path) -> Iterator[Session]:
-    """The servers, audits, monitor and report every screen needs; one page to show them."""
+def served_screens(folder: Path) -> Iterator[Served]:
+    """The servers, audits, monitor and report every screen needs."""
     state = folder / "state"
     key, empty_key = _key(state, "screens"), _key(state, "nobody")
     # Every screen reloads the app, which lists audits and monitors: more than the deployment's
@@ -365,9 +382,15 @@ def open_session(browser: Browser, folder: Path) -> Iterator[Session]:
         report = folder / "report.html"
         html = _call(origin, key, "GET", f"/api/audits/{first}/report.html")["html"]
         report.write_text(html, encoding="utf-8")
-        allowed = (f"{origin}/", report.as_uri())
-        with watched_page(browser, *allowed) as watched:
-            yield Session(
-                watched, origin, key, empty_key, site.start_url, slow.url("/"), report,
-                (first, second),
-            )  # fmt: skip
+        yield Served(origin, key, empty_key, site.start_url, slow.url("/"), report, (first, second))
+
+
+@contextmanager
+def open_session(browser: Browser, served: Served) -> Iterator[Session]:
+    """One page to show the screens, allowed to reach the app and the report alone."""
+    allowed = (f"{served.origin}/", served.report.as_uri())
+    with watched_page(browser, *allowed) as watched:
+        yield Session(
+            watched, served.origin, served.key, served.empty_key, served.site, served.slow_site,
+            served.report, served.audits,
+        )  # fmt: skip

@@ -4,6 +4,7 @@ badseo site, opened offline from file://, renders under its own strict CSP and w
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,10 +48,17 @@ def audit_to_html(tmp_path: Path) -> tuple[Path, dict]:
     return out, json.loads(as_json.stdout)
 
 
+@pytest.fixture(scope="module")
+def audited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict]]:
+    """One audit for the module's tests: each only reads the report (a CLI audit of the badseo
+    site is most of a test's time)."""
+    yield audit_to_html(tmp_path_factory.mktemp("html-report"))
+
+
 def test_the_report_opens_offline_and_sorts_filters_and_charts(
-    browser: Browser, tmp_path: Path
+    browser: Browser, audited: tuple[Path, dict]
 ) -> None:
-    report, data = audit_to_html(tmp_path)
+    report, data = audited
     pages = data["pages"]
     with watched_page(browser, report.as_uri()) as watched:
         page = watched.page
@@ -119,9 +127,9 @@ PRINTED_WIDTH = 718
 
 @pytest.mark.parametrize("width", [1280, 375])
 def test_no_chart_label_is_cut_on_a_wide_or_narrow_screen_or_in_print(
-    browser: Browser, tmp_path: Path, width: int
+    browser: Browser, audited: tuple[Path, dict], width: int
 ) -> None:
-    report, _ = audit_to_html(tmp_path)
+    report, _ = audited
     with watched_page(browser, report.as_uri()) as watched:
         page = watched.page
         page.set_viewport_size({"width": width, "height": 900})

@@ -13,9 +13,16 @@ import pytest
 from playwright.sync_api import FrameLocator, Page, expect
 
 from tests.browser.keyboard import Focused, focused, press, report_frame, stops
-from tests.browser.screens import AUDIT_TIMEOUT_S, SCREENS, Screen, Session, signed_out
+from tests.browser.screens import (
+    AUDIT_TIMEOUT_S,
+    SCREENS,
+    SCREENS_GROUP,
+    Screen,
+    Session,
+    signed_out,
+)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, SCREENS_GROUP]
 
 BACK_STOPS = 40
 
