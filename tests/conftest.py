@@ -35,13 +35,6 @@ def _shares_setup(item: pytest.Item) -> bool:
     return any(d.scope in _SHARED_SCOPES for defs in info.name2fixturedefs.values() for d in defs)
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto`: one worker more than the cores (pyproject.toml caps it at four). With one a core
-    the cores were busy about 70% of a CI run (23 minutes of CPU in 17.5 on two): the suite waits
-    on sockets, child processes and the browser, and a third worker fills that time."""
-    return (os.process_cpu_count() or 1) + 1
-
-
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
