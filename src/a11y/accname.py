@@ -173,9 +173,8 @@ def _plain_content_text(page: Page, element: Element) -> str | None:
             part = found
         else:
             return None
-        if part and tag not in _phrasing():  # `_children_text`'s spaces
-            part = part if part.startswith(" ") else part + " "
-            part = " " + part if text and not text.endswith(" ") else part
+        if part and tag not in _phrasing():
+            part = _spaced(text, part)
         text += part
     return text
 
@@ -398,10 +397,16 @@ def _children_text(page: Page, element: Element, context: _Context) -> str:
             continue
         part = _text(page, child, context)
         if part and child.tag not in _phrasing():
-            part = part if part.startswith(" ") else part + " "
-            part = " " + part if text and not text.endswith(" ") else part
+            part = _spaced(text, part)
         text += part
     return text
+
+
+def _spaced(text: str, part: str) -> str:
+    """A part that is not phrasing content, with a space after it and one before it unless
+    the text so far ends with one (or is empty): the name reads block content as separate words."""
+    part = part if part.startswith(" ") else part + " "
+    return " " + part if text and not text.endswith(" ") else part
 
 
 def named_from_content(page: Page, element: Element, *, strict: bool = False) -> bool:
