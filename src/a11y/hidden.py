@@ -3,7 +3,9 @@
 Decided here: the `hidden` attribute, `aria-hidden="true"`, `inert`, an inline `style` with
 `display: none` or `visibility: hidden|collapse`, elements a browser never renders (`<head>` and
 what it holds, `script`, `style`, `template`, `noscript`; axe-core's `nativelyHidden`), a closed
-`<details>` element's content but its summary, and `<input type=hidden>`.
+`<details>` element's content but its summary, `<input type=hidden>`, and what the user-agent
+style sheet hides until a script or the user shows it: a `<dialog>` without `open` and an
+element with the `popover` attribute (no script runs in a static audit to open either).
 Not decidable without layout and the cascade: a stylesheet's `display: none` or `visibility`,
 `content-visibility`, a `hidden` attribute a stylesheet overrides, off-screen positioning, zero
 size and clipping. A rule whose outcome depends on those says so (docs/accessibility.md).
@@ -40,6 +42,16 @@ def _hidden_self(element: Element, parent: Element | None) -> bool:
     if style and (_DISPLAY_NONE.search(style) or _VISIBILITY_HIDDEN.search(style)):
         return True
     if tag == "input" and (attributes.get("type") or "").strip().lower() == "hidden":
+        return True
+    # The user-agent style sheet of the HTML standard's rendering section gives `display: none`
+    # to `dialog:not([open])` and `[popover]:not(:popover-open):not(dialog[open])`.
+    if tag == "dialog" and element.is_html and "open" not in attributes:
+        return True
+    if (
+        "popover" in attributes
+        and element.is_html
+        and not (tag == "dialog" and "open" in attributes)
+    ):
         return True
     return (
         parent is not None
@@ -93,9 +105,11 @@ def _hiding_candidates(document: Document) -> Iterator[tuple[Element, Element | 
     for tag in _NATIVELY_HIDDEN:
         for element in document.by_tag(tag):
             yield element, None
-    for element in chain(document.carrying("hidden"), document.carrying("style")):
+    for element in chain(
+        document.carrying("hidden"), document.carrying("style"), document.carrying("popover")
+    ):
         yield element, None
-    for element in document.by_tag("input"):
+    for element in chain(document.by_tag("input"), document.by_tag("dialog")):
         yield element, None
     details = list(document.by_tag("details"))
     details += [

@@ -169,14 +169,18 @@ def aria_hidden_body(page: Page) -> Iterator[Outcome]:
 def _page_has(page: Page, found: bool) -> bool | None:
     """axe-core passes these page rules while a modal is open (passForModal): a dialog shown
     on screen, which needs layout, so a page without the element but with a dialog the markup
-    does not hide is undecided. (axe-core also counts a positioned element covering 75% of the
-    viewport as a modal: only layout shows that.)"""
+    does not hide is undecided. Shown on screen is axe-core's `isVisibleOnScreen`, which reads
+    what is drawn, not the accessibility tree: a dialog marked `aria-hidden="true"` (as closed
+    modals often are, hidden by a style sheet besides) still counts. (axe-core also counts a
+    positioned element covering 75% of the viewport as a modal: only layout shows that.)"""
     if found:
         return True
+    hidden = page.hidden
     dialogs = (
         e
-        for e in page.shown_having(("role", "aria-*"), ("dialog",))
-        if e.tag == "dialog" or e.get("role") == "dialog" or e.get("aria-modal") == "true"
+        for e in page.document.having(("role", "aria-*"), ("dialog",))
+        if (e.tag == "dialog" or e.get("role") == "dialog" or e.get("aria-modal") == "true")
+        and not hidden.to_everyone(e)
     )
     return None if any(True for _ in dialogs) else False
 

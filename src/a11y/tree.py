@@ -13,10 +13,13 @@ __all__ = ["Document", "DocumentOrder", "Element", "Namespace", "text_content"]
 
 # The attributes rules select their elements by (a role, a language, ...): most elements carry
 # none, so a rule that reads them iterates these lists instead of every element.
-# `hidden`, `style` and `inert` are what a11y.hidden asks.
+# `hidden`, `style`, `inert` and `popover` are what a11y.hidden asks.
 INDEXED_ATTRIBUTES = frozenset(
-    {"role", "lang", "xml:lang", "tabindex", "accesskey", "for", "alt", "hidden", "style", "inert"}
-)
+    {
+        "role", "lang", "xml:lang", "tabindex", "accesskey", "for", "alt",
+        "hidden", "style", "inert", "popover",
+    }
+)  # fmt: skip
 
 
 class Document:

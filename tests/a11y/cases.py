@@ -414,6 +414,21 @@ CASES = [
         R.LANDMARK_ONE_MAIN, "role", doc('<div role="main"><p>x</p></div>', html=f'lang="en" {P}')
     ),
     Case(R.LANDMARK_ONE_MAIN, "missing", doc("<div><p>x</p></div>", html=f'lang="en" {F}')),
+    # A closed dialog is not drawn (the user-agent style sheet), so no modal is open: the page
+    # fails (UNDECIDED has the dialog that may be drawn).
+    Case(
+        R.LANDMARK_ONE_MAIN,
+        "closed-dialog",
+        doc("<dialog><p>Sign up</p></dialog><div><p>x</p></div>", html=f'lang="en" {F}'),
+    ),
+    Case(
+        R.LINK_NAME,
+        "closed-dialog-and-popover",
+        doc(
+            '<dialog><a href="/a"></a></dialog><div popover><a href="/b"></a></div>'
+            f'<a {F} href="/c"></a>'
+        ),
+    ),
     Case(
         R.AUTOCOMPLETE_VALID,
         "both",
@@ -425,5 +440,23 @@ CASES = [
             f'<input {P} autocomplete="off" aria-label="o">'
             f'<input autocomplete="bogus" disabled aria-label="d">'
         ),
+    ),
+]
+
+# Documents where axe-core's verdict needs what the markup does not say (layout, the cascade), so
+# a static rule must leave the element undecided: no outcome at all. The agreement harness does
+# not run these (axe-core is definite on them, by what it sees drawn).
+UNDECIDED = [
+    # A dialog marked aria-hidden is still drawn unless a style sheet hides it (axe-core's
+    # isVisibleOnScreen reads what is drawn), and axe-core passes a page with a modal open.
+    Case(
+        R.LANDMARK_ONE_MAIN,
+        "hidden-dialog",
+        doc('<div role="dialog" aria-hidden="true"><p>Share</p></div><div><p>x</p></div>'),
+    ),
+    Case(
+        R.PAGE_HAS_HEADING_ONE,
+        "open-dialog",
+        doc("<dialog open><p>Cookies?</p></dialog><h2>News</h2>"),
     ),
 ]

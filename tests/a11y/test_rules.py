@@ -8,7 +8,7 @@ import pytest
 from a11y.page import Page
 from a11y.rule_ids import RuleId
 from a11y.rules import RULES, audit
-from tests.a11y.cases import CASES, Case
+from tests.a11y.cases import CASES, UNDECIDED, Case
 from tests.a11y.html_tree import parse
 
 
@@ -29,6 +29,11 @@ def test_rule_decides_as_marked(case: Case) -> None:
         assert decided.get(id(element)) is expected, (element.tag, dict(element.attributes))
     unmarked = [e for e in page.document.order if not e.has("data-expect")]
     assert [e.tag for e in unmarked if decided.get(id(e)) is False] == []
+
+
+@pytest.mark.parametrize("case", UNDECIDED, ids=[case.id for case in UNDECIDED])
+def test_rule_leaves_undecided_what_the_markup_cannot_tell(case: Case) -> None:
+    assert list(RULES[case.rule](Page(parse(case.html)))) == []
 
 
 def test_audit_reports_failures_with_rule_criteria_selector_and_snippet() -> None:

@@ -258,8 +258,9 @@ HIDDEN_BY_STYLE_NEAR = (
     "added to the markup's, the static rule gives axe-core's verdict"
 )
 MODAL_OPEN = (
-    "axe-core passes page rules while it finds a modal open (passForModal), here by layout: a "
-    "dialog shown on screen or a positioned element covering 75% of the viewport"
+    "axe-core passes page rules while it finds a modal open (passForModal): a dialog drawn on "
+    "screen (aria-hidden does not undraw it; whether a style sheet hides it needs the cascade) "
+    "or a positioned element covering 75% of the viewport (layout)"
 )
 REVIEW_ON_FAIL = (
     "axe-core asks for a review of every element this rule fails (duplicate-id-aria is "
