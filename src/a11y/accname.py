@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from a11y.aria import aria
 from a11y.page import Page
-from a11y.roles import PRESENTATIONAL, element_spec, input_type, role
+from a11y.roles import PRESENTATIONAL, element_spec, input_type, role, tags_of_roles
 from a11y.tree import Element
 
 _SPACES = re.compile(r"[\s\u00a0]+")
@@ -185,6 +185,104 @@ def shows_text(page: Page, element: Element) -> bool:
     `_PLAIN_INLINE_ATTRIBUTES`, whose names are their text (`_children_text` only ever adds to
     what it found, so any such text makes the name non-empty); else the whole name decides.
     A heading of code and links needs no walk of its links' name steps."""
+    return _shows_plain_text(page, element) or bool(subtree_name(page, element))
+
+
+def plainly_named(page: Page, element: Element) -> bool:
+    """Whether a shown `<a href>` surely has a non-empty name and shows text (so link-name
+    passes it), decided from its content's first text (not only whitespace) in document order; False:
+    the full computation decides. link-name's failures-only path skips most links so
+    (tests/a11y/test_failures.py holds it equal to the outcomes).
+
+    Without `aria-labelledby` (whose referents may name it emptily), with a role that is named
+    from content (2F: `link`, whose one naming method is subtreeText, aria.json) and takes no
+    control's value, the link's name reads its content, as `subtree_name` does; an element met
+    on the way adds its own content's text to both (`_text`'s steps, each giving text before
+    the next is tried, end in `_subtree`, which reads its children) when `_content_text_found`
+    finds it `_NAME_TRANSPARENT`, and a hidden one adds nothing. Text found so is in both."""
+    if not element.is_html or "href" not in element.attributes:
+        return False
+    attributes = element.attributes
+    if "aria-labelledby" in attributes:
+        return False
+    if "role" in attributes:
+        found = role(page, element)
+        if found in _CONTROL_VALUE_ROLES or not named_from_content(page, element):
+            return False
+    return _content_text_found(page, element)
+
+
+def _content_text_found(page: Page, element: Element) -> bool:
+    """Text (not only whitespace) under `element` that its content's name holds, found before
+    any element whose part of the name this cannot tell: True when found. Read in document
+    order: hidden elements are skipped (`_ignored_hidden`: an empty part), `_NAME_TRANSPARENT`
+    ones read into, an image's alt is text and an image without one adds what cannot matter
+    once text follows; anything else stops the scan with False. The parts before
+    the text change nothing a later part reads: elements `_text` marks as `processed` or follows
+    out of the subtree are met only through `aria-labelledby`, labels and the native methods of
+    elements this does not read into."""
+    hidden = page.hidden
+    transparent = _name_transparent()
+    pending: list[Element | str] = list(reversed(element.children))
+    while pending:
+        child = pending.pop()
+        if type(child) is str:
+            if child.strip():  # sanitize keeps it: the same whitespace as `_SPACES`
+                return True
+            continue
+        assert isinstance(child, Element)
+        if hidden.to_assistive_tech(child):
+            continue
+        attributes = child.attributes
+        tag = child.tag
+        if not child.is_html or "aria-labelledby" in attributes:
+            return False
+        if tag == "img":
+            # Its steps (aria-label, altText, a role's value, title) mark nothing and follow
+            # nothing out of it; without a role attribute a non-empty alt gives it the role
+            # `img` and, unless an aria-label comes first, its name (roles._img, aria.json).
+            if "role" not in attributes and (attributes.get("alt") or "").strip():
+                return True
+            continue
+        if tag not in transparent:
+            return False
+        if "role" in attributes and role(page, child) in _CONTROL_VALUE_ROLES:
+            return False
+        pending.extend(reversed(child.children))
+    return False
+
+
+_NAME_TRANSPARENT: frozenset[str] | None = None
+
+
+def _name_transparent() -> frozenset[str]:
+    """The HTML elements whose part of a name, met while descending, holds their content's
+    text (aria.json, in every variant: no naming method but subtreeText, not embedded content,
+    no implicit role that takes a control's value, roles.implicit_role's conditional ones
+    included): `_subtree` reads their children, and a step before it gives text only where
+    that is not empty either. tests/a11y/test_accname.py lists them."""
+    global _NAME_TRANSPARENT
+    if _NAME_TRANSPARENT is None:
+        controls = tags_of_roles(_CONTROL_VALUE_ROLES)
+        found = set()
+        for tag, spec in aria().elements.items():
+            variants = spec.get("variant")
+            specs = [spec, *(variants.values() if isinstance(variants, dict) else ())]
+            if tag not in controls and all(_transparent_spec(s) for s in specs):
+                found.add(tag)
+        _NAME_TRANSPARENT = frozenset(found)
+    return _NAME_TRANSPARENT
+
+
+def _transparent_spec(spec: dict[str, object]) -> bool:
+    methods = spec.get("namingMethods") or []
+    assert isinstance(methods, list)
+    return set(methods) <= {"subtreeText"} and "embedded" not in _content_types(spec)
+
+
+def _shows_plain_text(page: Page, element: Element) -> bool:
+    """`shows_text`'s early answer: True when text is found at once, False when the whole name
+    must decide."""
     pending: list[Element | str] = list(element.children)
     hidden = page.hidden
     while pending:
@@ -201,7 +299,7 @@ def shows_text(page: Page, element: Element) -> bool:
             and not hidden.to_assistive_tech(child)
         ):
             pending.extend(child.children)
-    return bool(subtree_name(page, element))
+    return False
 
 
 def subtree_name(page: Page, element: Element) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from a11y import checks
-from a11y.accname import accessible_name
+from a11y.accname import accessible_name, plainly_named
 from a11y.findings import Outcome
 from a11y.page import Page
 from a11y.roles import parse_tabindex, role
@@ -14,6 +14,7 @@ from a11y.rule_base import (
     HEADINGS,
     any_of,
     any_passes,
+    failure,
     no_explicit_name_required,
     verdicts,
     visible,
@@ -70,6 +71,14 @@ def link_name(page: Page) -> Iterator[Outcome]:
     links = visible(page, page.document.by_tag("a"))
     decided = ((link, _link_named(page, link)) for link in links if link.has("href"))
     return verdicts(RuleId.LINK_NAME, decided)
+
+
+def link_name_failures(page: Page) -> Iterator[Outcome]:
+    """link-name's failures: a link `plainly_named` passes without its name computed (most
+    links of a page)."""
+    for link in visible(page, page.document.by_tag("a")):
+        if link.has("href") and not plainly_named(page, link) and _link_named(page, link) is False:
+            yield failure(RuleId.LINK_NAME, link)
 
 
 def _link_named(page: Page, link: Element) -> bool | None:
