@@ -381,9 +381,7 @@ def labels_of(page: Page, element: Element) -> list[Element]:
     labels: list[Element] = []
     element_id = element.get("id")
     if element_id:
-        labels = [
-            label for label in page.document.by_tag("label") if label.get("for") == element_id
-        ]
+        labels = list(page.document.labels_for(element_id))
     implicit = next((a for a in page.document.ancestors(element) if a.tag == "label"), None)
     if implicit is not None and implicit not in labels:
         labels.append(implicit)

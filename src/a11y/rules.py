@@ -66,6 +66,8 @@ RULES: dict[RuleId, Rule] = {
 # drops). tests/a11y/test_failures.py holds each equal to its rule's failed outcomes.
 FAILURES: dict[RuleId, Rule] = {
     RuleId.LINK_NAME: rules_names.link_name_failures,
+    RuleId.LIST: rules_structure.list_failures,
+    RuleId.LISTITEM: rules_structure.listitem_failures,
 }
 
 

@@ -136,13 +136,8 @@ def form_field_multiple_labels(page: Page) -> Iterator[Outcome]:
 
 def _one_label(page: Page, field: Element) -> bool | None:
     element_id = field.get("id")
-    labels = [
-        lb
-        for lb in page.document.by_tag("label")
-        if element_id is not None
-        and lb.get("for") == element_id
-        and not page.hidden.to_everyone(lb)
-    ]
+    explicit = page.document.labels_for(element_id) if element_id is not None else []
+    labels = [lb for lb in explicit if not page.hidden.to_everyone(lb)]
     labels += [a for a in page.document.ancestors(field) if a.tag == "label" and a not in labels]
     return True if len(labels) <= 1 else None
 

@@ -93,3 +93,14 @@ def test_a_link_with_only_whitespace_or_hidden_text_still_fails() -> None:
     )
     found = failures(Page(parse(html)), (RuleId.LINK_NAME,))
     assert [o.element.get("href") for o in found] == ["a", "b", "c"]
+
+
+def test_a_list_by_its_tag_alone_has_the_role_list() -> None:
+    """listitem's failures-only path passes an item of such a parent without asking its role."""
+    from a11y.roles import role
+    from a11y.rules_structure import _LIST_TAGS
+
+    for tag in _LIST_TAGS:
+        built = Page(parse(f'<html><body><{tag} id="p"><li>x</li></{tag}></body></html>'))
+        parent = built.document.by_id("p")
+        assert parent is not None and role(built, parent) == "list"
