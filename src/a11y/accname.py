@@ -185,7 +185,7 @@ def shows_text(page: Page, element: Element) -> bool:
     `_PLAIN_INLINE_ATTRIBUTES`, whose names are their text (`_children_text` only ever adds to
     what it found, so any such text makes the name non-empty); else the whole name decides.
     A heading of code and links needs no walk of its links' name steps."""
-    return _shows_plain_text(page, element) or bool(subtree_name(page, element))
+    return shows_text_at_once(page, element) or bool(subtree_name(page, element))
 
 
 def plainly_named(page: Page, element: Element) -> bool:
@@ -221,9 +221,13 @@ def _content_text_found(page: Page, element: Element) -> bool:
     the text change nothing a later part reads: elements `_text` marks as `processed` or follows
     out of the subtree are met only through `aria-labelledby`, labels and the native methods of
     elements this does not read into."""
+    children = element.children
+    first = children[0] if children else None
+    if type(first) is str and first.strip():
+        return True  # the commonest link: its text first (what the loop below would find)
     hidden = page.hidden
     transparent = _name_transparent()
-    pending: list[Element | str] = list(reversed(element.children))
+    pending: list[Element | str] = list(reversed(children))
     while pending:
         child = pending.pop()
         if type(child) is str:
@@ -280,7 +284,7 @@ def _transparent_spec(spec: dict[str, object]) -> bool:
     return set(methods) <= {"subtreeText"} and "embedded" not in _content_types(spec)
 
 
-def _shows_plain_text(page: Page, element: Element) -> bool:
+def shows_text_at_once(page: Page, element: Element) -> bool:
     """`shows_text`'s early answer: True when text is found at once, False when the whole name
     must decide."""
     pending: list[Element | str] = list(element.children)

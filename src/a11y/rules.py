@@ -68,6 +68,8 @@ FAILURES: dict[RuleId, Rule] = {
     RuleId.LINK_NAME: rules_names.link_name_failures,
     RuleId.LIST: rules_structure.list_failures,
     RuleId.LISTITEM: rules_structure.listitem_failures,
+    RuleId.IMAGE_ALT: rules_text.image_alt_failures,
+    RuleId.EMPTY_HEADING: rules_names.empty_heading_failures,
 }
 
 

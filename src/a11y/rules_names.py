@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from a11y import checks
-from a11y.accname import accessible_name, plainly_named
+from a11y.accname import accessible_name, plainly_named, shows_text_at_once
 from a11y.findings import Outcome
 from a11y.page import Page
 from a11y.roles import parse_tabindex, role
@@ -145,3 +145,25 @@ def _one_label(page: Page, field: Element) -> bool | None:
 def empty_heading(page: Page) -> Iterator[Outcome]:
     headings = (h for h in page.shown_having(*HEADINGS) if role(page, h) == "heading")
     return any_of(RuleId.EMPTY_HEADING, page, headings, checks.has_text, *checks.AUTHOR_NAME)
+
+
+# The tags whose role is `heading` without a role attribute (their implicit role, which no
+# parent passes a presentation down to: roles._INHERITS_PRESENTATION).
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def empty_heading_failures(page: Page) -> Iterator[Outcome]:
+    """empty-heading's failures: an `h1`-`h6` without a role whose text shows at once passes
+    (has-visible-text, the first check) without its role asked."""
+    for heading in page.shown_having(*HEADINGS):
+        if (
+            heading.tag in _HEADING_TAGS
+            and heading.is_html
+            and "role" not in heading.attributes
+            and shows_text_at_once(page, heading)
+        ):
+            continue
+        if role(page, heading) == "heading" and (
+            any_passes(page, heading, checks.has_text, *checks.AUTHOR_NAME) is False
+        ):
+            yield failure(RuleId.EMPTY_HEADING, heading)
