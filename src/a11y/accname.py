@@ -188,45 +188,58 @@ def shows_text(page: Page, element: Element) -> bool:
     return shows_text_at_once(page, element) or bool(subtree_name(page, element))
 
 
-def plainly_named(page: Page, element: Element) -> bool:
-    """Whether a shown `<a href>` surely has a non-empty name and shows text (so link-name
-    passes it), decided from its content's first text (not only whitespace) in document order; False:
-    the full computation decides. link-name's failures-only path skips most links so
-    (tests/a11y/test_failures.py holds it equal to the outcomes).
+def link_named_at_once(page: Page, element: Element) -> bool | None:
+    """link-name's verdict on a shown `<a href>` where its content tells it at once: True when
+    it surely has a non-empty name and shows text, False when it surely has neither, None when
+    the full computation decides. Read from its content's first text (not only whitespace) in
+    document order. link-name's failures-only path decides most links so (tests/a11y/
+    test_failures.py holds it equal to the outcomes).
 
     Without `aria-labelledby` (whose referents may name it emptily), with a role that is named
     from content (2F: `link`, whose one naming method is subtreeText, aria.json) and takes no
     control's value, the link's name reads its content, as `subtree_name` does; an element met
     on the way adds its own content's text to both (`_text`'s steps, each giving text before
-    the next is tried, end in `_subtree`, which reads its children) when `_content_text_found`
-    finds it `_NAME_TRANSPARENT`, and a hidden one adds nothing. Text found so is in both."""
-    if not element.is_html or "href" not in element.attributes:
-        return False
+    the next is tried, end in `_subtree`, which reads its children) when `_content_text`
+    finds it `_NAME_TRANSPARENT`, and a hidden one adds nothing. Text found so is in both.
+    Content without text where nothing carries a name of its own (`_OWN_NAME`: no aria-label,
+    title or role on the link or anything read) gives an empty name and no text: link-name's
+    checks (has-visible-text, aria-label, aria-labelledby, title) all fail."""
     attributes = element.attributes
-    if "aria-labelledby" in attributes:
-        return False
+    if not element.is_html or "href" not in attributes or "aria-labelledby" in attributes:
+        return None
     if "role" in attributes:
         found = role(page, element)
         if found in _CONTROL_VALUE_ROLES or not named_from_content(page, element):
-            return False
-    return _content_text_found(page, element)
+            return None
+    found_text = _content_text(page, element)
+    if found_text is False and not _OWN_NAME.isdisjoint(attributes):
+        return None  # an aria-label, title or role of its own may name it
+    return found_text
 
 
-def _content_text_found(page: Page, element: Element) -> bool:
+# The attributes that give an element met while descending (or the link) a name other than its
+# content's (2C aria-label, 2I title) or change its role.
+_OWN_NAME = frozenset({"aria-label", "title", "role"})
+
+
+def _content_text(page: Page, element: Element) -> bool | None:
     """Text (not only whitespace) under `element` that its content's name holds, found before
-    any element whose part of the name this cannot tell: True when found. Read in document
-    order: hidden elements are skipped (`_ignored_hidden`: an empty part), `_NAME_TRANSPARENT`
-    ones read into, an image's alt is text and an image without one adds what cannot matter
-    once text follows; anything else stops the scan with False. The parts before
-    the text change nothing a later part reads: elements `_text` marks as `processed` or follows
-    out of the subtree are met only through `aria-labelledby`, labels and the native methods of
-    elements this does not read into."""
+    any element whose part of the name this cannot tell: True when found, False when the
+    content surely has none (every element read `_NAME_TRANSPARENT` or an image, hidden ones
+    aside, none with an `_OWN_NAME` attribute), None otherwise. Read in document order: hidden
+    elements are skipped (`_ignored_hidden`: an empty part), `_NAME_TRANSPARENT` ones read
+    into, an image's alt is text and an image without one adds what cannot matter once text
+    follows; anything else stops the scan with None. The parts before the text change nothing
+    a later part reads: elements `_text` marks as `processed` or follows out of the subtree are
+    met only through `aria-labelledby`, labels and the native methods of elements this does
+    not read into."""
     children = element.children
     first = children[0] if children else None
     if type(first) is str and first.strip():
         return True  # the commonest link: its text first (what the loop below would find)
     hidden = page.hidden
     transparent = _name_transparent()
+    quiet = True  # no element read has a name of its own
     pending: list[Element | str] = list(reversed(children))
     while pending:
         child = pending.pop()
@@ -240,20 +253,22 @@ def _content_text_found(page: Page, element: Element) -> bool:
         attributes = child.attributes
         tag = child.tag
         if not child.is_html or "aria-labelledby" in attributes:
-            return False
+            return None
+        quiet = quiet and _OWN_NAME.isdisjoint(attributes)
         if tag == "img":
             # Its steps (aria-label, altText, a role's value, title) mark nothing and follow
             # nothing out of it; without a role attribute a non-empty alt gives it the role
             # `img` and, unless an aria-label comes first, its name (roles._img, aria.json).
+            # Without those attributes, its name is its alt: white space at most here.
             if "role" not in attributes and (attributes.get("alt") or "").strip():
                 return True
             continue
         if tag not in transparent:
-            return False
+            return None
         if "role" in attributes and role(page, child) in _CONTROL_VALUE_ROLES:
-            return False
+            return None
         pending.extend(reversed(child.children))
-    return False
+    return False if quiet else None
 
 
 _NAME_TRANSPARENT: frozenset[str] | None = None

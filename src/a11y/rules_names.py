@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from a11y import checks
-from a11y.accname import accessible_name, plainly_named, shows_text_at_once
+from a11y.accname import accessible_name, link_named_at_once, shows_text_at_once
 from a11y.findings import Outcome
 from a11y.page import Page
 from a11y.roles import parse_tabindex, role
@@ -74,10 +74,15 @@ def link_name(page: Page) -> Iterator[Outcome]:
 
 
 def link_name_failures(page: Page) -> Iterator[Outcome]:
-    """link-name's failures: a link `plainly_named` passes without its name computed (most
-    links of a page)."""
+    """link-name's failures: most links are decided by their content at once
+    (`link_named_at_once`), without their name computed."""
     for link in visible(page, page.document.by_tag("a")):
-        if link.has("href") and not plainly_named(page, link) and _link_named(page, link) is False:
+        if not link.has("href"):
+            continue
+        passed = link_named_at_once(page, link)
+        if passed is None:
+            passed = _link_named(page, link)
+        if passed is False:
             yield failure(RuleId.LINK_NAME, link)
 
 
