@@ -180,12 +180,16 @@ def _plain_content_text(page: Page, element: Element) -> str | None:
 
 
 def shows_text(page: Page, element: Element) -> bool:
-    """Whether `subtree_name` is not empty, decided where it can be at once: text (not only
-    whitespace) the element holds itself or in shown `_PLAIN_INLINE` elements with only
-    `_PLAIN_INLINE_ATTRIBUTES`, whose names are their text (`_children_text` only ever adds to
-    what it found, so any such text makes the name non-empty); else the whole name decides.
-    A heading of code and links needs no walk of its links' name steps."""
-    return shows_text_at_once(page, element) or bool(subtree_name(page, element))
+    """Whether `subtree_name` is not empty, decided where it can be at once: by `content_text`
+    (text met through elements whose part is their content's text, or surely none), else text
+    (not only whitespace) the element holds itself or in shown `_PLAIN_INLINE` elements with
+    only `_PLAIN_INLINE_ATTRIBUTES`, whose names are their text (`_children_text` only ever
+    adds to what it found, so any such text makes the name non-empty); else the whole name
+    decides. A heading of code and links needs no walk of its links' name steps."""
+    found = content_text(page, element)
+    if found is not None:  # the content's text found, or surely none
+        return found
+    return _shows_plain_text(page, element) or bool(subtree_name(page, element))
 
 
 def link_named_at_once(page: Page, element: Element) -> bool | None:
@@ -199,7 +203,7 @@ def link_named_at_once(page: Page, element: Element) -> bool | None:
     from content (2F: `link`, whose one naming method is subtreeText, aria.json) and takes no
     control's value, the link's name reads its content, as `subtree_name` does; an element met
     on the way adds its own content's text to both (`_text`'s steps, each giving text before
-    the next is tried, end in `_subtree`, which reads its children) when `_content_text`
+    the next is tried, end in `_subtree`, which reads its children) when `content_text`
     finds it `_NAME_TRANSPARENT`, and a hidden one adds nothing. Text found so is in both.
     Content without text where nothing carries a name of its own (`_OWN_NAME`: no aria-label,
     title or role on the link or anything read) gives an empty name and no text: link-name's
@@ -211,7 +215,7 @@ def link_named_at_once(page: Page, element: Element) -> bool | None:
         found = role(page, element)
         if found in _CONTROL_VALUE_ROLES or not named_from_content(page, element):
             return None
-    found_text = _content_text(page, element)
+    found_text = content_text(page, element)
     if found_text is False and not _OWN_NAME.isdisjoint(attributes):
         return None  # an aria-label, title or role of its own may name it
     return found_text
@@ -222,7 +226,7 @@ def link_named_at_once(page: Page, element: Element) -> bool | None:
 _OWN_NAME = frozenset({"aria-label", "title", "role"})
 
 
-def _content_text(page: Page, element: Element) -> bool | None:
+def content_text(page: Page, element: Element) -> bool | None:
     """Text (not only whitespace) under `element` that its content's name holds, found before
     any element whose part of the name this cannot tell: True when found, False when the
     content surely has none (every element read `_NAME_TRANSPARENT` or an image, hidden ones
@@ -299,7 +303,7 @@ def _transparent_spec(spec: dict[str, object]) -> bool:
     return set(methods) <= {"subtreeText"} and "embedded" not in _content_types(spec)
 
 
-def shows_text_at_once(page: Page, element: Element) -> bool:
+def _shows_plain_text(page: Page, element: Element) -> bool:
     """`shows_text`'s early answer: True when text is found at once, False when the whole name
     must decide."""
     pending: list[Element | str] = list(element.children)

@@ -70,6 +70,7 @@ FAILURES: dict[RuleId, Rule] = {
     RuleId.LISTITEM: rules_structure.listitem_failures,
     RuleId.IMAGE_ALT: rules_text.image_alt_failures,
     RuleId.EMPTY_HEADING: rules_names.empty_heading_failures,
+    RuleId.NESTED_INTERACTIVE: rules_aria.nested_interactive_failures,
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from a11y import checks
-from a11y.accname import accessible_name, link_named_at_once, shows_text_at_once
+from a11y.accname import accessible_name, content_text, link_named_at_once
 from a11y.findings import Outcome
 from a11y.page import Page
 from a11y.roles import parse_tabindex, role
@@ -152,21 +152,12 @@ def empty_heading(page: Page) -> Iterator[Outcome]:
     return any_of(RuleId.EMPTY_HEADING, page, headings, checks.has_text, *checks.AUTHOR_NAME)
 
 
-# The tags whose role is `heading` without a role attribute (their implicit role, which no
-# parent passes a presentation down to: roles._INHERITS_PRESENTATION).
-_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-
-
 def empty_heading_failures(page: Page) -> Iterator[Outcome]:
-    """empty-heading's failures: an `h1`-`h6` without a role whose text shows at once passes
-    (has-visible-text, the first check) without its role asked."""
+    """empty-heading's failures: a heading whose content shows text (`content_text`, as
+    `subtree_name` reads it) passes has-visible-text, the first check, whatever its role, so
+    neither its role nor its name is asked."""
     for heading in page.shown_having(*HEADINGS):
-        if (
-            heading.tag in _HEADING_TAGS
-            and heading.is_html
-            and "role" not in heading.attributes
-            and shows_text_at_once(page, heading)
-        ):
+        if content_text(page, heading):
             continue
         if role(page, heading) == "heading" and (
             any_passes(page, heading, checks.has_text, *checks.AUTHOR_NAME) is False

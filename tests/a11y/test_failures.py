@@ -104,17 +104,3 @@ def test_a_list_by_its_tag_alone_has_the_role_list() -> None:
         built = Page(parse(f'<html><body><{tag} id="p"><li>x</li></{tag}></body></html>'))
         parent = built.document.by_id("p")
         assert parent is not None and role(built, parent) == "list"
-
-
-def test_a_heading_by_its_tag_alone_has_the_role_heading() -> None:
-    """empty-heading's failures-only path passes such a heading showing text without asking
-    its role."""
-    from a11y.roles import role
-    from a11y.rules_names import _HEADING_TAGS
-
-    for tag in _HEADING_TAGS:
-        built = Page(
-            parse(f'<html><body><div role="none"><{tag} id="h">x</{tag}></div></body></html>')
-        )
-        heading = built.document.by_id("h")
-        assert heading is not None and role(built, heading) == "heading"
