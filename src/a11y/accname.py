@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from a11y.aria import aria
 from a11y.page import Page
-from a11y.roles import PRESENTATIONAL, element_spec, input_type, role
+from a11y.roles import PRESENTATIONAL, element_spec, input_type, role, tags_of_roles
 from a11y.tree import Element
 
 _SPACES = re.compile(r"[\s\u00a0]+")
@@ -180,11 +180,132 @@ def _plain_content_text(page: Page, element: Element) -> str | None:
 
 
 def shows_text(page: Page, element: Element) -> bool:
-    """Whether `subtree_name` is not empty, decided where it can be at once: text (not only
-    whitespace) the element holds itself or in shown `_PLAIN_INLINE` elements with only
-    `_PLAIN_INLINE_ATTRIBUTES`, whose names are their text (`_children_text` only ever adds to
-    what it found, so any such text makes the name non-empty); else the whole name decides.
-    A heading of code and links needs no walk of its links' name steps."""
+    """Whether `subtree_name` is not empty, decided where it can be at once: by `content_text`
+    (text met through elements whose part is their content's text, or surely none), else text
+    (not only whitespace) the element holds itself or in shown `_PLAIN_INLINE` elements with
+    only `_PLAIN_INLINE_ATTRIBUTES`, whose names are their text (`_children_text` only ever
+    adds to what it found, so any such text makes the name non-empty); else the whole name
+    decides. A heading of code and links needs no walk of its links' name steps."""
+    found = content_text(page, element)
+    if found is not None:  # the content's text found, or surely none
+        return found
+    return _shows_plain_text(page, element) or bool(subtree_name(page, element))
+
+
+def link_named_at_once(page: Page, element: Element) -> bool | None:
+    """link-name's verdict on a shown `<a href>` where its content tells it at once: True when
+    it surely has a non-empty name and shows text, False when it surely has neither, None when
+    the full computation decides. Read from its content's first text (not only whitespace) in
+    document order. link-name's failures-only path decides most links so (tests/a11y/
+    test_failures.py holds it equal to the outcomes).
+
+    Without `aria-labelledby` (whose referents may name it emptily), with a role that is named
+    from content (2F: `link`, whose one naming method is subtreeText, aria.json) and takes no
+    control's value, the link's name reads its content, as `subtree_name` does; an element met
+    on the way adds its own content's text to both (`_text`'s steps, each giving text before
+    the next is tried, end in `_subtree`, which reads its children) when `content_text`
+    finds it `_NAME_TRANSPARENT`, and a hidden one adds nothing. Text found so is in both.
+    Content without text where nothing carries a name of its own (`_OWN_NAME`: no aria-label,
+    title or role on the link or anything read) gives an empty name and no text: link-name's
+    checks (has-visible-text, aria-label, aria-labelledby, title) all fail."""
+    attributes = element.attributes
+    if not element.is_html or "href" not in attributes or "aria-labelledby" in attributes:
+        return None
+    if "role" in attributes:
+        found = role(page, element)
+        if found in _CONTROL_VALUE_ROLES or not named_from_content(page, element):
+            return None
+    found_text = content_text(page, element)
+    if found_text is False and not _OWN_NAME.isdisjoint(attributes):
+        return None  # an aria-label, title or role of its own may name it
+    return found_text
+
+
+# The attributes that give an element met while descending (or the link) a name other than its
+# content's (2C aria-label, 2I title) or change its role.
+_OWN_NAME = frozenset({"aria-label", "title", "role"})
+
+
+def content_text(page: Page, element: Element) -> bool | None:
+    """Text (not only whitespace) under `element` that its content's name holds, found before
+    any element whose part of the name this cannot tell: True when found, False when the
+    content surely has none (every element read `_NAME_TRANSPARENT` or an image, hidden ones
+    aside, none with an `_OWN_NAME` attribute), None otherwise. Read in document order: hidden
+    elements are skipped (`_ignored_hidden`: an empty part), `_NAME_TRANSPARENT` ones read
+    into, an image's alt is text and an image without one adds what cannot matter once text
+    follows; anything else stops the scan with None. The parts before the text change nothing
+    a later part reads: elements `_text` marks as `processed` or follows out of the subtree are
+    met only through `aria-labelledby`, labels and the native methods of elements this does
+    not read into."""
+    children = element.children
+    first = children[0] if children else None
+    if type(first) is str and first.strip():
+        return True  # the commonest link: its text first (what the loop below would find)
+    hidden = page.hidden
+    transparent = _name_transparent()
+    quiet = True  # no element read has a name of its own
+    pending: list[Element | str] = list(reversed(children))
+    while pending:
+        child = pending.pop()
+        if type(child) is str:
+            if child.strip():  # sanitize keeps it: the same whitespace as `_SPACES`
+                return True
+            continue
+        assert isinstance(child, Element)
+        if hidden.to_assistive_tech(child):
+            continue
+        attributes = child.attributes
+        tag = child.tag
+        if not child.is_html or "aria-labelledby" in attributes:
+            return None
+        quiet = quiet and _OWN_NAME.isdisjoint(attributes)
+        if tag == "img":
+            # Its steps (aria-label, altText, a role's value, title) mark nothing and follow
+            # nothing out of it; without a role attribute a non-empty alt gives it the role
+            # `img` and, unless an aria-label comes first, its name (roles._img, aria.json).
+            # Without those attributes, its name is its alt: white space at most here.
+            if "role" not in attributes and (attributes.get("alt") or "").strip():
+                return True
+            continue
+        if tag not in transparent:
+            return None
+        if "role" in attributes and role(page, child) in _CONTROL_VALUE_ROLES:
+            return None
+        pending.extend(reversed(child.children))
+    return False if quiet else None
+
+
+_NAME_TRANSPARENT: frozenset[str] | None = None
+
+
+def _name_transparent() -> frozenset[str]:
+    """The HTML elements whose part of a name, met while descending, holds their content's
+    text (aria.json, in every variant: no naming method but subtreeText, not embedded content,
+    no implicit role that takes a control's value, roles.implicit_role's conditional ones
+    included): `_subtree` reads their children, and a step before it gives text only where
+    that is not empty either. tests/a11y/test_accname.py lists them."""
+    global _NAME_TRANSPARENT
+    if _NAME_TRANSPARENT is None:
+        controls = tags_of_roles(_CONTROL_VALUE_ROLES)
+        found = set()
+        for tag, spec in aria().elements.items():
+            variants = spec.get("variant")
+            specs = [spec, *(variants.values() if isinstance(variants, dict) else ())]
+            if tag not in controls and all(_transparent_spec(s) for s in specs):
+                found.add(tag)
+        _NAME_TRANSPARENT = frozenset(found)
+    return _NAME_TRANSPARENT
+
+
+def _transparent_spec(spec: dict[str, object]) -> bool:
+    methods = spec.get("namingMethods") or []
+    assert isinstance(methods, list)
+    return set(methods) <= {"subtreeText"} and "embedded" not in _content_types(spec)
+
+
+def _shows_plain_text(page: Page, element: Element) -> bool:
+    """`shows_text`'s early answer: True when text is found at once, False when the whole name
+    must decide."""
     pending: list[Element | str] = list(element.children)
     hidden = page.hidden
     while pending:
@@ -201,7 +322,7 @@ def shows_text(page: Page, element: Element) -> bool:
             and not hidden.to_assistive_tech(child)
         ):
             pending.extend(child.children)
-    return bool(subtree_name(page, element))
+    return False
 
 
 def subtree_name(page: Page, element: Element) -> str:
@@ -283,9 +404,7 @@ def labels_of(page: Page, element: Element) -> list[Element]:
     labels: list[Element] = []
     element_id = element.get("id")
     if element_id:
-        labels = [
-            label for label in page.document.by_tag("label") if label.get("for") == element_id
-        ]
+        labels = list(page.document.labels_for(element_id))
     implicit = next((a for a in page.document.ancestors(element) if a.tag == "label"), None)
     if implicit is not None and implicit not in labels:
         labels.append(implicit)

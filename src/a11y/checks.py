@@ -58,7 +58,7 @@ def explicit_label(page: Page, element: Element) -> bool | None:
     element_id = element.get("id")
     if not element_id:
         return False
-    labels = [label for label in page.document.by_tag("label") if label.get("for") == element_id]
+    labels = page.document.labels_for(element_id)
     if not labels:
         return False
     if any(page.hidden.to_everyone(label) for label in labels):
@@ -78,7 +78,7 @@ def hidden_explicit_label(page: Page, element: Element) -> bool:
     element_id = element.get("id")
     if not element_id:
         return False
-    label = next((lb for lb in page.document.by_tag("label") if lb.get("for") == element_id), None)
+    label = next(iter(page.document.labels_for(element_id)), None)
     if label is None or not page.hidden.to_assistive_tech(label):
         return False
     return accessible_name(page, element) == ""

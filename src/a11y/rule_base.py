@@ -32,6 +32,11 @@ def verdicts(rule: RuleId, decided: Iterable[tuple[Element, bool | None]]) -> It
             yield _outcome(rule, element, passed)
 
 
+def failure(rule: RuleId, element: Element) -> Outcome:
+    """A failed outcome, for a rule's failures-only path (a11y.rules.failures)."""
+    return _outcome(rule, element, False)
+
+
 def visible(page: Page, elements: Iterable[Element]) -> Iterator[Element]:
     """The elements in the accessibility tree (axe-core's excludeHidden)."""
     return (e for e in elements if not page.hidden.to_assistive_tech(e))

@@ -61,9 +61,35 @@ RULES: dict[RuleId, Rule] = {
 }
 
 
+# The rules with a failures-only path: the same failures as RULES' outcomes without the
+# passes, found with less work (most of the rules' work went to the passes, which the crawl
+# drops). tests/a11y/test_failures.py holds each equal to its rule's failed outcomes.
+FAILURES: dict[RuleId, Rule] = {
+    RuleId.LINK_NAME: rules_names.link_name_failures,
+    RuleId.LIST: rules_structure.list_failures,
+    RuleId.LISTITEM: rules_structure.listitem_failures,
+    RuleId.IMAGE_ALT: rules_text.image_alt_failures,
+    RuleId.EMPTY_HEADING: rules_names.empty_heading_failures,
+    RuleId.NESTED_INTERACTIVE: rules_aria.nested_interactive_failures,
+}
+
+
 def outcomes(page: Page, only: tuple[RuleId, ...] = tuple(RuleId)) -> list[Outcome]:
     """Every decided outcome of the chosen rules, rule by rule in document order."""
     return [outcome for rule in only for outcome in RULES[rule](page)]
+
+
+def failures(page: Page, only: tuple[RuleId, ...] = tuple(RuleId)) -> list[Outcome]:
+    """The failed outcomes of the chosen rules, as `outcomes` orders them: a rule's
+    failures-only path where it has one (FAILURES), else its outcomes without the passes."""
+    found: list[Outcome] = []
+    for rule in only:
+        fast = FAILURES.get(rule)
+        if fast is not None:
+            found += fast(page)
+        else:
+            found += [o for o in RULES[rule](page) if not o.passed]
+    return found
 
 
 def audit(root: Element, order: DocumentOrder | None = None) -> list[Finding]:
@@ -79,5 +105,5 @@ def first_failures(
     finding's selector and snippet are made only for those a record keeps. `order`: the tree's
     elements in document order with their parents, where its construction kept them (`Page`)."""
     page = Page(root, order=order)
-    failed = [o for o in outcomes(page) if not o.passed]
+    failed = failures(page)
     return [finding(page.document, o) for o in failed[:keep]], len(failed)

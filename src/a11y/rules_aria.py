@@ -23,7 +23,7 @@ from a11y.roles import (
     role,
     tags_of_roles,
 )
-from a11y.rule_base import verdicts
+from a11y.rule_base import failure, verdicts
 from a11y.rule_ids import RuleId
 from a11y.tree import Element
 
@@ -408,6 +408,19 @@ def nested_interactive(page: Page) -> Iterator[Outcome]:
     return verdicts(
         RuleId.NESTED_INTERACTIVE, ((e, not _focusable_inside(page, e)) for e in elements)
     )
+
+
+def nested_interactive_failures(page: Page) -> Iterator[Outcome]:
+    """nested-interactive's failures: an element holding no element (an image, a button of
+    text) has nothing focusable inside and passes without its role asked."""
+    for element in page.shown_having(("role",), tags_of_roles(_children_presentational())):
+        if all(type(child) is str for child in element.children):
+            continue
+        found = role(page, element) or ""
+        if aria().roles.get(found, {}).get("childrenPresentational") and _focusable_inside(
+            page, element
+        ):
+            yield failure(RuleId.NESTED_INTERACTIVE, element)
 
 
 @cache

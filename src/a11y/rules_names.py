@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from a11y import checks
-from a11y.accname import accessible_name
+from a11y.accname import accessible_name, content_text, link_named_at_once
 from a11y.findings import Outcome
 from a11y.page import Page
 from a11y.roles import parse_tabindex, role
@@ -14,6 +14,7 @@ from a11y.rule_base import (
     HEADINGS,
     any_of,
     any_passes,
+    failure,
     no_explicit_name_required,
     verdicts,
     visible,
@@ -72,6 +73,19 @@ def link_name(page: Page) -> Iterator[Outcome]:
     return verdicts(RuleId.LINK_NAME, decided)
 
 
+def link_name_failures(page: Page) -> Iterator[Outcome]:
+    """link-name's failures: most links are decided by their content at once
+    (`link_named_at_once`), without their name computed."""
+    for link in visible(page, page.document.by_tag("a")):
+        if not link.has("href"):
+            continue
+        passed = link_named_at_once(page, link)
+        if passed is None:
+            passed = _link_named(page, link)
+        if passed is False:
+            yield failure(RuleId.LINK_NAME, link)
+
+
 def _link_named(page: Page, link: Element) -> bool | None:
     in_tab_order = (parse_tabindex(link.get("tabindex")) or 0) > -1
     if in_tab_order and not accessible_name(page, link):
@@ -127,13 +141,8 @@ def form_field_multiple_labels(page: Page) -> Iterator[Outcome]:
 
 def _one_label(page: Page, field: Element) -> bool | None:
     element_id = field.get("id")
-    labels = [
-        lb
-        for lb in page.document.by_tag("label")
-        if element_id is not None
-        and lb.get("for") == element_id
-        and not page.hidden.to_everyone(lb)
-    ]
+    explicit = page.document.labels_for(element_id) if element_id is not None else []
+    labels = [lb for lb in explicit if not page.hidden.to_everyone(lb)]
     labels += [a for a in page.document.ancestors(field) if a.tag == "label" and a not in labels]
     return True if len(labels) <= 1 else None
 
@@ -141,3 +150,16 @@ def _one_label(page: Page, field: Element) -> bool | None:
 def empty_heading(page: Page) -> Iterator[Outcome]:
     headings = (h for h in page.shown_having(*HEADINGS) if role(page, h) == "heading")
     return any_of(RuleId.EMPTY_HEADING, page, headings, checks.has_text, *checks.AUTHOR_NAME)
+
+
+def empty_heading_failures(page: Page) -> Iterator[Outcome]:
+    """empty-heading's failures: a heading whose content shows text (`content_text`, as
+    `subtree_name` reads it) passes has-visible-text, the first check, whatever its role, so
+    neither its role nor its name is asked."""
+    for heading in page.shown_having(*HEADINGS):
+        if content_text(page, heading):
+            continue
+        if role(page, heading) == "heading" and (
+            any_passes(page, heading, checks.has_text, *checks.AUTHOR_NAME) is False
+        ):
+            yield failure(RuleId.EMPTY_HEADING, heading)

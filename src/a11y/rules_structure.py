@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from a11y.findings import Outcome
 from a11y.page import Page
 from a11y.roles import PRESENTATIONAL, explicit_role, role
-from a11y.rule_base import verdicts, visible
+from a11y.rule_base import failure, verdicts, visible
 from a11y.rule_ids import RuleId
 from a11y.tables import (
     Grid,
@@ -53,6 +53,45 @@ def list_rule(page: Page) -> Iterator[Outcome]:
         for lst in lists
     )
     return verdicts(RuleId.LIST, decided)
+
+
+def list_failures(page: Page) -> Iterator[Outcome]:
+    """list's failures: an `li` child without a role is valid whether shown or not
+    (`_invalid_child`), and most children are that or whitespace, told at once here."""
+    for lst in _without_role(page, "ul", "ol"):
+        for child in lst.children:
+            if type(child) is str:
+                if child.strip() == "":
+                    continue
+            elif (
+                child.tag == "li"  # type: ignore[union-attr]  # no str is left
+                and "role" not in child.attributes  # type: ignore[union-attr]
+            ):
+                continue
+            if _invalid_child(page, child, ("listitem",), ("li",)):
+                yield failure(RuleId.LIST, lst)
+                break
+
+
+# The parents whose role is `list` without a role attribute (their implicit role, which no
+# parent's presentation passes down to them: roles._INHERITS_PRESENTATION).
+_LIST_TAGS = frozenset({"ul", "ol", "menu"})
+
+
+def listitem_failures(page: Page) -> Iterator[Outcome]:
+    """listitem's failures: an item whose parent is a list by its tag alone passes at once."""
+    parents = page.document.parents
+    for item in _without_role(page, "li"):
+        parent = parents.get(id(item))
+        if (
+            parent is not None
+            and parent.tag in _LIST_TAGS
+            and parent.is_html
+            and "role" not in parent.attributes
+        ):
+            continue
+        if _in_list(page, item) is False:
+            yield failure(RuleId.LISTITEM, item)
 
 
 def listitem(page: Page) -> Iterator[Outcome]:

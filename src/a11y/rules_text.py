@@ -9,7 +9,15 @@ from a11y import checks
 from a11y.findings import Outcome
 from a11y.page import Page
 from a11y.roles import PRESENTATIONAL, parse_tabindex, role
-from a11y.rule_base import any_of, any_passes, in_svg, no_explicit_name_required, verdicts, visible
+from a11y.rule_base import (
+    any_of,
+    any_passes,
+    failure,
+    in_svg,
+    no_explicit_name_required,
+    verdicts,
+    visible,
+)
 from a11y.rule_ids import RuleId
 from a11y.tree import Element, text_content
 
@@ -33,6 +41,17 @@ def image_alt(page: Page) -> Iterator[Outcome]:
         RuleId.IMAGE_ALT,
         ((img, _image_alt(page, img)) for img in images if no_explicit_name_required(page, img)),
     )
+
+
+def image_alt_failures(page: Page) -> Iterator[Outcome]:
+    """image-alt's failures: an image with an alt that is not only white space passes whatever
+    its role (`_alt_only_space` is false, `_alt` true), without its role asked."""
+    for img in visible(page, page.document.by_tag("img")):
+        alt = img.attributes.get("alt")
+        if alt is not None and not alt.isspace():
+            continue
+        if no_explicit_name_required(page, img) and _image_alt(page, img) is False:
+            yield failure(RuleId.IMAGE_ALT, img)
 
 
 def _image_alt(page: Page, img: Element) -> bool | None:

@@ -22,6 +22,9 @@ INDEXED_ATTRIBUTES = frozenset(
 )  # fmt: skip
 
 
+_UNSEEN: list[Element] = []  # an attribute name `Document._index` has not met yet
+
+
 class Document:
     """An index over a tree rooted at `<html>`: each element's parent, the elements in document
     order (and by tag, for the HTML elements), the first element of each id and how many carry
@@ -39,6 +42,7 @@ class Document:
         self.ids: dict[str, Element] = {}
         self.id_counts: dict[str, int] = {}
         self._owners: dict[str, Element] | None = None
+        self._labels: dict[str, list[Element]] | None = None
         self._attributed: dict[str, list[Element]] = {name: [] for name in INDEXED_ATTRIBUTES}
         self.with_aria: list[Element] = []  # every element with an aria-* attribute, in order
         self.foreign: list[Element] = []  # SVG and MathML elements, in order
@@ -56,17 +60,32 @@ class Document:
         tags, attributed = self._tags, self._attributed
         with_aria, foreign, ids, id_counts = self.with_aria, self.foreign, self.ids, self.id_counts
         html = Namespace.HTML
+        # What each attribute name met means, decided once a name (a page repeats a few names,
+        # `class` and `href` most): the list it indexes, `with_aria` for an ARIA attribute (an
+        # element goes there once), or None for nothing.
+        kinds: dict[str, list[Element] | None] = {}
+        unseen = _UNSEEN
         for element in self.order:
             attributes = element.attributes
             if attributes:
                 aria = False
                 for name in attributes:
-                    found = attributed.get(name)
-                    if found is not None:
-                        found.append(element)
-                    elif not aria and name.startswith("aria-"):
-                        aria = True
-                        with_aria.append(element)
+                    kind = kinds.get(name, unseen)
+                    if kind is None:
+                        continue
+                    if kind is unseen:
+                        kind = attributed.get(name)
+                        if kind is None and name.startswith("aria-"):
+                            kind = with_aria
+                        kinds[name] = kind
+                        if kind is None:
+                            continue
+                    if kind is with_aria:
+                        if not aria:
+                            aria = True
+                            with_aria.append(element)
+                    else:
+                        kind.append(element)
                 element_id = attributes.get("id")
                 if element_id is not None:
                     ids.setdefault(element_id, element)
@@ -113,8 +132,10 @@ class Document:
         """The HTML elements of those tags, in document order."""
         if len(tags) == 1:
             return iter(self._tags.get(tags[0], ()))
-        found = [element for tag in set(tags) for element in self._tags.get(tag, ())]
-        return iter(sorted(found, key=self.position))
+        lists = [found for found in map(self._tags.get, set(tags)) if found]
+        if len(lists) <= 1:  # no sort (nor positions numbered) for one tag present
+            return iter(lists[0] if lists else ())
+        return iter(sorted((e for found in lists for e in found), key=self.position))
 
     def having(self, attributes: Iterable[str] = (), tags: Iterable[str] = ()) -> list[Element]:
         """The elements carrying one of the `attributes` (of INDEXED_ATTRIBUTES, or `aria-*` for
@@ -148,6 +169,17 @@ class Document:
                 for token in (element.attributes.get("aria-owns") or "").split():
                     self._owners.setdefault(token, element)
         return self._owners.get(element_id)
+
+    def labels_for(self, element_id: str) -> list[Element]:
+        """The HTML `label` elements whose `for` is `element_id`, in document order (a form
+        control's explicit labels: four checks ask for each control, read once a page)."""
+        if self._labels is None:
+            self._labels = {}
+            for label in self._tags.get("label", ()):
+                target = label.attributes.get("for")
+                if target is not None:
+                    self._labels.setdefault(target, []).append(label)
+        return self._labels.get(element_id, [])
 
     def by_id(self, element_id: str) -> Element | None:
         return self.ids.get(element_id)

@@ -13,7 +13,7 @@ from a11y import accname
 from a11y.accname import accessible_name, subtree_name
 from a11y.aria import aria
 from a11y.page import Page
-from a11y.roles import PRESENTATIONAL, role
+from a11y.roles import CONDITIONAL_ROLES, PRESENTATIONAL, role
 from a11y.tree import Element
 from parse.parity import PARITY_URL, page_files, read_page
 from parse.tree_builder import page_tree
@@ -325,3 +325,78 @@ def test_shows_text_agrees_with_the_subtree_name_on_every_element_of_a_corpus_pa
     built = Page(root)
     for element in built.document.order:
         assert accname.shows_text(built, element) is bool(subtree_name(built, element))
+
+
+# `link_named_at_once` says True only where a link's name and its content's text are both
+# non-empty, False only where both are empty (link-name then decides the link without either
+# computed); None leaves them to the full steps.
+LINK_NAMED_AT_ONCE = [
+    ('<a id="target" href="/x">Text</a>', True),
+    ('<a id="target" href="/x"> \u00a0 </a>', False),
+    ('<a id="target" href="/x" title="Tip"> </a>', None),
+    ('<a id="target" href="/x" aria-label="Label"></a>', None),
+    ('<a id="target" href="/x"><div><span class="c" data-x="1">Deep</span></div></a>', True),
+    ('<a id="target" href="/x"><i class="icon"></i> Home</a>', True),
+    ('<a id="target" href="/x"><i class="icon"></i></a>', False),
+    ('<a id="target" href="/x"><i class="icon" title="Home"></i></a>', None),
+    ('<a id="target" href="/x"><span aria-label="Home"></span></a>', None),
+    ('<a id="target" href="/x"><span aria-hidden="true">Gone</span></a>', False),
+    ('<a id="target" href="/x"><img src="a.png" class="c" alt="Logo"></a>', True),
+    ('<a id="target" href="/x"><img src="a.png" alt=" "></a>', False),
+    ('<a id="target" href="/x"><img src="a.png"></a>', False),
+    ('<a id="target" href="/x"><img src="a.png" title="Logo"></a>', None),
+    ('<a id="target" href="/x"><img src="a.png" alt="">Text</a>', True),
+    ('<a id="target" href="/x"><img src="a.png" role="none" alt="Logo"></a>', None),
+    ('<a id="target" href="/x" aria-labelledby="e">Text</a><i id="e"></i>', None),
+    ('<a id="target" href="/x"><span aria-labelledby="e">Text</span></a><i id="e"></i>', None),
+    ('<a id="target" href="/x" role="menuitem">Text</a>', True),
+    ('<a id="target" href="/x" role="menuitem"></a>', None),
+    ('<a id="target" href="/x" role="textbox">Text</a>', None),
+    ('<a id="target" href="/x" role="navigation">Text</a>', None),
+    ('<a id="target" href="/x"><span role="slider">5</span></a>', None),
+    ('<a id="target" href="/x"><svg><title>t</title></svg>Text</a>', None),
+    ('<a id="target" href="/x"><table><tr><td>Cell</td></tr></table></a>', None),
+    ('<a id="target" href="/x"><input value="v"></a>', None),
+    ('<a id="target">Text</a>', None),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), LINK_NAMED_AT_ONCE)
+def test_a_link_named_at_once_has_a_name_and_shows_text_or_neither(
+    body: str, expected: bool | None
+) -> None:
+    (built, target), (alone, same), (content, again) = _target(body), _target(body), _target(body)
+    assert accname.link_named_at_once(built, target) is expected
+    if expected is not None:
+        assert bool(accessible_name(alone, same)) is expected
+        assert bool(subtree_name(content, again)) is expected
+
+
+@pytest.mark.parametrize("tag", sorted(accname._name_transparent()))
+def test_a_name_transparent_element_adds_its_content_and_marks_nothing(tag: str) -> None:
+    """Read into by `link_named_at_once`: no naming method but its content, no embedded content, no
+    implicit role taking a control's value, so its part is its content's text or some other
+    non-empty text."""
+    spec = aria().elements[tag]
+    variants = spec.get("variant")
+    for each in [spec, *(variants.values() if isinstance(variants, dict) else ())]:
+        assert set(each.get("namingMethods") or []) <= {"subtreeText"}
+        assert "embedded" not in accname._content_types(each)
+    implicit = aria().implicit_roles.get(tag)
+    roles = CONDITIONAL_ROLES[tag] if isinstance(implicit, dict) else {implicit}
+    assert not roles & accname._CONTROL_VALUE_ROLES
+
+
+@pytest.mark.parametrize("path", page_files(CORPUS)[::8], ids=lambda p: p.name[:12])
+def test_every_link_named_at_once_on_a_corpus_page_is_as_the_full_steps_name_it(
+    path: Path,
+) -> None:
+    root = page_tree(read_page(path), PARITY_URL)[1].root
+    probe, names, contents = Page(root), Page(root), Page(root)
+    shown = [a for a in probe.document.by_tag("a") if not probe.hidden.to_assistive_tech(a)]
+    decided = [(link, accname.link_named_at_once(probe, link)) for link in shown]
+    assert any(verdict for _, verdict in decided)
+    for link, verdict in decided:
+        if verdict is not None:
+            assert bool(accessible_name(names, link)) is verdict
+            assert bool(subtree_name(contents, link)) is verdict
