@@ -67,9 +67,13 @@ def _decide(markup: bytes | str, url: str, content_type: str | None) -> Decided:
     # The tree's document order, as the crawl passes it (`crawl.page_stream.judged`), where
     # this tree has one (a base from before `ParsedTree.order` walks its tree).
     order = getattr(tree, "order", None)
-    page = Page(root) if order is None else Page(root, order=order)
+    sheets = getattr(tree, "style_sheets", None)  # a base from before them has none
+    if sheets is not None:
+        page, found = Page(root, order=order, style_sheets=sheets), audit(root, order, sheets)
+    else:
+        page = Page(root) if order is None else Page(root, order=order)
+        found = audit(root) if order is None else audit(root, order)
     decided = outcomes(page)
-    found = audit(root) if order is None else audit(root, order)
     return {
         "outcomes": [[str(o.rule), list(page.document.path(o.element)), o.passed] for o in decided],
         "findings": [f.to_dict() for f in found],

@@ -55,7 +55,8 @@ def run_tree(page: bytes) -> None:
 
 def run_tree_rules(page: bytes) -> None:
     tree = page_tree(page, PARITY_URL)[1]
-    audit(tree.root, tree.order)  # with the tree's document order, as the crawl passes it
+    # with the tree's document order and its style sheets, as the crawl passes them
+    audit(tree.root, tree.order, tree.style_sheets)
 
 
 def link_heavy_pages() -> list[tuple[str, bytes]]:

@@ -69,7 +69,11 @@ def child(mode: str, pages: int) -> None:
             tree = page_tree(page, PARITY_URL)[1]
             # with the tree's document order, as the crawl passes it, where the tree has one
             order = getattr(tree, "order", None)
-            audit(tree.root) if order is None else audit(tree.root, order)
+            sheets = getattr(tree, "style_sheets", None)  # a base from before them has none
+            if sheets is not None:
+                audit(tree.root, order, sheets)
+            else:
+                audit(tree.root) if order is None else audit(tree.root, order)
         elif mode == "page":
             result = FetchResult(PARITY_URL, 200, html, page, False, 1.0)
             process_response(scope, leased, result)

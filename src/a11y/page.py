@@ -3,26 +3,32 @@ shown elements each rule selects."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 
 from a11y.hidden import Hidden
-from a11y.tree import Document, DocumentOrder, Element
+from a11y.stylesheet import hidden_by_style_sheets
+from a11y.tree import Document, DocumentOrder, Element, StyleSheet
 
 
 class Page:
     """`styled_hidden`: elements a renderer found hidden by the cascade (the agreement harness
-    passes Chromium's), which the markup alone cannot tell. `order`: the tree's elements in
+    passes Chromium's), besides those the page's own `<style>` elements certainly hide
+    (a11y.stylesheet), which the markup alone cannot tell. `order`: the tree's elements in
     document order with their parents, where its construction kept them (parse.tree_builder.
-    ParsedTree.order), so the index need not walk the tree."""
+    ParsedTree.order), so the index need not walk the tree. `style_sheets`: the page's
+    `<style>` texts whole, where the tree keeps only their start (ParsedTree.style_sheets);
+    None reads them from the tree."""
 
     def __init__(
         self,
         root: Element,
         styled_hidden: Collection[Element] = (),
         order: DocumentOrder | None = None,
+        style_sheets: Sequence[StyleSheet] | None = None,
     ) -> None:
         self.document = Document(root, order)
-        self.hidden = Hidden(self.document, styled_hidden)
+        styled = [*styled_hidden, *hidden_by_style_sheets(self.document, style_sheets)]
+        self.hidden = Hidden(self.document, styled)
         self.roles: dict[int, str | None] = {}
         self.names: dict[int, str] = {}
         self.contents: dict[int, str] = {}  # a11y.accname.subtree_name, where already known

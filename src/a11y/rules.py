@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from a11y import rules_aria, rules_document, rules_names, rules_structure, rules_text
 from a11y.findings import Finding, Outcome, finding
 from a11y.page import Page
 from a11y.rule_base import Rule
 from a11y.rule_ids import RuleId
-from a11y.tree import DocumentOrder, Element
+from a11y.tree import DocumentOrder, Element, StyleSheet
 
 RULES: dict[RuleId, Rule] = {
     RuleId.IMAGE_ALT: rules_text.image_alt,
@@ -92,18 +94,25 @@ def failures(page: Page, only: tuple[RuleId, ...] = tuple(RuleId)) -> list[Outco
     return found
 
 
-def audit(root: Element, order: DocumentOrder | None = None) -> list[Finding]:
-    """The failures of every rule on the document rooted at `root` (`order`: as `Page` takes
-    it)."""
-    return first_failures(root, None, order)[0]
+def audit(
+    root: Element,
+    order: DocumentOrder | None = None,
+    style_sheets: Sequence[StyleSheet] | None = None,
+) -> list[Finding]:
+    """The failures of every rule on the document rooted at `root` (`order`, `style_sheets`: as
+    `Page` takes them)."""
+    return first_failures(root, None, order, style_sheets)[0]
 
 
 def first_failures(
-    root: Element, keep: int | None, order: DocumentOrder | None = None
+    root: Element,
+    keep: int | None,
+    order: DocumentOrder | None = None,
+    style_sheets: Sequence[StyleSheet] | None = None,
 ) -> tuple[list[Finding], int]:
     """The first `keep` failures (all, with None) as findings, and how many failed in all: a
     finding's selector and snippet are made only for those a record keeps. `order`: the tree's
     elements in document order with their parents, where its construction kept them (`Page`)."""
-    page = Page(root, order=order)
+    page = Page(root, order=order, style_sheets=style_sheets)
     failed = failures(page)
     return [finding(page.document, o) for o in failed[:keep]], len(failed)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 
-from parse.tree import DocumentOrder, Element, Namespace, text_content
+from parse.tree import DocumentOrder, Element, Namespace, StyleSheet, text_content
 
-__all__ = ["Document", "DocumentOrder", "Element", "Namespace", "text_content"]
+__all__ = ["Document", "DocumentOrder", "Element", "Namespace", "StyleSheet", "text_content"]
 
 # The attributes rules select their elements by (a role, a language, ...): most elements carry
 # none, so a rule that reads them iterates these lists instead of every element.

@@ -206,7 +206,7 @@ def _accessibility(tree: ParsedTree | None, axe: AxeResult | None) -> PageAccess
 
 def judged(tree: ParsedTree) -> PageAccessibility:
     """The accessibility rules' failures on a page's tree (a11y.rules)."""
-    findings, seen = first_failures(tree.root, MAX_FINDINGS, tree.order)
+    findings, seen = first_failures(tree.root, MAX_FINDINGS, tree.order, tree.style_sheets)
     return page_accessibility(findings, complete=tree.complete, seen=seen)
 
 

@@ -47,6 +47,20 @@ class Element:
 
 
 @dataclass(frozen=True, slots=True)
+class StyleSheet:
+    """The text of one of the page's `<style>` elements (HTML, outside a template), whole (the
+    tree keeps only the start of it, parse.tree_construction.RAW_KEEP), with the element's
+    `media` and `type` attributes: what a reader of the page's own cascade needs
+    (a11y.stylesheet). `complete` is False when the page's style text passed the bound kept
+    (parse.tree_construction.STYLE_KEEP) and this one was cut."""
+
+    text: str
+    media: str | None = None
+    type: str | None = None
+    complete: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class DocumentOrder:
     """A tree's elements in document order (the root first, each element before its children and
     its children in order), with each one's parent: `parents[i]` is the parent of

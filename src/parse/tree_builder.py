@@ -53,7 +53,7 @@ from parse.tokenizer import (
     script_end,
     text_end,
 )
-from parse.tree import DocumentOrder, Element, Namespace
+from parse.tree import DocumentOrder, Element, Namespace, StyleSheet
 from parse.tree_construction import MAX_ELEMENTS, MAX_TEXT, TreeConstruction
 
 __all__ = ["ParsedTree", "TreeBuilder", "page_tree"]
@@ -71,12 +71,14 @@ class ParsedTree:
     """A page's tree: `root` is its `<html>` element; `complete` is False when the page was cut
     (the extractor's byte cap) or the tree was (its element and text caps). `order`: its
     elements in document order with their parents, where construction kept that order (most
-    pages; parse.tree_construction.TreeConstruction.in_order), else None."""
+    pages; parse.tree_construction.TreeConstruction.in_order), else None. `style_sheets`: the
+    text of its `<style>` elements, whole (the tree keeps only their start)."""
 
     root: Element
     complete: bool
     elements: int
     order: DocumentOrder | None = None
+    style_sheets: tuple[StyleSheet, ...] = ()
 
 
 class TreeBuilder:
@@ -133,7 +135,8 @@ class TreeBuilder:
         # through every fact and node of the page, which only the collector would free.
         self._listener = None
         root = tree.root()
-        return ParsedTree(root, tree.complete and not truncated, tree.elements, tree.order)
+        complete = tree.complete and not truncated
+        return ParsedTree(root, complete, tree.elements, tree.order, tuple(tree.style_sheets))
 
     def end_of_text(self) -> None:
         """The input ended: tokenize what was held back for more (a listener's last tokens come

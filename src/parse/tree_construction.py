@@ -39,7 +39,7 @@ from typing import Final
 
 from common.fast_record import maker
 from parse import html_names
-from parse.tree import DocumentOrder, Element, Namespace
+from parse.tree import DocumentOrder, Element, Namespace, StyleSheet
 
 _H, _S, _M = Namespace.HTML, Namespace.SVG, Namespace.MATHML
 _WS = "\t\n\f\r "
@@ -49,6 +49,9 @@ MAX_TEXT: Final = 500_000  # characters of text kept
 MIN_ELEMENTS: Final = 2  # `<html>` and the `<head>` every document implies
 MAX_DEPTH: Final = 512  # html5lib and browsers have none; deeper is hostile
 RAW_KEEP: Final = 64
+# Characters of `<style>` text kept for `style_sheets`, a page's sheets together: 4x the largest
+# corpus page's (1.0 MB); past it a sheet is cut and marked so.
+STYLE_KEEP: Final = 4_000_000
 
 
 _element = maker(Element)  # a page's every element is built through it (common.fast_record)
@@ -168,6 +171,11 @@ class TreeConstruction:
         self.frameset_ok = True
         self.table_text: list[str] = []
         self.raw_room = 0  # characters of the open script/style still kept
+        # The page's `<style>` sheets, whole (`StyleSheet`), and the open one's parts.
+        self.style_sheets: list[StyleSheet] = []
+        self.style_parts: list[str] | None = None
+        self.style_attrs: dict[str, str] = {}
+        self.style_room = STYLE_KEEP
 
     # -- the tokens -------------------------------------------------------------------------
 
@@ -252,6 +260,7 @@ class TreeConstruction:
 
     def root(self) -> Element:
         """The frozen tree, rooted at `<html>` (which `eof` creates if the input had none)."""
+        self._end_style()  # a sheet the input ended in
         if self.html is None:
             self.html = Node("html", {})
             self.html.append(Node("head", {}))
@@ -376,6 +385,9 @@ class TreeConstruction:
 
     def _raw_text(self, text: str) -> None:
         node = self.stack[-1]
+        if self.style_parts is not None:
+            self.style_parts.append(text[: max(self.style_room, 0)])
+            self.style_room -= len(text)
         if node.is_html("script", "style"):
             if self.raw_room <= 0:
                 return
@@ -408,14 +420,27 @@ class TreeConstruction:
         if self._insert(name, attrs) is None:
             return
         self.raw, self.raw_room = name, RAW_KEEP
+        if name == "style" and not any(n.is_html("template") for n in self.stack):
+            self.style_parts, self.style_attrs = [], attrs
         self.original_mode, self.mode = self.mode, Mode.TEXT
         if name == "textarea":
             self.drop_newline = True
 
     def _end_text(self) -> None:
         self._pop()
+        self._end_style()
         self.raw = None
         self.mode = self.original_mode
+
+    def _end_style(self) -> None:
+        """A `<style>` element's text is all read (its end tag, or the end of the input)."""
+        parts, attrs = self.style_parts, self.style_attrs
+        if parts is None:
+            return
+        text = "".join(parts)
+        complete = self.style_room >= 0
+        self.style_sheets.append(StyleSheet(text, attrs.get("media"), attrs.get("type"), complete))
+        self.style_parts = None
 
     # -- scopes and implied end tags --------------------------------------------------------
 

@@ -15,7 +15,7 @@ from a11y.page import Page
 from a11y.rule_ids import RuleId
 from a11y.rules import FAILURES, RULES, failures, outcomes
 from parse.parity import PARITY_URL, page_files, read_page
-from parse.tree import DocumentOrder, Element
+from parse.tree import DocumentOrder, Element, StyleSheet
 from parse.tree_builder import page_tree
 from tests.a11y.cases import CASES, Case
 from tests.a11y.html_tree import parse
@@ -27,12 +27,17 @@ PAGES = page_files(CORPUS)
 Failed = list[tuple[RuleId, int]]
 
 
-def _both(root: Element, order: DocumentOrder | None = None) -> tuple[Failed, Failed]:
+def _both(
+    root: Element,
+    order: DocumentOrder | None = None,
+    style_sheets: tuple[StyleSheet, ...] | None = None,
+) -> tuple[Failed, Failed]:
     """(the failed outcomes, the failures-only path's), each on a page of its own (a page's
-    memoised names and roles must not carry from one path to the other)."""
-    everything = outcomes(Page(root, order=order))
+    memoised names and roles must not carry from one path to the other); a streamed tree's
+    style sheets passed as the crawl passes them."""
+    everything = outcomes(Page(root, order=order, style_sheets=style_sheets))
     expected = [(o.rule, id(o.element)) for o in everything if not o.passed]
-    found = failures(Page(root, order=order))
+    found = failures(Page(root, order=order, style_sheets=style_sheets))
     assert all(not o.passed for o in found)
     return expected, [(o.rule, id(o.element)) for o in found]
 
@@ -45,7 +50,8 @@ def test_every_failures_only_path_is_a_rule() -> None:
 def test_fixture(case: Case) -> None:
     expected, found = _both(parse(case.html))
     assert found == expected
-    expected, found = _both(streamed(case.html).root)
+    tree = streamed(case.html)
+    expected, found = _both(tree.root, tree.order, tree.style_sheets)
     assert found == expected
 
 
@@ -58,7 +64,7 @@ def test_the_fixtures_fail_every_rule_with_a_failures_only_path() -> None:
 @pytest.mark.parametrize("path", PAGES, ids=[p.name[:12] for p in PAGES])
 def test_corpus_page(path: Path) -> None:
     tree = page_tree(read_page(path), PARITY_URL)[1]
-    expected, found = _both(tree.root, tree.order)
+    expected, found = _both(tree.root, tree.order, tree.style_sheets)
     assert found == expected
 
 
@@ -81,7 +87,7 @@ _MARKUP = st.sampled_from(
 @given(st.lists(_MARKUP, max_size=30).map("".join))
 def test_generated_documents(html: str) -> None:
     tree = streamed(html)
-    expected, found = _both(tree.root, tree.order)
+    expected, found = _both(tree.root, tree.order, tree.style_sheets)
     assert found == expected
 
 

@@ -13,8 +13,9 @@ from a11y.page import Page
 from a11y.roles import PRESENTATIONAL, implicit_role, is_focusable, role, tags_of_roles
 from a11y.rule_ids import RuleId
 from a11y.rules import outcomes
+from a11y.stylesheet import hidden_by_style_sheets
 from a11y.tables import grid, is_data_table
-from a11y.tree import Element
+from a11y.tree import Element, StyleSheet
 from parse.parity import PARITY_URL, page_files, read_page
 from parse.tree_builder import page_tree
 from tests.a11y.cases import CASES, Case
@@ -76,14 +77,18 @@ def test_a_table_is_made_into_a_grid_once_for_all_its_cells() -> None:
     assert len(built.scopes) > 5  # every header cell's scope asked, each made once
 
 
-def _hidden_by_definition(built: Page) -> tuple[set[int], set[int]]:
+def _hidden_by_definition(
+    built: Page, style_sheets: tuple[StyleSheet, ...] | None = None
+) -> tuple[set[int], set[int]]:
     """What a11y.hidden says, from its definition, element by element: hidden for everyone when
-    the element or an ancestor hides itself (`_hidden_self`, with its own parent); from
-    assistive technology when also one hides itself from it (`_hidden_from_at`)."""
+    the element or an ancestor hides itself (`_hidden_self`, with its own parent) or the page's
+    style sheets hide it (a11y.stylesheet); from assistive technology when also one hides
+    itself from it (`_hidden_from_at`)."""
     document, everyone, from_at = built.document, set(), set()
+    styled = {id(e) for e in hidden_by_style_sheets(document, style_sheets)}
     for element in document.order:
         line = [element, *document.ancestors(element)]
-        if any(_hidden_self(e, document.parent(e)) for e in line):
+        if any(_hidden_self(e, document.parent(e)) or id(e) in styled for e in line):
             everyone.add(id(element))
             from_at.add(id(element))
         elif any(_hidden_from_at(e) for e in line):
@@ -96,8 +101,9 @@ CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus" / "pages"
 
 @pytest.mark.parametrize("path", page_files(CORPUS)[::4], ids=lambda p: p.name[:12])
 def test_hidden_marks_what_the_definition_marks_on_a_corpus_page(path: Path) -> None:
-    built = Page(page_tree(read_page(path), PARITY_URL)[1].root)
-    everyone, from_at = _hidden_by_definition(built)
+    tree = page_tree(read_page(path), PARITY_URL)[1]
+    built = Page(tree.root, style_sheets=tree.style_sheets)
+    everyone, from_at = _hidden_by_definition(built, tree.style_sheets)
     assert built.hidden.for_everyone == everyone
     assert built.hidden.from_at == from_at
 

@@ -50,7 +50,7 @@ def _judged(path: str) -> list[Outcome]:
     page = BY_PATH[path]
     reply = page.handler(SiteRequest("GET", page.path, {"host": ORIGIN.removeprefix("http://")}))
     _, tree = page_tree(reply.body, ORIGIN + page.path, content_type=reply.headers["content-type"])
-    return outcomes(Page(tree.root))
+    return outcomes(Page(tree.root, style_sheets=tree.style_sheets))
 
 
 def _ids(page: A11yPage) -> str:

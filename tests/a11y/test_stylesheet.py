@@ -1,0 +1,167 @@
+"""What a page's own `<style>` elements hide (a11y.stylesheet): only what certainly wins the
+cascade on a 1280x720 screen; anything undecided leaves the element shown, as the markup alone
+would."""
+
+from __future__ import annotations
+
+import pytest
+
+from a11y.page import Page
+from a11y.rule_ids import RuleId
+from a11y.rules import RULES
+from a11y.stylesheet import _sheet, hidden_by_style_sheets, media_matches
+from a11y.tree import Document
+from tests.a11y.html_tree import parse
+
+
+def hidden_ids(css: str, body: str, style_attributes: str = "") -> list[str]:
+    html = (
+        f"<!DOCTYPE html><html><head><title>t</title><style {style_attributes}>{css}</style>"
+        f"</head><body>{body}</body></html>"
+    )
+    document = Document(parse(html))
+    return [e.attributes.get("id", e.tag) for e in hidden_by_style_sheets(document)]
+
+
+TWO = '<div id="x" class="a b"><p id="in"></p></div><div id="y" class="b"></div>'
+
+
+@pytest.mark.parametrize(
+    ("css", "hidden"),
+    [
+        (".a { display: none }", ["x"]),
+        (".a { visibility: hidden }", ["x"]),
+        (".a { visibility: collapse }", ["x"]),
+        (".a { display: block }", []),
+        (".b { display: none }", ["x", "y"]),
+        # specificity, order and importance
+        (".a { display: none } #x { display: block }", []),
+        ("#x { display: block } .a { display: none }", []),
+        ("#x { display: block } .a { display: none !important }", ["x"]),
+        (".a { display: none } .a { display: flex }", []),
+        (".a { display: flex } .a { display: none }", ["x"]),
+        (".a { display: none; display: block }", []),
+        (".a.b { display: none } .a { display: block }", ["x"]),
+        ("div.b { display: none } .b { display: block }", ["x", "y"]),
+        # `all` resets display and visibility
+        (".a { display: none } .a { all: unset }", []),
+        # comments and strings do not end blocks, a string's `;` does not end a prelude
+        ('/* .b { display: none } */ .a { content: "}"; display: none }', ["x"]),
+        ('.a { display: none } [src*="gif;base64"] + .b { display: block }', ["x"]),
+        ('@import url("x.css"); @charset "utf-8"; .a { display: none }', ["x"]),
+        # pseudo-elements hide no element
+        (".a::before { display: none } .a:after { display: none }", []),
+        # states nobody is in at load
+        (".a:hover { display: none } .b:focus-within { display: none }", []),
+        (".a { display: none } .a:hover { display: block }", ["x"]),
+        # an undecided selector that might show the element keeps it shown
+        (".a { display: none } .a:has(p) { display: block }", []),
+        (".b { display: none } .a:has(p) { display: block }", ["y"]),
+        # ... unless it cannot win
+        (".a { display: none !important } .a:has(p) { display: block }", ["x"]),
+        # an undecided selector never hides
+        (".a:has(p) { display: none }", []),
+        # at-rules: media decided for a 1280x720 screen, others undecided
+        ("@media screen { .a { display: none } }", ["x"]),
+        ("@media print { .a { display: none } }", []),
+        ("@media (max-width: 767px) { .a { display: none } }", []),
+        ("@media (min-width: 768px) { .a { display: none } }", ["x"]),
+        ("@media (min-width: 100em) { .a { display: none } }", []),
+        ("@media (min-resolution: 2dppx) { .a { display: none } }", []),
+        (".a { display: none } @media (min-resolution: 2dppx) { .a { display: block } }", []),
+        (".a { display: none } @media print { .a { display: block } }", ["x"]),
+        ("@supports (display: grid) { .a { display: none } }", []),
+        ("@font-face { font-family: x; display: none } .a { display: none }", ["x"]),
+        ("@media screen { @media (min-width: 1px) { .a { display: none } } }", ["x"]),
+        # CSS nesting is undecided: its declarations might show anything
+        (".a { display: none } .c { .d { display: block } }", []),
+    ],
+)
+def test_what_the_cascade_hides(css: str, hidden: list[str]) -> None:
+    assert hidden_ids(css, TWO) == hidden
+
+
+@pytest.mark.parametrize(
+    ("body", "hidden"),
+    [
+        # the style attribute beats every sheet declaration but an important one
+        ('<div id="x" class="a" style="display: block"></div>', []),
+        ('<div id="x" class="a" style="display: block !important"></div>', []),
+        ('<div id="x" class="i" style="display: block"></div>', ["x"]),
+        # visibility is inherited and an element under can be made visible again
+        ('<div id="x" class="v"><span class="w"></span></div>', []),
+        ('<div id="x" class="v"><span style="visibility: visible"></span></div>', []),
+        ('<div id="x" class="v"><span></span></div>', ["x"]),
+    ],
+)
+def test_the_element_itself_and_what_is_under_it(body: str, hidden: list[str]) -> None:
+    css = (
+        ".a { display: none } .i { display: none !important } .v { visibility: hidden } "
+        ".w { visibility: visible }"
+    )
+    assert hidden_ids(css, body) == hidden
+
+
+@pytest.mark.parametrize(
+    ("attributes", "hidden"),
+    [("", ["x"]), ('media="screen"', ["x"]), ('media="print"', []), ('type="text/less"', [])],
+)
+def test_a_style_element_for_another_medium_or_language_hides_nothing(
+    attributes: str, hidden: list[str]
+) -> None:
+    assert hidden_ids(".a { display: none }", TWO, attributes) == hidden
+
+
+@pytest.mark.parametrize(
+    ("query", "result"),
+    [
+        ("", True),
+        ("all", True),
+        ("screen", True),
+        ("print", False),
+        ("not print", True),
+        ("not screen", False),
+        ("screen, print", True),
+        ("only screen and (min-width: 1024px) and (max-width: 1400px)", True),
+        ("(max-width: 1279px)", False),
+        ("(width: 1280px)", True),
+        ("(min-height: 800px)", False),
+        ("(orientation: landscape)", True),
+        ("(prefers-reduced-motion: reduce)", False),
+        ("(prefers-color-scheme: dark)", False),
+        ("(hover: hover) and (pointer: fine)", True),
+        ("(min-resolution: 2dppx)", None),
+        ("(min-resolution: 2dppx), print", None),
+        ("(min-resolution: 2dppx), screen", True),
+        ("(min-width: calc(10px + 2em))", None),
+        ("weird-medium", None),
+    ],
+)
+def test_media_queries_on_a_1280_by_720_screen(query: str, result: bool | None) -> None:
+    assert media_matches(query) is result
+
+
+def test_a_sheet_without_a_hiding_word_is_not_scanned() -> None:
+    _sheet.cache_clear()
+    assert hidden_ids(".a { display: block; color: red }", TWO) == []
+    assert _sheet.cache_info().currsize == 0
+
+
+def test_a_label_the_sheet_hides_does_not_name_its_control() -> None:
+    html = (
+        '<!DOCTYPE html><html lang="en"><head><title>t</title><style>.sr { display: none }'
+        '</style></head><body><main><h1>Form</h1><label for="c" class="sr">Colour</label>'
+        '<select id="c"><option>Red</option></select></main></body></html>'
+    )
+    outcomes = list(RULES[RuleId.SELECT_NAME](Page(parse(html))))
+    assert [(o.element.tag, o.passed) for o in outcomes] == [("select", False)]
+
+
+def test_a_heading_the_sheet_hides_does_not_count_in_the_order() -> None:
+    html = (
+        '<!DOCTYPE html><html lang="en"><head><title>t</title><style>.off { display: none }'
+        "</style></head><body><main><h1>A</h1><h2 class='off'>B</h2><h3>C</h3></main></body>"
+        "</html>"
+    )
+    outcomes = list(RULES[RuleId.HEADING_ORDER](Page(parse(html))))
+    assert [(o.element.tag, o.passed) for o in outcomes] == [("h1", True), ("h3", False)]
