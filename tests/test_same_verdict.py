@@ -1,6 +1,6 @@
 """The same site gets the same verdict (issue 24 item 4).
 
-Three consecutive audits of an unchanged site, the PostgreSQL manual (Debian's postgresql-doc-15),
+Two consecutive audits of an unchanged site, the PostgreSQL manual (Debian's postgresql-doc-15),
 served the way `python3 -m http.server` serves it (HTTP/1.0 and a listen backlog of 5:
 bench/site_server.py's `--stdlib-defaults`) with 20 ms of latency, in a process of its own, while
 another process spins on a core, must report the same issues (type, page and details) and
@@ -9,8 +9,10 @@ site's slowness, flagged a different set of `slow-response` pages each time, and
 below the site's size kept a different set of pages each time.
 
 The whole manual is crawled (`MAX_PAGES` is above its 1,169 pages): about 20 s an audit under load
-here, 60 s for the three. Three are enough: before the fixes every audit disagreed with every
-other (docs/timing.md). One spinner, not one per core: in the suite the other test worker loads
+here, 40 s for the two. Two are enough: before the fixes every audit disagreed with every other
+(docs/timing.md: 5 distinct issue sets of 5 audits in each of six runs, 3 of 3 on the whole
+manual), so any pair shows the regression; a third audit only added a third of the test's time,
+the suite's longest. One spinner, not one per core: in the suite the other test worker loads
 the second core, and two spinners starved it (the test's CPU was the suite's largest cost).
 Which pages a crawl capped below a site's size keeps is tested apart
 (tests/durable/test_scratchpad.py: the frontier is claimed one depth at a time, in URL order).
@@ -34,7 +36,7 @@ from local_platform.runtime import LocalPlatform
 
 DOCS = Path("/usr/share/doc/postgresql-doc-15/html")
 ROOT = Path(__file__).resolve().parent.parent
-AUDITS = 3
+AUDITS = 2
 MAX_PAGES = 2000
 LATENCY_MS = 20
 BURNERS = 1  # with the suite's other worker, both of CI's cores are busy
@@ -109,7 +111,7 @@ def scores(report: dict[str, Any]) -> str:
     return json.dumps(verdict, sort_keys=True).replace(report["audit"]["final_url"], "")
 
 
-async def test_three_audits_of_an_unchanged_site_under_load_agree(platform: LocalPlatform) -> None:
+async def test_two_audits_of_an_unchanged_site_under_load_agree(platform: LocalPlatform) -> None:
     reports = []
     with served_manual() as start_url, burning_cpu(BURNERS):
         origin = start_url.removesuffix("/index.html")

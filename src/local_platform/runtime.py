@@ -71,6 +71,16 @@ def _chromium(
     return ChromiumRenderer(http, private_hosts, robots=robots)
 
 
+def migrated_d1_file(state_dir: Path, project_root: Path, database: dict[str, Any]) -> Path:
+    """The file in `state_dir` of one of wrangler.toml's `d1_databases`, with the migrations it
+    lacks applied; a file copied from a migrated one lacks none (the test suite's platforms start
+    from one such copy)."""
+    path = state_dir / "d1" / f"{database['database_name']}.sqlite"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    apply_migrations(path, project_root / database.get("migrations_dir", "migrations"))
+    return path
+
+
 @dataclass
 class LocalPlatform:
     state_dir: Path
@@ -154,9 +164,7 @@ class LocalPlatform:
 
     def _bind_d1(self) -> None:
         for db in self.config.get("d1_databases", []):
-            path = self.state_dir / "d1" / f"{db['database_name']}.sqlite"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            apply_migrations(path, self.project_root / db.get("migrations_dir", "migrations"))
+            path = migrated_d1_file(self.state_dir, self.project_root, db)
             self.databases[db["binding"]] = LocalD1Database(path)
             setattr(self.env, db["binding"], self.databases[db["binding"]])
 

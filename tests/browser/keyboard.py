@@ -9,7 +9,7 @@ tabindex, so tree order is the order expected.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from playwright.sync_api import Frame, Page
 
@@ -61,6 +61,13 @@ _FOCUSED = (
 )
 
 
+# The same, asked of the report's frame alone: null unless its document has the focus (an element
+# keeps being its document's activeElement after the focus has left the frame).
+_FOCUSED_IN_FRAME = _FOCUSED.replace(
+    "() => {", "() => {\n  if (!document.hasFocus()) return null;", 1
+)
+
+
 class Focused(TypedDict):
     key: str  # "F:N": frame index F (0 the page), the element's stamp N
     visible: bool  # an outline or a box-shadow shows where the focus is
@@ -103,15 +110,24 @@ def focused(page: Page, inner: Frame | None = None) -> Focused | None:
 
 
 def _read(page: Page, inner: Frame | None) -> Focused | None:
+    if inner is not None:
+        # Most stops of a report's walk are inside its frame: asked first, the frame answers
+        # alone, one call to the browser where the page and then the frame took two (a walk of
+        # hundreds of stops was most of the keyboard tests' time).
+        here = inner.evaluate(_FOCUSED_IN_FRAME)
+        if here is not None and not here["frame"]:
+            return _as_focused(here, 1)
     here = page.main_frame.evaluate(_FOCUSED)
     index = 0
     if here is not None and here["frame"]:
         inner = inner or report_frame(page)
         assert inner is not None
         here, index = inner.evaluate(_FOCUSED), 1
-    if here is None:
-        return None
-    return Focused(key=f"{index}:{here['key']}", visible=here["visible"], name=here["name"],
+    return None if here is None else _as_focused(here, index)
+
+
+def _as_focused(here: dict[str, Any], frame_index: int) -> Focused:
+    return Focused(key=f"{frame_index}:{here['key']}", visible=here["visible"], name=here["name"],
                    tag=here["tag"])  # fmt: skip
 
 
