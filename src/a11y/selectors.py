@@ -18,11 +18,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from a11y.tree import Document, Element
+from a11y.tree import Element
+
+
+class Tree(Protocol):
+    """What matching reads of a document: its root and each element's parent
+    (a11y.tree.Document, or a caller's wrapper that bounds the work)."""
+
+    @property
+    def root(self) -> Element: ...
+
+    def parent(self, element: Element) -> Element | None: ...
+
 
 Specificity = tuple[int, int, int]
-Test = Callable[[Element, Document], bool]
+Test = Callable[[Element, Tree], bool]
 
 _ESC = r"(?:\\[0-9a-fA-F]{1,6}[ \t\n\r\f]?|\\[^0-9a-fA-F\n])"
 _IDENT = rf"-?(?:[A-Za-z_]|[^\x00-\x7f]|{_ESC})(?:[\w-]|[^\x00-\x7f]|{_ESC})*"
@@ -68,7 +80,7 @@ class Selector:
     specificity: Specificity
     test: Test
 
-    def matches(self, element: Element, document: Document) -> bool:
+    def matches(self, element: Element, document: Tree) -> bool:
         return self.test(element, document)
 
 
@@ -333,7 +345,7 @@ def _attribute(text: str) -> Test:
     if fold:
         wanted = wanted.lower()
 
-    def test(element: Element, document: Document) -> bool:
+    def test(element: Element, document: Tree) -> bool:
         value = element.attributes.get(name)
         if value is None:
             return False
@@ -389,7 +401,7 @@ def _pseudo(name_text: str, arguments: str | None) -> tuple[Test, Specificity]:
     raise Unsupported(name)
 
 
-def _checked(element: Element, document: Document) -> bool:
+def _checked(element: Element, document: Tree) -> bool:
     if element.tag == "input":
         kind = (element.attributes.get("type") or "").strip().lower()
         return kind in ("checkbox", "radio") and "checked" in element.attributes
@@ -404,7 +416,7 @@ def _structural(name: str) -> Test:
     of_type = name.endswith("of-type")
     first, last = name.startswith(("first", "only")), name.startswith(("last", "only"))
 
-    def test(element: Element, document: Document) -> bool:
+    def test(element: Element, document: Tree) -> bool:
         siblings = _siblings(element, document, of_type)
         if not siblings:
             return False
@@ -429,7 +441,7 @@ def _nth(name: str, arguments: str) -> Test:
         b = int(found.group("b") or 0) * (-1 if found.group("sign") == "-" else 1)
     of_type, from_end = name.endswith("of-type"), "last" in name
 
-    def test(element: Element, document: Document) -> bool:
+    def test(element: Element, document: Tree) -> bool:
         siblings = _siblings(element, document, of_type)
         if not siblings:
             return False
@@ -442,29 +454,37 @@ def _nth(name: str, arguments: str) -> Test:
     return test
 
 
-def _siblings(element: Element, document: Document, of_type: bool) -> list[Element]:
+def _siblings(element: Element, document: Tree, of_type: bool) -> list[Element]:
     parent = document.parent(element)
     if parent is None:
         return [element]
     children = list(parent.elements)
+    _charge(document, len(children))
     if of_type:
         children = [c for c in children if c.tag == element.tag]
     return children
 
 
-def _ancestors(element: Element, document: Document) -> Iterator[Element]:
+def _charge(document: Tree, steps: int) -> None:
+    """Count `steps` against a tree that bounds the work (a11y.stylesheet's), if it does."""
+    step = getattr(document, "step", None)
+    if step is not None:
+        step(steps)
+
+
+def _ancestors(element: Element, document: Tree) -> Iterator[Element]:
     parent = document.parent(element)
     while parent is not None:
         yield parent
         parent = document.parent(parent)
 
 
-def _before(element: Element, document: Document) -> Iterator[Element]:
+def _before(element: Element, document: Tree) -> Iterator[Element]:
     """The element siblings before `element`, nearest first."""
     siblings = _siblings(element, document, False)
     index = next(i for i, s in enumerate(siblings) if s is element)
     return reversed(siblings[:index])
 
 
-def _previous(element: Element, document: Document) -> Element | None:
+def _previous(element: Element, document: Tree) -> Element | None:
     return next(iter(_before(element, document)), None)

@@ -96,7 +96,10 @@ def hidden_by_style_sheets(
         declarations += [_renumbered(d, offset) for d in _sheet(sheet)]
     if not any(d.hides and d.certain for d in declarations):
         return []
-    return _Cascade(document, declarations).hidden()
+    try:
+        return _Cascade(document, declarations).hidden()
+    except _TooCostly:
+        return []  # decided nothing: what the markup hides stands alone
 
 
 def _renumbered(declaration: Declaration, offset: int) -> Declaration:
@@ -357,12 +360,41 @@ def _length(value: str) -> float | None:
     return number * _EM if unit in ("em", "rem") else number
 
 
+# Steps up or across the tree that matching may take on one page. Matching `.a .b .c` on a tree
+# as deep as parse.tree_construction.MAX_DEPTH could cost a power of its depth; the costliest of
+# the 128 corpus pages takes about 40,000. Past the bound nothing is decided (`_TooCostly`).
+MAX_STEPS = 1_000_000
+
+
+class _TooCostly(Exception):
+    """A page whose sheets would cost more than MAX_STEPS to match."""
+
+
+class _Budgeted:
+    """The document as selectors walk it (a11y.selectors.Tree), counting each step."""
+
+    def __init__(self, document: Document) -> None:
+        self.root = document.root
+        self._parent = document.parent
+        self.steps = 0
+
+    def parent(self, element: Element) -> Element | None:
+        self.step()
+        return self._parent(element)
+
+    def step(self, count: int = 1) -> None:
+        self.steps += count
+        if self.steps > MAX_STEPS:
+            raise _TooCostly
+
+
 class _Cascade:
     """The declarations of one page, indexed by what their subject compound requires, and the
-    elements they certainly hide."""
+    elements they certainly hide. Matching walks a `_Budgeted` tree."""
 
     def __init__(self, document: Document, declarations: list[Declaration]) -> None:
-        self.document = document
+        self.order = document.order
+        self.document = _Budgeted(document)
         self.by_key: dict[tuple[str, str], list[Declaration]] = {}
         for declaration in declarations:
             if declaration.certain or not declaration.hides:  # an uncertain hider never hides
@@ -385,7 +417,7 @@ class _Cascade:
                 asked.add(id(element))
                 if self._hides(element):
                     found.add(id(element))
-        return [e for e in document.order if id(e) in found]
+        return [e for e in self.order if id(e) in found]
 
     def _hides(self, element: Element) -> bool:
         if self._wins(element, Property.DISPLAY):
@@ -430,6 +462,7 @@ class _Cascade:
         pending = list(element.elements)
         while pending:
             child = pending.pop()
+            self.document.step()  # a deep tree of hidden elements would cost its square
             style = child.attributes.get("style") or ""
             if "visib" in style.lower():
                 return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from a11y import stylesheet
 from a11y.page import Page
 from a11y.rule_ids import RuleId
 from a11y.rules import RULES
@@ -165,3 +166,18 @@ def test_a_heading_the_sheet_hides_does_not_count_in_the_order() -> None:
     )
     outcomes = list(RULES[RuleId.HEADING_ORDER](Page(parse(html))))
     assert [(o.element.tag, o.passed) for o in outcomes] == [("h1", True), ("h3", False)]
+
+
+def test_a_page_too_costly_to_match_decides_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deep tree and descendant selectors that fail at the top cost a power of the depth:
+    past stylesheet.MAX_STEPS the cascade gives up and hides nothing (what the markup hides
+    stands). 300 levels would take about 10^9 steps; the bound stops them."""
+    css = ".z .x .x .y { display: none } .y { display: none }"
+
+    def nested(depth: int) -> str:
+        return '<div class="x y">' * depth + "</div>" * depth
+
+    assert len(hidden_ids(css, nested(20))) == 20  # `.y` alone hides them all
+    assert hidden_ids(css, nested(300)) == []
+    monkeypatch.setattr(stylesheet, "MAX_STEPS", 1000)
+    assert hidden_ids(css, nested(20)) == []
