@@ -250,7 +250,8 @@ def run(browser: Browser, documents: Iterator[tuple[str, str]]) -> Tally:
 # Causes of a whole kind of disagreement, each checked on the disagreement, not assumed.
 HIDDEN_BY_STYLE = (
     "a style sheet hides the element (display or visibility from the cascade; axe-core "
-    "excludes it): the static rules see only what the markup hides (a11y/hidden.py)"
+    "excludes it): the static rules see what the markup and the page's own <style> sheets "
+    "certainly hide (a11y/hidden.py, a11y/stylesheet.py), not linked sheets"
 )
 HIDDEN_BY_STYLE_NEAR = (
     "a style sheet hides an element the verdict depends on (a label, the content that names "
