@@ -6,7 +6,9 @@ what it holds, `script`, `style`, `template`, `noscript`; axe-core's `nativelyHi
 `<details>` element's content but its summary, `<input type=hidden>`, and what the user-agent
 style sheet hides until a script or the user shows it: a `<dialog>` without `open` and an
 element with the `popover` attribute (no script runs in a static audit to open either).
-Not decidable without layout and the cascade: a stylesheet's `display: none` or `visibility`,
+What the page's own `<style>` sheets certainly hide comes from a11y.stylesheet (through
+`styled`, by a11y.page.Page). Not decidable without layout and linked style sheets: a linked
+sheet's `display: none` or `visibility`,
 `content-visibility`, a `hidden` attribute a stylesheet overrides, off-screen positioning, zero
 size and clipping. A rule whose outcome depends on those says so (docs/accessibility.md).
 """
