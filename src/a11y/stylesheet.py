@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
@@ -103,17 +103,7 @@ def hidden_by_style_sheets(
 
 
 def _renumbered(declaration: Declaration, offset: int) -> Declaration:
-    if not offset:
-        return declaration
-    return Declaration(
-        declaration.prop,
-        declaration.hides,
-        declaration.important,
-        declaration.order + offset,
-        declaration.selector_text,
-        declaration.certain,
-        declaration.key,
-    )
+    return replace(declaration, order=declaration.order + offset) if offset else declaration
 
 
 def _from_element(style: Element) -> StyleSheet:
@@ -409,7 +399,9 @@ class _Cascade:
             if not any(d.hides and d.certain for d in declarations):
                 continue
             elements = self.elements.get(kind, value)
-            parsed = [d.selector for d in declarations if d.hides and d.certain and elements]
+            if not elements:
+                continue
+            parsed = [d.selector for d in declarations if d.hides and d.certain]
             hiders = [h for h in parsed if h is not None]
             for element in elements if hiders else ():
                 if id(element) in asked or not any(h.matches(element, document) for h in hiders):
@@ -497,18 +489,13 @@ def _might_outrank(declaration: Declaration, rank: Rank) -> bool:
     return declaration.selector is None or declaration.rank > rank
 
 
-_INLINE = re.compile(
-    r"(?:^|;)\s*(display|visibility|all)\s*:\s*([^;!]*?)\s*(!\s*important)?\s*(?:;|$)", re.I
-)
-
-
 def _inline_overrides(element: Element, prop: Property, important: bool) -> bool:
     """Whether the element's own `style` attribute shows it against the winning declaration
     (a declaration there beats every sheet's but an important one, unless important itself)."""
     style = element.attributes.get("style")
     if not style:
         return False
-    for name, value, inline_important in _INLINE.findall(style):
+    for name, value, inline_important in _DECLARATION.findall(style):
         for effect, hides in _effects(name.lower(), value.strip().lower()):
             if effect is prop and not hides and (bool(inline_important) or not important):
                 return True

@@ -88,6 +88,7 @@ def test_what_the_cascade_hides(css: str, hidden: list[str]) -> None:
         # the style attribute beats every sheet declaration but an important one
         ('<div id="x" class="a" style="display: block"></div>', []),
         ('<div id="x" class="a" style="display: block !important"></div>', []),
+        ('<div id="x" class="a" style="display: none; display: block"></div>', []),
         ('<div id="x" class="i" style="display: block"></div>', ["x"]),
         # visibility is inherited and an element under can be made visible again
         ('<div id="x" class="v"><span class="w"></span></div>', []),
