@@ -46,13 +46,18 @@ def row_button(row: Locator, label: str) -> Locator:
 
 
 def start_audit(page: Page, url: str, max_pages: int) -> str:
-    """Start an audit from the form; its id (its row is the newest)."""
+    """Start an audit from the form; its id, as the notice names it, once its row is listed."""
     page.get_by_label("Site URL", exact=True).fill(url)
     page.get_by_label("Maximum pages", exact=True).fill(str(max_pages))
     page.get_by_role("button", name="Start audit").click()
-    expect(page.locator("#notice")).to_contain_text("started")
-    audit_id = page.locator("#audits-table tbody tr").first.get_attribute("data-audit-id")
-    assert audit_id is not None
+    notice = page.locator("#notice")
+    expect(notice).to_have_text(re.compile(r"^Audit \S+ started\.$"))
+    # The notice names the new audit before the list is reloaded: the list's first row may
+    # still be an older audit of this worker (one another test cancelled).
+    match = re.fullmatch(r"Audit (\S+) started\.", notice.inner_text().strip())
+    assert match is not None
+    audit_id = match.group(1)
+    expect(audit_row(page, audit_id)).to_have_count(1)
     return audit_id
 
 
