@@ -27,10 +27,30 @@ _NATIVELY_HIDDEN = frozenset(
     "head script style template noscript title base basefont datalist link meta noembed "
     "noframes param rp".split()
 )
-_DISPLAY_NONE = re.compile(r"(?:^|;)\s*display\s*:\s*none\s*(?:!important\s*)?(?:;|$)", re.I)
-_VISIBILITY_HIDDEN = re.compile(
-    r"(?:^|;)\s*visibility\s*:\s*(?:hidden|collapse)\s*(?:!important\s*)?(?:;|$)", re.I
+# A `display`, `visibility` or `all` declaration of a style attribute: name, value, importance.
+STYLE_DECLARATION = re.compile(
+    r"(?:^|;)\s*(display|visibility|all)\s*:\s*([^;!]*?)\s*(!\s*important)?\s*(?=;|$)", re.I
 )
+
+
+def style_hides(style: str) -> bool:
+    """Whether a style attribute hides its element: the declaration that wins within it (the
+    last important one, else the last one; CSS Cascading 4 § 6.1) is `display: none` or
+    `visibility: hidden|collapse`. `all` resets both to their initial values, which show."""
+    winners: dict[str, tuple[bool, str]] = {}
+    for name, value, important in STYLE_DECLARATION.findall(style):
+        name = name.lower()
+        if name == "all":
+            effects = [("display", ""), ("visibility", "")]
+        else:
+            effects = [(name, value.strip().lower())]
+        for prop, effect in effects:
+            earlier = winners.get(prop)
+            if earlier is None or important or not earlier[0]:
+                winners[prop] = (bool(important), effect)
+    display = winners.get("display", (False, ""))[1]
+    visibility = winners.get("visibility", (False, ""))[1]
+    return display == "none" or visibility in ("hidden", "collapse")
 
 
 def _hidden_self(element: Element, parent: Element | None) -> bool:
@@ -41,7 +61,7 @@ def _hidden_self(element: Element, parent: Element | None) -> bool:
     if "hidden" in attributes and element.is_html and tag != "area":
         return True
     style = attributes.get("style")
-    if style and (_DISPLAY_NONE.search(style) or _VISIBILITY_HIDDEN.search(style)):
+    if style and style_hides(style):
         return True
     if tag == "input" and (attributes.get("type") or "").strip().lower() == "hidden":
         return True

@@ -37,6 +37,12 @@ HIDDEN = [
     ('<p id="target" style="color: red; display:none">x</p>', True, True),
     ('<p id="target" style="visibility: hidden !important">x</p>', True, True),
     ('<p id="target" style="display: block">x</p>', False, False),
+    # within the attribute the last declaration wins, an important one over any later
+    ('<p id="target" style="display: none; display: block">x</p>', False, False),
+    ('<p id="target" style="display: block; display: none">x</p>', True, True),
+    ('<p id="target" style="display: none !important; display: block">x</p>', True, True),
+    ('<p id="target" style="visibility: hidden; all: initial">x</p>', False, False),
+    ('<p id="target" style="display:NONE">x</p>', True, True),
     ('<details><summary id="target">More</summary><p>x</p></details>', False, False),
     ("<details><summary>More</summary><p id=target>x</p></details>", True, True),
     ("<details open><summary>More</summary><p id=target>x</p></details>", False, False),
