@@ -44,7 +44,11 @@ class WorkersHttpClient:
         started = time.monotonic()
         try:
             async with asyncio.timeout(request.timeout_s) as limit:
-                return await self._exchange(request, started, limit)
+                _IN_FLIGHT.add(limit)
+                try:
+                    return await self._exchange(request, started, limit)
+                finally:
+                    _IN_FLIGHT.discard(limit)
         except TimeoutError:
             return _failure(request, started, f"timed out after {request.timeout_s:g} s")
         except OSError as exc:  # fetch failures and aborts are OSError subclasses in the SDK
@@ -90,9 +94,16 @@ async def _read_capped(response: _Streamed, max_bytes: int) -> tuple[bytes, bool
     return b"".join(chunks), truncated
 
 
+# The timeouts of the fetches in flight in this isolate (or process): see `_Unhurried`.
+_IN_FLIGHT: set[asyncio.Timeout] = set()
+
+
 class _Unhurried:
-    """Feeds a sink without charging its time to the fetch's timeout: the timeout bounds how
-    long the server takes, and parsing a 20 MiB page (and sending its links on) is our time."""
+    """Feeds a sink without charging its time to any fetch's timeout: a timeout bounds how long
+    the server takes, and parsing a 20 MiB page (and sending its links on) is our time. The
+    loop runs one thing at a time, so while one page is parsed every other response in flight
+    waits as well, its bytes kept in the socket: each of their deadlines moves on as much.
+    Else a crawl of many pages at once on a slow machine would blame the site for our CPU."""
 
     def __init__(self, sink: ports.BodySink, limit: asyncio.Timeout) -> None:
         self.sink, self.limit = sink, limit
@@ -102,9 +113,11 @@ class _Unhurried:
         clock = asyncio.get_running_loop().time
         begun = clock()
         await self.sink.feed(chunk)
-        deadline = self.limit.when()
-        if deadline is not None:
-            self.limit.reschedule(deadline + clock() - begun)
+        spent = clock() - begun
+        for limit in {self.limit, *_IN_FLIGHT}:
+            deadline = limit.when()
+            if deadline is not None:
+                limit.reschedule(deadline + spent)
 
 
 async def _each_chunk(

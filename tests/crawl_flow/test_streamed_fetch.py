@@ -1,6 +1,7 @@
 """The Workers shell's HTTP client (entry.WorkersHttpClient) streaming a body into a sink, here
 over the local platform's fetch (h11): every byte arrives in order, the cap cuts exactly, a
-timeout mid-body ends the exchange, and the sink's own time is not charged to the timeout.
+timeout mid-body ends the exchange, and the sink's own time is not charged to the timeout, neither
+its own fetch's nor that of any other fetch in flight.
 
 The timeout tests move the loop's clock (tests/support/loop_clock.py) instead of racing real
 pauses against a real timeout: the server holds the rest of a body on an event, and the sink's
@@ -127,3 +128,28 @@ async def test_the_sinks_own_time_is_not_charged_to_the_timeout(
         result = await fetch(site.url("/slow-to-parse"), sink, timeout_s=5.0)
 
     assert (result.status, b"".join(sink.chunks)) == (200, b"a" * 40)
+
+
+async def test_one_sinks_time_is_charged_to_no_other_fetch_in_flight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While one page is parsed the loop serves no other response: a page whose bytes wait in
+    the socket meanwhile has not timed out because of the site."""
+    clock, rest = loop_clock(monkeypatch), threading.Event()
+    waiting = Collect()
+    parsing = Collect(busy=(clock, 10.0))  # 40 s of parsing against the other's 30 s timeout
+    reply = StreamReply(lambda: iter([b"a" * 10] * 4), pause_s=0.05)
+    routes = {"/stall": StreamReply(first_part_then(rest)), "/slow-to-parse": reply}
+    with serve_site(routes) as site:
+        try:
+            held = asyncio.ensure_future(fetch(site.url("/stall"), waiting, timeout_s=30))
+            await waiting.fed_at_least(len(FIRST))
+            parsed = await fetch(site.url("/slow-to-parse"), parsing, timeout_s=5.0)
+            assert not held.done()
+            rest.set()  # the server sends the rest: the held page arrives whole
+            result = await held
+        finally:
+            rest.set()
+
+    assert (parsed.status, result.status, result.error) == (200, 200, None)
+    assert b"".join(waiting.chunks).startswith(FIRST) and len(b"".join(waiting.chunks)) > len(FIRST)
