@@ -28,6 +28,8 @@ from tests.support.site_server import Reply, serve_site
 FORMATS = ("service.html_report", "service.svg_charts", "service.sarif", "service.junit")
 SCHEMAS = ("pydantic", "api.schemas", "api.openapi")
 MCP = ("api.mcp.transport", "api.mcp.tools", "api.mcp.protocol")
+# The Worker's graph, which the shell (src/entry.py) brings whole.
+WORKER = ("entry", "api", "workflow", "durable", "crawl", "audit.catalogue", "a11y", "parse")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,15 @@ ROWS = {
         ),
     ),
     "the API's entry point": Row("import api.app", (*FORMATS, *SCHEMAS, *MCP)),
+    # The platform imports the Worker's shell (the API, the workflow, the Durable Object) when an
+    # event, an object or a fetch first needs it (local_platform.runtime).
+    "the local platform until the shell is needed": Row(
+        "import asyncio, tempfile\n"
+        "from local_platform.runtime import LocalPlatform\n"
+        "with tempfile.TemporaryDirectory() as state:\n"
+        "    asyncio.run(LocalPlatform(state).close())",
+        (*WORKER, "render.records", "auditdb.records"),
+    ),
     "the progress view off a terminal": Row(
         "import io, cli.progress; cli.progress.progress_view(io.StringIO())", ("rich",)
     ),
@@ -122,3 +133,12 @@ def test_an_audit_loads_no_other_format(tmp_path) -> None:
     assert {"cli.audit_request", "service.audits"} <= loaded  # the statement did run an audit
     unwanted = {*FORMATS, *SCHEMAS, *MCP, "rich", "cryptography", "demo.server", "html5lib"}
     assert among(loaded, unwanted) == set()
+
+
+def test_a_command_that_reads_only_d1_loads_no_shell(tmp_path) -> None:
+    """`siteaudit keys list` reads the keys table through the service: the platform never
+    imports the Worker's shell, nor the audit records."""
+    argv = ["--state-dir", str(tmp_path), "keys", "list"]
+    loaded = loaded_after(f"import cli.main; assert cli.main.main({argv!r}) == 0")
+    assert {"service.keys", "local_platform.runtime"} <= loaded  # the statement did list them
+    assert among(loaded, (*WORKER, "auditdb.records", "render.records")) == set()
