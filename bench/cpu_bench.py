@@ -3,7 +3,8 @@ timed from outside as hyperfine times a command, and an audit's CPU phase by pha
 
 Run: `uv run python bench/cpu_bench.py [--reps 5] [--latencies 0,50] [--sites pg,apidocs]
 [--api-pages 10000] [--base SRC]`, `--phases SITE [--profile]` for one audit's CPU per phase, or
-`--startup [--base SRC] [--reps N]` for `siteaudit --help` and a 6-page audit.
+`--startup [--base SRC] [--reps N]` for `siteaudit --help`, `keys list`, a 6-page audit and
+its `report`.
 
 Whole-process mode (the default). Per run, one fresh site server (bench/site_server.py: the sites
 of bench/crawl_bench.py, `bench_sites`) and one command, started as a user starts it:
@@ -36,11 +37,13 @@ the event loop meanwhile (the CLI's progress polling, alarms), which is little. 
 adds a cProfile of the phases after the crawl only (enabled around those steps and the report),
 saved to bench/.out/phases-SITE.prof, its top functions printed.
 
-Start-up mode (`--startup`): `siteaudit --help`, then an audit of a 6-page generated site
-(`synthetic_site.SyntheticSite(6)`, no latency, a fresh state folder), whole process, `--reps`
-times, alternating with the same two commands of `--base SRC`; medians of CPU and wall.
-Last line `audit_help_cpu_ms=.. audit_help_wall_ms=.. audit_tiny_audit_cpu_ms=.. ...` (and
-`base_...`).
+Start-up mode (`--startup`): `siteaudit --help`, `keys list` on a fresh state folder, an audit
+of a 6-page generated site (`synthetic_site.SyntheticSite(6)`, no latency) in it and `report`
+of that audit, whole process, `--reps` times, alternating with the same commands of `--base
+SRC` (a tree's `src/`; its folder holds wrangler.toml and migrations/ too, as `git archive REV
+src wrangler.toml migrations` gives); medians of CPU and wall. Last line
+`audit_help_cpu_ms=.. audit_help_wall_ms=.. audit_keys_list_cpu_ms=.. ...
+audit_tiny_audit_cpu_ms=.. audit_report_cpu_ms=..` (and `base_...`).
 
 Last line (whole-process mode): per site and latency `ratio_SITE_LATms=..` (audit pages/s over
 Scrapy's, of the medians) `paired_SITE_LATms=..` (the median of each repetition's ratio)
@@ -63,10 +66,11 @@ import sysconfig
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from child_process import run_measured  # bench/ is on sys.path (script folder)
+from child_process import ChildRun, run_measured  # bench/ is on sys.path (script folder)
 from crawl_bench import (
     OUT,
     ROOT,
@@ -274,9 +278,13 @@ def whole_process(opts: argparse.Namespace, sites: list[BenchSite], scrapy: Path
 # -- start-up -----------------------------------------------------------------------------------
 
 
+STARTUP_COMMANDS = ("help", "keys list", "tiny audit", "report")
+
+
 def startup(opts: argparse.Namespace) -> None:
-    """`siteaudit --help` and an audit of a 6-page site, whole process, `--reps` times each,
-    alternating with the same commands of `--base SRC` when given; medians."""
+    """`siteaudit --help`, `keys list`, an audit of a 6-page site and `report` of that audit,
+    whole process, in one fresh state folder per repetition, `--reps` times each, alternating
+    with the same commands of `--base SRC` when given; medians."""
     from synthetic_site import SyntheticSite
 
     tiny = SyntheticSite(6)
@@ -288,20 +296,9 @@ def startup(opts: argparse.Namespace) -> None:
                 env = child_env()
                 if kind == "base":
                     env["PYTHONPATH"] = str(opts.base)
-                for name in ("help", "tiny audit"):
-                    with tempfile.TemporaryDirectory(dir=OUT) as tmp:
-                        arguments = (
-                            ["--help"]
-                            if name == "help"
-                            else audit_arguments(server.url("/"), 10, Path(tmp))
-                        )
-                        log = OUT / f"startup-{kind}.log"
-                        child = run_measured(
-                            siteaudit_command() + arguments, log, timeout_s=120, cwd=ROOT, env=env
-                        )
-                    if child.exit_status != 0:
-                        sys.exit(f"{kind} {name} exited {child.exit_status}; see {log}")
-                    spent.setdefault((kind, name), []).append((child.cpu_s, child.wall_s))
+                with tempfile.TemporaryDirectory(dir=OUT) as tmp:
+                    for name, child in startup_commands(kind, server.url("/"), Path(tmp), env):
+                        spent.setdefault((kind, name), []).append((child.cpu_s, child.wall_s))
     fields: list[str] = []
     for (kind, name), got in spent.items():
         cpu = statistics.median(c for c, _ in got)
@@ -310,6 +307,29 @@ def startup(opts: argparse.Namespace) -> None:
         key = f"{kind}_{name.replace(' ', '_')}"
         fields += [f"{key}_cpu_ms={1000 * cpu:.0f}", f"{key}_wall_ms={1000 * wall:.0f}"]
     print(" ".join(fields))
+
+
+def startup_commands(
+    kind: str, url: str, state_dir: Path, env: dict[str, str]
+) -> Iterator[tuple[str, ChildRun]]:
+    """Each of STARTUP_COMMANDS run once on `state_dir`, in order: `report` reports the audit
+    the one before it ran (its id is the audit's first line of output)."""
+    audit_id = ""
+    for name in STARTUP_COMMANDS:
+        arguments = {
+            "help": ["--help"],
+            "keys list": ["--state-dir", str(state_dir), "keys", "list"],
+            "tiny audit": audit_arguments(url, 10, state_dir),
+            "report": ["--state-dir", str(state_dir), "report", audit_id],
+        }[name]
+        log = OUT / f"startup-{kind}.log"
+        command = siteaudit_command() + arguments
+        child = run_measured(command, log, timeout_s=120, cwd=ROOT, env=env, capture_stdout=True)
+        if child.exit_status != 0:
+            sys.exit(f"{kind} {name} exited {child.exit_status}; see {log}")
+        if name == "tiny audit":
+            audit_id = child.stdout.split()[1]  # `audit <id>`
+        yield name, child
 
 
 # -- phases -------------------------------------------------------------------------------------

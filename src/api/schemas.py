@@ -27,7 +27,7 @@ from pydantic import (
 from api import json_body
 from api.errors import ApiError, ApiErrorCode, BadRequest, PayloadTooLarge
 from api.json_body import BodyProblem, UnreadableBody
-from auditdb.monitors import Frequency
+from auditdb.frequency import Frequency
 from auditdb.records import MAX_LIGHTHOUSE_PAGES
 from auditdb.scope import (
     MAX_CONCURRENCY,

@@ -37,6 +37,7 @@ from audit.a11y_catalogue import (
     RuleText,
     understanding_url,
 )
+from audit.severity import Severity  # its own module, for the CLI's start-up; named here too
 
 __all__ = [
     "CATALOGUE",
@@ -52,20 +53,6 @@ __all__ = [
     "render_markdown",
     "severity_of",
 ]
-
-
-class Severity(StrEnum):
-    CRITICAL = "critical"
-    WARNING = "warning"
-    INFO = "info"
-
-    @property
-    def order(self) -> int:
-        """Sort key: critical=0, warning=1, info=2 (the original's `ISSUE_SEVERITY_ORDER`)."""
-        return _SEVERITY_ORDER[self]
-
-
-_SEVERITY_ORDER = {Severity.CRITICAL: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
 class Scope(StrEnum):

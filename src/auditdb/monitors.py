@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Self
 
+from auditdb.frequency import Frequency
 from auditdb.listing import SortKey, Statement
 from auditdb.scope import ScopeOptions
 from common.bindings import D1Database
@@ -25,12 +26,6 @@ from common.wire import JsonRecord, as_int, as_str
 from lighthouse.records import LighthouseMode
 from render.records import RenderMode
 from urls.credentials import RedactedCredentials
-
-
-class Frequency(StrEnum):
-    DAILY = "daily"  # every day at the monitor's hour
-    WEEKLY = "weekly"  # Mondays
-    MONTHLY = "monthly"  # the 1st of the month
 
 
 class MonitorRunStatus(StrEnum):

@@ -23,11 +23,13 @@ import sys
 from typing import TextIO
 
 from common.wire import JsonObject
-from urls.credentials import Recipient
 
 __all__ = ["add_credentials_arguments", "credentials_body"]
 
-_SEND_TO = {"external-links": Recipient.EXTERNAL_LINKS, "lighthouse": Recipient.LIGHTHOUSE}
+# Each choice names its `urls.credentials.Recipient` member, looked up where the body is built:
+# that module brings the URL parser (and idna) with it, which the CLI's parser must not load
+# (tests/cli/test_startup.py).
+_SEND_TO = {"external-links": "EXTERNAL_LINKS", "lighthouse": "LIGHTHOUSE"}
 
 
 def add_credentials_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,8 +112,10 @@ def credentials_body(
     }
     if auth is not None:
         body["basic_auth"] = auth
+    from urls.credentials import Recipient
+
     for choice in args.send_credentials_to:
-        body[f"send_to_{_SEND_TO[choice]}"] = True
+        body[f"send_to_{Recipient[_SEND_TO[choice]]}"] = True
     return body
 
 

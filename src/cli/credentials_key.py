@@ -17,8 +17,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from local_platform import cipher
-
+# local_platform.cipher (the key files) is imported by the runs below, not by the CLI's parser,
+# which builds this command's options (tests/cli/test_startup.py).
 if TYPE_CHECKING:
     from local_platform.runtime import LocalPlatform
     from maintenance.reseal import ResealReport
@@ -36,6 +36,7 @@ def add_credentials_key_commands(commands: Subcommands) -> None:
 
 
 async def run_credentials_key(platform: LocalPlatform, args: argparse.Namespace) -> int:
+    from local_platform import cipher
     from maintenance.reseal import reseal_credentials
 
     if args.credentials_key_command == "rotate":
@@ -53,6 +54,8 @@ async def run_credentials_key(platform: LocalPlatform, args: argparse.Namespace)
 
 def _rotate(platform: LocalPlatform) -> str | None:
     """Move the state directory's key aside and make a new one; why not, when it cannot."""
+    from local_platform import cipher
+
     state = platform.state_dir
     current = state / cipher.KEY_FILE
     if (state / cipher.PREVIOUS_KEY_FILE).exists():

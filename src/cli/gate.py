@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from audit.catalogue import Severity
+from audit.severity import Severity
 
 if TYPE_CHECKING:
     from security.grade import Grade

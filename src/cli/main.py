@@ -72,7 +72,6 @@ from cli.scope import add_scope_arguments
 from cli.security import add_security_commands, run_security_check
 from cli.verify import add_verify_commands, verify_vars
 from common import settings
-from common.deployment import DeploymentVarError
 from common.settings import LOCAL_OWNER
 from common.wire import as_object, as_str
 from lighthouse.records import LighthouseMode
@@ -252,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     if hasattr(args, "auth"):  # read before the platform starts: --auth USER asks for a password
         args.credentials = credentials_body(parser, args)
     import asyncio  # after parsing: --help and argument errors exit without it
+
+    from common.deployment import DeploymentVarError  # it loads the key ring's crypto: here too
 
     try:
         runners = {

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from auditdb.monitors import Frequency
+from auditdb.frequency import Frequency
 from cli.credentials import add_credentials_arguments
 from cli.render_option import add_render_argument
 from cli.scope import add_scope_arguments, scope_fields

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from render.records import RenderMode
+from render.mode import RenderMode
 
 __all__ = ["add_render_argument"]
 

@@ -30,9 +30,11 @@ class LiveObject:
 class Instances:
     """Live instances of one class over `<directory>/<id hex>.sqlite`."""
 
-    def __init__(self, directory: Path, cls: type, env_provider: Callable[[], Any]) -> None:
+    def __init__(
+        self, directory: Path, construct: Callable[[Any, Any], Any], env_provider: Callable[[], Any]
+    ) -> None:
         self.directory = directory
-        self._cls = cls
+        self._construct_instance = construct  # the class, or what resolves it first (runtime)
         self._env_provider = env_provider
         self._live: dict[str, LiveObject] = {}
         self._background: set[asyncio.Future[Any]] = set()  # waitUntil work of every object
@@ -89,7 +91,7 @@ class Instances:
             pending=self._background,
         )
         try:
-            live.instance = self._cls(ctx, self._env_provider())
+            live.instance = self._construct_instance(ctx, self._env_provider())
         except BaseException:
             self.evict(named)
             raise

@@ -34,14 +34,14 @@ class DurableObjectNamespace:
     def __init__(
         self,
         class_name: str,
-        cls: type,
+        construct: Callable[[Any, Any], Any],
         *,
         state_dir: Path | str,
         clock: Clock,
         env_provider: Callable[[], Any],
     ) -> None:
         self.class_name = class_name
-        self._instances = Instances(Path(state_dir) / class_name, cls, env_provider)
+        self._instances = Instances(Path(state_dir) / class_name, construct, env_provider)
         self._alarms = AlarmRunner(self._instances, clock)
 
     # -- ids and stubs ----------------------------------------------------------------------

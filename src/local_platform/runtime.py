@@ -5,6 +5,13 @@ declares over files in one state directory (D1 and Durable Object SQLite files, 
 engine's state, queue messages, R2 objects), imports src/entry.py behind the local `workers` SDK
 surface and dispatches fetch, scheduled, queue and alarm events to it. State survives the process,
 so a killed CLI run can be resumed by a later one.
+
+The shell is imported on first use, not when the platform is built: its import brings the whole
+Worker (the API, the workflow, the Durable Object: about 600 modules and 1 s of CPU), and a
+command that only reads D1 (`siteaudit keys list`) needs none of it. The bindings resolve their
+class from the shell when an object, an instance or an event first needs it, and the HTTP port
+imports the shell with the first fetch (`_ShellHttpClient`), so whatever a run does goes through
+the shell's own code, as before.
 """
 
 from __future__ import annotations
@@ -12,13 +19,14 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from auditdb import repository
 from common import ports
 from common.bindings import Env
 from common.deployment import DeploymentVars
@@ -34,10 +42,11 @@ from local_platform.migrations import apply_migrations
 from local_platform.queues import Handler, LocalQueue, QueueBroker
 from local_platform.r2 import LocalR2Bucket
 from local_platform.workflows import WorkflowEngine
-from render.renderer import Renderer
-from render.renderers import use_local_renderer
-from render.request_policy import RobotsGate
 from urls.private_hosts import PrivateHosts
+
+if TYPE_CHECKING:
+    from render.renderer import Renderer
+    from render.request_policy import RobotsGate
 
 log = logging.getLogger("siteaudit.local")
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -71,6 +80,23 @@ def _chromium(
     return ChromiumRenderer(http, private_hosts, robots=robots)
 
 
+class _ShellHttpClient:
+    """The HTTP port until the shell is imported: the shell configures its own client
+    (`entry.WorkersHttpClient`, over the local `workers.fetch`) when it is imported, so the
+    first fetch imports the shell and goes through that client, as every later one does. A
+    command that fetches before any event reached the shell (`siteaudit security URL`, the start
+    URL's check of `siteaudit audit`) fetches as the Worker does."""
+
+    def __init__(self, shell: Callable[[], ModuleType]) -> None:
+        self._shell = shell
+        self._client: ports.HttpClient | None = None
+
+    async def fetch(self, request: ports.FetchRequest) -> ports.FetchResult:
+        if self._client is None:
+            self._client = cast(ports.HttpClient, self._shell().WorkersHttpClient())
+        return await self._client.fetch(request)
+
+
 def migrated_d1_file(state_dir: Path, project_root: Path, database: dict[str, Any]) -> Path:
     """The file in `state_dir` of one of wrangler.toml's `d1_databases`, with the migrations it
     lacks applied; a file copied from a migrated one lacks none (the test suite's platforms start
@@ -102,11 +128,14 @@ class LocalPlatform:
         self.config = tomllib.loads((self.project_root / "wrangler.toml").read_text())
         self._bind_vars()  # first: a bad var is refused before any file is opened
         workers_sdk.install()
-        ports.configure(now_ms=self.clock.now_ms)
-        use_local_renderer(_chromium if self.local_renderer else None)
-        self.entry = importlib.import_module("entry")
-        # After the shell's import, which configures WebCrypto's: CPython has `cryptography`.
-        ports.configure(cipher=cipher.LocalCipher())
+        ports.configure(now_ms=self.clock.now_ms, cipher=cipher.LocalCipher())
+        # A shell imported already (the test suite imports it first) is used as it is, with the
+        # HTTP client it configured or a test put in its place; else it waits for first use.
+        self._entry: ModuleType | None = None
+        if "entry" in sys.modules:
+            self._entry = self._shell()
+        else:
+            ports.configure(http=_ShellHttpClient(lambda: self.entry))
         self.databases: dict[str, LocalD1Database] = {}
         self.namespaces: dict[str, DurableObjectNamespace] = {}
         self.queue_consumers: dict[str, dict[str, Any]] = {}
@@ -115,8 +144,36 @@ class LocalPlatform:
         self.crons = CronScheduler(
             list(self.config.get("triggers", {}).get("crons", [])), self.clock
         )
-        self._bind_all(self.entry)
+        self._bind_all()
         self._local_key: str | None = None
+
+    @property
+    def entry(self) -> ModuleType:
+        """src/entry.py, imported on first use (the module docstring says why)."""
+        if self._entry is None:
+            self._entry = self._shell()
+        return self._entry
+
+    def _shell(self) -> ModuleType:
+        """The shell, with what this platform sets beside it: the local renderer the render
+        steps use (render.renderers, which loads the render records, imported here for that
+        reason), and the local cipher after the shell's first import, which configures
+        WebCrypto's (CPython has `cryptography`: local_platform.cipher)."""
+        from render.renderers import use_local_renderer
+
+        use_local_renderer(_chromium if self.local_renderer else None)
+        shell = importlib.import_module("entry")
+        ports.configure(cipher=cipher.LocalCipher())
+        return shell
+
+    def _shell_class(self, name: str) -> Callable[[Any, Any], Any]:
+        """What makes an instance of the shell's class `name` as `(ctx, env)`: the class looked
+        up when the first instance is made, so binding it imports nothing."""
+
+        def construct(ctx: Any, env: Any) -> Any:
+            return getattr(self.entry, name)(ctx, env)
+
+        return construct
 
     # -- construction -------------------------------------------------------------------------
 
@@ -139,11 +196,11 @@ class LocalPlatform:
             if previous is not None and not getattr(self.env, "CREDENTIALS_KEY_PREVIOUS", None):
                 self.env.CREDENTIALS_KEY_PREVIOUS = previous
 
-    def _bind_all(self, entry: ModuleType) -> None:
+    def _bind_all(self) -> None:
         self._restrict_fetch()
         self._bind_d1()
-        self._bind_durable_objects(entry)
-        self._bind_workflows(entry)
+        self._bind_durable_objects()
+        self._bind_workflows()
         self._bind_queues()
         self._bind_r2()
 
@@ -168,11 +225,11 @@ class LocalPlatform:
             self.databases[db["binding"]] = LocalD1Database(path)
             setattr(self.env, db["binding"], self.databases[db["binding"]])
 
-    def _bind_durable_objects(self, entry: ModuleType) -> None:
+    def _bind_durable_objects(self) -> None:
         for binding in self.config.get("durable_objects", {}).get("bindings", []):
             namespace = DurableObjectNamespace(
                 binding["class_name"],
-                getattr(entry, binding["class_name"]),
+                self._shell_class(binding["class_name"]),
                 state_dir=self.state_dir / "durable_objects",
                 clock=self.clock,
                 env_provider=lambda: self.env,
@@ -180,10 +237,10 @@ class LocalPlatform:
             self.namespaces[binding["name"]] = namespace
             setattr(self.env, binding["name"], namespace)
 
-    def _bind_workflows(self, entry: ModuleType) -> None:
+    def _bind_workflows(self) -> None:
         for workflow in self.config.get("workflows", []):
-            cls = getattr(entry, workflow["class_name"])
-            self.engine.register(workflow["name"], cls, lambda: self.env)
+            construct = self._shell_class(workflow["class_name"])
+            self.engine.register(workflow["name"], construct, lambda: self.env)
             setattr(self.env, workflow["binding"], self.engine.binding(workflow["name"]))
 
     def _bind_queues(self) -> None:
@@ -226,6 +283,8 @@ class LocalPlatform:
         """Call the API as the owner of `audit_id` from now on (`cli_key.for_owner`): the CLI
         operates on every audit of its state dir. An unknown id keeps the CLI's own key, so the
         API answers it as it answers any caller."""
+        from auditdb import repository  # the audit records: not for a command that reads none
+
         audit = await repository.get_audit(self.core_env.DB, audit_id)
         if audit is not None:
             which = cli_key.for_owner(audit.owner)

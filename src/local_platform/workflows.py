@@ -51,7 +51,7 @@ UNFINISHED = ("queued", "running", "waiting", "waitingForPause")
 
 @dataclass(frozen=True, slots=True)
 class _Registration:
-    entrypoint_cls: type
+    construct: Callable[[Any, Any], Any]  # the entrypoint class, called as (ctx, env)
     env_provider: Callable[[], Any]
 
 
@@ -68,9 +68,14 @@ class WorkflowEngine:
     # -- wiring -------------------------------------------------------------------------------
 
     def register(
-        self, workflow_name: str, entrypoint_cls: type, env_provider: Callable[[], Any]
+        self,
+        workflow_name: str,
+        construct: Callable[[Any, Any], Any],
+        env_provider: Callable[[], Any],
     ) -> None:
-        self._registry[workflow_name] = _Registration(entrypoint_cls, env_provider)
+        """`construct(ctx, env)` makes the entrypoint: its class, or what resolves the class
+        on first use (local_platform.runtime imports the shell only when it is needed)."""
+        self._registry[workflow_name] = _Registration(construct, env_provider)
 
     def binding(self, workflow_name: str) -> WorkflowBinding:
         return WorkflowBinding(self, workflow_name)
@@ -218,7 +223,7 @@ class WorkflowEngine:
     async def _invoke(self, run: Run) -> Any:
         row = self._row(run.instance_id)
         registration = self._registry[row.workflow]
-        workflow = registration.entrypoint_cls(ExecutionContext(), registration.env_provider())
+        workflow = registration.construct(ExecutionContext(), registration.env_provider())
         event = crossing(
             {
                 "payload": row.params,

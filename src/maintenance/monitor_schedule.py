@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from auditdb.monitors import Frequency, RecencyCutoffs
+from auditdb.frequency import Frequency
+from auditdb.monitors import RecencyCutoffs
 from common import ports
 
 HOUR_MS = 3_600_000

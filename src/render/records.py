@@ -16,6 +16,7 @@ from enum import StrEnum
 from a11y.axe import AxeResult
 from common.settings import MIB
 from common.wire import JsonRecord
+from render.mode import RenderMode  # its own module, for the CLI's parser; named here too
 
 __all__ = [
     "SKIPPED_RESOURCE_TYPES",
@@ -33,15 +34,6 @@ __all__ = [
 # Chrome DevTools Protocol's `Network.ResourceType` values in lower case, as Playwright's
 # `request.resource_type` and Browser Rendering's `rejectResourceTypes` (Puppeteer's) spell them.
 SKIPPED_RESOURCE_TYPES = frozenset({"image", "media", "font"})
-
-
-class RenderMode(StrEnum):
-    """An audit's `render` option (issue 30): which pages a browser renders after their raw fetch
-    (render.decision). `auto` with no renderer configured renders nothing and says so."""
-
-    NEVER = "never"  # raw HTML only; pages that look like app shells are counted, not rendered
-    AUTO = "auto"  # app shells, and a small deterministic sample of the other HTML pages
-    ALWAYS = "always"  # every HTML page the crawl fetches (within max_pages)
 
 
 class BlockReason(StrEnum):

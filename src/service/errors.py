@@ -29,8 +29,10 @@ The message (`str(exc)`) is written for the API's caller and is passed through u
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from auditdb.records import AuditStatus
+if TYPE_CHECKING:  # the audit records bring the catalogue: not for a command that reads keys
+    from auditdb.records import AuditStatus
 
 
 class TargetProblem(StrEnum):

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from auditdb import monitors
-from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord, NewCredentials
+from auditdb.frequency import Frequency
+from auditdb.monitors import MonitorRecord, MonitorRunRecord, NewCredentials
 from auditdb.scope import ScopeOptions
 from common import ports
 from common.bindings import Env

@@ -21,9 +21,10 @@ from api.http import ApiResponse
 from api.routes import ROUTES, deployed_routes
 from api.routing import Access, Call, Operation, Route, Schema
 from auditdb import monitors, repository
+from auditdb.frequency import Frequency
 from auditdb.keys import ApiKeyRecord
 from auditdb.listing import ListKind
-from auditdb.monitors import Frequency, MonitorRecord, MonitorRunRecord
+from auditdb.monitors import MonitorRecord, MonitorRunRecord
 from auditdb.records import AuditOptions, AuditRecord, IssueRecord, PageRecord
 from durable.records import CrawledEntry, FrontierStats
 from local_platform.runtime import LocalEnv, LocalPlatform

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from auditdb.monitors import Frequency
+from auditdb.frequency import Frequency
 from maintenance.monitor_schedule import (
     HOUR_MS,
     RECENCY_HOURS,

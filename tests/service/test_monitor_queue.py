@@ -20,7 +20,8 @@ import pytest
 
 from auditdb import monitors as table
 from auditdb import repository
-from auditdb.monitors import Frequency, MonitorRunStatus
+from auditdb.frequency import Frequency
+from auditdb.monitors import MonitorRunStatus
 from auditdb.queue_messages import announce_audit_end
 from auditdb.records import PageRecord
 from common.bindings import Env

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from auditdb import monitors as table
-from auditdb.monitors import Frequency
+from auditdb.frequency import Frequency
 from lighthouse.records import LighthouseMode
 from local_platform.runtime import LocalPlatform
 from render.records import RenderMode

@@ -258,7 +258,8 @@ async def test_a_run_whose_audit_was_deleted_is_finished_as_failed(local: Manual
 def test_a_monitors_settings_become_the_alert_thresholds(
     score_drop: float, new_critical: bool, expected: tuple[float | None, bool]
 ) -> None:
-    from auditdb.monitors import Frequency, MonitorRecord
+    from auditdb.frequency import Frequency
+    from auditdb.monitors import MonitorRecord
 
     monitor = MonitorRecord(
         "m", "o", "https://a.test/", Frequency.DAILY, 10, 5, SLOT, SLOT,
