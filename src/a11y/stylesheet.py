@@ -127,10 +127,12 @@ def _sheet(text: str) -> tuple[Declaration, ...]:
 
 def _scan(css: str) -> Iterator[Declaration]:
     """The sheet's `display`, `visibility` and `all` declarations, with their rules' selectors
-    and contexts. One pass over the braces (strings skipped) tracks the open blocks; only a
-    rule that holds one of those properties (found first, in one search of the whole sheet)
-    is read further. (Written as one loop: a large sheet has tens of thousands of braces.)"""
-    wanted = [found.start() for found in _WANTED.finditer(css)]
+    and contexts. Only a rule that holds one of those properties (found first, in one search of
+    the whole sheet) is read further. `_TOKEN` visits the braces: a run of blocks with no block
+    or string inside them (most rules of a sheet) is one match, passed over whole unless a
+    wanted property lies in it; any other brace or string is one match, and the stack of open
+    blocks follows them. (Written as one loop: a large sheet has tens of thousands of braces.)"""
+    wanted = _wanted(css)
     if not wanted:
         return
     wanted.append(len(css) + 1)  # a sentinel: every block closes before it
@@ -139,32 +141,33 @@ def _scan(css: str) -> Iterator[Declaration]:
     # kind: "at" holds rules, "rule" declarations, "inner" is a block nested in a rule.
     stack: list[list] = []  # type: ignore[type-arg]
     last = 0  # where the text before the next brace starts
-    for found in _STRING_OR_BRACE.finditer(css):
-        char = found.group()
-        if char == "{":
-            position = found.start()
+    for found in _TOKEN.finditer(css):
+        token = found.lastgroup
+        if token == "flat":
+            start, end = found.span()
             outer = stack[-1] if stack else None
             if outer is not None and outer[0] != "at":
-                outer[4] = outer[0] == "rule" or outer[4]
-                stack.append(["inner", None, position, last, False])
-            else:
+                outer[4] = outer[0] == "rule" or outer[4]  # blocks nested in a rule
+            elif wanted[bisect_right(wanted, start)] < end:
                 applies = outer[1] if outer is not None else True
-                kind = "rule"
-                if css.find("@", last, position) >= 0:  # else spare slicing the prelude
-                    prelude = _prelude(css, last, position)
-                    if prelude.startswith("@"):
-                        kind, applies = "at", _both(applies, _at_rule(prelude))
-                stack.append([kind, applies, position, last, False])
+                for block in _FLAT_BLOCK.finditer(css, start, end):
+                    opened, closed = block.start(), block.end() - 1
+                    holds = wanted[bisect_right(wanted, opened)] < closed
+                    if holds and applies is not False and not _is_at_rule(css, last, opened):
+                        for declaration in _read(css, opened, last, closed, applies, False, order):
+                            order = declaration.order + 1
+                            yield declaration
+                    last = closed + 1
+            last = end
+        elif token == "open":
+            position = found.end() - 1
+            _open(stack, css, last, position)
             last = position + 1
-        elif char == "}":
-            position = found.start()
-            if stack:
-                kind, applies, opened, start, nested = stack.pop()
-                holds = wanted[bisect_right(wanted, opened)] < position  # a wanted property
-                if kind == "rule" and applies is not False and holds:
-                    for declaration in _read(css, opened, start, position, applies, nested, order):
-                        order = declaration.order + 1
-                        yield declaration
+        elif token == "close":
+            position = found.end() - 1
+            for declaration in _close(stack, css, wanted, position, order):
+                order = declaration.order + 1
+                yield declaration
             last = position + 1
     for kind, applies, opened, start, nested in reversed(stack):  # open blocks end with the sheet
         if kind == "rule" and applies is not False:
@@ -173,8 +176,74 @@ def _scan(css: str) -> Iterator[Declaration]:
                 yield declaration
 
 
+def _open(stack: list[list], css: str, last: int, position: int) -> None:  # type: ignore[type-arg]
+    """The block opened by the `{` at `position` pushed on `stack` (`_scan`'s)."""
+    outer = stack[-1] if stack else None
+    if outer is not None and outer[0] != "at":
+        outer[4] = outer[0] == "rule" or outer[4]
+        stack.append(["inner", None, position, last, False])
+        return
+    applies = outer[1] if outer is not None else True
+    kind = "rule"
+    if css.find("@", last, position) >= 0:  # else spare slicing the prelude
+        prelude = _prelude(css, last, position)
+        if prelude.startswith("@"):
+            kind, applies = "at", _both(applies, _at_rule(prelude))
+    stack.append([kind, applies, position, last, False])
+
+
+def _close(
+    stack: list[list],  # type: ignore[type-arg]
+    css: str,
+    wanted: list[int],
+    position: int,
+    order: int,
+) -> Iterator[Declaration]:
+    """The declarations of the block closed by the `}` at `position`, popped from `stack`."""
+    if not stack:
+        return
+    kind, applies, opened, start, nested = stack.pop()
+    holds = wanted[bisect_right(wanted, opened)] < position  # a wanted property
+    if kind == "rule" and applies is not False and holds:
+        yield from _read(css, opened, start, position, applies, nested, order)
+
+
+def _is_at_rule(css: str, start: int, end: int) -> bool:
+    """Whether the prelude in css[start:end] is an at-rule's (a block of one holds no rule)."""
+    return css.find("@", start, end) >= 0 and _prelude(css, start, end).startswith("@")
+
+
+def _wanted(css: str) -> list[int]:
+    """Where each `display`, `visibility` or `all` property name starts, in order. An ASCII
+    sheet is searched lowered, one literal at a time: a search led by a literal skips to its
+    candidates, where the case-blind pattern tries every character (four times the cost on the
+    corpus). Other text is searched so too when lowering keeps its length (each character one
+    character, so the positions hold) and it holds none of the three characters a case-blind
+    match takes for an ASCII letter of these names (`İ`, `ı`, `ſ`); else by the pattern."""
+    lowered = css.lower()
+    if not css.isascii() and (len(lowered) != len(css) or _FOLDS_TO_ASCII.search(css)):
+        return [found.start() for found in _WANTED.finditer(css)]
+    found = [match.start() for name in _WANTED_NAMES for match in name.finditer(lowered)]
+    found.sort()
+    return found
+
+
 _WANTED = re.compile(r"(?<![\w-])(?:display|visibility|all)\s*:", re.I)
-_STRING_OR_BRACE = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"?|'(?:[^'\\\n]|\\.)*'?|[{}]", re.S)
+_FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f]")
+_WANTED_NAMES = [
+    re.compile(rf"{name}(?<![\w-]{name})\s*:") for name in ("display", "visibility", "all")
+]
+# A run of blocks with neither a block nor a string inside (`flat`); else the text up to the
+# next brace or string, and that brace or string; else the sheet's end. Each part of a match
+# can be read one way only (possessive), so a failed try costs no more than its text.
+_PLAIN = "[^{}\"']"
+_TOKEN = re.compile(
+    rf"""(?P<flat>(?:{_PLAIN}*+\{{{_PLAIN}*+\}})++)
+    |{_PLAIN}*+(?:(?P<open>\{{)|(?P<close>\}})|"(?:[^"\\\n]|\\.)*+"?|'(?:[^'\\\n]|\\.)*+'?)
+    |{_PLAIN}++\Z""",
+    re.S | re.X,
+)
+_FLAT_BLOCK = re.compile(rf"\{{{_PLAIN}*+\}}")
 
 
 def _read(

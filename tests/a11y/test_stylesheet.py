@@ -4,7 +4,11 @@ would."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from a11y import stylesheet
 from a11y.page import Page
@@ -182,3 +186,75 @@ def test_a_page_too_costly_to_match_decides_nothing(monkeypatch: pytest.MonkeyPa
     assert hidden_ids(css, nested(300)) == []
     monkeypatch.setattr(stylesheet, "MAX_STEPS", 1000)
     assert hidden_ids(css, nested(20)) == []
+
+
+def _brace_by_brace(css: str) -> list[stylesheet.Declaration]:
+    """The scan as it was before `_TOKEN` (e3cbc3f): one step per brace or string, every
+    property name found by the case-blind pattern. The oracle of the token scan, which must
+    find the same declarations."""
+    wanted = [found.start() for found in stylesheet._WANTED.finditer(css)]
+    if not wanted:
+        return []
+    wanted.append(len(css) + 1)
+    found: list[stylesheet.Declaration] = []
+    stack: list[list] = []
+    last = 0
+
+    def read(opened: int, start: int, closed: int, applies: bool | None, nested: bool) -> None:
+        order = found[-1].order + 1 if found else 0
+        found.extend(stylesheet._read(css, opened, start, closed, applies, nested, order))
+
+    for token in re.finditer(r"\"(?:[^\"\\\n]|\\.)*\"?|'(?:[^'\\\n]|\\.)*'?|[{}]", css, re.S):
+        position = token.start()
+        if token.group() == "{":
+            stylesheet._open(stack, css, last, position)
+        elif token.group() == "}":
+            order = found[-1].order + 1 if found else 0
+            found += stylesheet._close(stack, css, wanted, position, order)
+        else:
+            continue  # a string: its braces are not the sheet's
+        last = position + 1
+    for kind, applies, opened, start, nested in reversed(stack):
+        if kind == "rule" and applies is not False:
+            read(opened, start, len(css), applies, nested)
+    return found
+
+
+# Pieces of style sheets, joined at random: braces that nest, close early or stay open; strings
+# holding braces, left open, or across a line; at-rules that apply, do not, or cannot be told;
+# property names in any case, inside words, and the characters a case-blind match takes for
+# ASCII letters (`ſ` for `s`, `ı` for `i`) or that change length when lowered (`İ`).
+# fmt: off
+_PIECES = [
+    ".a", "#x", "div", " ", "\n", ",", ">", "{", "}", ";", ":", "display:none", "DISPLAY : none",
+    "display:block", "visibility:hidden", "Visibility:collapse", "visibility:visible",
+    "all:unset", "ball:none", "-display:none", "xdisplay:none", "!important", '"}"', "'{'",
+    '"', "'", '"a\nb', "@media screen", "@media print", "@media (min-resolution: 2dppx)",
+    "@font-face", "@supports (x:y)", '@import "x.css";', "@charset 'u';", "diſplay:none",
+    "vısıbılıty:hidden", "İ", "é", "[data-x=\"}\"]", ":has(p)", "::before", "\\{",
+]
+# fmt: on
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40))
+def test_the_token_scan_finds_what_a_scan_brace_by_brace_finds(pieces: list[str]) -> None:
+    css = "".join(pieces)
+    assert list(stylesheet._scan(css)) == _brace_by_brace(css)
+
+
+@pytest.mark.parametrize(
+    "css",
+    [
+        ".a { display: none } .b { color: red } .c { DISPLAY: none }",
+        "@media screen { .a { display: none } .b { display: none } } .c { display: none }",
+        "@media print { .a { display: none } } .b { display: none }",
+        ".a { .b { display: block } display: none }",
+        '.a { content: "}"; display: none } .b { display: none }',
+        ".a { display: none } .b { display: none",  # the sheet ends inside a rule
+        "ſ .a { diſplay: none } .b { display: none }",
+        "İ .a { display: none }",
+    ],
+)
+def test_the_token_scan_on_known_sheets(css: str) -> None:
+    assert list(stylesheet._scan(css)) == _brace_by_brace(css)
