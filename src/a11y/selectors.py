@@ -249,7 +249,20 @@ def _relate(combinator: str, subject: Test, relative: Test) -> Test:
     if combinator == ">":
         return lambda e, d: subject(e, d) and (p := d.parent(e)) is not None and relative(p, d)
     if combinator == " ":
-        return lambda e, d: subject(e, d) and any(relative(a, d) for a in _ancestors(e, d))
+
+        def descendant(element: Element, document: Tree) -> bool:
+            # `_ancestors` written out: this is the test most matching time goes to
+            if not subject(element, document):
+                return False
+            parent = document.parent
+            ancestor = parent(element)
+            while ancestor is not None:
+                if relative(ancestor, document):
+                    return True
+                ancestor = parent(ancestor)
+            return False
+
+        return descendant
     if combinator == "+":
         return lambda e, d: subject(e, d) and (s := _previous(e, d)) is not None and relative(s, d)
     if combinator == "~":
@@ -315,6 +328,9 @@ def _compound(text: str) -> tuple[Test, Specificity]:
         return (lambda e, d: True), (0, 0, 0)
     if len(tests) == 1:
         return tests[0], (ids, classes, types)
+    if len(tests) == 2:  # the most common compound of several (`div.menu`, `.a.b`)
+        first, second = tests
+        return (lambda e, d: first(e, d) and second(e, d)), (ids, classes, types)
     return (lambda e, d: all(t(e, d) for t in tests)), (ids, classes, types)
 
 
@@ -323,12 +339,12 @@ def _has_id(wanted: str) -> Test:
 
 
 def _has_class(wanted: str) -> Test:
-    return lambda e, d: wanted in _classes(e)
+    def test(element: Element, document: Tree) -> bool:
+        value = element.attributes.get("class")
+        # a class is a substring of the attribute before it is one of its words
+        return value is not None and wanted in value and wanted in value.split()
 
-
-def _classes(element: Element) -> list[str]:
-    value = element.attributes.get("class")
-    return value.split() if value else []
+    return test
 
 
 def _attribute(text: str) -> Test:

@@ -434,12 +434,15 @@ class _Budgeted:
 
     def __init__(self, document: Document) -> None:
         self.root = document.root
-        self._parent = document.parent
+        self._parents = document.parents
         self.steps = 0
 
     def parent(self, element: Element) -> Element | None:
-        self.step()
-        return self._parent(element)
+        # `step` written out: matching asks for a parent at most of its steps
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _TooCostly
+        return self._parents.get(id(element))
 
     def step(self, count: int = 1) -> None:
         self.steps += count
@@ -473,7 +476,7 @@ class _Cascade:
             parsed = [d.selector for d in declarations if d.hides and d.certain]
             hiders = [h for h in parsed if h is not None]
             for element in elements if hiders else ():
-                if id(element) in asked or not any(h.matches(element, document) for h in hiders):
+                if id(element) in asked or not any(h.test(element, document) for h in hiders):
                     continue
                 asked.add(id(element))
                 if self._hides(element):
