@@ -138,7 +138,9 @@ def _scan(css: str) -> Iterator[Declaration]:
     wanted.append(len(css) + 1)  # a sentinel: every block closes before it
     order = 0
     # Per open block: [kind, applies, the index of its `{`, where its prelude starts, nested].
-    # kind: "at" holds rules, "rule" declarations, "inner" is a block nested in a rule.
+    # kind: "at" holds rules, "rule" declarations, "inner" is a block nested in a rule. applies:
+    # _LATER until a rule holding a wanted property asks (`_applies`): most at-rules of a large
+    # sheet (`@media` blocks of a few rules each) hold none, and their preludes are never read.
     stack: list[list] = []  # type: ignore[type-arg]
     last = 0  # where the text before the next brace starts
     for found in _TOKEN.finditer(css):
@@ -149,7 +151,7 @@ def _scan(css: str) -> Iterator[Declaration]:
             if outer is not None and outer[0] != "at":
                 outer[4] = outer[0] == "rule" or outer[4]  # blocks nested in a rule
             elif wanted[bisect_right(wanted, start)] < end:
-                applies = outer[1] if outer is not None else True
+                applies = _applies(stack, len(stack) - 1, css) if stack else True
                 for block in _FLAT_BLOCK.finditer(css, start, end):
                     opened, closed = block.start(), block.end() - 1
                     holds = wanted[bisect_right(wanted, opened)] < closed
@@ -169,8 +171,10 @@ def _scan(css: str) -> Iterator[Declaration]:
                 order = declaration.order + 1
                 yield declaration
             last = position + 1
-    for kind, applies, opened, start, nested in reversed(stack):  # open blocks end with the sheet
-        if kind == "rule" and applies is not False:
+    for index in range(len(stack) - 1, -1, -1):  # open blocks end with the sheet
+        kind, _, opened, start, nested = stack[index]
+        applies = _applies(stack, index, css) if kind == "rule" else False
+        if applies is not False:
             for declaration in _read(css, opened, start, len(css), applies, nested, order):
                 order = declaration.order + 1
                 yield declaration
@@ -183,13 +187,29 @@ def _open(stack: list[list], css: str, last: int, position: int) -> None:  # typ
         outer[4] = outer[0] == "rule" or outer[4]
         stack.append(["inner", None, position, last, False])
         return
-    applies = outer[1] if outer is not None else True
-    kind = "rule"
-    if css.find("@", last, position) >= 0:  # else spare slicing the prelude
-        prelude = _prelude(css, last, position)
-        if prelude.startswith("@"):
-            kind, applies = "at", _both(applies, _at_rule(prelude))
-    stack.append([kind, applies, position, last, False])
+    kind = "at" if _is_at_rule(css, last, position) else "rule"
+    stack.append(
+        [kind, True if outer is None and kind == "rule" else _LATER, position, last, False]
+    )
+
+
+# An at-rule's or its rules' `applies` not yet worked out (`_applies`).
+_LATER = object()
+
+
+def _applies(stack: list[list], index: int, css: str) -> bool | None:  # type: ignore[type-arg]
+    """Whether the rules of the block stack[index] apply (`_at_rule`; None: undecided), worked
+    out on first need from the blocks around it, and kept."""
+    entry = stack[index]
+    applies = entry[1]
+    if applies is _LATER:
+        outer = _applies(stack, index - 1, css) if index else True
+        if entry[0] == "at":
+            applies = _both(outer, _at_rule(_prelude(css, entry[3], entry[2])))
+        else:
+            applies = outer
+        entry[1] = applies
+    return applies  # type: ignore[no-any-return]
 
 
 def _close(
@@ -202,9 +222,12 @@ def _close(
     """The declarations of the block closed by the `}` at `position`, popped from `stack`."""
     if not stack:
         return
-    kind, applies, opened, start, nested = stack.pop()
+    kind, applies, opened, start, nested = stack[-1]
     holds = wanted[bisect_right(wanted, opened)] < position  # a wanted property
-    if kind == "rule" and applies is not False and holds:
+    if kind == "rule" and holds:
+        applies = _applies(stack, len(stack) - 1, css)
+    stack.pop()
+    if kind == "rule" and holds and applies is not False:
         yield from _read(css, opened, start, position, applies, nested, order)
 
 
@@ -489,9 +512,10 @@ class _Cascade:
         return self._wins(element, Property.VISIBILITY) and not self._shown_below(element)
 
     def _wins(self, element: Element, prop: Property) -> bool:
-        """Whether a hiding declaration of `prop` certainly wins the cascade on `element`."""
-        best: Rank | None = None
-        best_hides = False
+        """Whether a hiding declaration of `prop` certainly wins the cascade on `element`. The
+        decided declarations are matched from the highest rank down: the first that matches
+        wins, and those under it need not be matched (ranks differ: each has its order)."""
+        decided: list[Declaration] = []
         showing: list[Declaration] = []
         for declaration in self._candidates(element):
             if declaration.prop is not prop:
@@ -500,13 +524,16 @@ class _Cascade:
                 if not declaration.hides:
                     showing.append(declaration)  # might match and show
                 continue
-            if not declaration.selector.matches(element, self.document):
-                continue
-            if best is None or declaration.rank > best:
-                best, best_hides = declaration.rank, declaration.hides
-        if best is None or not best_hides:
+            decided.append(declaration)
+        decided.sort(key=_rank, reverse=True)
+        document = self.document
+        for declaration in decided:
+            if declaration.selector.matches(element, document):  # type: ignore[union-attr]
+                break
+        else:
             return False
-        if _inline_overrides(element, prop, best[0]):
+        best = declaration.rank
+        if not declaration.hides or _inline_overrides(element, prop, best[0]):
             return False
         return not any(_might_outrank(d, best) for d in showing)
 
@@ -537,6 +564,10 @@ class _Cascade:
                     return True
             pending.extend(child.elements)
         return False
+
+
+def _rank(declaration: Declaration) -> Rank:
+    return declaration.rank
 
 
 def _key(selector_text: str) -> tuple[str, str]:
