@@ -15,7 +15,7 @@ from a11y.page import Page
 from a11y.rule_ids import RuleId
 from a11y.rules import RULES
 from a11y.stylesheet import _sheet, hidden_by_style_sheets, media_matches
-from a11y.tree import Document
+from a11y.tree import Document, StyleSheet
 from tests.a11y.html_tree import parse
 
 
@@ -258,3 +258,58 @@ def test_the_token_scan_finds_what_a_scan_brace_by_brace_finds(pieces: list[str]
 )
 def test_the_token_scan_on_known_sheets(css: str) -> None:
     assert list(stylesheet._scan(css)) == _brace_by_brace(css)
+
+
+def _page(body: str, *sheets: str) -> tuple[Document, list[StyleSheet]]:
+    document = Document(parse(f"<!DOCTYPE html><html><head><title>t</title></head><body>{body}"))
+    return document, [StyleSheet(sheet, None, None) for sheet in sheets]
+
+
+_HIDE, _SHOW = ".a { display: none }", ".a { display: block }"
+
+
+@pytest.mark.parametrize(
+    ("sheets", "hidden"),
+    [
+        ((_HIDE, _SHOW), []),
+        ((_SHOW, _HIDE), ["x"]),
+        ((_HIDE, _SHOW, _HIDE), ["x"]),
+        ((_SHOW, ".b { color: red }", _HIDE), ["x"]),
+        (("#x { display: block }", _HIDE), []),
+        ((_HIDE, "@media print { .a { display: block } }"), ["x"]),
+    ],
+)
+def test_a_page_s_sheets_cascade_in_their_order_whatever_the_cache_holds(
+    sheets: tuple[str, ...], hidden: list[str]
+) -> None:
+    """The same sheet texts, cached from other pages in another order, rank by this page's
+    order; a cleared cache gives the same answer."""
+    body = '<div id="x" class="a"></div>'
+    for order in (sheets, sheets[::-1], sheets):
+        document, style_sheets = _page(body, *order)
+        hidden_by_style_sheets(document, style_sheets)  # the cache filled in another order
+    document, style_sheets = _page(body, *sheets)
+    assert [e.get("id") for e in hidden_by_style_sheets(document, style_sheets)] == hidden
+    _sheet.cache_clear()
+    assert [e.get("id") for e in hidden_by_style_sheets(document, style_sheets)] == hidden
+
+
+_RULES = [
+    ".a { display: none }", ".a { display: block }", "#x { display: flex }", "div { display: none }",
+    ".a { visibility: hidden }", ".b { visibility: visible }", ".a { display: none !important }",
+    "@media print { .a { display: block } }", "@media screen { div { display: block } }",
+    ".a:has(p) { display: block }", "#x.a { display: none }",
+]  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_RULES), max_size=4), min_size=1, max_size=4))
+def test_sheets_combined_cascade_as_one_sheet_of_their_texts(sheets: list[list[str]]) -> None:
+    """A page's sheets rank as one sheet of their texts in their order would (every rule here
+    closes, so no sheet's context reaches the next)."""
+    body = '<div id="x" class="a b"><span class="b"></span></div><div class="a"></div>'
+    texts = [" ".join(rules) for rules in sheets]
+    document, apart = _page(body, *texts)
+    _, together = _page(body, " ".join(texts))
+    expected = hidden_by_style_sheets(document, together)
+    assert hidden_by_style_sheets(document, apart) == expected
