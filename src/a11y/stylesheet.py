@@ -304,12 +304,14 @@ _ANY = ":has(*)"
 
 
 def _at_rule(prelude: str) -> bool | None:
-    name = re.match(r"@([\w-]+)", prelude)
+    name = _AT_NAME.match(prelude)
     keyword = name.group(1).lower() if name else ""
     if keyword == "media":
         return media_matches(prelude[name.end() :] if name else "")
     return False if keyword in _NEVER_APPLIES else None
 
+
+_AT_NAME = re.compile(r"@([\w-]+)")
 
 # At-rules whose blocks hold no rules that style this page's elements.
 _NEVER_APPLIES = frozenset(
