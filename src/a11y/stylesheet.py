@@ -152,14 +152,13 @@ def _scan(css: str) -> Iterator[Declaration]:
                 outer[4] = outer[0] == "rule" or outer[4]  # blocks nested in a rule
             elif wanted[bisect_right(wanted, start)] < end:
                 applies = _applies(stack, len(stack) - 1, css) if stack else True
-                for block in _FLAT_BLOCK.finditer(css, start, end):
-                    opened, closed = block.start(), block.end() - 1
-                    holds = wanted[bisect_right(wanted, opened)] < closed
-                    if holds and applies is not False and not _is_at_rule(css, last, opened):
-                        for declaration in _read(css, opened, last, closed, applies, False, order):
+                if applies is not False:
+                    for opened, begins, closed in _holding(css, wanted, start, end, last):
+                        for declaration in _read(
+                            css, opened, begins, closed, applies, False, order
+                        ):
                             order = declaration.order + 1
                             yield declaration
-                    last = closed + 1
             last = end
         elif token == "open":
             position = found.end() - 1
@@ -178,6 +177,31 @@ def _scan(css: str) -> Iterator[Declaration]:
             for declaration in _read(css, opened, start, len(css), applies, nested, order):
                 order = declaration.order + 1
                 yield declaration
+
+
+def _holding(
+    css: str, wanted: list[int], start: int, end: int, last: int
+) -> Iterator[tuple[int, int, int]]:
+    """The blocks of the run of flat blocks css[start:end] (`_TOKEN`'s `flat`) that hold a
+    wanted property and are rules, not at-rules: (where the block opens, where its prelude
+    begins, where it closes). Found from the wanted positions, not block by block: a run can
+    be hundreds of rules, few of which declare `display` or `visibility`. `last`: where the
+    first block's prelude begins."""
+    at = bisect_right(wanted, start)
+    closed = start  # where the last block found closes
+    while wanted[at] < end:
+        position = wanted[at]
+        at += 1
+        if position < closed:
+            continue  # in the block just found
+        opened = css.rfind("{", start, position)
+        if opened < 0 or css.rfind("}", opened, position) >= 0:
+            continue  # in a prelude, not a block
+        closed = css.find("}", position, end)
+        previous = css.rfind("}", start, opened)
+        begins = previous + 1 if previous >= 0 else last
+        if not _is_at_rule(css, begins, opened):
+            yield opened, begins, closed
 
 
 def _open(stack: list[list], css: str, last: int, position: int) -> None:  # type: ignore[type-arg]
@@ -266,7 +290,6 @@ _TOKEN = re.compile(
     |{_PLAIN}++\Z""",
     re.S | re.X,
 )
-_FLAT_BLOCK = re.compile(rf"\{{{_PLAIN}*+\}}")
 
 
 def _read(
