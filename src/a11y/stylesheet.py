@@ -129,9 +129,10 @@ def _scan(css: str) -> Iterator[Declaration]:
     """The sheet's `display`, `visibility` and `all` declarations, with their rules' selectors
     and contexts. Only a rule that holds one of those properties (found first, in one search of
     the whole sheet) is read further. `_TOKEN` visits the braces: a run of blocks with no block
-    or string inside them (most rules of a sheet) is one match, passed over whole unless a
-    wanted property lies in it; any other brace or string is one match, and the stack of open
-    blocks follows them. (Written as one loop: a large sheet has tens of thousands of braces.)"""
+    or string inside them (most rules of a sheet) is one match, and so is a block holding only
+    such a run (an `@media` block), each passed over whole unless a wanted property lies in it;
+    any other brace or string is one match, and the stack of open blocks follows them.
+    (Written as one loop: a large sheet has tens of thousands of braces.)"""
     wanted = _wanted(css)
     if not wanted:
         return
@@ -147,18 +148,28 @@ def _scan(css: str) -> Iterator[Declaration]:
         token = found.lastgroup
         if token == "flat":
             start, end = found.span()
-            outer = stack[-1] if stack else None
-            if outer is not None and outer[0] != "at":
-                outer[4] = outer[0] == "rule" or outer[4]  # blocks nested in a rule
-            elif wanted[bisect_right(wanted, start)] < end:
-                applies = _applies(stack, len(stack) - 1, css) if stack else True
-                if applies is not False:
-                    for opened, begins, closed in _holding(css, wanted, start, end, last):
-                        for declaration in _read(
-                            css, opened, begins, closed, applies, False, order
-                        ):
-                            order = declaration.order + 1
-                            yield declaration
+            for declaration in _flat(stack, css, wanted, start, end, last, order):
+                order = declaration.order + 1
+                yield declaration
+            last = end
+        elif token == "group":
+            start, end = found.span()
+            top = stack[-1] if stack else None
+            if top is not None and top[0] != "at":
+                top[4] = top[0] == "rule" or top[4]  # blocks nested in a rule
+            elif wanted[bisect_right(wanted, start)] < end:  # else it yields nothing
+                # its `{`, its run of flat blocks, its `}`, as those tokens would be met
+                opened = css.index("{", start)
+                run_end = css.rfind("}", opened, end - 1) + 1
+                _open(stack, css, last, opened)
+                for declaration in _flat(
+                    stack, css, wanted, opened + 1, run_end, opened + 1, order
+                ):
+                    order = declaration.order + 1
+                    yield declaration
+                for declaration in _close(stack, css, wanted, end - 1, order):
+                    order = declaration.order + 1
+                    yield declaration
             last = end
         elif token == "open":
             position = found.end() - 1
@@ -177,6 +188,32 @@ def _scan(css: str) -> Iterator[Declaration]:
             for declaration in _read(css, opened, start, len(css), applies, nested, order):
                 order = declaration.order + 1
                 yield declaration
+
+
+def _flat(
+    stack: list[list],  # type: ignore[type-arg]
+    css: str,
+    wanted: list[int],
+    start: int,
+    end: int,
+    last: int,
+    order: int,
+) -> Iterator[Declaration]:
+    """The declarations of a run of flat blocks css[start:end] (`_TOKEN`'s `flat`) met with
+    `stack` open, the first block's prelude beginning at `last`."""
+    outer = stack[-1] if stack else None
+    if outer is not None and outer[0] != "at":
+        outer[4] = outer[0] == "rule" or outer[4]  # blocks nested in a rule
+        return
+    if wanted[bisect_right(wanted, start)] >= end:
+        return
+    applies = _applies(stack, len(stack) - 1, css) if stack else True
+    if applies is False:
+        return
+    for opened, begins, closed in _holding(css, wanted, start, end, last):
+        for declaration in _read(css, opened, begins, closed, applies, False, order):
+            order = declaration.order + 1
+            yield declaration
 
 
 def _holding(
@@ -280,12 +317,14 @@ _FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f]")
 _WANTED_NAMES = [
     re.compile(rf"{name}(?<![\w-]{name})\s*:") for name in ("display", "visibility", "all")
 ]
-# A run of blocks with neither a block nor a string inside (`flat`); else the text up to the
-# next brace or string, and that brace or string; else the sheet's end. Each part of a match
-# can be read one way only (possessive), so a failed try costs no more than its text.
+# A run of blocks with neither a block nor a string inside (`flat`); a block holding only such
+# a run (`group`: an `@media` block, most often); else the text up to the next brace or string,
+# and that brace or string; else the sheet's end. Each part of a match can be read one way
+# only (possessive), so a failed try costs no more than its text.
 _PLAIN = "[^{}\"']"
 _TOKEN = re.compile(
     rf"""(?P<flat>(?:{_PLAIN}*+\{{{_PLAIN}*+\}})++)
+    |(?P<group>{_PLAIN}*+\{{(?:{_PLAIN}*+\{{{_PLAIN}*+\}})++{_PLAIN}*+\}})
     |{_PLAIN}*+(?:(?P<open>\{{)|(?P<close>\}})|"(?:[^"\\\n]|\\.)*+"?|'(?:[^'\\\n]|\\.)*+'?)
     |{_PLAIN}++\Z""",
     re.S | re.X,

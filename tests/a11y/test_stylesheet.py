@@ -5,6 +5,7 @@ would."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -188,6 +189,19 @@ def test_a_page_too_costly_to_match_decides_nothing(monkeypatch: pytest.MonkeyPa
     assert hidden_ids(css, nested(20)) == []
 
 
+def _opened(stack: list[list[Any]], css: str, last: int, position: int) -> list[Any]:
+    """The block a `{` opens, its context worked out at once (the scan reads at-rule preludes
+    only when asked)."""
+    outer: list[Any] = stack[-1] if stack else ["at", True]
+    if outer[0] != "at":
+        outer[4] = outer[4] or outer[0] == "rule"
+        return ["inner", None, position, last, False]
+    prelude = stylesheet._prelude(css, last, position)
+    at_rule = prelude.startswith("@")
+    own = stylesheet._at_rule(prelude) if at_rule else True
+    return ["at" if at_rule else "rule", stylesheet._both(outer[1], own), position, last, False]
+
+
 def _brace_by_brace(css: str) -> list[stylesheet.Declaration]:
     """The scan as it was before `_TOKEN` (e3cbc3f): one step per brace or string, every
     property name found by the case-blind pattern. The oracle of the token scan, which must
@@ -207,7 +221,7 @@ def _brace_by_brace(css: str) -> list[stylesheet.Declaration]:
     for token in re.finditer(r"\"(?:[^\"\\\n]|\\.)*\"?|'(?:[^'\\\n]|\\.)*'?|[{}]", css, re.S):
         position = token.start()
         if token.group() == "{":
-            stylesheet._open(stack, css, last, position)
+            stack.append(_opened(stack, css, last, position))
         elif token.group() == "}":
             order = found[-1].order + 1 if found else 0
             found += stylesheet._close(stack, css, wanted, position, order)
