@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
@@ -554,13 +554,17 @@ class _Cascade:
         found: set[int] = set()
         asked: set[int] = set()  # elements whose cascade is settled, hidden or not
         document = self.document
-        for (kind, value), declarations in self.by_key.items():
-            if not any(d.hides and d.certain for d in declarations):
-                continue
+        hiding = [
+            (key, hiders_of)
+            for key, declarations in self.by_key.items()
+            if (hiders_of := [d for d in declarations if d.hides and d.certain])
+        ]
+        self.elements.classes = {value for (kind, value), _ in hiding if kind == "class"}
+        for (kind, value), declarations in hiding:
             elements = self.elements.get(kind, value)
             if not elements:
                 continue
-            parsed = [d.selector for d in declarations if d.hides and d.certain]
+            parsed = [d.selector for d in declarations]
             hiders = [h for h in parsed if h is not None]
             for element in elements if hiders else ():
                 if id(element) in asked or not any(h.test(element, document) for h in hiders):
@@ -671,10 +675,12 @@ def _inline_overrides(element: Element, prop: Property, important: bool) -> bool
 
 class _ElementIndex:
     """The page's elements by id, class and tag: tags and ids from the document's index, classes
-    in one pass on first use (a page whose sheets hide nothing never makes it)."""
+    in one pass on first use (a page whose sheets hide nothing never makes it), only those of
+    `classes` (the classes the sheets' hiders require: a page has many more)."""
 
     def __init__(self, document: Document) -> None:
         self.document = document
+        self.classes: Collection[str] = ()
         self._classes: dict[str, list[Element]] | None = None
 
     def get(self, kind: str, value: str) -> list[Element]:
@@ -694,10 +700,13 @@ class _ElementIndex:
 
     def _build(self) -> dict[str, list[Element]]:
         index: dict[str, list[Element]] = {}
+        wanted = self.classes
         for element in self.document.order:
             classes = element.attributes.get("class")
             if classes:
                 for name in classes.split():
+                    if name not in wanted:
+                        continue
                     found = index.get(name)
                     if found is None:
                         index[name] = [element]
