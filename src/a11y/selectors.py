@@ -176,12 +176,21 @@ def subject_keys(text: str) -> tuple[str | None, str | None, tuple[str, ...]]:
         return None, None, ()  # requires nothing that can be told: may match any element
     if not compounds:
         return None, None, ()
-    last = re.sub(r"\([^()]*\)|\[[^\]]*\]", "", compounds[-1][1])  # arguments, attributes
-    found = re.match(rf"({_IDENT}|\*)?", last)
+    last = compounds[-1][1]
+    if "(" in last or "[" in last:
+        last = _ARGUMENTS.sub("", last)  # arguments, attributes
+    found = _SUBJECT_TAG.match(last)
     tag = found.group(1).lower() if found and found.group(1) and found.group(1) != "*" else None
-    ids = re.findall(rf"#((?:[\w-]|[^\x00-\x7f]|{_ESC})+)", last)
-    classes = tuple(unescape(c) for c in re.findall(rf"\.({_IDENT})", last))
+    ids = _SUBJECT_IDS.findall(last) if "#" in last else []
+    classes = tuple(unescape(c) for c in _SUBJECT_CLASSES.findall(last)) if "." in last else ()
     return (unescape(ids[0]) if ids else None), tag, classes
+
+
+# subject_keys' patterns, compiled once (a large sheet asks for thousands of subjects)
+_ARGUMENTS = re.compile(r"\([^()]*\)|\[[^\]]*\]")
+_SUBJECT_TAG = re.compile(rf"({_IDENT}|\*)?")
+_SUBJECT_IDS = re.compile(rf"#((?:[\w-]|[^\x00-\x7f]|{_ESC})+)")
+_SUBJECT_CLASSES = re.compile(rf"\.({_IDENT})")
 
 
 def _complex(text: str) -> tuple[Test, Specificity]:
@@ -249,7 +258,20 @@ def _relate(combinator: str, subject: Test, relative: Test) -> Test:
     if combinator == ">":
         return lambda e, d: subject(e, d) and (p := d.parent(e)) is not None and relative(p, d)
     if combinator == " ":
-        return lambda e, d: subject(e, d) and any(relative(a, d) for a in _ancestors(e, d))
+
+        def descendant(element: Element, document: Tree) -> bool:
+            # `_ancestors` written out: this is the test most matching time goes to
+            if not subject(element, document):
+                return False
+            parent = document.parent
+            ancestor = parent(element)
+            while ancestor is not None:
+                if relative(ancestor, document):
+                    return True
+                ancestor = parent(ancestor)
+            return False
+
+        return descendant
     if combinator == "+":
         return lambda e, d: subject(e, d) and (s := _previous(e, d)) is not None and relative(s, d)
     if combinator == "~":
@@ -276,7 +298,7 @@ def _compound(text: str) -> tuple[Test, Specificity]:
     """A compound selector: an optional type selector, then simple selectors, all required."""
     tests: list[Test] = []
     ids = classes = types = 0
-    found = re.match(rf"{_IDENT}|\*", text)
+    found = _TYPE.match(text)
     position = 0
     if found:
         if "|" in text[: found.end() + 1]:
@@ -315,7 +337,13 @@ def _compound(text: str) -> tuple[Test, Specificity]:
         return (lambda e, d: True), (0, 0, 0)
     if len(tests) == 1:
         return tests[0], (ids, classes, types)
+    if len(tests) == 2:  # the most common compound of several (`div.menu`, `.a.b`)
+        first, second = tests
+        return (lambda e, d: first(e, d) and second(e, d)), (ids, classes, types)
     return (lambda e, d: all(t(e, d) for t in tests)), (ids, classes, types)
+
+
+_TYPE = re.compile(rf"{_IDENT}|\*")
 
 
 def _has_id(wanted: str) -> Test:
@@ -323,12 +351,12 @@ def _has_id(wanted: str) -> Test:
 
 
 def _has_class(wanted: str) -> Test:
-    return lambda e, d: wanted in _classes(e)
+    def test(element: Element, document: Tree) -> bool:
+        value = element.attributes.get("class")
+        # a class is a substring of the attribute before it is one of its words
+        return value is not None and wanted in value and wanted in value.split()
 
-
-def _classes(element: Element) -> list[str]:
-    value = element.attributes.get("class")
-    return value.split() if value else []
+    return test
 
 
 def _attribute(text: str) -> Test:

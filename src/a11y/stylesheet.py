@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
@@ -127,54 +127,208 @@ def _sheet(text: str) -> tuple[Declaration, ...]:
 
 def _scan(css: str) -> Iterator[Declaration]:
     """The sheet's `display`, `visibility` and `all` declarations, with their rules' selectors
-    and contexts. One pass over the braces (strings skipped) tracks the open blocks; only a
-    rule that holds one of those properties (found first, in one search of the whole sheet)
-    is read further. (Written as one loop: a large sheet has tens of thousands of braces.)"""
-    wanted = [found.start() for found in _WANTED.finditer(css)]
+    and contexts. Only a rule that holds one of those properties (found first, in one search of
+    the whole sheet) is read further. `_TOKEN` visits the braces: a run of blocks with no block
+    or string inside them (most rules of a sheet) is one match, and so is a block holding only
+    such a run (an `@media` block), each passed over whole unless a wanted property lies in it;
+    any other brace or string is one match, and the stack of open blocks follows them.
+    (Written as one loop: a large sheet has tens of thousands of braces.)"""
+    wanted = _wanted(css)
     if not wanted:
         return
     wanted.append(len(css) + 1)  # a sentinel: every block closes before it
     order = 0
     # Per open block: [kind, applies, the index of its `{`, where its prelude starts, nested].
-    # kind: "at" holds rules, "rule" declarations, "inner" is a block nested in a rule.
+    # kind: "at" holds rules, "rule" declarations, "inner" is a block nested in a rule. applies:
+    # _LATER until a rule holding a wanted property asks (`_applies`): most at-rules of a large
+    # sheet (`@media` blocks of a few rules each) hold none, and their preludes are never read.
     stack: list[list] = []  # type: ignore[type-arg]
     last = 0  # where the text before the next brace starts
-    for found in _STRING_OR_BRACE.finditer(css):
-        char = found.group()
-        if char == "{":
-            position = found.start()
-            outer = stack[-1] if stack else None
-            if outer is not None and outer[0] != "at":
-                outer[4] = outer[0] == "rule" or outer[4]
-                stack.append(["inner", None, position, last, False])
-            else:
-                applies = outer[1] if outer is not None else True
-                kind = "rule"
-                if css.find("@", last, position) >= 0:  # else spare slicing the prelude
-                    prelude = _prelude(css, last, position)
-                    if prelude.startswith("@"):
-                        kind, applies = "at", _both(applies, _at_rule(prelude))
-                stack.append([kind, applies, position, last, False])
+    for found in _TOKEN.finditer(css):
+        token = found.lastgroup
+        if token == "flat":
+            start, end = found.span()
+            for declaration in _flat(stack, css, wanted, start, end, last, order):
+                order = declaration.order + 1
+                yield declaration
+            last = end
+        elif token == "group":
+            start, end = found.span()
+            top = stack[-1] if stack else None
+            if top is not None and top[0] != "at":
+                top[4] = top[0] == "rule" or top[4]  # blocks nested in a rule
+            elif wanted[bisect_right(wanted, start)] < end:  # else it yields nothing
+                # its `{`, its run of flat blocks, its `}`, as those tokens would be met
+                opened = css.index("{", start)
+                run_end = css.rfind("}", opened, end - 1) + 1
+                _open(stack, css, last, opened)
+                for declaration in _flat(
+                    stack, css, wanted, opened + 1, run_end, opened + 1, order
+                ):
+                    order = declaration.order + 1
+                    yield declaration
+                for declaration in _close(stack, css, wanted, end - 1, order):
+                    order = declaration.order + 1
+                    yield declaration
+            last = end
+        elif token == "open":
+            position = found.end() - 1
+            _open(stack, css, last, position)
             last = position + 1
-        elif char == "}":
-            position = found.start()
-            if stack:
-                kind, applies, opened, start, nested = stack.pop()
-                holds = wanted[bisect_right(wanted, opened)] < position  # a wanted property
-                if kind == "rule" and applies is not False and holds:
-                    for declaration in _read(css, opened, start, position, applies, nested, order):
-                        order = declaration.order + 1
-                        yield declaration
+        elif token == "close":
+            position = found.end() - 1
+            for declaration in _close(stack, css, wanted, position, order):
+                order = declaration.order + 1
+                yield declaration
             last = position + 1
-    for kind, applies, opened, start, nested in reversed(stack):  # open blocks end with the sheet
-        if kind == "rule" and applies is not False:
+    for index in range(len(stack) - 1, -1, -1):  # open blocks end with the sheet
+        kind, _, opened, start, nested = stack[index]
+        applies = _applies(stack, index, css) if kind == "rule" else False
+        if applies is not False:
             for declaration in _read(css, opened, start, len(css), applies, nested, order):
                 order = declaration.order + 1
                 yield declaration
 
 
+def _flat(
+    stack: list[list],  # type: ignore[type-arg]
+    css: str,
+    wanted: list[int],
+    start: int,
+    end: int,
+    last: int,
+    order: int,
+) -> Iterator[Declaration]:
+    """The declarations of a run of flat blocks css[start:end] (`_TOKEN`'s `flat`) met with
+    `stack` open, the first block's prelude beginning at `last`."""
+    outer = stack[-1] if stack else None
+    if outer is not None and outer[0] != "at":
+        outer[4] = outer[0] == "rule" or outer[4]  # blocks nested in a rule
+        return
+    if wanted[bisect_right(wanted, start)] >= end:
+        return
+    applies = _applies(stack, len(stack) - 1, css) if stack else True
+    if applies is False:
+        return
+    for opened, begins, closed in _holding(css, wanted, start, end, last):
+        for declaration in _read(css, opened, begins, closed, applies, False, order):
+            order = declaration.order + 1
+            yield declaration
+
+
+def _holding(
+    css: str, wanted: list[int], start: int, end: int, last: int
+) -> Iterator[tuple[int, int, int]]:
+    """The blocks of the run of flat blocks css[start:end] (`_TOKEN`'s `flat`) that hold a
+    wanted property and are rules, not at-rules: (where the block opens, where its prelude
+    begins, where it closes). Found from the wanted positions, not block by block: a run can
+    be hundreds of rules, few of which declare `display` or `visibility`. `last`: where the
+    first block's prelude begins."""
+    at = bisect_right(wanted, start)
+    closed = start  # where the last block found closes
+    while wanted[at] < end:
+        position = wanted[at]
+        at += 1
+        if position < closed:
+            continue  # in the block just found
+        opened = css.rfind("{", start, position)
+        if opened < 0 or css.rfind("}", opened, position) >= 0:
+            continue  # in a prelude, not a block
+        closed = css.find("}", position, end)
+        previous = css.rfind("}", start, opened)
+        begins = previous + 1 if previous >= 0 else last
+        if not _is_at_rule(css, begins, opened):
+            yield opened, begins, closed
+
+
+def _open(stack: list[list], css: str, last: int, position: int) -> None:  # type: ignore[type-arg]
+    """The block opened by the `{` at `position` pushed on `stack` (`_scan`'s)."""
+    outer = stack[-1] if stack else None
+    if outer is not None and outer[0] != "at":
+        outer[4] = outer[0] == "rule" or outer[4]
+        stack.append(["inner", None, position, last, False])
+        return
+    kind = "at" if _is_at_rule(css, last, position) else "rule"
+    stack.append(
+        [kind, True if outer is None and kind == "rule" else _LATER, position, last, False]
+    )
+
+
+# An at-rule's or its rules' `applies` not yet worked out (`_applies`).
+_LATER = object()
+
+
+def _applies(stack: list[list], index: int, css: str) -> bool | None:  # type: ignore[type-arg]
+    """Whether the rules of the block stack[index] apply (`_at_rule`; None: undecided), worked
+    out on first need from the blocks around it, and kept."""
+    entry = stack[index]
+    applies = entry[1]
+    if applies is _LATER:
+        outer = _applies(stack, index - 1, css) if index else True
+        if entry[0] == "at":
+            applies = _both(outer, _at_rule(_prelude(css, entry[3], entry[2])))
+        else:
+            applies = outer
+        entry[1] = applies
+    return applies  # type: ignore[no-any-return]
+
+
+def _close(
+    stack: list[list],  # type: ignore[type-arg]
+    css: str,
+    wanted: list[int],
+    position: int,
+    order: int,
+) -> Iterator[Declaration]:
+    """The declarations of the block closed by the `}` at `position`, popped from `stack`."""
+    if not stack:
+        return
+    kind, applies, opened, start, nested = stack[-1]
+    holds = wanted[bisect_right(wanted, opened)] < position  # a wanted property
+    if kind == "rule" and holds:
+        applies = _applies(stack, len(stack) - 1, css)
+    stack.pop()
+    if kind == "rule" and holds and applies is not False:
+        yield from _read(css, opened, start, position, applies, nested, order)
+
+
+def _is_at_rule(css: str, start: int, end: int) -> bool:
+    """Whether the prelude in css[start:end] is an at-rule's (a block of one holds no rule)."""
+    return css.find("@", start, end) >= 0 and _prelude(css, start, end).startswith("@")
+
+
+def _wanted(css: str) -> list[int]:
+    """Where each `display`, `visibility` or `all` property name starts, in order. An ASCII
+    sheet is searched lowered, one literal at a time: a search led by a literal skips to its
+    candidates, where the case-blind pattern tries every character (four times the cost on the
+    corpus). Other text is searched so too when lowering keeps its length (each character one
+    character, so the positions hold) and it holds none of the three characters a case-blind
+    match takes for an ASCII letter of these names (`İ`, `ı`, `ſ`); else by the pattern."""
+    lowered = css.lower()
+    if not css.isascii() and (len(lowered) != len(css) or _FOLDS_TO_ASCII.search(css)):
+        return [found.start() for found in _WANTED.finditer(css)]
+    found = [match.start() for name in _WANTED_NAMES for match in name.finditer(lowered)]
+    found.sort()
+    return found
+
+
 _WANTED = re.compile(r"(?<![\w-])(?:display|visibility|all)\s*:", re.I)
-_STRING_OR_BRACE = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"?|'(?:[^'\\\n]|\\.)*'?|[{}]", re.S)
+_FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f]")
+_WANTED_NAMES = [
+    re.compile(rf"{name}(?<![\w-]{name})\s*:") for name in ("display", "visibility", "all")
+]
+# A run of blocks with neither a block nor a string inside (`flat`); a block holding only such
+# a run (`group`: an `@media` block, most often); else the text up to the next brace or string,
+# and that brace or string; else the sheet's end. Each part of a match can be read one way
+# only (possessive), so a failed try costs no more than its text.
+_PLAIN = "[^{}\"']"
+_TOKEN = re.compile(
+    rf"""(?P<flat>(?:{_PLAIN}*+\{{{_PLAIN}*+\}})++)
+    |(?P<group>{_PLAIN}*+\{{(?:{_PLAIN}*+\{{{_PLAIN}*+\}})++{_PLAIN}*+\}})
+    |{_PLAIN}*+(?:(?P<open>\{{)|(?P<close>\}})|"(?:[^"\\\n]|\\.)*+"?|'(?:[^'\\\n]|\\.)*+'?)
+    |{_PLAIN}++\Z""",
+    re.S | re.X,
+)
 
 
 def _read(
@@ -212,12 +366,14 @@ _ANY = ":has(*)"
 
 
 def _at_rule(prelude: str) -> bool | None:
-    name = re.match(r"@([\w-]+)", prelude)
+    name = _AT_NAME.match(prelude)
     keyword = name.group(1).lower() if name else ""
     if keyword == "media":
         return media_matches(prelude[name.end() :] if name else "")
     return False if keyword in _NEVER_APPLIES else None
 
+
+_AT_NAME = re.compile(r"@([\w-]+)")
 
 # At-rules whose blocks hold no rules that style this page's elements.
 _NEVER_APPLIES = frozenset(
@@ -365,12 +521,15 @@ class _Budgeted:
 
     def __init__(self, document: Document) -> None:
         self.root = document.root
-        self._parent = document.parent
+        self._parents = document.parents
         self.steps = 0
 
     def parent(self, element: Element) -> Element | None:
-        self.step()
-        return self._parent(element)
+        # `step` written out: matching asks for a parent at most of its steps
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _TooCostly
+        return self._parents.get(id(element))
 
     def step(self, count: int = 1) -> None:
         self.steps += count
@@ -395,16 +554,20 @@ class _Cascade:
         found: set[int] = set()
         asked: set[int] = set()  # elements whose cascade is settled, hidden or not
         document = self.document
-        for (kind, value), declarations in self.by_key.items():
-            if not any(d.hides and d.certain for d in declarations):
-                continue
+        hiding = [
+            (key, hiders_of)
+            for key, declarations in self.by_key.items()
+            if (hiders_of := [d for d in declarations if d.hides and d.certain])
+        ]
+        self.elements.classes = {value for (kind, value), _ in hiding if kind == "class"}
+        for (kind, value), declarations in hiding:
             elements = self.elements.get(kind, value)
             if not elements:
                 continue
-            parsed = [d.selector for d in declarations if d.hides and d.certain]
+            parsed = [d.selector for d in declarations]
             hiders = [h for h in parsed if h is not None]
             for element in elements if hiders else ():
-                if id(element) in asked or not any(h.matches(element, document) for h in hiders):
+                if id(element) in asked or not any(h.test(element, document) for h in hiders):
                     continue
                 asked.add(id(element))
                 if self._hides(element):
@@ -417,9 +580,10 @@ class _Cascade:
         return self._wins(element, Property.VISIBILITY) and not self._shown_below(element)
 
     def _wins(self, element: Element, prop: Property) -> bool:
-        """Whether a hiding declaration of `prop` certainly wins the cascade on `element`."""
-        best: Rank | None = None
-        best_hides = False
+        """Whether a hiding declaration of `prop` certainly wins the cascade on `element`. The
+        decided declarations are matched from the highest rank down: the first that matches
+        wins, and those under it need not be matched (ranks differ: each has its order)."""
+        decided: list[Declaration] = []
         showing: list[Declaration] = []
         for declaration in self._candidates(element):
             if declaration.prop is not prop:
@@ -428,13 +592,16 @@ class _Cascade:
                 if not declaration.hides:
                     showing.append(declaration)  # might match and show
                 continue
-            if not declaration.selector.matches(element, self.document):
-                continue
-            if best is None or declaration.rank > best:
-                best, best_hides = declaration.rank, declaration.hides
-        if best is None or not best_hides:
+            decided.append(declaration)
+        decided.sort(key=_rank, reverse=True)
+        document = self.document
+        for declaration in decided:
+            if declaration.selector.matches(element, document):  # type: ignore[union-attr]
+                break
+        else:
             return False
-        if _inline_overrides(element, prop, best[0]):
+        best = declaration.rank
+        if not declaration.hides or _inline_overrides(element, prop, best[0]):
             return False
         return not any(_might_outrank(d, best) for d in showing)
 
@@ -465,6 +632,10 @@ class _Cascade:
                     return True
             pending.extend(child.elements)
         return False
+
+
+def _rank(declaration: Declaration) -> Rank:
+    return declaration.rank
 
 
 def _key(selector_text: str) -> tuple[str, str]:
@@ -504,10 +675,12 @@ def _inline_overrides(element: Element, prop: Property, important: bool) -> bool
 
 class _ElementIndex:
     """The page's elements by id, class and tag: tags and ids from the document's index, classes
-    in one pass on first use (a page whose sheets hide nothing never makes it)."""
+    in one pass on first use (a page whose sheets hide nothing never makes it), only those of
+    `classes` (the classes the sheets' hiders require: a page has many more)."""
 
     def __init__(self, document: Document) -> None:
         self.document = document
+        self.classes: Collection[str] = ()
         self._classes: dict[str, list[Element]] | None = None
 
     def get(self, kind: str, value: str) -> list[Element]:
@@ -527,10 +700,13 @@ class _ElementIndex:
 
     def _build(self) -> dict[str, list[Element]]:
         index: dict[str, list[Element]] = {}
+        wanted = self.classes
         for element in self.document.order:
             classes = element.attributes.get("class")
             if classes:
                 for name in classes.split():
+                    if name not in wanted:
+                        continue
                     found = index.get(name)
                     if found is None:
                         index[name] = [element]
