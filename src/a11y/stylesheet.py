@@ -31,6 +31,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from a11y import selectors
+from a11y.hidden import STYLE_DECLARATION
 from a11y.tree import Document, Element, StyleSheet, text_content
 
 VIEWPORT = (1280, 720)  # CSS pixels: width, height
@@ -38,9 +39,8 @@ _EM = 16  # the initial font size, for `em` in media queries
 
 _COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
 _MAYBE = re.compile(r"none|hidden|collapse", re.I)
-_DECLARATION = re.compile(
-    r"(?:^|;)\s*(display|visibility|all)\s*:\s*([^;!]*?)\s*(!\s*important)?\s*(?=;|$)", re.I
-)
+# A `display`, `visibility` or `all` declaration: one pattern for rules and style attributes.
+_DECLARATION = STYLE_DECLARATION
 
 
 Rank = tuple[bool, selectors.Specificity, int]  # importance, specificity, order
