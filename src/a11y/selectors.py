@@ -32,6 +32,9 @@ class Tree(Protocol):
 
     def parent(self, element: Element) -> Element | None: ...
 
+    def step(self, count: int = 1) -> None:
+        """Count `count` steps of a walk against the work's bound, if the tree keeps one."""
+
 
 Specificity = tuple[int, int, int]
 Test = Callable[[Element, Tree], bool]
@@ -487,17 +490,10 @@ def _siblings(element: Element, document: Tree, of_type: bool) -> list[Element]:
     if parent is None:
         return [element]
     children = list(parent.elements)
-    _charge(document, len(children))
+    document.step(len(children))
     if of_type:
         children = [c for c in children if c.tag == element.tag]
     return children
-
-
-def _charge(document: Tree, steps: int) -> None:
-    """Count `steps` against a tree that bounds the work (a11y.stylesheet's), if it does."""
-    step = getattr(document, "step", None)
-    if step is not None:
-        step(steps)
 
 
 def _ancestors(element: Element, document: Tree) -> Iterator[Element]:

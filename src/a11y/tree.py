@@ -102,6 +102,10 @@ class Document:
     def parent(self, element: Element) -> Element | None:
         return self._parent.get(id(element))
 
+    def step(self, count: int = 1) -> None:
+        """A walk of the tree counts its steps here (a11y.selectors.Tree): a document bounds
+        nothing, a wrapper may (a11y.stylesheet's)."""
+
     @property
     def parents(self) -> dict[int, Element]:
         """Each element's parent by the element's `id()` (the root has none): `parent` for a
